@@ -1,0 +1,5 @@
+/* placeholder: being written */
+#ifndef NANOARROW_ARRAY_INLINE_H_INCLUDED
+#define NANOARROW_ARRAY_INLINE_H_INCLUDED
+#include "nanoarrow/nanoarrow_types.h"
+#endif

@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# Install smoke test: install nanoarrow into temporary prefixes and build the
+# consumer in tests/install/ against it three ways (find_package, plain cc,
+# pkg-config). Also checks that NANOARROW_NAMESPACE prefixes every exported
+# symbol, using a shared build so BUILD_SHARED_LIBS is covered too.
+#
+#   tools/check-install.sh            (uses $CC or cc; build trees in build/check-install)
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+root=$(pwd)
+cc=${CC:-cc}
+work="$root/build/check-install"
+prefix_base=$(mktemp -d "${TMPDIR:-/tmp}/nanoarrow-install.XXXXXX")
+trap 'rm -rf "$prefix_base"' EXIT
+rm -rf "$work"
+mkdir -p "$work"
+
+step() { printf '\n== check-install: %s\n' "$*"; }
+fail() { printf 'check-install: FAILED: %s\n' "$*" >&2; exit 1; }
+
+# build_and_install NAME [cmake args...]: configure, build and install the
+# library into $prefix_base/NAME.
+build_and_install() {
+  local name=$1
+  shift
+  step "build + install ($name) $*"
+  cmake -S "$root" -B "$work/$name" -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_INSTALL_LIBDIR=lib -DCMAKE_C_COMPILER="$cc" "$@" >"$work/$name.configure.log" \
+    || { cat "$work/$name.configure.log"; fail "configure ($name)"; }
+  cmake --build "$work/$name" -j2 >"$work/$name.build.log" 2>&1 \
+    || { cat "$work/$name.build.log"; fail "build ($name)"; }
+  cmake --install "$work/$name" --prefix "$prefix_base/$name" >/dev/null \
+    || fail "install ($name)"
+  for f in include/nanoarrow/nanoarrow.h include/nanoarrow/nanoarrow_config.h \
+           lib/cmake/nanoarrow/nanoarrowConfig.cmake \
+           lib/cmake/nanoarrow/nanoarrowConfigVersion.cmake \
+           lib/pkgconfig/nanoarrow.pc; do
+    [ -f "$prefix_base/$name/$f" ] || fail "$name: $f not installed"
+  done
+}
+
+# consumers NAME [extra env for running]: build and run the consumer 3 ways.
+consumers() {
+  local name=$1 p="$prefix_base/$1" out="$work/$1-consumer"
+  mkdir -p "$out"
+
+  step "$name: consumer via find_package(nanoarrow)"
+  cmake -S "$root/tests/install" -B "$out/cmake" -DCMAKE_PREFIX_PATH="$p" \
+    -DCMAKE_C_COMPILER="$cc" >"$out/cmake.configure.log" \
+    || { cat "$out/cmake.configure.log"; fail "$name: consumer configure"; }
+  cmake --build "$out/cmake" >"$out/cmake.build.log" 2>&1 \
+    || { cat "$out/cmake.build.log"; fail "$name: consumer build"; }
+  "$out/cmake/consumer" || fail "$name: cmake consumer run"
+
+  step "$name: consumer via plain $cc -I -L -lnanoarrow"
+  "$cc" -std=c99 "$root/tests/install/consumer.c" -I"$p/include" -L"$p/lib" -lnanoarrow \
+    -o "$out/consumer-cc" || fail "$name: plain cc build"
+  LD_LIBRARY_PATH="$p/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$out/consumer-cc" \
+    || fail "$name: plain cc consumer run"
+
+  step "$name: consumer via pkg-config --cflags --libs nanoarrow"
+  local flags
+  flags=$(PKG_CONFIG_PATH="$p/lib/pkgconfig" pkg-config --cflags --libs nanoarrow) \
+    || fail "$name: pkg-config nanoarrow"
+  echo "pkg-config: $flags"
+  # shellcheck disable=SC2086
+  "$cc" -std=c99 "$root/tests/install/consumer.c" $flags -o "$out/consumer-pc" \
+    || fail "$name: pkg-config build"
+  LD_LIBRARY_PATH="$p/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$out/consumer-pc" \
+    || fail "$name: pkg-config consumer run"
+}
+
+# 1. Default static build.
+build_and_install static
+consumers static
+
+# 2. Shared build with a symbol namespace.
+ns=MyNs
+build_and_install ns -DBUILD_SHARED_LIBS=ON -DNANOARROW_NAMESPACE="$ns"
+grep -q "^#define NANOARROW_NAMESPACE $ns\$" "$prefix_base/ns/include/nanoarrow/nanoarrow_config.h" \
+  || fail "installed nanoarrow_config.h does not define NANOARROW_NAMESPACE $ns"
+if grep -q "^#define NANOARROW_NAMESPACE" "$prefix_base/static/include/nanoarrow/nanoarrow_config.h"; then
+  fail "default nanoarrow_config.h defines NANOARROW_NAMESPACE"
+fi
+
+step "ns: exported symbols carry the '$ns' prefix"
+so=$(find "$prefix_base/ns/lib" -maxdepth 1 -type f -name "libnanoarrow.so*" | head -n 1)
+[ -n "$so" ] || fail "ns: no shared library installed"
+syms=$(nm -D --defined-only "$so" | awk '$2 ~ /^[A-Z]$/ && $2 != "A" {print $3}' | sed 's/@.*//' | sort -u)
+echo "$syms" | grep -qx "${ns}ArrowSchemaInit" || fail "ns: ${ns}ArrowSchemaInit not exported"
+bad=$(echo "$syms" | grep -v "^${ns}" | grep -v -E '^(_init|_fini|_edata|_end|__bss_start)$' || true)
+[ -z "$bad" ] || fail "ns: symbols exported without the '$ns' prefix:
+$bad"
+static_syms=$(nm -g --defined-only "$work/static/libnanoarrow.a" 2>/dev/null | awk 'NF == 3 {print $3}')
+echo "$static_syms" | grep -qx "ArrowSchemaInit" || fail "static: ArrowSchemaInit not defined"
+echo "ok: $(echo "$syms" | wc -l) exported symbols, all prefixed with $ns"
+
+consumers ns
+
+step "all install checks passed"

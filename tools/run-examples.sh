@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Build nanoarrow (Release) with its example programs and run each of them,
+# printing their output. Exits non-zero if a build or an example fails.
+#
+#   tools/run-examples.sh    (as root on Debian it installs missing packages first)
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+root=$(pwd)
+build="$root/build/examples"
+
+tools/install-deps.sh
+
+shopt -s nullglob
+sources=("$root"/examples/*.c)
+if [ ${#sources[@]} -eq 0 ]; then
+  echo "run-examples.sh: no example programs in examples/*.c" >&2
+  exit 1
+fi
+
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DNANOARROW_BUILD_EXAMPLES=ON
+cmake --build "$build" -j2
+
+for src in "${sources[@]}"; do
+  name=$(basename "$src" .c)
+  printf '\n== %s\n' "$name"
+  "$build/examples/$name"
+done
+printf '\n== run-examples.sh: %d example(s) ran successfully\n' "${#sources[@]}"

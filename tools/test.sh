@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# The project's test command: the whole Criterion suite, under ASan + UBSan,
+# with gcc and with clang (Debug, -Werror, examples built), then the install
+# smoke test (tools/check-install.sh). Exits non-zero on any failure.
+#
+#   tools/test.sh            (as root on Debian it installs missing packages first)
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+root=$(pwd)
+jobs=${NANOARROW_TEST_JOBS:-2}
+
+tools/install-deps.sh
+
+compilers=(gcc clang)
+summaries=()
+for cc in "${compilers[@]}"; do
+  if ! command -v "$cc" >/dev/null 2>&1; then
+    echo "test.sh: compiler '$cc' not found" >&2
+    exit 1
+  fi
+  build="$root/build/test-$cc"
+  printf '\n== test.sh: %s: configure + build (%s)\n' "$cc" "$build"
+  CC=$cc cmake -S "$root" -B "$build" \
+    -DCMAKE_C_COMPILER="$cc" \
+    -DCMAKE_BUILD_TYPE=Debug \
+    -DNANOARROW_BUILD_TESTS=ON \
+    -DNANOARROW_BUILD_EXAMPLES=ON \
+    -DNANOARROW_SANITIZE=ON \
+    -DNANOARROW_WERROR=ON
+  cmake --build "$build" -j"$jobs"
+
+  printf '\n== test.sh: %s: ctest\n' "$cc"
+  log="$build/ctest.log"
+  set +e
+  (cd "$build" && ctest --output-on-failure --no-tests=error -j"$jobs") 2>&1 | tee "$log"
+  status=${PIPESTATUS[0]}
+  set -e
+  if [ "$status" -ne 0 ]; then
+    echo "test.sh: ctest failed with $cc" >&2
+    exit "$status"
+  fi
+  summaries+=("$cc: $(grep -E 'tests passed' "$log" | tail -n 1)")
+done
+
+printf '\n== test.sh: install checks\n'
+tools/check-install.sh
+
+printf '\n== test.sh: summary\n'
+for s in "${summaries[@]}"; do
+  echo "$s"
+done
+# Repeat the last ctest summary line verbatim as the final line of output.
+grep -E 'tests passed' "$log" | tail -n 1
