@@ -1,0 +1,415 @@
+// Array building and array view benchmarks. Each benchmark whose work is a plain
+// memory pass has a Floor* twin doing the same memory work in a plain loop, so the
+// results read as ratios to what the hardware allows.
+
+#include <benchmark/benchmark.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "nanoarrow/nanoarrow.h"
+
+namespace {
+
+constexpr int64_t kNumItems = 1000000;
+
+void CheckOk(benchmark::State& state, ArrowErrorCode code, const char* what) {
+  if (code != NANOARROW_OK) state.SkipWithError(what);
+}
+
+// ---- Appending ----
+
+template <typename CType>
+void AppendIntegers(benchmark::State& state, enum ArrowType type) {
+  for (auto _ : state) {
+    struct ArrowArray array;
+    CheckOk(state, ArrowArrayInitFromType(&array, type), "init");
+    CheckOk(state, ArrowArrayStartAppending(&array), "start");
+    for (int64_t i = 0; i < kNumItems; i++) {
+      if (ArrowArrayAppendInt(&array, static_cast<CType>(i)) != NANOARROW_OK) {
+        state.SkipWithError("append");
+        break;
+      }
+    }
+    CheckOk(state, ArrowArrayFinishBuildingDefault(&array, nullptr), "finish");
+    benchmark::DoNotOptimize(array.buffers);
+    ArrowArrayRelease(&array);
+  }
+  state.SetItemsProcessed(state.iterations() * kNumItems);
+}
+
+/// Append 1,000,000 int8 values
+///
+/// ArrowArrayAppendInt() into an int8 array, then ArrowArrayFinishBuildingDefault().
+static void ArrayAppendInt8(benchmark::State& state) {
+  AppendIntegers<int8_t>(state, NANOARROW_TYPE_INT8);
+}
+
+/// Append 1,000,000 int16 values
+///
+/// ArrowArrayAppendInt() into an int16 array, then ArrowArrayFinishBuildingDefault().
+static void ArrayAppendInt16(benchmark::State& state) {
+  AppendIntegers<int16_t>(state, NANOARROW_TYPE_INT16);
+}
+
+/// Append 1,000,000 int32 values
+///
+/// ArrowArrayAppendInt() into an int32 array, then ArrowArrayFinishBuildingDefault().
+static void ArrayAppendInt32(benchmark::State& state) {
+  AppendIntegers<int32_t>(state, NANOARROW_TYPE_INT32);
+}
+
+/// Append 1,000,000 int64 values
+///
+/// ArrowArrayAppendInt() into an int64 array, then ArrowArrayFinishBuildingDefault().
+static void ArrayAppendInt64(benchmark::State& state) {
+  AppendIntegers<int64_t>(state, NANOARROW_TYPE_INT64);
+}
+
+/// Floor: push 1,000,000 int32 values onto a plain growable C array
+///
+/// malloc/realloc doubling the capacity, the memory work an append must do at least.
+static void FloorAppendInt32(benchmark::State& state) {
+  for (auto _ : state) {
+    int64_t capacity = 0;
+    int64_t size = 0;
+    int32_t* data = nullptr;
+    for (int64_t i = 0; i < kNumItems; i++) {
+      if (size == capacity) {
+        capacity = capacity == 0 ? 16 : capacity * 2;
+        data = static_cast<int32_t*>(realloc(data, capacity * sizeof(int32_t)));
+      }
+      data[size++] = static_cast<int32_t>(i);
+    }
+    benchmark::DoNotOptimize(data);
+    free(data);
+  }
+  state.SetItemsProcessed(state.iterations() * kNumItems);
+}
+
+/// Append 1,000,000 doubles
+///
+/// ArrowArrayAppendDouble() into a double array.
+static void ArrayAppendDouble(benchmark::State& state) {
+  for (auto _ : state) {
+    struct ArrowArray array;
+    CheckOk(state, ArrowArrayInitFromType(&array, NANOARROW_TYPE_DOUBLE), "init");
+    CheckOk(state, ArrowArrayStartAppending(&array), "start");
+    for (int64_t i = 0; i < kNumItems; i++) {
+      ArrowArrayAppendDouble(&array, static_cast<double>(i) * 0.5);
+    }
+    CheckOk(state, ArrowArrayFinishBuildingDefault(&array, nullptr), "finish");
+    ArrowArrayRelease(&array);
+  }
+  state.SetItemsProcessed(state.iterations() * kNumItems);
+}
+
+/// Append 1,000,000 int32 elements, 80 % of them null
+///
+/// Four of every five elements are ArrowArrayAppendNull(array, 1), the rest values.
+static void ArrayAppendNulls(benchmark::State& state) {
+  for (auto _ : state) {
+    struct ArrowArray array;
+    CheckOk(state, ArrowArrayInitFromType(&array, NANOARROW_TYPE_INT32), "init");
+    CheckOk(state, ArrowArrayStartAppending(&array), "start");
+    for (int64_t i = 0; i < kNumItems; i++) {
+      if (i % 5 == 0) {
+        ArrowArrayAppendInt(&array, i);
+      } else {
+        ArrowArrayAppendNull(&array, 1);
+      }
+    }
+    CheckOk(state, ArrowArrayFinishBuildingDefault(&array, nullptr), "finish");
+    ArrowArrayRelease(&array);
+  }
+  state.SetItemsProcessed(state.iterations() * kNumItems);
+}
+
+/// Append 1,000,000 short strings
+///
+/// ArrowArrayAppendString() of strings of 0 to 15 bytes into a string array.
+static void ArrayAppendString(benchmark::State& state) {
+  const char* text = "abcdefghijklmnopqrstuvwxyz";
+  int64_t total_bytes = 0;
+  for (auto _ : state) {
+    struct ArrowArray array;
+    CheckOk(state, ArrowArrayInitFromType(&array, NANOARROW_TYPE_STRING), "init");
+    CheckOk(state, ArrowArrayStartAppending(&array), "start");
+    for (int64_t i = 0; i < kNumItems; i++) {
+      struct ArrowStringView value = {text + (i % 7), i % 16};
+      ArrowArrayAppendString(&array, value);
+      total_bytes += value.size_bytes;
+    }
+    CheckOk(state, ArrowArrayFinishBuildingDefault(&array, nullptr), "finish");
+    ArrowArrayRelease(&array);
+  }
+  state.SetItemsProcessed(state.iterations() * kNumItems);
+  state.SetBytesProcessed(total_bytes);
+}
+
+// ---- Viewing ----
+
+// An int array of kNumItems values (and, optionally, every fifth one null) with a
+// view pointing at it.
+struct ViewFixture {
+  struct ArrowArray array;
+  struct ArrowArrayView view;
+
+  ViewFixture(enum ArrowType type, bool with_nulls) {
+    ArrowArrayInitFromType(&array, type);
+    ArrowArrayStartAppending(&array);
+    for (int64_t i = 0; i < kNumItems; i++) {
+      if (with_nulls && i % 5 == 0) {
+        ArrowArrayAppendNull(&array, 1);
+      } else {
+        ArrowArrayAppendInt(&array, i % 100);
+      }
+    }
+    ArrowArrayFinishBuildingDefault(&array, nullptr);
+    ArrowArrayViewInitFromType(&view, type);
+    ArrowArrayViewSetArray(&view, &array, nullptr);
+  }
+
+  ~ViewFixture() {
+    ArrowArrayViewReset(&view);
+    ArrowArrayRelease(&array);
+  }
+};
+
+template <typename CType>
+void ViewGetIntegers(benchmark::State& state, enum ArrowType type) {
+  ViewFixture fixture(type, false);
+  std::vector<CType> out(kNumItems);
+  for (auto _ : state) {
+    const struct ArrowArrayView* view = &fixture.view;
+    for (int64_t i = 0; i < kNumItems; i++) {
+      out[i] = static_cast<CType>(ArrowArrayViewGetIntUnsafe(view, i));
+    }
+    benchmark::DoNotOptimize(out.data());
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(state.iterations() * kNumItems);
+}
+
+template <typename CType>
+void FloorCopyIntegers(benchmark::State& state) {
+  std::vector<CType> in(kNumItems);
+  for (int64_t i = 0; i < kNumItems; i++) in[i] = static_cast<CType>(i % 100);
+  std::vector<CType> out(kNumItems);
+  for (auto _ : state) {
+    const CType* src = in.data();
+    benchmark::DoNotOptimize(src);
+    for (int64_t i = 0; i < kNumItems; i++) {
+      out[i] = src[i];
+    }
+    benchmark::DoNotOptimize(out.data());
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(state.iterations() * kNumItems);
+}
+
+/// Read 1,000,000 int8 values through an array view
+///
+/// ArrowArrayViewGetIntUnsafe() for every element, copied into an int8 vector.
+static void ArrayViewGetInt8(benchmark::State& state) {
+  ViewGetIntegers<int8_t>(state, NANOARROW_TYPE_INT8);
+}
+
+/// Read 1,000,000 int16 values through an array view
+///
+/// ArrowArrayViewGetIntUnsafe() for every element, copied into an int16 vector.
+static void ArrayViewGetInt16(benchmark::State& state) {
+  ViewGetIntegers<int16_t>(state, NANOARROW_TYPE_INT16);
+}
+
+/// Read 1,000,000 int32 values through an array view
+///
+/// ArrowArrayViewGetIntUnsafe() for every element, copied into an int32 vector.
+static void ArrayViewGetInt32(benchmark::State& state) {
+  ViewGetIntegers<int32_t>(state, NANOARROW_TYPE_INT32);
+}
+
+/// Read 1,000,000 int64 values through an array view
+///
+/// ArrowArrayViewGetIntUnsafe() for every element, copied into an int64 vector.
+static void ArrayViewGetInt64(benchmark::State& state) {
+  ViewGetIntegers<int64_t>(state, NANOARROW_TYPE_INT64);
+}
+
+/// Floor: copy 1,000,000 int8 values in a plain loop
+///
+/// The memory work of ArrayViewGetInt8 without the library.
+static void FloorCopyInt8(benchmark::State& state) { FloorCopyIntegers<int8_t>(state); }
+
+/// Floor: copy 1,000,000 int16 values in a plain loop
+///
+/// The memory work of ArrayViewGetInt16 without the library.
+static void FloorCopyInt16(benchmark::State& state) { FloorCopyIntegers<int16_t>(state); }
+
+/// Floor: copy 1,000,000 int32 values in a plain loop
+///
+/// The memory work of ArrayViewGetInt32 without the library.
+static void FloorCopyInt32(benchmark::State& state) { FloorCopyIntegers<int32_t>(state); }
+
+/// Floor: copy 1,000,000 int64 values in a plain loop
+///
+/// The memory work of ArrayViewGetInt64 without the library.
+static void FloorCopyInt64(benchmark::State& state) { FloorCopyIntegers<int64_t>(state); }
+
+void ViewIsNull(benchmark::State& state, bool with_nulls) {
+  ViewFixture fixture(NANOARROW_TYPE_INT32, with_nulls);
+  int64_t n_null = 0;
+  for (auto _ : state) {
+    const struct ArrowArrayView* view = &fixture.view;
+    n_null = 0;
+    for (int64_t i = 0; i < kNumItems; i++) {
+      n_null += ArrowArrayViewIsNull(view, i);
+    }
+    benchmark::DoNotOptimize(n_null);
+  }
+  if (with_nulls && n_null != kNumItems / 5) state.SkipWithError("wrong null count");
+  state.SetItemsProcessed(state.iterations() * kNumItems);
+}
+
+/// Check 1,000,000 int32 elements for nulls, 20 % null
+///
+/// ArrowArrayViewIsNull() for every element of an array with a validity bitmap.
+static void ArrayViewIsNull(benchmark::State& state) { ViewIsNull(state, true); }
+
+/// Check 1,000,000 int32 elements for nulls, no validity buffer
+///
+/// ArrowArrayViewIsNull() for every element of an array without a validity bitmap.
+static void ArrayViewIsNullNonNullable(benchmark::State& state) { ViewIsNull(state, false); }
+
+/// Floor: test 1,000,000 bits of a bitmap in a plain loop
+///
+/// The memory work of ArrayViewIsNull without the library.
+static void FloorBitmapTest(benchmark::State& state) {
+  std::vector<uint8_t> bits(kNumItems / 8 + 1);
+  for (int64_t i = 0; i < kNumItems; i++) {
+    if (i % 5 != 0) bits[i / 8] |= static_cast<uint8_t>(1 << (i % 8));
+  }
+  for (auto _ : state) {
+    const uint8_t* data = bits.data();
+    benchmark::DoNotOptimize(data);
+    int64_t n_null = 0;
+    for (int64_t i = 0; i < kNumItems; i++) {
+      n_null += !((data[i >> 3] >> (i & 7)) & 1);
+    }
+    benchmark::DoNotOptimize(n_null);
+  }
+  state.SetItemsProcessed(state.iterations() * kNumItems);
+}
+
+// A string array of kNumItems strings of 0-15 bytes.
+struct StringFixture {
+  struct ArrowArray array;
+  struct ArrowArrayView view;
+  int64_t total_bytes = 0;
+
+  StringFixture() {
+    const char* text = "abcdefghijklmnopqrstuvwxyz";
+    ArrowArrayInitFromType(&array, NANOARROW_TYPE_STRING);
+    ArrowArrayStartAppending(&array);
+    for (int64_t i = 0; i < kNumItems; i++) {
+      struct ArrowStringView value = {text + (i % 7), i % 16};
+      ArrowArrayAppendString(&array, value);
+      total_bytes += value.size_bytes;
+    }
+    ArrowArrayFinishBuildingDefault(&array, nullptr);
+    ArrowArrayViewInitFromType(&view, NANOARROW_TYPE_STRING);
+    ArrowArrayViewSetArray(&view, &array, nullptr);
+  }
+
+  ~StringFixture() {
+    ArrowArrayViewReset(&view);
+    ArrowArrayRelease(&array);
+  }
+};
+
+/// Read 1,000,000 strings through an array view
+///
+/// ArrowArrayViewGetStringUnsafe() for every element, summing sizes and first bytes so
+/// every string is really read.
+static void ArrayViewGetString(benchmark::State& state) {
+  StringFixture fixture;
+  int64_t checksum = 0;
+  for (auto _ : state) {
+    const struct ArrowArrayView* view = &fixture.view;
+    checksum = 0;
+    for (int64_t i = 0; i < kNumItems; i++) {
+      struct ArrowStringView value = ArrowArrayViewGetStringUnsafe(view, i);
+      checksum += value.size_bytes;
+      if (value.size_bytes > 0) checksum += value.data[0];
+    }
+    benchmark::DoNotOptimize(checksum);
+  }
+  state.SetItemsProcessed(state.iterations() * kNumItems);
+  state.SetBytesProcessed(state.iterations() * fixture.total_bytes);
+}
+
+/// Floor: walk 1,000,000 string offsets in a plain loop
+///
+/// The memory work of ArrayViewGetString without the library.
+static void FloorStringWalk(benchmark::State& state) {
+  StringFixture fixture;
+  int64_t checksum = 0;
+  for (auto _ : state) {
+    const int32_t* offsets = fixture.view.buffer_views[1].data.as_int32;
+    const char* data = fixture.view.buffer_views[2].data.as_char;
+    benchmark::DoNotOptimize(offsets);
+    checksum = 0;
+    for (int64_t i = 0; i < kNumItems; i++) {
+      int64_t size = offsets[i + 1] - offsets[i];
+      checksum += size;
+      if (size > 0) checksum += data[offsets[i]];
+    }
+    benchmark::DoNotOptimize(checksum);
+  }
+  state.SetItemsProcessed(state.iterations() * kNumItems);
+}
+
+/// Validate 1,000,000 strings at the full level
+///
+/// ArrowArrayViewValidate(NANOARROW_VALIDATION_LEVEL_FULL): offsets and UTF-8.
+static void ArrayViewValidateFull(benchmark::State& state) {
+  StringFixture fixture;
+  for (auto _ : state) {
+    if (ArrowArrayViewValidate(&fixture.view, NANOARROW_VALIDATION_LEVEL_FULL, nullptr) !=
+        NANOARROW_OK) {
+      state.SkipWithError("validate");
+    }
+  }
+  state.SetItemsProcessed(state.iterations() * kNumItems);
+  state.SetBytesProcessed(state.iterations() * fixture.total_bytes);
+}
+
+}  // namespace
+
+BENCHMARK(ArrayAppendInt8);
+BENCHMARK(ArrayAppendInt16);
+BENCHMARK(ArrayAppendInt32);
+BENCHMARK(ArrayAppendInt64);
+BENCHMARK(FloorAppendInt32);
+BENCHMARK(ArrayAppendDouble);
+BENCHMARK(ArrayAppendNulls);
+BENCHMARK(ArrayAppendString);
+BENCHMARK(ArrayViewGetInt8);
+BENCHMARK(ArrayViewGetInt16);
+BENCHMARK(ArrayViewGetInt32);
+BENCHMARK(ArrayViewGetInt64);
+BENCHMARK(FloorCopyInt8);
+BENCHMARK(FloorCopyInt16);
+BENCHMARK(FloorCopyInt32);
+BENCHMARK(FloorCopyInt64);
+BENCHMARK(ArrayViewIsNull);
+BENCHMARK(ArrayViewIsNullNonNullable);
+BENCHMARK(FloorBitmapTest);
+BENCHMARK(ArrayViewGetString);
+BENCHMARK(FloorStringWalk);
+BENCHMARK(ArrayViewValidateFull);
+
+BENCHMARK_MAIN();
