@@ -418,8 +418,8 @@ struct ArrowSchemaView {
   int32_t decimal_precision;
   int32_t decimal_scale;
   enum ArrowTimeUnit time_unit;
-  /* Points into the format string; NULL when no time zone. Not null-terminated
-   * separately: it ends where the format string ends. */
+  /* Timestamps: points into the format string after "ts?:" ("" when there is no
+   * zone); NULL for other types. */
   const char* timezone;
   /* Points into the format string after "+ud:" or "+us:". */
   const char* union_type_ids;

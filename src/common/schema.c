@@ -1,0 +1,645 @@
+/* Building, copying, releasing and printing ArrowSchema trees.
+ *
+ * A schema produced here owns its format, name and metadata (ArrowMalloc'ed copies),
+ * its children pointer array, each child struct and its dictionary struct (each
+ * ArrowMalloc'ed separately so that a consumer may move any one of them out). The
+ * setters refuse schemas whose release callback is not ours, since they would
+ * otherwise free memory that somebody else owns. */
+
+#include <stdio.h>
+#include <string.h>
+
+#include "nanoarrow/nanoarrow.h"
+
+static void ArrowSchemaReleaseInternal(struct ArrowSchema* schema) {
+  ArrowFree((void*)schema->format);
+  ArrowFree((void*)schema->name);
+  ArrowFree((void*)schema->metadata);
+
+  if (schema->children != NULL) {
+    for (int64_t i = 0; i < schema->n_children; i++) {
+      struct ArrowSchema* child = schema->children[i];
+      if (child == NULL) {
+        continue;
+      }
+      if (child->release != NULL) {
+        child->release(child);
+      }
+      ArrowFree(child);
+    }
+    ArrowFree(schema->children);
+  }
+
+  if (schema->dictionary != NULL) {
+    if (schema->dictionary->release != NULL) {
+      schema->dictionary->release(schema->dictionary);
+    }
+    ArrowFree(schema->dictionary);
+  }
+
+  schema->release = NULL;
+}
+
+static int IsOwnSchema(const struct ArrowSchema* schema) {
+  return schema != NULL && schema->release == &ArrowSchemaReleaseInternal;
+}
+
+void ArrowSchemaInit(struct ArrowSchema* schema) {
+  schema->format = NULL;
+  schema->name = NULL;
+  schema->metadata = NULL;
+  schema->flags = ARROW_FLAG_NULLABLE;
+  schema->n_children = 0;
+  schema->children = NULL;
+  schema->dictionary = NULL;
+  schema->private_data = NULL;
+  schema->release = &ArrowSchemaReleaseInternal;
+}
+
+/* Replaces *slot with a copy of value (or NULL). */
+static ArrowErrorCode ReplaceString(const char** slot, const char* value) {
+  char* copy = NULL;
+  if (value != NULL) {
+    size_t size = strlen(value) + 1;
+    copy = (char*)ArrowMalloc((int64_t)size);
+    if (copy == NULL) {
+      return ENOMEM;
+    }
+    memcpy(copy, value, size);
+  }
+  ArrowFree((void*)*slot);
+  *slot = copy;
+  return NANOARROW_OK;
+}
+
+ArrowErrorCode ArrowSchemaSetFormat(struct ArrowSchema* schema, const char* format) {
+  if (!IsOwnSchema(schema)) {
+    return EINVAL;
+  }
+  return ReplaceString(&schema->format, format);
+}
+
+ArrowErrorCode ArrowSchemaSetName(struct ArrowSchema* schema, const char* name) {
+  if (!IsOwnSchema(schema)) {
+    return EINVAL;
+  }
+  return ReplaceString(&schema->name, name);
+}
+
+ArrowErrorCode ArrowSchemaSetMetadata(struct ArrowSchema* schema, const char* metadata) {
+  if (!IsOwnSchema(schema)) {
+    return EINVAL;
+  }
+
+  char* copy = NULL;
+  if (metadata != NULL) {
+    /* Zero means malformed: a valid blob holds at least its key count. */
+    int64_t size = ArrowMetadataSizeOf(metadata);
+    if (size == 0) {
+      return EINVAL;
+    }
+    copy = (char*)ArrowMalloc(size);
+    if (copy == NULL) {
+      return ENOMEM;
+    }
+    memcpy(copy, metadata, (size_t)size);
+  }
+
+  ArrowFree((void*)schema->metadata);
+  schema->metadata = copy;
+  return NANOARROW_OK;
+}
+
+ArrowErrorCode ArrowSchemaAllocateChildren(struct ArrowSchema* schema, int64_t n_children) {
+  if (!IsOwnSchema(schema) || schema->children != NULL || n_children < 0 ||
+      (uint64_t)n_children > SIZE_MAX / sizeof(struct ArrowSchema*)) {
+    return EINVAL;
+  }
+  if (n_children == 0) {
+    return NANOARROW_OK;
+  }
+
+  schema->children =
+      (struct ArrowSchema**)ArrowMalloc(n_children * (int64_t)sizeof(struct ArrowSchema*));
+  if (schema->children == NULL) {
+    return ENOMEM;
+  }
+  memset(schema->children, 0, (size_t)n_children * sizeof(struct ArrowSchema*));
+  /* Set now so that release frees whatever was allocated if a child fails. */
+  schema->n_children = n_children;
+
+  for (int64_t i = 0; i < n_children; i++) {
+    schema->children[i] = (struct ArrowSchema*)ArrowMalloc(sizeof(struct ArrowSchema));
+    if (schema->children[i] == NULL) {
+      return ENOMEM;
+    }
+    ArrowSchemaInit(schema->children[i]);
+  }
+  return NANOARROW_OK;
+}
+
+ArrowErrorCode ArrowSchemaAllocateDictionary(struct ArrowSchema* schema) {
+  if (!IsOwnSchema(schema) || schema->dictionary != NULL) {
+    return EINVAL;
+  }
+  schema->dictionary = (struct ArrowSchema*)ArrowMalloc(sizeof(struct ArrowSchema));
+  if (schema->dictionary == NULL) {
+    return ENOMEM;
+  }
+  ArrowSchemaInit(schema->dictionary);
+  return NANOARROW_OK;
+}
+
+/* The format of a type that takes no parameters; NULL for the others. */
+static const char* FormatWithoutParameters(enum ArrowType type) {
+  switch (type) {
+    case NANOARROW_TYPE_NA:
+      return "n";
+    case NANOARROW_TYPE_BOOL:
+      return "b";
+    case NANOARROW_TYPE_INT8:
+      return "c";
+    case NANOARROW_TYPE_UINT8:
+      return "C";
+    case NANOARROW_TYPE_INT16:
+      return "s";
+    case NANOARROW_TYPE_UINT16:
+      return "S";
+    case NANOARROW_TYPE_INT32:
+      return "i";
+    case NANOARROW_TYPE_UINT32:
+      return "I";
+    case NANOARROW_TYPE_INT64:
+      return "l";
+    case NANOARROW_TYPE_UINT64:
+      return "L";
+    case NANOARROW_TYPE_HALF_FLOAT:
+      return "e";
+    case NANOARROW_TYPE_FLOAT:
+      return "f";
+    case NANOARROW_TYPE_DOUBLE:
+      return "g";
+    case NANOARROW_TYPE_STRING:
+      return "u";
+    case NANOARROW_TYPE_LARGE_STRING:
+      return "U";
+    case NANOARROW_TYPE_STRING_VIEW:
+      return "vu";
+    case NANOARROW_TYPE_BINARY:
+      return "z";
+    case NANOARROW_TYPE_LARGE_BINARY:
+      return "Z";
+    case NANOARROW_TYPE_BINARY_VIEW:
+      return "vz";
+    case NANOARROW_TYPE_DATE32:
+      return "tdD";
+    case NANOARROW_TYPE_DATE64:
+      return "tdm";
+    case NANOARROW_TYPE_INTERVAL_MONTHS:
+      return "tiM";
+    case NANOARROW_TYPE_INTERVAL_DAY_TIME:
+      return "tiD";
+    case NANOARROW_TYPE_INTERVAL_MONTH_DAY_NANO:
+      return "tin";
+    case NANOARROW_TYPE_LIST:
+      return "+l";
+    case NANOARROW_TYPE_LARGE_LIST:
+      return "+L";
+    case NANOARROW_TYPE_LIST_VIEW:
+      return "+vl";
+    case NANOARROW_TYPE_LARGE_LIST_VIEW:
+      return "+vL";
+    case NANOARROW_TYPE_STRUCT:
+      return "+s";
+    case NANOARROW_TYPE_MAP:
+      return "+m";
+    default:
+      return NULL;
+  }
+}
+
+/* Gives schema one child named "item" whose type the caller sets. */
+static ArrowErrorCode AddListItemChild(struct ArrowSchema* schema) {
+  NANOARROW_RETURN_NOT_OK(ArrowSchemaAllocateChildren(schema, 1));
+  return ArrowSchemaSetName(schema->children[0], "item");
+}
+
+static ArrowErrorCode AddMapEntriesChild(struct ArrowSchema* schema) {
+  NANOARROW_RETURN_NOT_OK(ArrowSchemaAllocateChildren(schema, 1));
+  struct ArrowSchema* entries = schema->children[0];
+  NANOARROW_RETURN_NOT_OK(ArrowSchemaSetTypeStruct(entries, 2));
+  NANOARROW_RETURN_NOT_OK(ArrowSchemaSetName(entries, "entries"));
+  entries->flags &= ~ARROW_FLAG_NULLABLE;
+  NANOARROW_RETURN_NOT_OK(ArrowSchemaSetName(entries->children[0], "key"));
+  entries->children[0]->flags &= ~ARROW_FLAG_NULLABLE;
+  return ArrowSchemaSetName(entries->children[1], "value");
+}
+
+ArrowErrorCode ArrowSchemaSetType(struct ArrowSchema* schema, enum ArrowType type) {
+  const char* format = FormatWithoutParameters(type);
+  if (format == NULL && type != NANOARROW_TYPE_UNINITIALIZED) {
+    return EINVAL;
+  }
+  NANOARROW_RETURN_NOT_OK(ArrowSchemaSetFormat(schema, format));
+
+  switch (type) {
+    case NANOARROW_TYPE_LIST:
+    case NANOARROW_TYPE_LARGE_LIST:
+    case NANOARROW_TYPE_LIST_VIEW:
+    case NANOARROW_TYPE_LARGE_LIST_VIEW:
+      return AddListItemChild(schema);
+    case NANOARROW_TYPE_MAP:
+      return AddMapEntriesChild(schema);
+    default:
+      return NANOARROW_OK;
+  }
+}
+
+ArrowErrorCode ArrowSchemaInitFromType(struct ArrowSchema* schema, enum ArrowType type) {
+  ArrowSchemaInit(schema);
+  ArrowErrorCode result = ArrowSchemaSetType(schema, type);
+  if (result != NANOARROW_OK) {
+    schema->release(schema);
+  }
+  return result;
+}
+
+ArrowErrorCode ArrowSchemaSetTypeStruct(struct ArrowSchema* schema, int64_t n_children) {
+  if (n_children < 0) {
+    return EINVAL;
+  }
+  NANOARROW_RETURN_NOT_OK(ArrowSchemaSetType(schema, NANOARROW_TYPE_STRUCT));
+  return ArrowSchemaAllocateChildren(schema, n_children);
+}
+
+ArrowErrorCode ArrowSchemaSetTypeFixedSize(struct ArrowSchema* schema, enum ArrowType type,
+                                           int32_t fixed_size) {
+  if (fixed_size <= 0) {
+    return EINVAL;
+  }
+
+  char format[32];
+  switch (type) {
+    case NANOARROW_TYPE_FIXED_SIZE_BINARY:
+      snprintf(format, sizeof(format), "w:%d", (int)fixed_size);
+      return ArrowSchemaSetFormat(schema, format);
+    case NANOARROW_TYPE_FIXED_SIZE_LIST:
+      snprintf(format, sizeof(format), "+w:%d", (int)fixed_size);
+      NANOARROW_RETURN_NOT_OK(ArrowSchemaSetFormat(schema, format));
+      return AddListItemChild(schema);
+    default:
+      return EINVAL;
+  }
+}
+
+ArrowErrorCode ArrowSchemaSetTypeDecimal(struct ArrowSchema* schema, enum ArrowType type,
+                                         int32_t decimal_precision, int32_t decimal_scale) {
+  int32_t max_precision;
+  const char* bitwidth_suffix;
+  switch (type) {
+    case NANOARROW_TYPE_DECIMAL32:
+      max_precision = 9;
+      bitwidth_suffix = ",32";
+      break;
+    case NANOARROW_TYPE_DECIMAL64:
+      max_precision = 18;
+      bitwidth_suffix = ",64";
+      break;
+    case NANOARROW_TYPE_DECIMAL128:
+      max_precision = 38;
+      bitwidth_suffix = "";
+      break;
+    case NANOARROW_TYPE_DECIMAL256:
+      max_precision = 76;
+      bitwidth_suffix = ",256";
+      break;
+    default:
+      return EINVAL;
+  }
+  if (decimal_precision < 1 || decimal_precision > max_precision) {
+    return EINVAL;
+  }
+
+  char format[64];
+  snprintf(format, sizeof(format), "d:%d,%d%s", (int)decimal_precision, (int)decimal_scale,
+           bitwidth_suffix);
+  return ArrowSchemaSetFormat(schema, format);
+}
+
+ArrowErrorCode ArrowSchemaSetTypeRunEndEncoded(struct ArrowSchema* schema,
+                                               enum ArrowType run_end_type) {
+  if (run_end_type != NANOARROW_TYPE_INT16 && run_end_type != NANOARROW_TYPE_INT32 &&
+      run_end_type != NANOARROW_TYPE_INT64) {
+    return EINVAL;
+  }
+
+  NANOARROW_RETURN_NOT_OK(ArrowSchemaSetFormat(schema, "+r"));
+  NANOARROW_RETURN_NOT_OK(ArrowSchemaAllocateChildren(schema, 2));
+  struct ArrowSchema* run_ends = schema->children[0];
+  NANOARROW_RETURN_NOT_OK(ArrowSchemaSetType(run_ends, run_end_type));
+  NANOARROW_RETURN_NOT_OK(ArrowSchemaSetName(run_ends, "run_ends"));
+  run_ends->flags &= ~ARROW_FLAG_NULLABLE;
+  return ArrowSchemaSetName(schema->children[1], "values");
+}
+
+/* Longest time zone accepted: IANA names and "+HH:MM" offsets are far shorter. */
+#define MAX_TIMEZONE_LENGTH 255
+
+ArrowErrorCode ArrowSchemaSetTypeDateTime(struct ArrowSchema* schema, enum ArrowType type,
+                                          enum ArrowTimeUnit time_unit,
+                                          const char* timezone) {
+  char unit;
+  switch (time_unit) {
+    case NANOARROW_TIME_UNIT_SECOND:
+      unit = 's';
+      break;
+    case NANOARROW_TIME_UNIT_MILLI:
+      unit = 'm';
+      break;
+    case NANOARROW_TIME_UNIT_MICRO:
+      unit = 'u';
+      break;
+    case NANOARROW_TIME_UNIT_NANO:
+      unit = 'n';
+      break;
+    default:
+      return EINVAL;
+  }
+
+  /* "ts" + unit + ":" + timezone + NUL */
+  char format[MAX_TIMEZONE_LENGTH + 5];
+  switch (type) {
+    case NANOARROW_TYPE_TIME32:
+      if (timezone != NULL || time_unit > NANOARROW_TIME_UNIT_MILLI) {
+        return EINVAL;
+      }
+      snprintf(format, sizeof(format), "tt%c", unit);
+      break;
+    case NANOARROW_TYPE_TIME64:
+      if (timezone != NULL || time_unit < NANOARROW_TIME_UNIT_MICRO) {
+        return EINVAL;
+      }
+      snprintf(format, sizeof(format), "tt%c", unit);
+      break;
+    case NANOARROW_TYPE_DURATION:
+      if (timezone != NULL) {
+        return EINVAL;
+      }
+      snprintf(format, sizeof(format), "tD%c", unit);
+      break;
+    case NANOARROW_TYPE_TIMESTAMP:
+      if (timezone == NULL) {
+        timezone = "";
+      }
+      if (strlen(timezone) > MAX_TIMEZONE_LENGTH) {
+        return ERANGE;
+      }
+      snprintf(format, sizeof(format), "ts%c:%s", unit, timezone);
+      break;
+    default:
+      return EINVAL;
+  }
+  return ArrowSchemaSetFormat(schema, format);
+}
+
+ArrowErrorCode ArrowSchemaSetTypeUnion(struct ArrowSchema* schema, enum ArrowType type,
+                                       int64_t n_children) {
+  if (n_children < 0 || n_children > 127) {
+    return EINVAL;
+  }
+
+  /* "+ud:" then up to 127 ids of at most 3 digits, each with a separator. */
+  char format[4 + 127 * 4 + 1];
+  char* end = format;
+  switch (type) {
+    case NANOARROW_TYPE_DENSE_UNION:
+      memcpy(end, "+ud:", 4);
+      break;
+    case NANOARROW_TYPE_SPARSE_UNION:
+      memcpy(end, "+us:", 4);
+      break;
+    default:
+      return EINVAL;
+  }
+  end += 4;
+  for (int64_t i = 0; i < n_children; i++) {
+    end += snprintf(end, (size_t)(format + sizeof(format) - end), i == 0 ? "%d" : ",%d",
+                    (int)i);
+  }
+  *end = '\0';
+
+  NANOARROW_RETURN_NOT_OK(ArrowSchemaSetFormat(schema, format));
+  return ArrowSchemaAllocateChildren(schema, n_children);
+}
+
+/* ---- Deep copy ---- */
+
+static ArrowErrorCode DeepCopyInto(const struct ArrowSchema* schema,
+                                   struct ArrowSchema* out, int depth) {
+  if (depth > NANOARROW_MAX_NESTING_DEPTH || schema->release == NULL ||
+      schema->n_children < 0 || (schema->n_children > 0 && schema->children == NULL)) {
+    return EINVAL;
+  }
+
+  NANOARROW_RETURN_NOT_OK(ArrowSchemaSetFormat(out, schema->format));
+  NANOARROW_RETURN_NOT_OK(ArrowSchemaSetName(out, schema->name));
+  NANOARROW_RETURN_NOT_OK(ArrowSchemaSetMetadata(out, schema->metadata));
+  out->flags = schema->flags;
+
+  NANOARROW_RETURN_NOT_OK(ArrowSchemaAllocateChildren(out, schema->n_children));
+  for (int64_t i = 0; i < schema->n_children; i++) {
+    if (schema->children[i] == NULL) {
+      return EINVAL;
+    }
+    NANOARROW_RETURN_NOT_OK(DeepCopyInto(schema->children[i], out->children[i], depth + 1));
+  }
+
+  if (schema->dictionary != NULL) {
+    NANOARROW_RETURN_NOT_OK(ArrowSchemaAllocateDictionary(out));
+    NANOARROW_RETURN_NOT_OK(DeepCopyInto(schema->dictionary, out->dictionary, depth + 1));
+  }
+  return NANOARROW_OK;
+}
+
+ArrowErrorCode ArrowSchemaDeepCopy(const struct ArrowSchema* schema,
+                                   struct ArrowSchema* schema_out) {
+  ArrowSchemaInit(schema_out);
+  if (schema == NULL) {
+    schema_out->release(schema_out);
+    return EINVAL;
+  }
+
+  ArrowErrorCode result = DeepCopyInto(schema, schema_out, 0);
+  if (result != NANOARROW_OK) {
+    schema_out->release(schema_out);
+  }
+  return result;
+}
+
+/* ---- ToString ----
+ *
+ * Grammar of the summary:
+ *   type      := name [ "(" params ")" ] [ "<" children ">" ]
+ *   children  := child { ", " child }      child := field_name ": " type
+ *   params    fixed_size_binary(16), decimal128(10, 2), time32('ms'),
+ *             timestamp('us') / timestamp('us', 'UTC'), duration('ns'),
+ *             fixed_size_list(3), dense_union([0,1]), dictionary(int32)
+ *   dictionary(<index type>)<value type>
+ *   <extension name>{<storage type>}
+ * Names are those of ArrowTypeString(). Children (and dictionary values) are shown
+ * only when recursive is non-zero. A schema that cannot be parsed shows as
+ * "[invalid: <reason>]". */
+
+struct StringWriter {
+  char* out;
+  int64_t capacity; /* bytes available in out, including the final NUL */
+  int64_t needed;   /* characters the full summary needs */
+};
+
+static void WriterAppend(struct StringWriter* writer, const char* data, int64_t size) {
+  int64_t room = writer->capacity - 1 - writer->needed;
+  if (room > 0) {
+    memcpy(writer->out + writer->needed, data, (size_t)(size < room ? size : room));
+  }
+  writer->needed += size;
+}
+
+static void WriterAppendString(struct StringWriter* writer, const char* value) {
+  WriterAppend(writer, value, (int64_t)strlen(value));
+}
+
+static void WriterAppendInt(struct StringWriter* writer, int32_t value) {
+  char digits[16];
+  int size = snprintf(digits, sizeof(digits), "%d", (int)value);
+  WriterAppend(writer, digits, size);
+}
+
+static void WriterAppendTypeName(struct StringWriter* writer, enum ArrowType type) {
+  const char* name = ArrowTypeString(type);
+  WriterAppendString(writer, name != NULL ? name : "unknown");
+}
+
+static void WriterAppendParameters(struct StringWriter* writer,
+                                   const struct ArrowSchemaView* view) {
+  const char* unit = ArrowTimeUnitString(view->time_unit);
+  switch (view->type) {
+    case NANOARROW_TYPE_FIXED_SIZE_BINARY:
+    case NANOARROW_TYPE_FIXED_SIZE_LIST:
+      WriterAppendString(writer, "(");
+      WriterAppendInt(writer, view->fixed_size);
+      WriterAppendString(writer, ")");
+      break;
+    case NANOARROW_TYPE_DECIMAL32:
+    case NANOARROW_TYPE_DECIMAL64:
+    case NANOARROW_TYPE_DECIMAL128:
+    case NANOARROW_TYPE_DECIMAL256:
+      WriterAppendString(writer, "(");
+      WriterAppendInt(writer, view->decimal_precision);
+      WriterAppendString(writer, ", ");
+      WriterAppendInt(writer, view->decimal_scale);
+      WriterAppendString(writer, ")");
+      break;
+    case NANOARROW_TYPE_TIME32:
+    case NANOARROW_TYPE_TIME64:
+    case NANOARROW_TYPE_DURATION:
+    case NANOARROW_TYPE_TIMESTAMP:
+      WriterAppendString(writer, "('");
+      WriterAppendString(writer, unit != NULL ? unit : "?");
+      WriterAppendString(writer, "'");
+      if (view->timezone != NULL && view->timezone[0] != '\0') {
+        WriterAppendString(writer, ", '");
+        WriterAppendString(writer, view->timezone);
+        WriterAppendString(writer, "'");
+      }
+      WriterAppendString(writer, ")");
+      break;
+    case NANOARROW_TYPE_DENSE_UNION:
+    case NANOARROW_TYPE_SPARSE_UNION:
+      WriterAppendString(writer, "([");
+      WriterAppendString(writer, view->union_type_ids);
+      WriterAppendString(writer, "])");
+      break;
+    default:
+      break;
+  }
+}
+
+static void WriterAppendSchema(struct StringWriter* writer, const struct ArrowSchema* schema,
+                               char recursive, int depth) {
+  if (schema == NULL) {
+    WriterAppendString(writer, "[invalid: pointer is null]");
+    return;
+  }
+  if (schema->release == NULL) {
+    WriterAppendString(writer, "[invalid: schema is released]");
+    return;
+  }
+  if (depth > NANOARROW_MAX_NESTING_DEPTH) {
+    WriterAppendString(writer, "[invalid: nesting too deep]");
+    return;
+  }
+
+  struct ArrowSchemaView view;
+  struct ArrowError error;
+  error.message[0] = '\0';
+  if (ArrowSchemaViewInit(&view, schema, &error) != NANOARROW_OK) {
+    WriterAppendString(writer, "[invalid: ");
+    WriterAppendString(writer, error.message);
+    WriterAppendString(writer, "]");
+    return;
+  }
+
+  int is_extension = view.extension_name.data != NULL;
+  if (is_extension) {
+    WriterAppend(writer, view.extension_name.data, view.extension_name.size_bytes);
+    WriterAppendString(writer, "{");
+  }
+
+  if (view.type == NANOARROW_TYPE_DICTIONARY) {
+    WriterAppendString(writer, "dictionary(");
+    WriterAppendTypeName(writer, view.storage_type);
+    WriterAppendString(writer, ")");
+    if (recursive) {
+      WriterAppendString(writer, "<");
+      WriterAppendSchema(writer, schema->dictionary, recursive, depth + 1);
+      WriterAppendString(writer, ">");
+    }
+  } else {
+    WriterAppendTypeName(writer, view.type);
+    WriterAppendParameters(writer, &view);
+    if (recursive && schema->n_children > 0) {
+      WriterAppendString(writer, "<");
+      for (int64_t i = 0; i < schema->n_children; i++) {
+        if (i > 0) {
+          WriterAppendString(writer, ", ");
+        }
+        const char* name = schema->children[i]->name;
+        WriterAppendString(writer, name != NULL ? name : "");
+        WriterAppendString(writer, ": ");
+        WriterAppendSchema(writer, schema->children[i], recursive, depth + 1);
+      }
+      WriterAppendString(writer, ">");
+    }
+  }
+
+  if (is_extension) {
+    WriterAppendString(writer, "}");
+  }
+}
+
+int64_t ArrowSchemaToString(const struct ArrowSchema* schema, char* out, int64_t n,
+                            char recursive) {
+  struct StringWriter writer;
+  writer.out = out;
+  writer.capacity = (out == NULL || n < 0) ? 0 : n;
+  writer.needed = 0;
+
+  WriterAppendSchema(&writer, schema, recursive, 0);
+
+  if (writer.capacity > 0) {
+    int64_t terminator =
+        writer.needed < writer.capacity - 1 ? writer.needed : writer.capacity - 1;
+    out[terminator] = '\0';
+  }
+  return writer.needed;
+}
