@@ -20,11 +20,21 @@ static const uint32_t kPowersOfTen[ARROW_DECIMAL_CHUNK_DIGITS + 1] = {
     1U,      10U,      100U,      1000U,      10000U,
     100000U, 1000000U, 10000000U, 100000000U, 1000000000U};
 
+/* decimal32 has n_words == 0 and keeps its value sign-extended in words[0]. */
+static int ArrowDecimalStoredWords(const struct ArrowDecimal* decimal) {
+  return decimal->n_words == 0 ? 1 : decimal->n_words;
+}
+
+/* 32-bit limbs that hold the value: one for decimal32, two per word otherwise. */
+static int ArrowDecimalValueLimbs(const struct ArrowDecimal* decimal) {
+  return decimal->n_words == 0 ? 1 : 2 * decimal->n_words;
+}
+
 static int ArrowDecimalHasValidLayout(const struct ArrowDecimal* decimal) {
-  if (decimal->n_words < 1 || decimal->n_words > 4) {
+  if (decimal->n_words < 0 || decimal->n_words > 4) {
     return 0;
   }
-  int last = decimal->n_words - 1;
+  int last = ArrowDecimalStoredWords(decimal) - 1;
   return (decimal->low_word_index == 0 && decimal->high_word_index == last) ||
          (decimal->low_word_index == last && decimal->high_word_index == 0);
 }
@@ -34,19 +44,30 @@ static int ArrowDecimalWordPosition(const struct ArrowDecimal* decimal, int sign
   if (decimal->low_word_index == 0) {
     return significance;
   }
-  return decimal->n_words - 1 - significance;
+  return ArrowDecimalStoredWords(decimal) - 1 - significance;
 }
 
-static void ArrowDecimalToLimbs(const struct ArrowDecimal* decimal, uint32_t* limbs) {
-  for (int i = 0; i < decimal->n_words; i++) {
+/* All stored words as limbs; returns the limb count (2 per stored word). */
+static int ArrowDecimalToLimbs(const struct ArrowDecimal* decimal, uint32_t* limbs) {
+  int n_words = ArrowDecimalStoredWords(decimal);
+  for (int i = 0; i < n_words; i++) {
     uint64_t word = decimal->words[ArrowDecimalWordPosition(decimal, i)];
     limbs[2 * i] = (uint32_t)word;
     limbs[2 * i + 1] = (uint32_t)(word >> 32);
   }
+  return 2 * n_words;
 }
 
-static void ArrowDecimalFromLimbs(struct ArrowDecimal* decimal, const uint32_t* limbs) {
-  for (int i = 0; i < decimal->n_words; i++) {
+/* Stores a value given as n_value_limbs limbs, sign-extending it to every word. */
+static void ArrowDecimalFromLimbs(struct ArrowDecimal* decimal, uint32_t* limbs,
+                                  int n_value_limbs) {
+  int n_words = ArrowDecimalStoredWords(decimal);
+  uint32_t extension = (limbs[n_value_limbs - 1] & 0x80000000U) ? 0xFFFFFFFFU : 0;
+  for (int i = n_value_limbs; i < 2 * n_words; i++) {
+    limbs[i] = extension;
+  }
+
+  for (int i = 0; i < n_words; i++) {
     decimal->words[ArrowDecimalWordPosition(decimal, i)] =
         (uint64_t)limbs[2 * i] | ((uint64_t)limbs[2 * i + 1] << 32);
   }
@@ -106,7 +127,7 @@ ArrowErrorCode ArrowDecimalSetDigits(struct ArrowDecimal* decimal,
   }
 
   uint32_t limbs[ARROW_DECIMAL_MAX_LIMBS] = {0};
-  int n_limbs = 2 * decimal->n_words;
+  int n_limbs = ArrowDecimalValueLimbs(decimal);
 
   /* Consume up to nine digits at a time: one multiply-add per chunk. */
   while (pos < value.size_bytes) {
@@ -146,7 +167,7 @@ ArrowErrorCode ArrowDecimalSetDigits(struct ArrowDecimal* decimal,
     ArrowLimbsNegate(limbs, n_limbs);
   }
 
-  ArrowDecimalFromLimbs(decimal, limbs);
+  ArrowDecimalFromLimbs(decimal, limbs, n_limbs);
   return NANOARROW_OK;
 }
 
@@ -154,9 +175,8 @@ ArrowErrorCode ArrowDecimalSetDigits(struct ArrowDecimal* decimal,
  * returns the number of characters written. */
 static int ArrowDecimalFormatDigits(const struct ArrowDecimal* decimal,
                                     char out[ARROW_DECIMAL_MAX_CHARS]) {
-  uint32_t limbs[ARROW_DECIMAL_MAX_LIMBS];
-  int n_limbs = 2 * decimal->n_words;
-  ArrowDecimalToLimbs(decimal, limbs);
+  uint32_t limbs[ARROW_DECIMAL_MAX_LIMBS] = {0};
+  int n_limbs = ArrowDecimalToLimbs(decimal, limbs);
 
   int is_negative = (limbs[n_limbs - 1] & 0x80000000U) != 0;
   if (is_negative) {

@@ -16,24 +16,24 @@ ArrowErrorCode ArrowErrorSet(struct ArrowError* error, const char* fmt, ...) {
     return NANOARROW_OK;
   }
 
-  memset(error->message, 0, sizeof(error->message));
-
+  /* Format into a copy so that callers may pass error->message as an argument
+   * (e.g. to prefix context to an existing message). */
+  char message[sizeof(error->message)];
   va_list args;
   va_start(args, fmt);
-  int chars_needed = vsnprintf(error->message, sizeof(error->message), fmt, args);
+  int chars_needed = vsnprintf(message, sizeof(message), fmt, args);
   va_end(args);
 
   if (chars_needed < 0) {
-    /* An encoding error: leave an empty (but terminated) message. */
+    /* An encoding error: leave an empty message. */
     error->message[0] = '\0';
     return EINVAL;
   }
 
-  if ((size_t)chars_needed >= sizeof(error->message)) {
-    return ERANGE;
-  }
-
-  return NANOARROW_OK;
+  int truncated = (size_t)chars_needed >= sizeof(message);
+  size_t n_copied = truncated ? sizeof(message) : (size_t)chars_needed + 1;
+  memcpy(error->message, message, n_copied);
+  return truncated ? ERANGE : NANOARROW_OK;
 }
 
 /* True when size can be handed to malloc()/realloc() as a size_t unchanged. */
@@ -62,6 +62,11 @@ static uint8_t* ArrowBufferAllocatorMallocReallocate(struct ArrowBufferAllocator
                                                      int64_t new_size) {
   NANOARROW_UNUSED(allocator);
   NANOARROW_UNUSED(old_size);
+  /* realloc(ptr, 0) is implementation-defined; buffers treat size 0 as "free". */
+  if (new_size == 0) {
+    ArrowFree(ptr);
+    return NULL;
+  }
   return (uint8_t*)ArrowRealloc(ptr, new_size);
 }
 
@@ -80,15 +85,17 @@ struct ArrowBufferAllocator ArrowBufferAllocatorDefault(void) {
   return allocator;
 }
 
-/* Memory owned by someone else cannot be resized in place: report failure and
- * leave ptr untouched (still owned by the buffer, released later via free). */
+/* Memory owned by someone else cannot be resized: report failure and leave ptr
+ * with the buffer (released later through free). Shrinking to zero bytes is the
+ * buffer letting go of ptr: hand it back to its owner now, after which the
+ * buffer owns nothing foreign and may grow with the default allocator. */
 static uint8_t* ArrowBufferDeallocatorReallocate(struct ArrowBufferAllocator* allocator,
                                                  uint8_t* ptr, int64_t old_size,
                                                  int64_t new_size) {
-  NANOARROW_UNUSED(allocator);
-  NANOARROW_UNUSED(ptr);
-  NANOARROW_UNUSED(old_size);
-  NANOARROW_UNUSED(new_size);
+  if (new_size == 0 && ptr != NULL) {
+    allocator->free(allocator, ptr, old_size);
+    *allocator = ArrowBufferAllocatorDefault();
+  }
   return NULL;
 }
 
