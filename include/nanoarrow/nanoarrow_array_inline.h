@@ -1,5 +1,882 @@
-/* placeholder: being written */
+/* nanoarrow in C: inline builder API for arrays created by this library.
+ *
+ * An array built here keeps a struct ArrowArrayPrivateData in private_data. Buffer 0
+ * is private_data->bitmap (the validity bitmap, or the type ids of a union) and fixed
+ * buffers 1 and 2 are private_data->buffers[0] and [1]. Union arrays whose type ids
+ * are not their child indices keep a 256-byte map in the otherwise unused
+ * private_data->buffers[1]: [0, 128) type id -> child index (-1 when unused) and
+ * [128, 256) child index -> type id, the same shape as ArrowArrayView's map.
+ *
+ * The validity bitmap is allocated lazily: it stays empty until the first null is
+ * appended and is then filled with set bits for the elements before it. The append
+ * hot path therefore is: check capacity, store, bump the length, plus one
+ * well-predicted test for "does a bitmap exist". */
+
 #ifndef NANOARROW_ARRAY_INLINE_H_INCLUDED
 #define NANOARROW_ARRAY_INLINE_H_INCLUDED
-#include "nanoarrow/nanoarrow_types.h"
+
+#include "nanoarrow/nanoarrow_buffer_inline.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "nanoarrow/nanoarrow.h"
+
+#ifdef __cplusplus
+extern "C" {
 #endif
+
+/* ---- Internal helpers (not part of the API) ---- */
+
+/* Keep the per-element fast path inlined and its rarely taken slow paths out of line,
+ * whatever the compiler's inlining budget decides for the rest. */
+#if defined(__GNUC__) || defined(__clang__)
+#define NANOARROW_ARRAY_FAST_PATH static inline __attribute__((always_inline))
+#define NANOARROW_ARRAY_SLOW_PATH static __attribute__((noinline, unused))
+#else
+#define NANOARROW_ARRAY_FAST_PATH static inline
+#define NANOARROW_ARRAY_SLOW_PATH static inline
+#endif
+
+static inline struct ArrowArrayPrivateData* ArrowArrayPrivateGetData(
+    const struct ArrowArray* array) {
+  return (struct ArrowArrayPrivateData*)array->private_data;
+}
+
+NANOARROW_ARRAY_SLOW_PATH ArrowErrorCode ArrowArrayPrivateGrow(
+    struct ArrowBuffer* buffer, int64_t additional_bytes) {
+  return ArrowBufferReserve(buffer, additional_bytes);
+}
+
+/* Appends size_bytes bytes; the capacity test is the only branch on the hot path.
+ * With a constant size_bytes the memcpy compiles to a single store. */
+NANOARROW_ARRAY_FAST_PATH ArrowErrorCode ArrowArrayPrivatePush(
+    struct ArrowBuffer* buffer, const void* value, int64_t size_bytes) {
+  if (NANOARROW_PREDICT_FALSE(buffer->capacity_bytes - buffer->size_bytes < size_bytes)) {
+    NANOARROW_RETURN_NOT_OK(ArrowArrayPrivateGrow(buffer, size_bytes));
+  }
+  memcpy(buffer->data + buffer->size_bytes, value, (size_t)size_bytes);
+  buffer->size_bytes += size_bytes;
+  return NANOARROW_OK;
+}
+
+/* Appends n copies of a size_bytes-wide value. */
+static inline ArrowErrorCode ArrowArrayPrivatePushRepeated(struct ArrowBuffer* buffer,
+                                                           const void* value,
+                                                           int64_t size_bytes, int64_t n) {
+  int64_t i;
+  NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(buffer, size_bytes * n));
+  for (i = 0; i < n; i++) {
+    memcpy(buffer->data + buffer->size_bytes, value, (size_t)size_bytes);
+    buffer->size_bytes += size_bytes;
+  }
+  return NANOARROW_OK;
+}
+
+/* Writes n bits of value into a bit-packed data buffer (bool values) after the
+ * array's current elements, growing the buffer with cleared bytes as needed. */
+static inline ArrowErrorCode ArrowArrayPrivatePushBits(struct ArrowArray* array,
+                                                       struct ArrowBuffer* buffer,
+                                                       uint8_t value, int64_t n) {
+  int64_t start = array->offset + array->length;
+  int64_t bytes_needed = ArrowBytesForBits(start + n);
+  if (bytes_needed > buffer->size_bytes) {
+    NANOARROW_RETURN_NOT_OK(
+        ArrowBufferAppendFill(buffer, 0, bytes_needed - buffer->size_bytes));
+  }
+  ArrowBitsSetTo(buffer->data, start, n, value);
+  return NANOARROW_OK;
+}
+
+/* ArrowBitmapAppend that also clears the rest of every byte it starts, so that bits
+ * past the length are always zero in exported bitmaps. */
+static inline ArrowErrorCode ArrowArrayPrivateBitmapAppend(struct ArrowBitmap* bitmap,
+                                                           uint8_t is_valid, int64_t n) {
+  int64_t used_bytes = ArrowBytesForBits(bitmap->size_bits);
+  int64_t new_bytes;
+  NANOARROW_RETURN_NOT_OK(ArrowBitmapReserve(bitmap, n));
+  new_bytes = ArrowBytesForBits(bitmap->size_bits + n);
+  if (new_bytes > used_bytes) {
+    memset(bitmap->buffer.data + used_bytes, 0, (size_t)(new_bytes - used_bytes));
+  }
+  ArrowBitmapAppendUnsafe(bitmap, is_valid, n);
+  return NANOARROW_OK;
+}
+
+/* Appends n validity bits, first bringing the bitmap to exactly offset + length bits:
+ * a bitmap that was never allocated (or lags behind, e.g. reserved by hand after some
+ * appends) gets set bits for every existing element. */
+NANOARROW_ARRAY_SLOW_PATH ArrowErrorCode ArrowArrayPrivateAppendValidity(
+    struct ArrowArray* array, uint8_t is_valid, int64_t n) {
+  struct ArrowBitmap* bitmap = &ArrowArrayPrivateGetData(array)->bitmap;
+  int64_t existing_bits = array->offset + array->length;
+  if (bitmap->size_bits < existing_bits) {
+    NANOARROW_RETURN_NOT_OK(
+        ArrowArrayPrivateBitmapAppend(bitmap, 1, existing_bits - bitmap->size_bits));
+  } else if (bitmap->size_bits > existing_bits) {
+    ArrowBitsSetTo(bitmap->buffer.data, existing_bits, bitmap->size_bits - existing_bits, 0);
+    NANOARROW_RETURN_NOT_OK(ArrowBitmapResize(bitmap, existing_bits, 0));
+  }
+  return ArrowArrayPrivateBitmapAppend(bitmap, is_valid, n);
+}
+
+/* Completes the append of one non-null element. */
+NANOARROW_ARRAY_FAST_PATH ArrowErrorCode ArrowArrayPrivateFinishValid(
+    struct ArrowArray* array, struct ArrowArrayPrivateData* private_data) {
+  if (NANOARROW_PREDICT_FALSE(private_data->bitmap.buffer.data != NULL)) {
+    NANOARROW_RETURN_NOT_OK(ArrowArrayPrivateAppendValidity(array, 1, 1));
+  }
+  array->length++;
+  return NANOARROW_OK;
+}
+
+/* Child index of a union type id, or -1 when no child has it. */
+static inline int ArrowArrayPrivateUnionChildIndex(const struct ArrowArray* array,
+                                                   int8_t type_id) {
+  const struct ArrowArrayPrivateData* private_data = ArrowArrayPrivateGetData(array);
+  if (type_id < 0) {
+    return -1;
+  }
+  if (private_data->union_type_id_is_child_index) {
+    return type_id < array->n_children ? type_id : -1;
+  }
+  return ((const int8_t*)private_data->buffers[1].data)[type_id];
+}
+
+/* Type id of a union's child_index-th child. */
+static inline int8_t ArrowArrayPrivateUnionTypeId(const struct ArrowArray* array,
+                                                  int64_t child_index) {
+  const struct ArrowArrayPrivateData* private_data = ArrowArrayPrivateGetData(array);
+  if (private_data->union_type_id_is_child_index) {
+    return (int8_t)child_index;
+  }
+  return ((const int8_t*)private_data->buffers[1].data)[128 + child_index];
+}
+
+static inline ArrowErrorCode ArrowArrayPrivateAppendEmpty(struct ArrowArray* array,
+                                                          int64_t n, uint8_t is_valid);
+
+/* Unions: nulls and empties go to the first child. Unions have no validity bitmap, so
+ * their own null_count stays 0. */
+static inline ArrowErrorCode ArrowArrayPrivateAppendEmptyUnion(struct ArrowArray* array,
+                                                               int64_t n,
+                                                               uint8_t is_valid) {
+  struct ArrowArrayPrivateData* private_data = ArrowArrayPrivateGetData(array);
+  int8_t type_id;
+  int64_t i;
+  if (array->n_children < 1) {
+    return EINVAL;
+  }
+  type_id = ArrowArrayPrivateUnionTypeId(array, 0);
+  if (private_data->storage_type == NANOARROW_TYPE_DENSE_UNION) {
+    /* One child element shared by all n slots. */
+    int32_t child_offset;
+    NANOARROW_RETURN_NOT_OK(ArrowArrayPrivateAppendEmpty(array->children[0], 1, is_valid));
+    if (array->children[0]->length - 1 > INT32_MAX) {
+      return EOVERFLOW;
+    }
+    child_offset = (int32_t)(array->children[0]->length - 1);
+    NANOARROW_RETURN_NOT_OK(ArrowArrayPrivatePushRepeated(
+        &private_data->buffers[0], &child_offset, (int64_t)sizeof(int32_t), n));
+  } else {
+    NANOARROW_RETURN_NOT_OK(ArrowArrayPrivateAppendEmpty(array->children[0], n, is_valid));
+    for (i = 1; i < array->n_children; i++) {
+      NANOARROW_RETURN_NOT_OK(ArrowArrayPrivateAppendEmpty(array->children[i], n, 1));
+    }
+  }
+  NANOARROW_RETURN_NOT_OK(
+      ArrowBufferAppendFill(&private_data->bitmap.buffer, (uint8_t)type_id, n));
+  array->length += n;
+  return NANOARROW_OK;
+}
+
+/* Run-end encoded: n nulls (or empties) become one new run whose value is one null
+ * (or empty) element of the values child. Runs are not merged with the previous one.
+ * REE arrays have no validity bitmap, so their own null_count stays 0. */
+static inline ArrowErrorCode ArrowArrayPrivateAppendEmptyRunEnd(struct ArrowArray* array,
+                                                                int64_t n,
+                                                                uint8_t is_valid) {
+  if (array->n_children != 2) {
+    return EINVAL;
+  }
+  NANOARROW_RETURN_NOT_OK(ArrowArrayAppendInt(array->children[0], array->length + n));
+  NANOARROW_RETURN_NOT_OK(ArrowArrayPrivateAppendEmpty(array->children[1], 1, is_valid));
+  array->length += n;
+  return NANOARROW_OK;
+}
+
+/* Appends n zero-valued elements (empty strings/lists, zeroed values); as nulls when
+ * is_valid is 0. Struct and fixed-size list children receive empty (non-null)
+ * elements: the parent's validity carries the nulls. */
+static inline ArrowErrorCode ArrowArrayPrivateAppendEmpty(struct ArrowArray* array,
+                                                          int64_t n, uint8_t is_valid) {
+  struct ArrowArrayPrivateData* private_data = ArrowArrayPrivateGetData(array);
+  int64_t i;
+
+  if (n == 0) {
+    return NANOARROW_OK;
+  }
+  /* The bound keeps n times any element width (<= 32 bytes) far from overflow. */
+  if (n < 0 || n > (INT64_MAX >> 8) - array->length) {
+    return EINVAL;
+  }
+
+  switch (private_data->storage_type) {
+    case NANOARROW_TYPE_NA:
+      /* Every element of a null array is null, "empty" ones included. */
+      array->null_count += n;
+      array->length += n;
+      return NANOARROW_OK;
+    case NANOARROW_TYPE_SPARSE_UNION:
+    case NANOARROW_TYPE_DENSE_UNION:
+      return ArrowArrayPrivateAppendEmptyUnion(array, n, is_valid);
+    case NANOARROW_TYPE_RUN_END_ENCODED:
+      return ArrowArrayPrivateAppendEmptyRunEnd(array, n, is_valid);
+    case NANOARROW_TYPE_STRUCT:
+      for (i = 0; i < array->n_children; i++) {
+        NANOARROW_RETURN_NOT_OK(ArrowArrayPrivateAppendEmpty(array->children[i], n, 1));
+      }
+      break;
+    case NANOARROW_TYPE_FIXED_SIZE_LIST:
+      if (array->n_children != 1) {
+        return EINVAL;
+      }
+      NANOARROW_RETURN_NOT_OK(ArrowArrayPrivateAppendEmpty(
+          array->children[0], n * private_data->layout.child_size_elements, 1));
+      break;
+    case NANOARROW_TYPE_UNINITIALIZED:
+      return EINVAL;
+    default:
+      break;
+  }
+
+  for (i = 1; i < NANOARROW_MAX_FIXED_BUFFERS; i++) {
+    struct ArrowBuffer* buffer = &private_data->buffers[i - 1];
+    int64_t element_bits = private_data->layout.element_size_bits[i];
+    int64_t next_offset;
+    switch (private_data->layout.buffer_type[i]) {
+      case NANOARROW_BUFFER_TYPE_DATA_OFFSET:
+      case NANOARROW_BUFFER_TYPE_VIEW_OFFSET:
+        /* Empty elements start where the next element will: at the end of the child
+         * (lists) or of the data buffer (strings). */
+        if (array->n_children > 0) {
+          next_offset = array->children[0]->length;
+        } else {
+          next_offset = private_data->buffers[1].size_bytes;
+        }
+        if (element_bits == 32) {
+          int32_t offset32;
+          if (next_offset > INT32_MAX) {
+            return EOVERFLOW;
+          }
+          offset32 = (int32_t)next_offset;
+          NANOARROW_RETURN_NOT_OK(ArrowArrayPrivatePushRepeated(
+              buffer, &offset32, (int64_t)sizeof(int32_t), n));
+        } else {
+          NANOARROW_RETURN_NOT_OK(ArrowArrayPrivatePushRepeated(
+              buffer, &next_offset, (int64_t)sizeof(int64_t), n));
+        }
+        break;
+      case NANOARROW_BUFFER_TYPE_SIZE:
+        NANOARROW_RETURN_NOT_OK(ArrowBufferAppendFill(buffer, 0, n * (element_bits / 8)));
+        break;
+      case NANOARROW_BUFFER_TYPE_DATA:
+        if (i == 2) {
+          /* The bytes of strings/binary: empty elements add none. */
+          break;
+        }
+        if (element_bits == 1) {
+          NANOARROW_RETURN_NOT_OK(ArrowArrayPrivatePushBits(array, buffer, 0, n));
+        } else {
+          NANOARROW_RETURN_NOT_OK(ArrowBufferAppendFill(buffer, 0, n * (element_bits / 8)));
+        }
+        break;
+      default:
+        break;
+    }
+  }
+
+  if (is_valid) {
+    if (private_data->bitmap.buffer.data != NULL) {
+      NANOARROW_RETURN_NOT_OK(ArrowArrayPrivateAppendValidity(array, 1, n));
+    }
+  } else {
+    NANOARROW_RETURN_NOT_OK(ArrowArrayPrivateAppendValidity(array, 0, n));
+    array->null_count += n;
+  }
+  array->length += n;
+  return NANOARROW_OK;
+}
+
+/* Binary/string view element: inline up to 12 bytes, otherwise the bytes go to the
+ * last variadic buffer (a new one when they do not fit in its block). */
+static inline ArrowErrorCode ArrowArrayPrivateAppendView(struct ArrowArray* array,
+                                                         const void* data,
+                                                         int64_t size_bytes) {
+  struct ArrowArrayPrivateData* private_data = ArrowArrayPrivateGetData(array);
+  union ArrowBinaryView view;
+  if (size_bytes > INT32_MAX) {
+    return EOVERFLOW;
+  }
+  memset(&view, 0, sizeof(view));
+  view.inlined.size = (int32_t)size_bytes;
+  if (size_bytes <= NANOARROW_BINARY_VIEW_INLINE_SIZE) {
+    if (size_bytes > 0) {
+      memcpy(view.inlined.data, data, (size_t)size_bytes);
+    }
+  } else {
+    struct ArrowBuffer* block;
+    int32_t block_index = private_data->n_variadic_buffers - 1;
+    if (block_index < 0 ||
+        size_bytes > NANOARROW_BINARY_VIEW_BLOCK_SIZE -
+                         private_data->variadic_buffers[block_index].size_bytes) {
+      NANOARROW_RETURN_NOT_OK(ArrowArrayAddVariadicBuffers(array, 1));
+      block_index = private_data->n_variadic_buffers - 1;
+      NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(
+          &private_data->variadic_buffers[block_index],
+          size_bytes > NANOARROW_BINARY_VIEW_BLOCK_SIZE ? size_bytes
+                                                        : NANOARROW_BINARY_VIEW_BLOCK_SIZE));
+    }
+    block = &private_data->variadic_buffers[block_index];
+    memcpy(view.ref.prefix, data, NANOARROW_BINARY_VIEW_PREFIX_SIZE);
+    view.ref.buffer_index = block_index;
+    view.ref.offset = (int32_t)block->size_bytes;
+    NANOARROW_RETURN_NOT_OK(ArrowBufferAppend(block, data, size_bytes));
+    private_data->variadic_buffer_sizes[block_index] = block->size_bytes;
+  }
+  return ArrowArrayPrivatePush(&private_data->buffers[0], &view, (int64_t)sizeof(view));
+}
+
+/* Stores value into a floating point array; EINVAL for other storage types. */
+static inline ArrowErrorCode ArrowArrayPrivateStoreDouble(
+    struct ArrowArrayPrivateData* private_data, double value) {
+  struct ArrowBuffer* data = &private_data->buffers[0];
+  switch (private_data->storage_type) {
+    case NANOARROW_TYPE_DOUBLE:
+      return ArrowArrayPrivatePush(data, &value, (int64_t)sizeof(double));
+    case NANOARROW_TYPE_FLOAT: {
+      float value_float = (float)value;
+      return ArrowArrayPrivatePush(data, &value_float, (int64_t)sizeof(float));
+    }
+    case NANOARROW_TYPE_HALF_FLOAT: {
+      uint16_t value_half = ArrowFloatToHalfFloat((float)value);
+      return ArrowArrayPrivatePush(data, &value_half, (int64_t)sizeof(uint16_t));
+    }
+    default:
+      return EINVAL;
+  }
+}
+
+/* ---- Public API ---- */
+
+static inline struct ArrowBitmap* ArrowArrayValidityBitmap(struct ArrowArray* array) {
+  return &ArrowArrayPrivateGetData(array)->bitmap;
+}
+
+static inline struct ArrowBuffer* ArrowArrayBuffer(struct ArrowArray* array, int64_t i) {
+  struct ArrowArrayPrivateData* private_data = ArrowArrayPrivateGetData(array);
+  if (i == 0) {
+    return &private_data->bitmap.buffer;
+  }
+  return &private_data->buffers[i - 1];
+}
+
+static inline ArrowErrorCode ArrowArrayStartAppending(struct ArrowArray* array) {
+  struct ArrowArrayPrivateData* private_data = ArrowArrayPrivateGetData(array);
+  int64_t i;
+
+  if (private_data->storage_type == NANOARROW_TYPE_UNINITIALIZED) {
+    return EINVAL;
+  }
+
+  /* Offset buffers start with a single 0 (once: calling this again is harmless). */
+  for (i = 1; i < NANOARROW_MAX_FIXED_BUFFERS; i++) {
+    struct ArrowBuffer* buffer = &private_data->buffers[i - 1];
+    if (private_data->layout.buffer_type[i] != NANOARROW_BUFFER_TYPE_DATA_OFFSET ||
+        buffer->size_bytes != 0) {
+      continue;
+    }
+    if (private_data->layout.element_size_bits[i] == 64) {
+      NANOARROW_RETURN_NOT_OK(ArrowBufferAppendInt64(buffer, 0));
+    } else {
+      NANOARROW_RETURN_NOT_OK(ArrowBufferAppendInt32(buffer, 0));
+    }
+  }
+
+  for (i = 0; i < array->n_children; i++) {
+    if (array->children[i] == NULL || array->children[i]->release == NULL) {
+      return EINVAL;
+    }
+    NANOARROW_RETURN_NOT_OK(ArrowArrayStartAppending(array->children[i]));
+  }
+  if (array->dictionary != NULL) {
+    if (array->dictionary->release == NULL) {
+      return EINVAL;
+    }
+    NANOARROW_RETURN_NOT_OK(ArrowArrayStartAppending(array->dictionary));
+  }
+  return NANOARROW_OK;
+}
+
+static inline ArrowErrorCode ArrowArrayShrinkToFit(struct ArrowArray* array) {
+  struct ArrowArrayPrivateData* private_data = ArrowArrayPrivateGetData(array);
+  int64_t i;
+  NANOARROW_RETURN_NOT_OK(ArrowBufferResize(&private_data->bitmap.buffer,
+                                            private_data->bitmap.buffer.size_bytes, 1));
+  for (i = 0; i < NANOARROW_MAX_FIXED_BUFFERS - 1; i++) {
+    NANOARROW_RETURN_NOT_OK(ArrowBufferResize(&private_data->buffers[i],
+                                              private_data->buffers[i].size_bytes, 1));
+  }
+  for (i = 0; i < private_data->n_variadic_buffers; i++) {
+    NANOARROW_RETURN_NOT_OK(ArrowBufferResize(&private_data->variadic_buffers[i],
+                                              private_data->variadic_buffers[i].size_bytes,
+                                              1));
+  }
+  for (i = 0; i < array->n_children; i++) {
+    NANOARROW_RETURN_NOT_OK(ArrowArrayShrinkToFit(array->children[i]));
+  }
+  if (array->dictionary != NULL) {
+    NANOARROW_RETURN_NOT_OK(ArrowArrayShrinkToFit(array->dictionary));
+  }
+  return NANOARROW_OK;
+}
+
+static inline ArrowErrorCode ArrowArrayAppendNull(struct ArrowArray* array, int64_t n) {
+  return ArrowArrayPrivateAppendEmpty(array, n, 0);
+}
+
+static inline ArrowErrorCode ArrowArrayAppendEmpty(struct ArrowArray* array, int64_t n) {
+  return ArrowArrayPrivateAppendEmpty(array, n, 1);
+}
+
+static inline ArrowErrorCode ArrowArrayAppendInt(struct ArrowArray* array, int64_t value) {
+  struct ArrowArrayPrivateData* private_data = ArrowArrayPrivateGetData(array);
+  struct ArrowBuffer* data = &private_data->buffers[0];
+
+  /* The most common targets skip the jump table: one compare, one store. */
+  if (private_data->storage_type == NANOARROW_TYPE_INT32) {
+    int32_t value32 = (int32_t)value;
+    if (NANOARROW_PREDICT_FALSE(value < INT32_MIN || value > INT32_MAX)) {
+      return ERANGE;
+    }
+    NANOARROW_RETURN_NOT_OK(ArrowArrayPrivatePush(data, &value32, 4));
+    return ArrowArrayPrivateFinishValid(array, private_data);
+  }
+  if (private_data->storage_type == NANOARROW_TYPE_INT64) {
+    NANOARROW_RETURN_NOT_OK(ArrowArrayPrivatePush(data, &value, 8));
+    return ArrowArrayPrivateFinishValid(array, private_data);
+  }
+
+  switch (private_data->storage_type) {
+    case NANOARROW_TYPE_INT32:
+    case NANOARROW_TYPE_DATE32:
+    case NANOARROW_TYPE_TIME32:
+    case NANOARROW_TYPE_INTERVAL_MONTHS: {
+      int32_t value32 = (int32_t)value;
+      if (NANOARROW_PREDICT_FALSE(value < INT32_MIN || value > INT32_MAX)) {
+        return ERANGE;
+      }
+      NANOARROW_RETURN_NOT_OK(ArrowArrayPrivatePush(data, &value32, 4));
+      break;
+    }
+    case NANOARROW_TYPE_INT64:
+    case NANOARROW_TYPE_DATE64:
+    case NANOARROW_TYPE_TIME64:
+    case NANOARROW_TYPE_TIMESTAMP:
+    case NANOARROW_TYPE_DURATION:
+      NANOARROW_RETURN_NOT_OK(ArrowArrayPrivatePush(data, &value, 8));
+      break;
+    case NANOARROW_TYPE_INT16: {
+      int16_t value16 = (int16_t)value;
+      if (value < INT16_MIN || value > INT16_MAX) {
+        return ERANGE;
+      }
+      NANOARROW_RETURN_NOT_OK(ArrowArrayPrivatePush(data, &value16, 2));
+      break;
+    }
+    case NANOARROW_TYPE_INT8: {
+      int8_t value8 = (int8_t)value;
+      if (value < INT8_MIN || value > INT8_MAX) {
+        return ERANGE;
+      }
+      NANOARROW_RETURN_NOT_OK(ArrowArrayPrivatePush(data, &value8, 1));
+      break;
+    }
+    case NANOARROW_TYPE_UINT64: {
+      uint64_t value_u64 = (uint64_t)value;
+      if (value < 0) {
+        return ERANGE;
+      }
+      NANOARROW_RETURN_NOT_OK(ArrowArrayPrivatePush(data, &value_u64, 8));
+      break;
+    }
+    case NANOARROW_TYPE_UINT32: {
+      uint32_t value_u32 = (uint32_t)value;
+      if (value < 0 || value > (int64_t)UINT32_MAX) {
+        return ERANGE;
+      }
+      NANOARROW_RETURN_NOT_OK(ArrowArrayPrivatePush(data, &value_u32, 4));
+      break;
+    }
+    case NANOARROW_TYPE_UINT16: {
+      uint16_t value_u16 = (uint16_t)value;
+      if (value < 0 || value > UINT16_MAX) {
+        return ERANGE;
+      }
+      NANOARROW_RETURN_NOT_OK(ArrowArrayPrivatePush(data, &value_u16, 2));
+      break;
+    }
+    case NANOARROW_TYPE_UINT8: {
+      uint8_t value_u8 = (uint8_t)value;
+      if (value < 0 || value > UINT8_MAX) {
+        return ERANGE;
+      }
+      NANOARROW_RETURN_NOT_OK(ArrowArrayPrivatePush(data, &value_u8, 1));
+      break;
+    }
+    case NANOARROW_TYPE_DOUBLE:
+    case NANOARROW_TYPE_FLOAT:
+    case NANOARROW_TYPE_HALF_FLOAT:
+      NANOARROW_RETURN_NOT_OK(ArrowArrayPrivateStoreDouble(private_data, (double)value));
+      break;
+    case NANOARROW_TYPE_BOOL:
+      NANOARROW_RETURN_NOT_OK(ArrowArrayPrivatePushBits(array, data, value != 0, 1));
+      break;
+    default:
+      return EINVAL;
+  }
+  return ArrowArrayPrivateFinishValid(array, private_data);
+}
+
+static inline ArrowErrorCode ArrowArrayAppendUInt(struct ArrowArray* array, uint64_t value) {
+  struct ArrowArrayPrivateData* private_data = ArrowArrayPrivateGetData(array);
+  struct ArrowBuffer* data = &private_data->buffers[0];
+
+  switch (private_data->storage_type) {
+    case NANOARROW_TYPE_UINT64:
+      NANOARROW_RETURN_NOT_OK(ArrowArrayPrivatePush(data, &value, 8));
+      break;
+    case NANOARROW_TYPE_UINT32: {
+      uint32_t value_u32 = (uint32_t)value;
+      if (value > UINT32_MAX) {
+        return ERANGE;
+      }
+      NANOARROW_RETURN_NOT_OK(ArrowArrayPrivatePush(data, &value_u32, 4));
+      break;
+    }
+    case NANOARROW_TYPE_UINT16: {
+      uint16_t value_u16 = (uint16_t)value;
+      if (value > UINT16_MAX) {
+        return ERANGE;
+      }
+      NANOARROW_RETURN_NOT_OK(ArrowArrayPrivatePush(data, &value_u16, 2));
+      break;
+    }
+    case NANOARROW_TYPE_UINT8: {
+      uint8_t value_u8 = (uint8_t)value;
+      if (value > UINT8_MAX) {
+        return ERANGE;
+      }
+      NANOARROW_RETURN_NOT_OK(ArrowArrayPrivatePush(data, &value_u8, 1));
+      break;
+    }
+    case NANOARROW_TYPE_DOUBLE:
+    case NANOARROW_TYPE_FLOAT:
+    case NANOARROW_TYPE_HALF_FLOAT:
+      NANOARROW_RETURN_NOT_OK(ArrowArrayPrivateStoreDouble(private_data, (double)value));
+      break;
+    case NANOARROW_TYPE_BOOL:
+      NANOARROW_RETURN_NOT_OK(ArrowArrayPrivatePushBits(array, data, value != 0, 1));
+      break;
+    default:
+      /* Signed targets: anything above INT64_MAX cannot fit, the rest is AppendInt. */
+      if (value > (uint64_t)INT64_MAX) {
+        switch (private_data->storage_type) {
+          case NANOARROW_TYPE_INT8:
+          case NANOARROW_TYPE_INT16:
+          case NANOARROW_TYPE_INT32:
+          case NANOARROW_TYPE_INT64:
+          case NANOARROW_TYPE_DATE32:
+          case NANOARROW_TYPE_DATE64:
+          case NANOARROW_TYPE_TIME32:
+          case NANOARROW_TYPE_TIME64:
+          case NANOARROW_TYPE_TIMESTAMP:
+          case NANOARROW_TYPE_DURATION:
+          case NANOARROW_TYPE_INTERVAL_MONTHS:
+            return ERANGE;
+          default:
+            return EINVAL;
+        }
+      }
+      return ArrowArrayAppendInt(array, (int64_t)value);
+  }
+  return ArrowArrayPrivateFinishValid(array, private_data);
+}
+
+static inline ArrowErrorCode ArrowArrayAppendDouble(struct ArrowArray* array, double value) {
+  struct ArrowArrayPrivateData* private_data = ArrowArrayPrivateGetData(array);
+  NANOARROW_RETURN_NOT_OK(ArrowArrayPrivateStoreDouble(private_data, value));
+  return ArrowArrayPrivateFinishValid(array, private_data);
+}
+
+static inline ArrowErrorCode ArrowArrayAppendBytes(struct ArrowArray* array,
+                                                   struct ArrowBufferView value) {
+  struct ArrowArrayPrivateData* private_data = ArrowArrayPrivateGetData(array);
+  struct ArrowBuffer* offsets = &private_data->buffers[0];
+  struct ArrowBuffer* data = &private_data->buffers[1];
+  int64_t end;
+
+  if (value.size_bytes < 0 || (value.size_bytes > 0 && value.data.data == NULL)) {
+    return EINVAL;
+  }
+
+  switch (private_data->storage_type) {
+    case NANOARROW_TYPE_STRING:
+    case NANOARROW_TYPE_BINARY: {
+      int32_t end32;
+      end = data->size_bytes + value.size_bytes;
+      if (end > INT32_MAX) {
+        return EOVERFLOW;
+      }
+      end32 = (int32_t)end;
+      /* Room for the offset first so that a failure leaves both buffers unchanged. */
+      NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(offsets, (int64_t)sizeof(int32_t)));
+      NANOARROW_RETURN_NOT_OK(ArrowBufferAppend(data, value.data.data, value.size_bytes));
+      memcpy(offsets->data + offsets->size_bytes, &end32, sizeof(int32_t));
+      offsets->size_bytes += (int64_t)sizeof(int32_t);
+      break;
+    }
+    case NANOARROW_TYPE_LARGE_STRING:
+    case NANOARROW_TYPE_LARGE_BINARY:
+      if (value.size_bytes > INT64_MAX - data->size_bytes) {
+        return EOVERFLOW;
+      }
+      end = data->size_bytes + value.size_bytes;
+      NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(offsets, (int64_t)sizeof(int64_t)));
+      NANOARROW_RETURN_NOT_OK(ArrowBufferAppend(data, value.data.data, value.size_bytes));
+      memcpy(offsets->data + offsets->size_bytes, &end, sizeof(int64_t));
+      offsets->size_bytes += (int64_t)sizeof(int64_t);
+      break;
+    case NANOARROW_TYPE_BINARY_VIEW:
+    case NANOARROW_TYPE_STRING_VIEW:
+      NANOARROW_RETURN_NOT_OK(
+          ArrowArrayPrivateAppendView(array, value.data.data, value.size_bytes));
+      break;
+    case NANOARROW_TYPE_FIXED_SIZE_BINARY:
+      if (value.size_bytes * 8 != private_data->layout.element_size_bits[1]) {
+        return EINVAL;
+      }
+      /* offsets is the data buffer of a fixed-size binary array. */
+      NANOARROW_RETURN_NOT_OK(ArrowBufferAppend(offsets, value.data.data, value.size_bytes));
+      break;
+    default:
+      return EINVAL;
+  }
+  return ArrowArrayPrivateFinishValid(array, private_data);
+}
+
+static inline ArrowErrorCode ArrowArrayAppendString(struct ArrowArray* array,
+                                                    struct ArrowStringView value) {
+  struct ArrowBufferView bytes;
+  bytes.data.data = value.data;
+  bytes.size_bytes = value.size_bytes;
+  return ArrowArrayAppendBytes(array, bytes);
+}
+
+static inline ArrowErrorCode ArrowArrayAppendInterval(struct ArrowArray* array,
+                                                      const struct ArrowInterval* value) {
+  struct ArrowArrayPrivateData* private_data = ArrowArrayPrivateGetData(array);
+  struct ArrowBuffer* data = &private_data->buffers[0];
+  uint8_t bytes[16];
+
+  if (value->type != private_data->storage_type) {
+    return EINVAL;
+  }
+  switch (private_data->storage_type) {
+    case NANOARROW_TYPE_INTERVAL_MONTHS:
+      NANOARROW_RETURN_NOT_OK(ArrowArrayPrivatePush(data, &value->months, 4));
+      break;
+    case NANOARROW_TYPE_INTERVAL_DAY_TIME:
+      memcpy(bytes, &value->days, 4);
+      memcpy(bytes + 4, &value->ms, 4);
+      NANOARROW_RETURN_NOT_OK(ArrowArrayPrivatePush(data, bytes, 8));
+      break;
+    case NANOARROW_TYPE_INTERVAL_MONTH_DAY_NANO:
+      memcpy(bytes, &value->months, 4);
+      memcpy(bytes + 4, &value->days, 4);
+      memcpy(bytes + 8, &value->ns, 8);
+      NANOARROW_RETURN_NOT_OK(ArrowArrayPrivatePush(data, bytes, 16));
+      break;
+    default:
+      return EINVAL;
+  }
+  return ArrowArrayPrivateFinishValid(array, private_data);
+}
+
+static inline ArrowErrorCode ArrowArrayAppendDecimal(struct ArrowArray* array,
+                                                     const struct ArrowDecimal* value) {
+  struct ArrowArrayPrivateData* private_data = ArrowArrayPrivateGetData(array);
+  uint8_t bytes[32];
+  int expected_words;
+  int64_t size_bytes;
+
+  switch (private_data->storage_type) {
+    case NANOARROW_TYPE_DECIMAL32:
+      expected_words = 0;
+      size_bytes = 4;
+      break;
+    case NANOARROW_TYPE_DECIMAL64:
+      expected_words = 1;
+      size_bytes = 8;
+      break;
+    case NANOARROW_TYPE_DECIMAL128:
+      expected_words = 2;
+      size_bytes = 16;
+      break;
+    case NANOARROW_TYPE_DECIMAL256:
+      expected_words = 4;
+      size_bytes = 32;
+      break;
+    default:
+      return EINVAL;
+  }
+  /* A decimal of another bit width would be silently truncated or padded. */
+  if (value->n_words != expected_words) {
+    return EINVAL;
+  }
+  ArrowDecimalGetBytes(value, bytes);
+  NANOARROW_RETURN_NOT_OK(ArrowArrayPrivatePush(&private_data->buffers[0], bytes, size_bytes));
+  return ArrowArrayPrivateFinishValid(array, private_data);
+}
+
+static inline ArrowErrorCode ArrowArrayFinishElement(struct ArrowArray* array) {
+  struct ArrowArrayPrivateData* private_data = ArrowArrayPrivateGetData(array);
+  struct ArrowBuffer* offsets = &private_data->buffers[0];
+  int64_t child_length;
+
+  if (private_data->storage_type != NANOARROW_TYPE_STRUCT && array->n_children != 1) {
+    /* Every list-like type has exactly one child; other types are rejected below. */
+    return EINVAL;
+  }
+  switch (private_data->storage_type) {
+    case NANOARROW_TYPE_STRUCT:
+      /* The children were appended to directly. */
+      break;
+    case NANOARROW_TYPE_LIST:
+    case NANOARROW_TYPE_MAP: {
+      int32_t end32;
+      child_length = array->children[0]->length;
+      if (child_length > INT32_MAX) {
+        return EOVERFLOW;
+      }
+      end32 = (int32_t)child_length;
+      NANOARROW_RETURN_NOT_OK(ArrowArrayPrivatePush(offsets, &end32, 4));
+      break;
+    }
+    case NANOARROW_TYPE_LARGE_LIST:
+      child_length = array->children[0]->length;
+      NANOARROW_RETURN_NOT_OK(ArrowArrayPrivatePush(offsets, &child_length, 8));
+      break;
+    case NANOARROW_TYPE_LIST_VIEW: {
+      /* This element holds the child elements after the previous element's end. */
+      struct ArrowBuffer* sizes = &private_data->buffers[1];
+      int32_t start32 = 0;
+      int32_t size32 = 0;
+      child_length = array->children[0]->length;
+      if (child_length > INT32_MAX) {
+        return EOVERFLOW;
+      }
+      if (offsets->size_bytes >= 4 && sizes->size_bytes >= 4) {
+        memcpy(&start32, offsets->data + offsets->size_bytes - 4, 4);
+        memcpy(&size32, sizes->data + sizes->size_bytes - 4, 4);
+        start32 += size32;
+      }
+      if (child_length < start32) {
+        return EINVAL;
+      }
+      size32 = (int32_t)(child_length - start32);
+      NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(sizes, 4));
+      NANOARROW_RETURN_NOT_OK(ArrowArrayPrivatePush(offsets, &start32, 4));
+      NANOARROW_RETURN_NOT_OK(ArrowArrayPrivatePush(sizes, &size32, 4));
+      break;
+    }
+    case NANOARROW_TYPE_LARGE_LIST_VIEW: {
+      struct ArrowBuffer* sizes = &private_data->buffers[1];
+      int64_t start = 0;
+      int64_t size = 0;
+      child_length = array->children[0]->length;
+      if (offsets->size_bytes >= 8 && sizes->size_bytes >= 8) {
+        memcpy(&start, offsets->data + offsets->size_bytes - 8, 8);
+        memcpy(&size, sizes->data + sizes->size_bytes - 8, 8);
+        start += size;
+      }
+      if (child_length < start) {
+        return EINVAL;
+      }
+      size = child_length - start;
+      NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(sizes, 8));
+      NANOARROW_RETURN_NOT_OK(ArrowArrayPrivatePush(offsets, &start, 8));
+      NANOARROW_RETURN_NOT_OK(ArrowArrayPrivatePush(sizes, &size, 8));
+      break;
+    }
+    case NANOARROW_TYPE_FIXED_SIZE_LIST:
+      child_length = array->children[0]->length;
+      if (child_length !=
+          (array->length + 1) * private_data->layout.child_size_elements) {
+        return EINVAL;
+      }
+      break;
+    default:
+      return EINVAL;
+  }
+  return ArrowArrayPrivateFinishValid(array, private_data);
+}
+
+static inline ArrowErrorCode ArrowArrayFinishUnionElement(struct ArrowArray* array,
+                                                          int8_t type_id) {
+  struct ArrowArrayPrivateData* private_data = ArrowArrayPrivateGetData(array);
+  int child_index = ArrowArrayPrivateUnionChildIndex(array, type_id);
+  int64_t i;
+
+  if (child_index < 0 || child_index >= array->n_children) {
+    return EINVAL;
+  }
+  switch (private_data->storage_type) {
+    case NANOARROW_TYPE_DENSE_UNION: {
+      /* The element is the child's last one. */
+      int64_t child_offset = array->children[child_index]->length - 1;
+      int32_t child_offset32;
+      if (child_offset < 0) {
+        return EINVAL;
+      }
+      if (child_offset > INT32_MAX) {
+        return EOVERFLOW;
+      }
+      child_offset32 = (int32_t)child_offset;
+      NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(&private_data->bitmap.buffer, 1));
+      NANOARROW_RETURN_NOT_OK(
+          ArrowArrayPrivatePush(&private_data->buffers[0], &child_offset32, 4));
+      break;
+    }
+    case NANOARROW_TYPE_SPARSE_UNION:
+      /* Every other child gets an empty element at this position. */
+      for (i = 0; i < array->n_children; i++) {
+        if (i != child_index) {
+          NANOARROW_RETURN_NOT_OK(ArrowArrayAppendEmpty(array->children[i], 1));
+        }
+      }
+      break;
+    default:
+      return EINVAL;
+  }
+  NANOARROW_RETURN_NOT_OK(ArrowArrayPrivatePush(&private_data->bitmap.buffer, &type_id, 1));
+  array->length++;
+  return NANOARROW_OK;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NANOARROW_ARRAY_INLINE_H_INCLUDED */

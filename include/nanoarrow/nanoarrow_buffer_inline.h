@@ -639,8 +639,10 @@ static inline ArrowErrorCode ArrowBitmapReserve(struct ArrowBitmap* bitmap,
   }
   NANOARROW_RETURN_NOT_OK(
       ArrowBufferReserve(&bitmap->buffer, min_bytes - bitmap->buffer.size_bytes));
-  /* Keep the byte past the last full one defined so partial writes are clean. */
-  bitmap->buffer.data[bitmap->buffer.capacity_bytes - 1] = 0;
+  /* Clear the new capacity so bits past size_bits are always zero: appends write
+   * partial bytes and exported bitmaps must be deterministic. */
+  memset(bitmap->buffer.data + bitmap->buffer.size_bytes, 0,
+         (size_t)(bitmap->buffer.capacity_bytes - bitmap->buffer.size_bytes));
   return NANOARROW_OK;
 }
 

@@ -1,0 +1,890 @@
+/* Building arrays: initialization, buffer management, release and validation of the
+ * arrays whose element-wise appenders live in nanoarrow_array_inline.h. */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "nanoarrow/nanoarrow.h"
+
+/* Size of a union type id map: [0, 128) type id -> child index, [128, 256) back. */
+#define ARROW_ARRAY_UNION_MAP_SIZE 256
+
+/* ---- Release ---- */
+
+static void ArrowArrayReleaseChild(struct ArrowArray* child) {
+  if (child == NULL) {
+    return;
+  }
+  /* A child that was moved out (or never initialized) has release == NULL. */
+  if (child->release != NULL) {
+    child->release(child);
+  }
+  ArrowFree(child);
+}
+
+static void ArrowArrayReleaseInternal(struct ArrowArray* array) {
+  struct ArrowArrayPrivateData* private_data =
+      (struct ArrowArrayPrivateData*)array->private_data;
+  int64_t i;
+
+  if (private_data != NULL) {
+    ArrowBitmapReset(&private_data->bitmap);
+    for (i = 0; i < NANOARROW_MAX_FIXED_BUFFERS - 1; i++) {
+      ArrowBufferReset(&private_data->buffers[i]);
+    }
+    for (i = 0; i < private_data->n_variadic_buffers; i++) {
+      ArrowBufferReset(&private_data->variadic_buffers[i]);
+    }
+    ArrowFree(private_data->variadic_buffers);
+    ArrowFree(private_data->variadic_buffer_sizes);
+    ArrowFree((void*)private_data->buffer_data);
+    ArrowFree(private_data);
+  }
+
+  if (array->children != NULL) {
+    for (i = 0; i < array->n_children; i++) {
+      ArrowArrayReleaseChild(array->children[i]);
+    }
+    ArrowFree(array->children);
+  }
+  ArrowArrayReleaseChild(array->dictionary);
+
+  array->private_data = NULL;
+  array->children = NULL;
+  array->dictionary = NULL;
+  array->buffers = NULL;
+  array->release = NULL;
+}
+
+/* ---- Buffer bookkeeping ---- */
+
+static int ArrowArrayIsBinaryView(enum ArrowType storage_type) {
+  return storage_type == NANOARROW_TYPE_BINARY_VIEW ||
+         storage_type == NANOARROW_TYPE_STRING_VIEW;
+}
+
+/* Number of buffers before any variadic ones. */
+static int64_t ArrowArrayFixedBufferCount(const struct ArrowArrayPrivateData* private_data) {
+  int64_t n = 0;
+  if (ArrowArrayIsBinaryView(private_data->storage_type)) {
+    return 2;
+  }
+  while (n < NANOARROW_MAX_FIXED_BUFFERS &&
+         private_data->layout.buffer_type[n] != NANOARROW_BUFFER_TYPE_NONE) {
+    n++;
+  }
+  return n;
+}
+
+/* Total buffer count as exported: view types add their variadic data buffers and
+ * the buffer of variadic sizes. */
+static int64_t ArrowArrayBufferCount(const struct ArrowArrayPrivateData* private_data) {
+  int64_t n = ArrowArrayFixedBufferCount(private_data);
+  if (ArrowArrayIsBinaryView(private_data->storage_type)) {
+    n += (int64_t)private_data->n_variadic_buffers + 1;
+  }
+  return n;
+}
+
+/* Points array->buffers at the current data of every buffer. A validity bitmap that
+ * was never needed stays NULL. */
+static void ArrowArrayFlushBufferPointers(struct ArrowArray* array) {
+  struct ArrowArrayPrivateData* private_data =
+      (struct ArrowArrayPrivateData*)array->private_data;
+  int64_t n_fixed = ArrowArrayFixedBufferCount(private_data);
+  int64_t i;
+
+  for (i = 0; i < n_fixed; i++) {
+    private_data->buffer_data[i] = ArrowArrayBuffer(array, i)->data;
+  }
+  if (ArrowArrayIsBinaryView(private_data->storage_type)) {
+    for (i = 0; i < private_data->n_variadic_buffers; i++) {
+      private_data->buffer_data[n_fixed + i] = private_data->variadic_buffers[i].data;
+    }
+    private_data->buffer_data[n_fixed + private_data->n_variadic_buffers] =
+        private_data->variadic_buffer_sizes;
+  }
+  array->n_buffers = ArrowArrayBufferCount(private_data);
+  array->buffers = private_data->buffer_data;
+}
+
+/* ---- Initialization ---- */
+
+static int ArrowArrayIsBuildableType(enum ArrowType storage_type) {
+  switch (storage_type) {
+    case NANOARROW_TYPE_UNINITIALIZED:
+    case NANOARROW_TYPE_NA:
+    case NANOARROW_TYPE_BOOL:
+    case NANOARROW_TYPE_UINT8:
+    case NANOARROW_TYPE_INT8:
+    case NANOARROW_TYPE_UINT16:
+    case NANOARROW_TYPE_INT16:
+    case NANOARROW_TYPE_UINT32:
+    case NANOARROW_TYPE_INT32:
+    case NANOARROW_TYPE_UINT64:
+    case NANOARROW_TYPE_INT64:
+    case NANOARROW_TYPE_HALF_FLOAT:
+    case NANOARROW_TYPE_FLOAT:
+    case NANOARROW_TYPE_DOUBLE:
+    case NANOARROW_TYPE_STRING:
+    case NANOARROW_TYPE_BINARY:
+    case NANOARROW_TYPE_FIXED_SIZE_BINARY:
+    case NANOARROW_TYPE_DATE32:
+    case NANOARROW_TYPE_DATE64:
+    case NANOARROW_TYPE_TIMESTAMP:
+    case NANOARROW_TYPE_TIME32:
+    case NANOARROW_TYPE_TIME64:
+    case NANOARROW_TYPE_INTERVAL_MONTHS:
+    case NANOARROW_TYPE_INTERVAL_DAY_TIME:
+    case NANOARROW_TYPE_DECIMAL128:
+    case NANOARROW_TYPE_DECIMAL256:
+    case NANOARROW_TYPE_LIST:
+    case NANOARROW_TYPE_STRUCT:
+    case NANOARROW_TYPE_SPARSE_UNION:
+    case NANOARROW_TYPE_DENSE_UNION:
+    case NANOARROW_TYPE_MAP:
+    case NANOARROW_TYPE_FIXED_SIZE_LIST:
+    case NANOARROW_TYPE_DURATION:
+    case NANOARROW_TYPE_LARGE_STRING:
+    case NANOARROW_TYPE_LARGE_BINARY:
+    case NANOARROW_TYPE_LARGE_LIST:
+    case NANOARROW_TYPE_INTERVAL_MONTH_DAY_NANO:
+    case NANOARROW_TYPE_RUN_END_ENCODED:
+    case NANOARROW_TYPE_BINARY_VIEW:
+    case NANOARROW_TYPE_STRING_VIEW:
+    case NANOARROW_TYPE_DECIMAL32:
+    case NANOARROW_TYPE_DECIMAL64:
+    case NANOARROW_TYPE_LIST_VIEW:
+    case NANOARROW_TYPE_LARGE_LIST_VIEW:
+      return 1;
+    default:
+      /* DICTIONARY and EXTENSION are not storage types. */
+      return 0;
+  }
+}
+
+ArrowErrorCode ArrowArrayInitFromType(struct ArrowArray* array,
+                                      enum ArrowType storage_type) {
+  struct ArrowArrayPrivateData* private_data;
+  int64_t i;
+
+  array->length = 0;
+  array->null_count = 0;
+  array->offset = 0;
+  array->n_buffers = 0;
+  array->n_children = 0;
+  array->buffers = NULL;
+  array->children = NULL;
+  array->dictionary = NULL;
+  array->release = NULL;
+  array->private_data = NULL;
+
+  if (!ArrowArrayIsBuildableType(storage_type)) {
+    return EINVAL;
+  }
+
+  private_data =
+      (struct ArrowArrayPrivateData*)ArrowMalloc(sizeof(struct ArrowArrayPrivateData));
+  if (private_data == NULL) {
+    return ENOMEM;
+  }
+  ArrowBitmapInit(&private_data->bitmap);
+  for (i = 0; i < NANOARROW_MAX_FIXED_BUFFERS - 1; i++) {
+    ArrowBufferInit(&private_data->buffers[i]);
+  }
+  private_data->storage_type = storage_type;
+  ArrowLayoutInit(&private_data->layout, storage_type);
+  private_data->union_type_id_is_child_index = 1;
+  private_data->n_variadic_buffers = 0;
+  private_data->variadic_buffers = NULL;
+  private_data->variadic_buffer_sizes = NULL;
+
+  /* Room for every fixed buffer plus the variadic sizes buffer of view types. */
+  private_data->buffer_data =
+      (const void**)ArrowMalloc(sizeof(void*) * (NANOARROW_MAX_FIXED_BUFFERS + 1));
+  if (private_data->buffer_data == NULL) {
+    ArrowFree(private_data);
+    return ENOMEM;
+  }
+  for (i = 0; i < NANOARROW_MAX_FIXED_BUFFERS + 1; i++) {
+    private_data->buffer_data[i] = NULL;
+  }
+
+  array->private_data = private_data;
+  array->release = &ArrowArrayReleaseInternal;
+  ArrowArrayFlushBufferPointers(array);
+  return NANOARROW_OK;
+}
+
+ArrowErrorCode ArrowArrayAllocateChildren(struct ArrowArray* array, int64_t n_children) {
+  int64_t i;
+  if (array->children != NULL || n_children < 0 ||
+      (uint64_t)n_children > SIZE_MAX / sizeof(struct ArrowArray*)) {
+    return EINVAL;
+  }
+  if (n_children == 0) {
+    return NANOARROW_OK;
+  }
+  array->children =
+      (struct ArrowArray**)ArrowMalloc((int64_t)sizeof(struct ArrowArray*) * n_children);
+  if (array->children == NULL) {
+    return ENOMEM;
+  }
+  for (i = 0; i < n_children; i++) {
+    array->children[i] = NULL;
+  }
+  /* Publish the count now so that a partial failure is cleaned up by release. */
+  array->n_children = n_children;
+  for (i = 0; i < n_children; i++) {
+    array->children[i] = (struct ArrowArray*)ArrowMalloc(sizeof(struct ArrowArray));
+    if (array->children[i] == NULL) {
+      return ENOMEM;
+    }
+    memset(array->children[i], 0, sizeof(struct ArrowArray));
+  }
+  return NANOARROW_OK;
+}
+
+ArrowErrorCode ArrowArrayAllocateDictionary(struct ArrowArray* array) {
+  if (array->dictionary != NULL) {
+    return EINVAL;
+  }
+  array->dictionary = (struct ArrowArray*)ArrowMalloc(sizeof(struct ArrowArray));
+  if (array->dictionary == NULL) {
+    return ENOMEM;
+  }
+  memset(array->dictionary, 0, sizeof(struct ArrowArray));
+  return NANOARROW_OK;
+}
+
+/* Prefixes error's message with where in the tree it happened, e.g.
+ * "children[1].children[0]: ...". */
+static void ArrowArrayErrorPrefix(struct ArrowError* error, const char* where) {
+  char message[sizeof(error->message)];
+  const char* separator;
+  if (error == NULL) {
+    return;
+  }
+  memcpy(message, error->message, sizeof(message));
+  message[sizeof(message) - 1] = '\0';
+  separator = (strncmp(message, "children[", 9) == 0 || strncmp(message, "dictionary", 10) == 0)
+                  ? "."
+                  : ": ";
+  ArrowErrorSet(error, "%s%s%s", where, separator, message);
+}
+
+static void ArrowArrayErrorPrefixChild(struct ArrowError* error, int64_t i) {
+  char where[48];
+  snprintf(where, sizeof(where), "children[%" PRId64 "]", i);
+  ArrowArrayErrorPrefix(error, where);
+}
+
+/* Stores a union's type id -> child index map (see nanoarrow_array_inline.h) unless
+ * the type ids are the child indices. type_ids has n_children entries in [0, 127]. */
+static ArrowErrorCode ArrowArraySetUnionTypeIds(struct ArrowArray* array,
+                                                const int8_t* type_ids,
+                                                int64_t n_children,
+                                                struct ArrowError* error) {
+  struct ArrowArrayPrivateData* private_data =
+      (struct ArrowArrayPrivateData*)array->private_data;
+  struct ArrowBuffer* map_buffer = &private_data->buffers[1];
+  int8_t map[ARROW_ARRAY_UNION_MAP_SIZE];
+  int is_child_index = 1;
+  int64_t i;
+
+  if (n_children > 128) {
+    ArrowErrorSet(error, "union with %" PRId64 " children (at most 128)", n_children);
+    return EINVAL;
+  }
+  memset(map, -1, sizeof(map));
+  for (i = 0; i < n_children; i++) {
+    int8_t type_id = type_ids[i];
+    if (type_id < 0) {
+      ArrowErrorSet(error, "union type id %d is negative", (int)type_id);
+      return EINVAL;
+    }
+    if (map[type_id] != -1) {
+      ArrowErrorSet(error, "union type id %d is used by more than one child", (int)type_id);
+      return EINVAL;
+    }
+    map[type_id] = (int8_t)i;
+    map[128 + i] = type_id;
+    if (type_id != i) {
+      is_child_index = 0;
+    }
+  }
+
+  ArrowBufferReset(map_buffer);
+  private_data->union_type_id_is_child_index = (int8_t)is_child_index;
+  if (!is_child_index) {
+    NANOARROW_RETURN_NOT_OK_WITH_ERROR(ArrowBufferAppend(map_buffer, map, sizeof(map)),
+                                       error);
+  }
+  return NANOARROW_OK;
+}
+
+/* Parses the comma-separated type ids of a union format string ("+ud:0,5,3"). */
+static ArrowErrorCode ArrowArrayParseUnionTypeIds(const char* type_ids_text,
+                                                  int64_t n_children, int8_t* out,
+                                                  struct ArrowError* error) {
+  const char* p = type_ids_text;
+  int64_t count = 0;
+
+  if (p == NULL || *p == '\0') {
+    if (n_children == 0) {
+      return NANOARROW_OK;
+    }
+    ArrowErrorSet(error, "union has %" PRId64 " children but no type ids", n_children);
+    return EINVAL;
+  }
+  for (;;) {
+    int value = 0;
+    int n_digits = 0;
+    while (*p >= '0' && *p <= '9' && n_digits < 4) {
+      value = value * 10 + (*p - '0');
+      p++;
+      n_digits++;
+    }
+    if (n_digits == 0 || value > 127) {
+      ArrowErrorSet(error, "invalid union type ids '%s'", type_ids_text);
+      return EINVAL;
+    }
+    if (count >= n_children) {
+      ArrowErrorSet(error, "union type ids '%s' name more than %" PRId64 " children",
+                    type_ids_text, n_children);
+      return EINVAL;
+    }
+    out[count++] = (int8_t)value;
+    if (*p == '\0') {
+      break;
+    }
+    if (*p != ',') {
+      ArrowErrorSet(error, "invalid union type ids '%s'", type_ids_text);
+      return EINVAL;
+    }
+    p++;
+  }
+  if (count != n_children) {
+    ArrowErrorSet(error, "union type ids '%s' name %" PRId64 " children but it has %" PRId64,
+                  type_ids_text, count, n_children);
+    return EINVAL;
+  }
+  return NANOARROW_OK;
+}
+
+static ArrowErrorCode ArrowArrayInitFromSchemaRecursive(struct ArrowArray* array,
+                                                        const struct ArrowSchema* schema,
+                                                        int depth,
+                                                        struct ArrowError* error) {
+  struct ArrowSchemaView schema_view;
+  struct ArrowArrayPrivateData* private_data;
+  int64_t i;
+  int rc;
+
+  /* A zeroed array is safe to release whatever happens below. */
+  memset(array, 0, sizeof(struct ArrowArray));
+  if (depth > NANOARROW_MAX_NESTING_DEPTH) {
+    ArrowErrorSet(error, "schema is nested more than %d levels deep",
+                  NANOARROW_MAX_NESTING_DEPTH);
+    return EINVAL;
+  }
+  NANOARROW_RETURN_NOT_OK(ArrowSchemaViewInit(&schema_view, schema, error));
+  if (schema->n_children < 0 || (schema->n_children > 0 && schema->children == NULL)) {
+    ArrowErrorSet(error, "schema has invalid children (n_children %" PRId64 ")",
+                  schema->n_children);
+    return EINVAL;
+  }
+
+  rc = ArrowArrayInitFromType(array, schema_view.storage_type);
+  if (rc != NANOARROW_OK) {
+    ArrowErrorSet(error, "cannot build an array of storage type %s",
+                  ArrowTypeString(schema_view.storage_type)
+                      ? ArrowTypeString(schema_view.storage_type)
+                      : "<unknown>");
+    return rc;
+  }
+  private_data = (struct ArrowArrayPrivateData*)array->private_data;
+
+  switch (schema_view.storage_type) {
+    case NANOARROW_TYPE_FIXED_SIZE_BINARY:
+      private_data->layout.element_size_bits[1] = (int64_t)schema_view.fixed_size * 8;
+      break;
+    case NANOARROW_TYPE_FIXED_SIZE_LIST:
+      private_data->layout.child_size_elements = schema_view.fixed_size;
+      break;
+    case NANOARROW_TYPE_SPARSE_UNION:
+    case NANOARROW_TYPE_DENSE_UNION: {
+      int8_t type_ids[128];
+      if (schema->n_children > 128) {
+        ArrowErrorSet(error, "union with %" PRId64 " children (at most 128)",
+                      schema->n_children);
+        return EINVAL;
+      }
+      NANOARROW_RETURN_NOT_OK(ArrowArrayParseUnionTypeIds(
+          schema_view.union_type_ids, schema->n_children, type_ids, error));
+      NANOARROW_RETURN_NOT_OK(
+          ArrowArraySetUnionTypeIds(array, type_ids, schema->n_children, error));
+      break;
+    }
+    default:
+      break;
+  }
+
+  NANOARROW_RETURN_NOT_OK_WITH_ERROR(ArrowArrayAllocateChildren(array, schema->n_children),
+                                     error);
+  for (i = 0; i < schema->n_children; i++) {
+    rc = ArrowArrayInitFromSchemaRecursive(array->children[i], schema->children[i],
+                                           depth + 1, error);
+    if (rc != NANOARROW_OK) {
+      ArrowArrayErrorPrefixChild(error, i);
+      return rc;
+    }
+  }
+
+  if (schema->dictionary != NULL) {
+    NANOARROW_RETURN_NOT_OK_WITH_ERROR(ArrowArrayAllocateDictionary(array), error);
+    rc = ArrowArrayInitFromSchemaRecursive(array->dictionary, schema->dictionary, depth + 1,
+                                           error);
+    if (rc != NANOARROW_OK) {
+      ArrowArrayErrorPrefix(error, "dictionary");
+      return rc;
+    }
+  }
+  return NANOARROW_OK;
+}
+
+ArrowErrorCode ArrowArrayInitFromSchema(struct ArrowArray* array,
+                                        const struct ArrowSchema* schema,
+                                        struct ArrowError* error) {
+  int rc = ArrowArrayInitFromSchemaRecursive(array, schema, 0, error);
+  if (rc != NANOARROW_OK && array->release != NULL) {
+    ArrowArrayRelease(array);
+  }
+  return rc;
+}
+
+static ArrowErrorCode ArrowArrayInitFromArrayViewRecursive(
+    struct ArrowArray* array, const struct ArrowArrayView* array_view, int depth,
+    struct ArrowError* error) {
+  struct ArrowArrayPrivateData* private_data;
+  int64_t n_fixed;
+  int64_t i;
+  int rc;
+
+  memset(array, 0, sizeof(struct ArrowArray));
+  if (depth > NANOARROW_MAX_NESTING_DEPTH) {
+    ArrowErrorSet(error, "array view is nested more than %d levels deep",
+                  NANOARROW_MAX_NESTING_DEPTH);
+    return EINVAL;
+  }
+  rc = ArrowArrayInitFromType(array, array_view->storage_type);
+  if (rc != NANOARROW_OK) {
+    ArrowErrorSet(error, "cannot build an array of storage type %d",
+                  (int)array_view->storage_type);
+    return rc;
+  }
+  private_data = (struct ArrowArrayPrivateData*)array->private_data;
+  /* The view's layout carries fixed sizes the storage type alone does not. */
+  private_data->layout = array_view->layout;
+  n_fixed = ArrowArrayFixedBufferCount(private_data);
+
+  array->length = array_view->length;
+  array->offset = array_view->offset;
+  array->null_count = array_view->null_count >= 0
+                          ? array_view->null_count
+                          : ArrowArrayViewComputeNullCount(array_view);
+
+  for (i = 0; i < n_fixed; i++) {
+    struct ArrowBufferView source = array_view->buffer_views[i];
+    if (source.size_bytes < 0 || (source.size_bytes > 0 && source.data.data == NULL)) {
+      ArrowErrorSet(error, "buffer %" PRId64 " has size %" PRId64 " but no data", i,
+                    source.size_bytes);
+      return EINVAL;
+    }
+    NANOARROW_RETURN_NOT_OK_WITH_ERROR(
+        ArrowBufferAppend(ArrowArrayBuffer(array, i), source.data.data, source.size_bytes),
+        error);
+  }
+  if (private_data->layout.buffer_type[0] == NANOARROW_BUFFER_TYPE_VALIDITY) {
+    /* The bitmap describes the view's elements; appends continue after them. */
+    int64_t bits = private_data->bitmap.buffer.size_bytes * 8;
+    int64_t used_bits = array->offset + array->length;
+    private_data->bitmap.size_bits = bits < used_bits ? bits : used_bits;
+  }
+
+  if ((array_view->storage_type == NANOARROW_TYPE_SPARSE_UNION ||
+       array_view->storage_type == NANOARROW_TYPE_DENSE_UNION) &&
+      array_view->union_type_id_map != NULL) {
+    int8_t type_ids[128];
+    if (array_view->n_children > 128) {
+      ArrowErrorSet(error, "union with %" PRId64 " children (at most 128)",
+                    array_view->n_children);
+      return EINVAL;
+    }
+    for (i = 0; i < array_view->n_children; i++) {
+      type_ids[i] = array_view->union_type_id_map[128 + i];
+    }
+    NANOARROW_RETURN_NOT_OK(
+        ArrowArraySetUnionTypeIds(array, type_ids, array_view->n_children, error));
+  }
+
+  if (ArrowArrayIsBinaryView(array_view->storage_type) &&
+      array_view->n_variadic_buffers > 0) {
+    NANOARROW_RETURN_NOT_OK_WITH_ERROR(
+        ArrowArrayAddVariadicBuffers(array, array_view->n_variadic_buffers), error);
+    for (i = 0; i < array_view->n_variadic_buffers; i++) {
+      int64_t size_bytes = array_view->variadic_buffer_sizes[i];
+      if (size_bytes < 0 || (size_bytes > 0 && array_view->variadic_buffers[i] == NULL)) {
+        ArrowErrorSet(error, "variadic buffer %" PRId64 " has size %" PRId64 " but no data",
+                      i, size_bytes);
+        return EINVAL;
+      }
+      NANOARROW_RETURN_NOT_OK_WITH_ERROR(
+          ArrowBufferAppend(&private_data->variadic_buffers[i],
+                            array_view->variadic_buffers[i], size_bytes),
+          error);
+      private_data->variadic_buffer_sizes[i] = size_bytes;
+    }
+  }
+
+  NANOARROW_RETURN_NOT_OK_WITH_ERROR(
+      ArrowArrayAllocateChildren(array, array_view->n_children), error);
+  for (i = 0; i < array_view->n_children; i++) {
+    rc = ArrowArrayInitFromArrayViewRecursive(array->children[i], array_view->children[i],
+                                              depth + 1, error);
+    if (rc != NANOARROW_OK) {
+      ArrowArrayErrorPrefixChild(error, i);
+      return rc;
+    }
+  }
+  if (array_view->dictionary != NULL) {
+    NANOARROW_RETURN_NOT_OK_WITH_ERROR(ArrowArrayAllocateDictionary(array), error);
+    rc = ArrowArrayInitFromArrayViewRecursive(array->dictionary, array_view->dictionary,
+                                              depth + 1, error);
+    if (rc != NANOARROW_OK) {
+      ArrowArrayErrorPrefix(error, "dictionary");
+      return rc;
+    }
+  }
+
+  ArrowArrayFlushBufferPointers(array);
+  return NANOARROW_OK;
+}
+
+ArrowErrorCode ArrowArrayInitFromArrayView(struct ArrowArray* array,
+                                           const struct ArrowArrayView* array_view,
+                                           struct ArrowError* error) {
+  int rc = ArrowArrayInitFromArrayViewRecursive(array, array_view, 0, error);
+  if (rc != NANOARROW_OK && array->release != NULL) {
+    ArrowArrayRelease(array);
+  }
+  return rc;
+}
+
+/* ---- Setting buffers ---- */
+
+void ArrowArraySetValidityBitmap(struct ArrowArray* array, struct ArrowBitmap* bitmap) {
+  struct ArrowArrayPrivateData* private_data =
+      (struct ArrowArrayPrivateData*)array->private_data;
+  ArrowBitmapReset(&private_data->bitmap);
+  ArrowBitmapMove(bitmap, &private_data->bitmap);
+  ArrowArrayFlushBufferPointers(array);
+}
+
+ArrowErrorCode ArrowArraySetBuffer(struct ArrowArray* array, int64_t i,
+                                   struct ArrowBuffer* buffer) {
+  struct ArrowArrayPrivateData* private_data =
+      (struct ArrowArrayPrivateData*)array->private_data;
+  struct ArrowBuffer* target;
+
+  if (i < 0 || i >= ArrowArrayFixedBufferCount(private_data)) {
+    return EINVAL;
+  }
+  target = ArrowArrayBuffer(array, i);
+  ArrowBufferReset(target);
+  ArrowBufferMove(buffer, target);
+  if (i == 0) {
+    private_data->bitmap.size_bits = target->size_bytes * 8;
+  }
+  ArrowArrayFlushBufferPointers(array);
+  return NANOARROW_OK;
+}
+
+ArrowErrorCode ArrowArrayAddVariadicBuffers(struct ArrowArray* array, int32_t nbuffers) {
+  struct ArrowArrayPrivateData* private_data =
+      (struct ArrowArrayPrivateData*)array->private_data;
+  int32_t n_old = private_data->n_variadic_buffers;
+  int64_t n_new;
+  struct ArrowBuffer* buffers;
+  int64_t* sizes;
+  const void** buffer_data;
+  int64_t i;
+
+  if (!ArrowArrayIsBinaryView(private_data->storage_type) || nbuffers < 0 ||
+      nbuffers > INT32_MAX - n_old) {
+    return EINVAL;
+  }
+  if (nbuffers == 0) {
+    return NANOARROW_OK;
+  }
+  n_new = (int64_t)n_old + nbuffers;
+
+  /* Each reallocation is stored as soon as it succeeds so that a later failure
+   * leaves the array consistent (n_variadic_buffers is updated last). */
+  buffers = (struct ArrowBuffer*)ArrowRealloc(private_data->variadic_buffers,
+                                              (int64_t)sizeof(struct ArrowBuffer) * n_new);
+  if (buffers == NULL) {
+    return ENOMEM;
+  }
+  private_data->variadic_buffers = buffers;
+  sizes = (int64_t*)ArrowRealloc(private_data->variadic_buffer_sizes,
+                                 (int64_t)sizeof(int64_t) * n_new);
+  if (sizes == NULL) {
+    return ENOMEM;
+  }
+  private_data->variadic_buffer_sizes = sizes;
+  buffer_data = (const void**)ArrowRealloc((void*)private_data->buffer_data,
+                                           (int64_t)sizeof(void*) * (2 + n_new + 1));
+  if (buffer_data == NULL) {
+    return ENOMEM;
+  }
+  private_data->buffer_data = buffer_data;
+
+  for (i = n_old; i < n_new; i++) {
+    ArrowBufferInit(&private_data->variadic_buffers[i]);
+    private_data->variadic_buffer_sizes[i] = 0;
+  }
+  private_data->n_variadic_buffers = (int32_t)n_new;
+  ArrowArrayFlushBufferPointers(array);
+  return NANOARROW_OK;
+}
+
+/* ---- Reserve ---- */
+
+static ArrowErrorCode ArrowArrayReserveRecursive(struct ArrowArray* array,
+                                                 int64_t additional, int depth) {
+  struct ArrowArrayPrivateData* private_data =
+      (struct ArrowArrayPrivateData*)array->private_data;
+  int64_t i;
+
+  if (depth > NANOARROW_MAX_NESTING_DEPTH || array->release == NULL) {
+    return EINVAL;
+  }
+  for (i = 0; i < NANOARROW_MAX_FIXED_BUFFERS; i++) {
+    struct ArrowBuffer* buffer = ArrowArrayBuffer(array, i);
+    int64_t element_bits = private_data->layout.element_size_bits[i];
+    switch (private_data->layout.buffer_type[i]) {
+      case NANOARROW_BUFFER_TYPE_VALIDITY:
+        /* Only a bitmap already in use grows: arrays without nulls never get one. */
+        if (private_data->bitmap.buffer.data != NULL) {
+          NANOARROW_RETURN_NOT_OK(ArrowBitmapReserve(&private_data->bitmap, additional));
+        }
+        break;
+      case NANOARROW_BUFFER_TYPE_DATA_OFFSET:
+        /* The first offset is appended by ArrowArrayStartAppending. */
+        NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(
+            buffer, (additional + (buffer->size_bytes == 0)) * (element_bits / 8)));
+        break;
+      case NANOARROW_BUFFER_TYPE_DATA:
+        if (element_bits == 1) {
+          int64_t bytes = ArrowBytesForBits(array->offset + array->length + additional);
+          if (bytes > buffer->size_bytes) {
+            NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(buffer, bytes - buffer->size_bytes));
+          }
+          break;
+        }
+        /* Fixed-width values. */
+        NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(buffer, additional * (element_bits / 8)));
+        break;
+      case NANOARROW_BUFFER_TYPE_TYPE_ID:
+      case NANOARROW_BUFFER_TYPE_UNION_OFFSET:
+      case NANOARROW_BUFFER_TYPE_VIEW_OFFSET:
+      case NANOARROW_BUFFER_TYPE_SIZE:
+        NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(buffer, additional * (element_bits / 8)));
+        break;
+      default:
+        break;
+    }
+  }
+
+  /* Children whose length follows from the parent's. */
+  switch (private_data->storage_type) {
+    case NANOARROW_TYPE_STRUCT:
+    case NANOARROW_TYPE_SPARSE_UNION:
+      for (i = 0; i < array->n_children; i++) {
+        NANOARROW_RETURN_NOT_OK(
+            ArrowArrayReserveRecursive(array->children[i], additional, depth + 1));
+      }
+      break;
+    case NANOARROW_TYPE_FIXED_SIZE_LIST:
+      if (array->n_children == 1 && private_data->layout.child_size_elements > 0) {
+        if (additional > INT64_MAX / 256 / private_data->layout.child_size_elements) {
+          return EINVAL;
+        }
+        NANOARROW_RETURN_NOT_OK(ArrowArrayReserveRecursive(
+            array->children[0], additional * private_data->layout.child_size_elements,
+            depth + 1));
+      }
+      break;
+    default:
+      break;
+  }
+
+  ArrowArrayFlushBufferPointers(array);
+  return NANOARROW_OK;
+}
+
+ArrowErrorCode ArrowArrayReserve(struct ArrowArray* array,
+                                 int64_t additional_size_elements) {
+  /* The bound keeps every additional * element size product far from overflow. */
+  if (additional_size_elements < 0 || additional_size_elements > INT64_MAX / 256) {
+    return EINVAL;
+  }
+  return ArrowArrayReserveRecursive(array, additional_size_elements, 0);
+}
+
+/* ---- Finish building ---- */
+
+/* Brings every array of the tree into its exportable state: the bitmap (when one
+ * exists) covers exactly offset + length elements, string data buffers are never NULL
+ * (some consumers reject that), and array->buffers points at the current data. */
+static ArrowErrorCode ArrowArrayFinalize(struct ArrowArray* array, int depth,
+                                         struct ArrowError* error) {
+  struct ArrowArrayPrivateData* private_data;
+  int64_t i;
+  int rc;
+
+  if (depth > NANOARROW_MAX_NESTING_DEPTH) {
+    ArrowErrorSet(error, "array is nested more than %d levels deep",
+                  NANOARROW_MAX_NESTING_DEPTH);
+    return EINVAL;
+  }
+  if (array->release != &ArrowArrayReleaseInternal) {
+    ArrowErrorSet(error, "array was not initialized by ArrowArrayInit*()");
+    return EINVAL;
+  }
+  private_data = (struct ArrowArrayPrivateData*)array->private_data;
+
+  if (private_data->layout.buffer_type[0] == NANOARROW_BUFFER_TYPE_VALIDITY &&
+      private_data->bitmap.buffer.data != NULL &&
+      private_data->bitmap.size_bits != array->offset + array->length) {
+    /* Pads with set bits (or trims) to exactly offset + length bits. */
+    NANOARROW_RETURN_NOT_OK_WITH_ERROR(ArrowArrayPrivateAppendValidity(array, 1, 0), error);
+  }
+
+  switch (private_data->storage_type) {
+    case NANOARROW_TYPE_STRING:
+    case NANOARROW_TYPE_BINARY:
+    case NANOARROW_TYPE_LARGE_STRING:
+    case NANOARROW_TYPE_LARGE_BINARY:
+      if (private_data->buffers[1].data == NULL) {
+        NANOARROW_RETURN_NOT_OK_WITH_ERROR(ArrowBufferReserve(&private_data->buffers[1], 1),
+                                           error);
+      }
+      break;
+    default:
+      break;
+  }
+  ArrowArrayFlushBufferPointers(array);
+
+  for (i = 0; i < array->n_children; i++) {
+    if (array->children[i] == NULL) {
+      ArrowErrorSet(error, "children[%" PRId64 "] is NULL", i);
+      return EINVAL;
+    }
+    rc = ArrowArrayFinalize(array->children[i], depth + 1, error);
+    if (rc != NANOARROW_OK) {
+      ArrowArrayErrorPrefixChild(error, i);
+      return rc;
+    }
+  }
+  if (array->dictionary != NULL) {
+    rc = ArrowArrayFinalize(array->dictionary, depth + 1, error);
+    if (rc != NANOARROW_OK) {
+      ArrowArrayErrorPrefix(error, "dictionary");
+      return rc;
+    }
+  }
+  return NANOARROW_OK;
+}
+
+/* Points array_view at array (already finalized, so every node is ours) with the
+ * true size of every buffer, which the C interface alone cannot convey: validation
+ * then catches a length that the buffers cannot back. */
+static ArrowErrorCode ArrowArrayViewInitFromBuiltArray(struct ArrowArrayView* array_view,
+                                                       struct ArrowArray* array,
+                                                       struct ArrowError* error) {
+  const struct ArrowArrayPrivateData* private_data =
+      (const struct ArrowArrayPrivateData*)array->private_data;
+  int64_t n_fixed = ArrowArrayFixedBufferCount(private_data);
+  int64_t i;
+
+  ArrowArrayViewInitFromType(array_view, private_data->storage_type);
+  array_view->layout = private_data->layout;
+  array_view->array = array;
+  array_view->offset = array->offset;
+  array_view->length = array->length;
+  array_view->null_count = array->null_count;
+  for (i = 0; i < n_fixed; i++) {
+    struct ArrowBuffer* buffer = ArrowArrayBuffer(array, i);
+    array_view->buffer_views[i].data.data = buffer->data;
+    array_view->buffer_views[i].size_bytes = buffer->size_bytes;
+  }
+  if (ArrowArrayIsBinaryView(private_data->storage_type)) {
+    array_view->n_variadic_buffers = private_data->n_variadic_buffers;
+    array_view->variadic_buffers = private_data->buffer_data + n_fixed;
+    array_view->variadic_buffer_sizes = private_data->variadic_buffer_sizes;
+  }
+
+  if (!private_data->union_type_id_is_child_index) {
+    if (array_view->union_type_id_map == NULL) {
+      array_view->union_type_id_map = (int8_t*)ArrowMalloc(ARROW_ARRAY_UNION_MAP_SIZE);
+      if (array_view->union_type_id_map == NULL) {
+        ArrowErrorSet(error, "failed to allocate a union type id map");
+        return ENOMEM;
+      }
+    }
+    memcpy(array_view->union_type_id_map, private_data->buffers[1].data,
+           ARROW_ARRAY_UNION_MAP_SIZE);
+  }
+
+  NANOARROW_RETURN_NOT_OK_WITH_ERROR(
+      ArrowArrayViewAllocateChildren(array_view, array->n_children), error);
+  for (i = 0; i < array->n_children; i++) {
+    NANOARROW_RETURN_NOT_OK(
+        ArrowArrayViewInitFromBuiltArray(array_view->children[i], array->children[i], error));
+  }
+  if (array->dictionary != NULL) {
+    NANOARROW_RETURN_NOT_OK_WITH_ERROR(ArrowArrayViewAllocateDictionary(array_view), error);
+    NANOARROW_RETURN_NOT_OK(
+        ArrowArrayViewInitFromBuiltArray(array_view->dictionary, array->dictionary, error));
+  }
+  return NANOARROW_OK;
+}
+
+ArrowErrorCode ArrowArrayFinishBuilding(struct ArrowArray* array,
+                                        enum ArrowValidationLevel validation_level,
+                                        struct ArrowError* error) {
+  struct ArrowArrayView array_view;
+  int rc;
+
+  NANOARROW_RETURN_NOT_OK(ArrowArrayFinalize(array, 0, error));
+  if (validation_level == NANOARROW_VALIDATION_LEVEL_NONE) {
+    return NANOARROW_OK;
+  }
+
+  rc = ArrowArrayViewInitFromBuiltArray(&array_view, array, error);
+  if (rc == NANOARROW_OK) {
+    rc = ArrowArrayViewValidate(&array_view, validation_level, error);
+  }
+  ArrowArrayViewReset(&array_view);
+  return rc;
+}
+
+ArrowErrorCode ArrowArrayFinishBuildingDefault(struct ArrowArray* array,
+                                               struct ArrowError* error) {
+  return ArrowArrayFinishBuilding(array, NANOARROW_VALIDATION_LEVEL_DEFAULT, error);
+}

@@ -1,0 +1,585 @@
+/* Building flat arrays: initialization, appends of every primitive type, nulls,
+ * range errors, buffer management and release. */
+
+#include <criterion/criterion.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "nanoarrow/nanoarrow.h"
+
+static void init_started(struct ArrowArray* array, enum ArrowType type) {
+  cr_assert_eq(ArrowArrayInitFromType(array, type), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayStartAppending(array), NANOARROW_OK);
+}
+
+static void finish_ok(struct ArrowArray* array) {
+  struct ArrowError error;
+  error.message[0] = '\0';
+  cr_assert_eq(ArrowArrayFinishBuildingDefault(array, &error), NANOARROW_OK, "%s",
+               error.message);
+}
+
+static const uint8_t* buffer_bytes(const struct ArrowArray* array, int64_t i) {
+  return (const uint8_t*)array->buffers[i];
+}
+
+Test(array_init, buffer_counts_follow_the_layout) {
+  struct {
+    enum ArrowType type;
+    int64_t n_buffers;
+  } cases[] = {{NANOARROW_TYPE_NA, 0},
+               {NANOARROW_TYPE_BOOL, 2},
+               {NANOARROW_TYPE_INT32, 2},
+               {NANOARROW_TYPE_DECIMAL256, 2},
+               {NANOARROW_TYPE_STRING, 3},
+               {NANOARROW_TYPE_LARGE_BINARY, 3},
+               {NANOARROW_TYPE_FIXED_SIZE_BINARY, 2},
+               {NANOARROW_TYPE_LIST, 2},
+               {NANOARROW_TYPE_LARGE_LIST, 2},
+               {NANOARROW_TYPE_LIST_VIEW, 3},
+               {NANOARROW_TYPE_LARGE_LIST_VIEW, 3},
+               {NANOARROW_TYPE_FIXED_SIZE_LIST, 1},
+               {NANOARROW_TYPE_STRUCT, 1},
+               {NANOARROW_TYPE_MAP, 2},
+               {NANOARROW_TYPE_SPARSE_UNION, 1},
+               {NANOARROW_TYPE_DENSE_UNION, 2},
+               {NANOARROW_TYPE_RUN_END_ENCODED, 0},
+               {NANOARROW_TYPE_BINARY_VIEW, 3},
+               {NANOARROW_TYPE_STRING_VIEW, 3}};
+  size_t i;
+  for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+    struct ArrowArray array;
+    cr_assert_eq(ArrowArrayInitFromType(&array, cases[i].type), NANOARROW_OK);
+    cr_assert_eq(array.n_buffers, cases[i].n_buffers, "%s: %d buffers",
+                 ArrowTypeString(cases[i].type), (int)array.n_buffers);
+    cr_assert_eq(array.length, 0);
+    cr_assert_eq(array.null_count, 0);
+    cr_assert_eq(array.offset, 0);
+    cr_assert_eq(array.n_children, 0);
+    cr_assert_not_null(array.release);
+    ArrowArrayRelease(&array);
+    cr_assert_null(array.release);
+  }
+}
+
+Test(array_init, rejects_non_storage_types) {
+  struct ArrowArray array;
+  cr_assert_eq(ArrowArrayInitFromType(&array, NANOARROW_TYPE_DICTIONARY), EINVAL);
+  cr_assert_null(array.release);
+  cr_assert_eq(ArrowArrayInitFromType(&array, NANOARROW_TYPE_EXTENSION), EINVAL);
+  cr_assert_eq(ArrowArrayInitFromType(&array, (enum ArrowType)999), EINVAL);
+}
+
+Test(array_init, uninitialized_cannot_start_appending) {
+  struct ArrowArray array;
+  cr_assert_eq(ArrowArrayInitFromType(&array, NANOARROW_TYPE_UNINITIALIZED), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayStartAppending(&array), EINVAL);
+  ArrowArrayRelease(&array);
+}
+
+Test(array_append, int32_without_nulls_never_allocates_a_bitmap) {
+  struct ArrowArray array;
+  int32_t expected[] = {1, -2, 2147483647, -2147483647 - 1};
+  int i;
+  init_started(&array, NANOARROW_TYPE_INT32);
+  for (i = 0; i < 4; i++) {
+    cr_assert_eq(ArrowArrayAppendInt(&array, expected[i]), NANOARROW_OK);
+    cr_assert_eq(array.length, i + 1);
+  }
+  cr_assert_null(ArrowArrayValidityBitmap(&array)->buffer.data);
+  finish_ok(&array);
+  cr_assert_null(array.buffers[0]);
+  cr_assert_eq(memcmp(array.buffers[1], expected, sizeof(expected)), 0);
+  cr_assert_eq(ArrowArrayBuffer(&array, 1)->size_bytes, 16);
+  ArrowArrayRelease(&array);
+}
+
+Test(array_append, first_null_fills_the_bitmap_for_earlier_values) {
+  struct ArrowArray array;
+  int i;
+  init_started(&array, NANOARROW_TYPE_INT64);
+  for (i = 0; i < 10; i++) {
+    cr_assert_eq(ArrowArrayAppendInt(&array, i), NANOARROW_OK);
+  }
+  cr_assert_eq(ArrowArrayAppendNull(&array, 2), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayAppendInt(&array, 42), NANOARROW_OK);
+  cr_assert_eq(array.length, 13);
+  cr_assert_eq(array.null_count, 2);
+  finish_ok(&array);
+  /* bits 0..9 set, 10..11 clear, 12 set */
+  cr_assert_eq(buffer_bytes(&array, 0)[0], 0xFF);
+  cr_assert_eq(buffer_bytes(&array, 0)[1], 0x13);
+  cr_assert_eq(((const int64_t*)array.buffers[1])[10], 0);
+  cr_assert_eq(((const int64_t*)array.buffers[1])[11], 0);
+  cr_assert_eq(((const int64_t*)array.buffers[1])[12], 42);
+  ArrowArrayRelease(&array);
+}
+
+Test(array_append, integer_ranges) {
+  struct {
+    enum ArrowType type;
+    int64_t min;
+    int64_t max;
+    int64_t width;
+  } cases[] = {{NANOARROW_TYPE_INT8, INT8_MIN, INT8_MAX, 1},
+               {NANOARROW_TYPE_INT16, INT16_MIN, INT16_MAX, 2},
+               {NANOARROW_TYPE_INT32, INT32_MIN, INT32_MAX, 4},
+               {NANOARROW_TYPE_UINT8, 0, UINT8_MAX, 1},
+               {NANOARROW_TYPE_UINT16, 0, UINT16_MAX, 2},
+               {NANOARROW_TYPE_UINT32, 0, UINT32_MAX, 4}};
+  size_t i;
+  for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+    struct ArrowArray array;
+    init_started(&array, cases[i].type);
+    cr_assert_eq(ArrowArrayAppendInt(&array, cases[i].min), NANOARROW_OK);
+    cr_assert_eq(ArrowArrayAppendInt(&array, cases[i].max), NANOARROW_OK);
+    cr_assert_eq(ArrowArrayAppendInt(&array, cases[i].min - 1), ERANGE, "%s",
+                 ArrowTypeString(cases[i].type));
+    cr_assert_eq(ArrowArrayAppendInt(&array, cases[i].max + 1), ERANGE);
+    cr_assert_eq(ArrowArrayAppendUInt(&array, (uint64_t)cases[i].max + 1), ERANGE);
+    cr_assert_eq(ArrowArrayAppendUInt(&array, UINT64_MAX), ERANGE);
+    cr_assert_eq(array.length, 2, "failed appends must not change the length");
+    cr_assert_eq(ArrowArrayBuffer(&array, 1)->size_bytes, 2 * cases[i].width);
+    finish_ok(&array);
+    /* the maximum is all ones in the low bits of every signed/unsigned width */
+    if (cases[i].min == 0) {
+      cr_assert_eq(buffer_bytes(&array, 1)[cases[i].width], 0xFF);
+    }
+    ArrowArrayRelease(&array);
+  }
+}
+
+Test(array_append, int64_and_uint64_extremes) {
+  struct ArrowArray array;
+  init_started(&array, NANOARROW_TYPE_UINT64);
+  cr_assert_eq(ArrowArrayAppendInt(&array, -1), ERANGE);
+  cr_assert_eq(ArrowArrayAppendUInt(&array, UINT64_MAX), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayAppendInt(&array, INT64_MAX), NANOARROW_OK);
+  finish_ok(&array);
+  cr_assert_eq(((const uint64_t*)array.buffers[1])[0], UINT64_MAX);
+  cr_assert_eq(((const uint64_t*)array.buffers[1])[1], (uint64_t)INT64_MAX);
+  ArrowArrayRelease(&array);
+
+  init_started(&array, NANOARROW_TYPE_INT64);
+  cr_assert_eq(ArrowArrayAppendUInt(&array, (uint64_t)INT64_MAX + 1), ERANGE);
+  cr_assert_eq(ArrowArrayAppendUInt(&array, (uint64_t)INT64_MAX), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayAppendInt(&array, INT64_MIN), NANOARROW_OK);
+  finish_ok(&array);
+  cr_assert_eq(((const int64_t*)array.buffers[1])[0], INT64_MAX);
+  cr_assert_eq(((const int64_t*)array.buffers[1])[1], INT64_MIN);
+  ArrowArrayRelease(&array);
+}
+
+Test(array_append, floating_point_targets) {
+  struct ArrowArray array;
+  init_started(&array, NANOARROW_TYPE_DOUBLE);
+  cr_assert_eq(ArrowArrayAppendDouble(&array, 1.5), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayAppendInt(&array, -3), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayAppendUInt(&array, 7), NANOARROW_OK);
+  finish_ok(&array);
+  cr_assert_eq(((const double*)array.buffers[1])[0], 1.5);
+  cr_assert_eq(((const double*)array.buffers[1])[1], -3.0);
+  cr_assert_eq(((const double*)array.buffers[1])[2], 7.0);
+  ArrowArrayRelease(&array);
+
+  init_started(&array, NANOARROW_TYPE_FLOAT);
+  cr_assert_eq(ArrowArrayAppendDouble(&array, 0.25), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayAppendInt(&array, 100), NANOARROW_OK);
+  finish_ok(&array);
+  cr_assert_eq(((const float*)array.buffers[1])[0], 0.25f);
+  cr_assert_eq(((const float*)array.buffers[1])[1], 100.0f);
+  ArrowArrayRelease(&array);
+
+  init_started(&array, NANOARROW_TYPE_HALF_FLOAT);
+  cr_assert_eq(ArrowArrayAppendDouble(&array, 1.0), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayAppendInt(&array, -2), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayAppendNull(&array, 1), NANOARROW_OK);
+  finish_ok(&array);
+  cr_assert_eq(((const uint16_t*)array.buffers[1])[0], 0x3C00);
+  cr_assert_eq(((const uint16_t*)array.buffers[1])[1], 0xC000);
+  cr_assert_eq(((const uint16_t*)array.buffers[1])[2], 0);
+  cr_assert_eq(array.null_count, 1);
+  ArrowArrayRelease(&array);
+
+  init_started(&array, NANOARROW_TYPE_INT32);
+  cr_assert_eq(ArrowArrayAppendDouble(&array, 1.0), EINVAL);
+  cr_assert_eq(array.length, 0);
+  ArrowArrayRelease(&array);
+}
+
+Test(array_append, bool_bits) {
+  struct ArrowArray array;
+  int i;
+  init_started(&array, NANOARROW_TYPE_BOOL);
+  for (i = 0; i < 10; i++) {
+    cr_assert_eq(ArrowArrayAppendInt(&array, i % 3 == 0), NANOARROW_OK);
+  }
+  cr_assert_eq(ArrowArrayAppendUInt(&array, 5), NANOARROW_OK);  /* non-zero: true */
+  cr_assert_eq(ArrowArrayAppendNull(&array, 1), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayAppendEmpty(&array, 1), NANOARROW_OK); /* false */
+  cr_assert_eq(array.length, 13);
+  finish_ok(&array);
+  /* values: 1001001001 1 0 0 -> bits 0,3,6,9,10 */
+  cr_assert_eq(buffer_bytes(&array, 1)[0], 0x49);
+  cr_assert_eq(buffer_bytes(&array, 1)[1], 0x06);
+  /* validity: all but bit 11 */
+  cr_assert_eq(buffer_bytes(&array, 0)[0], 0xFF);
+  cr_assert_eq(buffer_bytes(&array, 0)[1], 0x17);
+  cr_assert_eq(ArrowArrayBuffer(&array, 1)->size_bytes, 2);
+  ArrowArrayRelease(&array);
+}
+
+Test(array_append, temporal_storage_types) {
+  struct ArrowArray array;
+  init_started(&array, NANOARROW_TYPE_DATE32);
+  cr_assert_eq(ArrowArrayAppendInt(&array, 19000), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayBuffer(&array, 1)->size_bytes, 4);
+  ArrowArrayRelease(&array);
+
+  init_started(&array, NANOARROW_TYPE_TIMESTAMP);
+  cr_assert_eq(ArrowArrayAppendInt(&array, INT64_MIN), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayBuffer(&array, 1)->size_bytes, 8);
+  ArrowArrayRelease(&array);
+
+  init_started(&array, NANOARROW_TYPE_DURATION);
+  cr_assert_eq(ArrowArrayAppendInt(&array, 5), NANOARROW_OK);
+  finish_ok(&array);
+  cr_assert_eq(((const int64_t*)array.buffers[1])[0], 5);
+  ArrowArrayRelease(&array);
+}
+
+Test(array_append, intervals) {
+  struct ArrowArray array;
+  struct ArrowInterval interval;
+  const uint8_t* data;
+  int32_t i32;
+  int64_t i64;
+
+  init_started(&array, NANOARROW_TYPE_INTERVAL_MONTHS);
+  ArrowIntervalInit(&interval, NANOARROW_TYPE_INTERVAL_MONTHS);
+  interval.months = -7;
+  cr_assert_eq(ArrowArrayAppendInterval(&array, &interval), NANOARROW_OK);
+  ArrowIntervalInit(&interval, NANOARROW_TYPE_INTERVAL_DAY_TIME);
+  cr_assert_eq(ArrowArrayAppendInterval(&array, &interval), EINVAL);
+  finish_ok(&array);
+  cr_assert_eq(((const int32_t*)array.buffers[1])[0], -7);
+  ArrowArrayRelease(&array);
+
+  init_started(&array, NANOARROW_TYPE_INTERVAL_DAY_TIME);
+  ArrowIntervalInit(&interval, NANOARROW_TYPE_INTERVAL_DAY_TIME);
+  interval.days = 3;
+  interval.ms = -4;
+  cr_assert_eq(ArrowArrayAppendInterval(&array, &interval), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayAppendNull(&array, 1), NANOARROW_OK);
+  finish_ok(&array);
+  data = buffer_bytes(&array, 1);
+  memcpy(&i32, data, 4);
+  cr_assert_eq(i32, 3);
+  memcpy(&i32, data + 4, 4);
+  cr_assert_eq(i32, -4);
+  cr_assert_eq(ArrowArrayBuffer(&array, 1)->size_bytes, 16);
+  ArrowArrayRelease(&array);
+
+  init_started(&array, NANOARROW_TYPE_INTERVAL_MONTH_DAY_NANO);
+  ArrowIntervalInit(&interval, NANOARROW_TYPE_INTERVAL_MONTH_DAY_NANO);
+  interval.months = 1;
+  interval.days = 2;
+  interval.ns = -3000000000LL;
+  cr_assert_eq(ArrowArrayAppendInterval(&array, &interval), NANOARROW_OK);
+  finish_ok(&array);
+  data = buffer_bytes(&array, 1);
+  memcpy(&i32, data, 4);
+  cr_assert_eq(i32, 1);
+  memcpy(&i32, data + 4, 4);
+  cr_assert_eq(i32, 2);
+  memcpy(&i64, data + 8, 8);
+  cr_assert_eq(i64, -3000000000LL);
+  ArrowArrayRelease(&array);
+}
+
+Test(array_append, decimals_of_every_width) {
+  struct {
+    enum ArrowType type;
+    int32_t bitwidth;
+  } cases[] = {{NANOARROW_TYPE_DECIMAL32, 32},
+               {NANOARROW_TYPE_DECIMAL64, 64},
+               {NANOARROW_TYPE_DECIMAL128, 128},
+               {NANOARROW_TYPE_DECIMAL256, 256}};
+  size_t i;
+  for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+    struct ArrowArray array;
+    struct ArrowDecimal decimal;
+    struct ArrowDecimal wrong_width;
+    int64_t width = cases[i].bitwidth / 8;
+    int64_t b;
+    const uint8_t* data;
+
+    init_started(&array, cases[i].type);
+    ArrowDecimalInit(&decimal, cases[i].bitwidth, 9, 2);
+    ArrowDecimalSetInt(&decimal, -2);
+    cr_assert_eq(ArrowArrayAppendDecimal(&array, &decimal), NANOARROW_OK);
+    ArrowDecimalSetInt(&decimal, 258);
+    cr_assert_eq(ArrowArrayAppendDecimal(&array, &decimal), NANOARROW_OK);
+    cr_assert_eq(ArrowArrayAppendNull(&array, 1), NANOARROW_OK);
+    ArrowDecimalInit(&wrong_width, cases[i].bitwidth == 128 ? 256 : 128, 9, 2);
+    cr_assert_eq(ArrowArrayAppendDecimal(&array, &wrong_width), EINVAL);
+    cr_assert_eq(ArrowArrayAppendInt(&array, 1), EINVAL);
+    finish_ok(&array);
+    cr_assert_eq(ArrowArrayBuffer(&array, 1)->size_bytes, 3 * width);
+    data = buffer_bytes(&array, 1);
+    /* -2: 0xFE then 0xFF sign extension; 258: 0x02 0x01 then zeros */
+    cr_assert_eq(data[0], 0xFE);
+    for (b = 1; b < width; b++) {
+      cr_assert_eq(data[b], 0xFF, "%d bits byte %d", cases[i].bitwidth, (int)b);
+    }
+    cr_assert_eq(data[width], 0x02);
+    cr_assert_eq(data[width + 1], 0x01);
+    for (b = 2; b < width; b++) {
+      cr_assert_eq(data[width + b], 0x00);
+    }
+    for (b = 0; b < width; b++) {
+      cr_assert_eq(data[2 * width + b], 0x00);
+    }
+    cr_assert_eq(buffer_bytes(&array, 0)[0], 0x03);
+    ArrowArrayRelease(&array);
+  }
+}
+
+Test(array_append, strings_and_binary) {
+  enum ArrowType types[] = {NANOARROW_TYPE_STRING, NANOARROW_TYPE_BINARY};
+  int t;
+  for (t = 0; t < 2; t++) {
+    struct ArrowArray array;
+    struct ArrowBufferView bytes;
+    int32_t expected_offsets[] = {0, 3, 3, 3, 8};
+    init_started(&array, types[t]);
+    cr_assert_eq(ArrowArrayAppendString(&array, ArrowCharView("abc")), NANOARROW_OK);
+    cr_assert_eq(ArrowArrayAppendNull(&array, 1), NANOARROW_OK);
+    cr_assert_eq(ArrowArrayAppendEmpty(&array, 1), NANOARROW_OK);
+    bytes.data.data = "de\0fg";
+    bytes.size_bytes = 5;
+    cr_assert_eq(ArrowArrayAppendBytes(&array, bytes), NANOARROW_OK);
+    cr_assert_eq(ArrowArrayAppendInt(&array, 1), EINVAL);
+    cr_assert_eq(array.length, 4);
+    cr_assert_eq(array.null_count, 1);
+    finish_ok(&array);
+    cr_assert_eq(memcmp(array.buffers[1], expected_offsets, sizeof(expected_offsets)), 0);
+    cr_assert_eq(memcmp(array.buffers[2], "abcde\0fg", 8), 0);
+    cr_assert_eq(buffer_bytes(&array, 0)[0], 0x0D);
+    ArrowArrayRelease(&array);
+  }
+}
+
+Test(array_append, large_strings) {
+  struct ArrowArray array;
+  int64_t expected_offsets[] = {0, 5, 5, 6};
+  init_started(&array, NANOARROW_TYPE_LARGE_STRING);
+  cr_assert_eq(ArrowArrayAppendString(&array, ArrowCharView("hello")), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayAppendNull(&array, 1), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayAppendString(&array, ArrowCharView("!")), NANOARROW_OK);
+  finish_ok(&array);
+  cr_assert_eq(memcmp(array.buffers[1], expected_offsets, sizeof(expected_offsets)), 0);
+  cr_assert_eq(memcmp(array.buffers[2], "hello!", 6), 0);
+  ArrowArrayRelease(&array);
+}
+
+Test(array_append, empty_string_array_has_non_null_data_buffer) {
+  struct ArrowArray array;
+  init_started(&array, NANOARROW_TYPE_STRING);
+  cr_assert_eq(ArrowArrayAppendString(&array, ArrowCharView("")), NANOARROW_OK);
+  finish_ok(&array);
+  cr_assert_not_null(array.buffers[1]);
+  cr_assert_not_null(array.buffers[2]);
+  cr_assert_eq(array.length, 1);
+  ArrowArrayRelease(&array);
+}
+
+Test(array_append, string_offset_overflow) {
+  struct ArrowArray array;
+  struct ArrowBufferView bytes;
+  init_started(&array, NANOARROW_TYPE_STRING);
+  /* Pretend the data buffer already holds almost INT32_MAX bytes: only sizes are
+   * checked before any copy. */
+  cr_assert_eq(ArrowArrayAppendString(&array, ArrowCharView("x")), NANOARROW_OK);
+  ArrowArrayBuffer(&array, 2)->size_bytes = INT32_MAX;
+  bytes.data.data = "y";
+  bytes.size_bytes = 1;
+  cr_assert_eq(ArrowArrayAppendBytes(&array, bytes), EOVERFLOW);
+  cr_assert_eq(array.length, 1);
+  ArrowArrayBuffer(&array, 2)->size_bytes = 1;
+  bytes.size_bytes = -1;
+  cr_assert_eq(ArrowArrayAppendBytes(&array, bytes), EINVAL);
+  ArrowArrayRelease(&array);
+}
+
+Test(array_append, fixed_size_binary_width_is_enforced) {
+  struct ArrowSchema schema;
+  struct ArrowArray array;
+  struct ArrowError error;
+  ArrowSchemaInit(&schema);
+  cr_assert_eq(ArrowSchemaSetTypeFixedSize(&schema, NANOARROW_TYPE_FIXED_SIZE_BINARY, 3),
+               NANOARROW_OK);
+  cr_assert_eq(ArrowArrayInitFromSchema(&array, &schema, &error), NANOARROW_OK, "%s",
+               error.message);
+  cr_assert_eq(ArrowArrayStartAppending(&array), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayAppendString(&array, ArrowCharView("abc")), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayAppendString(&array, ArrowCharView("ab")), EINVAL);
+  cr_assert_eq(ArrowArrayAppendString(&array, ArrowCharView("abcd")), EINVAL);
+  cr_assert_eq(ArrowArrayAppendNull(&array, 1), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayAppendString(&array, ArrowCharView("xyz")), NANOARROW_OK);
+  finish_ok(&array);
+  cr_assert_eq(array.length, 3);
+  cr_assert_eq(memcmp(array.buffers[1], "abc\0\0\0xyz", 9), 0);
+  cr_assert_eq(buffer_bytes(&array, 0)[0], 0x05);
+  ArrowArrayRelease(&array);
+  ArrowSchemaRelease(&schema);
+}
+
+Test(array_append, null_type_counts_everything_as_null) {
+  struct ArrowArray array;
+  init_started(&array, NANOARROW_TYPE_NA);
+  cr_assert_eq(ArrowArrayAppendNull(&array, 3), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayAppendEmpty(&array, 2), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayAppendInt(&array, 1), EINVAL);
+  cr_assert_eq(array.length, 5);
+  cr_assert_eq(array.null_count, 5);
+  finish_ok(&array);
+  cr_assert_eq(array.n_buffers, 0);
+  ArrowArrayRelease(&array);
+}
+
+Test(array_append, negative_and_zero_counts) {
+  struct ArrowArray array;
+  init_started(&array, NANOARROW_TYPE_INT32);
+  cr_assert_eq(ArrowArrayAppendNull(&array, -1), EINVAL);
+  cr_assert_eq(ArrowArrayAppendEmpty(&array, -1), EINVAL);
+  cr_assert_eq(ArrowArrayAppendNull(&array, 0), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayAppendNull(&array, INT64_MAX), EINVAL);
+  cr_assert_eq(array.length, 0);
+  cr_assert_null(ArrowArrayValidityBitmap(&array)->buffer.data);
+  ArrowArrayRelease(&array);
+}
+
+Test(array_append, many_values_grow_geometrically) {
+  struct ArrowArray array;
+  int64_t i;
+  int64_t reallocations = 0;
+  int64_t last_capacity = 0;
+  init_started(&array, NANOARROW_TYPE_INT32);
+  for (i = 0; i < 100000; i++) {
+    cr_assert_eq(ArrowArrayAppendInt(&array, i), NANOARROW_OK);
+    if (ArrowArrayBuffer(&array, 1)->capacity_bytes != last_capacity) {
+      reallocations++;
+      last_capacity = ArrowArrayBuffer(&array, 1)->capacity_bytes;
+    }
+  }
+  cr_assert_lt(reallocations, 20);
+  finish_ok(&array);
+  for (i = 0; i < 100000; i++) {
+    cr_assert_eq(((const int32_t*)array.buffers[1])[i], i);
+  }
+  cr_assert_eq(ArrowArrayShrinkToFit(&array), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayBuffer(&array, 1)->capacity_bytes, 400000);
+  ArrowArrayRelease(&array);
+}
+
+Test(array_buffers, reserve_does_not_allocate_a_bitmap) {
+  struct ArrowArray array;
+  init_started(&array, NANOARROW_TYPE_STRING);
+  cr_assert_eq(ArrowArrayReserve(&array, 100), NANOARROW_OK);
+  cr_assert_geq(ArrowArrayBuffer(&array, 1)->capacity_bytes, 101 * 4);
+  cr_assert_null(ArrowArrayValidityBitmap(&array)->buffer.data);
+  cr_assert_eq(ArrowArrayReserve(&array, -1), EINVAL);
+  ArrowArrayRelease(&array);
+
+  init_started(&array, NANOARROW_TYPE_DOUBLE);
+  cr_assert_eq(ArrowArrayAppendNull(&array, 1), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayReserve(&array, 1000), NANOARROW_OK);
+  cr_assert_geq(ArrowArrayBuffer(&array, 1)->capacity_bytes, 1001 * 8);
+  cr_assert_geq(ArrowArrayValidityBitmap(&array)->buffer.capacity_bytes, 126);
+  ArrowArrayRelease(&array);
+}
+
+Test(array_buffers, set_buffer_and_validity_bitmap) {
+  struct ArrowArray array;
+  struct ArrowBuffer buffer;
+  struct ArrowBitmap bitmap;
+  int32_t values[] = {7, 8, 9};
+
+  cr_assert_eq(ArrowArrayInitFromType(&array, NANOARROW_TYPE_INT32), NANOARROW_OK);
+  ArrowBufferInit(&buffer);
+  cr_assert_eq(ArrowBufferAppend(&buffer, values, sizeof(values)), NANOARROW_OK);
+  cr_assert_eq(ArrowArraySetBuffer(&array, 1, &buffer), NANOARROW_OK);
+  cr_assert_null(buffer.data);
+  cr_assert_eq(ArrowArraySetBuffer(&array, 2, &buffer), EINVAL);
+
+  ArrowBitmapInit(&bitmap);
+  cr_assert_eq(ArrowBitmapAppend(&bitmap, 1, 2), NANOARROW_OK);
+  cr_assert_eq(ArrowBitmapAppend(&bitmap, 0, 1), NANOARROW_OK);
+  ArrowArraySetValidityBitmap(&array, &bitmap);
+  cr_assert_null(bitmap.buffer.data);
+
+  array.length = 3;
+  array.null_count = 1;
+  finish_ok(&array);
+  cr_assert_eq(memcmp(array.buffers[1], values, sizeof(values)), 0);
+  cr_assert_eq(buffer_bytes(&array, 0)[0] & 0x07, 0x03);
+  ArrowArrayRelease(&array);
+}
+
+Test(array_buffers, finish_building_rejects_inconsistent_buffers) {
+  struct ArrowArray array;
+  struct ArrowError error;
+  init_started(&array, NANOARROW_TYPE_INT32);
+  cr_assert_eq(ArrowArrayAppendInt(&array, 1), NANOARROW_OK);
+  array.length = 5; /* only one value's worth of data */
+  cr_assert_neq(ArrowArrayFinishBuildingDefault(&array, &error), NANOARROW_OK);
+  cr_assert_neq(error.message[0], '\0');
+  cr_assert_eq(ArrowArrayFinishBuilding(&array, NANOARROW_VALIDATION_LEVEL_NONE, &error),
+               NANOARROW_OK);
+  ArrowArrayRelease(&array);
+}
+
+Test(array_buffers, finish_building_full_validation_checks_offsets) {
+  struct ArrowArray array;
+  struct ArrowError error;
+  init_started(&array, NANOARROW_TYPE_STRING);
+  cr_assert_eq(ArrowArrayAppendString(&array, ArrowCharView("ab")), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayAppendString(&array, ArrowCharView("cd")), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayFinishBuilding(&array, NANOARROW_VALIDATION_LEVEL_FULL, &error),
+               NANOARROW_OK, "%s", error.message);
+  /* Make the middle offset decrease: only a full validation reads it. */
+  ((int32_t*)ArrowArrayBuffer(&array, 1)->data)[1] = -1;
+  cr_assert_eq(ArrowArrayFinishBuilding(&array, NANOARROW_VALIDATION_LEVEL_DEFAULT, &error),
+               NANOARROW_OK);
+  cr_assert_neq(ArrowArrayFinishBuilding(&array, NANOARROW_VALIDATION_LEVEL_FULL, &error),
+                NANOARROW_OK);
+  ArrowArrayRelease(&array);
+}
+
+Test(array_release, moved_array_is_released_by_its_new_owner) {
+  struct ArrowArray array;
+  struct ArrowArray moved;
+  init_started(&array, NANOARROW_TYPE_INT32);
+  cr_assert_eq(ArrowArrayAppendInt(&array, 1), NANOARROW_OK);
+  ArrowArrayMove(&array, &moved);
+  cr_assert_null(array.release);
+  cr_assert_eq(moved.length, 1);
+  ArrowArrayRelease(&moved);
+  cr_assert_null(moved.release);
+}
+
+Test(array_release, allocate_children_twice_is_rejected) {
+  struct ArrowArray array;
+  cr_assert_eq(ArrowArrayInitFromType(&array, NANOARROW_TYPE_STRUCT), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayAllocateChildren(&array, -1), EINVAL);
+  cr_assert_eq(ArrowArrayAllocateChildren(&array, 2), NANOARROW_OK);
+  cr_assert_eq(array.n_children, 2);
+  cr_assert_null(array.children[0]->release);
+  cr_assert_eq(ArrowArrayAllocateChildren(&array, 2), EINVAL);
+  cr_assert_eq(ArrowArrayAllocateDictionary(&array), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayAllocateDictionary(&array), EINVAL);
+  /* Uninitialized children and dictionary are skipped by release. */
+  ArrowArrayRelease(&array);
+  cr_assert_null(array.release);
+}
