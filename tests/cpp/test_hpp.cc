@@ -1,0 +1,374 @@
+// Self-checking tests of the C++ helpers in nanoarrow/nanoarrow.hpp. Prints one
+// line per failed check and exits non-zero when any check failed. Built as C++11
+// to hold the header to the language level it promises.
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "nanoarrow/nanoarrow.hpp"
+
+using nanoarrow::literals::operator"" _asv;
+
+static int n_checks = 0;
+static int n_failures = 0;
+
+#define CHECK(EXPR)                                                         \
+  do {                                                                      \
+    n_checks++;                                                             \
+    if (!(EXPR)) {                                                          \
+      n_failures++;                                                         \
+      std::fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, \
+                   #EXPR);                                                  \
+    }                                                                       \
+  } while (0)
+
+// An int32 array [1, null, 3, 4] (nulls only when with_null).
+static nanoarrow::UniqueArray MakeInt32Array(bool with_null) {
+  nanoarrow::UniqueArray array;
+  NANOARROW_THROW_NOT_OK(ArrowArrayInitFromType(array.get(), NANOARROW_TYPE_INT32));
+  NANOARROW_THROW_NOT_OK(ArrowArrayStartAppending(array.get()));
+  NANOARROW_THROW_NOT_OK(ArrowArrayAppendInt(array.get(), 1));
+  if (with_null) {
+    NANOARROW_THROW_NOT_OK(ArrowArrayAppendNull(array.get(), 1));
+  } else {
+    NANOARROW_THROW_NOT_OK(ArrowArrayAppendInt(array.get(), 2));
+  }
+  NANOARROW_THROW_NOT_OK(ArrowArrayAppendInt(array.get(), 3));
+  NANOARROW_THROW_NOT_OK(ArrowArrayAppendInt(array.get(), 4));
+  NANOARROW_THROW_NOT_OK(ArrowArrayFinishBuildingDefault(array.get(), nullptr));
+  return array;
+}
+
+static void TestThrowNotOk() {
+  bool thrown = false;
+  try {
+    NANOARROW_THROW_NOT_OK(EINVAL);
+  } catch (const nanoarrow::Exception& e) {
+    thrown = true;
+    std::string what = e.what();
+    CHECK(what.find("EINVAL") != std::string::npos);
+    CHECK(what.find(std::to_string(EINVAL)) != std::string::npos);
+  }
+  CHECK(thrown);
+
+  // Also catchable as std::exception; NANOARROW_OK throws nothing.
+  bool caught_as_std = false;
+  try {
+    NANOARROW_THROW_NOT_OK(NANOARROW_OK);
+    NANOARROW_THROW_NOT_OK(ENOMEM);
+  } catch (const std::exception& e) {
+    caught_as_std = std::strstr(e.what(), "failed with errno") != nullptr;
+  }
+  CHECK(caught_as_std);
+}
+
+static void TestUniqueSchema() {
+  nanoarrow::UniqueSchema schema;
+  CHECK(schema->release == nullptr);
+  NANOARROW_THROW_NOT_OK(ArrowSchemaInitFromType(schema.get(), NANOARROW_TYPE_STRING));
+  CHECK(std::strcmp(schema->format, "u") == 0);
+
+  // Move construction and assignment leave the source empty.
+  nanoarrow::UniqueSchema moved(std::move(schema));
+  CHECK(schema->release == nullptr);
+  CHECK(moved->release != nullptr);
+  nanoarrow::UniqueSchema assigned;
+  NANOARROW_THROW_NOT_OK(ArrowSchemaInitFromType(assigned.get(), NANOARROW_TYPE_INT8));
+  assigned = std::move(moved);  // releases the int8 schema
+  CHECK(moved->release == nullptr);
+  CHECK(std::strcmp(assigned->format, "u") == 0);
+
+  // Self-move keeps the object alive (no double release).
+  nanoarrow::UniqueSchema& alias = assigned;
+  assigned = std::move(alias);
+  CHECK(assigned->release != nullptr);
+
+  // move() hands ownership to a plain struct; the constructor takes it back.
+  struct ArrowSchema raw;
+  assigned.move(&raw);
+  CHECK(assigned->release == nullptr);
+  CHECK(raw.release != nullptr);
+  nanoarrow::UniqueSchema adopted(&raw);
+  CHECK(raw.release == nullptr);
+  CHECK(std::strcmp(adopted->format, "u") == 0);
+
+  adopted.reset();
+  CHECK(adopted->release == nullptr);
+  adopted.reset();  // releasing an empty wrapper is a no-op
+  CHECK(adopted->release == nullptr);
+}
+
+static void TestUniqueBufferAndBitmap() {
+  nanoarrow::UniqueBuffer buffer;
+  NANOARROW_THROW_NOT_OK(ArrowBufferAppend(buffer.get(), "abcd", 4));
+  CHECK(buffer->size_bytes == 4);
+  nanoarrow::UniqueBuffer other(std::move(buffer));
+  CHECK(buffer->data == nullptr);
+  CHECK(buffer->size_bytes == 0);
+  CHECK(other->size_bytes == 4);
+  CHECK(std::memcmp(other->data, "abcd", 4) == 0);
+
+  nanoarrow::UniqueBitmap bitmap;
+  NANOARROW_THROW_NOT_OK(ArrowBitmapAppend(bitmap.get(), 1, 10));
+  NANOARROW_THROW_NOT_OK(ArrowBitmapAppend(bitmap.get(), 0, 3));
+  CHECK(bitmap->size_bits == 13);
+  CHECK(ArrowBitCountSet(bitmap->buffer.data, 0, 13) == 10);
+  nanoarrow::UniqueBitmap moved_bitmap;
+  moved_bitmap = std::move(bitmap);
+  CHECK(bitmap->size_bits == 0);
+  CHECK(moved_bitmap->size_bits == 13);
+}
+
+static void TestUniqueArrayAndView() {
+  nanoarrow::UniqueArray array = MakeInt32Array(true);
+  CHECK(array->length == 4);
+  CHECK(array->null_count == 1);
+
+  nanoarrow::UniqueSchema schema;
+  NANOARROW_THROW_NOT_OK(ArrowSchemaInitFromType(schema.get(), NANOARROW_TYPE_INT32));
+  nanoarrow::UniqueArrayView view;
+  CHECK(view->storage_type == NANOARROW_TYPE_UNINITIALIZED);
+  NANOARROW_THROW_NOT_OK(ArrowArrayViewInitFromSchema(view.get(), schema.get(), nullptr));
+  NANOARROW_THROW_NOT_OK(ArrowArrayViewSetArray(view.get(), array.get(), nullptr));
+
+  nanoarrow::UniqueArrayView moved(std::move(view));
+  CHECK(view->storage_type == NANOARROW_TYPE_UNINITIALIZED);
+  CHECK(moved->storage_type == NANOARROW_TYPE_INT32);
+  CHECK(moved->length == 4);
+  CHECK(ArrowArrayViewIsNull(moved.get(), 1));
+  CHECK(ArrowArrayViewGetIntUnsafe(moved.get(), 3) == 4);
+
+  // Struct views own children: moving must transfer them without a double free.
+  nanoarrow::UniqueSchema struct_schema;
+  ArrowSchemaInit(struct_schema.get());
+  NANOARROW_THROW_NOT_OK(ArrowSchemaSetTypeStruct(struct_schema.get(), 1));
+  NANOARROW_THROW_NOT_OK(
+      ArrowSchemaSetType(struct_schema->children[0], NANOARROW_TYPE_DOUBLE));
+  nanoarrow::UniqueArrayView struct_view;
+  NANOARROW_THROW_NOT_OK(
+      ArrowArrayViewInitFromSchema(struct_view.get(), struct_schema.get(), nullptr));
+  nanoarrow::UniqueArrayView struct_moved;
+  struct_moved = std::move(struct_view);
+  CHECK(struct_view->n_children == 0);
+  CHECK(struct_moved->n_children == 1);
+  CHECK(struct_moved->children[0]->storage_type == NANOARROW_TYPE_DOUBLE);
+}
+
+static void TestViewArrayAs() {
+  nanoarrow::UniqueArray array = MakeInt32Array(true);
+  std::vector<int32_t> values;
+  int nulls = 0;
+  for (nanoarrow::Nullable<int32_t> value : nanoarrow::ViewArrayAs<int32_t>(array.get())) {
+    if (value == nanoarrow::NA) {
+      nulls++;
+      CHECK(!value.has_value());
+      CHECK(value.value_or(-1) == -1);
+    } else {
+      values.push_back(*value);
+    }
+  }
+  CHECK(nulls == 1);
+  CHECK((values == std::vector<int32_t>{1, 3, 4}));
+
+  // Through an ArrowArrayView of a slice: offset 1, length 3 -> [null, 3, 4].
+  nanoarrow::UniqueArrayView view;
+  ArrowArrayViewInitFromType(view.get(), NANOARROW_TYPE_INT32);
+  array->offset = 1;
+  array->length = 3;
+  array->null_count = -1;
+  NANOARROW_THROW_NOT_OK(ArrowArrayViewSetArray(view.get(), array.get(), nullptr));
+  nanoarrow::ViewArrayAs<int32_t> sliced(view.get());
+  CHECK(sliced.size() == 3);
+  CHECK(sliced[0] == nanoarrow::NA);
+  CHECK(sliced[1] == 3);
+  CHECK(sliced[2].value() == 4);
+
+  // Without nulls the validity bitmap is not consulted.
+  nanoarrow::UniqueArray dense = MakeInt32Array(false);
+  int64_t sum = 0;
+  for (auto value : nanoarrow::ViewArrayAs<int32_t>(dense.get())) {
+    CHECK(value.has_value());
+    sum += *value;
+  }
+  CHECK(sum == 10);
+}
+
+static void TestViewArrayAsBytes() {
+  nanoarrow::UniqueArray array;
+  NANOARROW_THROW_NOT_OK(ArrowArrayInitFromType(array.get(), NANOARROW_TYPE_STRING));
+  NANOARROW_THROW_NOT_OK(ArrowArrayStartAppending(array.get()));
+  NANOARROW_THROW_NOT_OK(ArrowArrayAppendString(array.get(), "abc"_asv));
+  NANOARROW_THROW_NOT_OK(ArrowArrayAppendNull(array.get(), 1));
+  NANOARROW_THROW_NOT_OK(ArrowArrayAppendString(array.get(), ""_asv));
+  NANOARROW_THROW_NOT_OK(ArrowArrayAppendString(array.get(), "defg"_asv));
+  NANOARROW_THROW_NOT_OK(ArrowArrayFinishBuildingDefault(array.get(), nullptr));
+
+  std::vector<std::string> seen;
+  for (auto value : nanoarrow::ViewArrayAsBytes<32>(array.get())) {
+    seen.push_back(value ? std::string(value->data, static_cast<size_t>(value->size_bytes))
+                         : std::string("<null>"));
+  }
+  CHECK((seen == std::vector<std::string>{"abc", "<null>", "", "defg"}));
+
+  nanoarrow::ViewArrayAsBytes<32> strings(array.get());
+  CHECK(strings[0] == "abc"_asv);
+  CHECK(strings[3] != "def"_asv);
+  CHECK(strings[1] == nanoarrow::NA);
+
+  // Large strings use 64-bit offsets.
+  nanoarrow::UniqueArray large;
+  NANOARROW_THROW_NOT_OK(ArrowArrayInitFromType(large.get(), NANOARROW_TYPE_LARGE_STRING));
+  NANOARROW_THROW_NOT_OK(ArrowArrayStartAppending(large.get()));
+  NANOARROW_THROW_NOT_OK(ArrowArrayAppendString(large.get(), "x"_asv));
+  NANOARROW_THROW_NOT_OK(ArrowArrayAppendString(large.get(), "yz"_asv));
+  NANOARROW_THROW_NOT_OK(ArrowArrayFinishBuildingDefault(large.get(), nullptr));
+  nanoarrow::UniqueSchema large_schema;
+  NANOARROW_THROW_NOT_OK(
+      ArrowSchemaInitFromType(large_schema.get(), NANOARROW_TYPE_LARGE_STRING));
+  nanoarrow::UniqueArrayView large_view;
+  NANOARROW_THROW_NOT_OK(
+      ArrowArrayViewInitFromSchema(large_view.get(), large_schema.get(), nullptr));
+  NANOARROW_THROW_NOT_OK(ArrowArrayViewSetArray(large_view.get(), large.get(), nullptr));
+  nanoarrow::ViewArrayAsBytes<64> large_strings(large_view.get());
+  CHECK(large_strings.size() == 2);
+  CHECK(large_strings[1] == "yz"_asv);
+
+  // Fixed-size binary of width 2.
+  nanoarrow::UniqueSchema fixed_schema;
+  ArrowSchemaInit(fixed_schema.get());
+  NANOARROW_THROW_NOT_OK(ArrowSchemaSetTypeFixedSize(fixed_schema.get(),
+                                                     NANOARROW_TYPE_FIXED_SIZE_BINARY, 2));
+  nanoarrow::UniqueArray fixed;
+  NANOARROW_THROW_NOT_OK(ArrowArrayInitFromSchema(fixed.get(), fixed_schema.get(), nullptr));
+  NANOARROW_THROW_NOT_OK(ArrowArrayStartAppending(fixed.get()));
+  NANOARROW_THROW_NOT_OK(ArrowArrayAppendBytes(fixed.get(), {{"ab"}, 2}));
+  NANOARROW_THROW_NOT_OK(ArrowArrayAppendNull(fixed.get(), 1));
+  NANOARROW_THROW_NOT_OK(ArrowArrayAppendBytes(fixed.get(), {{"cd"}, 2}));
+  NANOARROW_THROW_NOT_OK(ArrowArrayFinishBuildingDefault(fixed.get(), nullptr));
+  nanoarrow::ViewArrayAsFixedSizeBytes fixed_values(fixed.get(), 2);
+  CHECK(fixed_values.size() == 3);
+  CHECK(fixed_values[0] == "ab"_asv);
+  CHECK(fixed_values[1] == nanoarrow::NA);
+  CHECK(fixed_values[2] == "cd"_asv);
+}
+
+// A stream whose second get_next fails, to check error propagation.
+class FailingStream {
+ public:
+  int GetSchema(struct ArrowSchema* out) {
+    return ArrowSchemaInitFromType(out, NANOARROW_TYPE_INT32);
+  }
+  int GetNext(struct ArrowArray* out) {
+    if (calls_++ == 0) {
+      nanoarrow::UniqueArray array = MakeInt32Array(false);
+      array.move(out);
+      return NANOARROW_OK;
+    }
+    std::snprintf(message_, sizeof(message_), "disk on fire");
+    return EIO;
+  }
+  const char* GetLastError() { return message_; }
+
+ private:
+  int calls_ = 0;
+  char message_[64] = {0};
+};
+
+static void TestStreams() {
+  // VectorArrayStream + ViewArrayStream.
+  nanoarrow::UniqueSchema schema;
+  NANOARROW_THROW_NOT_OK(ArrowSchemaInitFromType(schema.get(), NANOARROW_TYPE_INT32));
+  std::vector<nanoarrow::UniqueArray> arrays;
+  arrays.push_back(MakeInt32Array(false));
+  arrays.push_back(MakeInt32Array(true));
+  nanoarrow::UniqueArrayStream stream =
+      nanoarrow::VectorArrayStream::MakeUnique(schema.get(), std::move(arrays));
+  CHECK(schema->release == nullptr);  // the stream took it
+
+  nanoarrow::UniqueSchema stream_schema;
+  NANOARROW_THROW_NOT_OK(ArrowArrayStreamGetSchema(stream.get(), stream_schema.get(), nullptr));
+  CHECK(std::strcmp(stream_schema->format, "i") == 0);
+
+  int n_arrays = 0;
+  int64_t total_length = 0;
+  nanoarrow::ViewArrayStream batches(stream.get());
+  for (struct ArrowArray& array : batches) {
+    n_arrays++;
+    total_length += array.length;
+  }
+  CHECK(batches.code() == NANOARROW_OK);
+  CHECK(n_arrays == 2);
+  CHECK(total_length == 8);
+
+  // EmptyArrayStream: a schema and no arrays.
+  nanoarrow::UniqueSchema empty_schema;
+  NANOARROW_THROW_NOT_OK(ArrowSchemaInitFromType(empty_schema.get(), NANOARROW_TYPE_STRING));
+  nanoarrow::UniqueArrayStream empty =
+      nanoarrow::EmptyArrayStream::MakeUnique(empty_schema.get());
+  ArrowErrorCode code = EINVAL;
+  struct ArrowError error;
+  int n_empty = 0;
+  for (struct ArrowArray& array : nanoarrow::ViewArrayStream(empty.get(), &code, &error)) {
+    (void)array;
+    n_empty++;
+  }
+  CHECK(n_empty == 0);
+  CHECK(code == NANOARROW_OK);
+  nanoarrow::UniqueSchema empty_stream_schema;
+  NANOARROW_THROW_NOT_OK(
+      ArrowArrayStreamGetSchema(empty.get(), empty_stream_schema.get(), nullptr));
+  CHECK(std::strcmp(empty_stream_schema->format, "u") == 0);
+
+  // ArrayStreamFactory over a failing producer: the loop stops at the error.
+  nanoarrow::UniqueArrayStream failing;
+  nanoarrow::ArrayStreamFactory<FailingStream>::InitArrayStream(new FailingStream(),
+                                                                failing.get());
+  struct ArrowError failing_error;
+  nanoarrow::ViewArrayStream failing_view(failing.get(), &failing_error);
+  int n_before_error = 0;
+  for (struct ArrowArray& array : failing_view) {
+    CHECK(array.length == 4);
+    n_before_error++;
+  }
+  CHECK(n_before_error == 1);
+  CHECK(failing_view.code() == EIO);
+  CHECK(std::strstr(failing_view.error()->message, "disk on fire") != nullptr);
+}
+
+static void TestBufferInitSequence() {
+  nanoarrow::UniqueBuffer buffer;
+  std::vector<int32_t> values{7, 8, 9};
+  const int32_t* original = values.data();
+  nanoarrow::BufferInitSequence(buffer.get(), std::move(values));
+  CHECK(buffer->size_bytes == 12);
+  // The vector's storage was moved, not copied.
+  CHECK(reinterpret_cast<const int32_t*>(buffer->data) == original);
+  CHECK(reinterpret_cast<const int32_t*>(buffer->data)[2] == 9);
+
+  nanoarrow::UniqueBuffer text;
+  nanoarrow::BufferInitSequence(text.get(), std::string("hello arrow, long enough to allocate"));
+  CHECK(text->size_bytes == 36);
+  CHECK(std::memcmp(text->data, "hello", 5) == 0);
+  // Both are released (and the containers deleted) by the wrappers; ASan checks.
+}
+
+int main() {
+  try {
+    TestThrowNotOk();
+    TestUniqueSchema();
+    TestUniqueBufferAndBitmap();
+    TestUniqueArrayAndView();
+    TestViewArrayAs();
+    TestViewArrayAsBytes();
+    TestStreams();
+    TestBufferInitSequence();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "unexpected exception: %s\n", e.what());
+    return 1;
+  }
+  std::printf("test_hpp: %d checks, %d failed\n", n_checks, n_failures);
+  return n_failures == 0 ? 0 : 1;
+}

@@ -1,0 +1,289 @@
+#!/usr/bin/env bash
+# Checks the vendoring story end to end. Exits non-zero on the first failure.
+#
+#  1. dist/ is exactly what tools/bundle writes (regenerated into a temp dir)
+#  2. dist/ compiles alone (only its files + libc) with gcc and clang as C99
+#     (-Wall -Wextra -Wpedantic -Werror) and with g++ as C++; the same for a
+#     bundle with --namespace baked in, whose exports must all carry the prefix
+#  3. every example builds against the bundle and runs, including
+#     examples/vendored/build.sh (plain cc over dist/)
+#  4. two copies with different NANOARROW_NAMESPACE link into one program and
+#     work (tests/namespace via CMake, and from the bundle); without namespaces
+#     the same link must fail with duplicate symbols
+#  5. every symbol exported by libnanoarrow.a starts with Arrow (or with the
+#     namespace when one is set)
+#  6. the examples build against an installed copy via find_package and via
+#     pkg-config, and via add_subdirectory/FetchContent (examples/cmake-subdirectory)
+#  7. Meson: meson.build matches CMakeLists.txt and src/common; when meson is
+#     installed, the build, its test, and use as a subproject
+#  8. prints the compiled size (size: text + data, -O2) of the core library
+#     (and of the IPC library once it exists)
+#
+#   tools/check-bundle.sh          (build trees in build/check-bundle)
+#   NANOARROW_CHECK_IPC=0 tools/check-bundle.sh    (leave the IPC bundle out of 2-8)
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+root=$(pwd)
+work="$root/build/check-bundle"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/nanoarrow-check-bundle.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+rm -rf "$work"
+mkdir -p "$work"
+
+step() { printf '\n== check-bundle: %s\n' "$*"; }
+fail() { printf 'check-bundle: FAILED: %s\n' "$*" >&2; exit 1; }
+need() { command -v "$1" >/dev/null 2>&1 || fail "'$1' is required"; }
+for tool in python3 gcc clang g++ cmake nm size pkg-config; do need "$tool"; done
+
+c_flags=(-std=c99 -Wall -Wextra -Wpedantic -Werror)
+cxx_flags=(-x c++ -Wall -Wextra -Werror)
+have_ipc=0
+[ -f dist/nanoarrow_ipc.c ] && [ "${NANOARROW_CHECK_IPC:-1}" != 0 ] && have_ipc=1
+
+# exported_symbols FILE: defined global code/data symbols of an archive or object.
+exported_symbols() {
+  nm -g --defined-only "$1" | awk 'NF == 3 && $2 ~ /^[TDBR]$/ {print $3}' | sort -u
+}
+
+# check_prefix WHAT FILE REGEX: every exported symbol of FILE matches REGEX.
+check_prefix() {
+  local syms bad
+  syms=$(exported_symbols "$2")
+  [ -n "$syms" ] || fail "$1: no exported symbols in $2"
+  bad=$(echo "$syms" | grep -v -E "$3" || true)
+  [ -z "$bad" ] || fail "$1: symbols exported without the expected prefix ($3):
+$bad"
+  echo "ok: $1: $(echo "$syms" | wc -l) exported symbols, all match $3"
+}
+
+# ---------------------------------------------------------------------------
+step "1. dist/ is up to date with tools/bundle"
+[ -d dist ] || fail "dist/ is missing: run tools/bundle"
+tools/bundle --output-dir "$tmp/dist" >/dev/null
+if ! diff -r "$tmp/dist" dist >"$work/dist.diff"; then
+  head -n 40 "$work/dist.diff"
+  fail "dist/ differs from what tools/bundle writes: run tools/bundle and commit dist/"
+fi
+echo "ok: dist/ matches ($(ls dist | tr '\n' ' '))"
+
+# ---------------------------------------------------------------------------
+step "2. dist/ compiles alone with gcc, clang (C99) and g++ (C++)"
+# compile_alone DIR NAME: copy DIR's bundle into an empty dir and compile NAME.c.
+compile_alone() {
+  local src=$1 name=$2 alone="$tmp/alone-$RANDOM"
+  mkdir -p "$alone"
+  cp "$src"/*.h "$src/$name.c" "$alone/"
+  (cd "$alone" &&
+    gcc "${c_flags[@]}" -c "$name.c" -o gcc.o &&
+    clang "${c_flags[@]}" -c "$name.c" -o clang.o &&
+    g++ "${cxx_flags[@]}" -c "$name.c" -o gxx.o) || fail "$src/$name.c does not compile alone"
+  echo "ok: $name.c: gcc, clang, g++"
+}
+compile_alone dist nanoarrow
+if [ "$have_ipc" = 1 ]; then
+  compile_alone dist nanoarrow_ipc
+else
+  echo "note: IPC bundle not checked (no dist/nanoarrow_ipc.c, or NANOARROW_CHECK_IPC=0)"
+fi
+if [ -f dist/nanoarrow.hpp ]; then
+  printf '#include "nanoarrow.hpp"\nint main() { nanoarrow::UniqueSchema s; return 0; }\n' \
+    >"$tmp/hpp.cc"
+  g++ -std=c++11 -Wall -Wextra -Wpedantic -Werror -I dist -fsyntax-only "$tmp/hpp.cc" \
+    || fail "dist/nanoarrow.hpp does not compile as C++11"
+  echo "ok: nanoarrow.hpp: g++ -std=c++11"
+fi
+
+tools/bundle --namespace CheckNs --output-dir "$tmp/dist-ns" >/dev/null
+grep -q '^#define NANOARROW_NAMESPACE CheckNs$' "$tmp/dist-ns/nanoarrow.h" \
+  || fail "tools/bundle --namespace did not bake NANOARROW_NAMESPACE in"
+gcc "${c_flags[@]}" -c "$tmp/dist-ns/nanoarrow.c" -o "$tmp/dist-ns/nanoarrow.o" \
+  || fail "namespaced bundle does not compile"
+check_prefix "bundle --namespace CheckNs" "$tmp/dist-ns/nanoarrow.o" '^CheckNs'
+gcc "${c_flags[@]}" -c dist/nanoarrow.c -o "$tmp/nanoarrow-plain.o"
+check_prefix "bundle without namespace" "$tmp/nanoarrow-plain.o" '^Arrow'
+
+# ---------------------------------------------------------------------------
+step "3. examples against the bundle"
+examples/vendored/build.sh "$work/vendored" >/dev/null || fail "examples/vendored/build.sh"
+"$work/vendored" || fail "vendored example run"
+
+# The examples include "nanoarrow/nanoarrow.h": give them the bundle under that name.
+mkdir -p "$tmp/bundle-include/nanoarrow"
+cp dist/nanoarrow.h "$tmp/bundle-include/nanoarrow/nanoarrow.h"
+bundle_cc=(gcc "${c_flags[@]}" -O1 -fsanitize=address,undefined -fno-sanitize-recover=all
+           -I"$tmp/bundle-include")
+shopt -s nullglob
+examples=(examples/*.c)
+shopt -u nullglob
+for src in "${examples[@]}"; do
+  name=$(basename "$src" .c)
+  "${bundle_cc[@]}" "$src" dist/nanoarrow.c -o "$work/bundle-$name" -lm \
+    || fail "example $name does not build against the bundle"
+  "$work/bundle-$name" >"$work/bundle-$name.out" || fail "example $name (bundle) failed"
+  echo "ok: $name (bundle)"
+done
+"${bundle_cc[@]}" examples/c-data-interface/*.c dist/nanoarrow.c -o "$work/bundle-cdi" -lm \
+  || fail "examples/c-data-interface does not build against the bundle"
+"$work/bundle-cdi" >"$work/bundle-cdi.out" || fail "c-data-interface (bundle) failed"
+echo "ok: c-data-interface (bundle)"
+
+# ---------------------------------------------------------------------------
+step "4. two namespaced copies in one program"
+cmake -S tests/namespace -B "$work/namespace" -DCMAKE_BUILD_TYPE=Debug \
+  >"$work/namespace.configure.log" || { cat "$work/namespace.configure.log"; fail "configure tests/namespace"; }
+cmake --build "$work/namespace" -j2 >"$work/namespace.build.log" 2>&1 \
+  || { cat "$work/namespace.build.log"; fail "build tests/namespace"; }
+"$work/namespace/two_copies" || fail "tests/namespace: two_copies"
+nm "$work/namespace/two_copies" >"$work/two_copies.nm"
+for ns in NsA NsB; do
+  grep -q " T ${ns}ArrowSchemaInit\$" "$work/two_copies.nm" \
+    || fail "two_copies does not contain ${ns}ArrowSchemaInit"
+done
+
+# The same from the bundle, plus the control: without namespaces it must clash.
+# bundle_copy NAME NAMESPACE PREFIX: static library of copy.c + the bundle.
+bundle_copy() {
+  local dir="$tmp/copy-$1"
+  mkdir -p "$dir"
+  local defs=(-DCOPY_PREFIX="$3")
+  [ -n "$2" ] && defs+=(-DNANOARROW_NAMESPACE="$2")
+  gcc "${c_flags[@]}" "${defs[@]}" -I"$tmp/bundle-include" -c tests/namespace/copy.c -o "$dir/copy.o"
+  gcc "${c_flags[@]}" "${defs[@]}" -c dist/nanoarrow.c -o "$dir/nanoarrow.o"
+  ar rcs "$tmp/lib$1.a" "$dir/copy.o" "$dir/nanoarrow.o"
+}
+bundle_copy a NsA copy_a_
+bundle_copy b NsB copy_b_
+gcc -std=c99 tests/namespace/main.c -Wl,--whole-archive "$tmp/liba.a" "$tmp/libb.a" \
+  -Wl,--no-whole-archive -lm -o "$work/two_copies_bundle" || fail "bundle: two copies do not link"
+"$work/two_copies_bundle" >/dev/null || fail "bundle: two_copies failed"
+echo "ok: two namespaced bundle copies link and work"
+bundle_copy a_plain "" copy_a_
+bundle_copy b_plain "" copy_b_
+if gcc -std=c99 tests/namespace/main.c -Wl,--whole-archive "$tmp/liba_plain.a" \
+     "$tmp/libb_plain.a" -Wl,--no-whole-archive -lm -o "$tmp/clash" 2>"$tmp/clash.log"; then
+  fail "control: two copies WITHOUT namespaces linked, so the test above proves nothing"
+fi
+grep -q 'multiple definition' "$tmp/clash.log" || { cat "$tmp/clash.log"; fail "control: unexpected link error"; }
+echo "ok: control: without namespaces the copies clash (multiple definition)"
+
+# ---------------------------------------------------------------------------
+step "5. libnanoarrow.a exports only Arrow* (or namespaced) symbols"
+# build_lib NAME [cmake args]: Release static build with -O2 in $work/NAME.
+build_lib() {
+  local name=$1
+  shift
+  cmake -S "$root" -B "$work/$name" -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_C_FLAGS_RELEASE="-O2 -DNDEBUG" -DCMAKE_INSTALL_LIBDIR=lib "$@" \
+    >"$work/$name.configure.log" || { cat "$work/$name.configure.log"; fail "configure ($name)"; }
+  cmake --build "$work/$name" -j2 >"$work/$name.build.log" 2>&1 \
+    || { cat "$work/$name.build.log"; fail "build ($name)"; }
+}
+ipc_args=()
+[ "$have_ipc" = 1 ] && ipc_args=(-DNANOARROW_IPC=ON)
+build_lib lib "${ipc_args[@]}"
+check_prefix "libnanoarrow.a" "$work/lib/libnanoarrow.a" '^Arrow'
+build_lib lib-ns -DNANOARROW_NAMESPACE=CheckNs
+check_prefix "libnanoarrow.a (NANOARROW_NAMESPACE=CheckNs)" "$work/lib-ns/libnanoarrow.a" '^CheckNs'
+
+# ---------------------------------------------------------------------------
+step "6. examples against an installed copy"
+prefix="$tmp/prefix"
+cmake --install "$work/lib" --prefix "$prefix" >/dev/null || fail "install"
+cmake -S examples -B "$work/examples-installed" -DCMAKE_PREFIX_PATH="$prefix" \
+  >"$work/examples-installed.configure.log" \
+  || { cat "$work/examples-installed.configure.log"; fail "configure examples against the install"; }
+cmake --build "$work/examples-installed" -j2 >"$work/examples-installed.build.log" 2>&1 \
+  || { cat "$work/examples-installed.build.log"; fail "build examples against the install"; }
+for src in "${examples[@]}"; do
+  name=$(basename "$src" .c)
+  "$work/examples-installed/$name" >/dev/null || fail "example $name (find_package) failed"
+done
+"$work/examples-installed/c_data_interface" >/dev/null || fail "c_data_interface (find_package) failed"
+echo "ok: ${#examples[@]} examples + c-data-interface via find_package(nanoarrow)"
+
+pc_flags=$(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags --libs nanoarrow) \
+  || fail "pkg-config nanoarrow"
+for src in "${examples[@]}"; do
+  name=$(basename "$src" .c)
+  # shellcheck disable=SC2086
+  gcc -std=c99 "$src" $pc_flags -o "$work/pc-$name" || fail "example $name (pkg-config) build"
+  "$work/pc-$name" >/dev/null || fail "example $name (pkg-config) failed"
+done
+# shellcheck disable=SC2086
+gcc -std=c99 examples/c-data-interface/*.c $pc_flags -o "$work/pc-cdi" \
+  || fail "c-data-interface (pkg-config) build"
+"$work/pc-cdi" >/dev/null || fail "c-data-interface (pkg-config) failed"
+echo "ok: ${#examples[@]} examples + c-data-interface via pkg-config ($pc_flags)"
+
+cmake -S examples/cmake-subdirectory -B "$work/subdirectory" >"$work/subdirectory.log" \
+  && cmake --build "$work/subdirectory" -j2 >>"$work/subdirectory.log" 2>&1 \
+  || { cat "$work/subdirectory.log"; fail "examples/cmake-subdirectory (add_subdirectory)"; }
+"$work/subdirectory/subdirectory_example" || fail "subdirectory_example (add_subdirectory)"
+# FetchContent, pointed at this checkout so that no network is needed.
+cmake -S examples/cmake-subdirectory -B "$work/fetchcontent" -DNANOARROW_SOURCE_DIR= \
+  -DFETCHCONTENT_SOURCE_DIR_NANOARROW="$root" >"$work/fetchcontent.log" \
+  && cmake --build "$work/fetchcontent" -j2 >>"$work/fetchcontent.log" 2>&1 \
+  || { cat "$work/fetchcontent.log"; fail "examples/cmake-subdirectory (FetchContent)"; }
+"$work/fetchcontent/subdirectory_example" >/dev/null || fail "subdirectory_example (FetchContent)"
+echo "ok: examples/cmake-subdirectory via add_subdirectory and FetchContent"
+
+# ---------------------------------------------------------------------------
+step "7. Meson"
+cmake_version=$(sed -n 's/^ *VERSION \([0-9.]*\)$/\1/p' CMakeLists.txt | head -n 1)
+grep -q "version: '$cmake_version'" meson.build \
+  || fail "meson.build version differs from CMakeLists.txt ($cmake_version)"
+for src in src/common/*.c; do
+  grep -q "'$src'" meson.build || fail "meson.build does not list $src"
+done
+echo "ok: meson.build lists src/common/*.c and version $cmake_version"
+if command -v meson >/dev/null 2>&1 && command -v ninja >/dev/null 2>&1; then
+  meson setup "$work/meson" "$root" -Dtests=enabled >"$work/meson.log" 2>&1 \
+    && meson compile -C "$work/meson" >>"$work/meson.log" 2>&1 \
+    && meson test -C "$work/meson" --print-errorlogs >>"$work/meson.log" 2>&1 \
+    || { cat "$work/meson.log"; fail "meson build/test"; }
+  echo "ok: meson setup + compile + test"
+  # A Meson project using this repository as its subproject.
+  sub="$tmp/meson-user"
+  mkdir -p "$sub/subprojects"
+  ln -s "$root" "$sub/subprojects/nanoarrow"
+  cp examples/vendored/main.c "$sub/main.c"
+  sed -i 's|#include "nanoarrow.h"|#include "nanoarrow/nanoarrow.h"|' "$sub/main.c"
+  cat >"$sub/meson.build" <<'EOF'
+project('meson_user', 'c', default_options: ['c_std=c99'])
+nanoarrow_dep = dependency('nanoarrow', fallback: ['nanoarrow', 'nanoarrow_dep'])
+executable('meson_user', 'main.c', dependencies: nanoarrow_dep)
+EOF
+  meson setup "$work/meson-user" "$sub" -Dnanoarrow:namespace=MesonUser >"$work/meson-user.log" 2>&1 \
+    && meson compile -C "$work/meson-user" >>"$work/meson-user.log" 2>&1 \
+    || { cat "$work/meson-user.log"; fail "meson subproject use"; }
+  "$work/meson-user/meson_user" >/dev/null || fail "meson subproject example failed"
+  nm "$work/meson-user/meson_user" >"$work/meson-user.nm"
+  grep -q ' T MesonUserArrowSchemaInit$' "$work/meson-user.nm" \
+    || fail "meson subproject: -Dnanoarrow:namespace was not applied"
+  echo "ok: used as a Meson subproject (namespace MesonUser)"
+else
+  echo "note: meson/ninja not installed: Meson build not exercised"
+fi
+
+# ---------------------------------------------------------------------------
+step "8. compiled size (size: text + data, -O2)"
+# lib_size FILE: text + data summed over the members of an archive.
+lib_size() {
+  size "$1" | awk 'NR > 1 {sum += $1 + $2} END {print sum}'
+}
+core=$(lib_size "$work/lib/libnanoarrow.a")
+gcc -std=c99 -O2 -c dist/nanoarrow.c -o "$tmp/size-bundle.o"
+bundle=$(lib_size "$tmp/size-bundle.o")
+echo "size: core libnanoarrow.a (gcc -O2): $core bytes (text + data)"
+echo "size: core bundle dist/nanoarrow.c (gcc -O2): $bundle bytes (text + data)"
+if [ -f "$work/lib/libnanoarrow_ipc.a" ]; then
+  echo "size: IPC libnanoarrow_ipc.a (gcc -O2): $(lib_size "$work/lib/libnanoarrow_ipc.a") bytes"
+elif [ "$have_ipc" = 1 ]; then
+  gcc -std=c99 -O2 -Idist -c dist/nanoarrow_ipc.c -o "$tmp/size-ipc.o"
+  echo "size: IPC bundle dist/nanoarrow_ipc.c (gcc -O2): $(lib_size "$tmp/size-ipc.o") bytes"
+else
+  echo "size: IPC: not built yet"
+fi
+
+step "all bundle checks passed"
