@@ -1,5 +1,475 @@
-/* placeholder: being written */
+/* nanoarrow in C: inline element access for struct ArrowArrayView.
+ *
+ * Each getter reads the view's storage type and buffer pointers into locals and
+ * switches on the type, with the most common types first, so that a compiler can
+ * hoist the switch out of a loop over elements. "Unsafe" getters do no bounds
+ * checks: call them only on views validated by ArrowArrayViewSetArray() (or built
+ * by hand with correct buffers) and with 0 <= i < length. */
+
 #ifndef NANOARROW_ARRAY_VIEW_INLINE_H_INCLUDED
 #define NANOARROW_ARRAY_VIEW_INLINE_H_INCLUDED
+
+#include "nanoarrow/nanoarrow_buffer_inline.h"
+
+#include <stdint.h>
+#include <string.h>
+
 #include "nanoarrow/nanoarrow_types.h"
+
+#ifdef __cplusplus
+extern "C" {
 #endif
+
+/* Binary/string views: validity and the views come before the variadic buffers. */
+#ifndef NANOARROW_BINARY_VIEW_FIXED_BUFFERS
+#define NANOARROW_BINARY_VIEW_FIXED_BUFFERS 2
+#endif
+
+static inline int ArrowPrivateArrayViewIsBinaryView(enum ArrowType storage_type) {
+  return storage_type == NANOARROW_TYPE_BINARY_VIEW ||
+         storage_type == NANOARROW_TYPE_STRING_VIEW;
+}
+
+/* ---- Buffer introspection ---- */
+
+static inline int64_t ArrowArrayViewGetNumBuffers(const struct ArrowArrayView* array_view) {
+  int64_t n_buffers = 0;
+  if (ArrowPrivateArrayViewIsBinaryView(array_view->storage_type)) {
+    /* Fixed buffers, variadic data buffers, then the variadic sizes buffer. */
+    return NANOARROW_BINARY_VIEW_FIXED_BUFFERS + (int64_t)array_view->n_variadic_buffers +
+           1;
+  }
+  while (n_buffers < NANOARROW_MAX_FIXED_BUFFERS &&
+         array_view->layout.buffer_type[n_buffers] != NANOARROW_BUFFER_TYPE_NONE) {
+    n_buffers++;
+  }
+  return n_buffers;
+}
+
+static inline struct ArrowBufferView ArrowArrayViewGetBufferView(
+    const struct ArrowArrayView* array_view, int64_t i) {
+  struct ArrowBufferView out;
+  int64_t variadic_i;
+  if (!ArrowPrivateArrayViewIsBinaryView(array_view->storage_type)) {
+    if (i >= 0 && i < NANOARROW_MAX_FIXED_BUFFERS) {
+      return array_view->buffer_views[i];
+    }
+    out.data.data = NULL;
+    out.size_bytes = 0;
+    return out;
+  }
+
+  if (i >= 0 && i < NANOARROW_BINARY_VIEW_FIXED_BUFFERS) {
+    return array_view->buffer_views[i];
+  }
+
+  variadic_i = i - NANOARROW_BINARY_VIEW_FIXED_BUFFERS;
+  if (variadic_i >= 0 && variadic_i < array_view->n_variadic_buffers) {
+    out.data.data = array_view->variadic_buffers[variadic_i];
+    out.size_bytes = array_view->variadic_buffer_sizes[variadic_i];
+  } else if (variadic_i == array_view->n_variadic_buffers) {
+    out.data.data = array_view->variadic_buffer_sizes;
+    out.size_bytes = (int64_t)array_view->n_variadic_buffers * (int64_t)sizeof(int64_t);
+  } else {
+    out.data.data = NULL;
+    out.size_bytes = 0;
+  }
+  return out;
+}
+
+/* For binary views: which kind of buffer index i is (0 fixed, 1 variadic data,
+ * 2 variadic sizes, -1 out of range). */
+static inline int ArrowPrivateArrayViewBinaryViewBufferKind(const struct ArrowArrayView* array_view,
+                                                     int64_t i) {
+  int64_t variadic_i = i - NANOARROW_BINARY_VIEW_FIXED_BUFFERS;
+  if (i < 0) return -1;
+  if (variadic_i < 0) return 0;
+  if (variadic_i < array_view->n_variadic_buffers) return 1;
+  if (variadic_i == array_view->n_variadic_buffers) return 2;
+  return -1;
+}
+
+static inline enum ArrowBufferType ArrowArrayViewGetBufferType(
+    const struct ArrowArrayView* array_view, int64_t i) {
+  if (ArrowPrivateArrayViewIsBinaryView(array_view->storage_type)) {
+    switch (ArrowPrivateArrayViewBinaryViewBufferKind(array_view, i)) {
+      case 0:
+        return array_view->layout.buffer_type[i];
+      case 1:
+        return NANOARROW_BUFFER_TYPE_VARIADIC_DATA;
+      case 2:
+        return NANOARROW_BUFFER_TYPE_VARIADIC_SIZE;
+      default:
+        return NANOARROW_BUFFER_TYPE_NONE;
+    }
+  }
+  if (i >= 0 && i < NANOARROW_MAX_FIXED_BUFFERS) {
+    return array_view->layout.buffer_type[i];
+  }
+  return NANOARROW_BUFFER_TYPE_NONE;
+}
+
+static inline enum ArrowType ArrowArrayViewGetBufferDataType(
+    const struct ArrowArrayView* array_view, int64_t i) {
+  if (ArrowPrivateArrayViewIsBinaryView(array_view->storage_type)) {
+    switch (ArrowPrivateArrayViewBinaryViewBufferKind(array_view, i)) {
+      case 0:
+        return array_view->layout.buffer_data_type[i];
+      case 1:
+        return array_view->storage_type == NANOARROW_TYPE_STRING_VIEW
+                   ? NANOARROW_TYPE_STRING
+                   : NANOARROW_TYPE_BINARY;
+      case 2:
+        return NANOARROW_TYPE_INT64;
+      default:
+        return NANOARROW_TYPE_UNINITIALIZED;
+    }
+  }
+  if (i >= 0 && i < NANOARROW_MAX_FIXED_BUFFERS) {
+    return array_view->layout.buffer_data_type[i];
+  }
+  return NANOARROW_TYPE_UNINITIALIZED;
+}
+
+static inline int64_t ArrowArrayViewGetBufferElementSizeBits(
+    const struct ArrowArrayView* array_view, int64_t i) {
+  if (ArrowPrivateArrayViewIsBinaryView(array_view->storage_type)) {
+    switch (ArrowPrivateArrayViewBinaryViewBufferKind(array_view, i)) {
+      case 0:
+        return array_view->layout.element_size_bits[i];
+      case 1:
+        return 8;
+      case 2:
+        return 64;
+      default:
+        return 0;
+    }
+  }
+  if (i >= 0 && i < NANOARROW_MAX_FIXED_BUFFERS) {
+    return array_view->layout.element_size_bits[i];
+  }
+  return 0;
+}
+
+/* ---- Nulls ---- */
+
+/* Unions and run-end encoded arrays have no validity of their own: they are never
+ * null here (ask the child). The NA type is always null. */
+static inline int8_t ArrowArrayViewIsNull(const struct ArrowArrayView* array_view,
+                                          int64_t i) {
+  const uint8_t* validity = array_view->buffer_views[0].data.as_uint8;
+  if (array_view->layout.buffer_type[0] != NANOARROW_BUFFER_TYPE_VALIDITY) {
+    return array_view->storage_type == NANOARROW_TYPE_NA;
+  }
+  if (validity == NULL) {
+    return 0;
+  }
+  i += array_view->offset;
+  return (int8_t)(((validity[i >> 3] >> (i & 7)) & 1) ^ 1);
+}
+
+static inline int64_t ArrowArrayViewComputeNullCount(
+    const struct ArrowArrayView* array_view) {
+  const uint8_t* validity = array_view->buffer_views[0].data.as_uint8;
+  if (array_view->length == 0) {
+    return 0;
+  }
+  if (array_view->layout.buffer_type[0] != NANOARROW_BUFFER_TYPE_VALIDITY) {
+    return array_view->storage_type == NANOARROW_TYPE_NA ? array_view->length : 0;
+  }
+  if (validity == NULL) {
+    return 0;
+  }
+  return array_view->length -
+         ArrowBitCountSet(validity, array_view->offset, array_view->length);
+}
+
+/* ---- Unions and lists ---- */
+
+static inline int8_t ArrowArrayViewUnionTypeId(const struct ArrowArrayView* array_view,
+                                               int64_t i) {
+  switch (array_view->storage_type) {
+    case NANOARROW_TYPE_SPARSE_UNION:
+    case NANOARROW_TYPE_DENSE_UNION:
+      return array_view->buffer_views[0].data.as_int8[array_view->offset + i];
+    default:
+      return -1;
+  }
+}
+
+static inline int8_t ArrowArrayViewUnionChildIndex(const struct ArrowArrayView* array_view,
+                                                   int64_t i) {
+  int8_t type_id = ArrowArrayViewUnionTypeId(array_view, i);
+  if (type_id < 0 || array_view->union_type_id_map == NULL) {
+    return type_id;
+  }
+  return array_view->union_type_id_map[type_id];
+}
+
+static inline int64_t ArrowArrayViewUnionChildOffset(const struct ArrowArrayView* array_view,
+                                                     int64_t i) {
+  switch (array_view->storage_type) {
+    case NANOARROW_TYPE_DENSE_UNION:
+      return array_view->buffer_views[1].data.as_int32[array_view->offset + i];
+    case NANOARROW_TYPE_SPARSE_UNION:
+      return array_view->offset + i;
+    default:
+      return -1;
+  }
+}
+
+/* The raw value of offsets buffer element i (as nanoarrow does, the view's offset is
+ * not added: pass array_view->offset + i for element i of a sliced array). */
+static inline int64_t ArrowArrayViewListChildOffset(const struct ArrowArrayView* array_view,
+                                                    int64_t i) {
+  switch (array_view->storage_type) {
+    case NANOARROW_TYPE_LIST:
+    case NANOARROW_TYPE_MAP:
+      return array_view->buffer_views[1].data.as_int32[i];
+    case NANOARROW_TYPE_LARGE_LIST:
+      return array_view->buffer_views[1].data.as_int64[i];
+    default:
+      return -1;
+  }
+}
+
+/* ---- Values ---- */
+
+/* The numeric getters test the most common types first and leave the rest to an
+ * out-of-line pure function: the loop body stays small and the tests stay
+ * loop-invariant, so compilers can unswitch (and vectorize) a loop over elements. */
+#if defined(__GNUC__) || defined(__clang__)
+#define NANOARROW_PRIVATE_SLOW_PATH static __attribute__((noinline, pure, unused))
+#else
+#define NANOARROW_PRIVATE_SLOW_PATH static inline
+#endif
+
+/* The switch cases reading element I (offset applied) of every numeric storage
+ * type, converted with RETURN_AS. */
+#define NANOARROW_PRIVATE_NUMERIC_CASES(DATA, I, RETURN_AS, BOOL_EXPR)          \
+  case NANOARROW_TYPE_INT32:                                                    \
+  case NANOARROW_TYPE_DATE32:                                                   \
+  case NANOARROW_TYPE_TIME32:                                                   \
+  case NANOARROW_TYPE_INTERVAL_MONTHS:                                          \
+    return RETURN_AS(DATA.as_int32[I]);                                         \
+  case NANOARROW_TYPE_INT64:                                                    \
+  case NANOARROW_TYPE_DATE64:                                                   \
+  case NANOARROW_TYPE_TIME64:                                                   \
+  case NANOARROW_TYPE_TIMESTAMP:                                                \
+  case NANOARROW_TYPE_DURATION:                                                 \
+    return RETURN_AS(DATA.as_int64[I]);                                         \
+  case NANOARROW_TYPE_DOUBLE:                                                   \
+    return RETURN_AS(DATA.as_double[I]);                                        \
+  case NANOARROW_TYPE_FLOAT:                                                    \
+    return RETURN_AS(DATA.as_float[I]);                                         \
+  case NANOARROW_TYPE_UINT32:                                                   \
+    return RETURN_AS(DATA.as_uint32[I]);                                        \
+  case NANOARROW_TYPE_UINT64:                                                   \
+    return RETURN_AS(DATA.as_uint64[I]);                                        \
+  case NANOARROW_TYPE_INT16:                                                    \
+    return RETURN_AS(DATA.as_int16[I]);                                         \
+  case NANOARROW_TYPE_UINT16:                                                   \
+    return RETURN_AS(DATA.as_uint16[I]);                                        \
+  case NANOARROW_TYPE_INT8:                                                     \
+    return RETURN_AS(DATA.as_int8[I]);                                          \
+  case NANOARROW_TYPE_UINT8:                                                    \
+    return RETURN_AS(DATA.as_uint8[I]);                                         \
+  case NANOARROW_TYPE_HALF_FLOAT:                                               \
+    return RETURN_AS(ArrowHalfFloatToFloat(DATA.as_uint16[I]));                 \
+  case NANOARROW_TYPE_BOOL:                                                     \
+    return RETURN_AS(BOOL_EXPR)
+
+#define NANOARROW_PRIVATE_AS_INT64(x) ((int64_t)(x))
+#define NANOARROW_PRIVATE_AS_UINT64(x) ((uint64_t)(x))
+#define NANOARROW_PRIVATE_AS_DOUBLE(x) ((double)(x))
+
+NANOARROW_PRIVATE_SLOW_PATH int64_t ArrowPrivateArrayViewGetIntSlow(
+    const struct ArrowArrayView* array_view, int64_t i) {
+  const union ArrowBufferViewData data = array_view->buffer_views[1].data;
+  switch (array_view->storage_type) {
+    NANOARROW_PRIVATE_NUMERIC_CASES(data, i, NANOARROW_PRIVATE_AS_INT64,
+                                    (data.as_uint8[i >> 3] >> (i & 7)) & 1);
+    default:
+      return INT64_MAX;
+  }
+}
+
+NANOARROW_PRIVATE_SLOW_PATH uint64_t ArrowPrivateArrayViewGetUIntSlow(
+    const struct ArrowArrayView* array_view, int64_t i) {
+  const union ArrowBufferViewData data = array_view->buffer_views[1].data;
+  switch (array_view->storage_type) {
+    NANOARROW_PRIVATE_NUMERIC_CASES(data, i, NANOARROW_PRIVATE_AS_UINT64,
+                                    (data.as_uint8[i >> 3] >> (i & 7)) & 1);
+    default:
+      return UINT64_MAX;
+  }
+}
+
+NANOARROW_PRIVATE_SLOW_PATH double ArrowPrivateArrayViewGetDoubleSlow(
+    const struct ArrowArrayView* array_view, int64_t i) {
+  const union ArrowBufferViewData data = array_view->buffer_views[1].data;
+  switch (array_view->storage_type) {
+    NANOARROW_PRIVATE_NUMERIC_CASES(data, i, NANOARROW_PRIVATE_AS_DOUBLE,
+                                    (data.as_uint8[i >> 3] >> (i & 7)) & 1);
+    default:
+      return 0.0;
+  }
+}
+
+/* Element i as an int64 (floating point truncated; INT64_MAX for non-numeric
+ * types). */
+static inline int64_t ArrowArrayViewGetIntUnsafe(const struct ArrowArrayView* array_view,
+                                                 int64_t i) {
+  const union ArrowBufferViewData data = array_view->buffer_views[1].data;
+  const enum ArrowType storage_type = array_view->storage_type;
+  i += array_view->offset;
+  if (storage_type == NANOARROW_TYPE_INT32) {
+    return data.as_int32[i];
+  }
+  if (storage_type == NANOARROW_TYPE_INT64) {
+    return data.as_int64[i];
+  }
+  if (storage_type == NANOARROW_TYPE_INT16) {
+    return data.as_int16[i];
+  }
+  if (storage_type == NANOARROW_TYPE_INT8) {
+    return data.as_int8[i];
+  }
+  return ArrowPrivateArrayViewGetIntSlow(array_view, i);
+}
+
+/* Element i as a uint64 (UINT64_MAX for non-numeric types). */
+static inline uint64_t ArrowArrayViewGetUIntUnsafe(const struct ArrowArrayView* array_view,
+                                                   int64_t i) {
+  const union ArrowBufferViewData data = array_view->buffer_views[1].data;
+  const enum ArrowType storage_type = array_view->storage_type;
+  i += array_view->offset;
+  if (storage_type == NANOARROW_TYPE_UINT32) {
+    return data.as_uint32[i];
+  }
+  if (storage_type == NANOARROW_TYPE_UINT64) {
+    return data.as_uint64[i];
+  }
+  return ArrowPrivateArrayViewGetUIntSlow(array_view, i);
+}
+
+/* Element i as a double (0.0 for non-numeric types). */
+static inline double ArrowArrayViewGetDoubleUnsafe(const struct ArrowArrayView* array_view,
+                                                   int64_t i) {
+  const union ArrowBufferViewData data = array_view->buffer_views[1].data;
+  const enum ArrowType storage_type = array_view->storage_type;
+  i += array_view->offset;
+  if (storage_type == NANOARROW_TYPE_DOUBLE) {
+    return data.as_double[i];
+  }
+  if (storage_type == NANOARROW_TYPE_INT32) {
+    return (double)data.as_int32[i];
+  }
+  return ArrowPrivateArrayViewGetDoubleSlow(array_view, i);
+}
+
+/* The bytes of element i of a string, binary, fixed-size binary or view array
+ * ({NULL, 0} for other types). */
+static inline struct ArrowBufferView ArrowArrayViewGetBytesUnsafe(
+    const struct ArrowArrayView* array_view, int64_t i) {
+  struct ArrowBufferView out;
+  const union ArrowBufferViewData offsets = array_view->buffer_views[1].data;
+  const char* data = array_view->buffer_views[2].data.as_char;
+  const union ArrowBinaryView* view;
+  i += array_view->offset;
+  switch (array_view->storage_type) {
+    case NANOARROW_TYPE_STRING:
+    case NANOARROW_TYPE_BINARY:
+      out.data.as_char = data + offsets.as_int32[i];
+      out.size_bytes = (int64_t)offsets.as_int32[i + 1] - offsets.as_int32[i];
+      break;
+    case NANOARROW_TYPE_LARGE_STRING:
+    case NANOARROW_TYPE_LARGE_BINARY:
+      out.data.as_char = data + offsets.as_int64[i];
+      out.size_bytes = offsets.as_int64[i + 1] - offsets.as_int64[i];
+      break;
+    case NANOARROW_TYPE_STRING_VIEW:
+    case NANOARROW_TYPE_BINARY_VIEW:
+      view = offsets.as_binary_view + i;
+      out.size_bytes = view->inlined.size;
+      if (view->inlined.size <= NANOARROW_BINARY_VIEW_INLINE_SIZE) {
+        out.data.as_char = view->inlined.data;
+      } else {
+        out.data.as_char =
+            (const char*)array_view->variadic_buffers[view->ref.buffer_index] +
+            view->ref.offset;
+      }
+      break;
+    case NANOARROW_TYPE_FIXED_SIZE_BINARY:
+      out.size_bytes = array_view->layout.element_size_bits[1] / 8;
+      out.data.as_char = offsets.as_char + i * out.size_bytes;
+      break;
+    default:
+      out.data.data = NULL;
+      out.size_bytes = 0;
+      break;
+  }
+  return out;
+}
+
+static inline struct ArrowStringView ArrowArrayViewGetStringUnsafe(
+    const struct ArrowArrayView* array_view, int64_t i) {
+  struct ArrowBufferView bytes = ArrowArrayViewGetBytesUnsafe(array_view, i);
+  struct ArrowStringView out;
+  out.data = bytes.data.as_char;
+  out.size_bytes = bytes.size_bytes;
+  return out;
+}
+
+/* out must have been initialized with ArrowDecimalInit() for the array's bit width. */
+static inline void ArrowArrayViewGetDecimalUnsafe(const struct ArrowArrayView* array_view,
+                                                  int64_t i, struct ArrowDecimal* out) {
+  const union ArrowBufferViewData data = array_view->buffer_views[1].data;
+  i += array_view->offset;
+  switch (array_view->storage_type) {
+    case NANOARROW_TYPE_DECIMAL32:
+      ArrowDecimalSetInt(out, data.as_int32[i]);
+      break;
+    case NANOARROW_TYPE_DECIMAL64:
+      ArrowDecimalSetInt(out, data.as_int64[i]);
+      break;
+    case NANOARROW_TYPE_DECIMAL128:
+      ArrowDecimalSetBytes(out, data.as_uint8 + i * 16);
+      break;
+    case NANOARROW_TYPE_DECIMAL256:
+      ArrowDecimalSetBytes(out, data.as_uint8 + i * 32);
+      break;
+    default:
+      memset(out->words, 0, sizeof(out->words));
+      break;
+  }
+}
+
+/* Fills the fields of out that the array's interval type stores. */
+static inline void ArrowArrayViewGetIntervalUnsafe(const struct ArrowArrayView* array_view,
+                                                   int64_t i, struct ArrowInterval* out) {
+  const uint8_t* data = array_view->buffer_views[1].data.as_uint8;
+  i += array_view->offset;
+  switch (array_view->storage_type) {
+    case NANOARROW_TYPE_INTERVAL_MONTHS:
+      memcpy(&out->months, data + i * 4, 4);
+      break;
+    case NANOARROW_TYPE_INTERVAL_DAY_TIME:
+      memcpy(&out->days, data + i * 8, 4);
+      memcpy(&out->ms, data + i * 8 + 4, 4);
+      break;
+    case NANOARROW_TYPE_INTERVAL_MONTH_DAY_NANO:
+      memcpy(&out->months, data + i * 16, 4);
+      memcpy(&out->days, data + i * 16 + 4, 4);
+      memcpy(&out->ns, data + i * 16 + 8, 8);
+      break;
+    default:
+      break;
+  }
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NANOARROW_ARRAY_VIEW_INLINE_H_INCLUDED */

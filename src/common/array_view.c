@@ -1,0 +1,1755 @@
+/* ArrowArrayView: a parsed, validated, read-only view of an ArrowArray.
+ *
+ * Arrays arriving through the C data interface are hostile: they carry no buffer
+ * sizes, so every size here is computed from length, offset and the layout, and
+ * every piece of arithmetic on a producer's numbers is overflow-checked first. */
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "nanoarrow/nanoarrow.h"
+
+/* ---- Error reporting with the path of the offending child ---- */
+
+/* One step from the root to a nested array, kept on the stack while recursing.
+ * The root has no node (NULL). */
+struct ArrowViewPath {
+  const struct ArrowViewPath* parent;
+  /* Child index, or -1 for the dictionary. */
+  int64_t child_index;
+};
+
+static void ArrowViewPathFormat(const struct ArrowViewPath* path, char* out,
+                                size_t out_size) {
+  const struct ArrowViewPath* nodes[NANOARROW_MAX_NESTING_DEPTH + 2];
+  int n_nodes = 0;
+  size_t used = 0;
+  int written;
+
+  for (; path != NULL && n_nodes < NANOARROW_MAX_NESTING_DEPTH + 2; path = path->parent) {
+    nodes[n_nodes++] = path;
+  }
+
+  out[0] = '\0';
+  while (n_nodes-- > 0) {
+    if (nodes[n_nodes]->child_index < 0) {
+      written = snprintf(out + used, out_size - used, "%sdictionary", used ? "." : "");
+    } else {
+      written = snprintf(out + used, out_size - used, "%schildren[%" PRId64 "]",
+                         used ? "." : "", nodes[n_nodes]->child_index);
+    }
+    if (written < 0 || (size_t)written >= out_size - used) {
+      return;
+    }
+    used += (size_t)written;
+  }
+}
+
+#if defined(__GNUC__) || defined(__clang__)
+#define NANOARROW_VIEW_PRINTF(fmt_index) \
+  __attribute__((format(printf, fmt_index, fmt_index + 1)))
+#else
+#define NANOARROW_VIEW_PRINTF(fmt_index)
+#endif
+
+static void ArrowViewSetMessage(struct ArrowError* error,
+                                const struct ArrowViewPath* path, const char* fmt,
+                                va_list args) {
+  char message[512];
+  char where[480];
+  if (error == NULL) {
+    return;
+  }
+  vsnprintf(message, sizeof(message), fmt, args);
+  ArrowViewPathFormat(path, where, sizeof(where));
+  ArrowErrorSet(error, "%s%s%s", message, path != NULL ? " in " : "", where);
+}
+
+/* Writes "<message> in <path>" to error and returns EINVAL. */
+static ArrowErrorCode ArrowViewInvalid(struct ArrowError* error,
+                                       const struct ArrowViewPath* path, const char* fmt,
+                                       ...) NANOARROW_VIEW_PRINTF(3);
+
+static ArrowErrorCode ArrowViewInvalid(struct ArrowError* error,
+                                       const struct ArrowViewPath* path, const char* fmt,
+                                       ...) {
+  va_list args;
+  va_start(args, fmt);
+  ArrowViewSetMessage(error, path, fmt, args);
+  va_end(args);
+  return EINVAL;
+}
+
+/* ---- Checked arithmetic on non-negative int64 values ---- */
+
+static int ArrowViewAddOverflows(int64_t a, int64_t b, int64_t* out) {
+  if (a > INT64_MAX - b) {
+    return 1;
+  }
+  *out = a + b;
+  return 0;
+}
+
+static int ArrowViewMulOverflows(int64_t a, int64_t b, int64_t* out) {
+  if (b != 0 && a > INT64_MAX / b) {
+    return 1;
+  }
+  *out = a * b;
+  return 0;
+}
+
+/* ---- Type classification ---- */
+
+static int ArrowViewIsVarBinary(enum ArrowType type) {
+  switch (type) {
+    case NANOARROW_TYPE_STRING:
+    case NANOARROW_TYPE_BINARY:
+    case NANOARROW_TYPE_LARGE_STRING:
+    case NANOARROW_TYPE_LARGE_BINARY:
+      return 1;
+    default:
+      return 0;
+  }
+}
+
+static int ArrowViewIsBinaryView(enum ArrowType type) {
+  return type == NANOARROW_TYPE_BINARY_VIEW || type == NANOARROW_TYPE_STRING_VIEW;
+}
+
+static const char* ArrowViewTypeName(enum ArrowType type) {
+  const char* name = ArrowTypeString(type);
+  return name == NULL ? "<unknown type>" : name;
+}
+
+static const char* ArrowViewBufferTypeName(enum ArrowBufferType buffer_type) {
+  switch (buffer_type) {
+    case NANOARROW_BUFFER_TYPE_VALIDITY:
+      return "validity";
+    case NANOARROW_BUFFER_TYPE_TYPE_ID:
+      return "type id";
+    case NANOARROW_BUFFER_TYPE_UNION_OFFSET:
+      return "union offset";
+    case NANOARROW_BUFFER_TYPE_DATA_OFFSET:
+      return "offset";
+    case NANOARROW_BUFFER_TYPE_DATA:
+      return "data";
+    case NANOARROW_BUFFER_TYPE_VARIADIC_DATA:
+      return "variadic data";
+    case NANOARROW_BUFFER_TYPE_VARIADIC_SIZE:
+      return "variadic size";
+    case NANOARROW_BUFFER_TYPE_VIEW_OFFSET:
+      return "view offset";
+    case NANOARROW_BUFFER_TYPE_SIZE:
+      return "size";
+    default:
+      return "unused";
+  }
+}
+
+/* Fixed buffers the layout describes (the C interface's n_buffers, except for
+ * binary views which add variadic buffers and a sizes buffer). */
+static int64_t ArrowViewFixedBufferCount(const struct ArrowArrayView* array_view) {
+  int64_t n_buffers = 0;
+  while (n_buffers < NANOARROW_MAX_FIXED_BUFFERS &&
+         array_view->layout.buffer_type[n_buffers] != NANOARROW_BUFFER_TYPE_NONE) {
+    n_buffers++;
+  }
+  return n_buffers;
+}
+
+/* offset + length, after checking both are sane. */
+static ArrowErrorCode ArrowViewCheckLengthOffset(const struct ArrowArrayView* array_view,
+                                                 const struct ArrowViewPath* path,
+                                                 int64_t* end, struct ArrowError* error) {
+  if (array_view->length < 0) {
+    return ArrowViewInvalid(error, path, "Expected length >= 0 but found %" PRId64,
+                            array_view->length);
+  }
+  if (array_view->offset < 0) {
+    return ArrowViewInvalid(error, path, "Expected offset >= 0 but found %" PRId64,
+                            array_view->offset);
+  }
+  if (ArrowViewAddOverflows(array_view->offset, array_view->length, end)) {
+    return ArrowViewInvalid(error, path,
+                            "Offset + length overflows int64 (offset %" PRId64
+                            ", length %" PRId64 ")",
+                            array_view->offset, array_view->length);
+  }
+  return NANOARROW_OK;
+}
+
+/* Bytes fixed buffer i must hold for elements [0, end); -1 when that cannot be
+ * known without reading the offsets (variable-length data). Non-zero on overflow. */
+static int ArrowViewRequiredBytes(const struct ArrowArrayView* array_view, int i,
+                                  int64_t end, int64_t* out) {
+  int64_t n_elements = end;
+  int64_t n_bits;
+  switch (array_view->layout.buffer_type[i]) {
+    case NANOARROW_BUFFER_TYPE_NONE:
+      *out = 0;
+      return 0;
+    case NANOARROW_BUFFER_TYPE_DATA_OFFSET:
+      /* Empty arrays may omit the offsets buffer entirely. */
+      if (array_view->length == 0) {
+        *out = 0;
+        return 0;
+      }
+      if (ArrowViewAddOverflows(end, 1, &n_elements)) {
+        return 1;
+      }
+      break;
+    case NANOARROW_BUFFER_TYPE_DATA:
+      if (ArrowViewIsVarBinary(array_view->storage_type)) {
+        *out = array_view->length == 0 ? 0 : -1;
+        return 0;
+      }
+      break;
+    default:
+      break;
+  }
+  if (ArrowViewMulOverflows(n_elements, array_view->layout.element_size_bits[i],
+                            &n_bits)) {
+    return 1;
+  }
+  *out = (n_bits >> 3) + ((n_bits & 7) != 0);
+  return 0;
+}
+
+/* ---- Initialization ---- */
+
+void ArrowArrayViewInitFromType(struct ArrowArrayView* array_view,
+                                enum ArrowType storage_type) {
+  memset(array_view, 0, sizeof(struct ArrowArrayView));
+  array_view->storage_type = storage_type;
+  ArrowLayoutInit(&array_view->layout, storage_type);
+}
+
+ArrowErrorCode ArrowArrayViewAllocateChildren(struct ArrowArrayView* array_view,
+                                              int64_t n_children) {
+  int64_t i;
+  if (array_view->children != NULL || n_children < 0) {
+    return EINVAL;
+  }
+  if (n_children == 0) {
+    return NANOARROW_OK;
+  }
+  if (n_children > INT64_MAX / (int64_t)sizeof(struct ArrowArrayView*)) {
+    return ENOMEM;
+  }
+
+  array_view->children = (struct ArrowArrayView**)ArrowMalloc(
+      n_children * (int64_t)sizeof(struct ArrowArrayView*));
+  if (array_view->children == NULL) {
+    return ENOMEM;
+  }
+  for (i = 0; i < n_children; i++) {
+    array_view->children[i] = NULL;
+  }
+  array_view->n_children = n_children;
+
+  for (i = 0; i < n_children; i++) {
+    array_view->children[i] =
+        (struct ArrowArrayView*)ArrowMalloc((int64_t)sizeof(struct ArrowArrayView));
+    if (array_view->children[i] == NULL) {
+      return ENOMEM; /* ArrowArrayViewReset() frees what was allocated. */
+    }
+    ArrowArrayViewInitFromType(array_view->children[i], NANOARROW_TYPE_UNINITIALIZED);
+  }
+  return NANOARROW_OK;
+}
+
+ArrowErrorCode ArrowArrayViewAllocateDictionary(struct ArrowArrayView* array_view) {
+  if (array_view->dictionary != NULL) {
+    return EINVAL;
+  }
+  array_view->dictionary =
+      (struct ArrowArrayView*)ArrowMalloc((int64_t)sizeof(struct ArrowArrayView));
+  if (array_view->dictionary == NULL) {
+    return ENOMEM;
+  }
+  ArrowArrayViewInitFromType(array_view->dictionary, NANOARROW_TYPE_UNINITIALIZED);
+  return NANOARROW_OK;
+}
+
+void ArrowArrayViewReset(struct ArrowArrayView* array_view) {
+  int64_t i;
+  if (array_view->children != NULL) {
+    for (i = 0; i < array_view->n_children; i++) {
+      if (array_view->children[i] != NULL) {
+        ArrowArrayViewReset(array_view->children[i]);
+        ArrowFree(array_view->children[i]);
+      }
+    }
+    ArrowFree(array_view->children);
+  }
+  if (array_view->dictionary != NULL) {
+    ArrowArrayViewReset(array_view->dictionary);
+    ArrowFree(array_view->dictionary);
+  }
+  if (array_view->union_type_id_map != NULL) {
+    ArrowFree(array_view->union_type_id_map);
+  }
+  /* Variadic buffer pointers borrow the array's buffers: nothing to free. */
+  ArrowArrayViewInitFromType(array_view, NANOARROW_TYPE_UNINITIALIZED);
+}
+
+/* Parses "+ud:" / "+us:" type ids ("1,5,7") into the 256-byte map: [0,128) type id ->
+ * child index, [128,256) child index -> type id; unused entries are -1. */
+static ArrowErrorCode ArrowViewInitUnionMap(struct ArrowArrayView* array_view,
+                                            const char* type_ids,
+                                            const struct ArrowViewPath* path,
+                                            struct ArrowError* error) {
+  int8_t* map;
+  int64_t n_ids = 0;
+  int value;
+  const char* cursor = type_ids;
+
+  if (array_view->n_children > 128) {
+    return ArrowViewInvalid(error, path,
+                            "Expected a union with at most 128 children but found %" PRId64,
+                            array_view->n_children);
+  }
+
+  map = (int8_t*)ArrowMalloc(256);
+  if (map == NULL) {
+    return ENOMEM;
+  }
+  memset(map, -1, 256);
+  array_view->union_type_id_map = map;
+
+  if (cursor == NULL) {
+    /* No ids given: they are the child indices. */
+    for (n_ids = 0; n_ids < array_view->n_children; n_ids++) {
+      map[n_ids] = (int8_t)n_ids;
+      map[128 + n_ids] = (int8_t)n_ids;
+    }
+    return NANOARROW_OK;
+  }
+
+  while (*cursor != '\0') {
+    if (*cursor < '0' || *cursor > '9') {
+      return ArrowViewInvalid(error, path, "Invalid union type ids '%s'", type_ids);
+    }
+    value = 0;
+    while (*cursor >= '0' && *cursor <= '9') {
+      value = value * 10 + (*cursor - '0');
+      if (value > 127) {
+        return ArrowViewInvalid(error, path,
+                                "Expected union type ids in [0, 127] but found '%s'",
+                                type_ids);
+      }
+      cursor++;
+    }
+    if (n_ids >= array_view->n_children) {
+      return ArrowViewInvalid(error, path,
+                              "Expected %" PRId64 " union type ids but found more in '%s'",
+                              array_view->n_children, type_ids);
+    }
+    if (map[value] != -1) {
+      return ArrowViewInvalid(error, path, "Duplicate union type id %d in '%s'", value,
+                              type_ids);
+    }
+    map[value] = (int8_t)n_ids;
+    map[128 + n_ids] = (int8_t)value;
+    n_ids++;
+
+    if (*cursor == ',') {
+      cursor++;
+      if (*cursor == '\0') {
+        return ArrowViewInvalid(error, path, "Invalid union type ids '%s'", type_ids);
+      }
+    } else if (*cursor != '\0') {
+      return ArrowViewInvalid(error, path, "Invalid union type ids '%s'", type_ids);
+    }
+  }
+
+  if (n_ids != array_view->n_children) {
+    return ArrowViewInvalid(error, path,
+                            "Expected %" PRId64 " union type ids but found %" PRId64
+                            " in '%s'",
+                            array_view->n_children, n_ids, type_ids);
+  }
+  return NANOARROW_OK;
+}
+
+static ArrowErrorCode ArrowViewInitFromSchemaImpl(struct ArrowArrayView* array_view,
+                                                  const struct ArrowSchema* schema,
+                                                  const struct ArrowViewPath* path,
+                                                  int depth, struct ArrowError* error) {
+  struct ArrowSchemaView schema_view;
+  int64_t i;
+
+  if (depth > NANOARROW_MAX_NESTING_DEPTH) {
+    return ArrowViewInvalid(error, path, "Expected nesting depth <= %d",
+                            NANOARROW_MAX_NESTING_DEPTH);
+  }
+  if (schema == NULL) {
+    return ArrowViewInvalid(error, path, "Expected a non-NULL schema");
+  }
+  NANOARROW_RETURN_NOT_OK(ArrowSchemaViewInit(&schema_view, schema, error));
+
+  ArrowArrayViewInitFromType(array_view, schema_view.storage_type);
+  switch (schema_view.storage_type) {
+    case NANOARROW_TYPE_FIXED_SIZE_BINARY:
+      array_view->layout.element_size_bits[1] = (int64_t)schema_view.fixed_size * 8;
+      break;
+    case NANOARROW_TYPE_FIXED_SIZE_LIST:
+      array_view->layout.child_size_elements = schema_view.fixed_size;
+      break;
+    default:
+      break;
+  }
+
+  if (schema->n_children < 0 || (schema->n_children > 0 && schema->children == NULL)) {
+    return ArrowViewInvalid(error, path, "Expected %" PRId64 " non-NULL schema children",
+                            schema->n_children);
+  }
+  if (ArrowArrayViewAllocateChildren(array_view, schema->n_children) != NANOARROW_OK) {
+    ArrowErrorSet(error, "Failed to allocate %" PRId64 " child array views",
+                  schema->n_children);
+    return ENOMEM;
+  }
+  for (i = 0; i < schema->n_children; i++) {
+    struct ArrowViewPath child_path;
+    child_path.parent = path;
+    child_path.child_index = i;
+    NANOARROW_RETURN_NOT_OK(ArrowViewInitFromSchemaImpl(
+        array_view->children[i], schema->children[i], &child_path, depth + 1, error));
+  }
+
+  if (schema->dictionary != NULL) {
+    struct ArrowViewPath dictionary_path;
+    dictionary_path.parent = path;
+    dictionary_path.child_index = -1;
+    if (ArrowArrayViewAllocateDictionary(array_view) != NANOARROW_OK) {
+      ArrowErrorSet(error, "Failed to allocate a dictionary array view");
+      return ENOMEM;
+    }
+    NANOARROW_RETURN_NOT_OK(ArrowViewInitFromSchemaImpl(
+        array_view->dictionary, schema->dictionary, &dictionary_path, depth + 1, error));
+  }
+
+  if (schema_view.storage_type == NANOARROW_TYPE_SPARSE_UNION ||
+      schema_view.storage_type == NANOARROW_TYPE_DENSE_UNION) {
+    NANOARROW_RETURN_NOT_OK(
+        ArrowViewInitUnionMap(array_view, schema_view.union_type_ids, path, error));
+  }
+  return NANOARROW_OK;
+}
+
+ArrowErrorCode ArrowArrayViewInitFromSchema(struct ArrowArrayView* array_view,
+                                            const struct ArrowSchema* schema,
+                                            struct ArrowError* error) {
+  ArrowErrorCode result;
+  ArrowArrayViewInitFromType(array_view, NANOARROW_TYPE_UNINITIALIZED);
+  result = ArrowViewInitFromSchemaImpl(array_view, schema, NULL, 1, error);
+  if (result != NANOARROW_OK) {
+    ArrowArrayViewReset(array_view);
+  }
+  return result;
+}
+
+/* ---- Hand-built views ---- */
+
+static void ArrowViewSetLengthImpl(struct ArrowArrayView* array_view, int64_t length,
+                                   int depth) {
+  int64_t end = 0;
+  int64_t required;
+  int64_t child_length;
+  int64_t i;
+  int sane;
+
+  array_view->length = length;
+  sane = length >= 0 && array_view->offset >= 0 &&
+         !ArrowViewAddOverflows(array_view->offset, length, &end);
+
+  for (i = 0; i < NANOARROW_MAX_FIXED_BUFFERS; i++) {
+    if (!sane || ArrowViewRequiredBytes(array_view, (int)i, end, &required)) {
+      array_view->buffer_views[i].size_bytes = 0;
+    } else if (required >= 0) {
+      /* Variable-length data (-1) keeps the size its creator gave it. */
+      array_view->buffer_views[i].size_bytes = required;
+    }
+  }
+
+  if (!sane || depth >= NANOARROW_MAX_NESTING_DEPTH) {
+    return;
+  }
+
+  switch (array_view->storage_type) {
+    case NANOARROW_TYPE_STRUCT:
+    case NANOARROW_TYPE_SPARSE_UNION:
+      for (i = 0; i < array_view->n_children; i++) {
+        ArrowViewSetLengthImpl(array_view->children[i], end, depth + 1);
+      }
+      break;
+    case NANOARROW_TYPE_FIXED_SIZE_LIST:
+      if (array_view->n_children == 1 &&
+          !ArrowViewMulOverflows(end, array_view->layout.child_size_elements,
+                                 &child_length)) {
+        ArrowViewSetLengthImpl(array_view->children[0], child_length, depth + 1);
+      }
+      break;
+    default:
+      break;
+  }
+}
+
+void ArrowArrayViewSetLength(struct ArrowArrayView* array_view, int64_t length) {
+  ArrowViewSetLengthImpl(array_view, length, 1);
+}
+
+/* ---- Pointing a view at an array ---- */
+
+static ArrowErrorCode ArrowViewSetArrayImpl(struct ArrowArrayView* array_view,
+                                            const struct ArrowArray* array,
+                                            const struct ArrowViewPath* path, int depth,
+                                            struct ArrowError* error) {
+  int64_t end = 0;
+  int64_t n_fixed;
+  int64_t required;
+  int64_t i;
+
+  if (depth > NANOARROW_MAX_NESTING_DEPTH) {
+    return ArrowViewInvalid(error, path, "Expected nesting depth <= %d",
+                            NANOARROW_MAX_NESTING_DEPTH);
+  }
+  if (array == NULL) {
+    return ArrowViewInvalid(error, path, "Expected a non-NULL array");
+  }
+
+  array_view->array = array;
+  array_view->offset = array->offset;
+  array_view->length = array->length;
+  array_view->null_count = array->null_count;
+  NANOARROW_RETURN_NOT_OK(ArrowViewCheckLengthOffset(array_view, path, &end, error));
+
+  /* Buffers */
+  n_fixed = ArrowViewFixedBufferCount(array_view);
+  if (ArrowViewIsBinaryView(array_view->storage_type)) {
+    if (array->n_buffers < 3 || array->n_buffers - 3 > INT32_MAX) {
+      return ArrowViewInvalid(error, path,
+                              "Expected at least 3 buffers for %s array but found %" PRId64,
+                              ArrowViewTypeName(array_view->storage_type),
+                              array->n_buffers);
+    }
+  } else if (array->n_buffers != n_fixed) {
+    return ArrowViewInvalid(error, path,
+                            "Expected %" PRId64 " buffers for %s array but found %" PRId64,
+                            n_fixed, ArrowViewTypeName(array_view->storage_type),
+                            array->n_buffers);
+  }
+  if (array->n_buffers > 0 && array->buffers == NULL) {
+    return ArrowViewInvalid(error, path, "Expected non-NULL buffers for %" PRId64 " buffers",
+                            array->n_buffers);
+  }
+
+  for (i = 0; i < NANOARROW_MAX_FIXED_BUFFERS; i++) {
+    struct ArrowBufferView* buffer_view = array_view->buffer_views + i;
+    if (i >= n_fixed) {
+      buffer_view->data.data = NULL;
+      buffer_view->size_bytes = 0;
+      continue;
+    }
+    if (ArrowViewRequiredBytes(array_view, (int)i, end, &required)) {
+      return ArrowViewInvalid(error, path,
+                              "Size of %s buffer overflows int64 (offset %" PRId64
+                              ", length %" PRId64 ")",
+                              ArrowViewBufferTypeName(array_view->layout.buffer_type[i]),
+                              array->offset, array->length);
+    }
+    buffer_view->data.data = array->buffers[i];
+    /* A NULL buffer holds nothing (validation decides if that is allowed); the size
+     * of variable-length data stays unknown (-1) until DEFAULT validation. */
+    buffer_view->size_bytes = (array->buffers[i] == NULL && required > 0) ? 0 : required;
+  }
+
+  if (ArrowViewIsBinaryView(array_view->storage_type)) {
+    array_view->n_variadic_buffers = (int32_t)(array->n_buffers - 3);
+    array_view->variadic_buffers = array->buffers + NANOARROW_BINARY_VIEW_FIXED_BUFFERS;
+    array_view->variadic_buffer_sizes = (int64_t*)array->buffers[array->n_buffers - 1];
+    if (array_view->n_variadic_buffers > 0 && array_view->variadic_buffer_sizes == NULL) {
+      return ArrowViewInvalid(error, path, "Expected non-NULL variadic buffer sizes");
+    }
+  } else {
+    array_view->n_variadic_buffers = 0;
+    array_view->variadic_buffers = NULL;
+    array_view->variadic_buffer_sizes = NULL;
+  }
+
+  /* Children */
+  if (array->n_children != array_view->n_children) {
+    return ArrowViewInvalid(error, path,
+                            "Expected %" PRId64 " children for %s array but found %" PRId64,
+                            array_view->n_children,
+                            ArrowViewTypeName(array_view->storage_type), array->n_children);
+  }
+  if (array->n_children > 0 && array->children == NULL) {
+    return ArrowViewInvalid(error, path, "Expected non-NULL children for %" PRId64
+                            " children", array->n_children);
+  }
+  for (i = 0; i < array->n_children; i++) {
+    struct ArrowViewPath child_path;
+    child_path.parent = path;
+    child_path.child_index = i;
+    if (array->children[i] == NULL) {
+      return ArrowViewInvalid(error, &child_path, "Expected a non-NULL child array");
+    }
+    NANOARROW_RETURN_NOT_OK(ArrowViewSetArrayImpl(array_view->children[i], array->children[i],
+                                                  &child_path, depth + 1, error));
+  }
+
+  /* Dictionary */
+  if ((array->dictionary == NULL) != (array_view->dictionary == NULL)) {
+    return ArrowViewInvalid(error, path, "Expected %s dictionary",
+                            array_view->dictionary == NULL ? "no" : "a non-NULL");
+  }
+  if (array->dictionary != NULL) {
+    struct ArrowViewPath dictionary_path;
+    dictionary_path.parent = path;
+    dictionary_path.child_index = -1;
+    NANOARROW_RETURN_NOT_OK(ArrowViewSetArrayImpl(array_view->dictionary, array->dictionary,
+                                                  &dictionary_path, depth + 1, error));
+  }
+  return NANOARROW_OK;
+}
+
+ArrowErrorCode ArrowArrayViewSetArray(struct ArrowArrayView* array_view,
+                                      const struct ArrowArray* array,
+                                      struct ArrowError* error) {
+  NANOARROW_RETURN_NOT_OK(ArrowViewSetArrayImpl(array_view, array, NULL, 1, error));
+  return ArrowArrayViewValidate(array_view, NANOARROW_VALIDATION_LEVEL_DEFAULT, error);
+}
+
+ArrowErrorCode ArrowArrayViewSetArrayMinimal(struct ArrowArrayView* array_view,
+                                             const struct ArrowArray* array,
+                                             struct ArrowError* error) {
+  NANOARROW_RETURN_NOT_OK(ArrowViewSetArrayImpl(array_view, array, NULL, 1, error));
+  return ArrowArrayViewValidate(array_view, NANOARROW_VALIDATION_LEVEL_MINIMAL, error);
+}
+
+/* ---- Validation ---- */
+
+typedef ArrowErrorCode (*ArrowViewValidateFn)(struct ArrowArrayView* array_view,
+                                              const struct ArrowViewPath* path,
+                                              struct ArrowError* error);
+
+/* Applies validate to array_view, then to its children and dictionary. */
+static ArrowErrorCode ArrowViewValidateTree(struct ArrowArrayView* array_view,
+                                            ArrowViewValidateFn validate,
+                                            const struct ArrowViewPath* path, int depth,
+                                            struct ArrowError* error) {
+  int64_t i;
+  if (depth > NANOARROW_MAX_NESTING_DEPTH) {
+    return ArrowViewInvalid(error, path, "Expected nesting depth <= %d",
+                            NANOARROW_MAX_NESTING_DEPTH);
+  }
+  NANOARROW_RETURN_NOT_OK(validate(array_view, path, error));
+
+  if (array_view->n_children > 0 && array_view->children == NULL) {
+    return ArrowViewInvalid(error, path, "Expected %" PRId64 " non-NULL child views",
+                            array_view->n_children);
+  }
+  for (i = 0; i < array_view->n_children; i++) {
+    struct ArrowViewPath child_path;
+    child_path.parent = path;
+    child_path.child_index = i;
+    NANOARROW_RETURN_NOT_OK(ArrowViewValidateTree(array_view->children[i], validate,
+                                                  &child_path, depth + 1, error));
+  }
+  if (array_view->dictionary != NULL) {
+    struct ArrowViewPath dictionary_path;
+    dictionary_path.parent = path;
+    dictionary_path.child_index = -1;
+    NANOARROW_RETURN_NOT_OK(ArrowViewValidateTree(array_view->dictionary, validate,
+                                                  &dictionary_path, depth + 1, error));
+  }
+  return NANOARROW_OK;
+}
+
+static ArrowErrorCode ArrowViewExpectChildren(const struct ArrowArrayView* array_view,
+                                              int64_t n_expected,
+                                              const struct ArrowViewPath* path,
+                                              struct ArrowError* error) {
+  if (array_view->n_children != n_expected) {
+    return ArrowViewInvalid(error, path,
+                            "Expected %" PRId64 " children for %s array but found %" PRId64,
+                            n_expected, ArrowViewTypeName(array_view->storage_type),
+                            array_view->n_children);
+  }
+  return NANOARROW_OK;
+}
+
+/* Children that are indexed like the parent (struct, sparse union) must cover
+ * offset + length elements. */
+static ArrowErrorCode ArrowViewExpectChildLengths(const struct ArrowArrayView* array_view,
+                                                  int64_t min_length,
+                                                  const struct ArrowViewPath* path,
+                                                  struct ArrowError* error) {
+  int64_t i;
+  for (i = 0; i < array_view->n_children; i++) {
+    if (array_view->children[i]->length < min_length) {
+      return ArrowViewInvalid(error, path,
+                              "Expected %s child %" PRId64 " to have length >= %" PRId64
+                              " but found %" PRId64,
+                              ArrowViewTypeName(array_view->storage_type), i, min_length,
+                              array_view->children[i]->length);
+    }
+  }
+  return NANOARROW_OK;
+}
+
+static ArrowErrorCode ArrowViewValidateRunEndEncodedMinimal(
+    const struct ArrowArrayView* array_view, const struct ArrowViewPath* path,
+    struct ArrowError* error) {
+  const struct ArrowArrayView* run_ends;
+  const struct ArrowArrayView* values;
+  NANOARROW_RETURN_NOT_OK(ArrowViewExpectChildren(array_view, 2, path, error));
+  run_ends = array_view->children[0];
+  values = array_view->children[1];
+  switch (run_ends->storage_type) {
+    case NANOARROW_TYPE_INT16:
+    case NANOARROW_TYPE_INT32:
+    case NANOARROW_TYPE_INT64:
+      break;
+    default:
+      return ArrowViewInvalid(error, path,
+                              "Expected run ends of type int16, int32 or int64 but found %s",
+                              ArrowViewTypeName(run_ends->storage_type));
+  }
+  if (run_ends->null_count > 0) {
+    return ArrowViewInvalid(error, path,
+                            "Expected run ends without nulls but found null_count %" PRId64,
+                            run_ends->null_count);
+  }
+  if (array_view->length > 0 && run_ends->length < 1) {
+    return ArrowViewInvalid(error, path,
+                            "Expected at least one run end for a run-end encoded array of "
+                            "length %" PRId64,
+                            array_view->length);
+  }
+  if (values->length < run_ends->length) {
+    return ArrowViewInvalid(error, path,
+                            "Expected values child length >= run ends length %" PRId64
+                            " but found %" PRId64,
+                            run_ends->length, values->length);
+  }
+  return NANOARROW_OK;
+}
+
+/* MINIMAL: everything checkable from lengths, offsets and buffer sizes. */
+static ArrowErrorCode ArrowViewValidateMinimal(struct ArrowArrayView* array_view,
+                                               const struct ArrowViewPath* path,
+                                               struct ArrowError* error) {
+  int64_t end = 0;
+  int64_t required;
+  int64_t child_length;
+  int64_t i;
+  const struct ArrowBufferView* buffer_view;
+
+  NANOARROW_RETURN_NOT_OK(ArrowViewCheckLengthOffset(array_view, path, &end, error));
+
+  if (array_view->null_count < -1 || array_view->null_count > array_view->length) {
+    return ArrowViewInvalid(error, path,
+                            "Expected null_count in [-1, %" PRId64 "] but found %" PRId64,
+                            array_view->length, array_view->null_count);
+  }
+  if (array_view->layout.buffer_type[0] == NANOARROW_BUFFER_TYPE_VALIDITY &&
+      array_view->buffer_views[0].data.data == NULL && array_view->null_count > 0) {
+    return ArrowViewInvalid(error, path,
+                            "Expected a validity buffer for null_count %" PRId64,
+                            array_view->null_count);
+  }
+
+  for (i = 0; i < NANOARROW_MAX_FIXED_BUFFERS; i++) {
+    buffer_view = array_view->buffer_views + i;
+    if (ArrowViewRequiredBytes(array_view, (int)i, end, &required)) {
+      return ArrowViewInvalid(error, path,
+                              "Size of buffer %" PRId64 " overflows int64 (offset %" PRId64
+                              ", length %" PRId64 ")",
+                              i, array_view->offset, array_view->length);
+    }
+    /* An absent validity buffer means all valid. */
+    if (required <= 0 ||
+        array_view->layout.buffer_type[i] == NANOARROW_BUFFER_TYPE_VALIDITY) {
+      if (buffer_view->data.data != NULL && buffer_view->size_bytes < required) {
+        return ArrowViewInvalid(error, path,
+                                "Expected %s buffer %" PRId64 " to hold >= %" PRId64
+                                " bytes but found %" PRId64,
+                                ArrowViewBufferTypeName(array_view->layout.buffer_type[i]),
+                                i, required, buffer_view->size_bytes);
+      }
+      continue;
+    }
+    if (buffer_view->data.data == NULL) {
+      return ArrowViewInvalid(error, path,
+                              "Expected non-NULL %s buffer %" PRId64
+                              " for %s array of offset + length %" PRId64,
+                              ArrowViewBufferTypeName(array_view->layout.buffer_type[i]), i,
+                              ArrowViewTypeName(array_view->storage_type), end);
+    }
+    if (buffer_view->size_bytes < required) {
+      return ArrowViewInvalid(error, path,
+                              "Expected %s buffer %" PRId64 " to hold >= %" PRId64
+                              " bytes but found %" PRId64,
+                              ArrowViewBufferTypeName(array_view->layout.buffer_type[i]), i,
+                              required, buffer_view->size_bytes);
+    }
+  }
+
+  if (array_view->n_variadic_buffers < 0 ||
+      (array_view->n_variadic_buffers > 0 &&
+       (array_view->variadic_buffers == NULL ||
+        array_view->variadic_buffer_sizes == NULL))) {
+    return ArrowViewInvalid(error, path, "Expected %d non-NULL variadic buffers",
+                            (int)array_view->n_variadic_buffers);
+  }
+  for (i = 0; i < array_view->n_variadic_buffers; i++) {
+    if (array_view->variadic_buffer_sizes[i] < 0) {
+      return ArrowViewInvalid(error, path,
+                              "Expected variadic buffer %" PRId64
+                              " size >= 0 but found %" PRId64,
+                              i, array_view->variadic_buffer_sizes[i]);
+    }
+    if (array_view->variadic_buffer_sizes[i] > 0 &&
+        array_view->variadic_buffers[i] == NULL) {
+      return ArrowViewInvalid(error, path,
+                              "Expected non-NULL variadic buffer %" PRId64 " of size %" PRId64,
+                              i, array_view->variadic_buffer_sizes[i]);
+    }
+  }
+
+  if (array_view->n_children > 0 && array_view->children == NULL) {
+    return ArrowViewInvalid(error, path, "Expected %" PRId64 " non-NULL child views",
+                            array_view->n_children);
+  }
+
+  switch (array_view->storage_type) {
+    case NANOARROW_TYPE_LIST:
+    case NANOARROW_TYPE_LARGE_LIST:
+    case NANOARROW_TYPE_LIST_VIEW:
+    case NANOARROW_TYPE_LARGE_LIST_VIEW:
+      return ArrowViewExpectChildren(array_view, 1, path, error);
+    case NANOARROW_TYPE_MAP:
+      NANOARROW_RETURN_NOT_OK(ArrowViewExpectChildren(array_view, 1, path, error));
+      if (array_view->children[0]->storage_type != NANOARROW_TYPE_STRUCT ||
+          array_view->children[0]->n_children != 2) {
+        return ArrowViewInvalid(error, path,
+                                "Expected map child to be a struct with 2 children");
+      }
+      return NANOARROW_OK;
+    case NANOARROW_TYPE_FIXED_SIZE_LIST:
+      NANOARROW_RETURN_NOT_OK(ArrowViewExpectChildren(array_view, 1, path, error));
+      if (ArrowViewMulOverflows(end, array_view->layout.child_size_elements,
+                                &child_length)) {
+        return ArrowViewInvalid(error, path,
+                                "Fixed-size list child length overflows int64 (offset + "
+                                "length %" PRId64 ", list size %" PRId64 ")",
+                                end, array_view->layout.child_size_elements);
+      }
+      if (array_view->children[0]->length < child_length) {
+        return ArrowViewInvalid(error, path,
+                                "Expected fixed-size list child to have length >= %" PRId64
+                                " but found %" PRId64,
+                                child_length, array_view->children[0]->length);
+      }
+      return NANOARROW_OK;
+    case NANOARROW_TYPE_STRUCT:
+      return ArrowViewExpectChildLengths(array_view, end, path, error);
+    case NANOARROW_TYPE_SPARSE_UNION:
+    case NANOARROW_TYPE_DENSE_UNION:
+      if (array_view->n_children > 128) {
+        return ArrowViewInvalid(error, path,
+                                "Expected a union with at most 128 children but found %" PRId64,
+                                array_view->n_children);
+      }
+      if (array_view->storage_type == NANOARROW_TYPE_SPARSE_UNION) {
+        return ArrowViewExpectChildLengths(array_view, end, path, error);
+      }
+      return NANOARROW_OK;
+    case NANOARROW_TYPE_RUN_END_ENCODED:
+      return ArrowViewValidateRunEndEncodedMinimal(array_view, path, error);
+    default:
+      return NANOARROW_OK;
+  }
+}
+
+/* Offset j of an int32 or int64 offsets buffer. */
+static inline int64_t ArrowViewOffsetAt(union ArrowBufferViewData offsets, int is_large,
+                                        int64_t j) {
+  return is_large ? offsets.as_int64[j] : (int64_t)offsets.as_int32[j];
+}
+
+static int ArrowViewOffsetsAreLarge(const struct ArrowArrayView* array_view) {
+  return array_view->layout.element_size_bits[1] == 64;
+}
+
+/* Checks the first and last offsets of a string/binary/list array against
+ * the number of bytes or child elements available. */
+static ArrowErrorCode ArrowViewValidateOffsetRange(const struct ArrowArrayView* array_view,
+                                                   int64_t available, const char* what,
+                                                   int64_t* last_out,
+                                                   const struct ArrowViewPath* path,
+                                                   struct ArrowError* error) {
+  union ArrowBufferViewData offsets = array_view->buffer_views[1].data;
+  int is_large = ArrowViewOffsetsAreLarge(array_view);
+  int64_t first = ArrowViewOffsetAt(offsets, is_large, array_view->offset);
+  int64_t last = ArrowViewOffsetAt(offsets, is_large, array_view->offset + array_view->length);
+
+  if (first < 0) {
+    return ArrowViewInvalid(error, path, "Expected first offset >= 0 but found %" PRId64,
+                            first);
+  }
+  if (last < first) {
+    return ArrowViewInvalid(error, path,
+                            "Expected last offset >= first offset %" PRId64
+                            " but found %" PRId64,
+                            first, last);
+  }
+  if (available >= 0 && last > available) {
+    return ArrowViewInvalid(error, path,
+                            "Expected last offset <= %s %" PRId64 " but found %" PRId64, what,
+                            available, last);
+  }
+  *last_out = last;
+  return NANOARROW_OK;
+}
+
+/* DEFAULT: adds O(1) reads per buffer (first/last offsets, last run end). */
+static ArrowErrorCode ArrowViewValidateDefault(struct ArrowArrayView* array_view,
+                                               const struct ArrowViewPath* path,
+                                               struct ArrowError* error) {
+  struct ArrowBufferView* data_view = array_view->buffer_views + 2;
+  const struct ArrowArrayView* run_ends;
+  int64_t last;
+  int64_t end = array_view->offset + array_view->length;
+
+  switch (array_view->storage_type) {
+    case NANOARROW_TYPE_STRING:
+    case NANOARROW_TYPE_BINARY:
+    case NANOARROW_TYPE_LARGE_STRING:
+    case NANOARROW_TYPE_LARGE_BINARY:
+      if (array_view->length == 0) {
+        if (data_view->size_bytes < 0) {
+          data_view->size_bytes = 0;
+        }
+        return NANOARROW_OK;
+      }
+      NANOARROW_RETURN_NOT_OK(ArrowViewValidateOffsetRange(
+          array_view, data_view->size_bytes, "data buffer size", &last, path, error));
+      if (last > 0 && data_view->data.data == NULL) {
+        return ArrowViewInvalid(error, path,
+                                "Expected non-NULL data buffer for last offset %" PRId64,
+                                last);
+      }
+      /* Arrays from the C interface have no data size: the last offset is it. */
+      if (data_view->size_bytes < 0) {
+        data_view->size_bytes = last;
+      }
+      return NANOARROW_OK;
+    case NANOARROW_TYPE_LIST:
+    case NANOARROW_TYPE_LARGE_LIST:
+    case NANOARROW_TYPE_MAP:
+      if (array_view->length == 0) {
+        return NANOARROW_OK;
+      }
+      return ArrowViewValidateOffsetRange(array_view, array_view->children[0]->length,
+                                          "child length", &last, path, error);
+    case NANOARROW_TYPE_RUN_END_ENCODED:
+      if (array_view->length == 0) {
+        return NANOARROW_OK;
+      }
+      run_ends = array_view->children[0];
+      last = ArrowArrayViewGetIntUnsafe(run_ends, run_ends->length - 1);
+      if (last < end) {
+        return ArrowViewInvalid(error, path,
+                                "Expected last run end >= offset + length %" PRId64
+                                " but found %" PRId64,
+                                end, last);
+      }
+      return NANOARROW_OK;
+    default:
+      return NANOARROW_OK;
+  }
+}
+
+/* ---- UTF-8 ---- */
+
+/* Index of the first byte of data[0, size) that does not start a valid UTF-8
+ * sequence (overlongs, surrogates, > U+10FFFF and truncation rejected), or -1. */
+static int64_t ArrowViewUtf8InvalidAt(const uint8_t* data, int64_t size) {
+  int64_t i = 0;
+  uint64_t word;
+  uint8_t lead;
+  uint8_t lo;
+  uint8_t hi;
+  int n_continuation;
+  int k;
+
+  while (i < size) {
+    /* ASCII fast path, 8 bytes at a time. */
+    while (i + 8 <= size) {
+      memcpy(&word, data + i, 8);
+      if (word & UINT64_C(0x8080808080808080)) {
+        break;
+      }
+      i += 8;
+    }
+    if (i >= size) {
+      break;
+    }
+
+    lead = data[i];
+    if (lead < 0x80) {
+      i++;
+      continue;
+    }
+
+    /* Allowed range of the second byte depends on the lead byte. */
+    lo = 0x80;
+    hi = 0xBF;
+    if (lead < 0xC2) {
+      return i; /* stray continuation byte or overlong 2-byte form */
+    } else if (lead < 0xE0) {
+      n_continuation = 1;
+    } else if (lead < 0xF0) {
+      n_continuation = 2;
+      if (lead == 0xE0) lo = 0xA0;      /* overlong */
+      if (lead == 0xED) hi = 0x9F;      /* surrogates */
+    } else if (lead < 0xF5) {
+      n_continuation = 3;
+      if (lead == 0xF0) lo = 0x90;      /* overlong */
+      if (lead == 0xF4) hi = 0x8F;      /* > U+10FFFF */
+    } else {
+      return i;
+    }
+
+    if (size - i <= n_continuation) {
+      return i;
+    }
+    if (data[i + 1] < lo || data[i + 1] > hi) {
+      return i;
+    }
+    for (k = 2; k <= n_continuation; k++) {
+      if ((data[i + k] & 0xC0) != 0x80) {
+        return i;
+      }
+    }
+    i += n_continuation + 1;
+  }
+  return -1;
+}
+
+/* ---- FULL validation ---- */
+
+static ArrowErrorCode ArrowViewValidateOffsetsFull(const struct ArrowArrayView* array_view,
+                                                   const char* what,
+                                                   const struct ArrowViewPath* path,
+                                                   struct ArrowError* error) {
+  union ArrowBufferViewData offsets = array_view->buffer_views[1].data;
+  int is_large = ArrowViewOffsetsAreLarge(array_view);
+  int64_t i;
+  int64_t previous;
+  int64_t current;
+
+  if (array_view->length == 0) {
+    return NANOARROW_OK;
+  }
+  previous = ArrowViewOffsetAt(offsets, is_large, array_view->offset);
+  for (i = 0; i < array_view->length; i++) {
+    current = ArrowViewOffsetAt(offsets, is_large, array_view->offset + i + 1);
+    if (current < previous) {
+      return ArrowViewInvalid(error, path,
+                              "Expected %s offsets to be non-decreasing at index %" PRId64
+                              " (%" PRId64 " < %" PRId64 ")",
+                              what, i, current, previous);
+    }
+    previous = current;
+  }
+  return NANOARROW_OK;
+}
+
+/* Strings: one pass over the bytes of the whole range, then every element boundary
+ * must fall on the start of a sequence. Offsets are already non-decreasing. */
+static ArrowErrorCode ArrowViewValidateUtf8Offsets(const struct ArrowArrayView* array_view,
+                                                   const struct ArrowViewPath* path,
+                                                   struct ArrowError* error) {
+  union ArrowBufferViewData offsets = array_view->buffer_views[1].data;
+  const uint8_t* data = array_view->buffer_views[2].data.as_uint8;
+  int is_large = ArrowViewOffsetsAreLarge(array_view);
+  int64_t first;
+  int64_t last;
+  int64_t bad;
+  int64_t lo;
+  int64_t hi;
+  int64_t mid;
+  int64_t i;
+  int64_t boundary;
+
+  if (array_view->length == 0) {
+    return NANOARROW_OK;
+  }
+  first = ArrowViewOffsetAt(offsets, is_large, array_view->offset);
+  last = ArrowViewOffsetAt(offsets, is_large, array_view->offset + array_view->length);
+  if (last == first) {
+    return NANOARROW_OK;
+  }
+
+  bad = ArrowViewUtf8InvalidAt(data + first, last - first);
+  if (bad >= 0) {
+    /* Find the element holding byte first + bad: the last i with offset[i] <= it. */
+    bad += first;
+    lo = 0;
+    hi = array_view->length - 1;
+    while (lo < hi) {
+      mid = lo + (hi - lo + 1) / 2;
+      if (ArrowViewOffsetAt(offsets, is_large, array_view->offset + mid) <= bad) {
+        lo = mid;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    return ArrowViewInvalid(error, path, "Expected valid UTF-8 at index %" PRId64, lo);
+  }
+
+  for (i = 1; i < array_view->length; i++) {
+    boundary = ArrowViewOffsetAt(offsets, is_large, array_view->offset + i);
+    if (boundary < last && (data[boundary] & 0xC0) == 0x80) {
+      return ArrowViewInvalid(error, path,
+                              "Expected valid UTF-8 at index %" PRId64
+                              " (sequence split between elements)",
+                              i - 1);
+    }
+  }
+  return NANOARROW_OK;
+}
+
+static ArrowErrorCode ArrowViewValidateBinaryViewsFull(
+    const struct ArrowArrayView* array_view, const struct ArrowViewPath* path,
+    struct ArrowError* error) {
+  const union ArrowBinaryView* views = array_view->buffer_views[1].data.as_binary_view;
+  int check_utf8 = array_view->storage_type == NANOARROW_TYPE_STRING_VIEW;
+  const uint8_t* bytes;
+  int32_t size;
+  int32_t buffer_index;
+  int64_t i;
+
+  if (array_view->length == 0) {
+    return NANOARROW_OK;
+  }
+  views += array_view->offset;
+  for (i = 0; i < array_view->length; i++) {
+    size = views[i].inlined.size;
+    if (size < 0) {
+      return ArrowViewInvalid(error, path,
+                              "Expected view size >= 0 at index %" PRId64 " but found %d", i,
+                              (int)size);
+    }
+    if (size <= NANOARROW_BINARY_VIEW_INLINE_SIZE) {
+      bytes = (const uint8_t*)views[i].inlined.data;
+    } else {
+      buffer_index = views[i].ref.buffer_index;
+      if (buffer_index < 0 || buffer_index >= array_view->n_variadic_buffers) {
+        return ArrowViewInvalid(error, path,
+                                "Expected view buffer index in [0, %d) at index %" PRId64
+                                " but found %d",
+                                (int)array_view->n_variadic_buffers, i, (int)buffer_index);
+      }
+      if (views[i].ref.offset < 0 ||
+          (int64_t)views[i].ref.offset + size >
+              array_view->variadic_buffer_sizes[buffer_index]) {
+        return ArrowViewInvalid(error, path,
+                                "Expected view offset %d + size %d <= variadic buffer %d "
+                                "size %" PRId64 " at index %" PRId64,
+                                (int)views[i].ref.offset, (int)size, (int)buffer_index,
+                                array_view->variadic_buffer_sizes[buffer_index], i);
+      }
+      bytes = (const uint8_t*)array_view->variadic_buffers[buffer_index] +
+              views[i].ref.offset;
+    }
+    if (check_utf8 && ArrowViewUtf8InvalidAt(bytes, size) >= 0) {
+      return ArrowViewInvalid(error, path, "Expected valid UTF-8 at index %" PRId64, i);
+    }
+  }
+  return NANOARROW_OK;
+}
+
+static ArrowErrorCode ArrowViewValidateListViewsFull(
+    const struct ArrowArrayView* array_view, const struct ArrowViewPath* path,
+    struct ArrowError* error) {
+  union ArrowBufferViewData offsets = array_view->buffer_views[1].data;
+  union ArrowBufferViewData sizes = array_view->buffer_views[2].data;
+  int is_large = ArrowViewOffsetsAreLarge(array_view);
+  int64_t child_length = array_view->children[0]->length;
+  int64_t i;
+  int64_t offset;
+  int64_t size;
+
+  for (i = 0; i < array_view->length; i++) {
+    offset = ArrowViewOffsetAt(offsets, is_large, array_view->offset + i);
+    size = ArrowViewOffsetAt(sizes, is_large, array_view->offset + i);
+    if (offset < 0 || size < 0 || offset > child_length - size) {
+      return ArrowViewInvalid(error, path,
+                              "Expected list view offset %" PRId64 " and size %" PRId64
+                              " within child length %" PRId64 " at index %" PRId64,
+                              offset, size, child_length, i);
+    }
+  }
+  return NANOARROW_OK;
+}
+
+static ArrowErrorCode ArrowViewValidateUnionFull(const struct ArrowArrayView* array_view,
+                                                 const struct ArrowViewPath* path,
+                                                 struct ArrowError* error) {
+  const int8_t* type_ids = array_view->buffer_views[0].data.as_int8;
+  const int32_t* offsets = array_view->buffer_views[1].data.as_int32;
+  int is_dense = array_view->storage_type == NANOARROW_TYPE_DENSE_UNION;
+  int64_t i;
+  int64_t j;
+  int64_t child_index;
+  int8_t type_id;
+
+  for (i = 0; i < array_view->length; i++) {
+    j = array_view->offset + i;
+    type_id = type_ids[j];
+    if (type_id < 0) {
+      child_index = -1;
+    } else if (array_view->union_type_id_map != NULL) {
+      child_index = array_view->union_type_id_map[type_id];
+    } else {
+      child_index = type_id;
+    }
+    if (child_index < 0 || child_index >= array_view->n_children) {
+      return ArrowViewInvalid(error, path,
+                              "Expected a declared union type id at index %" PRId64
+                              " but found %d",
+                              i, (int)type_id);
+    }
+    if (is_dense &&
+        (offsets[j] < 0 || offsets[j] >= array_view->children[child_index]->length)) {
+      return ArrowViewInvalid(error, path,
+                              "Expected union offset in [0, %" PRId64 ") for child %" PRId64
+                              " at index %" PRId64 " but found %d",
+                              array_view->children[child_index]->length, child_index, i,
+                              (int)offsets[j]);
+    }
+  }
+  return NANOARROW_OK;
+}
+
+static ArrowErrorCode ArrowViewValidateRunEndsFull(const struct ArrowArrayView* array_view,
+                                                   const struct ArrowViewPath* path,
+                                                   struct ArrowError* error) {
+  const struct ArrowArrayView* run_ends = array_view->children[0];
+  int64_t previous = 0;
+  int64_t current;
+  int64_t i;
+
+  for (i = 0; i < run_ends->length; i++) {
+    current = ArrowArrayViewGetIntUnsafe(run_ends, i);
+    if (current <= previous) {
+      return ArrowViewInvalid(error, path,
+                              "Expected run ends to be positive and strictly increasing at "
+                              "index %" PRId64 " but found %" PRId64 " after %" PRId64,
+                              i, current, previous);
+    }
+    previous = current;
+  }
+  return NANOARROW_OK;
+}
+
+static ArrowErrorCode ArrowViewValidateDictionaryIndices(
+    const struct ArrowArrayView* array_view, const struct ArrowViewPath* path,
+    struct ArrowError* error) {
+  int64_t dictionary_length = array_view->dictionary->length;
+  int64_t index;
+  int64_t i;
+
+  for (i = 0; i < array_view->length; i++) {
+    if (ArrowArrayViewIsNull(array_view, i)) {
+      continue;
+    }
+    index = ArrowArrayViewGetIntUnsafe(array_view, i);
+    if (index < 0 || index >= dictionary_length) {
+      return ArrowViewInvalid(error, path,
+                              "Expected dictionary index in [0, %" PRId64
+                              ") at index %" PRId64 " but found %" PRId64,
+                              dictionary_length, i, index);
+    }
+  }
+  return NANOARROW_OK;
+}
+
+/* FULL: reads every element. */
+static ArrowErrorCode ArrowViewValidateFull(struct ArrowArrayView* array_view,
+                                            const struct ArrowViewPath* path,
+                                            struct ArrowError* error) {
+  int64_t null_count;
+
+  if (array_view->null_count != -1 &&
+      array_view->layout.buffer_type[0] == NANOARROW_BUFFER_TYPE_VALIDITY &&
+      array_view->buffer_views[0].data.data != NULL) {
+    null_count = ArrowArrayViewComputeNullCount(array_view);
+    if (null_count != array_view->null_count) {
+      return ArrowViewInvalid(error, path,
+                              "Expected null_count %" PRId64
+                              " to match the validity buffer's %" PRId64 " nulls",
+                              array_view->null_count, null_count);
+    }
+  }
+
+  if (array_view->dictionary != NULL) {
+    NANOARROW_RETURN_NOT_OK(ArrowViewValidateDictionaryIndices(array_view, path, error));
+  }
+
+  switch (array_view->storage_type) {
+    case NANOARROW_TYPE_STRING:
+    case NANOARROW_TYPE_LARGE_STRING:
+      NANOARROW_RETURN_NOT_OK(ArrowViewValidateOffsetsFull(array_view, "string", path, error));
+      return ArrowViewValidateUtf8Offsets(array_view, path, error);
+    case NANOARROW_TYPE_BINARY:
+    case NANOARROW_TYPE_LARGE_BINARY:
+      return ArrowViewValidateOffsetsFull(array_view, "binary", path, error);
+    case NANOARROW_TYPE_LIST:
+    case NANOARROW_TYPE_LARGE_LIST:
+    case NANOARROW_TYPE_MAP:
+      return ArrowViewValidateOffsetsFull(array_view, "list", path, error);
+    case NANOARROW_TYPE_LIST_VIEW:
+    case NANOARROW_TYPE_LARGE_LIST_VIEW:
+      return ArrowViewValidateListViewsFull(array_view, path, error);
+    case NANOARROW_TYPE_STRING_VIEW:
+    case NANOARROW_TYPE_BINARY_VIEW:
+      return ArrowViewValidateBinaryViewsFull(array_view, path, error);
+    case NANOARROW_TYPE_SPARSE_UNION:
+    case NANOARROW_TYPE_DENSE_UNION:
+      return ArrowViewValidateUnionFull(array_view, path, error);
+    case NANOARROW_TYPE_RUN_END_ENCODED:
+      return ArrowViewValidateRunEndsFull(array_view, path, error);
+    default:
+      return NANOARROW_OK;
+  }
+}
+
+ArrowErrorCode ArrowArrayViewValidate(struct ArrowArrayView* array_view,
+                                      enum ArrowValidationLevel validation_level,
+                                      struct ArrowError* error) {
+  switch (validation_level) {
+    case NANOARROW_VALIDATION_LEVEL_NONE:
+      return NANOARROW_OK;
+    case NANOARROW_VALIDATION_LEVEL_MINIMAL:
+    case NANOARROW_VALIDATION_LEVEL_DEFAULT:
+    case NANOARROW_VALIDATION_LEVEL_FULL:
+      break;
+    default:
+      ArrowErrorSet(error, "Unknown validation level %d", (int)validation_level);
+      return EINVAL;
+  }
+
+  /* Each level relies on the previous one having passed for the whole tree. */
+  NANOARROW_RETURN_NOT_OK(
+      ArrowViewValidateTree(array_view, ArrowViewValidateMinimal, NULL, 1, error));
+  if (validation_level == NANOARROW_VALIDATION_LEVEL_MINIMAL) {
+    return NANOARROW_OK;
+  }
+  NANOARROW_RETURN_NOT_OK(
+      ArrowViewValidateTree(array_view, ArrowViewValidateDefault, NULL, 1, error));
+  if (validation_level == NANOARROW_VALIDATION_LEVEL_DEFAULT) {
+    return NANOARROW_OK;
+  }
+  return ArrowViewValidateTree(array_view, ArrowViewValidateFull, NULL, 1, error);
+}
+
+/* ---- Comparison ---- */
+
+/* Internal result of a range comparison: the views differ (reason written). */
+#define NANOARROW_VIEW_DIFFERENT (-1)
+
+static ArrowErrorCode ArrowViewDiffer(struct ArrowError* reason,
+                                      const struct ArrowViewPath* path, const char* fmt,
+                                      ...) NANOARROW_VIEW_PRINTF(3);
+
+static ArrowErrorCode ArrowViewDiffer(struct ArrowError* reason,
+                                      const struct ArrowViewPath* path, const char* fmt,
+                                      ...) {
+  va_list args;
+  va_start(args, fmt);
+  ArrowViewSetMessage(reason, path, fmt, args);
+  va_end(args);
+  return NANOARROW_VIEW_DIFFERENT;
+}
+
+static ArrowErrorCode ArrowViewCompareRange(const struct ArrowArrayView* actual,
+                                            int64_t actual_start,
+                                            const struct ArrowArrayView* expected,
+                                            int64_t expected_start, int64_t n,
+                                            const struct ArrowViewPath* path, int depth,
+                                            struct ArrowError* reason);
+
+static ArrowErrorCode ArrowViewCompareChild(const struct ArrowArrayView* actual,
+                                            int64_t actual_start,
+                                            const struct ArrowArrayView* expected,
+                                            int64_t expected_start, int64_t n,
+                                            int64_t child_index,
+                                            const struct ArrowViewPath* path, int depth,
+                                            struct ArrowError* reason) {
+  struct ArrowViewPath child_path;
+  child_path.parent = path;
+  child_path.child_index = child_index;
+  if (child_index < 0) {
+    return ArrowViewCompareRange(actual->dictionary, actual_start, expected->dictionary,
+                                 expected_start, n, &child_path, depth + 1, reason);
+  }
+  return ArrowViewCompareRange(actual->children[child_index], actual_start,
+                               expected->children[child_index], expected_start, n,
+                               &child_path, depth + 1, reason);
+}
+
+static ArrowErrorCode ArrowViewCompareBytes(const struct ArrowArrayView* actual,
+                                            int64_t actual_start,
+                                            const struct ArrowArrayView* expected,
+                                            int64_t expected_start, int64_t n,
+                                            const struct ArrowViewPath* path,
+                                            struct ArrowError* reason) {
+  struct ArrowBufferView a;
+  struct ArrowBufferView e;
+  int64_t k;
+  for (k = 0; k < n; k++) {
+    a = ArrowArrayViewGetBytesUnsafe(actual, actual_start + k);
+    e = ArrowArrayViewGetBytesUnsafe(expected, expected_start + k);
+    if (a.size_bytes != e.size_bytes ||
+        (a.size_bytes > 0 && memcmp(a.data.data, e.data.data, (size_t)a.size_bytes) != 0)) {
+      return ArrowViewDiffer(reason, path, "Expected identical bytes at index %" PRId64,
+                             actual_start + k);
+    }
+  }
+  return NANOARROW_OK;
+}
+
+static ArrowErrorCode ArrowViewCompareFixedWidth(const struct ArrowArrayView* actual,
+                                                 int64_t actual_start,
+                                                 const struct ArrowArrayView* expected,
+                                                 int64_t expected_start, int64_t n,
+                                                 int buffer_i,
+                                                 const struct ArrowViewPath* path,
+                                                 struct ArrowError* reason) {
+  int64_t bits = actual->layout.element_size_bits[buffer_i];
+  int64_t width = bits / 8;
+  const uint8_t* a = actual->buffer_views[buffer_i].data.as_uint8;
+  const uint8_t* e = expected->buffer_views[buffer_i].data.as_uint8;
+  int64_t a_i;
+  int64_t e_i;
+  int64_t k;
+
+  if (bits != expected->layout.element_size_bits[buffer_i]) {
+    return ArrowViewDiffer(reason, path,
+                           "Expected %" PRId64 "-bit elements but found %" PRId64 "-bit",
+                           expected->layout.element_size_bits[buffer_i], bits);
+  }
+  if (n == 0 || bits == 0) {
+    return NANOARROW_OK;
+  }
+
+  for (k = 0; k < n; k++) {
+    a_i = actual->offset + actual_start + k;
+    e_i = expected->offset + expected_start + k;
+    if (bits == 1) {
+      if (((a[a_i >> 3] >> (a_i & 7)) & 1) != ((e[e_i >> 3] >> (e_i & 7)) & 1)) {
+        break;
+      }
+    } else if (memcmp(a + a_i * width, e + e_i * width, (size_t)width) != 0) {
+      break;
+    }
+  }
+  if (k < n) {
+    return ArrowViewDiffer(reason, path,
+                           "Expected identical %s values at index %" PRId64,
+                           ArrowViewBufferTypeName(actual->layout.buffer_type[buffer_i]),
+                           actual_start + k);
+  }
+  return NANOARROW_OK;
+}
+
+static ArrowErrorCode ArrowViewCompareLists(const struct ArrowArrayView* actual,
+                                            int64_t actual_start,
+                                            const struct ArrowArrayView* expected,
+                                            int64_t expected_start, int64_t n,
+                                            const struct ArrowViewPath* path, int depth,
+                                            struct ArrowError* reason) {
+  union ArrowBufferViewData a = actual->buffer_views[1].data;
+  union ArrowBufferViewData e = expected->buffer_views[1].data;
+  int a_large = ArrowViewOffsetsAreLarge(actual);
+  int e_large = ArrowViewOffsetsAreLarge(expected);
+  int64_t a_first = ArrowViewOffsetAt(a, a_large, actual->offset + actual_start);
+  int64_t e_first = ArrowViewOffsetAt(e, e_large, expected->offset + expected_start);
+  int64_t k;
+  int64_t a_size;
+  int64_t e_size;
+
+  for (k = 0; k < n; k++) {
+    a_size = ArrowViewOffsetAt(a, a_large, actual->offset + actual_start + k + 1) -
+             ArrowViewOffsetAt(a, a_large, actual->offset + actual_start + k);
+    e_size = ArrowViewOffsetAt(e, e_large, expected->offset + expected_start + k + 1) -
+             ArrowViewOffsetAt(e, e_large, expected->offset + expected_start + k);
+    if (a_size != e_size) {
+      return ArrowViewDiffer(reason, path,
+                             "Expected list of size %" PRId64 " at index %" PRId64
+                             " but found %" PRId64,
+                             e_size, actual_start + k, a_size);
+    }
+  }
+
+  /* The elements' child ranges are contiguous. */
+  return ArrowViewCompareChild(
+      actual, a_first, expected, e_first,
+      ArrowViewOffsetAt(a, a_large, actual->offset + actual_start + n) - a_first, 0, path,
+      depth, reason);
+}
+
+static ArrowErrorCode ArrowViewCompareListViews(const struct ArrowArrayView* actual,
+                                                int64_t actual_start,
+                                                const struct ArrowArrayView* expected,
+                                                int64_t expected_start, int64_t n,
+                                                const struct ArrowViewPath* path, int depth,
+                                                struct ArrowError* reason) {
+  int a_large = ArrowViewOffsetsAreLarge(actual);
+  int e_large = ArrowViewOffsetsAreLarge(expected);
+  int64_t k;
+  int64_t a_i;
+  int64_t e_i;
+  int64_t a_size;
+  int64_t e_size;
+
+  for (k = 0; k < n; k++) {
+    a_i = actual->offset + actual_start + k;
+    e_i = expected->offset + expected_start + k;
+    a_size = ArrowViewOffsetAt(actual->buffer_views[2].data, a_large, a_i);
+    e_size = ArrowViewOffsetAt(expected->buffer_views[2].data, e_large, e_i);
+    if (a_size != e_size) {
+      return ArrowViewDiffer(reason, path,
+                             "Expected list view of size %" PRId64 " at index %" PRId64
+                             " but found %" PRId64,
+                             e_size, actual_start + k, a_size);
+    }
+    NANOARROW_RETURN_NOT_OK(ArrowViewCompareChild(
+        actual, ArrowViewOffsetAt(actual->buffer_views[1].data, a_large, a_i), expected,
+        ArrowViewOffsetAt(expected->buffer_views[1].data, e_large, e_i), a_size, 0, path,
+        depth, reason));
+  }
+  return NANOARROW_OK;
+}
+
+static ArrowErrorCode ArrowViewCompareUnions(const struct ArrowArrayView* actual,
+                                             int64_t actual_start,
+                                             const struct ArrowArrayView* expected,
+                                             int64_t expected_start, int64_t n,
+                                             const struct ArrowViewPath* path, int depth,
+                                             struct ArrowError* reason) {
+  int64_t k;
+  int64_t child_index;
+
+  for (k = 0; k < n; k++) {
+    if (ArrowArrayViewUnionTypeId(actual, actual_start + k) !=
+            ArrowArrayViewUnionTypeId(expected, expected_start + k) ||
+        ArrowArrayViewUnionChildIndex(actual, actual_start + k) !=
+            ArrowArrayViewUnionChildIndex(expected, expected_start + k)) {
+      return ArrowViewDiffer(reason, path,
+                             "Expected union type id %d at index %" PRId64 " but found %d",
+                             (int)ArrowArrayViewUnionTypeId(expected, expected_start + k),
+                             actual_start + k,
+                             (int)ArrowArrayViewUnionTypeId(actual, actual_start + k));
+    }
+  }
+
+  if (actual->storage_type == NANOARROW_TYPE_SPARSE_UNION) {
+    for (child_index = 0; child_index < actual->n_children; child_index++) {
+      NANOARROW_RETURN_NOT_OK(ArrowViewCompareChild(
+          actual, actual->offset + actual_start, expected,
+          expected->offset + expected_start, n, child_index, path, depth, reason));
+    }
+    return NANOARROW_OK;
+  }
+
+  for (k = 0; k < n; k++) {
+    child_index = ArrowArrayViewUnionChildIndex(actual, actual_start + k);
+    if (child_index < 0 || child_index >= actual->n_children) {
+      return ArrowViewDiffer(reason, path, "Undeclared union type id at index %" PRId64,
+                             actual_start + k);
+    }
+    NANOARROW_RETURN_NOT_OK(ArrowViewCompareChild(
+        actual, ArrowArrayViewUnionChildOffset(actual, actual_start + k), expected,
+        ArrowArrayViewUnionChildOffset(expected, expected_start + k), 1, child_index, path,
+        depth, reason));
+  }
+  return NANOARROW_OK;
+}
+
+static ArrowErrorCode ArrowViewCompareRange(const struct ArrowArrayView* actual,
+                                            int64_t actual_start,
+                                            const struct ArrowArrayView* expected,
+                                            int64_t expected_start, int64_t n,
+                                            const struct ArrowViewPath* path, int depth,
+                                            struct ArrowError* reason) {
+  int64_t k;
+  int64_t child_index;
+  int64_t list_size;
+  int8_t a_null;
+  int8_t e_null;
+
+  if (depth > NANOARROW_MAX_NESTING_DEPTH) {
+    ArrowErrorSet(reason, "Expected nesting depth <= %d", NANOARROW_MAX_NESTING_DEPTH);
+    return EINVAL;
+  }
+  if (actual->storage_type != expected->storage_type) {
+    return ArrowViewDiffer(reason, path, "Expected storage type %s but found %s",
+                           ArrowViewTypeName(expected->storage_type),
+                           ArrowViewTypeName(actual->storage_type));
+  }
+  if (actual->n_children != expected->n_children) {
+    return ArrowViewDiffer(reason, path,
+                           "Expected %" PRId64 " children but found %" PRId64,
+                           expected->n_children, actual->n_children);
+  }
+  if ((actual->dictionary == NULL) != (expected->dictionary == NULL)) {
+    return ArrowViewDiffer(reason, path, "Expected %s dictionary",
+                           expected->dictionary == NULL ? "no" : "a");
+  }
+  if (n == 0) {
+    return NANOARROW_OK;
+  }
+
+  for (k = 0; k < n; k++) {
+    a_null = ArrowArrayViewIsNull(actual, actual_start + k);
+    e_null = ArrowArrayViewIsNull(expected, expected_start + k);
+    if (a_null != e_null) {
+      return ArrowViewDiffer(reason, path, "Expected %s at index %" PRId64,
+                             e_null ? "null" : "non-null", actual_start + k);
+    }
+  }
+
+  switch (actual->storage_type) {
+    case NANOARROW_TYPE_NA:
+      break;
+    case NANOARROW_TYPE_STRING:
+    case NANOARROW_TYPE_BINARY:
+    case NANOARROW_TYPE_LARGE_STRING:
+    case NANOARROW_TYPE_LARGE_BINARY:
+    case NANOARROW_TYPE_STRING_VIEW:
+    case NANOARROW_TYPE_BINARY_VIEW:
+      NANOARROW_RETURN_NOT_OK(ArrowViewCompareBytes(actual, actual_start, expected,
+                                                    expected_start, n, path, reason));
+      break;
+    case NANOARROW_TYPE_LIST:
+    case NANOARROW_TYPE_LARGE_LIST:
+    case NANOARROW_TYPE_MAP:
+      NANOARROW_RETURN_NOT_OK(ArrowViewCompareLists(actual, actual_start, expected,
+                                                    expected_start, n, path, depth, reason));
+      break;
+    case NANOARROW_TYPE_LIST_VIEW:
+    case NANOARROW_TYPE_LARGE_LIST_VIEW:
+      NANOARROW_RETURN_NOT_OK(ArrowViewCompareListViews(
+          actual, actual_start, expected, expected_start, n, path, depth, reason));
+      break;
+    case NANOARROW_TYPE_FIXED_SIZE_LIST:
+      list_size = actual->layout.child_size_elements;
+      if (list_size != expected->layout.child_size_elements) {
+        return ArrowViewDiffer(reason, path,
+                               "Expected fixed-size list size %" PRId64
+                               " but found %" PRId64,
+                               expected->layout.child_size_elements, list_size);
+      }
+      NANOARROW_RETURN_NOT_OK(ArrowViewCompareChild(
+          actual, (actual->offset + actual_start) * list_size, expected,
+          (expected->offset + expected_start) * list_size, n * list_size, 0, path, depth,
+          reason));
+      break;
+    case NANOARROW_TYPE_STRUCT:
+      for (child_index = 0; child_index < actual->n_children; child_index++) {
+        NANOARROW_RETURN_NOT_OK(ArrowViewCompareChild(
+            actual, actual->offset + actual_start, expected,
+            expected->offset + expected_start, n, child_index, path, depth, reason));
+      }
+      break;
+    case NANOARROW_TYPE_SPARSE_UNION:
+    case NANOARROW_TYPE_DENSE_UNION:
+      NANOARROW_RETURN_NOT_OK(ArrowViewCompareUnions(actual, actual_start, expected,
+                                                     expected_start, n, path, depth,
+                                                     reason));
+      break;
+    case NANOARROW_TYPE_RUN_END_ENCODED:
+      /* Runs are compared as stored: same physical position, same children. */
+      if (actual->offset + actual_start != expected->offset + expected_start) {
+        return ArrowViewDiffer(reason, path,
+                               "Expected run-end encoded offset %" PRId64
+                               " but found %" PRId64,
+                               expected->offset + expected_start,
+                               actual->offset + actual_start);
+      }
+      for (child_index = 0; child_index < actual->n_children; child_index++) {
+        if (actual->children[child_index]->length !=
+            expected->children[child_index]->length) {
+          return ArrowViewDiffer(reason, path,
+                                 "Expected run-end encoded child %" PRId64
+                                 " of length %" PRId64 " but found %" PRId64,
+                                 child_index, expected->children[child_index]->length,
+                                 actual->children[child_index]->length);
+        }
+        NANOARROW_RETURN_NOT_OK(ArrowViewCompareChild(
+            actual, 0, expected, 0, actual->children[child_index]->length, child_index,
+            path, depth, reason));
+      }
+      break;
+    default:
+      /* Fixed width: primitives, decimals, intervals, fixed-size binary, indices. */
+      if (actual->layout.buffer_type[1] == NANOARROW_BUFFER_TYPE_DATA) {
+        NANOARROW_RETURN_NOT_OK(ArrowViewCompareFixedWidth(
+            actual, actual_start, expected, expected_start, n, 1, path, reason));
+      }
+      break;
+  }
+
+  if (actual->dictionary != NULL) {
+    if (actual->dictionary->length != expected->dictionary->length) {
+      return ArrowViewDiffer(reason, path,
+                             "Expected dictionary of length %" PRId64 " but found %" PRId64,
+                             expected->dictionary->length, actual->dictionary->length);
+    }
+    NANOARROW_RETURN_NOT_OK(ArrowViewCompareChild(actual, 0, expected, 0,
+                                                  actual->dictionary->length, -1, path,
+                                                  depth, reason));
+  }
+  return NANOARROW_OK;
+}
+
+ArrowErrorCode ArrowArrayViewCompare(const struct ArrowArrayView* actual,
+                                     const struct ArrowArrayView* expected,
+                                     enum ArrowCompareLevel level, int* out,
+                                     struct ArrowError* reason) {
+  ArrowErrorCode result;
+  if (level != NANOARROW_COMPARE_IDENTICAL) {
+    ArrowErrorSet(reason, "Unknown comparison level %d", (int)level);
+    return EINVAL;
+  }
+
+  *out = 0;
+  if (actual->length != expected->length) {
+    ArrowErrorSet(reason, "Expected length %" PRId64 " but found %" PRId64,
+                  expected->length, actual->length);
+    return NANOARROW_OK;
+  }
+  if (actual->null_count != -1 && expected->null_count != -1 &&
+      actual->null_count != expected->null_count) {
+    ArrowErrorSet(reason, "Expected null_count %" PRId64 " but found %" PRId64,
+                  expected->null_count, actual->null_count);
+    return NANOARROW_OK;
+  }
+
+  result = ArrowViewCompareRange(actual, 0, expected, 0, actual->length, NULL, 1, reason);
+  if (result == NANOARROW_VIEW_DIFFERENT) {
+    return NANOARROW_OK;
+  }
+  NANOARROW_RETURN_NOT_OK(result);
+  *out = 1;
+  return NANOARROW_OK;
+}
