@@ -46,6 +46,9 @@ done
 printf '\n== test.sh: install checks\n'
 tools/check-install.sh
 
+printf '\n== test.sh: bundle, namespace, packaging checks\n'
+tools/check-bundle.sh
+
 printf '\n== test.sh: summary\n'
 for s in "${summaries[@]}"; do
   echo "$s"

@@ -1,0 +1,853 @@
+/* Record batch and dictionary batch bodies -> ArrowArrayView / ArrowArray.
+ *
+ * The field nodes and buffers of a RecordBatch are walked in the pre-order of the
+ * decoder's flattened schema. Each buffer range is checked against the body, then
+ * decompressed, byte-swapped or realigned into memory owned by the batch when
+ * needed; otherwise it stays where it is (in the shared body, or in the batch's
+ * single copy of the body). Output arrays hold one reference per node on the
+ * batch's owner, so no buffer is copied per column. */
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nanoarrow/nanoarrow.h"
+#include "nanoarrow/nanoarrow_ipc.h"
+
+#include "ipc/ipc_private.h"
+
+/* Zeroes that empty non-validity buffers point at, so that a consumer reading the
+ * first offset of an empty array reads 0 rather than dereferencing NULL. */
+static const int64_t kEmptyBuffer[4] = {0, 0, 0, 0};
+
+/* ---- Batch owners ---- */
+
+static struct ArrowIpcBatchOwner* OwnerNew(struct ArrowIpcSharedBlock* shared) {
+  struct ArrowIpcBatchOwner* owner =
+      (struct ArrowIpcBatchOwner*)ArrowMalloc(sizeof(struct ArrowIpcBatchOwner));
+  if (owner == NULL) return NULL;
+  ArrowIpcRefInit(&owner->refcount);
+  owner->shared = shared;
+  if (shared != NULL) ArrowIpcRefAdd(&shared->refcount);
+  owner->n_blocks = 0;
+  owner->capacity_blocks = 0;
+  owner->blocks = NULL;
+  return owner;
+}
+
+void ArrowIpcPrivateOwnerRelease(struct ArrowIpcBatchOwner* owner) {
+  int64_t i;
+  if (!ArrowIpcRefDrop(&owner->refcount)) return;
+  for (i = 0; i < owner->n_blocks; i++) ArrowFree(owner->blocks[i]);
+  ArrowFree(owner->blocks);
+  if (owner->shared != NULL) ArrowIpcPrivateSharedBlockRelease(owner->shared);
+  ArrowFree(owner);
+}
+
+/* size_bytes of memory owned by the batch (8-byte aligned by malloc). */
+static uint8_t* OwnerAllocate(struct ArrowIpcBatchOwner* owner, int64_t size_bytes) {
+  void* block;
+  if (owner->n_blocks == owner->capacity_blocks) {
+    int64_t capacity = owner->capacity_blocks == 0 ? 4 : owner->capacity_blocks * 2;
+    void** blocks = (void**)ArrowRealloc(owner->blocks, capacity * (int64_t)sizeof(void*));
+    if (blocks == NULL) return NULL;
+    owner->blocks = blocks;
+    owner->capacity_blocks = capacity;
+  }
+  block = ArrowMalloc(size_bytes > 0 ? size_bytes : 1);
+  if (block == NULL) return NULL;
+  owner->blocks[owner->n_blocks++] = block;
+  return (uint8_t*)block;
+}
+
+/* ---- Exported array nodes ---- */
+
+/* One allocation per node: this header, then n_children ArrowArray structs, the
+ * n_children child pointers, the n_buffers buffer pointers and the variadic sizes. */
+struct ArrowIpcNode {
+  struct ArrowIpcBatchOwner* owner;
+  struct ArrowIpcSharedArray* shared_array;
+  struct ArrowArray dictionary;
+};
+
+static void NodeRelease(struct ArrowArray* array) {
+  struct ArrowIpcNode* node = (struct ArrowIpcNode*)array->private_data;
+  int64_t i;
+  for (i = 0; i < array->n_children; i++) {
+    if (array->children[i]->release != NULL) array->children[i]->release(array->children[i]);
+  }
+  if (node->dictionary.release != NULL) node->dictionary.release(&node->dictionary);
+  if (node->owner != NULL) ArrowIpcPrivateOwnerRelease(node->owner);
+  if (node->shared_array != NULL) ArrowIpcPrivateSharedArrayRelease(node->shared_array);
+  ArrowFree(node);
+  array->release = NULL;
+}
+
+/* Allocates the node of out with room for its children, buffers and n_sizes
+ * variadic sizes; *buffers_out / *sizes_out point into it. */
+static ArrowErrorCode NodeAllocate(struct ArrowArray* out, int64_t n_children,
+                                   int64_t n_buffers, int64_t n_sizes,
+                                   const void*** buffers_out, int64_t** sizes_out) {
+  int64_t size = (int64_t)sizeof(struct ArrowIpcNode) +
+                 n_children * (int64_t)(sizeof(struct ArrowArray) + sizeof(void*)) +
+                 n_buffers * (int64_t)sizeof(void*) + n_sizes * (int64_t)sizeof(int64_t);
+  uint8_t* block = (uint8_t*)ArrowMalloc(size);
+  struct ArrowIpcNode* node = (struct ArrowIpcNode*)block;
+  struct ArrowArray* child_structs;
+  int64_t i;
+  if (block == NULL) return ENOMEM;
+  node->owner = NULL;
+  node->shared_array = NULL;
+  node->dictionary.release = NULL;
+  child_structs = (struct ArrowArray*)(block + sizeof(struct ArrowIpcNode));
+  out->children = (struct ArrowArray**)(child_structs + n_children);
+  *buffers_out = (const void**)(out->children + n_children);
+  *sizes_out = (int64_t*)(*buffers_out + n_buffers);
+  for (i = 0; i < n_children; i++) {
+    child_structs[i].release = NULL;
+    out->children[i] = &child_structs[i];
+  }
+  out->n_children = n_children;
+  out->n_buffers = n_buffers;
+  out->buffers = *buffers_out;
+  out->dictionary = NULL;
+  out->private_data = node;
+  out->release = NodeRelease;
+  return NANOARROW_OK;
+}
+
+/* A tree of nodes mirroring shared->array, each holding a reference to it. */
+static ArrowErrorCode SharedExportNode(struct ArrowIpcSharedArray* shared,
+                                       const struct ArrowArray* src, struct ArrowArray* out,
+                                       int depth) {
+  const void** buffers;
+  int64_t* sizes;
+  struct ArrowIpcNode* node;
+  int64_t i;
+  if (depth > NANOARROW_MAX_NESTING_DEPTH) return EINVAL;
+  NANOARROW_RETURN_NOT_OK(NodeAllocate(out, src->n_children, src->n_buffers, 0, &buffers,
+                                       &sizes));
+  node = (struct ArrowIpcNode*)out->private_data;
+  node->shared_array = shared;
+  ArrowIpcRefAdd(&shared->refcount);
+  out->length = src->length;
+  out->null_count = src->null_count;
+  out->offset = src->offset;
+  if (src->n_buffers > 0) memcpy(buffers, src->buffers, (size_t)src->n_buffers * sizeof(void*));
+  for (i = 0; i < src->n_children; i++) {
+    ArrowErrorCode result =
+        SharedExportNode(shared, src->children[i], out->children[i], depth + 1);
+    if (result != NANOARROW_OK) {
+      out->release(out);
+      return result;
+    }
+  }
+  if (src->dictionary != NULL) {
+    ArrowErrorCode result = SharedExportNode(shared, src->dictionary, &node->dictionary,
+                                             depth + 1);
+    if (result != NANOARROW_OK) {
+      out->release(out);
+      return result;
+    }
+    out->dictionary = &node->dictionary;
+  }
+  return NANOARROW_OK;
+}
+
+ArrowErrorCode ArrowIpcPrivateSharedArrayExport(struct ArrowIpcSharedArray* shared,
+                                                struct ArrowArray* out) {
+  return SharedExportNode(shared, &shared->array, out, 0);
+}
+
+void ArrowIpcPrivateSharedArrayRelease(struct ArrowIpcSharedArray* shared) {
+  if (!ArrowIpcRefDrop(&shared->refcount)) return;
+  if (shared->array.release != NULL) shared->array.release(&shared->array);
+  ArrowFree(shared);
+}
+
+/* ---- Decoding ---- */
+
+struct DecodeContext {
+  struct ArrowIpcDecoder* decoder;
+  struct ArrowIpcDecoderPrivate* private_data;
+  struct ArrowIpcTree* tree;
+  const struct ArrowIpcBatchHeader* header;
+  const uint8_t* body;
+  int64_t body_size;
+  struct ArrowIpcBatchOwner* owner;
+  int swap_endian;
+  int legacy_union_validity;
+  int64_t n_decompressing;
+  int64_t buffer_i;
+  int64_t variadic_i;
+  struct ArrowError* error;
+};
+
+/* Byte swapping: > 0 reverses each element of that many bytes. */
+enum { SWAP_NONE = 0, SWAP_MONTH_DAY_NANO = -1, SWAP_BINARY_VIEW = -2 };
+
+static int SwapKind(const struct ArrowArrayView* view, int slot) {
+  enum ArrowBufferType type = view->layout.buffer_type[slot];
+  int64_t bits = view->layout.element_size_bits[slot];
+  switch (type) {
+    case NANOARROW_BUFFER_TYPE_DATA_OFFSET:
+    case NANOARROW_BUFFER_TYPE_UNION_OFFSET:
+    case NANOARROW_BUFFER_TYPE_VIEW_OFFSET:
+    case NANOARROW_BUFFER_TYPE_SIZE:
+      return (int)(bits / 8);
+    case NANOARROW_BUFFER_TYPE_DATA:
+      switch (view->storage_type) {
+        case NANOARROW_TYPE_BOOL:
+        case NANOARROW_TYPE_FIXED_SIZE_BINARY:
+        case NANOARROW_TYPE_STRING:
+        case NANOARROW_TYPE_BINARY:
+        case NANOARROW_TYPE_LARGE_STRING:
+        case NANOARROW_TYPE_LARGE_BINARY:
+          return SWAP_NONE;
+        case NANOARROW_TYPE_INTERVAL_DAY_TIME:
+          return 4;
+        case NANOARROW_TYPE_INTERVAL_MONTH_DAY_NANO:
+          return SWAP_MONTH_DAY_NANO;
+        case NANOARROW_TYPE_BINARY_VIEW:
+        case NANOARROW_TYPE_STRING_VIEW:
+          return SWAP_BINARY_VIEW;
+        default:
+          return bits > 8 ? (int)(bits / 8) : SWAP_NONE;
+      }
+    default:
+      return SWAP_NONE;
+  }
+}
+
+static void ReverseBytes(uint8_t* p, int64_t width) {
+  int64_t i;
+  for (i = 0; i < width / 2; i++) {
+    uint8_t tmp = p[i];
+    p[i] = p[width - 1 - i];
+    p[width - 1 - i] = tmp;
+  }
+}
+
+static void SwapBuffer(uint8_t* data, int64_t size, int kind) {
+  int64_t i;
+  if (kind > 1) {
+    for (i = 0; i + kind <= size; i += kind) ReverseBytes(data + i, kind);
+  } else if (kind == SWAP_MONTH_DAY_NANO) {
+    for (i = 0; i + 16 <= size; i += 16) {
+      ReverseBytes(data + i, 4);
+      ReverseBytes(data + i + 4, 4);
+      ReverseBytes(data + i + 8, 8);
+    }
+  } else if (kind == SWAP_BINARY_VIEW) {
+    for (i = 0; i + 16 <= size; i += 16) {
+      int32_t length;
+      ReverseBytes(data + i, 4);
+      memcpy(&length, data + i, 4);
+      if (length > NANOARROW_BINARY_VIEW_INLINE_SIZE) {
+        ReverseBytes(data + i + 8, 4);
+        ReverseBytes(data + i + 12, 4);
+      }
+    }
+  }
+}
+
+/* Decompressed sizes are bounded relative to the compressed bytes so that a
+ * small message cannot make us allocate without limit. */
+#define ARROW_IPC_MAX_COMPRESSION_RATIO 65536
+#define ARROW_IPC_MIN_DECOMPRESSED_ALLOWANCE (1 << 20)
+
+static const char* CodecName(enum ArrowIpcCompressionType codec) {
+  return codec == NANOARROW_IPC_COMPRESSION_TYPE_ZSTD ? "ZSTD" : "LZ4_FRAME";
+}
+
+/* Buffer buffer_i of the message (for field k) as a checked, native, aligned view. */
+static ArrowErrorCode ResolveBuffer(struct DecodeContext* ctx, int64_t k, int swap_kind,
+                                    int64_t alignment, struct ArrowBufferView* out) {
+  const uint8_t* entry;
+  int64_t offset;
+  int64_t length;
+  const uint8_t* data;
+  int owned = 0;
+  int64_t i = ctx->buffer_i++;
+
+  if (i >= ctx->header->buffers.n) {
+    ArrowErrorSet(ctx->error, "field %ld: message has only %ld buffers", (long)k,
+                  (long)ctx->header->buffers.n);
+    return EINVAL;
+  }
+  entry = ctx->header->buffers.data + ctx->header->buffers.pos + 16 * i;
+  offset = ArrowIpcFbLoadI64(entry);
+  length = ArrowIpcFbLoadI64(entry + 8);
+  if (offset < 0 || length < 0 || offset > ctx->body_size ||
+      length > ctx->body_size - offset) {
+    ArrowErrorSet(ctx->error,
+                  "field %ld: buffer %ld (offset %ld, length %ld) is outside the body of "
+                  "%ld bytes",
+                  (long)k, (long)i, (long)offset, (long)length, (long)ctx->body_size);
+    return EINVAL;
+  }
+  if (length == 0) {
+    out->data.data = NULL;
+    out->size_bytes = 0;
+    return NANOARROW_OK;
+  }
+  data = ctx->body + offset;
+
+  if (ctx->decoder->codec != NANOARROW_IPC_COMPRESSION_TYPE_NONE) {
+    int64_t decompressed_size;
+    struct ArrowBufferView src;
+    uint8_t* dst;
+    if (length < 8) {
+      ArrowErrorSet(ctx->error,
+                    "field %ld: compressed buffer %ld has %ld bytes (less than its 8-byte "
+                    "length prefix)",
+                    (long)k, (long)i, (long)length);
+      return EINVAL;
+    }
+    decompressed_size = ArrowIpcFbLoadI64(data);
+    data += 8;
+    length -= 8;
+    if (decompressed_size != -1) {
+      if (decompressed_size < 0 ||
+          decompressed_size / ARROW_IPC_MAX_COMPRESSION_RATIO >
+              length + ARROW_IPC_MIN_DECOMPRESSED_ALLOWANCE / ARROW_IPC_MAX_COMPRESSION_RATIO) {
+        ArrowErrorSet(ctx->error,
+                      "field %ld: buffer %ld claims %ld decompressed bytes from %ld "
+                      "compressed bytes",
+                      (long)k, (long)i, (long)decompressed_size, (long)length);
+        return EINVAL;
+      }
+      if (ctx->private_data->decompressor.decompress_add == NULL) {
+        ArrowErrorSet(ctx->error, "no decompressor for %s",
+                      CodecName(ctx->decoder->codec));
+        return ENOTSUP;
+      }
+      dst = OwnerAllocate(ctx->owner, decompressed_size);
+      if (dst == NULL) {
+        ArrowErrorSet(ctx->error, "out of memory decompressing buffer %ld", (long)i);
+        return ENOMEM;
+      }
+      src.data.data = data;
+      src.size_bytes = length;
+      NANOARROW_RETURN_NOT_OK(ctx->private_data->decompressor.decompress_add(
+          &ctx->private_data->decompressor, ctx->decoder->codec, src, dst,
+          decompressed_size, ctx->error));
+      ctx->n_decompressing++;
+      data = dst;
+      length = decompressed_size;
+      owned = 1;
+      if (ctx->swap_endian && swap_kind != SWAP_NONE) {
+        /* Swapping needs the bytes now. */
+        NANOARROW_RETURN_NOT_OK(ctx->private_data->decompressor.decompress_wait(
+            &ctx->private_data->decompressor, -1, ctx->error));
+        ctx->n_decompressing = 0;
+      }
+    }
+  }
+
+  if ((ctx->swap_endian && swap_kind != SWAP_NONE) ||
+      ((uintptr_t)data % (uintptr_t)alignment) != 0) {
+    if (!owned) {
+      uint8_t* copy = OwnerAllocate(ctx->owner, length);
+      if (copy == NULL) {
+        ArrowErrorSet(ctx->error, "out of memory copying buffer %ld", (long)i);
+        return ENOMEM;
+      }
+      memcpy(copy, data, (size_t)length);
+      data = copy;
+    }
+    if (ctx->swap_endian) SwapBuffer((uint8_t*)data, length, swap_kind);
+  }
+
+  out->data.data = data;
+  out->size_bytes = length;
+  return NANOARROW_OK;
+}
+
+static int64_t Alignment(const struct ArrowArrayView* view, int slot) {
+  int64_t bytes = view->layout.element_size_bits[slot] / 8;
+  if (view->layout.buffer_type[slot] == NANOARROW_BUFFER_TYPE_DATA &&
+      (view->storage_type == NANOARROW_TYPE_FIXED_SIZE_BINARY ||
+       view->storage_type == NANOARROW_TYPE_STRING ||
+       view->storage_type == NANOARROW_TYPE_BINARY ||
+       view->storage_type == NANOARROW_TYPE_LARGE_STRING ||
+       view->storage_type == NANOARROW_TYPE_LARGE_BINARY)) {
+    return 1;
+  }
+  if (bytes <= 1) return 1;
+  return bytes > 8 ? 8 : bytes;
+}
+
+static ArrowErrorCode DecodeField(struct DecodeContext* ctx, int64_t k) {
+  struct ArrowIpcField* field = &ctx->tree->fields[k];
+  struct ArrowArrayView* view = field->view;
+  const uint8_t* node;
+  int64_t length;
+  int64_t null_count;
+  int slot;
+
+  if (k >= ctx->header->nodes.n) {
+    ArrowErrorSet(ctx->error, "message has %ld field nodes but the schema needs %ld",
+                  (long)ctx->header->nodes.n, (long)ctx->tree->n_fields);
+    return EINVAL;
+  }
+  node = ctx->header->nodes.data + ctx->header->nodes.pos + 16 * k;
+  length = ArrowIpcFbLoadI64(node);
+  null_count = ArrowIpcFbLoadI64(node + 8);
+  if (length < 0 || null_count < 0 || null_count > length) {
+    ArrowErrorSet(ctx->error, "field %ld: invalid length %ld / null_count %ld", (long)k,
+                  (long)length, (long)null_count);
+    return EINVAL;
+  }
+  view->offset = 0;
+  view->length = length;
+  view->null_count = null_count;
+
+  if (ctx->legacy_union_validity && (view->storage_type == NANOARROW_TYPE_SPARSE_UNION ||
+                                     view->storage_type == NANOARROW_TYPE_DENSE_UNION)) {
+    /* Before V5, unions were preceded by a validity buffer (unused). */
+    struct ArrowBufferView ignored;
+    NANOARROW_RETURN_NOT_OK(ResolveBuffer(ctx, k, SWAP_NONE, 1, &ignored));
+  }
+
+  for (slot = 0; slot < NANOARROW_MAX_FIXED_BUFFERS; slot++) {
+    struct ArrowBufferView* buffer_view = &view->buffer_views[slot];
+    if (view->layout.buffer_type[slot] == NANOARROW_BUFFER_TYPE_NONE) {
+      buffer_view->data.data = NULL;
+      buffer_view->size_bytes = 0;
+      continue;
+    }
+    NANOARROW_RETURN_NOT_OK(
+        ResolveBuffer(ctx, k, SwapKind(view, slot), Alignment(view, slot), buffer_view));
+    if (buffer_view->size_bytes == 0 &&
+        view->layout.buffer_type[slot] != NANOARROW_BUFFER_TYPE_VALIDITY) {
+      buffer_view->data.data = kEmptyBuffer;
+    }
+  }
+
+  if (view->layout.buffer_type[0] == NANOARROW_BUFFER_TYPE_VALIDITY && null_count > 0 &&
+      view->buffer_views[0].size_bytes == 0) {
+    ArrowErrorSet(ctx->error, "field %ld: null_count is %ld but there is no validity buffer",
+                  (long)k, (long)null_count);
+    return EINVAL;
+  }
+  if (view->storage_type == NANOARROW_TYPE_NA) view->null_count = length;
+
+  if (view->storage_type == NANOARROW_TYPE_BINARY_VIEW ||
+      view->storage_type == NANOARROW_TYPE_STRING_VIEW) {
+    int64_t n_variadic;
+    int64_t j;
+    if (ctx->variadic_i >= ctx->header->variadic_counts.n) {
+      ArrowErrorSet(ctx->error, "field %ld: message has no variadic buffer count for it",
+                    (long)k);
+      return EINVAL;
+    }
+    n_variadic = ArrowIpcFbLoadI64(ctx->header->variadic_counts.data +
+                                   ctx->header->variadic_counts.pos + 8 * ctx->variadic_i);
+    ctx->variadic_i++;
+    if (n_variadic < 0 || n_variadic > ctx->header->buffers.n - ctx->buffer_i ||
+        n_variadic > INT32_MAX) {
+      ArrowErrorSet(ctx->error, "field %ld: variadic buffer count %ld is invalid", (long)k,
+                    (long)n_variadic);
+      return EINVAL;
+    }
+    if (n_variadic > field->variadic_capacity) {
+      const void** buffers = (const void**)ArrowRealloc(
+          (void*)field->variadic_buffers, n_variadic * (int64_t)sizeof(void*));
+      int64_t* sizes;
+      if (buffers == NULL) return ENOMEM;
+      field->variadic_buffers = buffers;
+      sizes = (int64_t*)ArrowRealloc(field->variadic_sizes,
+                                     n_variadic * (int64_t)sizeof(int64_t));
+      if (sizes == NULL) return ENOMEM;
+      field->variadic_sizes = sizes;
+      field->variadic_capacity = n_variadic;
+    }
+    for (j = 0; j < n_variadic; j++) {
+      struct ArrowBufferView data;
+      NANOARROW_RETURN_NOT_OK(ResolveBuffer(ctx, k, SWAP_NONE, 1, &data));
+      field->variadic_buffers[j] = data.size_bytes > 0 ? data.data.data : kEmptyBuffer;
+      field->variadic_sizes[j] = data.size_bytes;
+    }
+    view->n_variadic_buffers = (int32_t)n_variadic;
+    view->variadic_buffers = field->variadic_buffers;
+    view->variadic_buffer_sizes = field->variadic_sizes;
+  }
+
+  if (field->dictionary_index >= 0) {
+    struct ArrowIpcDictionaryEntry* entry =
+        &ctx->private_data->dictionaries[field->dictionary_index];
+    if (entry->current == NULL) {
+      ArrowErrorSet(ctx->error, "field %ld: dictionary with id %ld has not been received",
+                    (long)k, (long)entry->id);
+      return EINVAL;
+    }
+    if (field->dictionary_generation != entry->generation) {
+      NANOARROW_RETURN_NOT_OK(ArrowArrayViewSetArrayMinimal(
+          view->dictionary, &entry->current->array, ctx->error));
+      field->dictionary_generation = entry->generation;
+    }
+  }
+  return NANOARROW_OK;
+}
+
+/* Exports view (field k, or the root when k == -1) as an array over ctx->owner. */
+static ArrowErrorCode ExportView(struct DecodeContext* ctx, struct ArrowArrayView* view,
+                                 int64_t* k, struct ArrowArray* out) {
+  struct ArrowIpcField* field = *k >= 0 ? &ctx->tree->fields[*k] : NULL;
+  struct ArrowIpcNode* node;
+  const void** buffers;
+  int64_t* sizes;
+  int64_t n_fixed = 0;
+  int64_t n_variadic = 0;
+  int64_t n_buffers;
+  int64_t i;
+
+  while (n_fixed < NANOARROW_MAX_FIXED_BUFFERS &&
+         view->layout.buffer_type[n_fixed] != NANOARROW_BUFFER_TYPE_NONE) {
+    n_fixed++;
+  }
+  n_buffers = n_fixed;
+  if (view->storage_type == NANOARROW_TYPE_BINARY_VIEW ||
+      view->storage_type == NANOARROW_TYPE_STRING_VIEW) {
+    n_variadic = view->n_variadic_buffers;
+    n_buffers += n_variadic + 1;
+  }
+  NANOARROW_RETURN_NOT_OK(
+      NodeAllocate(out, view->n_children, n_buffers, n_variadic, &buffers, &sizes));
+  node = (struct ArrowIpcNode*)out->private_data;
+  node->owner = ctx->owner;
+  ArrowIpcRefAdd(&ctx->owner->refcount);
+  out->length = view->length;
+  out->offset = view->offset;
+  out->null_count = view->null_count;
+  for (i = 0; i < n_fixed; i++) buffers[i] = view->buffer_views[i].data.data;
+  for (i = 0; i < n_variadic; i++) {
+    buffers[n_fixed + i] = view->variadic_buffers[i];
+    sizes[i] = view->variadic_buffer_sizes[i];
+  }
+  if (n_buffers > n_fixed) buffers[n_buffers - 1] = n_variadic > 0 ? (const void*)sizes : kEmptyBuffer;
+
+  for (i = 0; i < view->n_children; i++) {
+    ArrowErrorCode result;
+    (*k)++;
+    result = ExportView(ctx, view->children[i], k, out->children[i]);
+    if (result != NANOARROW_OK) {
+      out->release(out);
+      return result;
+    }
+  }
+
+  if (field != NULL && field->dictionary_index >= 0) {
+    struct ArrowIpcDictionaryEntry* entry =
+        &ctx->private_data->dictionaries[field->dictionary_index];
+    ArrowErrorCode result = ArrowIpcPrivateSharedArrayExport(entry->current, &node->dictionary);
+    if (result != NANOARROW_OK) {
+      out->release(out);
+      return result;
+    }
+    out->dictionary = &node->dictionary;
+  }
+  return NANOARROW_OK;
+}
+
+static int64_t SubtreeSize(const struct ArrowArrayView* view) {
+  int64_t n = 1;
+  int64_t i;
+  for (i = 0; i < view->n_children; i++) n += SubtreeSize(view->children[i]);
+  return n;
+}
+
+/* Pre-order index of top-level column i in the tree's fields. */
+static int64_t TopLevelFieldIndex(const struct ArrowIpcTree* tree, int64_t i) {
+  int64_t k = 0;
+  int64_t j;
+  for (j = 0; j < i; j++) k += SubtreeSize(tree->view.children[j]);
+  return k;
+}
+
+ArrowErrorCode ArrowIpcPrivateDecodeBatch(struct ArrowIpcDecoder* decoder,
+                                          struct ArrowIpcTree* tree,
+                                          const struct ArrowIpcBatchHeader* header,
+                                          const uint8_t* body, int64_t body_size,
+                                          struct ArrowIpcSharedBlock* shared,
+                                          int copy_body, int64_t field_index,
+                                          struct ArrowArray* out,
+                                          enum ArrowValidationLevel validation_level,
+                                          struct ArrowIpcBatchOwner** owner_out,
+                                          struct ArrowError* error) {
+  struct DecodeContext ctx;
+  struct ArrowArrayView* result_view;
+  enum ArrowIpcEndianness endianness;
+  ArrowErrorCode result = NANOARROW_OK;
+  int64_t k;
+
+  if (field_index < -1 || field_index >= tree->view.n_children) {
+    ArrowErrorSet(error, "field index %ld is out of range [-1, %ld)", (long)field_index,
+                  (long)tree->view.n_children);
+    return EINVAL;
+  }
+  if (body_size < decoder->body_size_bytes) {
+    ArrowErrorSet(error, "expected a body of %ld bytes but got %ld",
+                  (long)decoder->body_size_bytes, (long)body_size);
+    return EINVAL;
+  }
+  if (body_size > 0 && body == NULL) {
+    ArrowErrorSet(error, "body is NULL");
+    return EINVAL;
+  }
+
+  memset(&ctx, 0, sizeof(ctx));
+  ctx.decoder = decoder;
+  ctx.private_data = (struct ArrowIpcDecoderPrivate*)decoder->private_data;
+  ctx.tree = tree;
+  ctx.header = header;
+  ctx.error = error;
+  ctx.legacy_union_validity = decoder->metadata_version < NANOARROW_IPC_METADATA_VERSION_V5;
+  endianness = ctx.private_data->body_endianness != NANOARROW_IPC_ENDIANNESS_UNINITIALIZED
+                   ? ctx.private_data->body_endianness
+                   : decoder->endianness;
+  {
+    const uint16_t one = 1;
+    uint8_t first;
+    memcpy(&first, &one, 1);
+    ctx.swap_endian = endianness != NANOARROW_IPC_ENDIANNESS_UNINITIALIZED &&
+                      endianness != (first ? NANOARROW_IPC_ENDIANNESS_LITTLE
+                                           : NANOARROW_IPC_ENDIANNESS_BIG);
+  }
+
+  ctx.owner = OwnerNew(shared);
+  if (ctx.owner == NULL) {
+    ArrowErrorSet(error, "out of memory");
+    return ENOMEM;
+  }
+  /* Only the declared body is ever addressed. */
+  ctx.body_size = decoder->body_size_bytes;
+  ctx.body = body;
+  if (copy_body && ctx.body_size > 0) {
+    uint8_t* copy = OwnerAllocate(ctx.owner, ctx.body_size);
+    if (copy == NULL) {
+      ArrowIpcPrivateOwnerRelease(ctx.owner);
+      ArrowErrorSet(error, "out of memory copying a body of %ld bytes", (long)ctx.body_size);
+      return ENOMEM;
+    }
+    memcpy(copy, body, (size_t)ctx.body_size);
+    ctx.body = copy;
+  }
+
+  tree->view.offset = 0;
+  tree->view.length = header->length;
+  tree->view.null_count = 0;
+  for (k = 0; k < tree->n_fields && result == NANOARROW_OK; k++) {
+    result = DecodeField(&ctx, k);
+  }
+  if (ctx.n_decompressing > 0) {
+    ArrowErrorCode wait_result = ctx.private_data->decompressor.decompress_wait(
+        &ctx.private_data->decompressor, -1, result == NANOARROW_OK ? error : NULL);
+    if (result == NANOARROW_OK) result = wait_result;
+  }
+
+  if (result == NANOARROW_OK && ctx.variadic_i < header->variadic_counts.n) {
+    ArrowErrorSet(error, "message has %ld variadic buffer counts but the schema needs %ld",
+                  (long)header->variadic_counts.n, (long)ctx.variadic_i);
+    result = EINVAL;
+  }
+
+  k = field_index < 0 ? -1 : TopLevelFieldIndex(tree, field_index);
+  result_view = field_index < 0 ? &tree->view : tree->view.children[field_index];
+  if (result == NANOARROW_OK && validation_level != NANOARROW_VALIDATION_LEVEL_NONE) {
+    result = ArrowArrayViewValidate(result_view, validation_level, error);
+  }
+  if (result == NANOARROW_OK && out != NULL) {
+    result = ExportView(&ctx, result_view, &k, out);
+    if (result == ENOMEM) ArrowErrorSet(error, "out of memory exporting the batch");
+  }
+
+  if (result == NANOARROW_OK && owner_out != NULL) {
+    *owner_out = ctx.owner;
+  } else {
+    ArrowIpcPrivateOwnerRelease(ctx.owner);
+  }
+  return result;
+}
+
+/* ---- Public entry points ---- */
+
+static ArrowErrorCode CheckRecordBatch(struct ArrowIpcDecoder* decoder,
+                                       struct ArrowError* error) {
+  struct ArrowIpcDecoderPrivate* private_data =
+      (struct ArrowIpcDecoderPrivate*)decoder->private_data;
+  if (private_data->message == NULL ||
+      decoder->message_type != NANOARROW_IPC_MESSAGE_TYPE_RECORD_BATCH) {
+    ArrowErrorSet(error, "the last decoded message is not a RecordBatch");
+    return EINVAL;
+  }
+  if (!private_data->has_schema) {
+    ArrowErrorSet(error, "the decoder has no schema (ArrowIpcDecoderSetSchema)");
+    return EINVAL;
+  }
+  return NANOARROW_OK;
+}
+
+ArrowErrorCode ArrowIpcDecoderDecodeArrayView(struct ArrowIpcDecoder* decoder,
+                                              struct ArrowBufferView body, int64_t i,
+                                              struct ArrowArrayView** out,
+                                              struct ArrowError* error) {
+  struct ArrowIpcDecoderPrivate* private_data =
+      (struct ArrowIpcDecoderPrivate*)decoder->private_data;
+  NANOARROW_RETURN_NOT_OK(CheckRecordBatch(decoder, error));
+  if (private_data->view_owner != NULL) {
+    ArrowIpcPrivateOwnerRelease(private_data->view_owner);
+    private_data->view_owner = NULL;
+  }
+  NANOARROW_RETURN_NOT_OK(ArrowIpcPrivateDecodeBatch(
+      decoder, &private_data->tree, &private_data->batch, body.data.as_uint8,
+      body.size_bytes, NULL, 0, i, NULL, NANOARROW_VALIDATION_LEVEL_NONE,
+      &private_data->view_owner, error));
+  *out = i < 0 ? &private_data->tree.view : private_data->tree.view.children[i];
+  return NANOARROW_OK;
+}
+
+ArrowErrorCode ArrowIpcDecoderDecodeArray(struct ArrowIpcDecoder* decoder,
+                                          struct ArrowBufferView body, int64_t i,
+                                          struct ArrowArray* out,
+                                          enum ArrowValidationLevel validation_level,
+                                          struct ArrowError* error) {
+  struct ArrowIpcDecoderPrivate* private_data =
+      (struct ArrowIpcDecoderPrivate*)decoder->private_data;
+  NANOARROW_RETURN_NOT_OK(CheckRecordBatch(decoder, error));
+  return ArrowIpcPrivateDecodeBatch(decoder, &private_data->tree, &private_data->batch,
+                                    body.data.as_uint8, body.size_bytes, NULL, 1, i, out,
+                                    validation_level, NULL, error);
+}
+
+ArrowErrorCode ArrowIpcDecoderDecodeArrayFromShared(
+    struct ArrowIpcDecoder* decoder, struct ArrowIpcSharedBuffer* shared, int64_t i,
+    struct ArrowArray* out, enum ArrowValidationLevel validation_level,
+    struct ArrowError* error) {
+  struct ArrowIpcSharedBlock* block =
+      (struct ArrowIpcSharedBlock*)shared->private_src.allocator.private_data;
+  return ArrowIpcPrivateDecoderDecodeShared(decoder, block, shared->private_src.data,
+                                            shared->private_src.size_bytes, i, out,
+                                            validation_level, error);
+}
+
+static ArrowErrorCode DecodeDictionary(struct ArrowIpcDecoder* decoder,
+                                       const uint8_t* body, int64_t body_size,
+                                       struct ArrowIpcSharedBlock* shared,
+                                       enum ArrowValidationLevel validation_level,
+                                       struct ArrowError* error);
+
+ArrowErrorCode ArrowIpcPrivateDecoderDecodeShared(
+    struct ArrowIpcDecoder* decoder, struct ArrowIpcSharedBlock* shared,
+    const uint8_t* body, int64_t body_size, int64_t field_index, struct ArrowArray* out,
+    enum ArrowValidationLevel validation_level, struct ArrowError* error) {
+  struct ArrowIpcDecoderPrivate* private_data =
+      (struct ArrowIpcDecoderPrivate*)decoder->private_data;
+  if (shared == NULL) {
+    ArrowErrorSet(error, "shared buffer is not initialized");
+    return EINVAL;
+  }
+  if (out == NULL) {
+    return DecodeDictionary(decoder, body, body_size, shared, validation_level, error);
+  }
+  NANOARROW_RETURN_NOT_OK(CheckRecordBatch(decoder, error));
+  return ArrowIpcPrivateDecodeBatch(decoder, &private_data->tree, &private_data->batch,
+                                    body, body_size, shared, 0, field_index, out,
+                                    validation_level, NULL, error);
+}
+
+/* ---- Dictionary batches ---- */
+
+static ArrowErrorCode DecodeDictionary(struct ArrowIpcDecoder* decoder,
+                                       const uint8_t* body, int64_t body_size,
+                                       struct ArrowIpcSharedBlock* shared,
+                                       enum ArrowValidationLevel validation_level,
+                                       struct ArrowError* error) {
+  struct ArrowIpcDecoderPrivate* private_data =
+      (struct ArrowIpcDecoderPrivate*)decoder->private_data;
+  struct ArrowIpcDictionaryEntry* entry = NULL;
+  struct ArrowIpcSharedArray* holder;
+  struct ArrowArray values;
+  ArrowErrorCode result;
+  int64_t i;
+
+  if (private_data->message == NULL ||
+      decoder->message_type != NANOARROW_IPC_MESSAGE_TYPE_DICTIONARY_BATCH) {
+    ArrowErrorSet(error, "the last decoded message is not a DictionaryBatch");
+    return EINVAL;
+  }
+  for (i = 0; i < private_data->n_dictionaries; i++) {
+    if (private_data->dictionaries[i].id == private_data->dictionary_id) {
+      entry = &private_data->dictionaries[i];
+    }
+  }
+  if (entry == NULL) {
+    ArrowErrorSet(error, "DictionaryBatch id %ld is not used by the schema",
+                  (long)private_data->dictionary_id);
+    return EINVAL;
+  }
+
+  /* Column 0 of the dictionary's one-column tree is the values array. */
+  result = ArrowIpcPrivateDecodeBatch(decoder, &entry->tree, &private_data->batch, body,
+                                      body_size, shared, shared == NULL, 0, &values,
+                                      validation_level, NULL, error);
+  NANOARROW_RETURN_NOT_OK(result);
+
+  holder = (struct ArrowIpcSharedArray*)ArrowMalloc(sizeof(struct ArrowIpcSharedArray));
+  if (holder == NULL) {
+    values.release(&values);
+    ArrowErrorSet(error, "out of memory");
+    return ENOMEM;
+  }
+  ArrowIpcRefInit(&holder->refcount);
+
+  if (private_data->dictionary_is_delta && entry->current != NULL &&
+      entry->current->array.length > 0) {
+    struct ArrowArrayView* delta_view = entry->tree.view.children[0];
+    struct ArrowArrayView old_view;
+    ArrowArrayViewInitFromType(&old_view, NANOARROW_TYPE_UNINITIALIZED);
+    result = ArrowArrayViewInitFromSchema(&old_view, entry->tree.schema.children[0], error);
+    if (result == NANOARROW_OK) {
+      result = ArrowArrayViewSetArrayMinimal(&old_view, &entry->current->array, error);
+    }
+    if (result == NANOARROW_OK) {
+      result = ArrowIpcPrivateConcatenate(&old_view, delta_view, &holder->array, error);
+    }
+    ArrowArrayViewReset(&old_view);
+    values.release(&values);
+    if (result != NANOARROW_OK) {
+      ArrowFree(holder);
+      return result;
+    }
+  } else {
+    ArrowArrayMove(&values, &holder->array);
+  }
+
+  if (entry->current != NULL) ArrowIpcPrivateSharedArrayRelease(entry->current);
+  entry->current = holder;
+  entry->generation++;
+  return NANOARROW_OK;
+}
+
+ArrowErrorCode ArrowIpcDecoderDecodeDictionary(struct ArrowIpcDecoder* decoder,
+                                               struct ArrowBufferView body,
+                                               enum ArrowValidationLevel validation_level,
+                                               struct ArrowError* error) {
+  return DecodeDictionary(decoder, body.data.as_uint8, body.size_bytes, NULL,
+                          validation_level, error);
+}
+
+ArrowErrorCode ArrowIpcDecoderDecodeDictionaryFromShared(
+    struct ArrowIpcDecoder* decoder, struct ArrowIpcSharedBuffer* shared,
+    enum ArrowValidationLevel validation_level, struct ArrowError* error) {
+  struct ArrowIpcSharedBlock* block =
+      (struct ArrowIpcSharedBlock*)shared->private_src.allocator.private_data;
+  if (block == NULL) {
+    ArrowErrorSet(error, "shared buffer is not initialized");
+    return EINVAL;
+  }
+  return DecodeDictionary(decoder, shared->private_src.data, shared->private_src.size_bytes,
+                          block, validation_level, error);
+}

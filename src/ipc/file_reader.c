@@ -1,0 +1,341 @@
+/* The IPC file format: "ARROW1" + padding, stream-format messages, the Footer,
+ * int32 footer length, "ARROW1". Batches are read through the footer's blocks,
+ * so batch i is decoded without reading the others. */
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "nanoarrow/nanoarrow.h"
+#include "nanoarrow/nanoarrow_ipc.h"
+
+#include "ipc/ipc_private.h"
+
+struct FileReaderPrivate {
+  struct ArrowIpcDecoder decoder;
+  /* Whole-file data (InitBuffer) ... */
+  struct ArrowIpcSharedBlock* data_block;
+  /* ... or a seekable file (InitFile). */
+  FILE* file;
+  int close_on_release;
+  /* Bytes before the footer: every block must lie inside them. */
+  int64_t blocks_end;
+};
+
+static void FileReaderPrivateFree(struct FileReaderPrivate* private_data) {
+  ArrowIpcDecoderReset(&private_data->decoder);
+  if (private_data->data_block != NULL) {
+    ArrowIpcPrivateSharedBlockRelease(private_data->data_block);
+  }
+  if (private_data->file != NULL && private_data->close_on_release) {
+    fclose(private_data->file);
+  }
+  ArrowFree(private_data);
+}
+
+/* A block's bytes as a shared block: a slice of the data, or read from the file. */
+static ArrowErrorCode ReadBlock(struct FileReaderPrivate* private_data,
+                                const struct ArrowIpcFileBlock* block,
+                                struct ArrowIpcSharedBlock** shared_out,
+                                const uint8_t** bytes_out, struct ArrowError* error) {
+  int64_t size;
+  if (block->offset < 8 || block->metadata_length <= 0 || block->body_length < 0 ||
+      block->offset > private_data->blocks_end ||
+      block->metadata_length > private_data->blocks_end - block->offset ||
+      block->body_length >
+          private_data->blocks_end - block->offset - block->metadata_length) {
+    ArrowErrorSet(error,
+                  "file block (offset %ld, metadata %d, body %ld) is outside the %ld bytes "
+                  "before the footer",
+                  (long)block->offset, (int)block->metadata_length,
+                  (long)block->body_length, (long)private_data->blocks_end);
+    return EINVAL;
+  }
+  size = block->metadata_length + block->body_length;
+  if (private_data->data_block != NULL) {
+    *shared_out = private_data->data_block;
+    ArrowIpcRefAdd(&private_data->data_block->refcount);
+    *bytes_out = private_data->data_block->src.data + block->offset;
+    return NANOARROW_OK;
+  } else {
+    struct ArrowBuffer bytes;
+    struct ArrowIpcSharedBuffer shared;
+    ArrowBufferInit(&bytes);
+    if (ArrowBufferReserve(&bytes, size) != NANOARROW_OK) {
+      ArrowErrorSet(error, "out of memory reading a block of %ld bytes", (long)size);
+      return ENOMEM;
+    }
+    if (fseek(private_data->file, (long)block->offset, SEEK_SET) != 0 ||
+        fread(bytes.data, 1, (size_t)size, private_data->file) != (size_t)size) {
+      ArrowBufferReset(&bytes);
+      ArrowErrorSet(error, "could not read %ld bytes at offset %ld", (long)size,
+                    (long)block->offset);
+      return EIO;
+    }
+    bytes.size_bytes = size;
+    if (ArrowIpcSharedBufferInit(&shared, &bytes) != NANOARROW_OK) {
+      ArrowBufferReset(&bytes);
+      return ENOMEM;
+    }
+    *shared_out = (struct ArrowIpcSharedBlock*)shared.private_src.allocator.private_data;
+    *bytes_out = (*shared_out)->src.data;
+    return NANOARROW_OK;
+  }
+}
+
+/* Decodes the message in block: a dictionary (out == NULL) or a record batch. */
+static ArrowErrorCode DecodeBlock(struct FileReaderPrivate* private_data,
+                                  const struct ArrowIpcFileBlock* block,
+                                  enum ArrowIpcMessageType expected, struct ArrowArray* out,
+                                  enum ArrowValidationLevel validation_level,
+                                  struct ArrowError* error) {
+  struct ArrowIpcSharedBlock* shared = NULL;
+  const uint8_t* bytes = NULL;
+  struct ArrowBufferView header;
+  ArrowErrorCode result;
+  NANOARROW_RETURN_NOT_OK(ReadBlock(private_data, block, &shared, &bytes, error));
+  header.data.as_uint8 = bytes;
+  header.size_bytes = block->metadata_length;
+  result = ArrowIpcDecoderDecodeHeader(&private_data->decoder, header, error);
+  if (result == NANOARROW_OK && private_data->decoder.message_type != expected) {
+    ArrowErrorSet(error, "file block at offset %ld holds message type %d, expected %d",
+                  (long)block->offset, (int)private_data->decoder.message_type,
+                  (int)expected);
+    result = EINVAL;
+  }
+  if (result == NANOARROW_OK) {
+    result = ArrowIpcPrivateDecoderDecodeShared(
+        &private_data->decoder, shared, bytes + block->metadata_length, block->body_length,
+        -1, out, validation_level, error);
+  }
+  ArrowIpcPrivateSharedBlockRelease(shared);
+  return result;
+}
+
+static ArrowErrorCode FileReaderStart(struct FileReaderPrivate* private_data,
+                                      struct ArrowBufferView tail, int64_t file_size,
+                                      struct ArrowError* error) {
+  struct ArrowIpcDecoder* decoder = &private_data->decoder;
+  const struct ArrowIpcFileBlock* blocks;
+  int64_t n_dictionaries;
+  int64_t i;
+  NANOARROW_RETURN_NOT_OK(ArrowIpcDecoderDecodeFooter(decoder, tail, error));
+  private_data->blocks_end = file_size - decoder->header_size_bytes;
+  blocks = (const struct ArrowIpcFileBlock*)decoder->footer->dictionary_blocks.data;
+  n_dictionaries =
+      decoder->footer->dictionary_blocks.size_bytes / (int64_t)sizeof(struct ArrowIpcFileBlock);
+  for (i = 0; i < n_dictionaries; i++) {
+    NANOARROW_RETURN_NOT_OK(DecodeBlock(private_data, &blocks[i],
+                                        NANOARROW_IPC_MESSAGE_TYPE_DICTIONARY_BATCH, NULL,
+                                        NANOARROW_VALIDATION_LEVEL_FULL, error));
+  }
+  return NANOARROW_OK;
+}
+
+static ArrowErrorCode FileReaderAllocate(struct ArrowIpcFileReader* reader,
+                                         struct FileReaderPrivate** out) {
+  struct FileReaderPrivate* private_data =
+      (struct FileReaderPrivate*)ArrowMalloc(sizeof(struct FileReaderPrivate));
+  reader->private_data = NULL;
+  if (private_data == NULL) return ENOMEM;
+  memset(private_data, 0, sizeof(*private_data));
+  if (ArrowIpcDecoderInit(&private_data->decoder) != NANOARROW_OK) {
+    ArrowFree(private_data);
+    return ENOMEM;
+  }
+  *out = private_data;
+  return NANOARROW_OK;
+}
+
+static ArrowErrorCode CheckLeadingMagic(const uint8_t* data, int64_t size,
+                                        struct ArrowError* error) {
+  if (size < 18 || memcmp(data, "ARROW1", 6) != 0) {
+    ArrowErrorSet(error, "not an Arrow IPC file (no leading ARROW1 magic)");
+    return EINVAL;
+  }
+  return NANOARROW_OK;
+}
+
+ArrowErrorCode ArrowIpcFileReaderInitBuffer(struct ArrowIpcFileReader* reader,
+                                            struct ArrowBuffer* data,
+                                            struct ArrowError* error) {
+  struct FileReaderPrivate* private_data;
+  struct ArrowIpcSharedBuffer shared;
+  struct ArrowBufferView tail;
+  ArrowErrorCode result;
+  NANOARROW_RETURN_NOT_OK(FileReaderAllocate(reader, &private_data));
+  if (ArrowIpcSharedBufferInit(&shared, data) != NANOARROW_OK) {
+    FileReaderPrivateFree(private_data);
+    return ENOMEM;
+  }
+  private_data->data_block =
+      (struct ArrowIpcSharedBlock*)shared.private_src.allocator.private_data;
+  tail.data.as_uint8 = private_data->data_block->src.data;
+  tail.size_bytes = private_data->data_block->src.size_bytes;
+  result = CheckLeadingMagic(tail.data.as_uint8, tail.size_bytes, error);
+  if (result == NANOARROW_OK) {
+    result = FileReaderStart(private_data, tail, tail.size_bytes, error);
+  }
+  if (result != NANOARROW_OK) {
+    FileReaderPrivateFree(private_data);
+    return result;
+  }
+  reader->private_data = private_data;
+  return NANOARROW_OK;
+}
+
+ArrowErrorCode ArrowIpcFileReaderInitFile(struct ArrowIpcFileReader* reader,
+                                          void* file_ptr, int close_on_release,
+                                          struct ArrowError* error) {
+  struct FileReaderPrivate* private_data;
+  FILE* file = (FILE*)file_ptr;
+  long file_size;
+  uint8_t head[8];
+  uint8_t trailer[10];
+  struct ArrowBuffer tail;
+  struct ArrowBufferView tail_view;
+  int32_t footer_size;
+  ArrowErrorCode result;
+  if (file == NULL) return EINVAL;
+  NANOARROW_RETURN_NOT_OK(FileReaderAllocate(reader, &private_data));
+  private_data->file = file;
+  private_data->close_on_release = close_on_release;
+  ArrowBufferInit(&tail);
+
+  if (fseek(file, 0, SEEK_END) != 0 || (file_size = ftell(file)) < 18 ||
+      fseek(file, 0, SEEK_SET) != 0 || fread(head, 1, 8, file) != 8 ||
+      fseek(file, file_size - 10, SEEK_SET) != 0 || fread(trailer, 1, 10, file) != 10) {
+    ArrowErrorSet(error, "could not read the start and end of the file");
+    FileReaderPrivateFree(private_data);
+    return EIO;
+  }
+  result = CheckLeadingMagic(head, file_size, error);
+  footer_size = ArrowIpcFbLoadI32(trailer);
+  if (result == NANOARROW_OK && (footer_size <= 0 || footer_size > file_size - 18)) {
+    ArrowErrorSet(error, "footer size %d does not fit in a file of %ld bytes",
+                  (int)footer_size, file_size);
+    result = EINVAL;
+  }
+  if (result == NANOARROW_OK) {
+    result = ArrowBufferReserve(&tail, (int64_t)footer_size + 10);
+    if (result == NANOARROW_OK &&
+        (fseek(file, file_size - 10 - footer_size, SEEK_SET) != 0 ||
+         fread(tail.data, 1, (size_t)footer_size + 10, file) != (size_t)footer_size + 10)) {
+      ArrowErrorSet(error, "could not read the footer");
+      result = EIO;
+    }
+  }
+  if (result == NANOARROW_OK) {
+    tail_view.data.as_uint8 = tail.data;
+    tail_view.size_bytes = (int64_t)footer_size + 10;
+    result = FileReaderStart(private_data, tail_view, file_size, error);
+  }
+  ArrowBufferReset(&tail);
+  if (result != NANOARROW_OK) {
+    FileReaderPrivateFree(private_data);
+    return result;
+  }
+  reader->private_data = private_data;
+  return NANOARROW_OK;
+}
+
+void ArrowIpcFileReaderReset(struct ArrowIpcFileReader* reader) {
+  if (reader->private_data != NULL) {
+    FileReaderPrivateFree((struct FileReaderPrivate*)reader->private_data);
+  }
+  reader->private_data = NULL;
+}
+
+ArrowErrorCode ArrowIpcFileReaderGetSchema(struct ArrowIpcFileReader* reader,
+                                           struct ArrowSchema* out,
+                                           struct ArrowError* error) {
+  struct FileReaderPrivate* private_data = (struct FileReaderPrivate*)reader->private_data;
+  ArrowErrorCode result =
+      ArrowSchemaDeepCopy(&private_data->decoder.footer->schema, out);
+  if (result != NANOARROW_OK) ArrowErrorSet(error, "out of memory copying the schema");
+  return result;
+}
+
+int64_t ArrowIpcFileReaderNumRecordBatches(struct ArrowIpcFileReader* reader) {
+  struct FileReaderPrivate* private_data = (struct FileReaderPrivate*)reader->private_data;
+  return private_data->decoder.footer->record_batch_blocks.size_bytes /
+         (int64_t)sizeof(struct ArrowIpcFileBlock);
+}
+
+ArrowErrorCode ArrowIpcFileReaderReadBatch(struct ArrowIpcFileReader* reader, int64_t i,
+                                           struct ArrowArray* out,
+                                           enum ArrowValidationLevel validation_level,
+                                           struct ArrowError* error) {
+  struct FileReaderPrivate* private_data = (struct FileReaderPrivate*)reader->private_data;
+  const struct ArrowIpcFileBlock* blocks =
+      (const struct ArrowIpcFileBlock*)private_data->decoder.footer->record_batch_blocks.data;
+  if (i < 0 || i >= ArrowIpcFileReaderNumRecordBatches(reader)) {
+    ArrowErrorSet(error, "record batch %ld does not exist (the file has %ld)", (long)i,
+                  (long)ArrowIpcFileReaderNumRecordBatches(reader));
+    return EINVAL;
+  }
+  return DecodeBlock(private_data, &blocks[i], NANOARROW_IPC_MESSAGE_TYPE_RECORD_BATCH, out,
+                     validation_level, error);
+}
+
+/* ---- ArrowArrayStream over a file ---- */
+
+struct FileStreamPrivate {
+  struct ArrowIpcFileReader reader;
+  int64_t next_batch;
+  enum ArrowValidationLevel validation_level;
+  struct ArrowError error;
+};
+
+static int FileStreamGetSchema(struct ArrowArrayStream* stream, struct ArrowSchema* out) {
+  struct FileStreamPrivate* private_data = (struct FileStreamPrivate*)stream->private_data;
+  return ArrowIpcFileReaderGetSchema(&private_data->reader, out, &private_data->error);
+}
+
+static int FileStreamGetNext(struct ArrowArrayStream* stream, struct ArrowArray* out) {
+  struct FileStreamPrivate* private_data = (struct FileStreamPrivate*)stream->private_data;
+  if (private_data->next_batch >= ArrowIpcFileReaderNumRecordBatches(&private_data->reader)) {
+    out->release = NULL;
+    return NANOARROW_OK;
+  }
+  NANOARROW_RETURN_NOT_OK(ArrowIpcFileReaderReadBatch(
+      &private_data->reader, private_data->next_batch, out, private_data->validation_level,
+      &private_data->error));
+  private_data->next_batch++;
+  return NANOARROW_OK;
+}
+
+static const char* FileStreamGetLastError(struct ArrowArrayStream* stream) {
+  struct FileStreamPrivate* private_data = (struct FileStreamPrivate*)stream->private_data;
+  return private_data->error.message;
+}
+
+static void FileStreamRelease(struct ArrowArrayStream* stream) {
+  struct FileStreamPrivate* private_data = (struct FileStreamPrivate*)stream->private_data;
+  ArrowIpcFileReaderReset(&private_data->reader);
+  ArrowFree(private_data);
+  stream->release = NULL;
+}
+
+ArrowErrorCode ArrowIpcFileReaderArrayStream(struct ArrowIpcFileReader* reader,
+                                             struct ArrowArrayStream* out,
+                                             enum ArrowValidationLevel validation_level,
+                                             struct ArrowError* error) {
+  struct FileStreamPrivate* private_data =
+      (struct FileStreamPrivate*)ArrowMalloc(sizeof(struct FileStreamPrivate));
+  if (private_data == NULL) {
+    ArrowErrorSet(error, "out of memory");
+    return ENOMEM;
+  }
+  private_data->reader = *reader;
+  reader->private_data = NULL;
+  private_data->next_batch = 0;
+  private_data->validation_level = validation_level;
+  private_data->error.message[0] = '\0';
+  out->get_schema = &FileStreamGetSchema;
+  out->get_next = &FileStreamGetNext;
+  out->get_last_error = &FileStreamGetLastError;
+  out->release = &FileStreamRelease;
+  out->private_data = private_data;
+  return NANOARROW_OK;
+}

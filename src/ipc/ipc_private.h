@@ -1,0 +1,210 @@
+/* Internal declarations shared by the IPC sources in src/ipc (not installed). */
+
+#ifndef NANOARROW_IPC_PRIVATE_H_INCLUDED
+#define NANOARROW_IPC_PRIVATE_H_INCLUDED
+
+#include <stdint.h>
+
+#include "nanoarrow/nanoarrow.h"
+#include "nanoarrow/nanoarrow_ipc.h"
+
+#include "ipc/flatbuf_reader.h"
+
+#if defined(NANOARROW_NAMESPACE)
+#define ArrowIpcPrivateVerifyMessage NANOARROW_SYMBOL(ArrowIpcPrivateVerifyMessage)
+#define ArrowIpcPrivateVerifyFooter NANOARROW_SYMBOL(ArrowIpcPrivateVerifyFooter)
+#define ArrowIpcPrivateDecodeSchema NANOARROW_SYMBOL(ArrowIpcPrivateDecodeSchema)
+#define ArrowIpcPrivateTreeReset NANOARROW_SYMBOL(ArrowIpcPrivateTreeReset)
+#define ArrowIpcPrivateDecodeBatch NANOARROW_SYMBOL(ArrowIpcPrivateDecodeBatch)
+#define ArrowIpcPrivateOwnerRelease NANOARROW_SYMBOL(ArrowIpcPrivateOwnerRelease)
+#define ArrowIpcPrivateSharedArrayExport NANOARROW_SYMBOL(ArrowIpcPrivateSharedArrayExport)
+#define ArrowIpcPrivateSharedArrayRelease \
+  NANOARROW_SYMBOL(ArrowIpcPrivateSharedArrayRelease)
+#define ArrowIpcPrivateSharedBlockRelease \
+  NANOARROW_SYMBOL(ArrowIpcPrivateSharedBlockRelease)
+#define ArrowIpcPrivateDecoderDecodeShared \
+  NANOARROW_SYMBOL(ArrowIpcPrivateDecoderDecodeShared)
+#define ArrowIpcPrivateInputStreamBuffer NANOARROW_SYMBOL(ArrowIpcPrivateInputStreamBuffer)
+#define ArrowIpcPrivateConcatenate NANOARROW_SYMBOL(ArrowIpcPrivateConcatenate)
+#endif
+
+/* ---- Reference counts: C11 atomics, else GCC/Clang builtins, else plain ---- */
+
+#if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L && \
+    !defined(__STDC_NO_ATOMICS__)
+#include <stdatomic.h>
+#define ARROW_IPC_ATOMIC_REFCOUNT 1
+typedef atomic_long ArrowIpcRefCount;
+static inline void ArrowIpcRefInit(ArrowIpcRefCount* rc) { atomic_init(rc, 1); }
+static inline void ArrowIpcRefAdd(ArrowIpcRefCount* rc) {
+  atomic_fetch_add_explicit(rc, 1, memory_order_relaxed);
+}
+/* Returns 1 when the last reference was dropped. */
+static inline int ArrowIpcRefDrop(ArrowIpcRefCount* rc) {
+  return atomic_fetch_sub_explicit(rc, 1, memory_order_acq_rel) == 1;
+}
+#elif defined(__GNUC__) || defined(__clang__)
+#define ARROW_IPC_ATOMIC_REFCOUNT 1
+typedef long ArrowIpcRefCount;
+static inline void ArrowIpcRefInit(ArrowIpcRefCount* rc) { *rc = 1; }
+static inline void ArrowIpcRefAdd(ArrowIpcRefCount* rc) {
+  __atomic_fetch_add(rc, 1, __ATOMIC_RELAXED);
+}
+static inline int ArrowIpcRefDrop(ArrowIpcRefCount* rc) {
+  return __atomic_fetch_sub(rc, 1, __ATOMIC_ACQ_REL) == 1;
+}
+#else
+#define ARROW_IPC_ATOMIC_REFCOUNT 0
+typedef long ArrowIpcRefCount;
+static inline void ArrowIpcRefInit(ArrowIpcRefCount* rc) { *rc = 1; }
+static inline void ArrowIpcRefAdd(ArrowIpcRefCount* rc) { ++*rc; }
+static inline int ArrowIpcRefDrop(ArrowIpcRefCount* rc) { return --*rc == 0; }
+#endif
+
+/* The heap block behind an ArrowIpcSharedBuffer (its private_src.allocator's
+ * private_data). */
+struct ArrowIpcSharedBlock {
+  ArrowIpcRefCount refcount;
+  struct ArrowBuffer src;
+};
+
+void ArrowIpcPrivateSharedBlockRelease(struct ArrowIpcSharedBlock* block);
+
+/* Memory a decoded batch refers to: a shared body and/or blocks it owns
+ * (the copied body, decompressed, byte-swapped or realigned buffers). One
+ * reference per array node. */
+struct ArrowIpcBatchOwner {
+  ArrowIpcRefCount refcount;
+  struct ArrowIpcSharedBlock* shared;
+  int64_t n_blocks;
+  int64_t capacity_blocks;
+  void** blocks;
+};
+
+void ArrowIpcPrivateOwnerRelease(struct ArrowIpcBatchOwner* owner);
+
+/* A decoded dictionary shared by every array that uses it. */
+struct ArrowIpcSharedArray {
+  ArrowIpcRefCount refcount;
+  struct ArrowArray array;
+};
+
+/* out becomes an independent array tree over shared->array (one reference per
+ * node). */
+ArrowErrorCode ArrowIpcPrivateSharedArrayExport(struct ArrowIpcSharedArray* shared,
+                                                struct ArrowArray* out);
+void ArrowIpcPrivateSharedArrayRelease(struct ArrowIpcSharedArray* shared);
+
+/* ---- Column trees: a struct schema flattened in IPC pre-order ---- */
+
+struct ArrowIpcField {
+  struct ArrowArrayView* view;
+  /* Index into ArrowIpcDecoderPrivate.dictionaries, or -1. */
+  int64_t dictionary_index;
+  /* Generation of the dictionary last attached to view->dictionary (0: none). */
+  int64_t dictionary_generation;
+  /* Variadic buffers of this batch (binary/string views): pointers and sizes. */
+  int64_t variadic_capacity;
+  const void** variadic_buffers;
+  int64_t* variadic_sizes;
+};
+
+struct ArrowIpcTree {
+  struct ArrowSchema schema; /* "+s" */
+  struct ArrowArrayView view;
+  int64_t n_fields;
+  struct ArrowIpcField* fields;
+  int64_t n_variadic_fields;
+};
+
+void ArrowIpcPrivateTreeReset(struct ArrowIpcTree* tree);
+
+/* ---- Decoder state ---- */
+
+struct ArrowIpcDictionaryEntry {
+  int64_t id;
+  struct ArrowIpcTree tree; /* One column: the dictionary's value type. */
+  struct ArrowIpcSharedArray* current;
+  /* Bumped whenever current changes. */
+  int64_t generation;
+};
+
+/* Where the last RecordBatch (or DictionaryBatch's data) header lives. */
+struct ArrowIpcBatchHeader {
+  struct ArrowIpcFbTable table;
+  int64_t length;
+  struct ArrowIpcFbVector nodes;
+  struct ArrowIpcFbVector buffers;
+  struct ArrowIpcFbVector variadic_counts;
+  int has_variadic_counts;
+};
+
+struct ArrowIpcDecoderPrivate {
+  int has_schema;
+  struct ArrowIpcTree tree;
+  enum ArrowIpcEndianness body_endianness;
+  struct ArrowIpcDecompressor decompressor;
+  struct ArrowIpcFooter footer;
+
+  /* The last decoded header (points into the caller's data). */
+  const uint8_t* message;
+  int64_t message_size;
+  struct ArrowIpcFbTable header_table;
+  struct ArrowIpcBatchHeader batch;
+  int64_t dictionary_id;
+  int dictionary_is_delta;
+
+  /* Dictionary ids of the last Schema message, in pre-order (int64). */
+  struct ArrowBuffer schema_ids;
+  int64_t n_dictionaries;
+  struct ArrowIpcDictionaryEntry* dictionaries;
+  int64_t n_encodings;
+  struct ArrowIpcDictionaryEncoding* encodings;
+
+  /* Owner of the buffers behind the last ArrowIpcDecoderDecodeArrayView. */
+  struct ArrowIpcBatchOwner* view_owner;
+};
+
+/* Full structural verification of a Message flatbuffer. */
+ArrowErrorCode ArrowIpcPrivateVerifyMessage(const uint8_t* data, int64_t size,
+                                            struct ArrowError* error);
+ArrowErrorCode ArrowIpcPrivateVerifyFooter(const uint8_t* data, int64_t size,
+                                           struct ArrowError* error);
+/* Schema table -> ArrowSchema ("+s"), plus endianness and feature bits. */
+ArrowErrorCode ArrowIpcPrivateDecodeSchema(const struct ArrowIpcFbTable* schema_table,
+                                           struct ArrowSchema* out,
+                                           enum ArrowIpcEndianness* endianness,
+                                           int32_t* features, struct ArrowError* error);
+
+/* Decodes a batch header of tree with the body at body/body_size (owned by
+ * shared when not NULL, else copied when copy_body). With out == NULL only the
+ * tree's views are filled (their memory kept by *owner_out). */
+ArrowErrorCode ArrowIpcPrivateDecodeBatch(struct ArrowIpcDecoder* decoder,
+                                          struct ArrowIpcTree* tree,
+                                          const struct ArrowIpcBatchHeader* header,
+                                          const uint8_t* body, int64_t body_size,
+                                          struct ArrowIpcSharedBlock* shared,
+                                          int copy_body, int64_t field_index,
+                                          struct ArrowArray* out,
+                                          enum ArrowValidationLevel validation_level,
+                                          struct ArrowIpcBatchOwner** owner_out,
+                                          struct ArrowError* error);
+
+/* DecodeArrayFromShared / DecodeDictionaryFromShared for a slice of a shared
+ * block (the stream reader's zero-copy path over one input buffer). */
+ArrowErrorCode ArrowIpcPrivateDecoderDecodeShared(
+    struct ArrowIpcDecoder* decoder, struct ArrowIpcSharedBlock* shared,
+    const uint8_t* body, int64_t body_size, int64_t field_index, struct ArrowArray* out,
+    enum ArrowValidationLevel validation_level, struct ArrowError* error);
+
+/* An array holding old followed by delta (same type). */
+ArrowErrorCode ArrowIpcPrivateConcatenate(const struct ArrowArrayView* old_view,
+                                          const struct ArrowArrayView* delta_view,
+                                          struct ArrowArray* out, struct ArrowError* error);
+
+/* The buffer behind an input stream made by ArrowIpcInputStreamInitBuffer (NULL
+ * otherwise) and how much of it was read. */
+struct ArrowBuffer* ArrowIpcPrivateInputStreamBuffer(struct ArrowIpcInputStream* stream,
+                                                     int64_t** position_out);
+
+#endif /* NANOARROW_IPC_PRIVATE_H_INCLUDED */

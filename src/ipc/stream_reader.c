@@ -1,0 +1,388 @@
+/* ArrowIpcArrayStreamReaderInit: an ArrowArrayStream over IPC stream (or file)
+ * input. Messages are read one at a time; with a buffer input and shared buffers,
+ * bodies are sliced from the input instead of being read into new memory. */
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "nanoarrow/nanoarrow.h"
+#include "nanoarrow/nanoarrow_ipc.h"
+
+#include "ipc/ipc_private.h"
+
+/* Reads grow their buffer by at most this much beyond the bytes received, so a
+ * length claimed by the input costs memory only once the bytes exist. */
+#define ARROW_IPC_READ_CHUNK ((int64_t)1 << 20)
+
+struct StreamReaderPrivate {
+  struct ArrowIpcInputStream input;
+  struct ArrowIpcDecoder decoder;
+  struct ArrowIpcArrayStreamReaderOptions options;
+  struct ArrowSchema schema;
+  struct ArrowBuffer header;
+  struct ArrowBuffer body;
+  /* Zero-copy over a buffer input: the input's bytes and the read position. */
+  struct ArrowIpcSharedBlock* input_block;
+  int64_t input_position;
+  /* File mode (input started with the ARROW1 magic). */
+  int is_file;
+  struct ArrowIpcFileReader file_reader;
+  int64_t next_batch;
+  int finished;
+  struct ArrowError error;
+};
+
+/* Appends up to n bytes from the input to buffer; *n_read_out tells how many. */
+static ArrowErrorCode ReadAppend(struct StreamReaderPrivate* private_data,
+                                 struct ArrowBuffer* buffer, int64_t n, int64_t* n_read_out) {
+  int64_t total = 0;
+  while (total < n) {
+    int64_t chunk = n - total < ARROW_IPC_READ_CHUNK ? n - total : ARROW_IPC_READ_CHUNK;
+    int64_t n_read = 0;
+    if (ArrowBufferReserve(buffer, chunk) != NANOARROW_OK) {
+      ArrowErrorSet(&private_data->error, "out of memory reading %ld bytes", (long)n);
+      return ENOMEM;
+    }
+    NANOARROW_RETURN_NOT_OK(private_data->input.read(
+        &private_data->input, buffer->data + buffer->size_bytes, chunk, &n_read,
+        &private_data->error));
+    if (n_read <= 0) break;
+    buffer->size_bytes += n_read;
+    total += n_read;
+  }
+  *n_read_out = total;
+  return NANOARROW_OK;
+}
+
+static ArrowErrorCode ReadExactly(struct StreamReaderPrivate* private_data,
+                                  struct ArrowBuffer* buffer, int64_t n, const char* what) {
+  int64_t n_read;
+  NANOARROW_RETURN_NOT_OK(ReadAppend(private_data, buffer, n, &n_read));
+  if (n_read != n) {
+    ArrowErrorSet(&private_data->error, "expected %ld bytes of %s but found %ld",
+                  (long)n, what, (long)n_read);
+    return EINVAL;
+  }
+  return NANOARROW_OK;
+}
+
+static ArrowErrorCode StartFileMode(struct StreamReaderPrivate* private_data,
+                                    struct ArrowBuffer* all) {
+  int64_t n_read;
+  ArrowErrorCode result = ReadAppend(private_data, all, INT64_MAX / 2, &n_read);
+  if (result == NANOARROW_OK) {
+    result = ArrowIpcFileReaderInitBuffer(&private_data->file_reader, all,
+                                          &private_data->error);
+  }
+  ArrowBufferReset(all);
+  if (result == NANOARROW_OK) private_data->is_file = 1;
+  return result;
+}
+
+/* Reads and decodes the next message header; its body is then at *body_out.
+ * ENODATA at the end of the stream. */
+static ArrowErrorCode ReadMessage(struct StreamReaderPrivate* private_data,
+                                  struct ArrowBufferView* body_out,
+                                  struct ArrowIpcSharedBlock** shared_out, int first) {
+  struct ArrowIpcDecoder* decoder = &private_data->decoder;
+  struct ArrowError* error = &private_data->error;
+  struct ArrowBufferView view;
+  int32_t prefix = 0;
+  int64_t n_read;
+  ArrowErrorCode result;
+
+  *shared_out = NULL;
+  if (private_data->input_block != NULL) {
+    /* Slicing the input buffer directly. */
+    const uint8_t* data = private_data->input_block->src.data;
+    int64_t size = private_data->input_block->src.size_bytes;
+    int64_t pos = private_data->input_position;
+    if (pos == size) return ENODATA;
+    view.data.as_uint8 = data + pos;
+    view.size_bytes = size - pos;
+    if (first && view.size_bytes >= 6 && memcmp(view.data.data, "ARROW1", 6) == 0) {
+      struct ArrowBuffer all;
+      ArrowBufferInit(&all);
+      if (ArrowBufferAppend(&all, view.data.data, view.size_bytes) != NANOARROW_OK) {
+        return ENOMEM;
+      }
+      return StartFileMode(private_data, &all) == NANOARROW_OK ? ENOENT : EINVAL;
+    }
+    result = ArrowIpcDecoderPeekHeader(decoder, view, &prefix, error);
+    if (result == ENODATA) return ENODATA;
+    if (result == ESPIPE) result = EINVAL;
+    NANOARROW_RETURN_NOT_OK(result);
+    result = ArrowIpcDecoderDecodeHeader(decoder, view, error);
+    if (result == ESPIPE) result = EINVAL;
+    NANOARROW_RETURN_NOT_OK(result);
+    pos += decoder->header_size_bytes;
+    if (decoder->body_size_bytes > size - pos) {
+      ArrowErrorSet(error, "message body of %ld bytes extends past the input's end",
+                    (long)decoder->body_size_bytes);
+      return EINVAL;
+    }
+    body_out->data.as_uint8 = data + pos;
+    body_out->size_bytes = decoder->body_size_bytes;
+    private_data->input_position = pos + decoder->body_size_bytes;
+    *shared_out = private_data->input_block;
+    return NANOARROW_OK;
+  }
+
+  private_data->header.size_bytes = 0;
+  NANOARROW_RETURN_NOT_OK(ReadAppend(private_data, &private_data->header, 4, &n_read));
+  if (n_read == 0) return ENODATA;
+  if (n_read < 4) {
+    ArrowErrorSet(error, "stream ends inside a message prefix");
+    return EINVAL;
+  }
+  if (first && memcmp(private_data->header.data, "ARRO", 4) == 0) {
+    struct ArrowBuffer all;
+    ArrowBufferInit(&all);
+    ArrowBufferMove(&private_data->header, &all);
+    return StartFileMode(private_data, &all) == NANOARROW_OK ? ENOENT : EINVAL;
+  }
+  if (ArrowIpcFbLoadI32(private_data->header.data) == -1) {
+    NANOARROW_RETURN_NOT_OK(ReadExactly(private_data, &private_data->header, 4, "prefix"));
+  }
+  view.data.as_uint8 = private_data->header.data;
+  view.size_bytes = private_data->header.size_bytes;
+  result = ArrowIpcDecoderPeekHeader(decoder, view, &prefix, error);
+  if (result == ENODATA) return ENODATA;
+  NANOARROW_RETURN_NOT_OK(result);
+  NANOARROW_RETURN_NOT_OK(ReadExactly(private_data, &private_data->header,
+                                      decoder->header_size_bytes - prefix, "metadata"));
+  view.data.as_uint8 = private_data->header.data;
+  view.size_bytes = private_data->header.size_bytes;
+  NANOARROW_RETURN_NOT_OK(ArrowIpcDecoderDecodeHeader(decoder, view, error));
+
+  private_data->body.size_bytes = 0;
+  NANOARROW_RETURN_NOT_OK(
+      ReadExactly(private_data, &private_data->body, decoder->body_size_bytes, "body"));
+  if (private_data->options.use_shared_buffers) {
+    struct ArrowIpcSharedBuffer shared;
+    if (ArrowIpcSharedBufferInit(&shared, &private_data->body) != NANOARROW_OK) {
+      return ENOMEM;
+    }
+    *shared_out = (struct ArrowIpcSharedBlock*)shared.private_src.allocator.private_data;
+    body_out->data.as_uint8 = (*shared_out)->src.data;
+    body_out->size_bytes = (*shared_out)->src.size_bytes;
+  } else {
+    body_out->data.as_uint8 = private_data->body.data;
+    body_out->size_bytes = private_data->body.size_bytes;
+  }
+  return NANOARROW_OK;
+}
+
+static void DropShared(struct StreamReaderPrivate* private_data,
+                       struct ArrowIpcSharedBlock* shared) {
+  /* Slices of the input hold no reference of their own. */
+  if (shared != NULL && shared != private_data->input_block) {
+    ArrowIpcPrivateSharedBlockRelease(shared);
+  }
+}
+
+static ArrowErrorCode SelectSchema(struct StreamReaderPrivate* private_data,
+                                   const struct ArrowSchema* full) {
+  int64_t i = private_data->options.field_index;
+  if (i == -1) return ArrowSchemaDeepCopy(full, &private_data->schema);
+  if (i < 0 || i >= full->n_children) {
+    ArrowErrorSet(&private_data->error, "field index %ld is out of range [0, %ld)",
+                  (long)i, (long)full->n_children);
+    return EINVAL;
+  }
+  return ArrowSchemaDeepCopy(full->children[i], &private_data->schema);
+}
+
+static ArrowErrorCode EnsureSchema(struct StreamReaderPrivate* private_data) {
+  struct ArrowBufferView body;
+  struct ArrowIpcSharedBlock* shared;
+  struct ArrowSchema full;
+  ArrowErrorCode result;
+  if (private_data->schema.release != NULL) return NANOARROW_OK;
+
+  result = ReadMessage(private_data, &body, &shared, 1);
+  if (result == ENOENT && private_data->is_file) {
+    NANOARROW_RETURN_NOT_OK(ArrowIpcFileReaderGetSchema(&private_data->file_reader, &full,
+                                                        &private_data->error));
+    result = SelectSchema(private_data, &full);
+    ArrowSchemaRelease(&full);
+    return result;
+  }
+  if (result == ENODATA) {
+    ArrowErrorSet(&private_data->error, "stream ended before its Schema message");
+    return EINVAL;
+  }
+  NANOARROW_RETURN_NOT_OK(result);
+  DropShared(private_data, shared);
+  if (private_data->decoder.message_type != NANOARROW_IPC_MESSAGE_TYPE_SCHEMA) {
+    ArrowErrorSet(&private_data->error, "expected a Schema message but got message type %d",
+                  (int)private_data->decoder.message_type);
+    return EINVAL;
+  }
+  NANOARROW_RETURN_NOT_OK(
+      ArrowIpcDecoderDecodeSchema(&private_data->decoder, &full, &private_data->error));
+  result = ArrowIpcDecoderSetSchema(&private_data->decoder, &full, &private_data->error);
+  if (result == NANOARROW_OK) result = SelectSchema(private_data, &full);
+  ArrowSchemaRelease(&full);
+  return result;
+}
+
+static int ReaderGetSchema(struct ArrowArrayStream* stream, struct ArrowSchema* out) {
+  struct StreamReaderPrivate* private_data =
+      (struct StreamReaderPrivate*)stream->private_data;
+  private_data->error.message[0] = '\0';
+  NANOARROW_RETURN_NOT_OK(EnsureSchema(private_data));
+  return ArrowSchemaDeepCopy(&private_data->schema, out);
+}
+
+/* Moves top-level column i out of a whole batch. */
+static void SelectColumn(struct ArrowArray* batch, int64_t i, struct ArrowArray* out) {
+  ArrowArrayMove(batch->children[i], out);
+  batch->release(batch);
+}
+
+static int ReaderGetNextFile(struct StreamReaderPrivate* private_data,
+                             struct ArrowArray* out) {
+  struct ArrowArray batch;
+  if (private_data->next_batch >=
+      ArrowIpcFileReaderNumRecordBatches(&private_data->file_reader)) {
+    out->release = NULL;
+    return NANOARROW_OK;
+  }
+  NANOARROW_RETURN_NOT_OK(ArrowIpcFileReaderReadBatch(
+      &private_data->file_reader, private_data->next_batch, &batch,
+      private_data->options.validation_level, &private_data->error));
+  private_data->next_batch++;
+  if (private_data->options.field_index == -1) {
+    ArrowArrayMove(&batch, out);
+  } else {
+    SelectColumn(&batch, private_data->options.field_index, out);
+  }
+  return NANOARROW_OK;
+}
+
+static int ReaderGetNext(struct ArrowArrayStream* stream, struct ArrowArray* out) {
+  struct StreamReaderPrivate* private_data =
+      (struct StreamReaderPrivate*)stream->private_data;
+  struct ArrowIpcDecoder* decoder = &private_data->decoder;
+  enum ArrowValidationLevel level = private_data->options.validation_level;
+  private_data->error.message[0] = '\0';
+  NANOARROW_RETURN_NOT_OK(EnsureSchema(private_data));
+  if (private_data->is_file) return ReaderGetNextFile(private_data, out);
+
+  while (!private_data->finished) {
+    struct ArrowBufferView body;
+    struct ArrowIpcSharedBlock* shared;
+    ArrowErrorCode result = ReadMessage(private_data, &body, &shared, 0);
+    if (result == ENODATA) {
+      private_data->finished = 1;
+      break;
+    }
+    NANOARROW_RETURN_NOT_OK(result);
+    switch (decoder->message_type) {
+      case NANOARROW_IPC_MESSAGE_TYPE_DICTIONARY_BATCH:
+        if (shared != NULL) {
+          result = ArrowIpcPrivateDecoderDecodeShared(decoder, shared, body.data.as_uint8,
+                                                      body.size_bytes, -1, NULL, level,
+                                                      &private_data->error);
+        } else {
+          result = ArrowIpcDecoderDecodeDictionary(decoder, body, level,
+                                                   &private_data->error);
+        }
+        DropShared(private_data, shared);
+        NANOARROW_RETURN_NOT_OK(result);
+        continue;
+      case NANOARROW_IPC_MESSAGE_TYPE_RECORD_BATCH:
+        if (shared != NULL) {
+          result = ArrowIpcPrivateDecoderDecodeShared(
+              decoder, shared, body.data.as_uint8, body.size_bytes,
+              private_data->options.field_index, out, level, &private_data->error);
+        } else {
+          result = ArrowIpcDecoderDecodeArray(decoder, body, private_data->options.field_index,
+                                              out, level, &private_data->error);
+        }
+        DropShared(private_data, shared);
+        return result;
+      default:
+        DropShared(private_data, shared);
+        ArrowErrorSet(&private_data->error, "unexpected message type %d in stream",
+                      (int)decoder->message_type);
+        return EINVAL;
+    }
+  }
+  out->release = NULL;
+  return NANOARROW_OK;
+}
+
+static const char* ReaderGetLastError(struct ArrowArrayStream* stream) {
+  struct StreamReaderPrivate* private_data =
+      (struct StreamReaderPrivate*)stream->private_data;
+  return private_data->error.message;
+}
+
+static void ReaderRelease(struct ArrowArrayStream* stream) {
+  struct StreamReaderPrivate* private_data =
+      (struct StreamReaderPrivate*)stream->private_data;
+  if (private_data->input.release != NULL) private_data->input.release(&private_data->input);
+  ArrowIpcDecoderReset(&private_data->decoder);
+  if (private_data->schema.release != NULL) ArrowSchemaRelease(&private_data->schema);
+  ArrowBufferReset(&private_data->header);
+  ArrowBufferReset(&private_data->body);
+  if (private_data->input_block != NULL) {
+    ArrowIpcPrivateSharedBlockRelease(private_data->input_block);
+  }
+  if (private_data->is_file) ArrowIpcFileReaderReset(&private_data->file_reader);
+  ArrowFree(private_data);
+  stream->release = NULL;
+}
+
+ArrowErrorCode ArrowIpcArrayStreamReaderInit(
+    struct ArrowArrayStream* out, struct ArrowIpcInputStream* input_stream,
+    struct ArrowIpcArrayStreamReaderOptions* options) {
+  struct StreamReaderPrivate* private_data;
+  struct ArrowBuffer* input_buffer;
+  int64_t* position;
+  if (input_stream == NULL || input_stream->release == NULL) return EINVAL;
+  private_data =
+      (struct StreamReaderPrivate*)ArrowMalloc(sizeof(struct StreamReaderPrivate));
+  if (private_data == NULL) return ENOMEM;
+  memset(private_data, 0, sizeof(*private_data));
+  if (ArrowIpcDecoderInit(&private_data->decoder) != NANOARROW_OK) {
+    ArrowFree(private_data);
+    return ENOMEM;
+  }
+  if (options != NULL) {
+    private_data->options = *options;
+  } else {
+    private_data->options.field_index = -1;
+    private_data->options.use_shared_buffers = 1;
+    private_data->options.validation_level = NANOARROW_VALIDATION_LEVEL_FULL;
+  }
+  private_data->schema.release = NULL;
+  ArrowBufferInit(&private_data->header);
+  ArrowBufferInit(&private_data->body);
+  ArrowIpcInputStreamMove(input_stream, &private_data->input);
+  out->get_schema = &ReaderGetSchema;
+  out->get_next = &ReaderGetNext;
+  out->get_last_error = &ReaderGetLastError;
+  out->release = &ReaderRelease;
+  out->private_data = private_data;
+
+  input_buffer = ArrowIpcPrivateInputStreamBuffer(&private_data->input, &position);
+  if (input_buffer != NULL && private_data->options.use_shared_buffers) {
+    struct ArrowIpcSharedBuffer shared;
+    struct ArrowBuffer remaining;
+    ArrowBufferInit(&remaining);
+    ArrowBufferMove(input_buffer, &remaining);
+    private_data->input_position = *position;
+    if (ArrowIpcSharedBufferInit(&shared, &remaining) != NANOARROW_OK) {
+      ArrowBufferReset(&remaining);
+      ReaderRelease(out);
+      return ENOMEM;
+    }
+    private_data->input_block =
+        (struct ArrowIpcSharedBlock*)shared.private_src.allocator.private_data;
+  }
+  return NANOARROW_OK;
+}

@@ -1,0 +1,204 @@
+/* ArrowIpcDecoder framing, hostile headers, shared buffers and decompressors. */
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <criterion/criterion.h>
+
+#include "nanoarrow/nanoarrow.h"
+#include "nanoarrow/nanoarrow_ipc.h"
+
+static struct ArrowBufferView View(const void* data, int64_t size) {
+  struct ArrowBufferView view;
+  view.data.data = data;
+  view.size_bytes = size;
+  return view;
+}
+
+Test(ipc_decoder, peek_header_framing) {
+  struct ArrowIpcDecoder decoder;
+  struct ArrowError error;
+  int32_t prefix = 0;
+  const uint8_t eos[] = {0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0};
+  const uint8_t continuation[] = {0xFF, 0xFF, 0xFF, 0xFF, 16, 0, 0, 0};
+  const uint8_t legacy[] = {24, 0, 0, 0};
+  const uint8_t negative[] = {0xFF, 0xFF, 0xFF, 0xFF, 0xFE, 0xFF, 0xFF, 0xFF};
+  cr_assert_eq(ArrowIpcDecoderInit(&decoder), NANOARROW_OK);
+  cr_assert_eq(ArrowIpcDecoderPeekHeader(&decoder, View(eos, 3), &prefix, &error), ESPIPE);
+  cr_assert_eq(ArrowIpcDecoderPeekHeader(&decoder, View(eos, 8), &prefix, &error), ENODATA);
+  cr_assert_eq(ArrowIpcDecoderPeekHeader(&decoder, View(continuation, 8), &prefix, &error),
+               NANOARROW_OK);
+  cr_assert_eq(prefix, 8);
+  cr_assert_eq(decoder.header_size_bytes, 24);
+  cr_assert_eq(ArrowIpcDecoderPeekHeader(&decoder, View(legacy, 4), &prefix, &error),
+               NANOARROW_OK);
+  cr_assert_eq(prefix, 4);
+  cr_assert_eq(decoder.header_size_bytes, 28);
+  cr_assert_eq(ArrowIpcDecoderPeekHeader(&decoder, View(negative, 8), &prefix, &error),
+               EINVAL);
+  /* The header claims 16 bytes that are not there. */
+  cr_assert_eq(ArrowIpcDecoderVerifyHeader(&decoder, View(continuation, 8), &error), ESPIPE);
+  ArrowIpcDecoderReset(&decoder);
+}
+
+Test(ipc_decoder, hostile_flatbuffers_are_rejected) {
+  struct ArrowIpcDecoder decoder;
+  struct ArrowError error;
+  uint8_t message[8 + 32];
+  int i;
+  cr_assert_eq(ArrowIpcDecoderInit(&decoder), NANOARROW_OK);
+  memset(message, 0, sizeof(message));
+  message[0] = message[1] = message[2] = message[3] = 0xFF;
+  message[4] = 32;
+  /* Root offset far out of bounds. */
+  message[8] = 0xF0;
+  message[9] = 0xFF;
+  cr_assert_eq(ArrowIpcDecoderDecodeHeader(&decoder, View(message, sizeof(message)), &error),
+               EINVAL);
+  cr_assert(strstr(error.message, "out of bounds") != NULL, "%s", error.message);
+  /* Root table whose vtable offset points before the buffer. */
+  memset(message + 8, 0, 32);
+  message[8] = 8;
+  message[16] = 0x7F;
+  cr_assert_eq(ArrowIpcDecoderDecodeHeader(&decoder, View(message, sizeof(message)), &error),
+               EINVAL);
+  /* Every single-byte corruption of a tiny message is an error, not a crash. */
+  for (i = 8; i < (int)sizeof(message); i++) {
+    message[i] ^= 0x5A;
+    (void)ArrowIpcDecoderDecodeHeader(&decoder, View(message, sizeof(message)), &error);
+  }
+  ArrowIpcDecoderReset(&decoder);
+}
+
+Test(ipc_decoder, decode_requires_matching_message) {
+  struct ArrowIpcDecoder decoder;
+  struct ArrowError error;
+  struct ArrowSchema schema;
+  struct ArrowArray array;
+  cr_assert_eq(ArrowIpcDecoderInit(&decoder), NANOARROW_OK);
+  cr_assert_eq(ArrowIpcDecoderDecodeSchema(&decoder, &schema, &error), EINVAL);
+  cr_assert_eq(ArrowIpcDecoderDecodeArray(&decoder, View(NULL, 0), -1, &array,
+                                          NANOARROW_VALIDATION_LEVEL_FULL, &error),
+               EINVAL);
+  cr_assert_eq(ArrowIpcDecoderSetEndianness(&decoder, NANOARROW_IPC_ENDIANNESS_BIG),
+               NANOARROW_OK);
+  ArrowIpcDecoderReset(&decoder);
+}
+
+Test(ipc_decoder, shared_buffer_outlives_reset) {
+  struct ArrowIpcSharedBuffer shared;
+  struct ArrowBuffer src;
+  ArrowBufferInit(&src);
+  cr_assert_eq(ArrowBufferAppend(&src, "abcdefgh", 8), NANOARROW_OK);
+  cr_assert_eq(ArrowIpcSharedBufferInit(&shared, &src), NANOARROW_OK);
+  cr_assert_null(src.data);
+  cr_assert_eq(shared.private_src.size_bytes, 8);
+  cr_assert_eq(memcmp(shared.private_src.data, "abcdefgh", 8), 0);
+  ArrowIpcSharedBufferReset(&shared);
+  cr_assert_eq(ArrowIpcSharedBufferIsThreadSafe(), 1);
+}
+
+static int n_fake_calls = 0;
+
+static ArrowErrorCode FakeDecompress(struct ArrowBufferView src, uint8_t* dst,
+                                     int64_t dst_size, struct ArrowError* error) {
+  (void)error;
+  n_fake_calls++;
+  if (src.size_bytes != dst_size) return EIO;
+  memcpy(dst, src.data.data, (size_t)dst_size);
+  return NANOARROW_OK;
+}
+
+Test(ipc_decoder, serial_decompressor_functions) {
+  struct ArrowIpcDecompressor decompressor;
+  struct ArrowError error;
+  uint8_t out[4];
+  cr_assert_eq(ArrowIpcSerialDecompressor(&decompressor), NANOARROW_OK);
+  cr_assert_eq(ArrowIpcSerialDecompressorSetFunction(
+                   &decompressor, NANOARROW_IPC_COMPRESSION_TYPE_ZSTD, NULL),
+               NANOARROW_OK);
+  cr_assert_eq(decompressor.decompress_add(&decompressor, NANOARROW_IPC_COMPRESSION_TYPE_ZSTD,
+                                           View("abcd", 4), out, 4, &error),
+               ENOTSUP);
+  cr_assert(strstr(error.message, "ZSTD") != NULL, "%s", error.message);
+  cr_assert_eq(ArrowIpcSerialDecompressorSetFunction(
+                   &decompressor, NANOARROW_IPC_COMPRESSION_TYPE_ZSTD, &FakeDecompress),
+               NANOARROW_OK);
+  cr_assert_eq(decompressor.decompress_add(&decompressor, NANOARROW_IPC_COMPRESSION_TYPE_ZSTD,
+                                           View("abcd", 4), out, 4, &error),
+               NANOARROW_OK);
+  cr_assert_eq(decompressor.decompress_wait(&decompressor, -1, &error), NANOARROW_OK);
+  cr_assert_eq(n_fake_calls, 1);
+  cr_assert_eq(memcmp(out, "abcd", 4), 0);
+  decompressor.release(&decompressor);
+}
+
+/* A compressed stream read without the codec names the missing codec. */
+Test(ipc_decoder, compressed_stream_without_codec) {
+  char path[1024];
+  FILE* file;
+  struct ArrowIpcInputStream input;
+  struct ArrowArrayStream stream;
+  struct ArrowSchema schema;
+  struct ArrowArray array;
+  struct ArrowIpcDecoder decoder;
+  struct ArrowIpcDecompressor none;
+  int rc;
+  snprintf(path, sizeof(path),
+           "%s/arrow-ipc-stream/integration/2.0.0-compression/generated_zstd.stream",
+           NANOARROW_TEST_DATA_DIR);
+  file = fopen(path, "rb");
+  cr_assert_not_null(file);
+  cr_assert_eq(ArrowIpcInputStreamInitFile(&input, file, 1), NANOARROW_OK);
+  cr_assert_eq(ArrowIpcArrayStreamReaderInit(&stream, &input, NULL), NANOARROW_OK);
+  cr_assert_eq(stream.get_schema(&stream, &schema), NANOARROW_OK);
+  ArrowSchemaRelease(&schema);
+  rc = stream.get_next(&stream, &array);
+  if (ArrowIpcGetZstdDecompressionFunction() == NULL) {
+    cr_assert_eq(rc, ENOTSUP);
+    cr_assert(strstr(stream.get_last_error(&stream), "ZSTD") != NULL);
+  } else {
+    cr_assert_eq(rc, NANOARROW_OK, "%s", stream.get_last_error(&stream));
+    if (array.release != NULL) ArrowArrayRelease(&array);
+  }
+  ArrowArrayStreamRelease(&stream);
+
+  /* An empty decompressor installed in a decoder is released with it. */
+  cr_assert_eq(ArrowIpcDecoderInit(&decoder), NANOARROW_OK);
+  cr_assert_eq(ArrowIpcSerialDecompressor(&none), NANOARROW_OK);
+  cr_assert_eq(ArrowIpcDecoderSetDecompressor(&decoder, &none), NANOARROW_OK);
+  cr_assert_null(none.release);
+  ArrowIpcDecoderReset(&decoder);
+}
+
+/* A stream's record batches can be selected by column, zero-copy. */
+Test(ipc_decoder, stream_reader_field_index) {
+  char path[1024];
+  FILE* file;
+  struct ArrowIpcInputStream input;
+  struct ArrowArrayStream stream;
+  struct ArrowIpcArrayStreamReaderOptions options;
+  struct ArrowSchema schema;
+  struct ArrowArray array;
+  snprintf(path, sizeof(path),
+           "%s/arrow-ipc-stream/integration/1.0.0-littleendian/generated_primitive.stream",
+           NANOARROW_TEST_DATA_DIR);
+  file = fopen(path, "rb");
+  cr_assert_not_null(file);
+  options.field_index = 6;
+  options.use_shared_buffers = 1;
+  options.validation_level = NANOARROW_VALIDATION_LEVEL_FULL;
+  cr_assert_eq(ArrowIpcInputStreamInitFile(&input, file, 1), NANOARROW_OK);
+  cr_assert_eq(ArrowIpcArrayStreamReaderInit(&stream, &input, &options), NANOARROW_OK);
+  cr_assert_eq(stream.get_schema(&stream, &schema), NANOARROW_OK);
+  cr_assert_str_eq(schema.format, "i");
+  cr_assert_str_eq(schema.name, "int32_nullable");
+  ArrowSchemaRelease(&schema);
+  cr_assert_eq(stream.get_next(&stream, &array), NANOARROW_OK);
+  cr_assert_not_null(array.release);
+  cr_assert_eq(array.n_buffers, 2);
+  cr_assert_eq(array.n_children, 0);
+  ArrowArrayRelease(&array);
+  ArrowArrayStreamRelease(&stream);
+}
