@@ -1,0 +1,190 @@
+/* nanoarrow in C: the Arrow IPC extension (writing).
+ *
+ * Encodes ArrowSchema / ArrowArrayView into Arrow IPC messages and writes the IPC
+ * stream and file formats. Shares its enums and footer structs with the reading
+ * half (nanoarrow_ipc.h).
+ *
+ * Body layout policy: every body buffer starts at a multiple of the encoder's
+ * alignment (8 bytes by default, 64 with ArrowIpcEncoderSetAlignment) and is
+ * zero-padded to it, so message bodies are always a multiple of 8 bytes. Sliced
+ * arrays (non-zero offsets) are written as their logical slice: offsets are
+ * rebased to start at 0 and bitmaps shifted to start at bit 0.
+ *
+ * Dictionary ids: ArrowIpcEncoderEncodeSchema numbers dictionary-encoded fields
+ * 0, 1, 2, ... in depth-first pre-order (a field, then the children of its value
+ * type, then its siblings); ArrowIpcWriter uses the same numbering. */
+
+#ifndef NANOARROW_IPC_WRITER_H_INCLUDED
+#define NANOARROW_IPC_WRITER_H_INCLUDED
+
+#include "nanoarrow/nanoarrow.h"
+#include "nanoarrow/nanoarrow_ipc.h"
+
+#if defined(NANOARROW_NAMESPACE)
+#define ArrowIpcEncoderInit NANOARROW_SYMBOL(ArrowIpcEncoderInit)
+#define ArrowIpcEncoderReset NANOARROW_SYMBOL(ArrowIpcEncoderReset)
+#define ArrowIpcEncoderSetCompression NANOARROW_SYMBOL(ArrowIpcEncoderSetCompression)
+#define ArrowIpcEncoderSetAlignment NANOARROW_SYMBOL(ArrowIpcEncoderSetAlignment)
+#define ArrowIpcEncoderFinalizeBuffer NANOARROW_SYMBOL(ArrowIpcEncoderFinalizeBuffer)
+#define ArrowIpcEncoderEncodeSchema NANOARROW_SYMBOL(ArrowIpcEncoderEncodeSchema)
+#define ArrowIpcEncoderEncodeSimpleRecordBatch \
+  NANOARROW_SYMBOL(ArrowIpcEncoderEncodeSimpleRecordBatch)
+#define ArrowIpcEncoderEncodeDictionaryBatch \
+  NANOARROW_SYMBOL(ArrowIpcEncoderEncodeDictionaryBatch)
+#define ArrowIpcEncoderEncodeFooter NANOARROW_SYMBOL(ArrowIpcEncoderEncodeFooter)
+#define ArrowIpcOutputStreamInitBuffer NANOARROW_SYMBOL(ArrowIpcOutputStreamInitBuffer)
+#define ArrowIpcOutputStreamInitFile NANOARROW_SYMBOL(ArrowIpcOutputStreamInitFile)
+#define ArrowIpcOutputStreamWrite NANOARROW_SYMBOL(ArrowIpcOutputStreamWrite)
+#define ArrowIpcOutputStreamMove NANOARROW_SYMBOL(ArrowIpcOutputStreamMove)
+#define ArrowIpcWriterInit NANOARROW_SYMBOL(ArrowIpcWriterInit)
+#define ArrowIpcWriterReset NANOARROW_SYMBOL(ArrowIpcWriterReset)
+#define ArrowIpcWriterSetCompression NANOARROW_SYMBOL(ArrowIpcWriterSetCompression)
+#define ArrowIpcWriterSetAlignment NANOARROW_SYMBOL(ArrowIpcWriterSetAlignment)
+#define ArrowIpcWriterWriteSchema NANOARROW_SYMBOL(ArrowIpcWriterWriteSchema)
+#define ArrowIpcWriterWriteArrayView NANOARROW_SYMBOL(ArrowIpcWriterWriteArrayView)
+#define ArrowIpcWriterWriteArrayStream NANOARROW_SYMBOL(ArrowIpcWriterWriteArrayStream)
+#define ArrowIpcWriterStartFile NANOARROW_SYMBOL(ArrowIpcWriterStartFile)
+#define ArrowIpcWriterFinalizeFile NANOARROW_SYMBOL(ArrowIpcWriterFinalizeFile)
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- Encoder ---- */
+
+/* Encodes one message at a time: an Encode* call builds the message's flatbuffer
+ * (and appends its body to a caller buffer), ArrowIpcEncoderFinalizeBuffer copies
+ * the flatbuffer out. Allocate it anywhere, ArrowIpcEncoderInit it, and release it
+ * with ArrowIpcEncoderReset. */
+struct ArrowIpcEncoder {
+  void* private_data;
+};
+
+ArrowErrorCode ArrowIpcEncoderInit(struct ArrowIpcEncoder* encoder);
+void ArrowIpcEncoderReset(struct ArrowIpcEncoder* encoder);
+
+/* Body compression of the record / dictionary batches encoded next (NONE by
+ * default). ENOTSUP when the library was built without that codec
+ * (NANOARROW_IPC_WITH_LZ4 / NANOARROW_IPC_WITH_ZSTD). Each buffer is compressed on
+ * its own and prefixed by its uncompressed length (int64), or by -1 and stored
+ * as is when compressing would not make it smaller. */
+ArrowErrorCode ArrowIpcEncoderSetCompression(struct ArrowIpcEncoder* encoder,
+                                             enum ArrowIpcCompressionType codec,
+                                             struct ArrowError* error);
+
+/* Alignment of body buffers: a power of two, at least 8 and at most 4096
+ * (EINVAL otherwise). 8 by default; 64 matches Arrow C++'s default. */
+ArrowErrorCode ArrowIpcEncoderSetAlignment(struct ArrowIpcEncoder* encoder,
+                                           int64_t alignment);
+
+/* Appends the last encoded message's flatbuffer to out. When encapsulate is
+ * non-zero it is framed as in the IPC formats: 0xFFFFFFFF, the int32 length of what
+ * follows, then the flatbuffer zero-padded to a multiple of 8 bytes. */
+ArrowErrorCode ArrowIpcEncoderFinalizeBuffer(struct ArrowIpcEncoder* encoder,
+                                             char encapsulate, struct ArrowBuffer* out);
+
+/* A Schema message. schema must be a struct ("+s"); its children are the fields
+ * and its metadata the schema's custom metadata. */
+ArrowErrorCode ArrowIpcEncoderEncodeSchema(struct ArrowIpcEncoder* encoder,
+                                           const struct ArrowSchema* schema,
+                                           struct ArrowError* error);
+
+/* A RecordBatch message for a struct array view (one column per child), appending
+ * the body (padded to the alignment) to body_buffer. */
+ArrowErrorCode ArrowIpcEncoderEncodeSimpleRecordBatch(
+    struct ArrowIpcEncoder* encoder, const struct ArrowArrayView* array_view,
+    struct ArrowBuffer* body_buffer, struct ArrowError* error);
+
+/* A DictionaryBatch message with the given id holding the values view (a
+ * dictionary's values, e.g. array_view->dictionary) as its single column. */
+ArrowErrorCode ArrowIpcEncoderEncodeDictionaryBatch(
+    struct ArrowIpcEncoder* encoder, int64_t id, char is_delta,
+    const struct ArrowArrayView* values, struct ArrowBuffer* body_buffer,
+    struct ArrowError* error);
+
+/* The flatbuffer of an IPC file's Footer (schema, dictionary and record batch
+ * blocks), to be followed by its int32 length and "ARROW1". */
+ArrowErrorCode ArrowIpcEncoderEncodeFooter(struct ArrowIpcEncoder* encoder,
+                                           const struct ArrowIpcFooter* footer,
+                                           struct ArrowError* error);
+
+/* ---- Output streams ---- */
+
+struct ArrowIpcOutputStream {
+  /* Writes up to buf_size_bytes from buf; *size_written_out receives how many. */
+  ArrowErrorCode (*write)(struct ArrowIpcOutputStream* stream, const void* buf,
+                          int64_t buf_size_bytes, int64_t* size_written_out,
+                          struct ArrowError* error);
+  /* Sets release to NULL. */
+  void (*release)(struct ArrowIpcOutputStream* stream);
+  void* private_data;
+};
+
+/* Moves src into dst (src is left released). */
+void ArrowIpcOutputStreamMove(struct ArrowIpcOutputStream* src,
+                              struct ArrowIpcOutputStream* dst);
+/* Appends every byte written to output, which the caller keeps owning and must
+ * keep alive while the stream is used. */
+ArrowErrorCode ArrowIpcOutputStreamInitBuffer(struct ArrowIpcOutputStream* stream,
+                                              struct ArrowBuffer* output);
+/* Writes to a FILE* (passed as void*), closed on release when close_on_release
+ * (a failure to close is not reported: close it yourself if that matters). */
+ArrowErrorCode ArrowIpcOutputStreamInitFile(struct ArrowIpcOutputStream* stream,
+                                            void* file_ptr, int close_on_release);
+/* Writes all of data, calling stream->write until done; EIO when a write makes no
+ * progress. */
+ArrowErrorCode ArrowIpcOutputStreamWrite(struct ArrowIpcOutputStream* stream,
+                                         struct ArrowBufferView data,
+                                         struct ArrowError* error);
+
+/* ---- Writer ---- */
+
+/* Writes the IPC stream format (schema, then dictionary and record batches, then
+ * the end-of-stream marker) or, after ArrowIpcWriterStartFile, the file format.
+ * Arrays are validated (FULL level) before any of their bytes is written; once
+ * the output stream fails, every later call fails too and no footer is written. */
+struct ArrowIpcWriter {
+  void* private_data;
+};
+
+/* Takes ownership of output_stream on success. */
+ArrowErrorCode ArrowIpcWriterInit(struct ArrowIpcWriter* writer,
+                                  struct ArrowIpcOutputStream* output_stream);
+void ArrowIpcWriterReset(struct ArrowIpcWriter* writer);
+
+/* See ArrowIpcEncoderSetCompression / ArrowIpcEncoderSetAlignment. */
+ArrowErrorCode ArrowIpcWriterSetCompression(struct ArrowIpcWriter* writer,
+                                            enum ArrowIpcCompressionType codec,
+                                            struct ArrowError* error);
+ArrowErrorCode ArrowIpcWriterSetAlignment(struct ArrowIpcWriter* writer,
+                                          int64_t alignment, struct ArrowError* error);
+
+ArrowErrorCode ArrowIpcWriterWriteSchema(struct ArrowIpcWriter* writer,
+                                         const struct ArrowSchema* in,
+                                         struct ArrowError* error);
+/* A record batch (a struct array view), preceded by the dictionary batches its
+ * dictionary-encoded columns need: a dictionary is written the first time, again
+ * as a delta when it grew (its old values are a prefix of the new ones), as a
+ * replacement when it changed otherwise (an error in the file format), and not at
+ * all when unchanged. in == NULL writes the end-of-stream marker. */
+ArrowErrorCode ArrowIpcWriterWriteArrayView(struct ArrowIpcWriter* writer,
+                                            const struct ArrowArrayView* in,
+                                            struct ArrowError* error);
+/* The schema, every array and the end-of-stream marker. */
+ArrowErrorCode ArrowIpcWriterWriteArrayStream(struct ArrowIpcWriter* writer,
+                                              struct ArrowArrayStream* in,
+                                              struct ArrowError* error);
+/* Writes the file magic ("ARROW1" and 2 padding bytes); must come first. */
+ArrowErrorCode ArrowIpcWriterStartFile(struct ArrowIpcWriter* writer,
+                                       struct ArrowError* error);
+/* Writes the end-of-stream marker (if not yet written), the footer, its length
+ * and the closing magic. */
+ArrowErrorCode ArrowIpcWriterFinalizeFile(struct ArrowIpcWriter* writer,
+                                          struct ArrowError* error);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NANOARROW_IPC_WRITER_H_INCLUDED */

@@ -1,0 +1,691 @@
+/* ArrowIpcWriter: the IPC stream and file formats over an ArrowIpcOutputStream.
+ *
+ * Each call encodes everything it will emit (dictionary batches, then the record
+ * batch) into memory before writing a byte, so an array that fails validation or
+ * encoding leaves the output untouched. A failed write poisons the writer: every
+ * later call returns that error and no footer is written, so a truncated file
+ * never ends with a footer that claims it is complete. */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "nanoarrow/nanoarrow.h"
+#include "nanoarrow/nanoarrow_ipc.h"
+#include "nanoarrow/nanoarrow_ipc_writer.h"
+
+/* What the reader on the other side knows about one dictionary id. */
+struct ArrowIpcWriterDictionary {
+  int64_t id;
+  int64_t length;
+  /* The encoding of values [0, length): equal bytes mean equal values. */
+  struct ArrowBuffer signature;
+};
+
+/* A dictionary batch planned for the record batch being written. */
+struct ArrowIpcWriterDictionaryPlan {
+  struct ArrowIpcWriterDictionary* state;
+  const struct ArrowArrayView* values;
+  int64_t start;
+  char is_delta;
+  struct ArrowBuffer new_signature;
+};
+
+struct ArrowIpcWriterPrivate {
+  struct ArrowIpcEncoder encoder;
+  /* Uncompressed encoder used only to compute dictionary signatures. */
+  struct ArrowIpcEncoder signature_encoder;
+  struct ArrowIpcOutputStream output_stream;
+  /* Encapsulated metadata of what goes before the record batch body. */
+  struct ArrowBuffer pending;
+  struct ArrowBuffer header;
+  struct ArrowBuffer body;
+  struct ArrowBuffer scratch_header;
+  struct ArrowBuffer scratch_body;
+  int64_t bytes_written;
+  int writing_file;
+  int eos_written;
+  int finalized;
+  /* The first output stream error; non-zero poisons the writer. */
+  ArrowErrorCode failure;
+  /* A copy of the written schema (release == NULL until written). */
+  struct ArrowSchema schema;
+  struct ArrowBuffer record_batch_blocks;
+  struct ArrowBuffer dictionary_blocks;
+  struct ArrowIpcWriterDictionary* dictionaries;
+  int64_t n_dictionaries;
+  int64_t dictionaries_capacity;
+  /* Reused planning storage (struct ArrowIpcWriterDictionaryPlan). */
+  struct ArrowBuffer plans;
+  /* Dictionary blocks of pending, with offsets relative to its start. */
+  struct ArrowBuffer pending_blocks;
+};
+
+static const uint8_t kArrowIpcMagic[8] = {'A', 'R', 'R', 'O', 'W', '1', 0, 0};
+static const uint8_t kArrowIpcEndOfStream[8] = {0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0};
+
+ArrowErrorCode ArrowIpcWriterInit(struct ArrowIpcWriter* writer,
+                                  struct ArrowIpcOutputStream* output_stream) {
+  struct ArrowIpcWriterPrivate* private_data;
+  if (writer == NULL || output_stream == NULL || output_stream->release == NULL) {
+    return EINVAL;
+  }
+  private_data =
+      (struct ArrowIpcWriterPrivate*)ArrowMalloc(sizeof(struct ArrowIpcWriterPrivate));
+  if (private_data == NULL) return ENOMEM;
+  memset(private_data, 0, sizeof(*private_data));
+
+  if (ArrowIpcEncoderInit(&private_data->encoder) != NANOARROW_OK) {
+    ArrowFree(private_data);
+    return ENOMEM;
+  }
+  if (ArrowIpcEncoderInit(&private_data->signature_encoder) != NANOARROW_OK) {
+    ArrowIpcEncoderReset(&private_data->encoder);
+    ArrowFree(private_data);
+    return ENOMEM;
+  }
+  ArrowBufferInit(&private_data->pending);
+  ArrowBufferInit(&private_data->header);
+  ArrowBufferInit(&private_data->body);
+  ArrowBufferInit(&private_data->scratch_header);
+  ArrowBufferInit(&private_data->scratch_body);
+  ArrowBufferInit(&private_data->record_batch_blocks);
+  ArrowBufferInit(&private_data->dictionary_blocks);
+  ArrowBufferInit(&private_data->plans);
+  ArrowBufferInit(&private_data->pending_blocks);
+  private_data->schema.release = NULL;
+  ArrowIpcOutputStreamMove(output_stream, &private_data->output_stream);
+  writer->private_data = private_data;
+  return NANOARROW_OK;
+}
+
+void ArrowIpcWriterReset(struct ArrowIpcWriter* writer) {
+  struct ArrowIpcWriterPrivate* private_data =
+      (struct ArrowIpcWriterPrivate*)writer->private_data;
+  int64_t i;
+  if (private_data == NULL) return;
+  ArrowIpcEncoderReset(&private_data->encoder);
+  ArrowIpcEncoderReset(&private_data->signature_encoder);
+  if (private_data->output_stream.release != NULL) {
+    private_data->output_stream.release(&private_data->output_stream);
+  }
+  ArrowBufferReset(&private_data->pending);
+  ArrowBufferReset(&private_data->header);
+  ArrowBufferReset(&private_data->body);
+  ArrowBufferReset(&private_data->scratch_header);
+  ArrowBufferReset(&private_data->scratch_body);
+  ArrowBufferReset(&private_data->record_batch_blocks);
+  ArrowBufferReset(&private_data->dictionary_blocks);
+  ArrowBufferReset(&private_data->plans);
+  ArrowBufferReset(&private_data->pending_blocks);
+  if (private_data->schema.release != NULL) {
+    private_data->schema.release(&private_data->schema);
+  }
+  for (i = 0; i < private_data->n_dictionaries; i++) {
+    ArrowBufferReset(&private_data->dictionaries[i].signature);
+  }
+  ArrowFree(private_data->dictionaries);
+  ArrowFree(private_data);
+  writer->private_data = NULL;
+}
+
+ArrowErrorCode ArrowIpcWriterSetCompression(struct ArrowIpcWriter* writer,
+                                            enum ArrowIpcCompressionType codec,
+                                            struct ArrowError* error) {
+  struct ArrowIpcWriterPrivate* private_data =
+      (struct ArrowIpcWriterPrivate*)writer->private_data;
+  return ArrowIpcEncoderSetCompression(&private_data->encoder, codec, error);
+}
+
+ArrowErrorCode ArrowIpcWriterSetAlignment(struct ArrowIpcWriter* writer,
+                                          int64_t alignment, struct ArrowError* error) {
+  struct ArrowIpcWriterPrivate* private_data =
+      (struct ArrowIpcWriterPrivate*)writer->private_data;
+  if (ArrowIpcEncoderSetAlignment(&private_data->encoder, alignment) != NANOARROW_OK) {
+    ArrowErrorSet(error, "Alignment must be a power of two between 8 and 4096, got %" PRId64,
+                  alignment);
+    return EINVAL;
+  }
+  return NANOARROW_OK;
+}
+
+static ArrowErrorCode ArrowIpcWriterCheckUsable(struct ArrowIpcWriterPrivate* private_data,
+                                                struct ArrowError* error) {
+  if (private_data->failure != NANOARROW_OK) {
+    ArrowErrorSet(error, "A previous write to the output stream failed (errno %d)",
+                  private_data->failure);
+    return private_data->failure;
+  }
+  if (private_data->finalized) {
+    ArrowErrorSet(error, "The IPC file was already finalized");
+    return EINVAL;
+  }
+  return NANOARROW_OK;
+}
+
+/* Writes bytes to the output stream, poisoning the writer on failure. */
+static ArrowErrorCode ArrowIpcWriterWriteBytes(struct ArrowIpcWriterPrivate* private_data,
+                                               const void* data, int64_t size,
+                                               struct ArrowError* error) {
+  struct ArrowBufferView view;
+  int result;
+  if (size == 0) return NANOARROW_OK;
+  view.data.data = data;
+  view.size_bytes = size;
+  result = ArrowIpcOutputStreamWrite(&private_data->output_stream, view, error);
+  if (result != NANOARROW_OK) {
+    private_data->failure = result;
+    return result;
+  }
+  private_data->bytes_written += size;
+  return NANOARROW_OK;
+}
+
+ArrowErrorCode ArrowIpcWriterStartFile(struct ArrowIpcWriter* writer,
+                                       struct ArrowError* error) {
+  struct ArrowIpcWriterPrivate* private_data =
+      (struct ArrowIpcWriterPrivate*)writer->private_data;
+  NANOARROW_RETURN_NOT_OK(ArrowIpcWriterCheckUsable(private_data, error));
+  if (private_data->bytes_written != 0 || private_data->writing_file) {
+    ArrowErrorSet(error, "ArrowIpcWriterStartFile() must be called before anything is "
+                         "written");
+    return EINVAL;
+  }
+  NANOARROW_RETURN_NOT_OK(
+      ArrowIpcWriterWriteBytes(private_data, kArrowIpcMagic, sizeof(kArrowIpcMagic), error));
+  private_data->writing_file = 1;
+  return NANOARROW_OK;
+}
+
+ArrowErrorCode ArrowIpcWriterWriteSchema(struct ArrowIpcWriter* writer,
+                                         const struct ArrowSchema* in,
+                                         struct ArrowError* error) {
+  struct ArrowIpcWriterPrivate* private_data =
+      (struct ArrowIpcWriterPrivate*)writer->private_data;
+  struct ArrowSchema copy;
+
+  NANOARROW_RETURN_NOT_OK(ArrowIpcWriterCheckUsable(private_data, error));
+  if (private_data->schema.release != NULL) {
+    ArrowErrorSet(error, "A schema was already written");
+    return EINVAL;
+  }
+  NANOARROW_RETURN_NOT_OK(ArrowIpcEncoderEncodeSchema(&private_data->encoder, in, error));
+  private_data->header.size_bytes = 0;
+  NANOARROW_RETURN_NOT_OK_WITH_ERROR(
+      ArrowIpcEncoderFinalizeBuffer(&private_data->encoder, 1, &private_data->header),
+      error);
+  NANOARROW_RETURN_NOT_OK_WITH_ERROR(ArrowSchemaDeepCopy(in, &copy), error);
+  ArrowSchemaMove(&copy, &private_data->schema);
+  return ArrowIpcWriterWriteBytes(private_data, private_data->header.data,
+                                  private_data->header.size_bytes, error);
+}
+
+/* The name of top-level column i for messages. */
+static const char* ArrowIpcWriterColumnName(const struct ArrowIpcWriterPrivate* private_data,
+                                            int64_t i) {
+  if (private_data->schema.release != NULL && i < private_data->schema.n_children &&
+      private_data->schema.children[i]->name != NULL) {
+    return private_data->schema.children[i]->name;
+  }
+  return "";
+}
+
+/* The array's structure must match the schema the stream announced. */
+static ArrowErrorCode ArrowIpcWriterCheckStructure(const struct ArrowSchema* schema,
+                                                   const struct ArrowArrayView* view,
+                                                   int depth, struct ArrowError* error) {
+  struct ArrowSchemaView schema_view;
+  int64_t i;
+  if (depth > NANOARROW_MAX_NESTING_DEPTH) {
+    ArrowErrorSet(error, "nested deeper than %d levels", NANOARROW_MAX_NESTING_DEPTH);
+    return EINVAL;
+  }
+  NANOARROW_RETURN_NOT_OK(ArrowSchemaViewInit(&schema_view, schema, error));
+  if (schema_view.storage_type != view->storage_type) {
+    ArrowErrorSet(error, "storage type %d does not match the schema's '%s'",
+                  (int)view->storage_type, schema->format);
+    return EINVAL;
+  }
+  if (schema->n_children != view->n_children) {
+    ArrowErrorSet(error, "%" PRId64 " children where the schema has %" PRId64,
+                  view->n_children, schema->n_children);
+    return EINVAL;
+  }
+  if ((schema->dictionary == NULL) != (view->dictionary == NULL)) {
+    ArrowErrorSet(error, "dictionary presence does not match the schema");
+    return EINVAL;
+  }
+  for (i = 0; i < view->n_children; i++) {
+    NANOARROW_RETURN_NOT_OK(
+        ArrowIpcWriterCheckStructure(schema->children[i], view->children[i], depth + 1, error));
+  }
+  if (schema->dictionary != NULL) {
+    return ArrowIpcWriterCheckStructure(schema->dictionary, view->dictionary, depth + 1,
+                                        error);
+  }
+  return NANOARROW_OK;
+}
+
+static ArrowErrorCode ArrowIpcWriterValidate(struct ArrowIpcWriterPrivate* private_data,
+                                             const struct ArrowArrayView* in,
+                                             struct ArrowError* error) {
+  struct ArrowError local_error;
+  int64_t i;
+  int result;
+
+  if (in->storage_type != NANOARROW_TYPE_STRUCT) {
+    ArrowErrorSet(error, "Record batches must be struct arrays");
+    return EINVAL;
+  }
+  if (private_data->schema.release != NULL &&
+      in->n_children != private_data->schema.n_children) {
+    ArrowErrorSet(error, "Record batch has %" PRId64 " columns but the schema has %" PRId64,
+                  in->n_children, private_data->schema.n_children);
+    return EINVAL;
+  }
+
+  /* Validation reads the view only; the API just is not const-qualified. */
+  ArrowErrorInit(&local_error);
+  result = ArrowArrayViewValidate((struct ArrowArrayView*)in,
+                                  NANOARROW_VALIDATION_LEVEL_MINIMAL, &local_error);
+  if (result != NANOARROW_OK) {
+    ArrowErrorSet(error, "Invalid record batch: %s", local_error.message);
+    return result;
+  }
+
+  for (i = 0; i < in->n_children; i++) {
+    const struct ArrowArrayView* column = in->children[i];
+    if (private_data->schema.release != NULL) {
+      result = ArrowIpcWriterCheckStructure(private_data->schema.children[i], column, 0,
+                                            &local_error);
+      if (result != NANOARROW_OK) {
+        ArrowErrorSet(error, "Column %" PRId64 " ('%s') does not match the schema: %s", i,
+                      ArrowIpcWriterColumnName(private_data, i), local_error.message);
+        return result;
+      }
+    }
+    result = ArrowArrayViewValidate((struct ArrowArrayView*)column,
+                                    NANOARROW_VALIDATION_LEVEL_FULL, &local_error);
+    if (result != NANOARROW_OK) {
+      ArrowErrorSet(error, "Column %" PRId64 " ('%s') is invalid: %s", i,
+                    ArrowIpcWriterColumnName(private_data, i), local_error.message);
+      return result;
+    }
+  }
+  return NANOARROW_OK;
+}
+
+/* ---- Dictionaries ---- */
+
+/* The uncompressed encoding of values [0, length) (a view copy, so the caller's
+ * view is untouched). */
+static ArrowErrorCode ArrowIpcWriterSignature(struct ArrowIpcWriterPrivate* private_data,
+                                              const struct ArrowArrayView* values,
+                                              int64_t length, struct ArrowBuffer* out,
+                                              struct ArrowError* error) {
+  struct ArrowArrayView prefix = *values;
+  prefix.length = length;
+  prefix.null_count = -1;
+  private_data->scratch_body.size_bytes = 0;
+  NANOARROW_RETURN_NOT_OK(ArrowIpcEncoderEncodeDictionaryBatch(
+      &private_data->signature_encoder, 0, 0, &prefix, &private_data->scratch_body, error));
+  out->size_bytes = 0;
+  NANOARROW_RETURN_NOT_OK(ArrowIpcEncoderFinalizeBuffer(&private_data->signature_encoder, 0, out));
+  return ArrowBufferAppend(out, private_data->scratch_body.data,
+                           private_data->scratch_body.size_bytes);
+}
+
+static struct ArrowIpcWriterDictionary* ArrowIpcWriterFindDictionary(
+    struct ArrowIpcWriterPrivate* private_data, int64_t id) {
+  int64_t i;
+  for (i = 0; i < private_data->n_dictionaries; i++) {
+    if (private_data->dictionaries[i].id == id) return &private_data->dictionaries[i];
+  }
+  return NULL;
+}
+
+static ArrowErrorCode ArrowIpcWriterAddDictionary(struct ArrowIpcWriterPrivate* private_data,
+                                                  int64_t id) {
+  struct ArrowIpcWriterDictionary* dictionary;
+  if (private_data->n_dictionaries == private_data->dictionaries_capacity) {
+    int64_t capacity = private_data->dictionaries_capacity * 2 + 4;
+    struct ArrowIpcWriterDictionary* grown = (struct ArrowIpcWriterDictionary*)ArrowRealloc(
+        private_data->dictionaries, capacity * (int64_t)sizeof(*grown));
+    if (grown == NULL) return ENOMEM;
+    private_data->dictionaries = grown;
+    private_data->dictionaries_capacity = capacity;
+  }
+  dictionary = &private_data->dictionaries[private_data->n_dictionaries++];
+  dictionary->id = id;
+  dictionary->length = -1; /* never written */
+  ArrowBufferInit(&dictionary->signature);
+  return NANOARROW_OK;
+}
+
+static struct ArrowIpcWriterDictionaryPlan* ArrowIpcWriterPlans(
+    struct ArrowIpcWriterPrivate* private_data, int64_t* n_out) {
+  *n_out = private_data->plans.size_bytes /
+           (int64_t)sizeof(struct ArrowIpcWriterDictionaryPlan);
+  return (struct ArrowIpcWriterDictionaryPlan*)private_data->plans.data;
+}
+
+static void ArrowIpcWriterClearPlans(struct ArrowIpcWriterPrivate* private_data) {
+  int64_t n_plans;
+  struct ArrowIpcWriterDictionaryPlan* plans = ArrowIpcWriterPlans(private_data, &n_plans);
+  int64_t i;
+  for (i = 0; i < n_plans; i++) ArrowBufferReset(&plans[i].new_signature);
+  private_data->plans.size_bytes = 0;
+}
+
+/* Decides what the reader needs for dictionary id holding values. */
+static ArrowErrorCode ArrowIpcWriterPlanDictionary(struct ArrowIpcWriterPrivate* private_data,
+                                                   int64_t id,
+                                                   const struct ArrowArrayView* values,
+                                                   int64_t column,
+                                                   struct ArrowError* error) {
+  struct ArrowIpcWriterDictionaryPlan plan;
+  struct ArrowIpcWriterDictionary* state = ArrowIpcWriterFindDictionary(private_data, id);
+  int64_t n_plans;
+  int64_t i;
+  struct ArrowIpcWriterDictionaryPlan* plans = ArrowIpcWriterPlans(private_data, &n_plans);
+
+  /* A dictionary id is planned at most once per record batch. */
+  for (i = 0; i < n_plans; i++) {
+    if (plans[i].state->id == id) return NANOARROW_OK;
+  }
+  if (state == NULL) {
+    NANOARROW_RETURN_NOT_OK_WITH_ERROR(ArrowIpcWriterAddDictionary(private_data, id), error);
+    state = &private_data->dictionaries[private_data->n_dictionaries - 1];
+  }
+
+  memset(&plan, 0, sizeof(plan));
+  plan.state = state;
+  plan.values = values;
+  ArrowBufferInit(&plan.new_signature);
+  NANOARROW_RETURN_NOT_OK(
+      ArrowIpcWriterSignature(private_data, values, values->length, &plan.new_signature, error));
+
+  if (state->length >= 0) {
+    int unchanged_prefix = 0;
+    if (values->length >= state->length) {
+      struct ArrowBuffer prefix;
+      int result;
+      ArrowBufferInit(&prefix);
+      result = ArrowIpcWriterSignature(private_data, values, state->length, &prefix, error);
+      unchanged_prefix = result == NANOARROW_OK &&
+                         prefix.size_bytes == state->signature.size_bytes &&
+                         memcmp(prefix.data, state->signature.data,
+                                (size_t)prefix.size_bytes) == 0;
+      ArrowBufferReset(&prefix);
+      if (result != NANOARROW_OK) {
+        ArrowBufferReset(&plan.new_signature);
+        return result;
+      }
+    }
+    if (unchanged_prefix && values->length == state->length) {
+      ArrowBufferReset(&plan.new_signature);
+      return NANOARROW_OK;
+    } else if (unchanged_prefix) {
+      plan.is_delta = 1;
+      plan.start = state->length;
+    } else if (private_data->writing_file) {
+      ArrowBufferReset(&plan.new_signature);
+      ArrowErrorSet(error, "Column %" PRId64 " ('%s'): dictionary %" PRId64
+                           " changed, and the IPC file format allows only deltas",
+                    column, ArrowIpcWriterColumnName(private_data, column), id);
+      return EINVAL;
+    }
+  }
+
+  if (ArrowBufferAppend(&private_data->plans, &plan, sizeof(plan)) != NANOARROW_OK) {
+    ArrowBufferReset(&plan.new_signature);
+    ArrowErrorSet(error, "Out of memory planning dictionaries");
+    return ENOMEM;
+  }
+  return NANOARROW_OK;
+}
+
+/* Walks view in the pre-order ArrowIpcEncoderEncodeSchema numbers dictionaries in,
+ * planning inner dictionaries before the dictionary whose values use them. */
+static ArrowErrorCode ArrowIpcWriterPlanDictionaries(
+    struct ArrowIpcWriterPrivate* private_data, const struct ArrowArrayView* view,
+    int64_t* next_id, int64_t column, int depth, struct ArrowError* error) {
+  const struct ArrowArrayView* value_view = view;
+  int64_t id = -1;
+  int64_t i;
+  if (depth > NANOARROW_MAX_NESTING_DEPTH) {
+    ArrowErrorSet(error, "Array is nested deeper than %d levels", NANOARROW_MAX_NESTING_DEPTH);
+    return EINVAL;
+  }
+  if (view->dictionary != NULL) {
+    id = (*next_id)++;
+    value_view = view->dictionary;
+  }
+  for (i = 0; i < value_view->n_children; i++) {
+    NANOARROW_RETURN_NOT_OK(ArrowIpcWriterPlanDictionaries(
+        private_data, value_view->children[i], next_id, column, depth + 1, error));
+  }
+  if (id >= 0) {
+    return ArrowIpcWriterPlanDictionary(private_data, id, view->dictionary, column, error);
+  }
+  return NANOARROW_OK;
+}
+
+/* Encodes every planned dictionary batch into pending (with its blocks). */
+static ArrowErrorCode ArrowIpcWriterEncodeDictionaries(
+    struct ArrowIpcWriterPrivate* private_data, struct ArrowError* error) {
+  int64_t n_plans;
+  struct ArrowIpcWriterDictionaryPlan* plans = ArrowIpcWriterPlans(private_data, &n_plans);
+  int64_t i;
+  for (i = 0; i < n_plans; i++) {
+    struct ArrowArrayView slice = *plans[i].values;
+    struct ArrowIpcFileBlock block;
+    slice.offset += plans[i].start;
+    slice.length -= plans[i].start;
+    slice.null_count = plans[i].start == 0 ? slice.null_count : -1;
+    private_data->body.size_bytes = 0;
+    NANOARROW_RETURN_NOT_OK(ArrowIpcEncoderEncodeDictionaryBatch(
+        &private_data->encoder, plans[i].state->id, plans[i].is_delta, &slice,
+        &private_data->body, error));
+    block.offset = private_data->pending.size_bytes;
+    NANOARROW_RETURN_NOT_OK_WITH_ERROR(
+        ArrowIpcEncoderFinalizeBuffer(&private_data->encoder, 1, &private_data->pending),
+        error);
+    block.metadata_length = (int32_t)(private_data->pending.size_bytes - block.offset);
+    block.body_length = private_data->body.size_bytes;
+    NANOARROW_RETURN_NOT_OK_WITH_ERROR(
+        ArrowBufferAppend(&private_data->pending, private_data->body.data,
+                          private_data->body.size_bytes),
+        error);
+    NANOARROW_RETURN_NOT_OK_WITH_ERROR(
+        ArrowBufferAppend(&private_data->pending_blocks, &block, sizeof(block)), error);
+  }
+  return NANOARROW_OK;
+}
+
+/* After the bytes are out: the reader now knows the planned dictionaries. */
+static ArrowErrorCode ArrowIpcWriterCommitDictionaries(
+    struct ArrowIpcWriterPrivate* private_data, int64_t pending_start,
+    struct ArrowError* error) {
+  int64_t n_plans;
+  struct ArrowIpcWriterDictionaryPlan* plans = ArrowIpcWriterPlans(private_data, &n_plans);
+  const struct ArrowIpcFileBlock* blocks =
+      (const struct ArrowIpcFileBlock*)private_data->pending_blocks.data;
+  int64_t i;
+  for (i = 0; i < n_plans; i++) {
+    struct ArrowIpcWriterDictionary* state = plans[i].state;
+    struct ArrowIpcFileBlock block = blocks[i];
+    ArrowBufferReset(&state->signature);
+    ArrowBufferMove(&plans[i].new_signature, &state->signature);
+    state->length = plans[i].values->length;
+    block.offset += pending_start;
+    if (private_data->writing_file) {
+      NANOARROW_RETURN_NOT_OK_WITH_ERROR(
+          ArrowBufferAppend(&private_data->dictionary_blocks, &block, sizeof(block)), error);
+    }
+  }
+  return NANOARROW_OK;
+}
+
+/* ---- Record batches ---- */
+
+static ArrowErrorCode ArrowIpcWriterWriteEndOfStream(
+    struct ArrowIpcWriterPrivate* private_data, struct ArrowError* error) {
+  NANOARROW_RETURN_NOT_OK(ArrowIpcWriterWriteBytes(private_data, kArrowIpcEndOfStream,
+                                                   sizeof(kArrowIpcEndOfStream), error));
+  private_data->eos_written = 1;
+  return NANOARROW_OK;
+}
+
+static ArrowErrorCode ArrowIpcWriterWriteBatch(struct ArrowIpcWriterPrivate* private_data,
+                                               const struct ArrowArrayView* in,
+                                               struct ArrowError* error) {
+  struct ArrowIpcFileBlock block;
+  int64_t next_id = 0;
+  int64_t pending_start;
+  int64_t i;
+
+  NANOARROW_RETURN_NOT_OK(ArrowIpcWriterValidate(private_data, in, error));
+
+  private_data->pending.size_bytes = 0;
+  private_data->pending_blocks.size_bytes = 0;
+  for (i = 0; i < in->n_children; i++) {
+    NANOARROW_RETURN_NOT_OK(ArrowIpcWriterPlanDictionaries(private_data, in->children[i],
+                                                           &next_id, i, 0, error));
+  }
+  NANOARROW_RETURN_NOT_OK(ArrowIpcWriterEncodeDictionaries(private_data, error));
+
+  private_data->body.size_bytes = 0;
+  NANOARROW_RETURN_NOT_OK(ArrowIpcEncoderEncodeSimpleRecordBatch(
+      &private_data->encoder, in, &private_data->body, error));
+  private_data->header.size_bytes = 0;
+  NANOARROW_RETURN_NOT_OK_WITH_ERROR(
+      ArrowIpcEncoderFinalizeBuffer(&private_data->encoder, 1, &private_data->header), error);
+
+  /* Everything is encoded: only now does a byte go out. */
+  pending_start = private_data->bytes_written;
+  NANOARROW_RETURN_NOT_OK(ArrowIpcWriterWriteBytes(private_data, private_data->pending.data,
+                                                   private_data->pending.size_bytes, error));
+  block.offset = private_data->bytes_written;
+  block.metadata_length = (int32_t)private_data->header.size_bytes;
+  block.body_length = private_data->body.size_bytes;
+  NANOARROW_RETURN_NOT_OK(ArrowIpcWriterWriteBytes(private_data, private_data->header.data,
+                                                   private_data->header.size_bytes, error));
+  NANOARROW_RETURN_NOT_OK(ArrowIpcWriterWriteBytes(private_data, private_data->body.data,
+                                                   private_data->body.size_bytes, error));
+
+  NANOARROW_RETURN_NOT_OK(ArrowIpcWriterCommitDictionaries(private_data, pending_start, error));
+  if (private_data->writing_file) {
+    NANOARROW_RETURN_NOT_OK_WITH_ERROR(
+        ArrowBufferAppend(&private_data->record_batch_blocks, &block, sizeof(block)), error);
+  }
+  return NANOARROW_OK;
+}
+
+ArrowErrorCode ArrowIpcWriterWriteArrayView(struct ArrowIpcWriter* writer,
+                                            const struct ArrowArrayView* in,
+                                            struct ArrowError* error) {
+  struct ArrowIpcWriterPrivate* private_data =
+      (struct ArrowIpcWriterPrivate*)writer->private_data;
+  int result;
+
+  NANOARROW_RETURN_NOT_OK(ArrowIpcWriterCheckUsable(private_data, error));
+  if (private_data->eos_written) {
+    ArrowErrorSet(error, "The end-of-stream marker was already written");
+    return EINVAL;
+  }
+  if (in == NULL) return ArrowIpcWriterWriteEndOfStream(private_data, error);
+
+  result = ArrowIpcWriterWriteBatch(private_data, in, error);
+  ArrowIpcWriterClearPlans(private_data);
+  return result;
+}
+
+ArrowErrorCode ArrowIpcWriterWriteArrayStream(struct ArrowIpcWriter* writer,
+                                              struct ArrowArrayStream* in,
+                                              struct ArrowError* error) {
+  struct ArrowSchema schema;
+  struct ArrowArrayView array_view;
+  struct ArrowArray array;
+  int result;
+
+  NANOARROW_RETURN_NOT_OK(ArrowArrayStreamGetSchema(in, &schema, error));
+  result = ArrowIpcWriterWriteSchema(writer, &schema, error);
+  if (result == NANOARROW_OK) {
+    result = ArrowArrayViewInitFromSchema(&array_view, &schema, error);
+    if (result == NANOARROW_OK) {
+      for (;;) {
+        result = ArrowArrayStreamGetNext(in, &array, error);
+        if (result != NANOARROW_OK || array.release == NULL) break;
+        result = ArrowArrayViewSetArray(&array_view, &array, error);
+        if (result == NANOARROW_OK) {
+          result = ArrowIpcWriterWriteArrayView(writer, &array_view, error);
+        }
+        ArrowArrayRelease(&array);
+        if (result != NANOARROW_OK) break;
+      }
+      ArrowArrayViewReset(&array_view);
+    }
+  }
+  schema.release(&schema);
+  NANOARROW_RETURN_NOT_OK(result);
+  return ArrowIpcWriterWriteArrayView(writer, NULL, error);
+}
+
+ArrowErrorCode ArrowIpcWriterFinalizeFile(struct ArrowIpcWriter* writer,
+                                          struct ArrowError* error) {
+  struct ArrowIpcWriterPrivate* private_data =
+      (struct ArrowIpcWriterPrivate*)writer->private_data;
+  struct ArrowIpcFooter footer;
+  int64_t footer_start;
+  int64_t footer_size;
+  uint8_t footer_size_le[4];
+  int i;
+
+  NANOARROW_RETURN_NOT_OK(ArrowIpcWriterCheckUsable(private_data, error));
+  if (!private_data->writing_file) {
+    ArrowErrorSet(error, "ArrowIpcWriterStartFile() was not called");
+    return EINVAL;
+  }
+  if (private_data->schema.release == NULL) {
+    ArrowErrorSet(error, "No schema was written");
+    return EINVAL;
+  }
+
+  /* Borrowed for encoding only: nothing of footer is released here. */
+  footer.schema = private_data->schema;
+  footer.record_batch_blocks = private_data->record_batch_blocks;
+  footer.dictionary_blocks = private_data->dictionary_blocks;
+  NANOARROW_RETURN_NOT_OK(
+      ArrowIpcEncoderEncodeFooter(&private_data->encoder, &footer, error));
+
+  /* Footer, its length and the closing magic go out in one write. */
+  private_data->header.size_bytes = 0;
+  if (!private_data->eos_written) {
+    NANOARROW_RETURN_NOT_OK_WITH_ERROR(
+        ArrowBufferAppend(&private_data->header, kArrowIpcEndOfStream,
+                          sizeof(kArrowIpcEndOfStream)),
+        error);
+  }
+  footer_start = private_data->header.size_bytes;
+  NANOARROW_RETURN_NOT_OK_WITH_ERROR(
+      ArrowIpcEncoderFinalizeBuffer(&private_data->encoder, 0, &private_data->header),
+      error);
+  footer_size = private_data->header.size_bytes - footer_start;
+  if (footer_size > INT32_MAX) {
+    ArrowErrorSet(error, "Footer exceeds 2 GiB");
+    return ERANGE;
+  }
+  for (i = 0; i < 4; i++) footer_size_le[i] = (uint8_t)(footer_size >> (8 * i));
+  NANOARROW_RETURN_NOT_OK_WITH_ERROR(
+      ArrowBufferAppend(&private_data->header, footer_size_le, 4), error);
+  NANOARROW_RETURN_NOT_OK_WITH_ERROR(
+      ArrowBufferAppend(&private_data->header, kArrowIpcMagic, 6), error);
+
+  NANOARROW_RETURN_NOT_OK(ArrowIpcWriterWriteBytes(private_data, private_data->header.data,
+                                                   private_data->header.size_bytes, error));
+  private_data->eos_written = 1;
+  private_data->finalized = 1;
+  return NANOARROW_OK;
+}
