@@ -19,11 +19,11 @@
 
 /* Zeroes that empty non-validity buffers point at, so that a consumer reading the
  * first offset of an empty array reads 0 rather than dereferencing NULL. */
-static const int64_t kEmptyBuffer[4] = {0, 0, 0, 0};
+static const int64_t kIpcBatchEmptyBuffer[4] = {0, 0, 0, 0};
 
 /* ---- Batch owners ---- */
 
-static struct ArrowIpcBatchOwner* OwnerNew(struct ArrowIpcSharedBlock* shared) {
+static struct ArrowIpcBatchOwner* IpcBatchOwnerNew(struct ArrowIpcSharedBlock* shared) {
   struct ArrowIpcBatchOwner* owner =
       (struct ArrowIpcBatchOwner*)ArrowMalloc(sizeof(struct ArrowIpcBatchOwner));
   if (owner == NULL) return NULL;
@@ -46,7 +46,7 @@ void ArrowIpcPrivateOwnerRelease(struct ArrowIpcBatchOwner* owner) {
 }
 
 /* size_bytes of memory owned by the batch (8-byte aligned by malloc). */
-static uint8_t* OwnerAllocate(struct ArrowIpcBatchOwner* owner, int64_t size_bytes) {
+static uint8_t* IpcBatchOwnerAllocate(struct ArrowIpcBatchOwner* owner, int64_t size_bytes) {
   void* block;
   if (owner->n_blocks == owner->capacity_blocks) {
     int64_t capacity = owner->capacity_blocks == 0 ? 4 : owner->capacity_blocks * 2;
@@ -65,14 +65,14 @@ static uint8_t* OwnerAllocate(struct ArrowIpcBatchOwner* owner, int64_t size_byt
 
 /* One allocation per node: this header, then n_children ArrowArray structs, the
  * n_children child pointers, the n_buffers buffer pointers and the variadic sizes. */
-struct ArrowIpcNode {
+struct IpcBatchNode {
   struct ArrowIpcBatchOwner* owner;
   struct ArrowIpcSharedArray* shared_array;
   struct ArrowArray dictionary;
 };
 
-static void NodeRelease(struct ArrowArray* array) {
-  struct ArrowIpcNode* node = (struct ArrowIpcNode*)array->private_data;
+static void IpcBatchNodeRelease(struct ArrowArray* array) {
+  struct IpcBatchNode* node = (struct IpcBatchNode*)array->private_data;
   int64_t i;
   for (i = 0; i < array->n_children; i++) {
     if (array->children[i]->release != NULL) array->children[i]->release(array->children[i]);
@@ -86,21 +86,21 @@ static void NodeRelease(struct ArrowArray* array) {
 
 /* Allocates the node of out with room for its children, buffers and n_sizes
  * variadic sizes; *buffers_out / *sizes_out point into it. */
-static ArrowErrorCode NodeAllocate(struct ArrowArray* out, int64_t n_children,
+static ArrowErrorCode IpcBatchNodeAllocate(struct ArrowArray* out, int64_t n_children,
                                    int64_t n_buffers, int64_t n_sizes,
                                    const void*** buffers_out, int64_t** sizes_out) {
-  int64_t size = (int64_t)sizeof(struct ArrowIpcNode) +
+  int64_t size = (int64_t)sizeof(struct IpcBatchNode) +
                  n_children * (int64_t)(sizeof(struct ArrowArray) + sizeof(void*)) +
                  n_buffers * (int64_t)sizeof(void*) + n_sizes * (int64_t)sizeof(int64_t);
   uint8_t* block = (uint8_t*)ArrowMalloc(size);
-  struct ArrowIpcNode* node = (struct ArrowIpcNode*)block;
+  struct IpcBatchNode* node = (struct IpcBatchNode*)block;
   struct ArrowArray* child_structs;
   int64_t i;
   if (block == NULL) return ENOMEM;
   node->owner = NULL;
   node->shared_array = NULL;
   node->dictionary.release = NULL;
-  child_structs = (struct ArrowArray*)(block + sizeof(struct ArrowIpcNode));
+  child_structs = (struct ArrowArray*)(block + sizeof(struct IpcBatchNode));
   out->children = (struct ArrowArray**)(child_structs + n_children);
   *buffers_out = (const void**)(out->children + n_children);
   *sizes_out = (int64_t*)(*buffers_out + n_buffers);
@@ -113,22 +113,22 @@ static ArrowErrorCode NodeAllocate(struct ArrowArray* out, int64_t n_children,
   out->buffers = *buffers_out;
   out->dictionary = NULL;
   out->private_data = node;
-  out->release = NodeRelease;
+  out->release = IpcBatchNodeRelease;
   return NANOARROW_OK;
 }
 
 /* A tree of nodes mirroring shared->array, each holding a reference to it. */
-static ArrowErrorCode SharedExportNode(struct ArrowIpcSharedArray* shared,
+static ArrowErrorCode IpcBatchSharedExportNode(struct ArrowIpcSharedArray* shared,
                                        const struct ArrowArray* src, struct ArrowArray* out,
                                        int depth) {
   const void** buffers;
   int64_t* sizes;
-  struct ArrowIpcNode* node;
+  struct IpcBatchNode* node;
   int64_t i;
   if (depth > NANOARROW_MAX_NESTING_DEPTH) return EINVAL;
-  NANOARROW_RETURN_NOT_OK(NodeAllocate(out, src->n_children, src->n_buffers, 0, &buffers,
+  NANOARROW_RETURN_NOT_OK(IpcBatchNodeAllocate(out, src->n_children, src->n_buffers, 0, &buffers,
                                        &sizes));
-  node = (struct ArrowIpcNode*)out->private_data;
+  node = (struct IpcBatchNode*)out->private_data;
   node->shared_array = shared;
   ArrowIpcRefAdd(&shared->refcount);
   out->length = src->length;
@@ -137,14 +137,14 @@ static ArrowErrorCode SharedExportNode(struct ArrowIpcSharedArray* shared,
   if (src->n_buffers > 0) memcpy(buffers, src->buffers, (size_t)src->n_buffers * sizeof(void*));
   for (i = 0; i < src->n_children; i++) {
     ArrowErrorCode result =
-        SharedExportNode(shared, src->children[i], out->children[i], depth + 1);
+        IpcBatchSharedExportNode(shared, src->children[i], out->children[i], depth + 1);
     if (result != NANOARROW_OK) {
       out->release(out);
       return result;
     }
   }
   if (src->dictionary != NULL) {
-    ArrowErrorCode result = SharedExportNode(shared, src->dictionary, &node->dictionary,
+    ArrowErrorCode result = IpcBatchSharedExportNode(shared, src->dictionary, &node->dictionary,
                                              depth + 1);
     if (result != NANOARROW_OK) {
       out->release(out);
@@ -157,7 +157,7 @@ static ArrowErrorCode SharedExportNode(struct ArrowIpcSharedArray* shared,
 
 ArrowErrorCode ArrowIpcPrivateSharedArrayExport(struct ArrowIpcSharedArray* shared,
                                                 struct ArrowArray* out) {
-  return SharedExportNode(shared, &shared->array, out, 0);
+  return IpcBatchSharedExportNode(shared, &shared->array, out, 0);
 }
 
 void ArrowIpcPrivateSharedArrayRelease(struct ArrowIpcSharedArray* shared) {
@@ -168,7 +168,7 @@ void ArrowIpcPrivateSharedArrayRelease(struct ArrowIpcSharedArray* shared) {
 
 /* ---- Decoding ---- */
 
-struct DecodeContext {
+struct IpcBatchContext {
   struct ArrowIpcDecoder* decoder;
   struct ArrowIpcDecoderPrivate* private_data;
   struct ArrowIpcTree* tree;
@@ -185,9 +185,9 @@ struct DecodeContext {
 };
 
 /* Byte swapping: > 0 reverses each element of that many bytes. */
-enum { SWAP_NONE = 0, SWAP_MONTH_DAY_NANO = -1, SWAP_BINARY_VIEW = -2 };
+enum { IPC_BATCH_SWAP_NONE = 0, IPC_BATCH_SWAP_MONTH_DAY_NANO = -1, IPC_BATCH_SWAP_BINARY_VIEW = -2 };
 
-static int SwapKind(const struct ArrowArrayView* view, int slot) {
+static int IpcBatchSwapKind(const struct ArrowArrayView* view, int slot) {
   enum ArrowBufferType type = view->layout.buffer_type[slot];
   int64_t bits = view->layout.element_size_bits[slot];
   switch (type) {
@@ -204,23 +204,23 @@ static int SwapKind(const struct ArrowArrayView* view, int slot) {
         case NANOARROW_TYPE_BINARY:
         case NANOARROW_TYPE_LARGE_STRING:
         case NANOARROW_TYPE_LARGE_BINARY:
-          return SWAP_NONE;
+          return IPC_BATCH_SWAP_NONE;
         case NANOARROW_TYPE_INTERVAL_DAY_TIME:
           return 4;
         case NANOARROW_TYPE_INTERVAL_MONTH_DAY_NANO:
-          return SWAP_MONTH_DAY_NANO;
+          return IPC_BATCH_SWAP_MONTH_DAY_NANO;
         case NANOARROW_TYPE_BINARY_VIEW:
         case NANOARROW_TYPE_STRING_VIEW:
-          return SWAP_BINARY_VIEW;
+          return IPC_BATCH_SWAP_BINARY_VIEW;
         default:
-          return bits > 8 ? (int)(bits / 8) : SWAP_NONE;
+          return bits > 8 ? (int)(bits / 8) : IPC_BATCH_SWAP_NONE;
       }
     default:
-      return SWAP_NONE;
+      return IPC_BATCH_SWAP_NONE;
   }
 }
 
-static void ReverseBytes(uint8_t* p, int64_t width) {
+static void IpcBatchReverseBytes(uint8_t* p, int64_t width) {
   int64_t i;
   for (i = 0; i < width / 2; i++) {
     uint8_t tmp = p[i];
@@ -229,24 +229,24 @@ static void ReverseBytes(uint8_t* p, int64_t width) {
   }
 }
 
-static void SwapBuffer(uint8_t* data, int64_t size, int kind) {
+static void IpcBatchSwapBuffer(uint8_t* data, int64_t size, int kind) {
   int64_t i;
   if (kind > 1) {
-    for (i = 0; i + kind <= size; i += kind) ReverseBytes(data + i, kind);
-  } else if (kind == SWAP_MONTH_DAY_NANO) {
+    for (i = 0; i + kind <= size; i += kind) IpcBatchReverseBytes(data + i, kind);
+  } else if (kind == IPC_BATCH_SWAP_MONTH_DAY_NANO) {
     for (i = 0; i + 16 <= size; i += 16) {
-      ReverseBytes(data + i, 4);
-      ReverseBytes(data + i + 4, 4);
-      ReverseBytes(data + i + 8, 8);
+      IpcBatchReverseBytes(data + i, 4);
+      IpcBatchReverseBytes(data + i + 4, 4);
+      IpcBatchReverseBytes(data + i + 8, 8);
     }
-  } else if (kind == SWAP_BINARY_VIEW) {
+  } else if (kind == IPC_BATCH_SWAP_BINARY_VIEW) {
     for (i = 0; i + 16 <= size; i += 16) {
       int32_t length;
-      ReverseBytes(data + i, 4);
+      IpcBatchReverseBytes(data + i, 4);
       memcpy(&length, data + i, 4);
       if (length > NANOARROW_BINARY_VIEW_INLINE_SIZE) {
-        ReverseBytes(data + i + 8, 4);
-        ReverseBytes(data + i + 12, 4);
+        IpcBatchReverseBytes(data + i + 8, 4);
+        IpcBatchReverseBytes(data + i + 12, 4);
       }
     }
   }
@@ -254,15 +254,15 @@ static void SwapBuffer(uint8_t* data, int64_t size, int kind) {
 
 /* Decompressed sizes are bounded relative to the compressed bytes so that a
  * small message cannot make us allocate without limit. */
-#define ARROW_IPC_MAX_COMPRESSION_RATIO 65536
-#define ARROW_IPC_MIN_DECOMPRESSED_ALLOWANCE (1 << 20)
+#define IPC_BATCH_MAX_COMPRESSION_RATIO 65536
+#define IPC_BATCH_MIN_DECOMPRESSED_ALLOWANCE (1 << 20)
 
-static const char* CodecName(enum ArrowIpcCompressionType codec) {
+static const char* IpcBatchCodecName(enum ArrowIpcCompressionType codec) {
   return codec == NANOARROW_IPC_COMPRESSION_TYPE_ZSTD ? "ZSTD" : "LZ4_FRAME";
 }
 
 /* Buffer buffer_i of the message (for field k) as a checked, native, aligned view. */
-static ArrowErrorCode ResolveBuffer(struct DecodeContext* ctx, int64_t k, int swap_kind,
+static ArrowErrorCode IpcBatchResolveBuffer(struct IpcBatchContext* ctx, int64_t k, int swap_kind,
                                     int64_t alignment, struct ArrowBufferView* out) {
   const uint8_t* entry;
   int64_t offset;
@@ -277,8 +277,8 @@ static ArrowErrorCode ResolveBuffer(struct DecodeContext* ctx, int64_t k, int sw
     return EINVAL;
   }
   entry = ctx->header->buffers.data + ctx->header->buffers.pos + 16 * i;
-  offset = ArrowIpcFbLoadI64(entry);
-  length = ArrowIpcFbLoadI64(entry + 8);
+  offset = ArrowIpcFbrLoadI64(entry);
+  length = ArrowIpcFbrLoadI64(entry + 8);
   if (offset < 0 || length < 0 || offset > ctx->body_size ||
       length > ctx->body_size - offset) {
     ArrowErrorSet(ctx->error,
@@ -305,13 +305,13 @@ static ArrowErrorCode ResolveBuffer(struct DecodeContext* ctx, int64_t k, int sw
                     (long)k, (long)i, (long)length);
       return EINVAL;
     }
-    decompressed_size = ArrowIpcFbLoadI64(data);
+    decompressed_size = ArrowIpcFbrLoadI64(data);
     data += 8;
     length -= 8;
     if (decompressed_size != -1) {
       if (decompressed_size < 0 ||
-          decompressed_size / ARROW_IPC_MAX_COMPRESSION_RATIO >
-              length + ARROW_IPC_MIN_DECOMPRESSED_ALLOWANCE / ARROW_IPC_MAX_COMPRESSION_RATIO) {
+          decompressed_size / IPC_BATCH_MAX_COMPRESSION_RATIO >
+              length + IPC_BATCH_MIN_DECOMPRESSED_ALLOWANCE / IPC_BATCH_MAX_COMPRESSION_RATIO) {
         ArrowErrorSet(ctx->error,
                       "field %ld: buffer %ld claims %ld decompressed bytes from %ld "
                       "compressed bytes",
@@ -320,10 +320,10 @@ static ArrowErrorCode ResolveBuffer(struct DecodeContext* ctx, int64_t k, int sw
       }
       if (ctx->private_data->decompressor.decompress_add == NULL) {
         ArrowErrorSet(ctx->error, "no decompressor for %s",
-                      CodecName(ctx->decoder->codec));
+                      IpcBatchCodecName(ctx->decoder->codec));
         return ENOTSUP;
       }
-      dst = OwnerAllocate(ctx->owner, decompressed_size);
+      dst = IpcBatchOwnerAllocate(ctx->owner, decompressed_size);
       if (dst == NULL) {
         ArrowErrorSet(ctx->error, "out of memory decompressing buffer %ld", (long)i);
         return ENOMEM;
@@ -337,7 +337,7 @@ static ArrowErrorCode ResolveBuffer(struct DecodeContext* ctx, int64_t k, int sw
       data = dst;
       length = decompressed_size;
       owned = 1;
-      if (ctx->swap_endian && swap_kind != SWAP_NONE) {
+      if (ctx->swap_endian && swap_kind != IPC_BATCH_SWAP_NONE) {
         /* Swapping needs the bytes now. */
         NANOARROW_RETURN_NOT_OK(ctx->private_data->decompressor.decompress_wait(
             &ctx->private_data->decompressor, -1, ctx->error));
@@ -346,10 +346,10 @@ static ArrowErrorCode ResolveBuffer(struct DecodeContext* ctx, int64_t k, int sw
     }
   }
 
-  if ((ctx->swap_endian && swap_kind != SWAP_NONE) ||
+  if ((ctx->swap_endian && swap_kind != IPC_BATCH_SWAP_NONE) ||
       ((uintptr_t)data % (uintptr_t)alignment) != 0) {
     if (!owned) {
-      uint8_t* copy = OwnerAllocate(ctx->owner, length);
+      uint8_t* copy = IpcBatchOwnerAllocate(ctx->owner, length);
       if (copy == NULL) {
         ArrowErrorSet(ctx->error, "out of memory copying buffer %ld", (long)i);
         return ENOMEM;
@@ -357,7 +357,7 @@ static ArrowErrorCode ResolveBuffer(struct DecodeContext* ctx, int64_t k, int sw
       memcpy(copy, data, (size_t)length);
       data = copy;
     }
-    if (ctx->swap_endian) SwapBuffer((uint8_t*)data, length, swap_kind);
+    if (ctx->swap_endian) IpcBatchSwapBuffer((uint8_t*)data, length, swap_kind);
   }
 
   out->data.data = data;
@@ -365,7 +365,7 @@ static ArrowErrorCode ResolveBuffer(struct DecodeContext* ctx, int64_t k, int sw
   return NANOARROW_OK;
 }
 
-static int64_t Alignment(const struct ArrowArrayView* view, int slot) {
+static int64_t IpcBatchAlignment(const struct ArrowArrayView* view, int slot) {
   int64_t bytes = view->layout.element_size_bits[slot] / 8;
   if (view->layout.buffer_type[slot] == NANOARROW_BUFFER_TYPE_DATA &&
       (view->storage_type == NANOARROW_TYPE_FIXED_SIZE_BINARY ||
@@ -379,8 +379,8 @@ static int64_t Alignment(const struct ArrowArrayView* view, int slot) {
   return bytes > 8 ? 8 : bytes;
 }
 
-static ArrowErrorCode DecodeField(struct DecodeContext* ctx, int64_t k) {
-  struct ArrowIpcField* field = &ctx->tree->fields[k];
+static ArrowErrorCode IpcBatchDecodeField(struct IpcBatchContext* ctx, int64_t k) {
+  struct ArrowIpcTreeField* field = &ctx->tree->fields[k];
   struct ArrowArrayView* view = field->view;
   const uint8_t* node;
   int64_t length;
@@ -393,8 +393,8 @@ static ArrowErrorCode DecodeField(struct DecodeContext* ctx, int64_t k) {
     return EINVAL;
   }
   node = ctx->header->nodes.data + ctx->header->nodes.pos + 16 * k;
-  length = ArrowIpcFbLoadI64(node);
-  null_count = ArrowIpcFbLoadI64(node + 8);
+  length = ArrowIpcFbrLoadI64(node);
+  null_count = ArrowIpcFbrLoadI64(node + 8);
   if (length < 0 || null_count < 0 || null_count > length) {
     ArrowErrorSet(ctx->error, "field %ld: invalid length %ld / null_count %ld", (long)k,
                   (long)length, (long)null_count);
@@ -408,7 +408,7 @@ static ArrowErrorCode DecodeField(struct DecodeContext* ctx, int64_t k) {
                                      view->storage_type == NANOARROW_TYPE_DENSE_UNION)) {
     /* Before V5, unions were preceded by a validity buffer (unused). */
     struct ArrowBufferView ignored;
-    NANOARROW_RETURN_NOT_OK(ResolveBuffer(ctx, k, SWAP_NONE, 1, &ignored));
+    NANOARROW_RETURN_NOT_OK(IpcBatchResolveBuffer(ctx, k, IPC_BATCH_SWAP_NONE, 1, &ignored));
   }
 
   for (slot = 0; slot < NANOARROW_MAX_FIXED_BUFFERS; slot++) {
@@ -419,10 +419,10 @@ static ArrowErrorCode DecodeField(struct DecodeContext* ctx, int64_t k) {
       continue;
     }
     NANOARROW_RETURN_NOT_OK(
-        ResolveBuffer(ctx, k, SwapKind(view, slot), Alignment(view, slot), buffer_view));
+        IpcBatchResolveBuffer(ctx, k, IpcBatchSwapKind(view, slot), IpcBatchAlignment(view, slot), buffer_view));
     if (buffer_view->size_bytes == 0 &&
         view->layout.buffer_type[slot] != NANOARROW_BUFFER_TYPE_VALIDITY) {
-      buffer_view->data.data = kEmptyBuffer;
+      buffer_view->data.data = kIpcBatchEmptyBuffer;
     }
   }
 
@@ -443,7 +443,7 @@ static ArrowErrorCode DecodeField(struct DecodeContext* ctx, int64_t k) {
                     (long)k);
       return EINVAL;
     }
-    n_variadic = ArrowIpcFbLoadI64(ctx->header->variadic_counts.data +
+    n_variadic = ArrowIpcFbrLoadI64(ctx->header->variadic_counts.data +
                                    ctx->header->variadic_counts.pos + 8 * ctx->variadic_i);
     ctx->variadic_i++;
     if (n_variadic < 0 || n_variadic > ctx->header->buffers.n - ctx->buffer_i ||
@@ -466,8 +466,8 @@ static ArrowErrorCode DecodeField(struct DecodeContext* ctx, int64_t k) {
     }
     for (j = 0; j < n_variadic; j++) {
       struct ArrowBufferView data;
-      NANOARROW_RETURN_NOT_OK(ResolveBuffer(ctx, k, SWAP_NONE, 1, &data));
-      field->variadic_buffers[j] = data.size_bytes > 0 ? data.data.data : kEmptyBuffer;
+      NANOARROW_RETURN_NOT_OK(IpcBatchResolveBuffer(ctx, k, IPC_BATCH_SWAP_NONE, 1, &data));
+      field->variadic_buffers[j] = data.size_bytes > 0 ? data.data.data : kIpcBatchEmptyBuffer;
       field->variadic_sizes[j] = data.size_bytes;
     }
     view->n_variadic_buffers = (int32_t)n_variadic;
@@ -493,10 +493,10 @@ static ArrowErrorCode DecodeField(struct DecodeContext* ctx, int64_t k) {
 }
 
 /* Exports view (field k, or the root when k == -1) as an array over ctx->owner. */
-static ArrowErrorCode ExportView(struct DecodeContext* ctx, struct ArrowArrayView* view,
+static ArrowErrorCode IpcBatchExportView(struct IpcBatchContext* ctx, struct ArrowArrayView* view,
                                  int64_t* k, struct ArrowArray* out) {
-  struct ArrowIpcField* field = *k >= 0 ? &ctx->tree->fields[*k] : NULL;
-  struct ArrowIpcNode* node;
+  struct ArrowIpcTreeField* field = *k >= 0 ? &ctx->tree->fields[*k] : NULL;
+  struct IpcBatchNode* node;
   const void** buffers;
   int64_t* sizes;
   int64_t n_fixed = 0;
@@ -515,8 +515,8 @@ static ArrowErrorCode ExportView(struct DecodeContext* ctx, struct ArrowArrayVie
     n_buffers += n_variadic + 1;
   }
   NANOARROW_RETURN_NOT_OK(
-      NodeAllocate(out, view->n_children, n_buffers, n_variadic, &buffers, &sizes));
-  node = (struct ArrowIpcNode*)out->private_data;
+      IpcBatchNodeAllocate(out, view->n_children, n_buffers, n_variadic, &buffers, &sizes));
+  node = (struct IpcBatchNode*)out->private_data;
   node->owner = ctx->owner;
   ArrowIpcRefAdd(&ctx->owner->refcount);
   out->length = view->length;
@@ -527,12 +527,12 @@ static ArrowErrorCode ExportView(struct DecodeContext* ctx, struct ArrowArrayVie
     buffers[n_fixed + i] = view->variadic_buffers[i];
     sizes[i] = view->variadic_buffer_sizes[i];
   }
-  if (n_buffers > n_fixed) buffers[n_buffers - 1] = n_variadic > 0 ? (const void*)sizes : kEmptyBuffer;
+  if (n_buffers > n_fixed) buffers[n_buffers - 1] = n_variadic > 0 ? (const void*)sizes : kIpcBatchEmptyBuffer;
 
   for (i = 0; i < view->n_children; i++) {
     ArrowErrorCode result;
     (*k)++;
-    result = ExportView(ctx, view->children[i], k, out->children[i]);
+    result = IpcBatchExportView(ctx, view->children[i], k, out->children[i]);
     if (result != NANOARROW_OK) {
       out->release(out);
       return result;
@@ -552,18 +552,18 @@ static ArrowErrorCode ExportView(struct DecodeContext* ctx, struct ArrowArrayVie
   return NANOARROW_OK;
 }
 
-static int64_t SubtreeSize(const struct ArrowArrayView* view) {
+static int64_t IpcBatchSubtreeSize(const struct ArrowArrayView* view) {
   int64_t n = 1;
   int64_t i;
-  for (i = 0; i < view->n_children; i++) n += SubtreeSize(view->children[i]);
+  for (i = 0; i < view->n_children; i++) n += IpcBatchSubtreeSize(view->children[i]);
   return n;
 }
 
 /* Pre-order index of top-level column i in the tree's fields. */
-static int64_t TopLevelFieldIndex(const struct ArrowIpcTree* tree, int64_t i) {
+static int64_t IpcBatchTopLevelFieldIndex(const struct ArrowIpcTree* tree, int64_t i) {
   int64_t k = 0;
   int64_t j;
-  for (j = 0; j < i; j++) k += SubtreeSize(tree->view.children[j]);
+  for (j = 0; j < i; j++) k += IpcBatchSubtreeSize(tree->view.children[j]);
   return k;
 }
 
@@ -577,7 +577,7 @@ ArrowErrorCode ArrowIpcPrivateDecodeBatch(struct ArrowIpcDecoder* decoder,
                                           enum ArrowValidationLevel validation_level,
                                           struct ArrowIpcBatchOwner** owner_out,
                                           struct ArrowError* error) {
-  struct DecodeContext ctx;
+  struct IpcBatchContext ctx;
   struct ArrowArrayView* result_view;
   enum ArrowIpcEndianness endianness;
   ArrowErrorCode result = NANOARROW_OK;
@@ -617,7 +617,7 @@ ArrowErrorCode ArrowIpcPrivateDecodeBatch(struct ArrowIpcDecoder* decoder,
                                            : NANOARROW_IPC_ENDIANNESS_BIG);
   }
 
-  ctx.owner = OwnerNew(shared);
+  ctx.owner = IpcBatchOwnerNew(shared);
   if (ctx.owner == NULL) {
     ArrowErrorSet(error, "out of memory");
     return ENOMEM;
@@ -626,7 +626,7 @@ ArrowErrorCode ArrowIpcPrivateDecodeBatch(struct ArrowIpcDecoder* decoder,
   ctx.body_size = decoder->body_size_bytes;
   ctx.body = body;
   if (copy_body && ctx.body_size > 0) {
-    uint8_t* copy = OwnerAllocate(ctx.owner, ctx.body_size);
+    uint8_t* copy = IpcBatchOwnerAllocate(ctx.owner, ctx.body_size);
     if (copy == NULL) {
       ArrowIpcPrivateOwnerRelease(ctx.owner);
       ArrowErrorSet(error, "out of memory copying a body of %ld bytes", (long)ctx.body_size);
@@ -640,7 +640,7 @@ ArrowErrorCode ArrowIpcPrivateDecodeBatch(struct ArrowIpcDecoder* decoder,
   tree->view.length = header->length;
   tree->view.null_count = 0;
   for (k = 0; k < tree->n_fields && result == NANOARROW_OK; k++) {
-    result = DecodeField(&ctx, k);
+    result = IpcBatchDecodeField(&ctx, k);
   }
   if (ctx.n_decompressing > 0) {
     ArrowErrorCode wait_result = ctx.private_data->decompressor.decompress_wait(
@@ -654,13 +654,13 @@ ArrowErrorCode ArrowIpcPrivateDecodeBatch(struct ArrowIpcDecoder* decoder,
     result = EINVAL;
   }
 
-  k = field_index < 0 ? -1 : TopLevelFieldIndex(tree, field_index);
+  k = field_index < 0 ? -1 : IpcBatchTopLevelFieldIndex(tree, field_index);
   result_view = field_index < 0 ? &tree->view : tree->view.children[field_index];
   if (result == NANOARROW_OK && validation_level != NANOARROW_VALIDATION_LEVEL_NONE) {
     result = ArrowArrayViewValidate(result_view, validation_level, error);
   }
   if (result == NANOARROW_OK && out != NULL) {
-    result = ExportView(&ctx, result_view, &k, out);
+    result = IpcBatchExportView(&ctx, result_view, &k, out);
     if (result == ENOMEM) ArrowErrorSet(error, "out of memory exporting the batch");
   }
 
@@ -674,7 +674,7 @@ ArrowErrorCode ArrowIpcPrivateDecodeBatch(struct ArrowIpcDecoder* decoder,
 
 /* ---- Public entry points ---- */
 
-static ArrowErrorCode CheckRecordBatch(struct ArrowIpcDecoder* decoder,
+static ArrowErrorCode IpcBatchCheckRecordBatch(struct ArrowIpcDecoder* decoder,
                                        struct ArrowError* error) {
   struct ArrowIpcDecoderPrivate* private_data =
       (struct ArrowIpcDecoderPrivate*)decoder->private_data;
@@ -696,7 +696,7 @@ ArrowErrorCode ArrowIpcDecoderDecodeArrayView(struct ArrowIpcDecoder* decoder,
                                               struct ArrowError* error) {
   struct ArrowIpcDecoderPrivate* private_data =
       (struct ArrowIpcDecoderPrivate*)decoder->private_data;
-  NANOARROW_RETURN_NOT_OK(CheckRecordBatch(decoder, error));
+  NANOARROW_RETURN_NOT_OK(IpcBatchCheckRecordBatch(decoder, error));
   if (private_data->view_owner != NULL) {
     ArrowIpcPrivateOwnerRelease(private_data->view_owner);
     private_data->view_owner = NULL;
@@ -716,7 +716,7 @@ ArrowErrorCode ArrowIpcDecoderDecodeArray(struct ArrowIpcDecoder* decoder,
                                           struct ArrowError* error) {
   struct ArrowIpcDecoderPrivate* private_data =
       (struct ArrowIpcDecoderPrivate*)decoder->private_data;
-  NANOARROW_RETURN_NOT_OK(CheckRecordBatch(decoder, error));
+  NANOARROW_RETURN_NOT_OK(IpcBatchCheckRecordBatch(decoder, error));
   return ArrowIpcPrivateDecodeBatch(decoder, &private_data->tree, &private_data->batch,
                                     body.data.as_uint8, body.size_bytes, NULL, 1, i, out,
                                     validation_level, NULL, error);
@@ -733,10 +733,11 @@ ArrowErrorCode ArrowIpcDecoderDecodeArrayFromShared(
                                             validation_level, error);
 }
 
-static ArrowErrorCode DecodeDictionary(struct ArrowIpcDecoder* decoder,
+static ArrowErrorCode IpcBatchDecodeDictionary(struct ArrowIpcDecoder* decoder,
                                        const uint8_t* body, int64_t body_size,
                                        struct ArrowIpcSharedBlock* shared,
                                        enum ArrowValidationLevel validation_level,
+                                       struct ArrowIpcDictionaries* dictionaries,
                                        struct ArrowError* error);
 
 ArrowErrorCode ArrowIpcPrivateDecoderDecodeShared(
@@ -750,9 +751,10 @@ ArrowErrorCode ArrowIpcPrivateDecoderDecodeShared(
     return EINVAL;
   }
   if (out == NULL) {
-    return DecodeDictionary(decoder, body, body_size, shared, validation_level, error);
+    return IpcBatchDecodeDictionary(decoder, body, body_size, shared, validation_level, NULL,
+                                    error);
   }
-  NANOARROW_RETURN_NOT_OK(CheckRecordBatch(decoder, error));
+  NANOARROW_RETURN_NOT_OK(IpcBatchCheckRecordBatch(decoder, error));
   return ArrowIpcPrivateDecodeBatch(decoder, &private_data->tree, &private_data->batch,
                                     body, body_size, shared, 0, field_index, out,
                                     validation_level, NULL, error);
@@ -760,14 +762,16 @@ ArrowErrorCode ArrowIpcPrivateDecoderDecodeShared(
 
 /* ---- Dictionary batches ---- */
 
-static ArrowErrorCode DecodeDictionary(struct ArrowIpcDecoder* decoder,
+static ArrowErrorCode IpcBatchDecodeDictionary(struct ArrowIpcDecoder* decoder,
                                        const uint8_t* body, int64_t body_size,
                                        struct ArrowIpcSharedBlock* shared,
                                        enum ArrowValidationLevel validation_level,
+                                       struct ArrowIpcDictionaries* dictionaries,
                                        struct ArrowError* error) {
   struct ArrowIpcDecoderPrivate* private_data =
       (struct ArrowIpcDecoderPrivate*)decoder->private_data;
   struct ArrowIpcDictionaryEntry* entry = NULL;
+  struct ArrowIpcSharedArray** slot = NULL;
   struct ArrowIpcSharedArray* holder;
   struct ArrowArray values;
   ArrowErrorCode result;
@@ -787,6 +791,14 @@ static ArrowErrorCode DecodeDictionary(struct ArrowIpcDecoder* decoder,
     ArrowErrorSet(error, "DictionaryBatch id %ld is not used by the schema",
                   (long)private_data->dictionary_id);
     return EINVAL;
+  }
+  if (dictionaries != NULL) {
+    slot = ArrowIpcPrivateDictionariesSlot(dictionaries, private_data->dictionary_id);
+    if (slot == NULL) {
+      ArrowErrorSet(error, "DictionaryBatch id %ld is not one of the dictionaries' ids",
+                    (long)private_data->dictionary_id);
+      return EINVAL;
+    }
   }
 
   /* Column 0 of the dictionary's one-column tree is the values array. */
@@ -828,26 +840,34 @@ static ArrowErrorCode DecodeDictionary(struct ArrowIpcDecoder* decoder,
   if (entry->current != NULL) ArrowIpcPrivateSharedArrayRelease(entry->current);
   entry->current = holder;
   entry->generation++;
+  if (slot != NULL) {
+    ArrowIpcRefAdd(&holder->refcount);
+    if (*slot != NULL) ArrowIpcPrivateSharedArrayRelease(*slot);
+    *slot = holder;
+  }
   return NANOARROW_OK;
 }
 
 ArrowErrorCode ArrowIpcDecoderDecodeDictionary(struct ArrowIpcDecoder* decoder,
                                                struct ArrowBufferView body,
                                                enum ArrowValidationLevel validation_level,
+                                               struct ArrowIpcDictionaries* dictionaries,
                                                struct ArrowError* error) {
-  return DecodeDictionary(decoder, body.data.as_uint8, body.size_bytes, NULL,
-                          validation_level, error);
+  return IpcBatchDecodeDictionary(decoder, body.data.as_uint8, body.size_bytes, NULL,
+                                  validation_level, dictionaries, error);
 }
 
 ArrowErrorCode ArrowIpcDecoderDecodeDictionaryFromShared(
     struct ArrowIpcDecoder* decoder, struct ArrowIpcSharedBuffer* shared,
-    enum ArrowValidationLevel validation_level, struct ArrowError* error) {
+    enum ArrowValidationLevel validation_level, struct ArrowIpcDictionaries* dictionaries,
+    struct ArrowError* error) {
   struct ArrowIpcSharedBlock* block =
       (struct ArrowIpcSharedBlock*)shared->private_src.allocator.private_data;
   if (block == NULL) {
     ArrowErrorSet(error, "shared buffer is not initialized");
     return EINVAL;
   }
-  return DecodeDictionary(decoder, shared->private_src.data, shared->private_src.size_bytes,
-                          block, validation_level, error);
+  return IpcBatchDecodeDictionary(decoder, shared->private_src.data,
+                                  shared->private_src.size_bytes, block, validation_level,
+                                  dictionaries, error);
 }

@@ -15,7 +15,7 @@
 #endif
 
 #if defined(NANOARROW_IPC_WITH_ZSTD)
-static ArrowErrorCode ZstdDecompress(struct ArrowBufferView src, uint8_t* dst,
+static ArrowErrorCode IpcCodecsZstdDecompress(struct ArrowBufferView src, uint8_t* dst,
                                      int64_t dst_size, struct ArrowError* error) {
   size_t written = ZSTD_decompress(dst, (size_t)dst_size, src.data.data,
                                    (size_t)src.size_bytes);
@@ -33,7 +33,7 @@ static ArrowErrorCode ZstdDecompress(struct ArrowBufferView src, uint8_t* dst,
 #endif
 
 #if defined(NANOARROW_IPC_WITH_LZ4)
-static ArrowErrorCode Lz4Decompress(struct ArrowBufferView src, uint8_t* dst,
+static ArrowErrorCode IpcCodecsLz4Decompress(struct ArrowBufferView src, uint8_t* dst,
                                     int64_t dst_size, struct ArrowError* error) {
   LZ4F_dctx* context = NULL;
   size_t src_left = (size_t)src.size_bytes;
@@ -75,7 +75,7 @@ static ArrowErrorCode Lz4Decompress(struct ArrowBufferView src, uint8_t* dst,
 
 ArrowIpcDecompressFunction ArrowIpcGetZstdDecompressionFunction(void) {
 #if defined(NANOARROW_IPC_WITH_ZSTD)
-  return &ZstdDecompress;
+  return &IpcCodecsZstdDecompress;
 #else
   return NULL;
 #endif
@@ -83,18 +83,18 @@ ArrowIpcDecompressFunction ArrowIpcGetZstdDecompressionFunction(void) {
 
 ArrowIpcDecompressFunction ArrowIpcGetLZ4DecompressionFunction(void) {
 #if defined(NANOARROW_IPC_WITH_LZ4)
-  return &Lz4Decompress;
+  return &IpcCodecsLz4Decompress;
 #else
   return NULL;
 #endif
 }
 
-struct SerialDecompressorPrivate {
+struct IpcCodecsSerialPrivate {
   /* Indexed by enum ArrowIpcCompressionType. */
   ArrowIpcDecompressFunction functions[3];
 };
 
-static const char* CompressionName(enum ArrowIpcCompressionType type) {
+static const char* IpcCodecsCompressionName(enum ArrowIpcCompressionType type) {
   switch (type) {
     case NANOARROW_IPC_COMPRESSION_TYPE_LZ4_FRAME:
       return "LZ4_FRAME";
@@ -105,26 +105,26 @@ static const char* CompressionName(enum ArrowIpcCompressionType type) {
   }
 }
 
-static ArrowErrorCode SerialDecompressAdd(struct ArrowIpcDecompressor* decompressor,
+static ArrowErrorCode IpcCodecsSerialDecompressAdd(struct ArrowIpcDecompressor* decompressor,
                                           enum ArrowIpcCompressionType compression_type,
                                           struct ArrowBufferView src, uint8_t* dst,
                                           int64_t dst_size, struct ArrowError* error) {
-  struct SerialDecompressorPrivate* private_data =
-      (struct SerialDecompressorPrivate*)decompressor->private_data;
+  struct IpcCodecsSerialPrivate* private_data =
+      (struct IpcCodecsSerialPrivate*)decompressor->private_data;
   if (compression_type <= NANOARROW_IPC_COMPRESSION_TYPE_NONE ||
       compression_type > NANOARROW_IPC_COMPRESSION_TYPE_ZSTD ||
       private_data->functions[compression_type] == NULL) {
     ArrowErrorSet(error,
                   "compression type %s is not supported by this build (enable "
                   "NANOARROW_IPC_WITH_%s or install a decompression function)",
-                  CompressionName(compression_type),
+                  IpcCodecsCompressionName(compression_type),
                   compression_type == NANOARROW_IPC_COMPRESSION_TYPE_ZSTD ? "ZSTD" : "LZ4");
     return ENOTSUP;
   }
   return private_data->functions[compression_type](src, dst, dst_size, error);
 }
 
-static ArrowErrorCode SerialDecompressWait(struct ArrowIpcDecompressor* decompressor,
+static ArrowErrorCode IpcCodecsSerialDecompressWait(struct ArrowIpcDecompressor* decompressor,
                                            int64_t timeout_ms, struct ArrowError* error) {
   NANOARROW_UNUSED(decompressor);
   NANOARROW_UNUSED(timeout_ms);
@@ -132,23 +132,23 @@ static ArrowErrorCode SerialDecompressWait(struct ArrowIpcDecompressor* decompre
   return NANOARROW_OK;
 }
 
-static void SerialDecompressorRelease(struct ArrowIpcDecompressor* decompressor) {
+static void IpcCodecsSerialDecompressorRelease(struct ArrowIpcDecompressor* decompressor) {
   ArrowFree(decompressor->private_data);
   decompressor->release = NULL;
 }
 
 ArrowErrorCode ArrowIpcSerialDecompressor(struct ArrowIpcDecompressor* decompressor) {
-  struct SerialDecompressorPrivate* private_data =
-      (struct SerialDecompressorPrivate*)ArrowMalloc(sizeof(struct SerialDecompressorPrivate));
+  struct IpcCodecsSerialPrivate* private_data =
+      (struct IpcCodecsSerialPrivate*)ArrowMalloc(sizeof(struct IpcCodecsSerialPrivate));
   if (private_data == NULL) return ENOMEM;
   private_data->functions[NANOARROW_IPC_COMPRESSION_TYPE_NONE] = NULL;
   private_data->functions[NANOARROW_IPC_COMPRESSION_TYPE_LZ4_FRAME] =
       ArrowIpcGetLZ4DecompressionFunction();
   private_data->functions[NANOARROW_IPC_COMPRESSION_TYPE_ZSTD] =
       ArrowIpcGetZstdDecompressionFunction();
-  decompressor->decompress_add = &SerialDecompressAdd;
-  decompressor->decompress_wait = &SerialDecompressWait;
-  decompressor->release = &SerialDecompressorRelease;
+  decompressor->decompress_add = &IpcCodecsSerialDecompressAdd;
+  decompressor->decompress_wait = &IpcCodecsSerialDecompressWait;
+  decompressor->release = &IpcCodecsSerialDecompressorRelease;
   decompressor->private_data = private_data;
   return NANOARROW_OK;
 }
@@ -157,13 +157,13 @@ ArrowErrorCode ArrowIpcSerialDecompressorSetFunction(
     struct ArrowIpcDecompressor* decompressor,
     enum ArrowIpcCompressionType compression_type,
     ArrowIpcDecompressFunction decompress_function) {
-  struct SerialDecompressorPrivate* private_data;
-  if (decompressor->release != &SerialDecompressorRelease) return EINVAL;
+  struct IpcCodecsSerialPrivate* private_data;
+  if (decompressor->release != &IpcCodecsSerialDecompressorRelease) return EINVAL;
   if (compression_type <= NANOARROW_IPC_COMPRESSION_TYPE_NONE ||
       compression_type > NANOARROW_IPC_COMPRESSION_TYPE_ZSTD) {
     return EINVAL;
   }
-  private_data = (struct SerialDecompressorPrivate*)decompressor->private_data;
+  private_data = (struct IpcCodecsSerialPrivate*)decompressor->private_data;
   private_data->functions[compression_type] = decompress_function;
   return NANOARROW_OK;
 }

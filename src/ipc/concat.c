@@ -9,7 +9,7 @@
 
 #include "ipc/ipc_private.h"
 
-static ArrowErrorCode AppendValidity(struct ArrowBitmap* bitmap,
+static ArrowErrorCode IpcConcatAppendValidity(struct ArrowBitmap* bitmap,
                                      const struct ArrowArrayView* view) {
   int64_t i;
   NANOARROW_RETURN_NOT_OK(ArrowBitmapReserve(bitmap, view->length));
@@ -25,7 +25,7 @@ static ArrowErrorCode AppendValidity(struct ArrowBitmap* bitmap,
   return NANOARROW_OK;
 }
 
-static ArrowErrorCode AppendBits(struct ArrowBuffer* buffer, int64_t* n_bits,
+static ArrowErrorCode IpcConcatAppendBits(struct ArrowBuffer* buffer, int64_t* n_bits,
                                  const struct ArrowArrayView* view) {
   int64_t i;
   int64_t bytes_needed = ArrowBytesForBits(*n_bits + view->length);
@@ -39,7 +39,7 @@ static ArrowErrorCode AppendBits(struct ArrowBuffer* buffer, int64_t* n_bits,
 }
 
 /* Offsets of view rebased by shift (the first one only when first). */
-static ArrowErrorCode AppendOffsets(struct ArrowBuffer* buffer,
+static ArrowErrorCode IpcConcatAppendOffsets(struct ArrowBuffer* buffer,
                                     const struct ArrowArrayView* view, int64_t shift,
                                     int first, int large) {
   int64_t i;
@@ -59,7 +59,7 @@ static ArrowErrorCode AppendOffsets(struct ArrowBuffer* buffer,
   return NANOARROW_OK;
 }
 
-static int64_t DataBytes(const struct ArrowArrayView* view, int large, int64_t* start) {
+static int64_t IpcConcatDataBytes(const struct ArrowArrayView* view, int large, int64_t* start) {
   int64_t first = large ? view->buffer_views[1].data.as_int64[view->offset]
                         : view->buffer_views[1].data.as_int32[view->offset];
   int64_t last = large ? view->buffer_views[1].data.as_int64[view->offset + view->length]
@@ -89,14 +89,14 @@ ArrowErrorCode ArrowIpcPrivateConcatenate(const struct ArrowArrayView* old_view,
     return ENOTSUP;
   }
   NANOARROW_RETURN_NOT_OK(ArrowArrayInitFromType(out, type));
-  result = AppendValidity(ArrowArrayValidityBitmap(out), old_view);
+  result = IpcConcatAppendValidity(ArrowArrayValidityBitmap(out), old_view);
   if (result == NANOARROW_OK) {
-    result = AppendValidity(ArrowArrayValidityBitmap(out), delta_view);
+    result = IpcConcatAppendValidity(ArrowArrayValidityBitmap(out), delta_view);
   }
   if (result == NANOARROW_OK && type == NANOARROW_TYPE_BOOL) {
     int64_t n_bits = 0;
-    result = AppendBits(ArrowArrayBuffer(out, 1), &n_bits, old_view);
-    if (result == NANOARROW_OK) result = AppendBits(ArrowArrayBuffer(out, 1), &n_bits, delta_view);
+    result = IpcConcatAppendBits(ArrowArrayBuffer(out, 1), &n_bits, old_view);
+    if (result == NANOARROW_OK) result = IpcConcatAppendBits(ArrowArrayBuffer(out, 1), &n_bits, delta_view);
   } else if (result == NANOARROW_OK && is_fixed) {
     int64_t width = width_bits / 8;
     result = ArrowBufferAppend(ArrowArrayBuffer(out, 1),
@@ -111,11 +111,11 @@ ArrowErrorCode ArrowIpcPrivateConcatenate(const struct ArrowArrayView* old_view,
   } else if (result == NANOARROW_OK) {
     int64_t old_start;
     int64_t delta_start;
-    int64_t old_bytes = DataBytes(old_view, large, &old_start);
-    int64_t delta_bytes = DataBytes(delta_view, large, &delta_start);
-    result = AppendOffsets(ArrowArrayBuffer(out, 1), old_view, 0, 1, large);
+    int64_t old_bytes = IpcConcatDataBytes(old_view, large, &old_start);
+    int64_t delta_bytes = IpcConcatDataBytes(delta_view, large, &delta_start);
+    result = IpcConcatAppendOffsets(ArrowArrayBuffer(out, 1), old_view, 0, 1, large);
     if (result == NANOARROW_OK) {
-      result = AppendOffsets(ArrowArrayBuffer(out, 1), delta_view, old_bytes, 0, large);
+      result = IpcConcatAppendOffsets(ArrowArrayBuffer(out, 1), delta_view, old_bytes, 0, large);
     }
     if (result == NANOARROW_OK) {
       result = ArrowBufferAppend(ArrowArrayBuffer(out, 2),

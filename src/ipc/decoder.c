@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "nanoarrow/nanoarrow.h"
@@ -20,13 +21,13 @@ ArrowErrorCode ArrowIpcCheckRuntime(struct ArrowError* error) {
   return NANOARROW_OK;
 }
 
-static struct ArrowIpcDecoderPrivate* DecoderPrivate(struct ArrowIpcDecoder* decoder) {
+static struct ArrowIpcDecoderPrivate* IpcDecoderGetPrivate(struct ArrowIpcDecoder* decoder) {
   return (struct ArrowIpcDecoderPrivate*)decoder->private_data;
 }
 
 /* ---- Column trees ---- */
 
-static void TreeInitEmpty(struct ArrowIpcTree* tree) {
+static void IpcDecoderTreeInitEmpty(struct ArrowIpcTree* tree) {
   memset(tree, 0, sizeof(*tree));
   tree->schema.release = NULL;
   ArrowArrayViewInitFromType(&tree->view, NANOARROW_TYPE_UNINITIALIZED);
@@ -47,42 +48,42 @@ void ArrowIpcPrivateTreeReset(struct ArrowIpcTree* tree) {
   ArrowFree(tree->fields);
   ArrowArrayViewReset(&tree->view);
   if (tree->schema.release != NULL) ArrowSchemaRelease(&tree->schema);
-  TreeInitEmpty(tree);
+  IpcDecoderTreeInitEmpty(tree);
 }
 
 /* Dictionary ids in schema pre-order, as given by the last Schema message. */
-struct IdList {
+struct IpcDecoderIdList {
   const int64_t* ids;
   int64_t n_ids;
   int64_t next;
 };
 
-static ArrowErrorCode TreeInitWithIds(struct ArrowIpcDecoderPrivate* private_data,
+static ArrowErrorCode IpcDecoderTreeInitWithIds(struct ArrowIpcDecoderPrivate* private_data,
                                       struct ArrowIpcTree* tree,
                                       const struct ArrowSchema* schema,
-                                      struct IdList* ids, int64_t* n_encodings,
+                                      struct IpcDecoderIdList* ids, int64_t* n_encodings,
                                       struct ArrowError* error);
 
-static int64_t CountNodes(const struct ArrowArrayView* view) {
+static int64_t IpcDecoderCountNodes(const struct ArrowArrayView* view) {
   int64_t n = 1;
   int64_t i;
-  for (i = 0; i < view->n_children; i++) n += CountNodes(view->children[i]);
+  for (i = 0; i < view->n_children; i++) n += IpcDecoderCountNodes(view->children[i]);
   return n;
 }
 
-static ArrowErrorCode RegisterDictionary(struct ArrowIpcDecoderPrivate* private_data,
-                                         const struct ArrowSchema* field, struct IdList* ids,
+static ArrowErrorCode IpcDecoderRegisterDictionary(struct ArrowIpcDecoderPrivate* private_data,
+                                         const struct ArrowSchema* field, struct IpcDecoderIdList* ids,
                                          int64_t* n_encodings, int64_t* index_out,
                                          struct ArrowError* error);
 
 /* Fills tree->fields in pre-order from the view and schema trees. */
-static ArrowErrorCode FlattenFields(struct ArrowIpcDecoderPrivate* private_data,
+static ArrowErrorCode IpcDecoderFlattenFields(struct ArrowIpcDecoderPrivate* private_data,
                                     struct ArrowIpcTree* tree, struct ArrowArrayView* view,
                                     const struct ArrowSchema* schema, int64_t* k,
-                                    struct IdList* ids, int64_t* n_encodings, int depth,
+                                    struct IpcDecoderIdList* ids, int64_t* n_encodings, int depth,
                                     struct ArrowError* error) {
   int64_t i;
-  struct ArrowIpcField* field = &tree->fields[*k];
+  struct ArrowIpcTreeField* field = &tree->fields[*k];
   if (depth > NANOARROW_MAX_NESTING_DEPTH) {
     ArrowErrorSet(error, "schema nested deeper than %d", NANOARROW_MAX_NESTING_DEPTH);
     return EINVAL;
@@ -99,7 +100,7 @@ static ArrowErrorCode FlattenFields(struct ArrowIpcDecoderPrivate* private_data,
       ArrowErrorSet(error, "dictionary-encoded field has no dictionary view");
       return EINVAL;
     }
-    NANOARROW_RETURN_NOT_OK(RegisterDictionary(private_data, schema, ids, n_encodings,
+    NANOARROW_RETURN_NOT_OK(IpcDecoderRegisterDictionary(private_data, schema, ids, n_encodings,
                                                &field->dictionary_index, error));
   }
   if (view->n_children != schema->n_children) {
@@ -107,57 +108,57 @@ static ArrowErrorCode FlattenFields(struct ArrowIpcDecoderPrivate* private_data,
     return EINVAL;
   }
   for (i = 0; i < view->n_children; i++) {
-    NANOARROW_RETURN_NOT_OK(FlattenFields(private_data, tree, view->children[i],
+    NANOARROW_RETURN_NOT_OK(IpcDecoderFlattenFields(private_data, tree, view->children[i],
                                           schema->children[i], k, ids, n_encodings,
                                           depth + 1, error));
   }
   return NANOARROW_OK;
 }
 
-static ArrowErrorCode TreeInitWithIds(struct ArrowIpcDecoderPrivate* private_data,
+static ArrowErrorCode IpcDecoderTreeInitWithIds(struct ArrowIpcDecoderPrivate* private_data,
                                       struct ArrowIpcTree* tree,
                                       const struct ArrowSchema* schema,
-                                      struct IdList* ids, int64_t* n_encodings,
+                                      struct IpcDecoderIdList* ids, int64_t* n_encodings,
                                       struct ArrowError* error) {
   int64_t i;
   int64_t k = 0;
-  TreeInitEmpty(tree);
+  IpcDecoderTreeInitEmpty(tree);
   if (schema->format == NULL || strcmp(schema->format, "+s") != 0) {
     ArrowErrorSet(error, "expected a struct schema (format '+s')");
     return EINVAL;
   }
   NANOARROW_RETURN_NOT_OK(ArrowSchemaDeepCopy(schema, &tree->schema));
   NANOARROW_RETURN_NOT_OK(ArrowArrayViewInitFromSchema(&tree->view, &tree->schema, error));
-  tree->n_fields = CountNodes(&tree->view) - 1;
-  tree->fields = (struct ArrowIpcField*)ArrowMalloc(
-      (tree->n_fields > 0 ? tree->n_fields : 1) * (int64_t)sizeof(struct ArrowIpcField));
+  tree->n_fields = IpcDecoderCountNodes(&tree->view) - 1;
+  tree->fields = (struct ArrowIpcTreeField*)ArrowMalloc(
+      (tree->n_fields > 0 ? tree->n_fields : 1) * (int64_t)sizeof(struct ArrowIpcTreeField));
   if (tree->fields == NULL) {
     tree->n_fields = 0;
     ArrowErrorSet(error, "out of memory");
     return ENOMEM;
   }
-  memset(tree->fields, 0, (size_t)tree->n_fields * sizeof(struct ArrowIpcField));
+  memset(tree->fields, 0, (size_t)tree->n_fields * sizeof(struct ArrowIpcTreeField));
   for (i = 0; i < tree->view.n_children; i++) {
-    NANOARROW_RETURN_NOT_OK(FlattenFields(private_data, tree, tree->view.children[i],
+    NANOARROW_RETURN_NOT_OK(IpcDecoderFlattenFields(private_data, tree, tree->view.children[i],
                                           tree->schema.children[i], &k, ids, n_encodings,
                                           1, error));
   }
   return NANOARROW_OK;
 }
 
-static int64_t CountDictionaries(const struct ArrowSchema* schema, int depth) {
+static int64_t IpcDecoderCountDictionaries(const struct ArrowSchema* schema, int depth) {
   int64_t n = 0;
   int64_t i;
   const struct ArrowSchema* value;
   if (depth > NANOARROW_MAX_NESTING_DEPTH) return 0;
   n += schema->dictionary != NULL;
   value = schema->dictionary != NULL ? schema->dictionary : schema;
-  for (i = 0; i < value->n_children; i++) n += CountDictionaries(value->children[i], depth + 1);
+  for (i = 0; i < value->n_children; i++) n += IpcDecoderCountDictionaries(value->children[i], depth + 1);
   return n;
 }
 
-static ArrowErrorCode RegisterDictionary(struct ArrowIpcDecoderPrivate* private_data,
-                                         const struct ArrowSchema* field, struct IdList* ids,
+static ArrowErrorCode IpcDecoderRegisterDictionary(struct ArrowIpcDecoderPrivate* private_data,
+                                         const struct ArrowSchema* field, struct IpcDecoderIdList* ids,
                                          int64_t* n_encodings, int64_t* index_out,
                                          struct ArrowError* error) {
   int64_t id = ids->next < ids->n_ids ? ids->ids[ids->next] : ids->next;
@@ -165,8 +166,10 @@ static ArrowErrorCode RegisterDictionary(struct ArrowIpcDecoderPrivate* private_
   struct ArrowIpcDictionaryEntry* entry;
   ids->next++;
 
-  private_data->encodings[*n_encodings].id = id;
-  private_data->encodings[*n_encodings].schema = field;
+  private_data->encodings.encodings[*n_encodings].id = id;
+  private_data->encodings.encodings[*n_encodings].kind =
+      NANOARROW_IPC_DICTIONARY_KIND_DENSE_ARRAY;
+  private_data->encodings.encodings[*n_encodings].schema = field;
   (*n_encodings)++;
 
   for (i = 0; i < private_data->n_dictionaries; i++) {
@@ -174,7 +177,7 @@ static ArrowErrorCode RegisterDictionary(struct ArrowIpcDecoderPrivate* private_
       /* A shared dictionary: the value type's own dictionaries were registered by
        * its first user; skip their ids. */
       *index_out = i;
-      ids->next += CountDictionaries(field->dictionary, 0);
+      ids->next += IpcDecoderCountDictionaries(field->dictionary, 0);
       return NANOARROW_OK;
     }
   }
@@ -197,7 +200,7 @@ static ArrowErrorCode RegisterDictionary(struct ArrowIpcDecoderPrivate* private_
       result = ArrowSchemaDeepCopy(field->dictionary, wrapper.children[0]);
     }
     if (result == NANOARROW_OK) {
-      result = TreeInitWithIds(private_data, &entry->tree, &wrapper, ids, n_encodings,
+      result = IpcDecoderTreeInitWithIds(private_data, &entry->tree, &wrapper, ids, n_encodings,
                                error);
     }
     if (wrapper.release != NULL) ArrowSchemaRelease(&wrapper);
@@ -205,7 +208,7 @@ static ArrowErrorCode RegisterDictionary(struct ArrowIpcDecoderPrivate* private_
   }
 }
 
-static void ResetDictionaries(struct ArrowIpcDecoderPrivate* private_data) {
+static void IpcDecoderResetDictionaries(struct ArrowIpcDecoderPrivate* private_data) {
   int64_t i;
   for (i = 0; i < private_data->n_dictionaries; i++) {
     ArrowIpcPrivateTreeReset(&private_data->dictionaries[i].tree);
@@ -214,11 +217,9 @@ static void ResetDictionaries(struct ArrowIpcDecoderPrivate* private_data) {
     }
   }
   ArrowFree(private_data->dictionaries);
-  ArrowFree(private_data->encodings);
   private_data->dictionaries = NULL;
-  private_data->encodings = NULL;
   private_data->n_dictionaries = 0;
-  private_data->n_encodings = 0;
+  ArrowIpcDictionaryEncodingsReset(&private_data->encodings);
 }
 
 /* ---- Init / reset ---- */
@@ -230,7 +231,7 @@ ArrowErrorCode ArrowIpcDecoderInit(struct ArrowIpcDecoder* decoder) {
       (struct ArrowIpcDecoderPrivate*)ArrowMalloc(sizeof(struct ArrowIpcDecoderPrivate));
   if (private_data == NULL) return ENOMEM;
   memset(private_data, 0, sizeof(*private_data));
-  TreeInitEmpty(&private_data->tree);
+  IpcDecoderTreeInitEmpty(&private_data->tree);
   ArrowIpcFooterInit(&private_data->footer);
   ArrowBufferInit(&private_data->schema_ids);
   private_data->body_endianness = NANOARROW_IPC_ENDIANNESS_UNINITIALIZED;
@@ -243,10 +244,10 @@ ArrowErrorCode ArrowIpcDecoderInit(struct ArrowIpcDecoder* decoder) {
 }
 
 void ArrowIpcDecoderReset(struct ArrowIpcDecoder* decoder) {
-  struct ArrowIpcDecoderPrivate* private_data = DecoderPrivate(decoder);
+  struct ArrowIpcDecoderPrivate* private_data = IpcDecoderGetPrivate(decoder);
   if (private_data == NULL) return;
   if (private_data->view_owner != NULL) ArrowIpcPrivateOwnerRelease(private_data->view_owner);
-  ResetDictionaries(private_data);
+  IpcDecoderResetDictionaries(private_data);
   ArrowIpcPrivateTreeReset(&private_data->tree);
   ArrowIpcFooterReset(&private_data->footer);
   ArrowBufferReset(&private_data->schema_ids);
@@ -259,7 +260,7 @@ void ArrowIpcDecoderReset(struct ArrowIpcDecoder* decoder) {
 
 ArrowErrorCode ArrowIpcDecoderSetDecompressor(struct ArrowIpcDecoder* decoder,
                                               struct ArrowIpcDecompressor* decompressor) {
-  struct ArrowIpcDecoderPrivate* private_data = DecoderPrivate(decoder);
+  struct ArrowIpcDecoderPrivate* private_data = IpcDecoderGetPrivate(decoder);
   if (private_data->decompressor.release != NULL) {
     private_data->decompressor.release(&private_data->decompressor);
   }
@@ -270,7 +271,7 @@ ArrowErrorCode ArrowIpcDecoderSetDecompressor(struct ArrowIpcDecoder* decoder,
 
 ArrowErrorCode ArrowIpcDecoderSetEndianness(struct ArrowIpcDecoder* decoder,
                                             enum ArrowIpcEndianness endianness) {
-  struct ArrowIpcDecoderPrivate* private_data = DecoderPrivate(decoder);
+  struct ArrowIpcDecoderPrivate* private_data = IpcDecoderGetPrivate(decoder);
   switch (endianness) {
     case NANOARROW_IPC_ENDIANNESS_UNINITIALIZED:
     case NANOARROW_IPC_ENDIANNESS_LITTLE:
@@ -296,7 +297,7 @@ ArrowErrorCode ArrowIpcDecoderPeekHeader(struct ArrowIpcDecoder* decoder,
                   (long)data.size_bytes);
     return ESPIPE;
   }
-  length = ArrowIpcFbLoadI32(data.data.as_uint8);
+  length = ArrowIpcFbrLoadI32(data.data.as_uint8);
   if (length == -1) {
     /* 0xFFFFFFFF continuation marker, then the length. */
     if (data.size_bytes < 8) {
@@ -305,7 +306,7 @@ ArrowErrorCode ArrowIpcDecoderPeekHeader(struct ArrowIpcDecoder* decoder,
       return ESPIPE;
     }
     prefix = 8;
-    length = ArrowIpcFbLoadI32(data.data.as_uint8 + 4);
+    length = ArrowIpcFbrLoadI32(data.data.as_uint8 + 4);
   }
   if (prefix_size_bytes != NULL) *prefix_size_bytes = prefix;
   if (length == 0) {
@@ -321,12 +322,12 @@ ArrowErrorCode ArrowIpcDecoderPeekHeader(struct ArrowIpcDecoder* decoder,
 }
 
 /* Reads the verified Message table's version, type and body length. */
-static ArrowErrorCode ReadMessageBasics(struct ArrowIpcDecoder* decoder,
-                                        const struct ArrowIpcFbTable* message,
+static ArrowErrorCode IpcDecoderReadMessageBasics(struct ArrowIpcDecoder* decoder,
+                                        const struct ArrowIpcFbrTable* message,
                                         struct ArrowError* error) {
-  int16_t version = ArrowIpcFbGetInt16(message, 0, 0);
-  int header_type = (uint8_t)ArrowIpcFbGetInt8(message, 1, 0);
-  int64_t body_length = ArrowIpcFbGetInt64(message, 3, 0);
+  int16_t version = ArrowIpcFbrGetInt16(message, 0, 0);
+  int header_type = (uint8_t)ArrowIpcFbrGetInt8(message, 1, 0);
+  int64_t body_length = ArrowIpcFbrGetInt64(message, 3, 0);
   if (version < 0 || version > 4) {
     ArrowErrorSet(error, "unknown metadata version %d", (int)version);
     return EINVAL;
@@ -345,9 +346,9 @@ static ArrowErrorCode ReadMessageBasics(struct ArrowIpcDecoder* decoder,
   return NANOARROW_OK;
 }
 
-static ArrowErrorCode VerifyHeaderInternal(struct ArrowIpcDecoder* decoder,
+static ArrowErrorCode IpcDecoderVerifyHeaderInternal(struct ArrowIpcDecoder* decoder,
                                            struct ArrowBufferView data,
-                                           struct ArrowIpcFbTable* message,
+                                           struct ArrowIpcFbrTable* message,
                                            struct ArrowError* error) {
   int32_t prefix = 0;
   const uint8_t* fb;
@@ -362,41 +363,41 @@ static ArrowErrorCode VerifyHeaderInternal(struct ArrowIpcDecoder* decoder,
   fb = data.data.as_uint8 + prefix;
   fb_size = decoder->header_size_bytes - prefix;
   NANOARROW_RETURN_NOT_OK(ArrowIpcPrivateVerifyMessage(fb, fb_size, error));
-  if (ArrowIpcFbTableInit(fb, fb_size, (int64_t)ArrowIpcFbLoadU32(fb), message) != 0) {
+  if (ArrowIpcFbrTableInit(fb, fb_size, (int64_t)ArrowIpcFbrLoadU32(fb), message) != 0) {
     ArrowErrorSet(error, "invalid Message table");
     return EINVAL;
   }
-  return ReadMessageBasics(decoder, message, error);
+  return IpcDecoderReadMessageBasics(decoder, message, error);
 }
 
 ArrowErrorCode ArrowIpcDecoderVerifyHeader(struct ArrowIpcDecoder* decoder,
                                            struct ArrowBufferView data,
                                            struct ArrowError* error) {
-  struct ArrowIpcFbTable message;
-  return VerifyHeaderInternal(decoder, data, &message, error);
+  struct ArrowIpcFbrTable message;
+  return IpcDecoderVerifyHeaderInternal(decoder, data, &message, error);
 }
 
-static ArrowErrorCode ReadBatchHeader(struct ArrowIpcDecoder* decoder,
-                                      const struct ArrowIpcFbTable* rb,
+static ArrowErrorCode IpcDecoderReadBatchHeader(struct ArrowIpcDecoder* decoder,
+                                      const struct ArrowIpcFbrTable* rb,
                                       struct ArrowIpcBatchHeader* out,
                                       struct ArrowError* error) {
-  struct ArrowIpcFbTable compression;
+  struct ArrowIpcFbrTable compression;
   out->table = *rb;
-  out->length = ArrowIpcFbGetInt64(rb, 0, 0);
+  out->length = ArrowIpcFbrGetInt64(rb, 0, 0);
   if (out->length < 0) {
     ArrowErrorSet(error, "record batch length %ld is negative", (long)out->length);
     return EINVAL;
   }
-  if (!ArrowIpcFbGetVector(rb, 1, 16, 8, &out->nodes)) out->nodes.n = 0;
-  if (!ArrowIpcFbGetVector(rb, 2, 16, 8, &out->buffers)) out->buffers.n = 0;
-  out->has_variadic_counts = ArrowIpcFbGetVector(rb, 4, 8, 8, &out->variadic_counts);
+  if (!ArrowIpcFbrGetVector(rb, 1, 16, 8, &out->nodes)) out->nodes.n = 0;
+  if (!ArrowIpcFbrGetVector(rb, 2, 16, 8, &out->buffers)) out->buffers.n = 0;
+  out->has_variadic_counts = ArrowIpcFbrGetVector(rb, 4, 8, 8, &out->variadic_counts);
   if (!out->has_variadic_counts) out->variadic_counts.n = 0;
   decoder->codec = NANOARROW_IPC_COMPRESSION_TYPE_NONE;
-  if (ArrowIpcFbGetTable(rb, 3, &compression)) {
-    int8_t codec = ArrowIpcFbGetInt8(&compression, 0, 0);
-    if (ArrowIpcFbGetInt8(&compression, 1, 0) != 0) {
+  if (ArrowIpcFbrGetTable(rb, 3, &compression)) {
+    int8_t codec = ArrowIpcFbrGetInt8(&compression, 0, 0);
+    if (ArrowIpcFbrGetInt8(&compression, 1, 0) != 0) {
       ArrowErrorSet(error, "unknown body compression method %d",
-                    (int)ArrowIpcFbGetInt8(&compression, 1, 0));
+                    (int)ArrowIpcFbrGetInt8(&compression, 1, 0));
       return ENOTSUP;
     }
     switch (codec) {
@@ -411,43 +412,43 @@ static ArrowErrorCode ReadBatchHeader(struct ArrowIpcDecoder* decoder,
 }
 
 /* Dictionary ids of a Schema's Fields in pre-order (the order trees use). */
-static ArrowErrorCode CollectIds(const struct ArrowIpcFbTable* table, int children_id,
+static ArrowErrorCode IpcDecoderCollectIds(const struct ArrowIpcFbrTable* table, int children_id,
                                  struct ArrowBuffer* ids, int depth) {
-  struct ArrowIpcFbVector vec;
-  struct ArrowIpcFbTable field;
-  struct ArrowIpcFbTable dictionary;
+  struct ArrowIpcFbrVector vec;
+  struct ArrowIpcFbrTable field;
+  struct ArrowIpcFbrTable dictionary;
   int64_t i;
   if (depth > NANOARROW_MAX_NESTING_DEPTH + 1) return EINVAL;
-  if (!ArrowIpcFbGetVector(table, children_id, 4, 4, &vec)) return NANOARROW_OK;
+  if (!ArrowIpcFbrGetVector(table, children_id, 4, 4, &vec)) return NANOARROW_OK;
   for (i = 0; i < vec.n; i++) {
-    if (!ArrowIpcFbVectorTable(&vec, i, &field)) return EINVAL;
-    if (ArrowIpcFbGetTable(&field, 4, &dictionary)) {
+    if (!ArrowIpcFbrVectorTable(&vec, i, &field)) return EINVAL;
+    if (ArrowIpcFbrGetTable(&field, 4, &dictionary)) {
       NANOARROW_RETURN_NOT_OK(
-          ArrowBufferAppendInt64(ids, ArrowIpcFbGetInt64(&dictionary, 0, 0)));
+          ArrowBufferAppendInt64(ids, ArrowIpcFbrGetInt64(&dictionary, 0, 0)));
     }
-    NANOARROW_RETURN_NOT_OK(CollectIds(&field, 5, ids, depth + 1));
+    NANOARROW_RETURN_NOT_OK(IpcDecoderCollectIds(&field, 5, ids, depth + 1));
   }
   return NANOARROW_OK;
 }
 
-static ArrowErrorCode ReadSchemaBasics(struct ArrowIpcDecoder* decoder,
-                                       const struct ArrowIpcFbTable* schema,
+static ArrowErrorCode IpcDecoderReadSchemaBasics(struct ArrowIpcDecoder* decoder,
+                                       const struct ArrowIpcFbrTable* schema,
                                        struct ArrowError* error) {
-  struct ArrowIpcDecoderPrivate* private_data = DecoderPrivate(decoder);
-  struct ArrowIpcFbVector features;
+  struct ArrowIpcDecoderPrivate* private_data = IpcDecoderGetPrivate(decoder);
+  struct ArrowIpcFbrVector features;
   int64_t i;
-  decoder->endianness = ArrowIpcFbGetInt16(schema, 0, 0) == 0
+  decoder->endianness = ArrowIpcFbrGetInt16(schema, 0, 0) == 0
                             ? NANOARROW_IPC_ENDIANNESS_LITTLE
                             : NANOARROW_IPC_ENDIANNESS_BIG;
   decoder->feature_flags = 0;
-  if (ArrowIpcFbGetVector(schema, 3, 8, 8, &features)) {
+  if (ArrowIpcFbrGetVector(schema, 3, 8, 8, &features)) {
     for (i = 0; i < features.n; i++) {
       decoder->feature_flags |=
-          (int32_t)(ArrowIpcFbLoadI64(features.data + features.pos + 8 * i) & 3);
+          (int32_t)(ArrowIpcFbrLoadI64(features.data + features.pos + 8 * i) & 3);
     }
   }
   private_data->schema_ids.size_bytes = 0;
-  if (CollectIds(schema, 1, &private_data->schema_ids, 0) != NANOARROW_OK) {
+  if (IpcDecoderCollectIds(schema, 1, &private_data->schema_ids, 0) != NANOARROW_OK) {
     ArrowErrorSet(error, "invalid dictionary encodings in schema");
     return EINVAL;
   }
@@ -457,40 +458,40 @@ static ArrowErrorCode ReadSchemaBasics(struct ArrowIpcDecoder* decoder,
 ArrowErrorCode ArrowIpcDecoderDecodeHeader(struct ArrowIpcDecoder* decoder,
                                            struct ArrowBufferView data,
                                            struct ArrowError* error) {
-  struct ArrowIpcDecoderPrivate* private_data = DecoderPrivate(decoder);
-  struct ArrowIpcFbTable message;
-  struct ArrowIpcFbTable data_table;
+  struct ArrowIpcDecoderPrivate* private_data = IpcDecoderGetPrivate(decoder);
+  struct ArrowIpcFbrTable message;
+  struct ArrowIpcFbrTable data_table;
 
   private_data->message = NULL;
-  NANOARROW_RETURN_NOT_OK(VerifyHeaderInternal(decoder, data, &message, error));
+  NANOARROW_RETURN_NOT_OK(IpcDecoderVerifyHeaderInternal(decoder, data, &message, error));
   if (decoder->metadata_version < NANOARROW_IPC_METADATA_VERSION_V4) {
     ArrowErrorSet(error, "metadata version V%d is not supported (V4 or V5 expected)",
                   (int)decoder->metadata_version + 1);
     return ENOTSUP;
   }
-  if (!ArrowIpcFbGetTable(&message, 2, &private_data->header_table)) {
+  if (!ArrowIpcFbrGetTable(&message, 2, &private_data->header_table)) {
     ArrowErrorSet(error, "Message has no header");
     return EINVAL;
   }
 
   switch (decoder->message_type) {
     case NANOARROW_IPC_MESSAGE_TYPE_SCHEMA:
-      NANOARROW_RETURN_NOT_OK(ReadSchemaBasics(decoder, &private_data->header_table, error));
+      NANOARROW_RETURN_NOT_OK(IpcDecoderReadSchemaBasics(decoder, &private_data->header_table, error));
       break;
     case NANOARROW_IPC_MESSAGE_TYPE_RECORD_BATCH:
-      NANOARROW_RETURN_NOT_OK(ReadBatchHeader(decoder, &private_data->header_table,
+      NANOARROW_RETURN_NOT_OK(IpcDecoderReadBatchHeader(decoder, &private_data->header_table,
                                               &private_data->batch, error));
       break;
     case NANOARROW_IPC_MESSAGE_TYPE_DICTIONARY_BATCH:
-      private_data->dictionary_id = ArrowIpcFbGetInt64(&private_data->header_table, 0, 0);
+      private_data->dictionary_id = ArrowIpcFbrGetInt64(&private_data->header_table, 0, 0);
       private_data->dictionary_is_delta =
-          ArrowIpcFbGetInt8(&private_data->header_table, 2, 0) != 0;
-      if (!ArrowIpcFbGetTable(&private_data->header_table, 1, &data_table)) {
+          ArrowIpcFbrGetInt8(&private_data->header_table, 2, 0) != 0;
+      if (!ArrowIpcFbrGetTable(&private_data->header_table, 1, &data_table)) {
         ArrowErrorSet(error, "DictionaryBatch has no data");
         return EINVAL;
       }
       NANOARROW_RETURN_NOT_OK(
-          ReadBatchHeader(decoder, &data_table, &private_data->batch, error));
+          IpcDecoderReadBatchHeader(decoder, &data_table, &private_data->batch, error));
       break;
     default:
       ArrowErrorSet(error, "tensor messages are not supported");
@@ -505,7 +506,7 @@ ArrowErrorCode ArrowIpcDecoderDecodeHeader(struct ArrowIpcDecoder* decoder,
 ArrowErrorCode ArrowIpcDecoderDecodeSchema(struct ArrowIpcDecoder* decoder,
                                            struct ArrowSchema* out,
                                            struct ArrowError* error) {
-  struct ArrowIpcDecoderPrivate* private_data = DecoderPrivate(decoder);
+  struct ArrowIpcDecoderPrivate* private_data = IpcDecoderGetPrivate(decoder);
   enum ArrowIpcEndianness endianness;
   int32_t features;
   if (private_data->message == NULL ||
@@ -517,16 +518,19 @@ ArrowErrorCode ArrowIpcDecoderDecodeSchema(struct ArrowIpcDecoder* decoder,
                                      &features, error);
 }
 
-static ArrowErrorCode SetSchemaWithIds(struct ArrowIpcDecoder* decoder,
+/* ids: the dictionary ids of schema's encoded fields in pre-order, or NULL to
+ * take them from the last Schema message. */
+static ArrowErrorCode IpcDecoderSetSchemaWithIds(struct ArrowIpcDecoder* decoder,
                                        const struct ArrowSchema* schema,
+                                       const int64_t* explicit_ids,
                                        struct ArrowError* error) {
-  struct ArrowIpcDecoderPrivate* private_data = DecoderPrivate(decoder);
-  struct IdList ids;
+  struct ArrowIpcDecoderPrivate* private_data = IpcDecoderGetPrivate(decoder);
+  struct IpcDecoderIdList ids;
   int64_t n_dictionary_fields;
   int64_t n_encodings = 0;
   ArrowErrorCode result;
 
-  ResetDictionaries(private_data);
+  IpcDecoderResetDictionaries(private_data);
   ArrowIpcPrivateTreeReset(&private_data->tree);
   private_data->has_schema = 0;
 
@@ -534,29 +538,30 @@ static ArrowErrorCode SetSchemaWithIds(struct ArrowIpcDecoder* decoder,
     ArrowErrorSet(error, "schema is released");
     return EINVAL;
   }
-  n_dictionary_fields = CountDictionaries(schema, 0);
+  n_dictionary_fields = IpcDecoderCountDictionaries(schema, 0);
   private_data->dictionaries = (struct ArrowIpcDictionaryEntry*)ArrowMalloc(
       (n_dictionary_fields + 1) * (int64_t)sizeof(struct ArrowIpcDictionaryEntry));
-  private_data->encodings = (struct ArrowIpcDictionaryEncoding*)ArrowMalloc(
+  private_data->encodings.encodings = (struct ArrowIpcDictionaryEncoding*)ArrowMalloc(
       (n_dictionary_fields + 1) * (int64_t)sizeof(struct ArrowIpcDictionaryEncoding));
-  if (private_data->dictionaries == NULL || private_data->encodings == NULL) {
-    ResetDictionaries(private_data);
+  private_data->encodings.capacity = n_dictionary_fields + 1;
+  if (private_data->dictionaries == NULL || private_data->encodings.encodings == NULL) {
+    IpcDecoderResetDictionaries(private_data);
     ArrowErrorSet(error, "out of memory");
     return ENOMEM;
   }
 
   /* Ids come from the last Schema message when it described this many
    * dictionaries; otherwise they are numbered 0, 1, ... in pre-order. */
-  ids.ids = (const int64_t*)private_data->schema_ids.data;
-  ids.n_ids = private_data->schema_ids.size_bytes / 8;
+  ids.ids = explicit_ids != NULL ? explicit_ids : (const int64_t*)private_data->schema_ids.data;
+  ids.n_ids = explicit_ids != NULL ? n_dictionary_fields : private_data->schema_ids.size_bytes / 8;
   if (ids.n_ids != n_dictionary_fields) ids.n_ids = 0;
   ids.next = 0;
 
-  result = TreeInitWithIds(private_data, &private_data->tree, schema, &ids, &n_encodings,
+  result = IpcDecoderTreeInitWithIds(private_data, &private_data->tree, schema, &ids, &n_encodings,
                            error);
-  private_data->n_encodings = n_encodings;
+  private_data->encodings.n_encodings = n_encodings;
   if (result != NANOARROW_OK) {
-    ResetDictionaries(private_data);
+    IpcDecoderResetDictionaries(private_data);
     ArrowIpcPrivateTreeReset(&private_data->tree);
     return result;
   }
@@ -567,23 +572,262 @@ static ArrowErrorCode SetSchemaWithIds(struct ArrowIpcDecoder* decoder,
 ArrowErrorCode ArrowIpcDecoderSetSchema(struct ArrowIpcDecoder* decoder,
                                         struct ArrowSchema* schema,
                                         struct ArrowError* error) {
-  return SetSchemaWithIds(decoder, schema, error);
+  return IpcDecoderSetSchemaWithIds(decoder, schema, NULL, error);
 }
 
 /* ---- Dictionaries ---- */
 
 ArrowErrorCode ArrowIpcDecoderGetDictionaryEncodings(
-    struct ArrowIpcDecoder* decoder, struct ArrowIpcDictionaryEncodings* out) {
-  struct ArrowIpcDecoderPrivate* private_data = DecoderPrivate(decoder);
-  out->n_encodings = private_data->n_encodings;
-  out->encodings = private_data->encodings;
+    struct ArrowIpcDecoder* decoder, const struct ArrowIpcDictionaryEncodings** out) {
+  *out = &IpcDecoderGetPrivate(decoder)->encodings;
+  return NANOARROW_OK;
+}
+
+/* Appends the encoded fields under schema in pre-order (the order of the Schema
+ * message's ids), with ids[k] for the k-th when ids is not NULL. */
+static ArrowErrorCode IpcDecoderAppendEncodings(struct ArrowIpcDictionaryEncodings* encodings,
+                                                const struct ArrowSchema* schema,
+                                                const int64_t* ids, int64_t* k, int depth) {
+  int64_t i;
+  const struct ArrowSchema* value = schema;
+  if (depth > NANOARROW_MAX_NESTING_DEPTH + 1) return EINVAL;
+  if (schema->dictionary != NULL) {
+    struct ArrowIpcDictionaryEncoding encoding;
+    encoding.id = ids != NULL ? ids[*k] : encodings->n_encodings;
+    encoding.kind = NANOARROW_IPC_DICTIONARY_KIND_DENSE_ARRAY;
+    encoding.schema = schema;
+    (*k)++;
+    NANOARROW_RETURN_NOT_OK(ArrowIpcDictionaryEncodingsAppend(encodings, encoding));
+    value = schema->dictionary;
+  }
+  for (i = 0; i < value->n_children; i++) {
+    NANOARROW_RETURN_NOT_OK(
+        IpcDecoderAppendEncodings(encodings, value->children[i], ids, k, depth + 1));
+  }
+  return NANOARROW_OK;
+}
+
+void ArrowIpcDictionaryEncodingsInit(struct ArrowIpcDictionaryEncodings* encodings) {
+  encodings->n_encodings = 0;
+  encodings->encodings = NULL;
+  encodings->capacity = 0;
+}
+
+void ArrowIpcDictionaryEncodingsReset(struct ArrowIpcDictionaryEncodings* encodings) {
+  ArrowFree(encodings->encodings);
+  ArrowIpcDictionaryEncodingsInit(encodings);
+}
+
+ArrowErrorCode ArrowIpcDictionaryEncodingsAppend(
+    struct ArrowIpcDictionaryEncodings* encodings,
+    struct ArrowIpcDictionaryEncoding encoding) {
+  if (encoding.schema == NULL || encoding.schema->dictionary == NULL ||
+      encoding.kind != NANOARROW_IPC_DICTIONARY_KIND_DENSE_ARRAY) {
+    return EINVAL;
+  }
+  if (encodings->n_encodings == encodings->capacity) {
+    int64_t capacity = encodings->capacity < 4 ? 8 : 2 * encodings->capacity;
+    struct ArrowIpcDictionaryEncoding* grown = (struct ArrowIpcDictionaryEncoding*)ArrowRealloc(
+        encodings->encodings, capacity * (int64_t)sizeof(struct ArrowIpcDictionaryEncoding));
+    if (grown == NULL) return ENOMEM;
+    encodings->encodings = grown;
+    encodings->capacity = capacity;
+  }
+  encodings->encodings[encodings->n_encodings++] = encoding;
+  return NANOARROW_OK;
+}
+
+ArrowErrorCode ArrowIpcDictionaryEncodingsAppendSchema(
+    struct ArrowIpcDictionaryEncodings* encodings, const struct ArrowSchema* schema) {
+  int64_t k = 0;
+  if (schema == NULL || schema->release == NULL) return EINVAL;
+  return IpcDecoderAppendEncodings(encodings, schema, NULL, &k, 0);
+}
+
+ArrowErrorCode ArrowIpcDecoderDecodeSchemaWithDictionaries(
+    struct ArrowIpcDecoder* decoder, struct ArrowSchema* out,
+    struct ArrowIpcDictionaryEncodings* encodings, struct ArrowError* error) {
+  struct ArrowIpcDecoderPrivate* private_data = IpcDecoderGetPrivate(decoder);
+  const int64_t* ids = (const int64_t*)private_data->schema_ids.data;
+  int64_t k = 0;
+  ArrowErrorCode result;
+  NANOARROW_RETURN_NOT_OK(ArrowIpcDecoderDecodeSchema(decoder, out, error));
+  /* Every encoded Field of the message has one id, in the same pre-order. */
+  if (private_data->schema_ids.size_bytes / 8 != IpcDecoderCountDictionaries(out, 0)) {
+    ids = NULL;
+  }
+  result = IpcDecoderAppendEncodings(encodings, out, ids, &k, 0);
+  if (result != NANOARROW_OK) {
+    ArrowSchemaRelease(out);
+    ArrowErrorSet(error, "could not collect the schema's dictionary encodings");
+  }
+  return result;
+}
+
+/* Collects the ids of schema's encoded fields in pre-order from encodings. */
+static ArrowErrorCode IpcDecoderIdsFromEncodings(
+    const struct ArrowSchema* schema, const struct ArrowIpcDictionaryEncodings* encodings,
+    int64_t* ids, int64_t* k, int depth, struct ArrowError* error) {
+  int64_t i;
+  const struct ArrowSchema* value = schema;
+  if (depth > NANOARROW_MAX_NESTING_DEPTH + 1) {
+    ArrowErrorSet(error, "schema nested deeper than %d", NANOARROW_MAX_NESTING_DEPTH);
+    return EINVAL;
+  }
+  if (schema->dictionary != NULL) {
+    /* Encodings are usually in the same pre-order: try slot k first. */
+    int64_t j = *k < encodings->n_encodings && encodings->encodings[*k].schema == schema
+                    ? *k
+                    : -1;
+    for (i = 0; j < 0 && i < encodings->n_encodings; i++) {
+      if (encodings->encodings[i].schema == schema) j = i;
+    }
+    if (j < 0) {
+      ArrowErrorSet(error, "dictionary-encoded field '%s' has no encoding",
+                    schema->name != NULL ? schema->name : "");
+      return EINVAL;
+    }
+    ids[(*k)++] = encodings->encodings[j].id;
+    value = schema->dictionary;
+  }
+  for (i = 0; i < value->n_children; i++) {
+    NANOARROW_RETURN_NOT_OK(IpcDecoderIdsFromEncodings(value->children[i], encodings, ids,
+                                                       k, depth + 1, error));
+  }
+  return NANOARROW_OK;
+}
+
+ArrowErrorCode ArrowIpcDecoderSetSchemaWithDictionaries(
+    struct ArrowIpcDecoder* decoder, struct ArrowSchema* schema,
+    const struct ArrowIpcDictionaryEncodings* encodings, struct ArrowError* error) {
+  int64_t n;
+  int64_t k = 0;
+  int64_t* ids;
+  ArrowErrorCode result;
+  if (encodings == NULL) return ArrowIpcDecoderSetSchema(decoder, schema, error);
+  if (schema == NULL || schema->release == NULL) {
+    ArrowErrorSet(error, "schema is released");
+    return EINVAL;
+  }
+  n = IpcDecoderCountDictionaries(schema, 0);
+  ids = (int64_t*)ArrowMalloc((n + 1) * (int64_t)sizeof(int64_t));
+  if (ids == NULL) {
+    ArrowErrorSet(error, "out of memory");
+    return ENOMEM;
+  }
+  result = IpcDecoderIdsFromEncodings(schema, encodings, ids, &k, 0, error);
+  if (result == NANOARROW_OK) result = IpcDecoderSetSchemaWithIds(decoder, schema, ids, error);
+  ArrowFree(ids);
+  return result;
+}
+
+/* ---- ArrowIpcDictionaries: id -> current values, sorted by id ---- */
+
+struct IpcDecoderDictionariesPrivate {
+  int64_t n;
+  int64_t* ids;
+  struct ArrowIpcSharedArray** values;
+};
+
+static int IpcDecoderCompareIds(const void* a, const void* b) {
+  int64_t x = *(const int64_t*)a;
+  int64_t y = *(const int64_t*)b;
+  return (x > y) - (x < y);
+}
+
+ArrowErrorCode ArrowIpcDictionariesInit(struct ArrowIpcDictionaries* dictionaries,
+                                        const struct ArrowIpcDictionaryEncodings* encodings,
+                                        struct ArrowError* error) {
+  struct IpcDecoderDictionariesPrivate* private_data;
+  int64_t n = encodings != NULL ? encodings->n_encodings : 0;
+  int64_t i;
+  dictionaries->private_data = NULL;
+  private_data = (struct IpcDecoderDictionariesPrivate*)ArrowMalloc(
+      sizeof(struct IpcDecoderDictionariesPrivate));
+  if (private_data != NULL) {
+    private_data->ids = (int64_t*)ArrowMalloc((n + 1) * (int64_t)sizeof(int64_t));
+    private_data->values = (struct ArrowIpcSharedArray**)ArrowMalloc(
+        (n + 1) * (int64_t)sizeof(struct ArrowIpcSharedArray*));
+  }
+  if (private_data == NULL || private_data->ids == NULL || private_data->values == NULL) {
+    if (private_data != NULL) {
+      ArrowFree(private_data->ids);
+      ArrowFree(private_data->values);
+      ArrowFree(private_data);
+    }
+    ArrowErrorSet(error, "out of memory");
+    return ENOMEM;
+  }
+  for (i = 0; i < n; i++) private_data->ids[i] = encodings->encodings[i].id;
+  qsort(private_data->ids, (size_t)n, sizeof(int64_t), &IpcDecoderCompareIds);
+  /* Several fields may share an id: keep each once. */
+  private_data->n = 0;
+  for (i = 0; i < n; i++) {
+    if (private_data->n == 0 || private_data->ids[private_data->n - 1] != private_data->ids[i]) {
+      private_data->values[private_data->n] = NULL;
+      private_data->ids[private_data->n++] = private_data->ids[i];
+    }
+  }
+  dictionaries->private_data = private_data;
+  return NANOARROW_OK;
+}
+
+void ArrowIpcDictionariesReset(struct ArrowIpcDictionaries* dictionaries) {
+  struct IpcDecoderDictionariesPrivate* private_data =
+      (struct IpcDecoderDictionariesPrivate*)dictionaries->private_data;
+  int64_t i;
+  if (private_data == NULL) return;
+  for (i = 0; i < private_data->n; i++) {
+    if (private_data->values[i] != NULL) {
+      ArrowIpcPrivateSharedArrayRelease(private_data->values[i]);
+    }
+  }
+  ArrowFree(private_data->ids);
+  ArrowFree(private_data->values);
+  ArrowFree(private_data);
+  dictionaries->private_data = NULL;
+}
+
+struct ArrowIpcSharedArray** ArrowIpcPrivateDictionariesSlot(
+    const struct ArrowIpcDictionaries* dictionaries, int64_t id) {
+  const struct IpcDecoderDictionariesPrivate* private_data =
+      (const struct IpcDecoderDictionariesPrivate*)dictionaries->private_data;
+  int64_t lo = 0;
+  int64_t hi;
+  if (private_data == NULL) return NULL;
+  hi = private_data->n;
+  while (lo < hi) {
+    int64_t mid = lo + (hi - lo) / 2;
+    if (private_data->ids[mid] < id) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo < private_data->n && private_data->ids[lo] == id ? &private_data->values[lo]
+                                                              : NULL;
+}
+
+ArrowErrorCode ArrowIpcDictionariesFindCurrentValue(
+    const struct ArrowIpcDictionaries* dictionaries, int64_t id,
+    const struct ArrowArray** out, struct ArrowError* error) {
+  struct ArrowIpcSharedArray** slot = ArrowIpcPrivateDictionariesSlot(dictionaries, id);
+  if (slot == NULL) {
+    ArrowErrorSet(error, "dictionary id %ld is not one of the encodings", (long)id);
+    return EINVAL;
+  }
+  if (*slot == NULL) {
+    ArrowErrorSet(error, "no DictionaryBatch with id %ld has been decoded", (long)id);
+    return EINVAL;
+  }
+  *out = &(*slot)->array;
   return NANOARROW_OK;
 }
 
 ArrowErrorCode ArrowIpcDecoderGetDictionary(struct ArrowIpcDecoder* decoder, int64_t id,
                                             const struct ArrowArray** out,
                                             struct ArrowError* error) {
-  struct ArrowIpcDecoderPrivate* private_data = DecoderPrivate(decoder);
+  struct ArrowIpcDecoderPrivate* private_data = IpcDecoderGetPrivate(decoder);
   int64_t i;
   for (i = 0; i < private_data->n_dictionaries; i++) {
     if (private_data->dictionaries[i].id == id &&
@@ -626,7 +870,7 @@ ArrowErrorCode ArrowIpcDecoderPeekFooter(struct ArrowIpcDecoder* decoder,
     ArrowErrorSet(error, "file does not end with the ARROW1 magic");
     return EINVAL;
   }
-  footer_size = ArrowIpcFbLoadI32(tail);
+  footer_size = ArrowIpcFbrLoadI32(tail);
   if (footer_size <= 0 || footer_size > INT32_MAX - 10) {
     ArrowErrorSet(error, "footer size %d is invalid", (int)footer_size);
     return EINVAL;
@@ -640,9 +884,9 @@ ArrowErrorCode ArrowIpcDecoderPeekFooter(struct ArrowIpcDecoder* decoder,
   return NANOARROW_OK;
 }
 
-static ArrowErrorCode VerifyFooterInternal(struct ArrowIpcDecoder* decoder,
+static ArrowErrorCode IpcDecoderVerifyFooterInternal(struct ArrowIpcDecoder* decoder,
                                            struct ArrowBufferView data,
-                                           struct ArrowIpcFbTable* footer,
+                                           struct ArrowIpcFbrTable* footer,
                                            struct ArrowError* error) {
   const uint8_t* fb;
   int64_t fb_size;
@@ -650,7 +894,7 @@ static ArrowErrorCode VerifyFooterInternal(struct ArrowIpcDecoder* decoder,
   fb_size = decoder->header_size_bytes - 10;
   fb = data.data.as_uint8 + data.size_bytes - decoder->header_size_bytes;
   NANOARROW_RETURN_NOT_OK(ArrowIpcPrivateVerifyFooter(fb, fb_size, error));
-  if (ArrowIpcFbTableInit(fb, fb_size, (int64_t)ArrowIpcFbLoadU32(fb), footer) != 0) {
+  if (ArrowIpcFbrTableInit(fb, fb_size, (int64_t)ArrowIpcFbrLoadU32(fb), footer) != 0) {
     ArrowErrorSet(error, "invalid Footer table");
     return EINVAL;
   }
@@ -660,16 +904,16 @@ static ArrowErrorCode VerifyFooterInternal(struct ArrowIpcDecoder* decoder,
 ArrowErrorCode ArrowIpcDecoderVerifyFooter(struct ArrowIpcDecoder* decoder,
                                            struct ArrowBufferView data,
                                            struct ArrowError* error) {
-  struct ArrowIpcFbTable footer;
-  return VerifyFooterInternal(decoder, data, &footer, error);
+  struct ArrowIpcFbrTable footer;
+  return IpcDecoderVerifyFooterInternal(decoder, data, &footer, error);
 }
 
-static ArrowErrorCode ReadBlocks(const struct ArrowIpcFbTable* footer, int id,
+static ArrowErrorCode IpcDecoderReadBlocks(const struct ArrowIpcFbrTable* footer, int id,
                                  struct ArrowBuffer* out, struct ArrowError* error) {
-  struct ArrowIpcFbVector vec;
+  struct ArrowIpcFbrVector vec;
   int64_t i;
   out->size_bytes = 0;
-  if (!ArrowIpcFbGetVector(footer, id, 24, 8, &vec)) return NANOARROW_OK;
+  if (!ArrowIpcFbrGetVector(footer, id, 24, 8, &vec)) return NANOARROW_OK;
   if (ArrowBufferReserve(out, vec.n * (int64_t)sizeof(struct ArrowIpcFileBlock)) != 0) {
     ArrowErrorSet(error, "out of memory");
     return ENOMEM;
@@ -677,9 +921,9 @@ static ArrowErrorCode ReadBlocks(const struct ArrowIpcFbTable* footer, int id,
   for (i = 0; i < vec.n; i++) {
     struct ArrowIpcFileBlock block;
     const uint8_t* p = vec.data + vec.pos + 24 * i;
-    block.offset = ArrowIpcFbLoadI64(p);
-    block.metadata_length = ArrowIpcFbLoadI32(p + 8);
-    block.body_length = ArrowIpcFbLoadI64(p + 16);
+    block.offset = ArrowIpcFbrLoadI64(p);
+    block.metadata_length = ArrowIpcFbrLoadI32(p + 8);
+    block.body_length = ArrowIpcFbrLoadI64(p + 16);
     ArrowBufferAppendUnsafe(out, &block, sizeof(block));
   }
   return NANOARROW_OK;
@@ -688,26 +932,26 @@ static ArrowErrorCode ReadBlocks(const struct ArrowIpcFbTable* footer, int id,
 ArrowErrorCode ArrowIpcDecoderDecodeFooter(struct ArrowIpcDecoder* decoder,
                                            struct ArrowBufferView data,
                                            struct ArrowError* error) {
-  struct ArrowIpcDecoderPrivate* private_data = DecoderPrivate(decoder);
-  struct ArrowIpcFbTable footer;
-  struct ArrowIpcFbTable schema;
+  struct ArrowIpcDecoderPrivate* private_data = IpcDecoderGetPrivate(decoder);
+  struct ArrowIpcFbrTable footer;
+  struct ArrowIpcFbrTable schema;
   int32_t features;
   decoder->footer = NULL;
-  NANOARROW_RETURN_NOT_OK(VerifyFooterInternal(decoder, data, &footer, error));
-  if (!ArrowIpcFbGetTable(&footer, 1, &schema)) {
+  NANOARROW_RETURN_NOT_OK(IpcDecoderVerifyFooterInternal(decoder, data, &footer, error));
+  if (!ArrowIpcFbrGetTable(&footer, 1, &schema)) {
     ArrowErrorSet(error, "Footer has no schema");
     return EINVAL;
   }
   ArrowIpcFooterReset(&private_data->footer);
   ArrowIpcFooterInit(&private_data->footer);
-  NANOARROW_RETURN_NOT_OK(ReadSchemaBasics(decoder, &schema, error));
+  NANOARROW_RETURN_NOT_OK(IpcDecoderReadSchemaBasics(decoder, &schema, error));
   NANOARROW_RETURN_NOT_OK(ArrowIpcPrivateDecodeSchema(
       &schema, &private_data->footer.schema, &decoder->endianness, &features, error));
   NANOARROW_RETURN_NOT_OK(
-      ReadBlocks(&footer, 2, &private_data->footer.dictionary_blocks, error));
+      IpcDecoderReadBlocks(&footer, 2, &private_data->footer.dictionary_blocks, error));
   NANOARROW_RETURN_NOT_OK(
-      ReadBlocks(&footer, 3, &private_data->footer.record_batch_blocks, error));
-  NANOARROW_RETURN_NOT_OK(SetSchemaWithIds(decoder, &private_data->footer.schema, error));
+      IpcDecoderReadBlocks(&footer, 3, &private_data->footer.record_batch_blocks, error));
+  NANOARROW_RETURN_NOT_OK(IpcDecoderSetSchemaWithIds(decoder, &private_data->footer.schema, NULL, error));
   decoder->footer = &private_data->footer;
   return NANOARROW_OK;
 }

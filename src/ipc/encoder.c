@@ -19,6 +19,7 @@
 #include "nanoarrow/nanoarrow_ipc_writer.h"
 
 #include "ipc/flatbuf_builder.h"
+#include "ipc/writer_private.h"
 
 /* ---- Field ids and enum values from Schema.fbs / Message.fbs / File.fbs ---- */
 
@@ -115,11 +116,15 @@ struct ArrowIpcEncoderPrivate {
   struct ArrowBuffer buffers;
   struct ArrowBuffer variadic_counts;
   int has_variadic_counts;
-  /* Rebased offsets / shifted bitmaps of sliced arrays, and compressor output. */
+  /* Rebased offsets / shifted bitmaps / run ends of sliced arrays. */
   struct ArrowBuffer scratch;
-  struct ArrowBuffer compressed;
   /* Where the current message's body starts in the caller's body buffer. */
   int64_t body_start;
+  /* Length of the current message's body so far (staged bytes plus spans). */
+  int64_t body_length;
+  /* Deferred-body mode (see writer_private.h) and its struct ArrowIpcBodySpan. */
+  int defer_body;
+  struct ArrowBuffer spans;
 };
 
 static void ArrowIpcStoreLE(uint8_t* out, uint64_t value, int size) {
@@ -150,7 +155,7 @@ ArrowErrorCode ArrowIpcEncoderInit(struct ArrowIpcEncoder* encoder) {
   ArrowBufferInit(&private_data->buffers);
   ArrowBufferInit(&private_data->variadic_counts);
   ArrowBufferInit(&private_data->scratch);
-  ArrowBufferInit(&private_data->compressed);
+  ArrowBufferInit(&private_data->spans);
   return NANOARROW_OK;
 }
 
@@ -163,7 +168,7 @@ void ArrowIpcEncoderReset(struct ArrowIpcEncoder* encoder) {
   ArrowBufferReset(&private_data->buffers);
   ArrowBufferReset(&private_data->variadic_counts);
   ArrowBufferReset(&private_data->scratch);
-  ArrowBufferReset(&private_data->compressed);
+  ArrowBufferReset(&private_data->spans);
   ArrowFree(private_data);
   encoder->private_data = NULL;
 }
@@ -754,19 +759,16 @@ ArrowErrorCode ArrowIpcEncoderEncodeSchema(struct ArrowIpcEncoder* encoder,
 
 /* ---- Record batch bodies ---- */
 
-static ArrowErrorCode ArrowIpcCompress(struct ArrowIpcEncoderPrivate* private_data,
-                                       const void* data, int64_t size,
-                                       int64_t* compressed_size_out,
+/* Compresses size bytes of data into out (capacity bytes, at least the codec's
+ * bound for size). */
+static ArrowErrorCode ArrowIpcCompress(const struct ArrowIpcEncoderPrivate* private_data,
+                                       const void* data, int64_t size, uint8_t* out,
+                                       int64_t capacity, int64_t* compressed_size_out,
                                        struct ArrowError* error) {
-  struct ArrowBuffer* out = &private_data->compressed;
-  out->size_bytes = 0;
   switch (private_data->codec) {
 #if defined(NANOARROW_IPC_WITH_LZ4)
     case NANOARROW_IPC_COMPRESSION_TYPE_LZ4_FRAME: {
-      size_t bound = LZ4F_compressFrameBound((size_t)size, NULL);
-      size_t result;
-      NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(out, (int64_t)bound));
-      result = LZ4F_compressFrame(out->data, bound, data, (size_t)size, NULL);
+      size_t result = LZ4F_compressFrame(out, (size_t)capacity, data, (size_t)size, NULL);
       if (LZ4F_isError(result)) {
         ArrowErrorSet(error, "LZ4 compression failed: %s", LZ4F_getErrorName(result));
         return EIO;
@@ -777,10 +779,7 @@ static ArrowErrorCode ArrowIpcCompress(struct ArrowIpcEncoderPrivate* private_da
 #endif
 #if defined(NANOARROW_IPC_WITH_ZSTD)
     case NANOARROW_IPC_COMPRESSION_TYPE_ZSTD: {
-      size_t bound = ZSTD_compressBound((size_t)size);
-      size_t result;
-      NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(out, (int64_t)bound));
-      result = ZSTD_compress(out->data, bound, data, (size_t)size, 1);
+      size_t result = ZSTD_compress(out, (size_t)capacity, data, (size_t)size, 1);
       if (ZSTD_isError(result)) {
         ArrowErrorSet(error, "ZSTD compression failed: %s", ZSTD_getErrorName(result));
         return EIO;
@@ -792,6 +791,8 @@ static ArrowErrorCode ArrowIpcCompress(struct ArrowIpcEncoderPrivate* private_da
     default:
       NANOARROW_UNUSED(data);
       NANOARROW_UNUSED(size);
+      NANOARROW_UNUSED(out);
+      NANOARROW_UNUSED(capacity);
       NANOARROW_UNUSED(compressed_size_out);
       ArrowErrorSet(error, "Compression type %d is not available",
                     (int)private_data->codec);
@@ -799,43 +800,99 @@ static ArrowErrorCode ArrowIpcCompress(struct ArrowIpcEncoderPrivate* private_da
   }
 }
 
+/* The most bytes compressing size bytes can produce. */
+static int64_t ArrowIpcCompressBound(const struct ArrowIpcEncoderPrivate* private_data,
+                                     int64_t size) {
+  switch (private_data->codec) {
+#if defined(NANOARROW_IPC_WITH_LZ4)
+    case NANOARROW_IPC_COMPRESSION_TYPE_LZ4_FRAME:
+      return (int64_t)LZ4F_compressFrameBound((size_t)size, NULL);
+#endif
+#if defined(NANOARROW_IPC_WITH_ZSTD)
+    case NANOARROW_IPC_COMPRESSION_TYPE_ZSTD:
+      return (int64_t)ZSTD_compressBound((size_t)size);
+#endif
+    default:
+      return size;
+  }
+}
+
+/* Appends bytes of the body. borrowed data (the caller's arrays, unchanged until
+ * the message is written) may, in deferred mode, be listed as a span instead of
+ * copied; other data (scratch space reused by the next buffer) is always copied. */
+static ArrowErrorCode ArrowIpcBodyAppend(struct ArrowIpcEncoderPrivate* private_data,
+                                         struct ArrowBuffer* body, const void* data,
+                                         int64_t size, int borrowed) {
+  if (borrowed && private_data->defer_body && size >= NANOARROW_IPC_DEFER_MIN_BYTES) {
+    struct ArrowIpcBodySpan span;
+    span.staged_end = body->size_bytes;
+    span.data = data;
+    span.size_bytes = size;
+    NANOARROW_RETURN_NOT_OK(ArrowBufferAppend(&private_data->spans, &span, sizeof(span)));
+  } else if (size > 0) {
+    NANOARROW_RETURN_NOT_OK(ArrowBufferAppend(body, data, size));
+  }
+  private_data->body_length += size;
+  return NANOARROW_OK;
+}
+
 /* Appends one body buffer (compressed when a codec is set), its Buffer struct, and
  * zero padding up to the alignment. */
-static ArrowErrorCode ArrowIpcEmitBuffer(struct ArrowIpcEncoderPrivate* private_data,
-                                         struct ArrowBuffer* body, const void* data,
-                                         int64_t size, struct ArrowError* error) {
-  int64_t offset = body->size_bytes - private_data->body_start;
+static ArrowErrorCode ArrowIpcEmitBufferImpl(struct ArrowIpcEncoderPrivate* private_data,
+                                             struct ArrowBuffer* body, const void* data,
+                                             int64_t size, int borrowed,
+                                             struct ArrowError* error) {
+  int64_t offset = private_data->body_length;
   int64_t length = size;
   int64_t padding;
   uint8_t buffer_struct[FB_BUFFER_SIZE];
 
   if (private_data->codec == NANOARROW_IPC_COMPRESSION_TYPE_NONE || size == 0) {
-    if (size > 0) NANOARROW_RETURN_NOT_OK(ArrowBufferAppend(body, data, size));
+    NANOARROW_RETURN_NOT_OK(ArrowIpcBodyAppend(private_data, body, data, size, borrowed));
   } else {
+    /* Compressed straight into the body, after room for the length prefix. */
+    int64_t bound = ArrowIpcCompressBound(private_data, size);
     int64_t compressed_size;
-    NANOARROW_RETURN_NOT_OK(
-        ArrowIpcCompress(private_data, data, size, &compressed_size, error));
+    NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(body, 8 + bound));
+    NANOARROW_RETURN_NOT_OK(ArrowIpcCompress(private_data, data, size,
+                                             body->data + body->size_bytes + 8, bound,
+                                             &compressed_size, error));
     if (compressed_size < size) {
-      NANOARROW_RETURN_NOT_OK(ArrowIpcAppendLE64(body, size));
-      NANOARROW_RETURN_NOT_OK(
-          ArrowBufferAppend(body, private_data->compressed.data, compressed_size));
+      ArrowIpcStoreLE(body->data + body->size_bytes, (uint64_t)size, 8);
+      body->size_bytes += 8 + compressed_size;
+      private_data->body_length += 8 + compressed_size;
       length = 8 + compressed_size;
     } else {
       /* Stored uncompressed, as the format allows, when compressing does not help. */
       NANOARROW_RETURN_NOT_OK(ArrowIpcAppendLE64(body, -1));
-      NANOARROW_RETURN_NOT_OK(ArrowBufferAppend(body, data, size));
+      private_data->body_length += 8;
+      NANOARROW_RETURN_NOT_OK(ArrowIpcBodyAppend(private_data, body, data, size, borrowed));
       length = 8 + size;
     }
   }
 
-  padding = (private_data->alignment - (body->size_bytes - private_data->body_start) %
-                                           private_data->alignment) %
+  padding = (private_data->alignment - private_data->body_length % private_data->alignment) %
             private_data->alignment;
   NANOARROW_RETURN_NOT_OK(ArrowBufferAppendFill(body, 0, padding));
+  private_data->body_length += padding;
 
   ArrowIpcStoreLE(buffer_struct, (uint64_t)offset, 8);
   ArrowIpcStoreLE(buffer_struct + 8, (uint64_t)length, 8);
   return ArrowBufferAppend(&private_data->buffers, buffer_struct, FB_BUFFER_SIZE);
+}
+
+/* A buffer of the caller's arrays. */
+static ArrowErrorCode ArrowIpcEmitBuffer(struct ArrowIpcEncoderPrivate* private_data,
+                                         struct ArrowBuffer* body, const void* data,
+                                         int64_t size, struct ArrowError* error) {
+  return ArrowIpcEmitBufferImpl(private_data, body, data, size, 1, error);
+}
+
+/* A buffer built in scratch space. */
+static ArrowErrorCode ArrowIpcEmitScratch(struct ArrowIpcEncoderPrivate* private_data,
+                                          struct ArrowBuffer* body, const void* data,
+                                          int64_t size, struct ArrowError* error) {
+  return ArrowIpcEmitBufferImpl(private_data, body, data, size, 0, error);
 }
 
 /* Bits [start, start + length) of bits, shifted to start at bit 0 when needed. */
@@ -870,7 +927,7 @@ static ArrowErrorCode ArrowIpcEmitBitmap(struct ArrowIpcEncoderPrivate* private_
       out[i] = (uint8_t)(low | high);
     }
   }
-  return ArrowIpcEmitBuffer(private_data, body, out, n_bytes, error);
+  return ArrowIpcEmitScratch(private_data, body, out, n_bytes, error);
 }
 
 static ArrowErrorCode ArrowIpcAppendNode(struct ArrowIpcEncoderPrivate* private_data,
@@ -896,14 +953,15 @@ static ArrowErrorCode ArrowIpcEmitOffsets(struct ArrowIpcEncoderPrivate* private
   int64_t i;
 
   if (data == NULL || view->buffer_views[1].size_bytes < (start + length + 1) * element_size) {
-    if (length == 0 && data == NULL) {
-      /* An empty array may come without offsets: write the single 0 offset. */
+    if (length == 0) {
+      /* An empty array may come without offsets (or with an empty offsets buffer,
+       * as IPC readers produce): write the single 0 offset. */
       *first_out = 0;
       *last_out = 0;
       private_data->scratch.size_bytes = 0;
       NANOARROW_RETURN_NOT_OK(ArrowBufferAppendFill(&private_data->scratch, 0, element_size));
-      return ArrowIpcEmitBuffer(private_data, body, private_data->scratch.data,
-                                element_size, error);
+      return ArrowIpcEmitScratch(private_data, body, private_data->scratch.data,
+                                 element_size, error);
     }
     ArrowErrorSet(error, "Offsets buffer is too small for offset %" PRId64
                          " and length %" PRId64, start, length);
@@ -942,8 +1000,8 @@ static ArrowErrorCode ArrowIpcEmitOffsets(struct ArrowIpcEncoderPrivate* private
     const int32_t* in = view->buffer_views[1].data.as_int32 + start;
     for (i = 0; i <= length; i++) out[i] = (int32_t)(in[i] - first);
   }
-  return ArrowIpcEmitBuffer(private_data, body, private_data->scratch.data,
-                            (length + 1) * element_size, error);
+  return ArrowIpcEmitScratch(private_data, body, private_data->scratch.data,
+                             (length + 1) * element_size, error);
 }
 
 static ArrowErrorCode ArrowIpcEncodeColumn(struct ArrowIpcEncoderPrivate* private_data,
@@ -1051,8 +1109,8 @@ static ArrowErrorCode ArrowIpcEncodeRunEndEncoded(
   NANOARROW_RETURN_NOT_OK(ArrowIpcAppendNode(private_data, length, 0));
   NANOARROW_RETURN_NOT_OK(ArrowIpcAppendNode(private_data, n_runs, 0));
   NANOARROW_RETURN_NOT_OK(ArrowIpcEmitBuffer(private_data, body, NULL, 0, error));
-  NANOARROW_RETURN_NOT_OK(ArrowIpcEmitBuffer(private_data, body, private_data->scratch.data,
-                                             n_runs * element_size, error));
+  NANOARROW_RETURN_NOT_OK(ArrowIpcEmitScratch(private_data, body, private_data->scratch.data,
+                                              n_runs * element_size, error));
   return ArrowIpcEncodeColumn(private_data, body, values,
                               values->offset + (first_run - run_ends->offset), n_runs,
                               depth + 1, error);
@@ -1110,7 +1168,7 @@ static ArrowErrorCode ArrowIpcEncodeDenseUnion(struct ArrowIpcEncoderPrivate* pr
     out[i - start] = (int32_t)(offsets[i] - child_start[child]);
   }
   NANOARROW_RETURN_NOT_OK(
-      ArrowIpcEmitBuffer(private_data, body, out, length * 4, error));
+      ArrowIpcEmitScratch(private_data, body, out, length * 4, error));
 
   for (i = 0; i < view->n_children; i++) {
     const struct ArrowArrayView* child = view->children[i];
@@ -1362,6 +1420,8 @@ static void ArrowIpcStartBody(struct ArrowIpcEncoderPrivate* private_data,
   private_data->variadic_counts.size_bytes = 0;
   private_data->has_variadic_counts = 0;
   private_data->body_start = body->size_bytes;
+  private_data->body_length = 0;
+  private_data->spans.size_bytes = 0;
 }
 
 /* On failure the body is rolled back so that nothing half-encoded stays in it. */
@@ -1369,6 +1429,8 @@ static ArrowErrorCode ArrowIpcFinishBodyError(struct ArrowIpcEncoderPrivate* pri
                                               struct ArrowBuffer* body, int result,
                                               struct ArrowError* error) {
   body->size_bytes = private_data->body_start;
+  private_data->body_length = 0;
+  private_data->spans.size_bytes = 0;
   if (result == ENOMEM) ArrowErrorSet(error, "Out of memory encoding a record batch");
   if (result == ERANGE) ArrowErrorSet(error, "Record batch metadata exceeds 2 GiB");
   return result;
@@ -1398,7 +1460,7 @@ ArrowErrorCode ArrowIpcEncoderEncodeSimpleRecordBatch(
   }
   if (result == NANOARROW_OK) {
     result = ArrowIpcFbStartMessage(&private_data->fbb, FB_HEADER_RECORD_BATCH,
-                                    body_buffer->size_bytes - private_data->body_start,
+                                    private_data->body_length,
                                     &header_slot);
   }
   if (result == NANOARROW_OK) {
@@ -1427,7 +1489,7 @@ ArrowErrorCode ArrowIpcEncoderEncodeDictionaryBatch(
                                 values->length, 1, error);
   if (result == NANOARROW_OK) {
     result = ArrowIpcFbStartMessage(fbb, FB_HEADER_DICTIONARY_BATCH,
-                                    body_buffer->size_bytes - private_data->body_start,
+                                    private_data->body_length,
                                     &header_slot);
   }
   if (result == NANOARROW_OK) {
@@ -1505,4 +1567,22 @@ ArrowErrorCode ArrowIpcEncoderEncodeFooter(struct ArrowIpcEncoder* encoder,
                             &footer->record_batch_blocks),
       error);
   return NANOARROW_OK;
+}
+
+/* ---- Deferred bodies (writer_private.h) ---- */
+
+void ArrowIpcEncoderPrivateSetDeferBody(struct ArrowIpcEncoder* encoder, int defer_body) {
+  struct ArrowIpcEncoderPrivate* private_data =
+      (struct ArrowIpcEncoderPrivate*)encoder->private_data;
+  private_data->defer_body = defer_body;
+}
+
+const struct ArrowIpcBodySpan* ArrowIpcEncoderPrivateBodySpans(
+    struct ArrowIpcEncoder* encoder, int64_t* n_spans_out, int64_t* body_length_out) {
+  struct ArrowIpcEncoderPrivate* private_data =
+      (struct ArrowIpcEncoderPrivate*)encoder->private_data;
+  *n_spans_out =
+      private_data->spans.size_bytes / (int64_t)sizeof(struct ArrowIpcBodySpan);
+  *body_length_out = private_data->body_length;
+  return (const struct ArrowIpcBodySpan*)private_data->spans.data;
 }

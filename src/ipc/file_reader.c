@@ -11,7 +11,7 @@
 
 #include "ipc/ipc_private.h"
 
-struct FileReaderPrivate {
+struct IpcFileReaderPrivate {
   struct ArrowIpcDecoder decoder;
   /* Whole-file data (InitBuffer) ... */
   struct ArrowIpcSharedBlock* data_block;
@@ -22,7 +22,7 @@ struct FileReaderPrivate {
   int64_t blocks_end;
 };
 
-static void FileReaderPrivateFree(struct FileReaderPrivate* private_data) {
+static void IpcFileReaderPrivateFree(struct IpcFileReaderPrivate* private_data) {
   ArrowIpcDecoderReset(&private_data->decoder);
   if (private_data->data_block != NULL) {
     ArrowIpcPrivateSharedBlockRelease(private_data->data_block);
@@ -34,7 +34,7 @@ static void FileReaderPrivateFree(struct FileReaderPrivate* private_data) {
 }
 
 /* A block's bytes as a shared block: a slice of the data, or read from the file. */
-static ArrowErrorCode ReadBlock(struct FileReaderPrivate* private_data,
+static ArrowErrorCode IpcFileReaderReadBlock(struct IpcFileReaderPrivate* private_data,
                                 const struct ArrowIpcFileBlock* block,
                                 struct ArrowIpcSharedBlock** shared_out,
                                 const uint8_t** bytes_out, struct ArrowError* error) {
@@ -84,7 +84,7 @@ static ArrowErrorCode ReadBlock(struct FileReaderPrivate* private_data,
 }
 
 /* Decodes the message in block: a dictionary (out == NULL) or a record batch. */
-static ArrowErrorCode DecodeBlock(struct FileReaderPrivate* private_data,
+static ArrowErrorCode IpcFileReaderDecodeBlock(struct IpcFileReaderPrivate* private_data,
                                   const struct ArrowIpcFileBlock* block,
                                   enum ArrowIpcMessageType expected, struct ArrowArray* out,
                                   enum ArrowValidationLevel validation_level,
@@ -93,7 +93,7 @@ static ArrowErrorCode DecodeBlock(struct FileReaderPrivate* private_data,
   const uint8_t* bytes = NULL;
   struct ArrowBufferView header;
   ArrowErrorCode result;
-  NANOARROW_RETURN_NOT_OK(ReadBlock(private_data, block, &shared, &bytes, error));
+  NANOARROW_RETURN_NOT_OK(IpcFileReaderReadBlock(private_data, block, &shared, &bytes, error));
   header.data.as_uint8 = bytes;
   header.size_bytes = block->metadata_length;
   result = ArrowIpcDecoderDecodeHeader(&private_data->decoder, header, error);
@@ -112,7 +112,7 @@ static ArrowErrorCode DecodeBlock(struct FileReaderPrivate* private_data,
   return result;
 }
 
-static ArrowErrorCode FileReaderStart(struct FileReaderPrivate* private_data,
+static ArrowErrorCode IpcFileReaderStart(struct IpcFileReaderPrivate* private_data,
                                       struct ArrowBufferView tail, int64_t file_size,
                                       struct ArrowError* error) {
   struct ArrowIpcDecoder* decoder = &private_data->decoder;
@@ -125,17 +125,17 @@ static ArrowErrorCode FileReaderStart(struct FileReaderPrivate* private_data,
   n_dictionaries =
       decoder->footer->dictionary_blocks.size_bytes / (int64_t)sizeof(struct ArrowIpcFileBlock);
   for (i = 0; i < n_dictionaries; i++) {
-    NANOARROW_RETURN_NOT_OK(DecodeBlock(private_data, &blocks[i],
+    NANOARROW_RETURN_NOT_OK(IpcFileReaderDecodeBlock(private_data, &blocks[i],
                                         NANOARROW_IPC_MESSAGE_TYPE_DICTIONARY_BATCH, NULL,
                                         NANOARROW_VALIDATION_LEVEL_FULL, error));
   }
   return NANOARROW_OK;
 }
 
-static ArrowErrorCode FileReaderAllocate(struct ArrowIpcFileReader* reader,
-                                         struct FileReaderPrivate** out) {
-  struct FileReaderPrivate* private_data =
-      (struct FileReaderPrivate*)ArrowMalloc(sizeof(struct FileReaderPrivate));
+static ArrowErrorCode IpcFileReaderAllocate(struct ArrowIpcFileReader* reader,
+                                         struct IpcFileReaderPrivate** out) {
+  struct IpcFileReaderPrivate* private_data =
+      (struct IpcFileReaderPrivate*)ArrowMalloc(sizeof(struct IpcFileReaderPrivate));
   reader->private_data = NULL;
   if (private_data == NULL) return ENOMEM;
   memset(private_data, 0, sizeof(*private_data));
@@ -147,7 +147,7 @@ static ArrowErrorCode FileReaderAllocate(struct ArrowIpcFileReader* reader,
   return NANOARROW_OK;
 }
 
-static ArrowErrorCode CheckLeadingMagic(const uint8_t* data, int64_t size,
+static ArrowErrorCode IpcFileReaderCheckLeadingMagic(const uint8_t* data, int64_t size,
                                         struct ArrowError* error) {
   if (size < 18 || memcmp(data, "ARROW1", 6) != 0) {
     ArrowErrorSet(error, "not an Arrow IPC file (no leading ARROW1 magic)");
@@ -159,25 +159,25 @@ static ArrowErrorCode CheckLeadingMagic(const uint8_t* data, int64_t size,
 ArrowErrorCode ArrowIpcFileReaderInitBuffer(struct ArrowIpcFileReader* reader,
                                             struct ArrowBuffer* data,
                                             struct ArrowError* error) {
-  struct FileReaderPrivate* private_data;
+  struct IpcFileReaderPrivate* private_data;
   struct ArrowIpcSharedBuffer shared;
   struct ArrowBufferView tail;
   ArrowErrorCode result;
-  NANOARROW_RETURN_NOT_OK(FileReaderAllocate(reader, &private_data));
+  NANOARROW_RETURN_NOT_OK(IpcFileReaderAllocate(reader, &private_data));
   if (ArrowIpcSharedBufferInit(&shared, data) != NANOARROW_OK) {
-    FileReaderPrivateFree(private_data);
+    IpcFileReaderPrivateFree(private_data);
     return ENOMEM;
   }
   private_data->data_block =
       (struct ArrowIpcSharedBlock*)shared.private_src.allocator.private_data;
   tail.data.as_uint8 = private_data->data_block->src.data;
   tail.size_bytes = private_data->data_block->src.size_bytes;
-  result = CheckLeadingMagic(tail.data.as_uint8, tail.size_bytes, error);
+  result = IpcFileReaderCheckLeadingMagic(tail.data.as_uint8, tail.size_bytes, error);
   if (result == NANOARROW_OK) {
-    result = FileReaderStart(private_data, tail, tail.size_bytes, error);
+    result = IpcFileReaderStart(private_data, tail, tail.size_bytes, error);
   }
   if (result != NANOARROW_OK) {
-    FileReaderPrivateFree(private_data);
+    IpcFileReaderPrivateFree(private_data);
     return result;
   }
   reader->private_data = private_data;
@@ -187,7 +187,7 @@ ArrowErrorCode ArrowIpcFileReaderInitBuffer(struct ArrowIpcFileReader* reader,
 ArrowErrorCode ArrowIpcFileReaderInitFile(struct ArrowIpcFileReader* reader,
                                           void* file_ptr, int close_on_release,
                                           struct ArrowError* error) {
-  struct FileReaderPrivate* private_data;
+  struct IpcFileReaderPrivate* private_data;
   FILE* file = (FILE*)file_ptr;
   long file_size;
   uint8_t head[8];
@@ -197,7 +197,7 @@ ArrowErrorCode ArrowIpcFileReaderInitFile(struct ArrowIpcFileReader* reader,
   int32_t footer_size;
   ArrowErrorCode result;
   if (file == NULL) return EINVAL;
-  NANOARROW_RETURN_NOT_OK(FileReaderAllocate(reader, &private_data));
+  NANOARROW_RETURN_NOT_OK(IpcFileReaderAllocate(reader, &private_data));
   private_data->file = file;
   private_data->close_on_release = close_on_release;
   ArrowBufferInit(&tail);
@@ -206,11 +206,11 @@ ArrowErrorCode ArrowIpcFileReaderInitFile(struct ArrowIpcFileReader* reader,
       fseek(file, 0, SEEK_SET) != 0 || fread(head, 1, 8, file) != 8 ||
       fseek(file, file_size - 10, SEEK_SET) != 0 || fread(trailer, 1, 10, file) != 10) {
     ArrowErrorSet(error, "could not read the start and end of the file");
-    FileReaderPrivateFree(private_data);
+    IpcFileReaderPrivateFree(private_data);
     return EIO;
   }
-  result = CheckLeadingMagic(head, file_size, error);
-  footer_size = ArrowIpcFbLoadI32(trailer);
+  result = IpcFileReaderCheckLeadingMagic(head, file_size, error);
+  footer_size = ArrowIpcFbrLoadI32(trailer);
   if (result == NANOARROW_OK && (footer_size <= 0 || footer_size > file_size - 18)) {
     ArrowErrorSet(error, "footer size %d does not fit in a file of %ld bytes",
                   (int)footer_size, file_size);
@@ -228,11 +228,11 @@ ArrowErrorCode ArrowIpcFileReaderInitFile(struct ArrowIpcFileReader* reader,
   if (result == NANOARROW_OK) {
     tail_view.data.as_uint8 = tail.data;
     tail_view.size_bytes = (int64_t)footer_size + 10;
-    result = FileReaderStart(private_data, tail_view, file_size, error);
+    result = IpcFileReaderStart(private_data, tail_view, file_size, error);
   }
   ArrowBufferReset(&tail);
   if (result != NANOARROW_OK) {
-    FileReaderPrivateFree(private_data);
+    IpcFileReaderPrivateFree(private_data);
     return result;
   }
   reader->private_data = private_data;
@@ -241,7 +241,7 @@ ArrowErrorCode ArrowIpcFileReaderInitFile(struct ArrowIpcFileReader* reader,
 
 void ArrowIpcFileReaderReset(struct ArrowIpcFileReader* reader) {
   if (reader->private_data != NULL) {
-    FileReaderPrivateFree((struct FileReaderPrivate*)reader->private_data);
+    IpcFileReaderPrivateFree((struct IpcFileReaderPrivate*)reader->private_data);
   }
   reader->private_data = NULL;
 }
@@ -249,7 +249,7 @@ void ArrowIpcFileReaderReset(struct ArrowIpcFileReader* reader) {
 ArrowErrorCode ArrowIpcFileReaderGetSchema(struct ArrowIpcFileReader* reader,
                                            struct ArrowSchema* out,
                                            struct ArrowError* error) {
-  struct FileReaderPrivate* private_data = (struct FileReaderPrivate*)reader->private_data;
+  struct IpcFileReaderPrivate* private_data = (struct IpcFileReaderPrivate*)reader->private_data;
   ArrowErrorCode result =
       ArrowSchemaDeepCopy(&private_data->decoder.footer->schema, out);
   if (result != NANOARROW_OK) ArrowErrorSet(error, "out of memory copying the schema");
@@ -257,7 +257,7 @@ ArrowErrorCode ArrowIpcFileReaderGetSchema(struct ArrowIpcFileReader* reader,
 }
 
 int64_t ArrowIpcFileReaderNumRecordBatches(struct ArrowIpcFileReader* reader) {
-  struct FileReaderPrivate* private_data = (struct FileReaderPrivate*)reader->private_data;
+  struct IpcFileReaderPrivate* private_data = (struct IpcFileReaderPrivate*)reader->private_data;
   return private_data->decoder.footer->record_batch_blocks.size_bytes /
          (int64_t)sizeof(struct ArrowIpcFileBlock);
 }
@@ -266,7 +266,7 @@ ArrowErrorCode ArrowIpcFileReaderReadBatch(struct ArrowIpcFileReader* reader, in
                                            struct ArrowArray* out,
                                            enum ArrowValidationLevel validation_level,
                                            struct ArrowError* error) {
-  struct FileReaderPrivate* private_data = (struct FileReaderPrivate*)reader->private_data;
+  struct IpcFileReaderPrivate* private_data = (struct IpcFileReaderPrivate*)reader->private_data;
   const struct ArrowIpcFileBlock* blocks =
       (const struct ArrowIpcFileBlock*)private_data->decoder.footer->record_batch_blocks.data;
   if (i < 0 || i >= ArrowIpcFileReaderNumRecordBatches(reader)) {
@@ -274,26 +274,26 @@ ArrowErrorCode ArrowIpcFileReaderReadBatch(struct ArrowIpcFileReader* reader, in
                   (long)ArrowIpcFileReaderNumRecordBatches(reader));
     return EINVAL;
   }
-  return DecodeBlock(private_data, &blocks[i], NANOARROW_IPC_MESSAGE_TYPE_RECORD_BATCH, out,
+  return IpcFileReaderDecodeBlock(private_data, &blocks[i], NANOARROW_IPC_MESSAGE_TYPE_RECORD_BATCH, out,
                      validation_level, error);
 }
 
 /* ---- ArrowArrayStream over a file ---- */
 
-struct FileStreamPrivate {
+struct IpcFileReaderStreamPrivate {
   struct ArrowIpcFileReader reader;
   int64_t next_batch;
   enum ArrowValidationLevel validation_level;
   struct ArrowError error;
 };
 
-static int FileStreamGetSchema(struct ArrowArrayStream* stream, struct ArrowSchema* out) {
-  struct FileStreamPrivate* private_data = (struct FileStreamPrivate*)stream->private_data;
+static int IpcFileReaderStreamGetSchema(struct ArrowArrayStream* stream, struct ArrowSchema* out) {
+  struct IpcFileReaderStreamPrivate* private_data = (struct IpcFileReaderStreamPrivate*)stream->private_data;
   return ArrowIpcFileReaderGetSchema(&private_data->reader, out, &private_data->error);
 }
 
-static int FileStreamGetNext(struct ArrowArrayStream* stream, struct ArrowArray* out) {
-  struct FileStreamPrivate* private_data = (struct FileStreamPrivate*)stream->private_data;
+static int IpcFileReaderStreamGetNext(struct ArrowArrayStream* stream, struct ArrowArray* out) {
+  struct IpcFileReaderStreamPrivate* private_data = (struct IpcFileReaderStreamPrivate*)stream->private_data;
   if (private_data->next_batch >= ArrowIpcFileReaderNumRecordBatches(&private_data->reader)) {
     out->release = NULL;
     return NANOARROW_OK;
@@ -305,13 +305,13 @@ static int FileStreamGetNext(struct ArrowArrayStream* stream, struct ArrowArray*
   return NANOARROW_OK;
 }
 
-static const char* FileStreamGetLastError(struct ArrowArrayStream* stream) {
-  struct FileStreamPrivate* private_data = (struct FileStreamPrivate*)stream->private_data;
+static const char* IpcFileReaderStreamGetLastError(struct ArrowArrayStream* stream) {
+  struct IpcFileReaderStreamPrivate* private_data = (struct IpcFileReaderStreamPrivate*)stream->private_data;
   return private_data->error.message;
 }
 
-static void FileStreamRelease(struct ArrowArrayStream* stream) {
-  struct FileStreamPrivate* private_data = (struct FileStreamPrivate*)stream->private_data;
+static void IpcFileReaderStreamRelease(struct ArrowArrayStream* stream) {
+  struct IpcFileReaderStreamPrivate* private_data = (struct IpcFileReaderStreamPrivate*)stream->private_data;
   ArrowIpcFileReaderReset(&private_data->reader);
   ArrowFree(private_data);
   stream->release = NULL;
@@ -321,8 +321,8 @@ ArrowErrorCode ArrowIpcFileReaderArrayStream(struct ArrowIpcFileReader* reader,
                                              struct ArrowArrayStream* out,
                                              enum ArrowValidationLevel validation_level,
                                              struct ArrowError* error) {
-  struct FileStreamPrivate* private_data =
-      (struct FileStreamPrivate*)ArrowMalloc(sizeof(struct FileStreamPrivate));
+  struct IpcFileReaderStreamPrivate* private_data =
+      (struct IpcFileReaderStreamPrivate*)ArrowMalloc(sizeof(struct IpcFileReaderStreamPrivate));
   if (private_data == NULL) {
     ArrowErrorSet(error, "out of memory");
     return ENOMEM;
@@ -332,10 +332,10 @@ ArrowErrorCode ArrowIpcFileReaderArrayStream(struct ArrowIpcFileReader* reader,
   private_data->next_batch = 0;
   private_data->validation_level = validation_level;
   private_data->error.message[0] = '\0';
-  out->get_schema = &FileStreamGetSchema;
-  out->get_next = &FileStreamGetNext;
-  out->get_last_error = &FileStreamGetLastError;
-  out->release = &FileStreamRelease;
+  out->get_schema = &IpcFileReaderStreamGetSchema;
+  out->get_next = &IpcFileReaderStreamGetNext;
+  out->get_last_error = &IpcFileReaderStreamGetLastError;
+  out->release = &IpcFileReaderStreamRelease;
   out->private_data = private_data;
   return NANOARROW_OK;
 }

@@ -23,9 +23,9 @@
 
 /* Legitimate Arrow metadata never nests deeper than the schema does; each level of
  * a Field tree costs two flatbuffers levels (Field -> children vector -> Field). */
-#define ARROW_IPC_FB_MAX_DEPTH (2 * NANOARROW_MAX_NESTING_DEPTH + 8)
+#define ARROW_IPC_FBR_MAX_DEPTH (2 * NANOARROW_MAX_NESTING_DEPTH + 8)
 
-struct ArrowIpcFbTable {
+struct ArrowIpcFbrTable {
   const uint8_t* data; /* The whole flatbuffer. */
   int64_t size;
   int64_t pos;        /* Table start. */
@@ -34,28 +34,28 @@ struct ArrowIpcFbTable {
   int64_t table_size; /* Inline size of the table. */
 };
 
-static inline uint16_t ArrowIpcFbLoadU16(const uint8_t* p) {
+static inline uint16_t ArrowIpcFbrLoadU16(const uint8_t* p) {
   return (uint16_t)(p[0] | (p[1] << 8));
 }
 
-static inline uint32_t ArrowIpcFbLoadU32(const uint8_t* p) {
+static inline uint32_t ArrowIpcFbrLoadU32(const uint8_t* p) {
   return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) |
          ((uint32_t)p[3] << 24);
 }
 
-static inline uint64_t ArrowIpcFbLoadU64(const uint8_t* p) {
-  return (uint64_t)ArrowIpcFbLoadU32(p) | ((uint64_t)ArrowIpcFbLoadU32(p + 4) << 32);
+static inline uint64_t ArrowIpcFbrLoadU64(const uint8_t* p) {
+  return (uint64_t)ArrowIpcFbrLoadU32(p) | ((uint64_t)ArrowIpcFbrLoadU32(p + 4) << 32);
 }
 
-static inline int64_t ArrowIpcFbLoadI64(const uint8_t* p) {
-  uint64_t value = ArrowIpcFbLoadU64(p);
+static inline int64_t ArrowIpcFbrLoadI64(const uint8_t* p) {
+  uint64_t value = ArrowIpcFbrLoadU64(p);
   int64_t out;
   memcpy(&out, &value, sizeof(out));
   return out;
 }
 
-static inline int32_t ArrowIpcFbLoadI32(const uint8_t* p) {
-  uint32_t value = ArrowIpcFbLoadU32(p);
+static inline int32_t ArrowIpcFbrLoadI32(const uint8_t* p) {
+  uint32_t value = ArrowIpcFbrLoadU32(p);
   int32_t out;
   memcpy(&out, &value, sizeof(out));
   return out;
@@ -63,18 +63,18 @@ static inline int32_t ArrowIpcFbLoadI32(const uint8_t* p) {
 
 /* Reads the table at pos; 0 on success, EINVAL when anything is out of bounds or
  * misaligned. */
-static inline int ArrowIpcFbTableInit(const uint8_t* data, int64_t size, int64_t pos,
-                                      struct ArrowIpcFbTable* out) {
+static inline int ArrowIpcFbrTableInit(const uint8_t* data, int64_t size, int64_t pos,
+                                      struct ArrowIpcFbrTable* out) {
   int64_t vtable_pos;
   int64_t vtable_size;
   if (pos < 0 || pos > size - 4 || (pos % 4) != 0) return EINVAL;
-  vtable_pos = pos - (int64_t)ArrowIpcFbLoadI32(data + pos);
+  vtable_pos = pos - (int64_t)ArrowIpcFbrLoadI32(data + pos);
   if (vtable_pos < 0 || vtable_pos > size - 4 || (vtable_pos % 2) != 0) return EINVAL;
-  vtable_size = ArrowIpcFbLoadU16(data + vtable_pos);
+  vtable_size = ArrowIpcFbrLoadU16(data + vtable_pos);
   if (vtable_size < 4 || (vtable_size % 2) != 0 || vtable_size > size - vtable_pos) {
     return EINVAL;
   }
-  out->table_size = ArrowIpcFbLoadU16(data + vtable_pos + 2);
+  out->table_size = ArrowIpcFbrLoadU16(data + vtable_pos + 2);
   if (out->table_size < 4 || out->table_size > size - pos) return EINVAL;
   out->data = data;
   out->size = size;
@@ -86,11 +86,11 @@ static inline int ArrowIpcFbTableInit(const uint8_t* data, int64_t size, int64_t
 
 /* Absolute position of field id holding field_size bytes, or -1 when absent or
  * not inside the table. */
-static inline int64_t ArrowIpcFbFieldPos(const struct ArrowIpcFbTable* table, int id,
+static inline int64_t ArrowIpcFbrFieldPos(const struct ArrowIpcFbrTable* table, int id,
                                          int64_t field_size) {
   int64_t field_offset;
   if (id >= table->n_fields) return -1;
-  field_offset = ArrowIpcFbLoadU16(table->data + table->vtable_pos + 4 + 2 * id);
+  field_offset = ArrowIpcFbrLoadU16(table->data + table->vtable_pos + 4 + 2 * id);
   if (field_offset == 0 || field_offset < 4 ||
       field_offset + field_size > table->table_size) {
     return -1;
@@ -99,54 +99,54 @@ static inline int64_t ArrowIpcFbFieldPos(const struct ArrowIpcFbTable* table, in
 }
 
 /* Whether the vtable names field id at all (present but malformed counts too). */
-static inline int ArrowIpcFbHasField(const struct ArrowIpcFbTable* table, int id) {
+static inline int ArrowIpcFbrHasField(const struct ArrowIpcFbrTable* table, int id) {
   return id < table->n_fields &&
-         ArrowIpcFbLoadU16(table->data + table->vtable_pos + 4 + 2 * id) != 0;
+         ArrowIpcFbrLoadU16(table->data + table->vtable_pos + 4 + 2 * id) != 0;
 }
 
-static inline int64_t ArrowIpcFbGetInt64(const struct ArrowIpcFbTable* table, int id,
+static inline int64_t ArrowIpcFbrGetInt64(const struct ArrowIpcFbrTable* table, int id,
                                          int64_t default_value) {
-  int64_t pos = ArrowIpcFbFieldPos(table, id, 8);
-  return pos < 0 ? default_value : ArrowIpcFbLoadI64(table->data + pos);
+  int64_t pos = ArrowIpcFbrFieldPos(table, id, 8);
+  return pos < 0 ? default_value : ArrowIpcFbrLoadI64(table->data + pos);
 }
 
-static inline int32_t ArrowIpcFbGetInt32(const struct ArrowIpcFbTable* table, int id,
+static inline int32_t ArrowIpcFbrGetInt32(const struct ArrowIpcFbrTable* table, int id,
                                          int32_t default_value) {
-  int64_t pos = ArrowIpcFbFieldPos(table, id, 4);
-  return pos < 0 ? default_value : ArrowIpcFbLoadI32(table->data + pos);
+  int64_t pos = ArrowIpcFbrFieldPos(table, id, 4);
+  return pos < 0 ? default_value : ArrowIpcFbrLoadI32(table->data + pos);
 }
 
-static inline int16_t ArrowIpcFbGetInt16(const struct ArrowIpcFbTable* table, int id,
+static inline int16_t ArrowIpcFbrGetInt16(const struct ArrowIpcFbrTable* table, int id,
                                          int16_t default_value) {
-  int64_t pos = ArrowIpcFbFieldPos(table, id, 2);
-  return pos < 0 ? default_value : (int16_t)ArrowIpcFbLoadU16(table->data + pos);
+  int64_t pos = ArrowIpcFbrFieldPos(table, id, 2);
+  return pos < 0 ? default_value : (int16_t)ArrowIpcFbrLoadU16(table->data + pos);
 }
 
-static inline int8_t ArrowIpcFbGetInt8(const struct ArrowIpcFbTable* table, int id,
+static inline int8_t ArrowIpcFbrGetInt8(const struct ArrowIpcFbrTable* table, int id,
                                        int8_t default_value) {
-  int64_t pos = ArrowIpcFbFieldPos(table, id, 1);
+  int64_t pos = ArrowIpcFbrFieldPos(table, id, 1);
   return pos < 0 ? default_value : (int8_t)table->data[pos];
 }
 
 /* Follows the uoffset stored in field id; -1 when absent or out of bounds. */
-static inline int64_t ArrowIpcFbGetOffsetTarget(const struct ArrowIpcFbTable* table,
+static inline int64_t ArrowIpcFbrGetOffsetTarget(const struct ArrowIpcFbrTable* table,
                                                 int id) {
-  int64_t pos = ArrowIpcFbFieldPos(table, id, 4);
+  int64_t pos = ArrowIpcFbrFieldPos(table, id, 4);
   int64_t target;
   if (pos < 0) return -1;
-  target = pos + (int64_t)ArrowIpcFbLoadU32(table->data + pos);
+  target = pos + (int64_t)ArrowIpcFbrLoadU32(table->data + pos);
   return target <= table->size - 4 ? target : -1;
 }
 
 /* The sub-table in field id: 1 when present and well-formed. */
-static inline int ArrowIpcFbGetTable(const struct ArrowIpcFbTable* table, int id,
-                                     struct ArrowIpcFbTable* out) {
-  int64_t target = ArrowIpcFbGetOffsetTarget(table, id);
-  return target >= 0 && ArrowIpcFbTableInit(table->data, table->size, target, out) == 0;
+static inline int ArrowIpcFbrGetTable(const struct ArrowIpcFbrTable* table, int id,
+                                     struct ArrowIpcFbrTable* out) {
+  int64_t target = ArrowIpcFbrGetOffsetTarget(table, id);
+  return target >= 0 && ArrowIpcFbrTableInit(table->data, table->size, target, out) == 0;
 }
 
 /* A vector in a flatbuffer: n elements of elem_size bytes at pos. */
-struct ArrowIpcFbVector {
+struct ArrowIpcFbrVector {
   const uint8_t* data;
   int64_t size;
   int64_t pos;
@@ -154,13 +154,13 @@ struct ArrowIpcFbVector {
 };
 
 /* The vector in field id: 1 when present with all elements in bounds and aligned. */
-static inline int ArrowIpcFbGetVector(const struct ArrowIpcFbTable* table, int id,
+static inline int ArrowIpcFbrGetVector(const struct ArrowIpcFbrTable* table, int id,
                                       int64_t elem_size, int64_t elem_align,
-                                      struct ArrowIpcFbVector* out) {
-  int64_t target = ArrowIpcFbGetOffsetTarget(table, id);
+                                      struct ArrowIpcFbrVector* out) {
+  int64_t target = ArrowIpcFbrGetOffsetTarget(table, id);
   int64_t n;
   if (target < 0 || (target % 4) != 0) return 0;
-  n = ArrowIpcFbLoadU32(table->data + target);
+  n = ArrowIpcFbrLoadU32(table->data + target);
   /* n < 2^32 and elem_size is small, so the product cannot overflow. */
   if (n * elem_size > table->size - target - 4) return 0;
   /* Writers may skip aligning empty vectors. */
@@ -173,23 +173,23 @@ static inline int ArrowIpcFbGetVector(const struct ArrowIpcFbTable* table, int i
 }
 
 /* Element i of a vector of tables. */
-static inline int ArrowIpcFbVectorTable(const struct ArrowIpcFbVector* vector, int64_t i,
-                                        struct ArrowIpcFbTable* out) {
+static inline int ArrowIpcFbrVectorTable(const struct ArrowIpcFbrVector* vector, int64_t i,
+                                        struct ArrowIpcFbrTable* out) {
   int64_t slot = vector->pos + 4 * i;
-  int64_t target = slot + (int64_t)ArrowIpcFbLoadU32(vector->data + slot);
-  return ArrowIpcFbTableInit(vector->data, vector->size, target, out) == 0;
+  int64_t target = slot + (int64_t)ArrowIpcFbrLoadU32(vector->data + slot);
+  return ArrowIpcFbrTableInit(vector->data, vector->size, target, out) == 0;
 }
 
 /* The NUL-terminated string in field id; data == NULL when absent or malformed. */
-static inline struct ArrowStringView ArrowIpcFbGetString(
-    const struct ArrowIpcFbTable* table, int id) {
+static inline struct ArrowStringView ArrowIpcFbrGetString(
+    const struct ArrowIpcFbrTable* table, int id) {
   struct ArrowStringView out;
-  int64_t target = ArrowIpcFbGetOffsetTarget(table, id);
+  int64_t target = ArrowIpcFbrGetOffsetTarget(table, id);
   int64_t n;
   out.data = NULL;
   out.size_bytes = 0;
   if (target < 0 || (target % 4) != 0) return out;
-  n = ArrowIpcFbLoadU32(table->data + target);
+  n = ArrowIpcFbrLoadU32(table->data + target);
   if (n >= table->size - target - 4 || table->data[target + 4 + n] != 0) return out;
   out.data = (const char*)table->data + target + 4;
   out.size_bytes = n;
@@ -198,7 +198,7 @@ static inline struct ArrowStringView ArrowIpcFbGetString(
 
 /* ---- Verification: the same reads, with a message for the first failure. ---- */
 
-struct ArrowIpcFbVerifier {
+struct ArrowIpcFbrVerifier {
   const uint8_t* data;
   int64_t size;
   /* Tables that may still be visited: bounds the work for inputs whose offsets
@@ -207,7 +207,7 @@ struct ArrowIpcFbVerifier {
   struct ArrowError* error;
 };
 
-static inline void ArrowIpcFbVerifierInit(struct ArrowIpcFbVerifier* verifier,
+static inline void ArrowIpcFbrVerifierInit(struct ArrowIpcFbrVerifier* verifier,
                                           const uint8_t* data, int64_t size,
                                           struct ArrowError* error) {
   verifier->data = data;
@@ -217,12 +217,12 @@ static inline void ArrowIpcFbVerifierInit(struct ArrowIpcFbVerifier* verifier,
   verifier->error = error;
 }
 
-static inline int ArrowIpcFbVerifyTableAt(struct ArrowIpcFbVerifier* verifier,
+static inline int ArrowIpcFbrVerifyTableAt(struct ArrowIpcFbrVerifier* verifier,
                                           int64_t pos, int depth, const char* what,
-                                          struct ArrowIpcFbTable* out) {
-  if (depth > ARROW_IPC_FB_MAX_DEPTH) {
+                                          struct ArrowIpcFbrTable* out) {
+  if (depth > ARROW_IPC_FBR_MAX_DEPTH) {
     ArrowErrorSet(verifier->error, "flatbuffer nesting deeper than %d at %s",
-                  ARROW_IPC_FB_MAX_DEPTH, what);
+                  ARROW_IPC_FBR_MAX_DEPTH, what);
     return EINVAL;
   }
   if (--verifier->tables_left < 0) {
@@ -230,7 +230,7 @@ static inline int ArrowIpcFbVerifyTableAt(struct ArrowIpcFbVerifier* verifier,
                   what);
     return EINVAL;
   }
-  if (ArrowIpcFbTableInit(verifier->data, verifier->size, pos, out) != 0) {
+  if (ArrowIpcFbrTableInit(verifier->data, verifier->size, pos, out) != 0) {
     ArrowErrorSet(verifier->error,
                   "flatbuffer table %s at offset %ld is out of bounds or misaligned",
                   what, (long)pos);
@@ -240,10 +240,10 @@ static inline int ArrowIpcFbVerifyTableAt(struct ArrowIpcFbVerifier* verifier,
 }
 
 /* A present field must fit in its table. */
-static inline int ArrowIpcFbVerifyScalar(struct ArrowIpcFbVerifier* verifier,
-                                         const struct ArrowIpcFbTable* table, int id,
+static inline int ArrowIpcFbrVerifyScalar(struct ArrowIpcFbrVerifier* verifier,
+                                         const struct ArrowIpcFbrTable* table, int id,
                                          int64_t field_size, const char* what) {
-  if (ArrowIpcFbHasField(table, id) && ArrowIpcFbFieldPos(table, id, field_size) < 0) {
+  if (ArrowIpcFbrHasField(table, id) && ArrowIpcFbrFieldPos(table, id, field_size) < 0) {
     ArrowErrorSet(verifier->error, "flatbuffer field %s does not fit in its table", what);
     return EINVAL;
   }
@@ -251,31 +251,31 @@ static inline int ArrowIpcFbVerifyScalar(struct ArrowIpcFbVerifier* verifier,
 }
 
 /* Optional sub-table: *present tells whether it exists. */
-static inline int ArrowIpcFbVerifySubTable(struct ArrowIpcFbVerifier* verifier,
-                                           const struct ArrowIpcFbTable* table, int id,
+static inline int ArrowIpcFbrVerifySubTable(struct ArrowIpcFbrVerifier* verifier,
+                                           const struct ArrowIpcFbrTable* table, int id,
                                            int depth, const char* what,
-                                           struct ArrowIpcFbTable* out, int* present) {
+                                           struct ArrowIpcFbrTable* out, int* present) {
   int64_t target;
   *present = 0;
-  if (!ArrowIpcFbHasField(table, id)) return NANOARROW_OK;
-  target = ArrowIpcFbGetOffsetTarget(table, id);
+  if (!ArrowIpcFbrHasField(table, id)) return NANOARROW_OK;
+  target = ArrowIpcFbrGetOffsetTarget(table, id);
   if (target < 0) {
     ArrowErrorSet(verifier->error, "flatbuffer offset to %s is out of bounds", what);
     return EINVAL;
   }
-  NANOARROW_RETURN_NOT_OK(ArrowIpcFbVerifyTableAt(verifier, target, depth, what, out));
+  NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyTableAt(verifier, target, depth, what, out));
   *present = 1;
   return NANOARROW_OK;
 }
 
-static inline int ArrowIpcFbVerifyVector(struct ArrowIpcFbVerifier* verifier,
-                                         const struct ArrowIpcFbTable* table, int id,
+static inline int ArrowIpcFbrVerifyVector(struct ArrowIpcFbrVerifier* verifier,
+                                         const struct ArrowIpcFbrTable* table, int id,
                                          int64_t elem_size, int64_t elem_align,
-                                         const char* what, struct ArrowIpcFbVector* out,
+                                         const char* what, struct ArrowIpcFbrVector* out,
                                          int* present) {
   *present = 0;
-  if (!ArrowIpcFbHasField(table, id)) return NANOARROW_OK;
-  if (!ArrowIpcFbGetVector(table, id, elem_size, elem_align, out)) {
+  if (!ArrowIpcFbrHasField(table, id)) return NANOARROW_OK;
+  if (!ArrowIpcFbrGetVector(table, id, elem_size, elem_align, out)) {
     ArrowErrorSet(verifier->error,
                   "flatbuffer vector %s is out of bounds, misaligned or too long", what);
     return EINVAL;
@@ -284,10 +284,10 @@ static inline int ArrowIpcFbVerifyVector(struct ArrowIpcFbVerifier* verifier,
   return NANOARROW_OK;
 }
 
-static inline int ArrowIpcFbVerifyString(struct ArrowIpcFbVerifier* verifier,
-                                         const struct ArrowIpcFbTable* table, int id,
+static inline int ArrowIpcFbrVerifyString(struct ArrowIpcFbrVerifier* verifier,
+                                         const struct ArrowIpcFbrTable* table, int id,
                                          const char* what) {
-  if (ArrowIpcFbHasField(table, id) && ArrowIpcFbGetString(table, id).data == NULL) {
+  if (ArrowIpcFbrHasField(table, id) && ArrowIpcFbrGetString(table, id).data == NULL) {
     ArrowErrorSet(verifier->error,
                   "flatbuffer string %s is out of bounds or not NUL-terminated", what);
     return EINVAL;

@@ -15,16 +15,16 @@ void ArrowIpcInputStreamMove(struct ArrowIpcInputStream* src,
   src->release = NULL;
 }
 
-struct BufferStreamPrivate {
+struct IpcInputBufferPrivate {
   struct ArrowBuffer input;
   int64_t position;
 };
 
-static ArrowErrorCode BufferStreamRead(struct ArrowIpcInputStream* stream, uint8_t* buf,
+static ArrowErrorCode IpcInputBufferRead(struct ArrowIpcInputStream* stream, uint8_t* buf,
                                        int64_t buf_size_bytes, int64_t* size_read_out,
                                        struct ArrowError* error) {
-  struct BufferStreamPrivate* private_data =
-      (struct BufferStreamPrivate*)stream->private_data;
+  struct IpcInputBufferPrivate* private_data =
+      (struct IpcInputBufferPrivate*)stream->private_data;
   int64_t available = private_data->input.size_bytes - private_data->position;
   int64_t n = buf_size_bytes < available ? buf_size_bytes : available;
   NANOARROW_UNUSED(error);
@@ -36,9 +36,9 @@ static ArrowErrorCode BufferStreamRead(struct ArrowIpcInputStream* stream, uint8
   return NANOARROW_OK;
 }
 
-static void BufferStreamRelease(struct ArrowIpcInputStream* stream) {
-  struct BufferStreamPrivate* private_data =
-      (struct BufferStreamPrivate*)stream->private_data;
+static void IpcInputBufferRelease(struct ArrowIpcInputStream* stream) {
+  struct IpcInputBufferPrivate* private_data =
+      (struct IpcInputBufferPrivate*)stream->private_data;
   ArrowBufferReset(&private_data->input);
   ArrowFree(private_data);
   stream->release = NULL;
@@ -46,35 +46,35 @@ static void BufferStreamRelease(struct ArrowIpcInputStream* stream) {
 
 ArrowErrorCode ArrowIpcInputStreamInitBuffer(struct ArrowIpcInputStream* stream,
                                              struct ArrowBuffer* input) {
-  struct BufferStreamPrivate* private_data =
-      (struct BufferStreamPrivate*)ArrowMalloc(sizeof(struct BufferStreamPrivate));
+  struct IpcInputBufferPrivate* private_data =
+      (struct IpcInputBufferPrivate*)ArrowMalloc(sizeof(struct IpcInputBufferPrivate));
   if (private_data == NULL) return ENOMEM;
   ArrowBufferMove(input, &private_data->input);
   private_data->position = 0;
-  stream->read = &BufferStreamRead;
-  stream->release = &BufferStreamRelease;
+  stream->read = &IpcInputBufferRead;
+  stream->release = &IpcInputBufferRelease;
   stream->private_data = private_data;
   return NANOARROW_OK;
 }
 
 struct ArrowBuffer* ArrowIpcPrivateInputStreamBuffer(struct ArrowIpcInputStream* stream,
                                                      int64_t** position_out) {
-  struct BufferStreamPrivate* private_data;
-  if (stream->read != &BufferStreamRead) return NULL;
-  private_data = (struct BufferStreamPrivate*)stream->private_data;
+  struct IpcInputBufferPrivate* private_data;
+  if (stream->read != &IpcInputBufferRead) return NULL;
+  private_data = (struct IpcInputBufferPrivate*)stream->private_data;
   *position_out = &private_data->position;
   return &private_data->input;
 }
 
-struct FileStreamPrivate {
+struct IpcInputFilePrivate {
   FILE* file;
   int close_on_release;
 };
 
-static ArrowErrorCode FileStreamRead(struct ArrowIpcInputStream* stream, uint8_t* buf,
+static ArrowErrorCode IpcInputFileRead(struct ArrowIpcInputStream* stream, uint8_t* buf,
                                      int64_t buf_size_bytes, int64_t* size_read_out,
                                      struct ArrowError* error) {
-  struct FileStreamPrivate* private_data = (struct FileStreamPrivate*)stream->private_data;
+  struct IpcInputFilePrivate* private_data = (struct IpcInputFilePrivate*)stream->private_data;
   size_t n = fread(buf, 1, (size_t)buf_size_bytes, private_data->file);
   *size_read_out = (int64_t)n;
   if (n < (size_t)buf_size_bytes && ferror(private_data->file)) {
@@ -84,8 +84,8 @@ static ArrowErrorCode FileStreamRead(struct ArrowIpcInputStream* stream, uint8_t
   return NANOARROW_OK;
 }
 
-static void FileStreamRelease(struct ArrowIpcInputStream* stream) {
-  struct FileStreamPrivate* private_data = (struct FileStreamPrivate*)stream->private_data;
+static void IpcInputFileRelease(struct ArrowIpcInputStream* stream) {
+  struct IpcInputFilePrivate* private_data = (struct IpcInputFilePrivate*)stream->private_data;
   if (private_data->close_on_release) fclose(private_data->file);
   ArrowFree(private_data);
   stream->release = NULL;
@@ -93,14 +93,14 @@ static void FileStreamRelease(struct ArrowIpcInputStream* stream) {
 
 ArrowErrorCode ArrowIpcInputStreamInitFile(struct ArrowIpcInputStream* stream,
                                            void* file_ptr, int close_on_release) {
-  struct FileStreamPrivate* private_data;
+  struct IpcInputFilePrivate* private_data;
   if (file_ptr == NULL) return EINVAL;
-  private_data = (struct FileStreamPrivate*)ArrowMalloc(sizeof(struct FileStreamPrivate));
+  private_data = (struct IpcInputFilePrivate*)ArrowMalloc(sizeof(struct IpcInputFilePrivate));
   if (private_data == NULL) return ENOMEM;
   private_data->file = (FILE*)file_ptr;
   private_data->close_on_release = close_on_release;
-  stream->read = &FileStreamRead;
-  stream->release = &FileStreamRelease;
+  stream->read = &IpcInputFileRead;
+  stream->release = &IpcInputFileRelease;
   stream->private_data = private_data;
   return NANOARROW_OK;
 }

@@ -26,6 +26,7 @@
   NANOARROW_SYMBOL(ArrowIpcPrivateDecoderDecodeShared)
 #define ArrowIpcPrivateInputStreamBuffer NANOARROW_SYMBOL(ArrowIpcPrivateInputStreamBuffer)
 #define ArrowIpcPrivateConcatenate NANOARROW_SYMBOL(ArrowIpcPrivateConcatenate)
+#define ArrowIpcPrivateDictionariesSlot NANOARROW_SYMBOL(ArrowIpcPrivateDictionariesSlot)
 #endif
 
 /* ---- Reference counts: C11 atomics, else GCC/Clang builtins, else plain ---- */
@@ -97,7 +98,7 @@ void ArrowIpcPrivateSharedArrayRelease(struct ArrowIpcSharedArray* shared);
 
 /* ---- Column trees: a struct schema flattened in IPC pre-order ---- */
 
-struct ArrowIpcField {
+struct ArrowIpcTreeField {
   struct ArrowArrayView* view;
   /* Index into ArrowIpcDecoderPrivate.dictionaries, or -1. */
   int64_t dictionary_index;
@@ -113,7 +114,7 @@ struct ArrowIpcTree {
   struct ArrowSchema schema; /* "+s" */
   struct ArrowArrayView view;
   int64_t n_fields;
-  struct ArrowIpcField* fields;
+  struct ArrowIpcTreeField* fields;
   int64_t n_variadic_fields;
 };
 
@@ -131,11 +132,11 @@ struct ArrowIpcDictionaryEntry {
 
 /* Where the last RecordBatch (or DictionaryBatch's data) header lives. */
 struct ArrowIpcBatchHeader {
-  struct ArrowIpcFbTable table;
+  struct ArrowIpcFbrTable table;
   int64_t length;
-  struct ArrowIpcFbVector nodes;
-  struct ArrowIpcFbVector buffers;
-  struct ArrowIpcFbVector variadic_counts;
+  struct ArrowIpcFbrVector nodes;
+  struct ArrowIpcFbrVector buffers;
+  struct ArrowIpcFbrVector variadic_counts;
   int has_variadic_counts;
 };
 
@@ -149,7 +150,7 @@ struct ArrowIpcDecoderPrivate {
   /* The last decoded header (points into the caller's data). */
   const uint8_t* message;
   int64_t message_size;
-  struct ArrowIpcFbTable header_table;
+  struct ArrowIpcFbrTable header_table;
   struct ArrowIpcBatchHeader batch;
   int64_t dictionary_id;
   int dictionary_is_delta;
@@ -158,12 +159,16 @@ struct ArrowIpcDecoderPrivate {
   struct ArrowBuffer schema_ids;
   int64_t n_dictionaries;
   struct ArrowIpcDictionaryEntry* dictionaries;
-  int64_t n_encodings;
-  struct ArrowIpcDictionaryEncoding* encodings;
+  /* The encodings of the current schema (preallocated for every encoded field). */
+  struct ArrowIpcDictionaryEncodings encodings;
 
   /* Owner of the buffers behind the last ArrowIpcDecoderDecodeArrayView. */
   struct ArrowIpcBatchOwner* view_owner;
 };
+
+/* The value slot of id in dictionaries, or NULL when id is not one of them. */
+struct ArrowIpcSharedArray** ArrowIpcPrivateDictionariesSlot(
+    const struct ArrowIpcDictionaries* dictionaries, int64_t id);
 
 /* Full structural verification of a Message flatbuffer. */
 ArrowErrorCode ArrowIpcPrivateVerifyMessage(const uint8_t* data, int64_t size,
@@ -171,7 +176,7 @@ ArrowErrorCode ArrowIpcPrivateVerifyMessage(const uint8_t* data, int64_t size,
 ArrowErrorCode ArrowIpcPrivateVerifyFooter(const uint8_t* data, int64_t size,
                                            struct ArrowError* error);
 /* Schema table -> ArrowSchema ("+s"), plus endianness and feature bits. */
-ArrowErrorCode ArrowIpcPrivateDecodeSchema(const struct ArrowIpcFbTable* schema_table,
+ArrowErrorCode ArrowIpcPrivateDecodeSchema(const struct ArrowIpcFbrTable* schema_table,
                                            struct ArrowSchema* out,
                                            enum ArrowIpcEndianness* endianness,
                                            int32_t* features, struct ArrowError* error);

@@ -12,91 +12,91 @@
 
 /* Type union member ids (Schema.fbs: union Type, NONE = 0). */
 enum {
-  FB_TYPE_NULL = 1,
-  FB_TYPE_INT = 2,
-  FB_TYPE_FLOATING_POINT = 3,
-  FB_TYPE_BINARY = 4,
-  FB_TYPE_UTF8 = 5,
-  FB_TYPE_BOOL = 6,
-  FB_TYPE_DECIMAL = 7,
-  FB_TYPE_DATE = 8,
-  FB_TYPE_TIME = 9,
-  FB_TYPE_TIMESTAMP = 10,
-  FB_TYPE_INTERVAL = 11,
-  FB_TYPE_LIST = 12,
-  FB_TYPE_STRUCT = 13,
-  FB_TYPE_UNION = 14,
-  FB_TYPE_FIXED_SIZE_BINARY = 15,
-  FB_TYPE_FIXED_SIZE_LIST = 16,
-  FB_TYPE_MAP = 17,
-  FB_TYPE_DURATION = 18,
-  FB_TYPE_LARGE_BINARY = 19,
-  FB_TYPE_LARGE_UTF8 = 20,
-  FB_TYPE_LARGE_LIST = 21,
-  FB_TYPE_RUN_END_ENCODED = 22,
-  FB_TYPE_BINARY_VIEW = 23,
-  FB_TYPE_UTF8_VIEW = 24,
-  FB_TYPE_LIST_VIEW = 25,
-  FB_TYPE_LARGE_LIST_VIEW = 26
+  ARROW_IPC_FBR_TYPE_NULL = 1,
+  ARROW_IPC_FBR_TYPE_INT = 2,
+  ARROW_IPC_FBR_TYPE_FLOATING_POINT = 3,
+  ARROW_IPC_FBR_TYPE_BINARY = 4,
+  ARROW_IPC_FBR_TYPE_UTF8 = 5,
+  ARROW_IPC_FBR_TYPE_BOOL = 6,
+  ARROW_IPC_FBR_TYPE_DECIMAL = 7,
+  ARROW_IPC_FBR_TYPE_DATE = 8,
+  ARROW_IPC_FBR_TYPE_TIME = 9,
+  ARROW_IPC_FBR_TYPE_TIMESTAMP = 10,
+  ARROW_IPC_FBR_TYPE_INTERVAL = 11,
+  ARROW_IPC_FBR_TYPE_LIST = 12,
+  ARROW_IPC_FBR_TYPE_STRUCT = 13,
+  ARROW_IPC_FBR_TYPE_UNION = 14,
+  ARROW_IPC_FBR_TYPE_FIXED_SIZE_BINARY = 15,
+  ARROW_IPC_FBR_TYPE_FIXED_SIZE_LIST = 16,
+  ARROW_IPC_FBR_TYPE_MAP = 17,
+  ARROW_IPC_FBR_TYPE_DURATION = 18,
+  ARROW_IPC_FBR_TYPE_LARGE_BINARY = 19,
+  ARROW_IPC_FBR_TYPE_LARGE_UTF8 = 20,
+  ARROW_IPC_FBR_TYPE_LARGE_LIST = 21,
+  ARROW_IPC_FBR_TYPE_RUN_END_ENCODED = 22,
+  ARROW_IPC_FBR_TYPE_BINARY_VIEW = 23,
+  ARROW_IPC_FBR_TYPE_UTF8_VIEW = 24,
+  ARROW_IPC_FBR_TYPE_LIST_VIEW = 25,
+  ARROW_IPC_FBR_TYPE_LARGE_LIST_VIEW = 26
 };
 
 /* Field ids of the tables used here. */
-enum { FB_FIELD_NAME, FB_FIELD_NULLABLE, FB_FIELD_TYPE_TYPE, FB_FIELD_TYPE,
-       FB_FIELD_DICTIONARY, FB_FIELD_CHILDREN, FB_FIELD_CUSTOM_METADATA };
-enum { FB_SCHEMA_ENDIANNESS, FB_SCHEMA_FIELDS, FB_SCHEMA_CUSTOM_METADATA,
-       FB_SCHEMA_FEATURES };
-enum { FB_MESSAGE_VERSION, FB_MESSAGE_HEADER_TYPE, FB_MESSAGE_HEADER,
-       FB_MESSAGE_BODY_LENGTH, FB_MESSAGE_CUSTOM_METADATA };
-enum { FB_HEADER_SCHEMA = 1, FB_HEADER_DICTIONARY_BATCH = 2, FB_HEADER_RECORD_BATCH = 3 };
+enum { ARROW_IPC_FBR_FIELD_NAME, ARROW_IPC_FBR_FIELD_NULLABLE, ARROW_IPC_FBR_FIELD_TYPE_TYPE, ARROW_IPC_FBR_FIELD_TYPE,
+       ARROW_IPC_FBR_FIELD_DICTIONARY, ARROW_IPC_FBR_FIELD_CHILDREN, ARROW_IPC_FBR_FIELD_CUSTOM_METADATA };
+enum { ARROW_IPC_FBR_SCHEMA_ENDIANNESS, ARROW_IPC_FBR_SCHEMA_FIELDS, ARROW_IPC_FBR_SCHEMA_CUSTOM_METADATA,
+       ARROW_IPC_FBR_SCHEMA_FEATURES };
+enum { ARROW_IPC_FBR_MESSAGE_VERSION, ARROW_IPC_FBR_MESSAGE_HEADER_TYPE, ARROW_IPC_FBR_MESSAGE_HEADER,
+       ARROW_IPC_FBR_MESSAGE_BODY_LENGTH, ARROW_IPC_FBR_MESSAGE_CUSTOM_METADATA };
+enum { ARROW_IPC_FBR_HEADER_SCHEMA = 1, ARROW_IPC_FBR_HEADER_DICTIONARY_BATCH = 2, ARROW_IPC_FBR_HEADER_RECORD_BATCH = 3 };
 
 /* ---- Verification ---- */
 
-static int VerifyKeyValues(struct ArrowIpcFbVerifier* v, const struct ArrowIpcFbTable* t,
+static int IpcSchemaVerifyKeyValues(struct ArrowIpcFbrVerifier* v, const struct ArrowIpcFbrTable* t,
                            int id, int depth) {
-  struct ArrowIpcFbVector vec;
-  struct ArrowIpcFbTable kv;
+  struct ArrowIpcFbrVector vec;
+  struct ArrowIpcFbrTable kv;
   int present;
   int64_t i;
   NANOARROW_RETURN_NOT_OK(
-      ArrowIpcFbVerifyVector(v, t, id, 4, 4, "custom_metadata", &vec, &present));
+      ArrowIpcFbrVerifyVector(v, t, id, 4, 4, "custom_metadata", &vec, &present));
   for (i = 0; present && i < vec.n; i++) {
-    int64_t target = vec.pos + 4 * i + (int64_t)ArrowIpcFbLoadU32(v->data + vec.pos + 4 * i);
-    NANOARROW_RETURN_NOT_OK(ArrowIpcFbVerifyTableAt(v, target, depth, "KeyValue", &kv));
-    NANOARROW_RETURN_NOT_OK(ArrowIpcFbVerifyString(v, &kv, 0, "KeyValue.key"));
-    NANOARROW_RETURN_NOT_OK(ArrowIpcFbVerifyString(v, &kv, 1, "KeyValue.value"));
+    int64_t target = vec.pos + 4 * i + (int64_t)ArrowIpcFbrLoadU32(v->data + vec.pos + 4 * i);
+    NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyTableAt(v, target, depth, "KeyValue", &kv));
+    NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyString(v, &kv, 0, "KeyValue.key"));
+    NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyString(v, &kv, 1, "KeyValue.value"));
   }
   return NANOARROW_OK;
 }
 
-static int VerifyType(struct ArrowIpcFbVerifier* v, const struct ArrowIpcFbTable* field,
+static int IpcSchemaVerifyType(struct ArrowIpcFbrVerifier* v, const struct ArrowIpcFbrTable* field,
                       int depth) {
-  struct ArrowIpcFbTable t;
-  struct ArrowIpcFbVector vec;
+  struct ArrowIpcFbrTable t;
+  struct ArrowIpcFbrVector vec;
   int present;
-  int type_id = (uint8_t)ArrowIpcFbGetInt8(field, FB_FIELD_TYPE_TYPE, 0);
+  int type_id = (uint8_t)ArrowIpcFbrGetInt8(field, ARROW_IPC_FBR_FIELD_TYPE_TYPE, 0);
   NANOARROW_RETURN_NOT_OK(
-      ArrowIpcFbVerifySubTable(v, field, FB_FIELD_TYPE, depth, "Field.type", &t, &present));
+      ArrowIpcFbrVerifySubTable(v, field, ARROW_IPC_FBR_FIELD_TYPE, depth, "Field.type", &t, &present));
   if (!present) return NANOARROW_OK;
   /* Every scalar of every type table is at most 4 bytes; check the widest. */
-  NANOARROW_RETURN_NOT_OK(ArrowIpcFbVerifyScalar(v, &t, 0, 2, "type field 0"));
+  NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyScalar(v, &t, 0, 2, "type field 0"));
   switch (type_id) {
-    case FB_TYPE_INT:
-    case FB_TYPE_DECIMAL:
-    case FB_TYPE_FIXED_SIZE_BINARY:
-    case FB_TYPE_FIXED_SIZE_LIST:
-      NANOARROW_RETURN_NOT_OK(ArrowIpcFbVerifyScalar(v, &t, 0, 4, "type field 0"));
-      NANOARROW_RETURN_NOT_OK(ArrowIpcFbVerifyScalar(v, &t, 1, 4, "type field 1"));
-      NANOARROW_RETURN_NOT_OK(ArrowIpcFbVerifyScalar(v, &t, 2, 4, "type field 2"));
+    case ARROW_IPC_FBR_TYPE_INT:
+    case ARROW_IPC_FBR_TYPE_DECIMAL:
+    case ARROW_IPC_FBR_TYPE_FIXED_SIZE_BINARY:
+    case ARROW_IPC_FBR_TYPE_FIXED_SIZE_LIST:
+      NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyScalar(v, &t, 0, 4, "type field 0"));
+      NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyScalar(v, &t, 1, 4, "type field 1"));
+      NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyScalar(v, &t, 2, 4, "type field 2"));
       break;
-    case FB_TYPE_TIME:
-      NANOARROW_RETURN_NOT_OK(ArrowIpcFbVerifyScalar(v, &t, 1, 4, "Time.bitWidth"));
+    case ARROW_IPC_FBR_TYPE_TIME:
+      NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyScalar(v, &t, 1, 4, "Time.bitWidth"));
       break;
-    case FB_TYPE_TIMESTAMP:
-      NANOARROW_RETURN_NOT_OK(ArrowIpcFbVerifyString(v, &t, 1, "Timestamp.timezone"));
+    case ARROW_IPC_FBR_TYPE_TIMESTAMP:
+      NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyString(v, &t, 1, "Timestamp.timezone"));
       break;
-    case FB_TYPE_UNION:
+    case ARROW_IPC_FBR_TYPE_UNION:
       NANOARROW_RETURN_NOT_OK(
-          ArrowIpcFbVerifyVector(v, &t, 1, 4, 4, "Union.typeIds", &vec, &present));
+          ArrowIpcFbrVerifyVector(v, &t, 1, 4, 4, "Union.typeIds", &vec, &present));
       break;
     default:
       break;
@@ -104,135 +104,135 @@ static int VerifyType(struct ArrowIpcFbVerifier* v, const struct ArrowIpcFbTable
   return NANOARROW_OK;
 }
 
-static int VerifyField(struct ArrowIpcFbVerifier* v, const struct ArrowIpcFbTable* field,
+static int IpcSchemaVerifyField(struct ArrowIpcFbrVerifier* v, const struct ArrowIpcFbrTable* field,
                        int depth) {
-  struct ArrowIpcFbTable t;
-  struct ArrowIpcFbTable child;
-  struct ArrowIpcFbVector vec;
+  struct ArrowIpcFbrTable t;
+  struct ArrowIpcFbrTable child;
+  struct ArrowIpcFbrVector vec;
   int present;
   int64_t i;
-  NANOARROW_RETURN_NOT_OK(ArrowIpcFbVerifyString(v, field, FB_FIELD_NAME, "Field.name"));
+  NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyString(v, field, ARROW_IPC_FBR_FIELD_NAME, "Field.name"));
   NANOARROW_RETURN_NOT_OK(
-      ArrowIpcFbVerifyScalar(v, field, FB_FIELD_NULLABLE, 1, "Field.nullable"));
+      ArrowIpcFbrVerifyScalar(v, field, ARROW_IPC_FBR_FIELD_NULLABLE, 1, "Field.nullable"));
   NANOARROW_RETURN_NOT_OK(
-      ArrowIpcFbVerifyScalar(v, field, FB_FIELD_TYPE_TYPE, 1, "Field.type_type"));
-  NANOARROW_RETURN_NOT_OK(VerifyType(v, field, depth + 1));
-  NANOARROW_RETURN_NOT_OK(ArrowIpcFbVerifySubTable(v, field, FB_FIELD_DICTIONARY, depth + 1,
+      ArrowIpcFbrVerifyScalar(v, field, ARROW_IPC_FBR_FIELD_TYPE_TYPE, 1, "Field.type_type"));
+  NANOARROW_RETURN_NOT_OK(IpcSchemaVerifyType(v, field, depth + 1));
+  NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifySubTable(v, field, ARROW_IPC_FBR_FIELD_DICTIONARY, depth + 1,
                                                    "Field.dictionary", &t, &present));
   if (present) {
-    struct ArrowIpcFbTable index_type;
-    NANOARROW_RETURN_NOT_OK(ArrowIpcFbVerifyScalar(v, &t, 0, 8, "DictionaryEncoding.id"));
+    struct ArrowIpcFbrTable index_type;
+    NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyScalar(v, &t, 0, 8, "DictionaryEncoding.id"));
     NANOARROW_RETURN_NOT_OK(
-        ArrowIpcFbVerifyScalar(v, &t, 2, 1, "DictionaryEncoding.isOrdered"));
-    NANOARROW_RETURN_NOT_OK(ArrowIpcFbVerifySubTable(
+        ArrowIpcFbrVerifyScalar(v, &t, 2, 1, "DictionaryEncoding.isOrdered"));
+    NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifySubTable(
         v, &t, 1, depth + 2, "DictionaryEncoding.indexType", &index_type, &present));
     if (present) {
-      NANOARROW_RETURN_NOT_OK(ArrowIpcFbVerifyScalar(v, &index_type, 0, 4, "Int.bitWidth"));
-      NANOARROW_RETURN_NOT_OK(ArrowIpcFbVerifyScalar(v, &index_type, 1, 1, "Int.is_signed"));
+      NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyScalar(v, &index_type, 0, 4, "Int.bitWidth"));
+      NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyScalar(v, &index_type, 1, 1, "Int.is_signed"));
     }
   }
   NANOARROW_RETURN_NOT_OK(
-      ArrowIpcFbVerifyVector(v, field, FB_FIELD_CHILDREN, 4, 4, "Field.children", &vec,
+      ArrowIpcFbrVerifyVector(v, field, ARROW_IPC_FBR_FIELD_CHILDREN, 4, 4, "Field.children", &vec,
                              &present));
   for (i = 0; present && i < vec.n; i++) {
-    int64_t target = vec.pos + 4 * i + (int64_t)ArrowIpcFbLoadU32(v->data + vec.pos + 4 * i);
-    NANOARROW_RETURN_NOT_OK(ArrowIpcFbVerifyTableAt(v, target, depth + 2, "Field", &child));
-    NANOARROW_RETURN_NOT_OK(VerifyField(v, &child, depth + 2));
+    int64_t target = vec.pos + 4 * i + (int64_t)ArrowIpcFbrLoadU32(v->data + vec.pos + 4 * i);
+    NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyTableAt(v, target, depth + 2, "Field", &child));
+    NANOARROW_RETURN_NOT_OK(IpcSchemaVerifyField(v, &child, depth + 2));
   }
-  return VerifyKeyValues(v, field, FB_FIELD_CUSTOM_METADATA, depth + 1);
+  return IpcSchemaVerifyKeyValues(v, field, ARROW_IPC_FBR_FIELD_CUSTOM_METADATA, depth + 1);
 }
 
-static int VerifySchema(struct ArrowIpcFbVerifier* v, const struct ArrowIpcFbTable* schema,
+static int IpcSchemaVerifySchema(struct ArrowIpcFbrVerifier* v, const struct ArrowIpcFbrTable* schema,
                         int depth) {
-  struct ArrowIpcFbVector vec;
-  struct ArrowIpcFbTable field;
+  struct ArrowIpcFbrVector vec;
+  struct ArrowIpcFbrTable field;
   int present;
   int64_t i;
   NANOARROW_RETURN_NOT_OK(
-      ArrowIpcFbVerifyScalar(v, schema, FB_SCHEMA_ENDIANNESS, 2, "Schema.endianness"));
-  NANOARROW_RETURN_NOT_OK(ArrowIpcFbVerifyVector(v, schema, FB_SCHEMA_FIELDS, 4, 4,
+      ArrowIpcFbrVerifyScalar(v, schema, ARROW_IPC_FBR_SCHEMA_ENDIANNESS, 2, "Schema.endianness"));
+  NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyVector(v, schema, ARROW_IPC_FBR_SCHEMA_FIELDS, 4, 4,
                                                  "Schema.fields", &vec, &present));
   for (i = 0; present && i < vec.n; i++) {
-    int64_t target = vec.pos + 4 * i + (int64_t)ArrowIpcFbLoadU32(v->data + vec.pos + 4 * i);
-    NANOARROW_RETURN_NOT_OK(ArrowIpcFbVerifyTableAt(v, target, depth + 1, "Field", &field));
-    NANOARROW_RETURN_NOT_OK(VerifyField(v, &field, depth + 1));
+    int64_t target = vec.pos + 4 * i + (int64_t)ArrowIpcFbrLoadU32(v->data + vec.pos + 4 * i);
+    NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyTableAt(v, target, depth + 1, "Field", &field));
+    NANOARROW_RETURN_NOT_OK(IpcSchemaVerifyField(v, &field, depth + 1));
   }
-  NANOARROW_RETURN_NOT_OK(VerifyKeyValues(v, schema, FB_SCHEMA_CUSTOM_METADATA, depth + 1));
-  return ArrowIpcFbVerifyVector(v, schema, FB_SCHEMA_FEATURES, 8, 8, "Schema.features",
+  NANOARROW_RETURN_NOT_OK(IpcSchemaVerifyKeyValues(v, schema, ARROW_IPC_FBR_SCHEMA_CUSTOM_METADATA, depth + 1));
+  return ArrowIpcFbrVerifyVector(v, schema, ARROW_IPC_FBR_SCHEMA_FEATURES, 8, 8, "Schema.features",
                                 &vec, &present);
 }
 
-static int VerifyRecordBatch(struct ArrowIpcFbVerifier* v, const struct ArrowIpcFbTable* rb,
+static int IpcSchemaVerifyRecordBatch(struct ArrowIpcFbrVerifier* v, const struct ArrowIpcFbrTable* rb,
                              int depth) {
-  struct ArrowIpcFbVector vec;
-  struct ArrowIpcFbTable compression;
+  struct ArrowIpcFbrVector vec;
+  struct ArrowIpcFbrTable compression;
   int present;
-  NANOARROW_RETURN_NOT_OK(ArrowIpcFbVerifyScalar(v, rb, 0, 8, "RecordBatch.length"));
+  NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyScalar(v, rb, 0, 8, "RecordBatch.length"));
   NANOARROW_RETURN_NOT_OK(
-      ArrowIpcFbVerifyVector(v, rb, 1, 16, 8, "RecordBatch.nodes", &vec, &present));
+      ArrowIpcFbrVerifyVector(v, rb, 1, 16, 8, "RecordBatch.nodes", &vec, &present));
   NANOARROW_RETURN_NOT_OK(
-      ArrowIpcFbVerifyVector(v, rb, 2, 16, 8, "RecordBatch.buffers", &vec, &present));
-  NANOARROW_RETURN_NOT_OK(ArrowIpcFbVerifySubTable(v, rb, 3, depth + 1,
+      ArrowIpcFbrVerifyVector(v, rb, 2, 16, 8, "RecordBatch.buffers", &vec, &present));
+  NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifySubTable(v, rb, 3, depth + 1,
                                                    "RecordBatch.compression",
                                                    &compression, &present));
   if (present) {
     NANOARROW_RETURN_NOT_OK(
-        ArrowIpcFbVerifyScalar(v, &compression, 0, 1, "BodyCompression.codec"));
+        ArrowIpcFbrVerifyScalar(v, &compression, 0, 1, "BodyCompression.codec"));
     NANOARROW_RETURN_NOT_OK(
-        ArrowIpcFbVerifyScalar(v, &compression, 1, 1, "BodyCompression.method"));
+        ArrowIpcFbrVerifyScalar(v, &compression, 1, 1, "BodyCompression.method"));
   }
-  return ArrowIpcFbVerifyVector(v, rb, 4, 8, 8, "RecordBatch.variadicBufferCounts", &vec,
+  return ArrowIpcFbrVerifyVector(v, rb, 4, 8, 8, "RecordBatch.variadicBufferCounts", &vec,
                                 &present);
 }
 
-static int VerifyRoot(struct ArrowIpcFbVerifier* v, struct ArrowIpcFbTable* root,
+static int IpcSchemaVerifyRoot(struct ArrowIpcFbrVerifier* v, struct ArrowIpcFbrTable* root,
                       const char* what) {
   if (v->size < 8) {
     ArrowErrorSet(v->error, "%s flatbuffer of %ld bytes is too short", what,
                   (long)v->size);
     return EINVAL;
   }
-  return ArrowIpcFbVerifyTableAt(v, (int64_t)ArrowIpcFbLoadU32(v->data), 0, what, root);
+  return ArrowIpcFbrVerifyTableAt(v, (int64_t)ArrowIpcFbrLoadU32(v->data), 0, what, root);
 }
 
 ArrowErrorCode ArrowIpcPrivateVerifyMessage(const uint8_t* data, int64_t size,
                                             struct ArrowError* error) {
-  struct ArrowIpcFbVerifier v;
-  struct ArrowIpcFbTable message;
-  struct ArrowIpcFbTable header;
+  struct ArrowIpcFbrVerifier v;
+  struct ArrowIpcFbrTable message;
+  struct ArrowIpcFbrTable header;
   int present;
-  ArrowIpcFbVerifierInit(&v, data, size, error);
-  NANOARROW_RETURN_NOT_OK(VerifyRoot(&v, &message, "Message"));
+  ArrowIpcFbrVerifierInit(&v, data, size, error);
+  NANOARROW_RETURN_NOT_OK(IpcSchemaVerifyRoot(&v, &message, "Message"));
   NANOARROW_RETURN_NOT_OK(
-      ArrowIpcFbVerifyScalar(&v, &message, FB_MESSAGE_VERSION, 2, "Message.version"));
-  NANOARROW_RETURN_NOT_OK(ArrowIpcFbVerifyScalar(&v, &message, FB_MESSAGE_HEADER_TYPE, 1,
+      ArrowIpcFbrVerifyScalar(&v, &message, ARROW_IPC_FBR_MESSAGE_VERSION, 2, "Message.version"));
+  NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyScalar(&v, &message, ARROW_IPC_FBR_MESSAGE_HEADER_TYPE, 1,
                                                  "Message.header_type"));
-  NANOARROW_RETURN_NOT_OK(ArrowIpcFbVerifyScalar(&v, &message, FB_MESSAGE_BODY_LENGTH, 8,
+  NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyScalar(&v, &message, ARROW_IPC_FBR_MESSAGE_BODY_LENGTH, 8,
                                                  "Message.bodyLength"));
-  NANOARROW_RETURN_NOT_OK(VerifyKeyValues(&v, &message, FB_MESSAGE_CUSTOM_METADATA, 1));
-  NANOARROW_RETURN_NOT_OK(ArrowIpcFbVerifySubTable(&v, &message, FB_MESSAGE_HEADER, 1,
+  NANOARROW_RETURN_NOT_OK(IpcSchemaVerifyKeyValues(&v, &message, ARROW_IPC_FBR_MESSAGE_CUSTOM_METADATA, 1));
+  NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifySubTable(&v, &message, ARROW_IPC_FBR_MESSAGE_HEADER, 1,
                                                    "Message.header", &header, &present));
   if (!present) {
     ArrowErrorSet(error, "Message has no header");
     return EINVAL;
   }
-  switch ((uint8_t)ArrowIpcFbGetInt8(&message, FB_MESSAGE_HEADER_TYPE, 0)) {
-    case FB_HEADER_SCHEMA:
-      return VerifySchema(&v, &header, 1);
-    case FB_HEADER_RECORD_BATCH:
-      return VerifyRecordBatch(&v, &header, 1);
-    case FB_HEADER_DICTIONARY_BATCH: {
-      struct ArrowIpcFbTable rb;
-      NANOARROW_RETURN_NOT_OK(ArrowIpcFbVerifyScalar(&v, &header, 0, 8, "DictionaryBatch.id"));
+  switch ((uint8_t)ArrowIpcFbrGetInt8(&message, ARROW_IPC_FBR_MESSAGE_HEADER_TYPE, 0)) {
+    case ARROW_IPC_FBR_HEADER_SCHEMA:
+      return IpcSchemaVerifySchema(&v, &header, 1);
+    case ARROW_IPC_FBR_HEADER_RECORD_BATCH:
+      return IpcSchemaVerifyRecordBatch(&v, &header, 1);
+    case ARROW_IPC_FBR_HEADER_DICTIONARY_BATCH: {
+      struct ArrowIpcFbrTable rb;
+      NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyScalar(&v, &header, 0, 8, "DictionaryBatch.id"));
       NANOARROW_RETURN_NOT_OK(
-          ArrowIpcFbVerifyScalar(&v, &header, 2, 1, "DictionaryBatch.isDelta"));
-      NANOARROW_RETURN_NOT_OK(ArrowIpcFbVerifySubTable(&v, &header, 1, 2,
+          ArrowIpcFbrVerifyScalar(&v, &header, 2, 1, "DictionaryBatch.isDelta"));
+      NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifySubTable(&v, &header, 1, 2,
                                                        "DictionaryBatch.data", &rb, &present));
       if (!present) {
         ArrowErrorSet(error, "DictionaryBatch has no data");
         return EINVAL;
       }
-      return VerifyRecordBatch(&v, &rb, 2);
+      return IpcSchemaVerifyRecordBatch(&v, &rb, 2);
     }
     default:
       /* Tensors and unknown headers are refused when decoded. */
@@ -242,45 +242,45 @@ ArrowErrorCode ArrowIpcPrivateVerifyMessage(const uint8_t* data, int64_t size,
 
 ArrowErrorCode ArrowIpcPrivateVerifyFooter(const uint8_t* data, int64_t size,
                                            struct ArrowError* error) {
-  struct ArrowIpcFbVerifier v;
-  struct ArrowIpcFbTable footer;
-  struct ArrowIpcFbTable schema;
-  struct ArrowIpcFbVector vec;
+  struct ArrowIpcFbrVerifier v;
+  struct ArrowIpcFbrTable footer;
+  struct ArrowIpcFbrTable schema;
+  struct ArrowIpcFbrVector vec;
   int present;
-  ArrowIpcFbVerifierInit(&v, data, size, error);
-  NANOARROW_RETURN_NOT_OK(VerifyRoot(&v, &footer, "Footer"));
-  NANOARROW_RETURN_NOT_OK(ArrowIpcFbVerifyScalar(&v, &footer, 0, 2, "Footer.version"));
+  ArrowIpcFbrVerifierInit(&v, data, size, error);
+  NANOARROW_RETURN_NOT_OK(IpcSchemaVerifyRoot(&v, &footer, "Footer"));
+  NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyScalar(&v, &footer, 0, 2, "Footer.version"));
   NANOARROW_RETURN_NOT_OK(
-      ArrowIpcFbVerifySubTable(&v, &footer, 1, 1, "Footer.schema", &schema, &present));
+      ArrowIpcFbrVerifySubTable(&v, &footer, 1, 1, "Footer.schema", &schema, &present));
   if (!present) {
     ArrowErrorSet(error, "Footer has no schema");
     return EINVAL;
   }
-  NANOARROW_RETURN_NOT_OK(VerifySchema(&v, &schema, 1));
+  NANOARROW_RETURN_NOT_OK(IpcSchemaVerifySchema(&v, &schema, 1));
   NANOARROW_RETURN_NOT_OK(
-      ArrowIpcFbVerifyVector(&v, &footer, 2, 24, 8, "Footer.dictionaries", &vec, &present));
-  return ArrowIpcFbVerifyVector(&v, &footer, 3, 24, 8, "Footer.recordBatches", &vec,
+      ArrowIpcFbrVerifyVector(&v, &footer, 2, 24, 8, "Footer.dictionaries", &vec, &present));
+  return ArrowIpcFbrVerifyVector(&v, &footer, 3, 24, 8, "Footer.recordBatches", &vec,
                                 &present);
 }
 
 /* ---- Schema decoding ---- */
 
-static ArrowErrorCode SetMetadata(const struct ArrowIpcFbTable* table, int id,
+static ArrowErrorCode IpcSchemaSetMetadata(const struct ArrowIpcFbrTable* table, int id,
                                   struct ArrowSchema* out) {
-  struct ArrowIpcFbVector vec;
-  struct ArrowIpcFbTable kv;
+  struct ArrowIpcFbrVector vec;
+  struct ArrowIpcFbrTable kv;
   struct ArrowBuffer metadata;
   int64_t i;
   ArrowErrorCode result = NANOARROW_OK;
-  if (!ArrowIpcFbGetVector(table, id, 4, 4, &vec) || vec.n == 0) return NANOARROW_OK;
+  if (!ArrowIpcFbrGetVector(table, id, 4, 4, &vec) || vec.n == 0) return NANOARROW_OK;
   NANOARROW_RETURN_NOT_OK(ArrowMetadataBuilderInit(&metadata, NULL));
   for (i = 0; i < vec.n && result == NANOARROW_OK; i++) {
     struct ArrowStringView key = {"", 0};
     struct ArrowStringView value = {"", 0};
-    if (ArrowIpcFbVectorTable(&vec, i, &kv)) {
-      struct ArrowStringView s = ArrowIpcFbGetString(&kv, 0);
+    if (ArrowIpcFbrVectorTable(&vec, i, &kv)) {
+      struct ArrowStringView s = ArrowIpcFbrGetString(&kv, 0);
       if (s.data != NULL) key = s;
-      s = ArrowIpcFbGetString(&kv, 1);
+      s = ArrowIpcFbrGetString(&kv, 1);
       if (s.data != NULL) value = s;
     }
     result = ArrowMetadataBuilderAppend(&metadata, key, value);
@@ -292,13 +292,13 @@ static ArrowErrorCode SetMetadata(const struct ArrowIpcFbTable* table, int id,
   return result;
 }
 
-static const char kTimeUnitChars[] = {'s', 'm', 'u', 'n'};
+static const char kIpcSchemaTimeUnitChars[] = {'s', 'm', 'u', 'n'};
 
 /* Writes the format of an Int table (NULL table: the default int32 index). */
-static ArrowErrorCode IntFormat(const struct ArrowIpcFbTable* t, char* format,
+static ArrowErrorCode IpcSchemaIntFormat(const struct ArrowIpcFbrTable* t, char* format,
                                 struct ArrowError* error, const char* path) {
-  int32_t bit_width = t ? ArrowIpcFbGetInt32(t, 0, 0) : 32;
-  int is_signed = t ? ArrowIpcFbGetInt8(t, 1, 0) != 0 : 1;
+  int32_t bit_width = t ? ArrowIpcFbrGetInt32(t, 0, 0) : 32;
+  int is_signed = t ? ArrowIpcFbrGetInt8(t, 1, 0) != 0 : 1;
   const char* chars = is_signed ? "csil" : "CSIL";
   switch (bit_width) {
     case 8: format[0] = chars[0]; break;
@@ -314,7 +314,7 @@ static ArrowErrorCode IntFormat(const struct ArrowIpcFbTable* t, char* format,
   return NANOARROW_OK;
 }
 
-static ArrowErrorCode CheckChildren(int64_t n_children, int64_t expected, const char* type,
+static ArrowErrorCode IpcSchemaCheckChildren(int64_t n_children, int64_t expected, const char* type,
                                     struct ArrowError* error, const char* path) {
   if (n_children != expected) {
     ArrowErrorSet(error, "%s: %s must have %ld children but has %ld", path, type,
@@ -325,12 +325,12 @@ static ArrowErrorCode CheckChildren(int64_t n_children, int64_t expected, const 
 }
 
 /* The format string of the Field's type (into format, of format_size bytes). */
-static ArrowErrorCode TypeFormat(const struct ArrowIpcFbTable* field, int64_t n_children,
+static ArrowErrorCode IpcSchemaTypeFormat(const struct ArrowIpcFbrTable* field, int64_t n_children,
                                  char* format, size_t format_size, int64_t* flags,
                                  struct ArrowError* error, const char* path) {
-  struct ArrowIpcFbTable t;
-  int type_id = (uint8_t)ArrowIpcFbGetInt8(field, FB_FIELD_TYPE_TYPE, 0);
-  int has_table = ArrowIpcFbGetTable(field, FB_FIELD_TYPE, &t);
+  struct ArrowIpcFbrTable t;
+  int type_id = (uint8_t)ArrowIpcFbrGetInt8(field, ARROW_IPC_FBR_FIELD_TYPE_TYPE, 0);
+  int has_table = ArrowIpcFbrGetTable(field, ARROW_IPC_FBR_FIELD_TYPE, &t);
   int16_t unit;
   int32_t width;
   const char* fixed = NULL;
@@ -342,43 +342,43 @@ static ArrowErrorCode TypeFormat(const struct ArrowIpcFbTable* field, int64_t n_
   }
 
   switch (type_id) {
-    case FB_TYPE_NULL: fixed = "n"; break;
-    case FB_TYPE_BOOL: fixed = "b"; break;
-    case FB_TYPE_BINARY: fixed = "z"; break;
-    case FB_TYPE_UTF8: fixed = "u"; break;
-    case FB_TYPE_LARGE_BINARY: fixed = "Z"; break;
-    case FB_TYPE_LARGE_UTF8: fixed = "U"; break;
-    case FB_TYPE_BINARY_VIEW: fixed = "vz"; break;
-    case FB_TYPE_UTF8_VIEW: fixed = "vu"; break;
-    case FB_TYPE_LIST: fixed = "+l"; expected_children = 1; break;
-    case FB_TYPE_LARGE_LIST: fixed = "+L"; expected_children = 1; break;
-    case FB_TYPE_LIST_VIEW: fixed = "+vl"; expected_children = 1; break;
-    case FB_TYPE_LARGE_LIST_VIEW: fixed = "+vL"; expected_children = 1; break;
-    case FB_TYPE_RUN_END_ENCODED: fixed = "+r"; expected_children = 2; break;
-    case FB_TYPE_STRUCT: fixed = "+s"; expected_children = n_children; break;
-    case FB_TYPE_MAP:
+    case ARROW_IPC_FBR_TYPE_NULL: fixed = "n"; break;
+    case ARROW_IPC_FBR_TYPE_BOOL: fixed = "b"; break;
+    case ARROW_IPC_FBR_TYPE_BINARY: fixed = "z"; break;
+    case ARROW_IPC_FBR_TYPE_UTF8: fixed = "u"; break;
+    case ARROW_IPC_FBR_TYPE_LARGE_BINARY: fixed = "Z"; break;
+    case ARROW_IPC_FBR_TYPE_LARGE_UTF8: fixed = "U"; break;
+    case ARROW_IPC_FBR_TYPE_BINARY_VIEW: fixed = "vz"; break;
+    case ARROW_IPC_FBR_TYPE_UTF8_VIEW: fixed = "vu"; break;
+    case ARROW_IPC_FBR_TYPE_LIST: fixed = "+l"; expected_children = 1; break;
+    case ARROW_IPC_FBR_TYPE_LARGE_LIST: fixed = "+L"; expected_children = 1; break;
+    case ARROW_IPC_FBR_TYPE_LIST_VIEW: fixed = "+vl"; expected_children = 1; break;
+    case ARROW_IPC_FBR_TYPE_LARGE_LIST_VIEW: fixed = "+vL"; expected_children = 1; break;
+    case ARROW_IPC_FBR_TYPE_RUN_END_ENCODED: fixed = "+r"; expected_children = 2; break;
+    case ARROW_IPC_FBR_TYPE_STRUCT: fixed = "+s"; expected_children = n_children; break;
+    case ARROW_IPC_FBR_TYPE_MAP:
       fixed = "+m";
       expected_children = 1;
-      if (ArrowIpcFbGetInt8(&t, 0, 0)) *flags |= ARROW_FLAG_MAP_KEYS_SORTED;
+      if (ArrowIpcFbrGetInt8(&t, 0, 0)) *flags |= ARROW_FLAG_MAP_KEYS_SORTED;
       break;
-    case FB_TYPE_INT:
-      NANOARROW_RETURN_NOT_OK(IntFormat(&t, format, error, path));
+    case ARROW_IPC_FBR_TYPE_INT:
+      NANOARROW_RETURN_NOT_OK(IpcSchemaIntFormat(&t, format, error, path));
       break;
-    case FB_TYPE_FLOATING_POINT:
-      switch (ArrowIpcFbGetInt16(&t, 0, 0)) {
+    case ARROW_IPC_FBR_TYPE_FLOATING_POINT:
+      switch (ArrowIpcFbrGetInt16(&t, 0, 0)) {
         case 0: fixed = "e"; break;
         case 1: fixed = "f"; break;
         case 2: fixed = "g"; break;
         default:
           ArrowErrorSet(error, "%s: unknown FloatingPoint precision %d", path,
-                        (int)ArrowIpcFbGetInt16(&t, 0, 0));
+                        (int)ArrowIpcFbrGetInt16(&t, 0, 0));
           return EINVAL;
       }
       break;
-    case FB_TYPE_DECIMAL: {
-      int32_t precision = ArrowIpcFbGetInt32(&t, 0, 0);
-      int32_t scale = ArrowIpcFbGetInt32(&t, 1, 0);
-      width = ArrowIpcFbGetInt32(&t, 2, 128);
+    case ARROW_IPC_FBR_TYPE_DECIMAL: {
+      int32_t precision = ArrowIpcFbrGetInt32(&t, 0, 0);
+      int32_t scale = ArrowIpcFbrGetInt32(&t, 1, 0);
+      width = ArrowIpcFbrGetInt32(&t, 2, 128);
       if (width != 32 && width != 64 && width != 128 && width != 256) {
         ArrowErrorSet(error, "%s: Decimal bitWidth %d is not 32, 64, 128 or 256", path,
                       (int)width);
@@ -397,8 +397,8 @@ static ArrowErrorCode TypeFormat(const struct ArrowIpcFbTable* field, int64_t n_
       }
       break;
     }
-    case FB_TYPE_DATE:
-      switch (ArrowIpcFbGetInt16(&t, 0, 1)) {
+    case ARROW_IPC_FBR_TYPE_DATE:
+      switch (ArrowIpcFbrGetInt16(&t, 0, 1)) {
         case 0: fixed = "tdD"; break;
         case 1: fixed = "tdm"; break;
         default:
@@ -406,19 +406,19 @@ static ArrowErrorCode TypeFormat(const struct ArrowIpcFbTable* field, int64_t n_
           return EINVAL;
       }
       break;
-    case FB_TYPE_TIME:
-      unit = ArrowIpcFbGetInt16(&t, 0, 1);
-      width = ArrowIpcFbGetInt32(&t, 1, 32);
+    case ARROW_IPC_FBR_TYPE_TIME:
+      unit = ArrowIpcFbrGetInt16(&t, 0, 1);
+      width = ArrowIpcFbrGetInt32(&t, 1, 32);
       if (unit < 0 || unit > 3 || width != (unit < 2 ? 32 : 64)) {
         ArrowErrorSet(error, "%s: Time unit %d with bitWidth %d is invalid", path,
                       (int)unit, (int)width);
         return EINVAL;
       }
-      snprintf(format, format_size, "tt%c", kTimeUnitChars[unit]);
+      snprintf(format, format_size, "tt%c", kIpcSchemaTimeUnitChars[unit]);
       break;
-    case FB_TYPE_TIMESTAMP: {
-      struct ArrowStringView tz = ArrowIpcFbGetString(&t, 1);
-      unit = ArrowIpcFbGetInt16(&t, 0, 0);
+    case ARROW_IPC_FBR_TYPE_TIMESTAMP: {
+      struct ArrowStringView tz = ArrowIpcFbrGetString(&t, 1);
+      unit = ArrowIpcFbrGetInt16(&t, 0, 0);
       if (unit < 0 || unit > 3) {
         ArrowErrorSet(error, "%s: unknown Timestamp unit %d", path, (int)unit);
         return EINVAL;
@@ -428,20 +428,20 @@ static ArrowErrorCode TypeFormat(const struct ArrowIpcFbTable* field, int64_t n_
                       (long)tz.size_bytes);
         return EINVAL;
       }
-      snprintf(format, format_size, "ts%c:%.*s", kTimeUnitChars[unit],
+      snprintf(format, format_size, "ts%c:%.*s", kIpcSchemaTimeUnitChars[unit],
                (int)tz.size_bytes, tz.data ? tz.data : "");
       break;
     }
-    case FB_TYPE_DURATION:
-      unit = ArrowIpcFbGetInt16(&t, 0, 1);
+    case ARROW_IPC_FBR_TYPE_DURATION:
+      unit = ArrowIpcFbrGetInt16(&t, 0, 1);
       if (unit < 0 || unit > 3) {
         ArrowErrorSet(error, "%s: unknown Duration unit %d", path, (int)unit);
         return EINVAL;
       }
-      snprintf(format, format_size, "tD%c", kTimeUnitChars[unit]);
+      snprintf(format, format_size, "tD%c", kIpcSchemaTimeUnitChars[unit]);
       break;
-    case FB_TYPE_INTERVAL:
-      switch (ArrowIpcFbGetInt16(&t, 0, 0)) {
+    case ARROW_IPC_FBR_TYPE_INTERVAL:
+      switch (ArrowIpcFbrGetInt16(&t, 0, 0)) {
         case 0: fixed = "tiM"; break;
         case 1: fixed = "tiD"; break;
         case 2: fixed = "tin"; break;
@@ -450,8 +450,8 @@ static ArrowErrorCode TypeFormat(const struct ArrowIpcFbTable* field, int64_t n_
           return EINVAL;
       }
       break;
-    case FB_TYPE_FIXED_SIZE_BINARY:
-      width = ArrowIpcFbGetInt32(&t, 0, 0);
+    case ARROW_IPC_FBR_TYPE_FIXED_SIZE_BINARY:
+      width = ArrowIpcFbrGetInt32(&t, 0, 0);
       if (width < 0) {
         ArrowErrorSet(error, "%s: FixedSizeBinary byteWidth %d is negative", path,
                       (int)width);
@@ -459,8 +459,8 @@ static ArrowErrorCode TypeFormat(const struct ArrowIpcFbTable* field, int64_t n_
       }
       snprintf(format, format_size, "w:%d", (int)width);
       break;
-    case FB_TYPE_FIXED_SIZE_LIST:
-      width = ArrowIpcFbGetInt32(&t, 0, 0);
+    case ARROW_IPC_FBR_TYPE_FIXED_SIZE_LIST:
+      width = ArrowIpcFbrGetInt32(&t, 0, 0);
       if (width < 0) {
         ArrowErrorSet(error, "%s: FixedSizeList listSize %d is negative", path,
                       (int)width);
@@ -469,9 +469,9 @@ static ArrowErrorCode TypeFormat(const struct ArrowIpcFbTable* field, int64_t n_
       snprintf(format, format_size, "+w:%d", (int)width);
       expected_children = 1;
       break;
-    case FB_TYPE_UNION: {
-      struct ArrowIpcFbVector ids;
-      int16_t mode = ArrowIpcFbGetInt16(&t, 0, 0);
+    case ARROW_IPC_FBR_TYPE_UNION: {
+      struct ArrowIpcFbrVector ids;
+      int16_t mode = ArrowIpcFbrGetInt16(&t, 0, 0);
       int64_t i;
       size_t pos;
       if (mode != 0 && mode != 1) {
@@ -484,14 +484,14 @@ static ArrowErrorCode TypeFormat(const struct ArrowIpcFbTable* field, int64_t n_
         return EINVAL;
       }
       pos = (size_t)snprintf(format, format_size, "+u%c:", mode == 0 ? 's' : 'd');
-      if (ArrowIpcFbGetVector(&t, 1, 4, 4, &ids)) {
+      if (ArrowIpcFbrGetVector(&t, 1, 4, 4, &ids)) {
         NANOARROW_RETURN_NOT_OK(
-            CheckChildren(n_children, ids.n, "Union (one per type id)", error, path));
+            IpcSchemaCheckChildren(n_children, ids.n, "Union (one per type id)", error, path));
       }
       for (i = 0; i < n_children; i++) {
         int32_t type_id_value =
-            ArrowIpcFbGetVector(&t, 1, 4, 4, &ids)
-                ? ArrowIpcFbLoadI32(ids.data + ids.pos + 4 * i)
+            ArrowIpcFbrGetVector(&t, 1, 4, 4, &ids)
+                ? ArrowIpcFbrLoadI32(ids.data + ids.pos + 4 * i)
                 : (int32_t)i;
         if (type_id_value < 0 || type_id_value > 127) {
           ArrowErrorSet(error, "%s: Union type id %d is outside [0, 127]", path,
@@ -513,40 +513,68 @@ static ArrowErrorCode TypeFormat(const struct ArrowIpcFbTable* field, int64_t n_
       return ENOTSUP;
   }
 
-  if (fixed != NULL) snprintf(format, format_size, "%s", fixed);
-  return CheckChildren(n_children, expected_children, format, error, path);
+  if (fixed != NULL) {
+    size_t fixed_size = strlen(fixed);
+    if (fixed_size >= format_size) fixed_size = format_size - 1;
+    memcpy(format, fixed, fixed_size);
+    format[fixed_size] = '\0';
+  }
+  return IpcSchemaCheckChildren(n_children, expected_children, format, error, path);
 }
 
-static ArrowErrorCode DecodeField(const struct ArrowIpcFbTable* field,
+static ArrowErrorCode IpcSchemaDecodeField(const struct ArrowIpcFbrTable* field,
                                   struct ArrowSchema* out, int depth, const char* path,
                                   struct ArrowError* error);
 
-static ArrowErrorCode DecodeChildren(const struct ArrowIpcFbTable* table, int id,
+/* out = path + ".children[i]" (truncated to fit); snprintf costs too much per
+ * field of a wide schema. */
+static void IpcSchemaChildPath(char* out, size_t out_size, const char* path, int64_t i) {
+  static const char kChildren[] = ".children[";
+  char digits[24];
+  size_t n_digits = 0;
+  size_t pos;
+  size_t path_size = strlen(path);
+  if (path_size + sizeof(kChildren) + sizeof(digits) + 2 > out_size) {
+    path_size = out_size - sizeof(kChildren) - sizeof(digits) - 2;
+  }
+  memcpy(out, path, path_size);
+  memcpy(out + path_size, kChildren, sizeof(kChildren) - 1);
+  pos = path_size + sizeof(kChildren) - 1;
+  do {
+    digits[n_digits++] = (char)('0' + i % 10);
+    i /= 10;
+  } while (i > 0);
+  while (n_digits > 0) out[pos++] = digits[--n_digits];
+  out[pos++] = ']';
+  out[pos] = '\0';
+}
+
+static ArrowErrorCode IpcSchemaDecodeChildren(const struct ArrowIpcFbrTable* table, int id,
                                      struct ArrowSchema* out, int depth, const char* path,
                                      struct ArrowError* error) {
-  struct ArrowIpcFbVector vec;
-  struct ArrowIpcFbTable child;
+  struct ArrowIpcFbrVector vec;
+  struct ArrowIpcFbrTable child;
   int64_t i;
   char child_path[256];
-  if (!ArrowIpcFbGetVector(table, id, 4, 4, &vec)) vec.n = 0;
+  if (!ArrowIpcFbrGetVector(table, id, 4, 4, &vec)) vec.n = 0;
   NANOARROW_RETURN_NOT_OK(ArrowSchemaAllocateChildren(out, vec.n));
   for (i = 0; i < vec.n; i++) {
-    snprintf(child_path, sizeof(child_path), "%s.children[%ld]", path, (long)i);
-    if (!ArrowIpcFbVectorTable(&vec, i, &child)) {
+    IpcSchemaChildPath(child_path, sizeof(child_path), path, i);
+    if (!ArrowIpcFbrVectorTable(&vec, i, &child)) {
       ArrowErrorSet(error, "%s: invalid Field table", child_path);
       return EINVAL;
     }
-    NANOARROW_RETURN_NOT_OK(DecodeField(&child, out->children[i], depth + 1, child_path,
+    NANOARROW_RETURN_NOT_OK(IpcSchemaDecodeField(&child, out->children[i], depth + 1, child_path,
                                         error));
   }
   return NANOARROW_OK;
 }
 
-static ArrowErrorCode DecodeField(const struct ArrowIpcFbTable* field,
+static ArrowErrorCode IpcSchemaDecodeField(const struct ArrowIpcFbrTable* field,
                                   struct ArrowSchema* out, int depth, const char* path,
                                   struct ArrowError* error) {
-  struct ArrowIpcFbTable dictionary;
-  struct ArrowIpcFbVector children;
+  struct ArrowIpcFbrTable dictionary;
+  struct ArrowIpcFbrVector children;
   struct ArrowStringView name;
   struct ArrowSchema* value_schema = out;
   /* Fits "+ud:" and 127 type ids of up to 4 characters, or a 1000-byte timezone. */
@@ -560,27 +588,27 @@ static ArrowErrorCode DecodeField(const struct ArrowIpcFbTable* field,
     return EINVAL;
   }
 
-  name = ArrowIpcFbGetString(field, FB_FIELD_NAME);
+  name = ArrowIpcFbrGetString(field, ARROW_IPC_FBR_FIELD_NAME);
   if (name.data != NULL) NANOARROW_RETURN_NOT_OK(ArrowSchemaSetName(out, name.data));
-  if (ArrowIpcFbGetInt8(field, FB_FIELD_NULLABLE, 0)) flags |= ARROW_FLAG_NULLABLE;
+  if (ArrowIpcFbrGetInt8(field, ARROW_IPC_FBR_FIELD_NULLABLE, 0)) flags |= ARROW_FLAG_NULLABLE;
 
-  n_children = ArrowIpcFbGetVector(field, FB_FIELD_CHILDREN, 4, 4, &children)
+  n_children = ArrowIpcFbrGetVector(field, ARROW_IPC_FBR_FIELD_CHILDREN, 4, 4, &children)
                    ? children.n : 0;
 
-  if (ArrowIpcFbGetTable(field, FB_FIELD_DICTIONARY, &dictionary)) {
-    struct ArrowIpcFbTable index_type;
-    int has_index_type = ArrowIpcFbGetTable(&dictionary, 1, &index_type);
+  if (ArrowIpcFbrGetTable(field, ARROW_IPC_FBR_FIELD_DICTIONARY, &dictionary)) {
+    struct ArrowIpcFbrTable index_type;
+    int has_index_type = ArrowIpcFbrGetTable(&dictionary, 1, &index_type);
     NANOARROW_RETURN_NOT_OK(
-        IntFormat(has_index_type ? &index_type : NULL, format, error, path));
+        IpcSchemaIntFormat(has_index_type ? &index_type : NULL, format, error, path));
     NANOARROW_RETURN_NOT_OK(ArrowSchemaSetFormat(out, format));
-    if (ArrowIpcFbGetInt8(&dictionary, 2, 0)) flags |= ARROW_FLAG_DICTIONARY_ORDERED;
+    if (ArrowIpcFbrGetInt8(&dictionary, 2, 0)) flags |= ARROW_FLAG_DICTIONARY_ORDERED;
     NANOARROW_RETURN_NOT_OK(ArrowSchemaAllocateDictionary(out));
     value_schema = out->dictionary;
     value_schema->flags = flags & ARROW_FLAG_NULLABLE;
   }
 
   NANOARROW_RETURN_NOT_OK(
-      TypeFormat(field, n_children, format, sizeof(format), &flags, error, path));
+      IpcSchemaTypeFormat(field, n_children, format, sizeof(format), &flags, error, path));
   NANOARROW_RETURN_NOT_OK(ArrowSchemaSetFormat(value_schema, format));
   if (value_schema != out) {
     value_schema->flags |= flags & ARROW_FLAG_MAP_KEYS_SORTED;
@@ -588,25 +616,25 @@ static ArrowErrorCode DecodeField(const struct ArrowIpcFbTable* field,
   }
   out->flags = flags;
   NANOARROW_RETURN_NOT_OK(
-      DecodeChildren(field, FB_FIELD_CHILDREN, value_schema, depth, path, error));
-  return SetMetadata(field, FB_FIELD_CUSTOM_METADATA, out);
+      IpcSchemaDecodeChildren(field, ARROW_IPC_FBR_FIELD_CHILDREN, value_schema, depth, path, error));
+  return IpcSchemaSetMetadata(field, ARROW_IPC_FBR_FIELD_CUSTOM_METADATA, out);
 }
 
-ArrowErrorCode ArrowIpcPrivateDecodeSchema(const struct ArrowIpcFbTable* schema_table,
+ArrowErrorCode ArrowIpcPrivateDecodeSchema(const struct ArrowIpcFbrTable* schema_table,
                                            struct ArrowSchema* out,
                                            enum ArrowIpcEndianness* endianness,
                                            int32_t* features, struct ArrowError* error) {
-  struct ArrowIpcFbVector vec;
+  struct ArrowIpcFbrVector vec;
   ArrowErrorCode result;
   int64_t i;
 
-  *endianness = ArrowIpcFbGetInt16(schema_table, FB_SCHEMA_ENDIANNESS, 0) == 0
+  *endianness = ArrowIpcFbrGetInt16(schema_table, ARROW_IPC_FBR_SCHEMA_ENDIANNESS, 0) == 0
                     ? NANOARROW_IPC_ENDIANNESS_LITTLE
                     : NANOARROW_IPC_ENDIANNESS_BIG;
   *features = 0;
-  if (ArrowIpcFbGetVector(schema_table, FB_SCHEMA_FEATURES, 8, 8, &vec)) {
+  if (ArrowIpcFbrGetVector(schema_table, ARROW_IPC_FBR_SCHEMA_FEATURES, 8, 8, &vec)) {
     for (i = 0; i < vec.n; i++) {
-      *features |= (int32_t)(ArrowIpcFbLoadI64(vec.data + vec.pos + 8 * i) &
+      *features |= (int32_t)(ArrowIpcFbrLoadI64(vec.data + vec.pos + 8 * i) &
                              (NANOARROW_IPC_FEATURE_DICTIONARY_REPLACEMENT |
                               NANOARROW_IPC_FEATURE_COMPRESSED_BODY));
     }
@@ -615,10 +643,10 @@ ArrowErrorCode ArrowIpcPrivateDecodeSchema(const struct ArrowIpcFbTable* schema_
   ArrowSchemaInit(out);
   result = ArrowSchemaSetFormat(out, "+s");
   if (result == NANOARROW_OK) {
-    result = DecodeChildren(schema_table, FB_SCHEMA_FIELDS, out, 0, "fields", error);
+    result = IpcSchemaDecodeChildren(schema_table, ARROW_IPC_FBR_SCHEMA_FIELDS, out, 0, "fields", error);
   }
   if (result == NANOARROW_OK) {
-    result = SetMetadata(schema_table, FB_SCHEMA_CUSTOM_METADATA, out);
+    result = IpcSchemaSetMetadata(schema_table, ARROW_IPC_FBR_SCHEMA_CUSTOM_METADATA, out);
   }
   if (result != NANOARROW_OK) {
     if (result == ENOMEM) ArrowErrorSet(error, "out of memory decoding schema");

@@ -15,7 +15,7 @@ void ArrowIpcPrivateSharedBlockRelease(struct ArrowIpcSharedBlock* block) {
 }
 
 /* private_src is a non-owning view: freeing it drops this reference. */
-static void SharedBufferDeallocate(struct ArrowBufferAllocator* allocator, uint8_t* ptr,
+static void IpcSharedBufferDeallocate(struct ArrowBufferAllocator* allocator, uint8_t* ptr,
                                    int64_t size) {
   NANOARROW_UNUSED(ptr);
   NANOARROW_UNUSED(size);
@@ -33,7 +33,7 @@ ArrowErrorCode ArrowIpcSharedBufferInit(struct ArrowIpcSharedBuffer* shared,
   shared->private_src.data = block->src.data;
   shared->private_src.size_bytes = block->src.size_bytes;
   shared->private_src.capacity_bytes = block->src.size_bytes;
-  shared->private_src.allocator = ArrowBufferDeallocator(&SharedBufferDeallocate, block);
+  shared->private_src.allocator = ArrowBufferDeallocator(&IpcSharedBufferDeallocate, block);
   return NANOARROW_OK;
 }
 

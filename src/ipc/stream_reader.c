@@ -13,12 +13,13 @@
 
 /* Reads grow their buffer by at most this much beyond the bytes received, so a
  * length claimed by the input costs memory only once the bytes exist. */
-#define ARROW_IPC_READ_CHUNK ((int64_t)1 << 20)
+#define IPC_STREAM_READ_CHUNK ((int64_t)1 << 20)
 
-struct StreamReaderPrivate {
+struct IpcStreamReaderPrivate {
   struct ArrowIpcInputStream input;
   struct ArrowIpcDecoder decoder;
   struct ArrowIpcArrayStreamReaderOptions options;
+  enum ArrowValidationLevel validation_level;
   struct ArrowSchema schema;
   struct ArrowBuffer header;
   struct ArrowBuffer body;
@@ -34,11 +35,11 @@ struct StreamReaderPrivate {
 };
 
 /* Appends up to n bytes from the input to buffer; *n_read_out tells how many. */
-static ArrowErrorCode ReadAppend(struct StreamReaderPrivate* private_data,
+static ArrowErrorCode IpcStreamReadAppend(struct IpcStreamReaderPrivate* private_data,
                                  struct ArrowBuffer* buffer, int64_t n, int64_t* n_read_out) {
   int64_t total = 0;
   while (total < n) {
-    int64_t chunk = n - total < ARROW_IPC_READ_CHUNK ? n - total : ARROW_IPC_READ_CHUNK;
+    int64_t chunk = n - total < IPC_STREAM_READ_CHUNK ? n - total : IPC_STREAM_READ_CHUNK;
     int64_t n_read = 0;
     if (ArrowBufferReserve(buffer, chunk) != NANOARROW_OK) {
       ArrowErrorSet(&private_data->error, "out of memory reading %ld bytes", (long)n);
@@ -55,10 +56,10 @@ static ArrowErrorCode ReadAppend(struct StreamReaderPrivate* private_data,
   return NANOARROW_OK;
 }
 
-static ArrowErrorCode ReadExactly(struct StreamReaderPrivate* private_data,
+static ArrowErrorCode IpcStreamReadExactly(struct IpcStreamReaderPrivate* private_data,
                                   struct ArrowBuffer* buffer, int64_t n, const char* what) {
   int64_t n_read;
-  NANOARROW_RETURN_NOT_OK(ReadAppend(private_data, buffer, n, &n_read));
+  NANOARROW_RETURN_NOT_OK(IpcStreamReadAppend(private_data, buffer, n, &n_read));
   if (n_read != n) {
     ArrowErrorSet(&private_data->error, "expected %ld bytes of %s but found %ld",
                   (long)n, what, (long)n_read);
@@ -67,10 +68,10 @@ static ArrowErrorCode ReadExactly(struct StreamReaderPrivate* private_data,
   return NANOARROW_OK;
 }
 
-static ArrowErrorCode StartFileMode(struct StreamReaderPrivate* private_data,
+static ArrowErrorCode IpcStreamStartFileMode(struct IpcStreamReaderPrivate* private_data,
                                     struct ArrowBuffer* all) {
   int64_t n_read;
-  ArrowErrorCode result = ReadAppend(private_data, all, INT64_MAX / 2, &n_read);
+  ArrowErrorCode result = IpcStreamReadAppend(private_data, all, INT64_MAX / 2, &n_read);
   if (result == NANOARROW_OK) {
     result = ArrowIpcFileReaderInitBuffer(&private_data->file_reader, all,
                                           &private_data->error);
@@ -82,7 +83,7 @@ static ArrowErrorCode StartFileMode(struct StreamReaderPrivate* private_data,
 
 /* Reads and decodes the next message header; its body is then at *body_out.
  * ENODATA at the end of the stream. */
-static ArrowErrorCode ReadMessage(struct StreamReaderPrivate* private_data,
+static ArrowErrorCode IpcStreamReadMessage(struct IpcStreamReaderPrivate* private_data,
                                   struct ArrowBufferView* body_out,
                                   struct ArrowIpcSharedBlock** shared_out, int first) {
   struct ArrowIpcDecoder* decoder = &private_data->decoder;
@@ -107,7 +108,7 @@ static ArrowErrorCode ReadMessage(struct StreamReaderPrivate* private_data,
       if (ArrowBufferAppend(&all, view.data.data, view.size_bytes) != NANOARROW_OK) {
         return ENOMEM;
       }
-      return StartFileMode(private_data, &all) == NANOARROW_OK ? ENOENT : EINVAL;
+      return IpcStreamStartFileMode(private_data, &all) == NANOARROW_OK ? ENOENT : EINVAL;
     }
     result = ArrowIpcDecoderPeekHeader(decoder, view, &prefix, error);
     if (result == ENODATA) return ENODATA;
@@ -130,7 +131,7 @@ static ArrowErrorCode ReadMessage(struct StreamReaderPrivate* private_data,
   }
 
   private_data->header.size_bytes = 0;
-  NANOARROW_RETURN_NOT_OK(ReadAppend(private_data, &private_data->header, 4, &n_read));
+  NANOARROW_RETURN_NOT_OK(IpcStreamReadAppend(private_data, &private_data->header, 4, &n_read));
   if (n_read == 0) return ENODATA;
   if (n_read < 4) {
     ArrowErrorSet(error, "stream ends inside a message prefix");
@@ -140,17 +141,17 @@ static ArrowErrorCode ReadMessage(struct StreamReaderPrivate* private_data,
     struct ArrowBuffer all;
     ArrowBufferInit(&all);
     ArrowBufferMove(&private_data->header, &all);
-    return StartFileMode(private_data, &all) == NANOARROW_OK ? ENOENT : EINVAL;
+    return IpcStreamStartFileMode(private_data, &all) == NANOARROW_OK ? ENOENT : EINVAL;
   }
-  if (ArrowIpcFbLoadI32(private_data->header.data) == -1) {
-    NANOARROW_RETURN_NOT_OK(ReadExactly(private_data, &private_data->header, 4, "prefix"));
+  if (ArrowIpcFbrLoadI32(private_data->header.data) == -1) {
+    NANOARROW_RETURN_NOT_OK(IpcStreamReadExactly(private_data, &private_data->header, 4, "prefix"));
   }
   view.data.as_uint8 = private_data->header.data;
   view.size_bytes = private_data->header.size_bytes;
   result = ArrowIpcDecoderPeekHeader(decoder, view, &prefix, error);
   if (result == ENODATA) return ENODATA;
   NANOARROW_RETURN_NOT_OK(result);
-  NANOARROW_RETURN_NOT_OK(ReadExactly(private_data, &private_data->header,
+  NANOARROW_RETURN_NOT_OK(IpcStreamReadExactly(private_data, &private_data->header,
                                       decoder->header_size_bytes - prefix, "metadata"));
   view.data.as_uint8 = private_data->header.data;
   view.size_bytes = private_data->header.size_bytes;
@@ -158,7 +159,7 @@ static ArrowErrorCode ReadMessage(struct StreamReaderPrivate* private_data,
 
   private_data->body.size_bytes = 0;
   NANOARROW_RETURN_NOT_OK(
-      ReadExactly(private_data, &private_data->body, decoder->body_size_bytes, "body"));
+      IpcStreamReadExactly(private_data, &private_data->body, decoder->body_size_bytes, "body"));
   if (private_data->options.use_shared_buffers) {
     struct ArrowIpcSharedBuffer shared;
     if (ArrowIpcSharedBufferInit(&shared, &private_data->body) != NANOARROW_OK) {
@@ -174,7 +175,7 @@ static ArrowErrorCode ReadMessage(struct StreamReaderPrivate* private_data,
   return NANOARROW_OK;
 }
 
-static void DropShared(struct StreamReaderPrivate* private_data,
+static void IpcStreamDropShared(struct IpcStreamReaderPrivate* private_data,
                        struct ArrowIpcSharedBlock* shared) {
   /* Slices of the input hold no reference of their own. */
   if (shared != NULL && shared != private_data->input_block) {
@@ -182,10 +183,14 @@ static void DropShared(struct StreamReaderPrivate* private_data,
   }
 }
 
-static ArrowErrorCode SelectSchema(struct StreamReaderPrivate* private_data,
-                                   const struct ArrowSchema* full) {
+/* Keeps the selected part of full (moving it when it is all of it). */
+static ArrowErrorCode IpcStreamSelectSchema(struct IpcStreamReaderPrivate* private_data,
+                                   struct ArrowSchema* full) {
   int64_t i = private_data->options.field_index;
-  if (i == -1) return ArrowSchemaDeepCopy(full, &private_data->schema);
+  if (i == -1) {
+    ArrowSchemaMove(full, &private_data->schema);
+    return NANOARROW_OK;
+  }
   if (i < 0 || i >= full->n_children) {
     ArrowErrorSet(&private_data->error, "field index %ld is out of range [0, %ld)",
                   (long)i, (long)full->n_children);
@@ -194,19 +199,19 @@ static ArrowErrorCode SelectSchema(struct StreamReaderPrivate* private_data,
   return ArrowSchemaDeepCopy(full->children[i], &private_data->schema);
 }
 
-static ArrowErrorCode EnsureSchema(struct StreamReaderPrivate* private_data) {
+static ArrowErrorCode IpcStreamEnsureSchema(struct IpcStreamReaderPrivate* private_data) {
   struct ArrowBufferView body;
   struct ArrowIpcSharedBlock* shared;
   struct ArrowSchema full;
   ArrowErrorCode result;
   if (private_data->schema.release != NULL) return NANOARROW_OK;
 
-  result = ReadMessage(private_data, &body, &shared, 1);
+  result = IpcStreamReadMessage(private_data, &body, &shared, 1);
   if (result == ENOENT && private_data->is_file) {
     NANOARROW_RETURN_NOT_OK(ArrowIpcFileReaderGetSchema(&private_data->file_reader, &full,
                                                         &private_data->error));
-    result = SelectSchema(private_data, &full);
-    ArrowSchemaRelease(&full);
+    result = IpcStreamSelectSchema(private_data, &full);
+    if (full.release != NULL) ArrowSchemaRelease(&full);
     return result;
   }
   if (result == ENODATA) {
@@ -214,7 +219,7 @@ static ArrowErrorCode EnsureSchema(struct StreamReaderPrivate* private_data) {
     return EINVAL;
   }
   NANOARROW_RETURN_NOT_OK(result);
-  DropShared(private_data, shared);
+  IpcStreamDropShared(private_data, shared);
   if (private_data->decoder.message_type != NANOARROW_IPC_MESSAGE_TYPE_SCHEMA) {
     ArrowErrorSet(&private_data->error, "expected a Schema message but got message type %d",
                   (int)private_data->decoder.message_type);
@@ -223,26 +228,26 @@ static ArrowErrorCode EnsureSchema(struct StreamReaderPrivate* private_data) {
   NANOARROW_RETURN_NOT_OK(
       ArrowIpcDecoderDecodeSchema(&private_data->decoder, &full, &private_data->error));
   result = ArrowIpcDecoderSetSchema(&private_data->decoder, &full, &private_data->error);
-  if (result == NANOARROW_OK) result = SelectSchema(private_data, &full);
-  ArrowSchemaRelease(&full);
+  if (result == NANOARROW_OK) result = IpcStreamSelectSchema(private_data, &full);
+  if (full.release != NULL) ArrowSchemaRelease(&full);
   return result;
 }
 
-static int ReaderGetSchema(struct ArrowArrayStream* stream, struct ArrowSchema* out) {
-  struct StreamReaderPrivate* private_data =
-      (struct StreamReaderPrivate*)stream->private_data;
+static int IpcStreamReaderGetSchema(struct ArrowArrayStream* stream, struct ArrowSchema* out) {
+  struct IpcStreamReaderPrivate* private_data =
+      (struct IpcStreamReaderPrivate*)stream->private_data;
   private_data->error.message[0] = '\0';
-  NANOARROW_RETURN_NOT_OK(EnsureSchema(private_data));
+  NANOARROW_RETURN_NOT_OK(IpcStreamEnsureSchema(private_data));
   return ArrowSchemaDeepCopy(&private_data->schema, out);
 }
 
 /* Moves top-level column i out of a whole batch. */
-static void SelectColumn(struct ArrowArray* batch, int64_t i, struct ArrowArray* out) {
+static void IpcStreamSelectColumn(struct ArrowArray* batch, int64_t i, struct ArrowArray* out) {
   ArrowArrayMove(batch->children[i], out);
   batch->release(batch);
 }
 
-static int ReaderGetNextFile(struct StreamReaderPrivate* private_data,
+static int IpcStreamReaderGetNextFile(struct IpcStreamReaderPrivate* private_data,
                              struct ArrowArray* out) {
   struct ArrowArray batch;
   if (private_data->next_batch >=
@@ -252,29 +257,29 @@ static int ReaderGetNextFile(struct StreamReaderPrivate* private_data,
   }
   NANOARROW_RETURN_NOT_OK(ArrowIpcFileReaderReadBatch(
       &private_data->file_reader, private_data->next_batch, &batch,
-      private_data->options.validation_level, &private_data->error));
+      private_data->validation_level, &private_data->error));
   private_data->next_batch++;
   if (private_data->options.field_index == -1) {
     ArrowArrayMove(&batch, out);
   } else {
-    SelectColumn(&batch, private_data->options.field_index, out);
+    IpcStreamSelectColumn(&batch, private_data->options.field_index, out);
   }
   return NANOARROW_OK;
 }
 
-static int ReaderGetNext(struct ArrowArrayStream* stream, struct ArrowArray* out) {
-  struct StreamReaderPrivate* private_data =
-      (struct StreamReaderPrivate*)stream->private_data;
+static int IpcStreamReaderGetNext(struct ArrowArrayStream* stream, struct ArrowArray* out) {
+  struct IpcStreamReaderPrivate* private_data =
+      (struct IpcStreamReaderPrivate*)stream->private_data;
   struct ArrowIpcDecoder* decoder = &private_data->decoder;
-  enum ArrowValidationLevel level = private_data->options.validation_level;
+  enum ArrowValidationLevel level = private_data->validation_level;
   private_data->error.message[0] = '\0';
-  NANOARROW_RETURN_NOT_OK(EnsureSchema(private_data));
-  if (private_data->is_file) return ReaderGetNextFile(private_data, out);
+  NANOARROW_RETURN_NOT_OK(IpcStreamEnsureSchema(private_data));
+  if (private_data->is_file) return IpcStreamReaderGetNextFile(private_data, out);
 
   while (!private_data->finished) {
     struct ArrowBufferView body;
     struct ArrowIpcSharedBlock* shared;
-    ArrowErrorCode result = ReadMessage(private_data, &body, &shared, 0);
+    ArrowErrorCode result = IpcStreamReadMessage(private_data, &body, &shared, 0);
     if (result == ENODATA) {
       private_data->finished = 1;
       break;
@@ -287,10 +292,10 @@ static int ReaderGetNext(struct ArrowArrayStream* stream, struct ArrowArray* out
                                                       body.size_bytes, -1, NULL, level,
                                                       &private_data->error);
         } else {
-          result = ArrowIpcDecoderDecodeDictionary(decoder, body, level,
+          result = ArrowIpcDecoderDecodeDictionary(decoder, body, level, NULL,
                                                    &private_data->error);
         }
-        DropShared(private_data, shared);
+        IpcStreamDropShared(private_data, shared);
         NANOARROW_RETURN_NOT_OK(result);
         continue;
       case NANOARROW_IPC_MESSAGE_TYPE_RECORD_BATCH:
@@ -302,10 +307,10 @@ static int ReaderGetNext(struct ArrowArrayStream* stream, struct ArrowArray* out
           result = ArrowIpcDecoderDecodeArray(decoder, body, private_data->options.field_index,
                                               out, level, &private_data->error);
         }
-        DropShared(private_data, shared);
+        IpcStreamDropShared(private_data, shared);
         return result;
       default:
-        DropShared(private_data, shared);
+        IpcStreamDropShared(private_data, shared);
         ArrowErrorSet(&private_data->error, "unexpected message type %d in stream",
                       (int)decoder->message_type);
         return EINVAL;
@@ -315,15 +320,15 @@ static int ReaderGetNext(struct ArrowArrayStream* stream, struct ArrowArray* out
   return NANOARROW_OK;
 }
 
-static const char* ReaderGetLastError(struct ArrowArrayStream* stream) {
-  struct StreamReaderPrivate* private_data =
-      (struct StreamReaderPrivate*)stream->private_data;
+static const char* IpcStreamReaderGetLastError(struct ArrowArrayStream* stream) {
+  struct IpcStreamReaderPrivate* private_data =
+      (struct IpcStreamReaderPrivate*)stream->private_data;
   return private_data->error.message;
 }
 
-static void ReaderRelease(struct ArrowArrayStream* stream) {
-  struct StreamReaderPrivate* private_data =
-      (struct StreamReaderPrivate*)stream->private_data;
+static void IpcStreamReaderRelease(struct ArrowArrayStream* stream) {
+  struct IpcStreamReaderPrivate* private_data =
+      (struct IpcStreamReaderPrivate*)stream->private_data;
   if (private_data->input.release != NULL) private_data->input.release(&private_data->input);
   ArrowIpcDecoderReset(&private_data->decoder);
   if (private_data->schema.release != NULL) ArrowSchemaRelease(&private_data->schema);
@@ -340,12 +345,29 @@ static void ReaderRelease(struct ArrowArrayStream* stream) {
 ArrowErrorCode ArrowIpcArrayStreamReaderInit(
     struct ArrowArrayStream* out, struct ArrowIpcInputStream* input_stream,
     struct ArrowIpcArrayStreamReaderOptions* options) {
-  struct StreamReaderPrivate* private_data;
+  return ArrowIpcArrayStreamReaderInitWithValidation(out, input_stream, options,
+                                                     NANOARROW_VALIDATION_LEVEL_FULL);
+}
+
+ArrowErrorCode ArrowIpcArrayStreamReaderInitWithValidation(
+    struct ArrowArrayStream* out, struct ArrowIpcInputStream* input_stream,
+    struct ArrowIpcArrayStreamReaderOptions* options,
+    enum ArrowValidationLevel validation_level) {
+  struct IpcStreamReaderPrivate* private_data;
   struct ArrowBuffer* input_buffer;
   int64_t* position;
   if (input_stream == NULL || input_stream->release == NULL) return EINVAL;
+  switch (validation_level) {
+    case NANOARROW_VALIDATION_LEVEL_NONE:
+    case NANOARROW_VALIDATION_LEVEL_MINIMAL:
+    case NANOARROW_VALIDATION_LEVEL_DEFAULT:
+    case NANOARROW_VALIDATION_LEVEL_FULL:
+      break;
+    default:
+      return EINVAL;
+  }
   private_data =
-      (struct StreamReaderPrivate*)ArrowMalloc(sizeof(struct StreamReaderPrivate));
+      (struct IpcStreamReaderPrivate*)ArrowMalloc(sizeof(struct IpcStreamReaderPrivate));
   if (private_data == NULL) return ENOMEM;
   memset(private_data, 0, sizeof(*private_data));
   if (ArrowIpcDecoderInit(&private_data->decoder) != NANOARROW_OK) {
@@ -356,17 +378,17 @@ ArrowErrorCode ArrowIpcArrayStreamReaderInit(
     private_data->options = *options;
   } else {
     private_data->options.field_index = -1;
-    private_data->options.use_shared_buffers = 1;
-    private_data->options.validation_level = NANOARROW_VALIDATION_LEVEL_FULL;
+    private_data->options.use_shared_buffers = ArrowIpcSharedBufferIsThreadSafe();
   }
+  private_data->validation_level = validation_level;
   private_data->schema.release = NULL;
   ArrowBufferInit(&private_data->header);
   ArrowBufferInit(&private_data->body);
   ArrowIpcInputStreamMove(input_stream, &private_data->input);
-  out->get_schema = &ReaderGetSchema;
-  out->get_next = &ReaderGetNext;
-  out->get_last_error = &ReaderGetLastError;
-  out->release = &ReaderRelease;
+  out->get_schema = &IpcStreamReaderGetSchema;
+  out->get_next = &IpcStreamReaderGetNext;
+  out->get_last_error = &IpcStreamReaderGetLastError;
+  out->release = &IpcStreamReaderRelease;
   out->private_data = private_data;
 
   input_buffer = ArrowIpcPrivateInputStreamBuffer(&private_data->input, &position);
@@ -378,7 +400,7 @@ ArrowErrorCode ArrowIpcArrayStreamReaderInit(
     private_data->input_position = *position;
     if (ArrowIpcSharedBufferInit(&shared, &remaining) != NANOARROW_OK) {
       ArrowBufferReset(&remaining);
-      ReaderRelease(out);
+      IpcStreamReaderRelease(out);
       return ENOMEM;
     }
     private_data->input_block =

@@ -15,17 +15,22 @@
 #include "nanoarrow/nanoarrow_ipc.h"
 #include "nanoarrow/nanoarrow_ipc_writer.h"
 
+#include "ipc/writer_private.h"
+
 /* What the reader on the other side knows about one dictionary id. */
 struct ArrowIpcWriterDictionary {
   int64_t id;
+  /* How many values the reader holds (-1: none written yet). */
   int64_t length;
-  /* The encoding of values [0, length): equal bytes mean equal values. */
+  /* The canonical value encoding of those values (ArrowIpcWriterAppendValue):
+   * equal bytes mean equal values. */
   struct ArrowBuffer signature;
 };
 
 /* A dictionary batch planned for the record batch being written. */
 struct ArrowIpcWriterDictionaryPlan {
-  struct ArrowIpcWriterDictionary* state;
+  /* Index in ArrowIpcWriterPrivate.dictionaries (which may be reallocated). */
+  int64_t state_index;
   const struct ArrowArrayView* values;
   int64_t start;
   char is_delta;
@@ -34,15 +39,11 @@ struct ArrowIpcWriterDictionaryPlan {
 
 struct ArrowIpcWriterPrivate {
   struct ArrowIpcEncoder encoder;
-  /* Uncompressed encoder used only to compute dictionary signatures. */
-  struct ArrowIpcEncoder signature_encoder;
   struct ArrowIpcOutputStream output_stream;
   /* Encapsulated metadata of what goes before the record batch body. */
   struct ArrowBuffer pending;
   struct ArrowBuffer header;
   struct ArrowBuffer body;
-  struct ArrowBuffer scratch_header;
-  struct ArrowBuffer scratch_body;
   int64_t bytes_written;
   int writing_file;
   int eos_written;
@@ -80,16 +81,9 @@ ArrowErrorCode ArrowIpcWriterInit(struct ArrowIpcWriter* writer,
     ArrowFree(private_data);
     return ENOMEM;
   }
-  if (ArrowIpcEncoderInit(&private_data->signature_encoder) != NANOARROW_OK) {
-    ArrowIpcEncoderReset(&private_data->encoder);
-    ArrowFree(private_data);
-    return ENOMEM;
-  }
   ArrowBufferInit(&private_data->pending);
   ArrowBufferInit(&private_data->header);
   ArrowBufferInit(&private_data->body);
-  ArrowBufferInit(&private_data->scratch_header);
-  ArrowBufferInit(&private_data->scratch_body);
   ArrowBufferInit(&private_data->record_batch_blocks);
   ArrowBufferInit(&private_data->dictionary_blocks);
   ArrowBufferInit(&private_data->plans);
@@ -106,15 +100,12 @@ void ArrowIpcWriterReset(struct ArrowIpcWriter* writer) {
   int64_t i;
   if (private_data == NULL) return;
   ArrowIpcEncoderReset(&private_data->encoder);
-  ArrowIpcEncoderReset(&private_data->signature_encoder);
   if (private_data->output_stream.release != NULL) {
     private_data->output_stream.release(&private_data->output_stream);
   }
   ArrowBufferReset(&private_data->pending);
   ArrowBufferReset(&private_data->header);
   ArrowBufferReset(&private_data->body);
-  ArrowBufferReset(&private_data->scratch_header);
-  ArrowBufferReset(&private_data->scratch_body);
   ArrowBufferReset(&private_data->record_batch_blocks);
   ArrowBufferReset(&private_data->dictionary_blocks);
   ArrowBufferReset(&private_data->plans);
@@ -180,6 +171,15 @@ static ArrowErrorCode ArrowIpcWriterWriteBytes(struct ArrowIpcWriterPrivate* pri
   }
   private_data->bytes_written += size;
   return NANOARROW_OK;
+}
+
+/* Writes bytes [from, to) of the staged record batch body. */
+static ArrowErrorCode ArrowIpcWriterWriteStaged(struct ArrowIpcWriterPrivate* private_data,
+                                                int64_t from, int64_t to,
+                                                struct ArrowError* error) {
+  if (to == from) return NANOARROW_OK;
+  return ArrowIpcWriterWriteBytes(private_data, private_data->body.data + from, to - from,
+                                  error);
 }
 
 ArrowErrorCode ArrowIpcWriterStartFile(struct ArrowIpcWriter* writer,
@@ -318,31 +318,132 @@ static ArrowErrorCode ArrowIpcWriterValidate(struct ArrowIpcWriterPrivate* priva
 
 /* ---- Dictionaries ---- */
 
-/* The uncompressed encoding of values [0, length) (a view copy, so the caller's
- * view is untouched). */
-static ArrowErrorCode ArrowIpcWriterSignature(struct ArrowIpcWriterPrivate* private_data,
-                                              const struct ArrowArrayView* values,
-                                              int64_t length, struct ArrowBuffer* out,
-                                              struct ArrowError* error) {
-  struct ArrowArrayView prefix = *values;
-  prefix.length = length;
-  prefix.null_count = -1;
-  private_data->scratch_body.size_bytes = 0;
-  NANOARROW_RETURN_NOT_OK(ArrowIpcEncoderEncodeDictionaryBatch(
-      &private_data->signature_encoder, 0, 0, &prefix, &private_data->scratch_body, error));
-  out->size_bytes = 0;
-  NANOARROW_RETURN_NOT_OK(ArrowIpcEncoderFinalizeBuffer(&private_data->signature_encoder, 0, out));
-  return ArrowBufferAppend(out, private_data->scratch_body.data,
-                           private_data->scratch_body.size_bytes);
+/* Appends a canonical encoding of the value of element i of view: equal values
+ * give equal bytes whatever sits under nulls, where buffers start or how offsets
+ * are based, and the encoding of elements [0, n) is a prefix of that of [0, m > n). */
+static ArrowErrorCode ArrowIpcWriterAppendValue(struct ArrowBuffer* out,
+                                                const struct ArrowArrayView* view,
+                                                int64_t i, int depth);
+
+static ArrowErrorCode ArrowIpcWriterAppendValues(struct ArrowBuffer* out,
+                                                 const struct ArrowArrayView* view,
+                                                 int64_t start, int64_t end, int depth) {
+  int64_t i;
+  for (i = start; i < end; i++) {
+    NANOARROW_RETURN_NOT_OK(ArrowIpcWriterAppendValue(out, view, i, depth));
+  }
+  return NANOARROW_OK;
 }
 
-static struct ArrowIpcWriterDictionary* ArrowIpcWriterFindDictionary(
-    struct ArrowIpcWriterPrivate* private_data, int64_t id) {
+static ArrowErrorCode ArrowIpcWriterAppendLength(struct ArrowBuffer* out, int64_t length) {
+  return ArrowBufferAppend(out, &length, sizeof(length));
+}
+
+static ArrowErrorCode ArrowIpcWriterAppendValue(struct ArrowBuffer* out,
+                                                const struct ArrowArrayView* view,
+                                                int64_t i, int depth) {
+  int64_t j = view->offset + i;
+  int64_t start;
+  int64_t end;
+  if (depth > NANOARROW_MAX_NESTING_DEPTH) return EINVAL;
+  if (ArrowArrayViewIsNull(view, i)) return ArrowBufferAppendUInt8(out, 0);
+  NANOARROW_RETURN_NOT_OK(ArrowBufferAppendUInt8(out, 1));
+
+  if (view->dictionary != NULL) {
+    int64_t index = ArrowArrayViewGetIntUnsafe(view, i);
+    if (index < 0 || index >= view->dictionary->length) return EINVAL;
+    return ArrowIpcWriterAppendValue(out, view->dictionary, index, depth + 1);
+  }
+
+  switch (view->storage_type) {
+    case NANOARROW_TYPE_NA:
+      return NANOARROW_OK;
+    case NANOARROW_TYPE_BOOL:
+      return ArrowBufferAppendUInt8(
+          out, (uint8_t)ArrowBitGet(view->buffer_views[1].data.as_uint8, j));
+    case NANOARROW_TYPE_STRING:
+    case NANOARROW_TYPE_BINARY:
+    case NANOARROW_TYPE_LARGE_STRING:
+    case NANOARROW_TYPE_LARGE_BINARY:
+    case NANOARROW_TYPE_STRING_VIEW:
+    case NANOARROW_TYPE_BINARY_VIEW: {
+      struct ArrowBufferView bytes = ArrowArrayViewGetBytesUnsafe(view, i);
+      NANOARROW_RETURN_NOT_OK(ArrowIpcWriterAppendLength(out, bytes.size_bytes));
+      return ArrowBufferAppend(out, bytes.data.data, bytes.size_bytes);
+    }
+    case NANOARROW_TYPE_LIST:
+    case NANOARROW_TYPE_LARGE_LIST:
+    case NANOARROW_TYPE_MAP:
+      start = ArrowArrayViewListChildOffset(view, j);
+      end = ArrowArrayViewListChildOffset(view, j + 1);
+      NANOARROW_RETURN_NOT_OK(ArrowIpcWriterAppendLength(out, end - start));
+      return ArrowIpcWriterAppendValues(out, view->children[0], start, end, depth + 1);
+    case NANOARROW_TYPE_LIST_VIEW:
+    case NANOARROW_TYPE_LARGE_LIST_VIEW:
+      if (view->storage_type == NANOARROW_TYPE_LIST_VIEW) {
+        start = view->buffer_views[1].data.as_int32[j];
+        end = start + view->buffer_views[2].data.as_int32[j];
+      } else {
+        start = view->buffer_views[1].data.as_int64[j];
+        end = start + view->buffer_views[2].data.as_int64[j];
+      }
+      NANOARROW_RETURN_NOT_OK(ArrowIpcWriterAppendLength(out, end - start));
+      return ArrowIpcWriterAppendValues(out, view->children[0], start, end, depth + 1);
+    case NANOARROW_TYPE_FIXED_SIZE_LIST:
+      start = j * view->layout.child_size_elements;
+      return ArrowIpcWriterAppendValues(out, view->children[0], start,
+                                        start + view->layout.child_size_elements,
+                                        depth + 1);
+    case NANOARROW_TYPE_STRUCT: {
+      int64_t k;
+      for (k = 0; k < view->n_children; k++) {
+        NANOARROW_RETURN_NOT_OK(
+            ArrowIpcWriterAppendValue(out, view->children[k], j, depth + 1));
+      }
+      return NANOARROW_OK;
+    }
+    case NANOARROW_TYPE_SPARSE_UNION:
+    case NANOARROW_TYPE_DENSE_UNION: {
+      int8_t type_id = ArrowArrayViewUnionTypeId(view, i);
+      int8_t child = ArrowArrayViewUnionChildIndex(view, i);
+      if (child < 0 || child >= view->n_children) return EINVAL;
+      NANOARROW_RETURN_NOT_OK(ArrowBufferAppendInt8(out, type_id));
+      return ArrowIpcWriterAppendValue(out, view->children[child],
+                                       ArrowArrayViewUnionChildOffset(view, i), depth + 1);
+    }
+    case NANOARROW_TYPE_RUN_END_ENCODED: {
+      /* The value of the first run ending after j. */
+      const struct ArrowArrayView* run_ends = view->children[0];
+      int64_t lo = 0;
+      int64_t hi = run_ends->length;
+      while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (ArrowArrayViewGetIntUnsafe(run_ends, mid) > j) {
+          hi = mid;
+        } else {
+          lo = mid + 1;
+        }
+      }
+      if (lo >= view->children[1]->length) return EINVAL;
+      return ArrowIpcWriterAppendValue(out, view->children[1], lo, depth + 1);
+    }
+    default: {
+      /* Fixed width: primitives, decimals, intervals, temporal, fixed-size binary. */
+      int64_t width = view->layout.element_size_bits[1] / 8;
+      if (width <= 0) return ENOTSUP;
+      return ArrowBufferAppend(out, view->buffer_views[1].data.as_uint8 + j * width,
+                               width);
+    }
+  }
+}
+
+static int64_t ArrowIpcWriterFindDictionary(const struct ArrowIpcWriterPrivate* private_data,
+                                            int64_t id) {
   int64_t i;
   for (i = 0; i < private_data->n_dictionaries; i++) {
-    if (private_data->dictionaries[i].id == id) return &private_data->dictionaries[i];
+    if (private_data->dictionaries[i].id == id) return i;
   }
-  return NULL;
+  return -1;
 }
 
 static ArrowErrorCode ArrowIpcWriterAddDictionary(struct ArrowIpcWriterPrivate* private_data,
@@ -378,51 +479,58 @@ static void ArrowIpcWriterClearPlans(struct ArrowIpcWriterPrivate* private_data)
   private_data->plans.size_bytes = 0;
 }
 
-/* Decides what the reader needs for dictionary id holding values. */
+/* Decides what the reader needs for dictionary id holding values: nothing when
+ * its values are unchanged, a delta when the known values are a prefix of them,
+ * otherwise the whole dictionary. Values are compared, not bytes. */
 static ArrowErrorCode ArrowIpcWriterPlanDictionary(struct ArrowIpcWriterPrivate* private_data,
                                                    int64_t id,
                                                    const struct ArrowArrayView* values,
                                                    int64_t column,
                                                    struct ArrowError* error) {
   struct ArrowIpcWriterDictionaryPlan plan;
-  struct ArrowIpcWriterDictionary* state = ArrowIpcWriterFindDictionary(private_data, id);
+  const struct ArrowIpcWriterDictionary* state;
   int64_t n_plans;
   int64_t i;
+  int unchanged_prefix = 0;
+  int result;
   struct ArrowIpcWriterDictionaryPlan* plans = ArrowIpcWriterPlans(private_data, &n_plans);
 
   /* A dictionary id is planned at most once per record batch. */
   for (i = 0; i < n_plans; i++) {
-    if (plans[i].state->id == id) return NANOARROW_OK;
+    if (private_data->dictionaries[plans[i].state_index].id == id) return NANOARROW_OK;
   }
-  if (state == NULL) {
-    NANOARROW_RETURN_NOT_OK_WITH_ERROR(ArrowIpcWriterAddDictionary(private_data, id), error);
-    state = &private_data->dictionaries[private_data->n_dictionaries - 1];
-  }
-
   memset(&plan, 0, sizeof(plan));
-  plan.state = state;
+  plan.state_index = ArrowIpcWriterFindDictionary(private_data, id);
+  if (plan.state_index < 0) {
+    NANOARROW_RETURN_NOT_OK_WITH_ERROR(ArrowIpcWriterAddDictionary(private_data, id), error);
+    plan.state_index = private_data->n_dictionaries - 1;
+  }
+  state = &private_data->dictionaries[plan.state_index];
   plan.values = values;
   ArrowBufferInit(&plan.new_signature);
-  NANOARROW_RETURN_NOT_OK(
-      ArrowIpcWriterSignature(private_data, values, values->length, &plan.new_signature, error));
+
+  if (state->length >= 0 && values->length >= state->length) {
+    result = ArrowIpcWriterAppendValues(&plan.new_signature, values, 0, state->length, 0);
+    unchanged_prefix = result == NANOARROW_OK &&
+                       plan.new_signature.size_bytes == state->signature.size_bytes &&
+                       memcmp(plan.new_signature.data, state->signature.data,
+                              (size_t)state->signature.size_bytes) == 0;
+    if (result == NANOARROW_OK) {
+      result = ArrowIpcWriterAppendValues(&plan.new_signature, values, state->length,
+                                          values->length, 0);
+    }
+  } else {
+    result = ArrowIpcWriterAppendValues(&plan.new_signature, values, 0, values->length, 0);
+  }
+  if (result != NANOARROW_OK) {
+    ArrowBufferReset(&plan.new_signature);
+    ArrowErrorSet(error, "Column %" PRId64 " ('%s'): cannot compare dictionary %" PRId64
+                         " with the one written before (errno %d)",
+                  column, ArrowIpcWriterColumnName(private_data, column), id, result);
+    return result;
+  }
 
   if (state->length >= 0) {
-    int unchanged_prefix = 0;
-    if (values->length >= state->length) {
-      struct ArrowBuffer prefix;
-      int result;
-      ArrowBufferInit(&prefix);
-      result = ArrowIpcWriterSignature(private_data, values, state->length, &prefix, error);
-      unchanged_prefix = result == NANOARROW_OK &&
-                         prefix.size_bytes == state->signature.size_bytes &&
-                         memcmp(prefix.data, state->signature.data,
-                                (size_t)prefix.size_bytes) == 0;
-      ArrowBufferReset(&prefix);
-      if (result != NANOARROW_OK) {
-        ArrowBufferReset(&plan.new_signature);
-        return result;
-      }
-    }
     if (unchanged_prefix && values->length == state->length) {
       ArrowBufferReset(&plan.new_signature);
       return NANOARROW_OK;
@@ -486,8 +594,8 @@ static ArrowErrorCode ArrowIpcWriterEncodeDictionaries(
     slice.null_count = plans[i].start == 0 ? slice.null_count : -1;
     private_data->body.size_bytes = 0;
     NANOARROW_RETURN_NOT_OK(ArrowIpcEncoderEncodeDictionaryBatch(
-        &private_data->encoder, plans[i].state->id, plans[i].is_delta, &slice,
-        &private_data->body, error));
+        &private_data->encoder, private_data->dictionaries[plans[i].state_index].id,
+        plans[i].is_delta, &slice, &private_data->body, error));
     block.offset = private_data->pending.size_bytes;
     NANOARROW_RETURN_NOT_OK_WITH_ERROR(
         ArrowIpcEncoderFinalizeBuffer(&private_data->encoder, 1, &private_data->pending),
@@ -514,7 +622,8 @@ static ArrowErrorCode ArrowIpcWriterCommitDictionaries(
       (const struct ArrowIpcFileBlock*)private_data->pending_blocks.data;
   int64_t i;
   for (i = 0; i < n_plans; i++) {
-    struct ArrowIpcWriterDictionary* state = plans[i].state;
+    struct ArrowIpcWriterDictionary* state =
+        &private_data->dictionaries[plans[i].state_index];
     struct ArrowIpcFileBlock block = blocks[i];
     ArrowBufferReset(&state->signature);
     ArrowBufferMove(&plans[i].new_signature, &state->signature);
@@ -542,9 +651,14 @@ static ArrowErrorCode ArrowIpcWriterWriteBatch(struct ArrowIpcWriterPrivate* pri
                                                const struct ArrowArrayView* in,
                                                struct ArrowError* error) {
   struct ArrowIpcFileBlock block;
+  const struct ArrowIpcBodySpan* spans;
+  int64_t n_spans;
+  int64_t body_length;
+  int64_t staged_written = 0;
   int64_t next_id = 0;
   int64_t pending_start;
   int64_t i;
+  int result;
 
   NANOARROW_RETURN_NOT_OK(ArrowIpcWriterValidate(private_data, in, error));
 
@@ -556,9 +670,15 @@ static ArrowErrorCode ArrowIpcWriterWriteBatch(struct ArrowIpcWriterPrivate* pri
   }
   NANOARROW_RETURN_NOT_OK(ArrowIpcWriterEncodeDictionaries(private_data, error));
 
+  /* The record batch body is deferred: large buffers go from the caller's arrays
+   * straight to the output stream. */
   private_data->body.size_bytes = 0;
-  NANOARROW_RETURN_NOT_OK(ArrowIpcEncoderEncodeSimpleRecordBatch(
-      &private_data->encoder, in, &private_data->body, error));
+  ArrowIpcEncoderPrivateSetDeferBody(&private_data->encoder, 1);
+  result = ArrowIpcEncoderEncodeSimpleRecordBatch(&private_data->encoder, in,
+                                                  &private_data->body, error);
+  ArrowIpcEncoderPrivateSetDeferBody(&private_data->encoder, 0);
+  NANOARROW_RETURN_NOT_OK(result);
+  spans = ArrowIpcEncoderPrivateBodySpans(&private_data->encoder, &n_spans, &body_length);
   private_data->header.size_bytes = 0;
   NANOARROW_RETURN_NOT_OK_WITH_ERROR(
       ArrowIpcEncoderFinalizeBuffer(&private_data->encoder, 1, &private_data->header), error);
@@ -569,11 +689,18 @@ static ArrowErrorCode ArrowIpcWriterWriteBatch(struct ArrowIpcWriterPrivate* pri
                                                    private_data->pending.size_bytes, error));
   block.offset = private_data->bytes_written;
   block.metadata_length = (int32_t)private_data->header.size_bytes;
-  block.body_length = private_data->body.size_bytes;
+  block.body_length = body_length;
   NANOARROW_RETURN_NOT_OK(ArrowIpcWriterWriteBytes(private_data, private_data->header.data,
                                                    private_data->header.size_bytes, error));
-  NANOARROW_RETURN_NOT_OK(ArrowIpcWriterWriteBytes(private_data, private_data->body.data,
-                                                   private_data->body.size_bytes, error));
+  for (i = 0; i < n_spans; i++) {
+    NANOARROW_RETURN_NOT_OK(
+        ArrowIpcWriterWriteStaged(private_data, staged_written, spans[i].staged_end, error));
+    NANOARROW_RETURN_NOT_OK(
+        ArrowIpcWriterWriteBytes(private_data, spans[i].data, spans[i].size_bytes, error));
+    staged_written = spans[i].staged_end;
+  }
+  NANOARROW_RETURN_NOT_OK(ArrowIpcWriterWriteStaged(private_data, staged_written,
+                                                    private_data->body.size_bytes, error));
 
   NANOARROW_RETURN_NOT_OK(ArrowIpcWriterCommitDictionaries(private_data, pending_start, error));
   if (private_data->writing_file) {

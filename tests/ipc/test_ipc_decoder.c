@@ -188,7 +188,6 @@ Test(ipc_decoder, stream_reader_field_index) {
   cr_assert_not_null(file);
   options.field_index = 6;
   options.use_shared_buffers = 1;
-  options.validation_level = NANOARROW_VALIDATION_LEVEL_FULL;
   cr_assert_eq(ArrowIpcInputStreamInitFile(&input, file, 1), NANOARROW_OK);
   cr_assert_eq(ArrowIpcArrayStreamReaderInit(&stream, &input, &options), NANOARROW_OK);
   cr_assert_eq(stream.get_schema(&stream, &schema), NANOARROW_OK);

@@ -89,7 +89,6 @@ static void ReadWithStreamReader(const char* path, int from_file, int shared,
   struct ArrowIpcArrayStreamReaderOptions options;
   options.field_index = -1;
   options.use_shared_buffers = shared;
-  options.validation_level = NANOARROW_VALIDATION_LEVEL_FULL;
   if (from_file) {
     FILE* file = fopen(path, "rb");
     cr_assert_not_null(file, "could not open %s", path);
