@@ -24,83 +24,83 @@
 /* ---- Field ids and enum values from Schema.fbs / Message.fbs / File.fbs ---- */
 
 enum {
-  FB_MESSAGE_VERSION = 0,
-  FB_MESSAGE_HEADER_TYPE = 1,
-  FB_MESSAGE_HEADER = 2,
-  FB_MESSAGE_BODY_LENGTH = 3
+  FBE_MESSAGE_VERSION = 0,
+  FBE_MESSAGE_HEADER_TYPE = 1,
+  FBE_MESSAGE_HEADER = 2,
+  FBE_MESSAGE_BODY_LENGTH = 3
 };
-enum { FB_HEADER_SCHEMA = 1, FB_HEADER_DICTIONARY_BATCH = 2, FB_HEADER_RECORD_BATCH = 3 };
-enum { FB_METADATA_VERSION_V5 = 4 };
-enum { FB_SCHEMA_ENDIANNESS = 0, FB_SCHEMA_FIELDS = 1, FB_SCHEMA_CUSTOM_METADATA = 2 };
+enum { FBE_HEADER_SCHEMA = 1, FBE_HEADER_DICTIONARY_BATCH = 2, FBE_HEADER_RECORD_BATCH = 3 };
+enum { FBE_METADATA_VERSION_V5 = 4 };
+enum { FBE_SCHEMA_ENDIANNESS = 0, FBE_SCHEMA_FIELDS = 1, FBE_SCHEMA_CUSTOM_METADATA = 2 };
 enum {
-  FB_FIELD_NAME = 0,
-  FB_FIELD_NULLABLE = 1,
-  FB_FIELD_TYPE_TYPE = 2,
-  FB_FIELD_TYPE = 3,
-  FB_FIELD_DICTIONARY = 4,
-  FB_FIELD_CHILDREN = 5,
-  FB_FIELD_CUSTOM_METADATA = 6
+  FBE_FIELD_NAME = 0,
+  FBE_FIELD_NULLABLE = 1,
+  FBE_FIELD_TYPE_TYPE = 2,
+  FBE_FIELD_TYPE = 3,
+  FBE_FIELD_DICTIONARY = 4,
+  FBE_FIELD_CHILDREN = 5,
+  FBE_FIELD_CUSTOM_METADATA = 6
 };
-enum { FB_KEY_VALUE_KEY = 0, FB_KEY_VALUE_VALUE = 1 };
+enum { FBE_KEY_VALUE_KEY = 0, FBE_KEY_VALUE_VALUE = 1 };
 enum {
-  FB_DICTIONARY_ENCODING_ID = 0,
-  FB_DICTIONARY_ENCODING_INDEX_TYPE = 1,
-  FB_DICTIONARY_ENCODING_IS_ORDERED = 2
-};
-enum {
-  FB_RECORD_BATCH_LENGTH = 0,
-  FB_RECORD_BATCH_NODES = 1,
-  FB_RECORD_BATCH_BUFFERS = 2,
-  FB_RECORD_BATCH_COMPRESSION = 3,
-  FB_RECORD_BATCH_VARIADIC_COUNTS = 4
+  FBE_DICTIONARY_ENCODING_ID = 0,
+  FBE_DICTIONARY_ENCODING_INDEX_TYPE = 1,
+  FBE_DICTIONARY_ENCODING_IS_ORDERED = 2
 };
 enum {
-  FB_DICTIONARY_BATCH_ID = 0,
-  FB_DICTIONARY_BATCH_DATA = 1,
-  FB_DICTIONARY_BATCH_IS_DELTA = 2
+  FBE_RECORD_BATCH_LENGTH = 0,
+  FBE_RECORD_BATCH_NODES = 1,
+  FBE_RECORD_BATCH_BUFFERS = 2,
+  FBE_RECORD_BATCH_COMPRESSION = 3,
+  FBE_RECORD_BATCH_VARIADIC_COUNTS = 4
 };
-enum { FB_BODY_COMPRESSION_CODEC = 0, FB_BODY_COMPRESSION_METHOD = 1 };
 enum {
-  FB_FOOTER_VERSION = 0,
-  FB_FOOTER_SCHEMA = 1,
-  FB_FOOTER_DICTIONARIES = 2,
-  FB_FOOTER_RECORD_BATCHES = 3
+  FBE_DICTIONARY_BATCH_ID = 0,
+  FBE_DICTIONARY_BATCH_DATA = 1,
+  FBE_DICTIONARY_BATCH_IS_DELTA = 2
+};
+enum { FBE_BODY_COMPRESSION_CODEC = 0, FBE_BODY_COMPRESSION_METHOD = 1 };
+enum {
+  FBE_FOOTER_VERSION = 0,
+  FBE_FOOTER_SCHEMA = 1,
+  FBE_FOOTER_DICTIONARIES = 2,
+  FBE_FOOTER_RECORD_BATCHES = 3
 };
 
 /* Members of the Type union (0 is NONE). */
 enum {
-  FB_TYPE_NULL = 1,
-  FB_TYPE_INT = 2,
-  FB_TYPE_FLOATING_POINT = 3,
-  FB_TYPE_BINARY = 4,
-  FB_TYPE_UTF8 = 5,
-  FB_TYPE_BOOL = 6,
-  FB_TYPE_DECIMAL = 7,
-  FB_TYPE_DATE = 8,
-  FB_TYPE_TIME = 9,
-  FB_TYPE_TIMESTAMP = 10,
-  FB_TYPE_INTERVAL = 11,
-  FB_TYPE_LIST = 12,
-  FB_TYPE_STRUCT = 13,
-  FB_TYPE_UNION = 14,
-  FB_TYPE_FIXED_SIZE_BINARY = 15,
-  FB_TYPE_FIXED_SIZE_LIST = 16,
-  FB_TYPE_MAP = 17,
-  FB_TYPE_DURATION = 18,
-  FB_TYPE_LARGE_BINARY = 19,
-  FB_TYPE_LARGE_UTF8 = 20,
-  FB_TYPE_LARGE_LIST = 21,
-  FB_TYPE_RUN_END_ENCODED = 22,
-  FB_TYPE_BINARY_VIEW = 23,
-  FB_TYPE_UTF8_VIEW = 24,
-  FB_TYPE_LIST_VIEW = 25,
-  FB_TYPE_LARGE_LIST_VIEW = 26
+  FBE_TYPE_NULL = 1,
+  FBE_TYPE_INT = 2,
+  FBE_TYPE_FLOATING_POINT = 3,
+  FBE_TYPE_BINARY = 4,
+  FBE_TYPE_UTF8 = 5,
+  FBE_TYPE_BOOL = 6,
+  FBE_TYPE_DECIMAL = 7,
+  FBE_TYPE_DATE = 8,
+  FBE_TYPE_TIME = 9,
+  FBE_TYPE_TIMESTAMP = 10,
+  FBE_TYPE_INTERVAL = 11,
+  FBE_TYPE_LIST = 12,
+  FBE_TYPE_STRUCT = 13,
+  FBE_TYPE_UNION = 14,
+  FBE_TYPE_FIXED_SIZE_BINARY = 15,
+  FBE_TYPE_FIXED_SIZE_LIST = 16,
+  FBE_TYPE_MAP = 17,
+  FBE_TYPE_DURATION = 18,
+  FBE_TYPE_LARGE_BINARY = 19,
+  FBE_TYPE_LARGE_UTF8 = 20,
+  FBE_TYPE_LARGE_LIST = 21,
+  FBE_TYPE_RUN_END_ENCODED = 22,
+  FBE_TYPE_BINARY_VIEW = 23,
+  FBE_TYPE_UTF8_VIEW = 24,
+  FBE_TYPE_LIST_VIEW = 25,
+  FBE_TYPE_LARGE_LIST_VIEW = 26
 };
 
 /* Sizes of the structs FieldNode, Buffer (Schema.fbs) and Block (File.fbs). */
-#define FB_FIELD_NODE_SIZE 16
-#define FB_BUFFER_SIZE 16
-#define FB_BLOCK_SIZE 24
+#define FBE_FIELD_NODE_SIZE 16
+#define FBE_BUFFER_SIZE 16
+#define FBE_BLOCK_SIZE 24
 
 #define ARROW_IPC_DEFAULT_ALIGNMENT 8
 #define ARROW_IPC_MAX_ALIGNMENT 4096
@@ -253,10 +253,10 @@ static ArrowErrorCode ArrowIpcFbTypeType(const struct ArrowSchemaView* schema_vi
                                          uint8_t* out, struct ArrowError* error) {
   switch (schema_view->type) {
     case NANOARROW_TYPE_NA:
-      *out = FB_TYPE_NULL;
+      *out = FBE_TYPE_NULL;
       break;
     case NANOARROW_TYPE_BOOL:
-      *out = FB_TYPE_BOOL;
+      *out = FBE_TYPE_BOOL;
       break;
     case NANOARROW_TYPE_UINT8:
     case NANOARROW_TYPE_INT8:
@@ -266,86 +266,86 @@ static ArrowErrorCode ArrowIpcFbTypeType(const struct ArrowSchemaView* schema_vi
     case NANOARROW_TYPE_INT32:
     case NANOARROW_TYPE_UINT64:
     case NANOARROW_TYPE_INT64:
-      *out = FB_TYPE_INT;
+      *out = FBE_TYPE_INT;
       break;
     case NANOARROW_TYPE_HALF_FLOAT:
     case NANOARROW_TYPE_FLOAT:
     case NANOARROW_TYPE_DOUBLE:
-      *out = FB_TYPE_FLOATING_POINT;
+      *out = FBE_TYPE_FLOATING_POINT;
       break;
     case NANOARROW_TYPE_STRING:
-      *out = FB_TYPE_UTF8;
+      *out = FBE_TYPE_UTF8;
       break;
     case NANOARROW_TYPE_LARGE_STRING:
-      *out = FB_TYPE_LARGE_UTF8;
+      *out = FBE_TYPE_LARGE_UTF8;
       break;
     case NANOARROW_TYPE_BINARY:
-      *out = FB_TYPE_BINARY;
+      *out = FBE_TYPE_BINARY;
       break;
     case NANOARROW_TYPE_LARGE_BINARY:
-      *out = FB_TYPE_LARGE_BINARY;
+      *out = FBE_TYPE_LARGE_BINARY;
       break;
     case NANOARROW_TYPE_STRING_VIEW:
-      *out = FB_TYPE_UTF8_VIEW;
+      *out = FBE_TYPE_UTF8_VIEW;
       break;
     case NANOARROW_TYPE_BINARY_VIEW:
-      *out = FB_TYPE_BINARY_VIEW;
+      *out = FBE_TYPE_BINARY_VIEW;
       break;
     case NANOARROW_TYPE_FIXED_SIZE_BINARY:
-      *out = FB_TYPE_FIXED_SIZE_BINARY;
+      *out = FBE_TYPE_FIXED_SIZE_BINARY;
       break;
     case NANOARROW_TYPE_DATE32:
     case NANOARROW_TYPE_DATE64:
-      *out = FB_TYPE_DATE;
+      *out = FBE_TYPE_DATE;
       break;
     case NANOARROW_TYPE_TIME32:
     case NANOARROW_TYPE_TIME64:
-      *out = FB_TYPE_TIME;
+      *out = FBE_TYPE_TIME;
       break;
     case NANOARROW_TYPE_TIMESTAMP:
-      *out = FB_TYPE_TIMESTAMP;
+      *out = FBE_TYPE_TIMESTAMP;
       break;
     case NANOARROW_TYPE_DURATION:
-      *out = FB_TYPE_DURATION;
+      *out = FBE_TYPE_DURATION;
       break;
     case NANOARROW_TYPE_INTERVAL_MONTHS:
     case NANOARROW_TYPE_INTERVAL_DAY_TIME:
     case NANOARROW_TYPE_INTERVAL_MONTH_DAY_NANO:
-      *out = FB_TYPE_INTERVAL;
+      *out = FBE_TYPE_INTERVAL;
       break;
     case NANOARROW_TYPE_DECIMAL32:
     case NANOARROW_TYPE_DECIMAL64:
     case NANOARROW_TYPE_DECIMAL128:
     case NANOARROW_TYPE_DECIMAL256:
-      *out = FB_TYPE_DECIMAL;
+      *out = FBE_TYPE_DECIMAL;
       break;
     case NANOARROW_TYPE_LIST:
-      *out = FB_TYPE_LIST;
+      *out = FBE_TYPE_LIST;
       break;
     case NANOARROW_TYPE_LARGE_LIST:
-      *out = FB_TYPE_LARGE_LIST;
+      *out = FBE_TYPE_LARGE_LIST;
       break;
     case NANOARROW_TYPE_FIXED_SIZE_LIST:
-      *out = FB_TYPE_FIXED_SIZE_LIST;
+      *out = FBE_TYPE_FIXED_SIZE_LIST;
       break;
     case NANOARROW_TYPE_LIST_VIEW:
-      *out = FB_TYPE_LIST_VIEW;
+      *out = FBE_TYPE_LIST_VIEW;
       break;
     case NANOARROW_TYPE_LARGE_LIST_VIEW:
-      *out = FB_TYPE_LARGE_LIST_VIEW;
+      *out = FBE_TYPE_LARGE_LIST_VIEW;
       break;
     case NANOARROW_TYPE_STRUCT:
-      *out = FB_TYPE_STRUCT;
+      *out = FBE_TYPE_STRUCT;
       break;
     case NANOARROW_TYPE_MAP:
-      *out = FB_TYPE_MAP;
+      *out = FBE_TYPE_MAP;
       break;
     case NANOARROW_TYPE_SPARSE_UNION:
     case NANOARROW_TYPE_DENSE_UNION:
-      *out = FB_TYPE_UNION;
+      *out = FBE_TYPE_UNION;
       break;
     case NANOARROW_TYPE_RUN_END_ENCODED:
-      *out = FB_TYPE_RUN_END_ENCODED;
+      *out = FBE_TYPE_RUN_END_ENCODED;
       break;
     default:
       ArrowErrorSet(error, "Type %d cannot be written to IPC", (int)schema_view->type);
@@ -550,14 +550,14 @@ static ArrowErrorCode ArrowIpcFbWriteMetadata(struct ArrowIpcFbb* fbb,
       return EINVAL;
     }
     ArrowIpcFbbTableInit(&key_value);
-    ArrowIpcFbbTableAddOffset(&key_value, FB_KEY_VALUE_KEY);
-    ArrowIpcFbbTableAddOffset(&key_value, FB_KEY_VALUE_VALUE);
+    ArrowIpcFbbTableAddOffset(&key_value, FBE_KEY_VALUE_KEY);
+    ArrowIpcFbbTableAddOffset(&key_value, FBE_KEY_VALUE_VALUE);
     NANOARROW_RETURN_NOT_OK(ArrowIpcFbbWriteTable(fbb, &key_value, &table_position));
     NANOARROW_RETURN_NOT_OK(
         ArrowIpcFbbPatchOffset(fbb, vector_position + 4 + 4 * i, table_position));
-    NANOARROW_RETURN_NOT_OK(ArrowIpcFbbSetString(fbb, &key_value, FB_KEY_VALUE_KEY, key));
+    NANOARROW_RETURN_NOT_OK(ArrowIpcFbbSetString(fbb, &key_value, FBE_KEY_VALUE_KEY, key));
     NANOARROW_RETURN_NOT_OK(
-        ArrowIpcFbbSetString(fbb, &key_value, FB_KEY_VALUE_VALUE, value));
+        ArrowIpcFbbSetString(fbb, &key_value, FBE_KEY_VALUE_VALUE, value));
   }
   return NANOARROW_OK;
 }
@@ -603,46 +603,46 @@ static ArrowErrorCode ArrowIpcFbWriteField(struct ArrowIpcFbb* fbb,
   NANOARROW_RETURN_NOT_OK(ArrowIpcFbCountMetadata(schema->metadata, &n_metadata_keys, error));
 
   ArrowIpcFbbTableInit(&field);
-  if (schema->name != NULL) ArrowIpcFbbTableAddOffset(&field, FB_FIELD_NAME);
-  ArrowIpcFbbTableAddBool(&field, FB_FIELD_NULLABLE,
+  if (schema->name != NULL) ArrowIpcFbbTableAddOffset(&field, FBE_FIELD_NAME);
+  ArrowIpcFbbTableAddBool(&field, FBE_FIELD_NULLABLE,
                           (schema->flags & ARROW_FLAG_NULLABLE) != 0);
-  ArrowIpcFbbTableAddUInt8(&field, FB_FIELD_TYPE_TYPE, type_type);
-  ArrowIpcFbbTableAddOffset(&field, FB_FIELD_TYPE);
-  if (schema->dictionary != NULL) ArrowIpcFbbTableAddOffset(&field, FB_FIELD_DICTIONARY);
-  ArrowIpcFbbTableAddOffset(&field, FB_FIELD_CHILDREN);
-  if (n_metadata_keys > 0) ArrowIpcFbbTableAddOffset(&field, FB_FIELD_CUSTOM_METADATA);
+  ArrowIpcFbbTableAddUInt8(&field, FBE_FIELD_TYPE_TYPE, type_type);
+  ArrowIpcFbbTableAddOffset(&field, FBE_FIELD_TYPE);
+  if (schema->dictionary != NULL) ArrowIpcFbbTableAddOffset(&field, FBE_FIELD_DICTIONARY);
+  ArrowIpcFbbTableAddOffset(&field, FBE_FIELD_CHILDREN);
+  if (n_metadata_keys > 0) ArrowIpcFbbTableAddOffset(&field, FBE_FIELD_CUSTOM_METADATA);
   NANOARROW_RETURN_NOT_OK(ArrowIpcFbbWriteTable(fbb, &field, position_out));
 
   if (schema->name != NULL) {
     NANOARROW_RETURN_NOT_OK(
-        ArrowIpcFbbSetString(fbb, &field, FB_FIELD_NAME, ArrowCharView(schema->name)));
+        ArrowIpcFbbSetString(fbb, &field, FBE_FIELD_NAME, ArrowCharView(schema->name)));
   }
 
   NANOARROW_RETURN_NOT_OK(
       ArrowIpcFbWriteTypeTable(fbb, value_schema, &value_view, &position, error));
   NANOARROW_RETURN_NOT_OK(
-      ArrowIpcFbbPatchOffset(fbb, field.position[FB_FIELD_TYPE], position));
+      ArrowIpcFbbPatchOffset(fbb, field.position[FBE_FIELD_TYPE], position));
 
   if (schema->dictionary != NULL) {
     struct ArrowIpcFbbTable encoding;
     ArrowIpcFbbTableInit(&encoding);
-    ArrowIpcFbbTableAddInt64(&encoding, FB_DICTIONARY_ENCODING_ID, (*next_dictionary_id)++);
-    ArrowIpcFbbTableAddOffset(&encoding, FB_DICTIONARY_ENCODING_INDEX_TYPE);
-    ArrowIpcFbbTableAddBool(&encoding, FB_DICTIONARY_ENCODING_IS_ORDERED,
+    ArrowIpcFbbTableAddInt64(&encoding, FBE_DICTIONARY_ENCODING_ID, (*next_dictionary_id)++);
+    ArrowIpcFbbTableAddOffset(&encoding, FBE_DICTIONARY_ENCODING_INDEX_TYPE);
+    ArrowIpcFbbTableAddBool(&encoding, FBE_DICTIONARY_ENCODING_IS_ORDERED,
                             (schema->flags & ARROW_FLAG_DICTIONARY_ORDERED) != 0);
     NANOARROW_RETURN_NOT_OK(ArrowIpcFbbWriteTable(fbb, &encoding, &position));
     NANOARROW_RETURN_NOT_OK(
-        ArrowIpcFbbPatchOffset(fbb, field.position[FB_FIELD_DICTIONARY], position));
+        ArrowIpcFbbPatchOffset(fbb, field.position[FBE_FIELD_DICTIONARY], position));
     NANOARROW_RETURN_NOT_OK(ArrowIpcFbWriteIntTable(fbb, schema_view.storage_type, &position));
     NANOARROW_RETURN_NOT_OK(ArrowIpcFbbPatchOffset(
-        fbb, encoding.position[FB_DICTIONARY_ENCODING_INDEX_TYPE], position));
+        fbb, encoding.position[FBE_DICTIONARY_ENCODING_INDEX_TYPE], position));
   }
 
-  NANOARROW_RETURN_NOT_OK(ArrowIpcFbWriteFields(fbb, &field, FB_FIELD_CHILDREN, value_schema,
+  NANOARROW_RETURN_NOT_OK(ArrowIpcFbWriteFields(fbb, &field, FBE_FIELD_CHILDREN, value_schema,
                                                 next_dictionary_id, depth + 1, error));
 
   if (n_metadata_keys > 0) {
-    NANOARROW_RETURN_NOT_OK(ArrowIpcFbWriteMetadata(fbb, &field, FB_FIELD_CUSTOM_METADATA,
+    NANOARROW_RETURN_NOT_OK(ArrowIpcFbWriteMetadata(fbb, &field, FBE_FIELD_CUSTOM_METADATA,
                                                     schema->metadata, n_metadata_keys,
                                                     error));
   }
@@ -706,14 +706,14 @@ static ArrowErrorCode ArrowIpcFbWriteSchema(struct ArrowIpcFbb* fbb,
   memcpy(&first_byte, &endian_check, 1);
   ArrowIpcFbbTableInit(&table);
   /* Endianness: Little = 0, Big = 1; bodies are written in host order. */
-  ArrowIpcFbbTableAddInt16(&table, FB_SCHEMA_ENDIANNESS, first_byte ? 0 : 1);
-  ArrowIpcFbbTableAddOffset(&table, FB_SCHEMA_FIELDS);
-  if (n_metadata_keys > 0) ArrowIpcFbbTableAddOffset(&table, FB_SCHEMA_CUSTOM_METADATA);
+  ArrowIpcFbbTableAddInt16(&table, FBE_SCHEMA_ENDIANNESS, first_byte ? 0 : 1);
+  ArrowIpcFbbTableAddOffset(&table, FBE_SCHEMA_FIELDS);
+  if (n_metadata_keys > 0) ArrowIpcFbbTableAddOffset(&table, FBE_SCHEMA_CUSTOM_METADATA);
   NANOARROW_RETURN_NOT_OK(ArrowIpcFbbWriteTable(fbb, &table, position_out));
-  NANOARROW_RETURN_NOT_OK(ArrowIpcFbWriteFields(fbb, &table, FB_SCHEMA_FIELDS, schema,
+  NANOARROW_RETURN_NOT_OK(ArrowIpcFbWriteFields(fbb, &table, FBE_SCHEMA_FIELDS, schema,
                                                 &next_dictionary_id, 0, error));
   if (n_metadata_keys > 0) {
-    NANOARROW_RETURN_NOT_OK(ArrowIpcFbWriteMetadata(fbb, &table, FB_SCHEMA_CUSTOM_METADATA,
+    NANOARROW_RETURN_NOT_OK(ArrowIpcFbWriteMetadata(fbb, &table, FBE_SCHEMA_CUSTOM_METADATA,
                                                     schema->metadata, n_metadata_keys,
                                                     error));
   }
@@ -728,13 +728,13 @@ static ArrowErrorCode ArrowIpcFbStartMessage(struct ArrowIpcFbb* fbb, uint8_t he
   int64_t position;
   NANOARROW_RETURN_NOT_OK(ArrowIpcFbbStart(fbb));
   ArrowIpcFbbTableInit(&message);
-  ArrowIpcFbbTableAddInt16(&message, FB_MESSAGE_VERSION, FB_METADATA_VERSION_V5);
-  ArrowIpcFbbTableAddUInt8(&message, FB_MESSAGE_HEADER_TYPE, header_type);
-  ArrowIpcFbbTableAddOffset(&message, FB_MESSAGE_HEADER);
-  ArrowIpcFbbTableAddInt64(&message, FB_MESSAGE_BODY_LENGTH, body_length);
+  ArrowIpcFbbTableAddInt16(&message, FBE_MESSAGE_VERSION, FBE_METADATA_VERSION_V5);
+  ArrowIpcFbbTableAddUInt8(&message, FBE_MESSAGE_HEADER_TYPE, header_type);
+  ArrowIpcFbbTableAddOffset(&message, FBE_MESSAGE_HEADER);
+  ArrowIpcFbbTableAddInt64(&message, FBE_MESSAGE_BODY_LENGTH, body_length);
   NANOARROW_RETURN_NOT_OK(ArrowIpcFbbWriteTable(fbb, &message, &position));
   NANOARROW_RETURN_NOT_OK(ArrowIpcFbbPatchOffset(fbb, 0, position));
-  *header_slot_out = message.position[FB_MESSAGE_HEADER];
+  *header_slot_out = message.position[FBE_MESSAGE_HEADER];
   return NANOARROW_OK;
 }
 
@@ -749,7 +749,7 @@ ArrowErrorCode ArrowIpcEncoderEncodeSchema(struct ArrowIpcEncoder* encoder,
   int result;
 
   NANOARROW_RETURN_NOT_OK_WITH_ERROR(
-      ArrowIpcFbStartMessage(fbb, FB_HEADER_SCHEMA, 0, &header_slot), error);
+      ArrowIpcFbStartMessage(fbb, FBE_HEADER_SCHEMA, 0, &header_slot), error);
   result = ArrowIpcFbWriteSchema(fbb, schema, &position, error);
   if (result == ERANGE) ArrowErrorSet(error, "Schema message exceeds 2 GiB");
   if (result == ENOMEM) ArrowErrorSet(error, "Out of memory encoding the schema");
@@ -845,7 +845,7 @@ static ArrowErrorCode ArrowIpcEmitBufferImpl(struct ArrowIpcEncoderPrivate* priv
   int64_t offset = private_data->body_length;
   int64_t length = size;
   int64_t padding;
-  uint8_t buffer_struct[FB_BUFFER_SIZE];
+  uint8_t buffer_struct[FBE_BUFFER_SIZE];
 
   if (private_data->codec == NANOARROW_IPC_COMPRESSION_TYPE_NONE || size == 0) {
     NANOARROW_RETURN_NOT_OK(ArrowIpcBodyAppend(private_data, body, data, size, borrowed));
@@ -871,14 +871,13 @@ static ArrowErrorCode ArrowIpcEmitBufferImpl(struct ArrowIpcEncoderPrivate* priv
     }
   }
 
-  padding = (private_data->alignment - private_data->body_length % private_data->alignment) %
-            private_data->alignment;
+  padding = (-private_data->body_length) & (private_data->alignment - 1);
   NANOARROW_RETURN_NOT_OK(ArrowBufferAppendFill(body, 0, padding));
   private_data->body_length += padding;
 
   ArrowIpcStoreLE(buffer_struct, (uint64_t)offset, 8);
   ArrowIpcStoreLE(buffer_struct + 8, (uint64_t)length, 8);
-  return ArrowBufferAppend(&private_data->buffers, buffer_struct, FB_BUFFER_SIZE);
+  return ArrowBufferAppend(&private_data->buffers, buffer_struct, FBE_BUFFER_SIZE);
 }
 
 /* A buffer of the caller's arrays. */
@@ -932,10 +931,10 @@ static ArrowErrorCode ArrowIpcEmitBitmap(struct ArrowIpcEncoderPrivate* private_
 
 static ArrowErrorCode ArrowIpcAppendNode(struct ArrowIpcEncoderPrivate* private_data,
                                          int64_t length, int64_t null_count) {
-  uint8_t node[FB_FIELD_NODE_SIZE];
+  uint8_t node[FBE_FIELD_NODE_SIZE];
   ArrowIpcStoreLE(node, (uint64_t)length, 8);
   ArrowIpcStoreLE(node + 8, (uint64_t)null_count, 8);
-  return ArrowBufferAppend(&private_data->nodes, node, FB_FIELD_NODE_SIZE);
+  return ArrowBufferAppend(&private_data->nodes, node, FBE_FIELD_NODE_SIZE);
 }
 
 /* Offsets [start, start + length] rebased to begin at 0; *first_out and *last_out
@@ -1373,24 +1372,24 @@ static ArrowErrorCode ArrowIpcFbWriteRecordBatch(struct ArrowIpcEncoderPrivate* 
   int64_t position;
 
   ArrowIpcFbbTableInit(&batch);
-  ArrowIpcFbbTableAddInt64(&batch, FB_RECORD_BATCH_LENGTH, length);
-  ArrowIpcFbbTableAddOffset(&batch, FB_RECORD_BATCH_NODES);
-  ArrowIpcFbbTableAddOffset(&batch, FB_RECORD_BATCH_BUFFERS);
+  ArrowIpcFbbTableAddInt64(&batch, FBE_RECORD_BATCH_LENGTH, length);
+  ArrowIpcFbbTableAddOffset(&batch, FBE_RECORD_BATCH_NODES);
+  ArrowIpcFbbTableAddOffset(&batch, FBE_RECORD_BATCH_BUFFERS);
   if (private_data->codec != NANOARROW_IPC_COMPRESSION_TYPE_NONE) {
-    ArrowIpcFbbTableAddOffset(&batch, FB_RECORD_BATCH_COMPRESSION);
+    ArrowIpcFbbTableAddOffset(&batch, FBE_RECORD_BATCH_COMPRESSION);
   }
   if (private_data->has_variadic_counts) {
-    ArrowIpcFbbTableAddOffset(&batch, FB_RECORD_BATCH_VARIADIC_COUNTS);
+    ArrowIpcFbbTableAddOffset(&batch, FBE_RECORD_BATCH_VARIADIC_COUNTS);
   }
   NANOARROW_RETURN_NOT_OK(ArrowIpcFbbWriteTable(fbb, &batch, &position));
   NANOARROW_RETURN_NOT_OK(ArrowIpcFbbPatchOffset(fbb, header_slot, position));
 
   NANOARROW_RETURN_NOT_OK(ArrowIpcFbbSetVector(
-      fbb, &batch, FB_RECORD_BATCH_NODES, private_data->nodes.data,
-      private_data->nodes.size_bytes / FB_FIELD_NODE_SIZE, FB_FIELD_NODE_SIZE, 8, NULL));
+      fbb, &batch, FBE_RECORD_BATCH_NODES, private_data->nodes.data,
+      private_data->nodes.size_bytes / FBE_FIELD_NODE_SIZE, FBE_FIELD_NODE_SIZE, 8, NULL));
   NANOARROW_RETURN_NOT_OK(ArrowIpcFbbSetVector(
-      fbb, &batch, FB_RECORD_BATCH_BUFFERS, private_data->buffers.data,
-      private_data->buffers.size_bytes / FB_BUFFER_SIZE, FB_BUFFER_SIZE, 8, NULL));
+      fbb, &batch, FBE_RECORD_BATCH_BUFFERS, private_data->buffers.data,
+      private_data->buffers.size_bytes / FBE_BUFFER_SIZE, FBE_BUFFER_SIZE, 8, NULL));
 
   if (private_data->codec != NANOARROW_IPC_COMPRESSION_TYPE_NONE) {
     struct ArrowIpcFbbTable compression;
@@ -1398,16 +1397,16 @@ static ArrowErrorCode ArrowIpcFbWriteRecordBatch(struct ArrowIpcEncoderPrivate* 
     int8_t codec =
         private_data->codec == NANOARROW_IPC_COMPRESSION_TYPE_LZ4_FRAME ? 0 : 1;
     ArrowIpcFbbTableInit(&compression);
-    ArrowIpcFbbTableAddUInt8(&compression, FB_BODY_COMPRESSION_CODEC, (uint8_t)codec);
-    ArrowIpcFbbTableAddUInt8(&compression, FB_BODY_COMPRESSION_METHOD, 0);
+    ArrowIpcFbbTableAddUInt8(&compression, FBE_BODY_COMPRESSION_CODEC, (uint8_t)codec);
+    ArrowIpcFbbTableAddUInt8(&compression, FBE_BODY_COMPRESSION_METHOD, 0);
     NANOARROW_RETURN_NOT_OK(ArrowIpcFbbWriteTable(fbb, &compression, &position));
     NANOARROW_RETURN_NOT_OK(
-        ArrowIpcFbbPatchOffset(fbb, batch.position[FB_RECORD_BATCH_COMPRESSION], position));
+        ArrowIpcFbbPatchOffset(fbb, batch.position[FBE_RECORD_BATCH_COMPRESSION], position));
   }
 
   if (private_data->has_variadic_counts) {
     NANOARROW_RETURN_NOT_OK(ArrowIpcFbbSetVector(
-        fbb, &batch, FB_RECORD_BATCH_VARIADIC_COUNTS, private_data->variadic_counts.data,
+        fbb, &batch, FBE_RECORD_BATCH_VARIADIC_COUNTS, private_data->variadic_counts.data,
         private_data->variadic_counts.size_bytes / 8, 8, 8, NULL));
   }
   return NANOARROW_OK;
@@ -1459,7 +1458,7 @@ ArrowErrorCode ArrowIpcEncoderEncodeSimpleRecordBatch(
                                   1, error);
   }
   if (result == NANOARROW_OK) {
-    result = ArrowIpcFbStartMessage(&private_data->fbb, FB_HEADER_RECORD_BATCH,
+    result = ArrowIpcFbStartMessage(&private_data->fbb, FBE_HEADER_RECORD_BATCH,
                                     private_data->body_length,
                                     &header_slot);
   }
@@ -1488,15 +1487,15 @@ ArrowErrorCode ArrowIpcEncoderEncodeDictionaryBatch(
   result = ArrowIpcEncodeColumn(private_data, body_buffer, values, values->offset,
                                 values->length, 1, error);
   if (result == NANOARROW_OK) {
-    result = ArrowIpcFbStartMessage(fbb, FB_HEADER_DICTIONARY_BATCH,
+    result = ArrowIpcFbStartMessage(fbb, FBE_HEADER_DICTIONARY_BATCH,
                                     private_data->body_length,
                                     &header_slot);
   }
   if (result == NANOARROW_OK) {
     ArrowIpcFbbTableInit(&dictionary_batch);
-    ArrowIpcFbbTableAddInt64(&dictionary_batch, FB_DICTIONARY_BATCH_ID, id);
-    ArrowIpcFbbTableAddOffset(&dictionary_batch, FB_DICTIONARY_BATCH_DATA);
-    ArrowIpcFbbTableAddBool(&dictionary_batch, FB_DICTIONARY_BATCH_IS_DELTA, is_delta);
+    ArrowIpcFbbTableAddInt64(&dictionary_batch, FBE_DICTIONARY_BATCH_ID, id);
+    ArrowIpcFbbTableAddOffset(&dictionary_batch, FBE_DICTIONARY_BATCH_DATA);
+    ArrowIpcFbbTableAddBool(&dictionary_batch, FBE_DICTIONARY_BATCH_IS_DELTA, is_delta);
     result = ArrowIpcFbbWriteTable(fbb, &dictionary_batch, &position);
   }
   if (result == NANOARROW_OK) {
@@ -1504,7 +1503,7 @@ ArrowErrorCode ArrowIpcEncoderEncodeDictionaryBatch(
   }
   if (result == NANOARROW_OK) {
     result = ArrowIpcFbWriteRecordBatch(
-        private_data, values->length, dictionary_batch.position[FB_DICTIONARY_BATCH_DATA]);
+        private_data, values->length, dictionary_batch.position[FBE_DICTIONARY_BATCH_DATA]);
   }
   if (result != NANOARROW_OK) {
     return ArrowIpcFinishBodyError(private_data, body_buffer, result, error);
@@ -1524,13 +1523,13 @@ static ArrowErrorCode ArrowIpcFbWriteBlocks(struct ArrowIpcFbb* fbb,
   uint8_t* out;
 
   NANOARROW_RETURN_NOT_OK(
-      ArrowIpcFbbSetVector(fbb, footer, id, NULL, n_blocks, FB_BLOCK_SIZE, 8, &position));
+      ArrowIpcFbbSetVector(fbb, footer, id, NULL, n_blocks, FBE_BLOCK_SIZE, 8, &position));
   out = fbb->buffer.data + position + 4;
   for (i = 0; i < n_blocks; i++) {
-    ArrowIpcStoreLE(out + FB_BLOCK_SIZE * i, (uint64_t)block[i].offset, 8);
-    ArrowIpcStoreLE(out + FB_BLOCK_SIZE * i + 8, (uint64_t)(uint32_t)block[i].metadata_length,
+    ArrowIpcStoreLE(out + FBE_BLOCK_SIZE * i, (uint64_t)block[i].offset, 8);
+    ArrowIpcStoreLE(out + FBE_BLOCK_SIZE * i + 8, (uint64_t)(uint32_t)block[i].metadata_length,
                     4);
-    ArrowIpcStoreLE(out + FB_BLOCK_SIZE * i + 16, (uint64_t)block[i].body_length, 8);
+    ArrowIpcStoreLE(out + FBE_BLOCK_SIZE * i + 16, (uint64_t)block[i].body_length, 8);
   }
   return NANOARROW_OK;
 }
@@ -1547,10 +1546,10 @@ ArrowErrorCode ArrowIpcEncoderEncodeFooter(struct ArrowIpcEncoder* encoder,
 
   NANOARROW_RETURN_NOT_OK_WITH_ERROR(ArrowIpcFbbStart(fbb), error);
   ArrowIpcFbbTableInit(&table);
-  ArrowIpcFbbTableAddInt16(&table, FB_FOOTER_VERSION, FB_METADATA_VERSION_V5);
-  ArrowIpcFbbTableAddOffset(&table, FB_FOOTER_SCHEMA);
-  ArrowIpcFbbTableAddOffset(&table, FB_FOOTER_DICTIONARIES);
-  ArrowIpcFbbTableAddOffset(&table, FB_FOOTER_RECORD_BATCHES);
+  ArrowIpcFbbTableAddInt16(&table, FBE_FOOTER_VERSION, FBE_METADATA_VERSION_V5);
+  ArrowIpcFbbTableAddOffset(&table, FBE_FOOTER_SCHEMA);
+  ArrowIpcFbbTableAddOffset(&table, FBE_FOOTER_DICTIONARIES);
+  ArrowIpcFbbTableAddOffset(&table, FBE_FOOTER_RECORD_BATCHES);
   NANOARROW_RETURN_NOT_OK_WITH_ERROR(ArrowIpcFbbWriteTable(fbb, &table, &position), error);
   NANOARROW_RETURN_NOT_OK_WITH_ERROR(ArrowIpcFbbPatchOffset(fbb, 0, position), error);
 
@@ -1558,12 +1557,12 @@ ArrowErrorCode ArrowIpcEncoderEncodeFooter(struct ArrowIpcEncoder* encoder,
   if (result == ENOMEM) ArrowErrorSet(error, "Out of memory encoding the footer");
   NANOARROW_RETURN_NOT_OK(result);
   NANOARROW_RETURN_NOT_OK_WITH_ERROR(
-      ArrowIpcFbbPatchOffset(fbb, table.position[FB_FOOTER_SCHEMA], position), error);
+      ArrowIpcFbbPatchOffset(fbb, table.position[FBE_FOOTER_SCHEMA], position), error);
   NANOARROW_RETURN_NOT_OK_WITH_ERROR(
-      ArrowIpcFbWriteBlocks(fbb, &table, FB_FOOTER_DICTIONARIES, &footer->dictionary_blocks),
+      ArrowIpcFbWriteBlocks(fbb, &table, FBE_FOOTER_DICTIONARIES, &footer->dictionary_blocks),
       error);
   NANOARROW_RETURN_NOT_OK_WITH_ERROR(
-      ArrowIpcFbWriteBlocks(fbb, &table, FB_FOOTER_RECORD_BATCHES,
+      ArrowIpcFbWriteBlocks(fbb, &table, FBE_FOOTER_RECORD_BATCHES,
                             &footer->record_batch_blocks),
       error);
   return NANOARROW_OK;

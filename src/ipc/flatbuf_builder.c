@@ -10,10 +10,22 @@
 /* flatbuffers offsets are 32-bit: a buffer never grows past this. */
 #define ARROW_IPC_FBB_MAX_SIZE ((int64_t)INT32_MAX)
 
-static void ArrowIpcFbbStoreLE(uint8_t* out, uint64_t value, int size) {
+/* A switch on the few sizes lets compilers turn each case into one store. */
+static inline void ArrowIpcFbbStoreLE(uint8_t* out, uint64_t value, int size) {
   int i;
-  for (i = 0; i < size; i++) {
-    out[i] = (uint8_t)(value >> (8 * i));
+  switch (size) {
+    case 2:
+      for (i = 0; i < 2; i++) out[i] = (uint8_t)(value >> (8 * i));
+      break;
+    case 4:
+      for (i = 0; i < 4; i++) out[i] = (uint8_t)(value >> (8 * i));
+      break;
+    case 8:
+      for (i = 0; i < 8; i++) out[i] = (uint8_t)(value >> (8 * i));
+      break;
+    default:
+      for (i = 0; i < size; i++) out[i] = (uint8_t)(value >> (8 * i));
+      break;
   }
 }
 
@@ -24,11 +36,11 @@ static ArrowErrorCode ArrowIpcFbbCheckRoom(struct ArrowIpcFbb* fbb, int64_t addi
   return ArrowBufferReserve(&fbb->buffer, additional);
 }
 
-/* Zero bytes until the size is congruent to remainder modulo alignment. */
+/* Zero bytes until the size is congruent to remainder modulo alignment (a power
+ * of two). */
 static ArrowErrorCode ArrowIpcFbbPadTo(struct ArrowIpcFbb* fbb, int64_t alignment,
                                        int64_t remainder) {
-  int64_t padding =
-      ((remainder - fbb->buffer.size_bytes) % alignment + alignment) % alignment;
+  int64_t padding = (remainder - fbb->buffer.size_bytes) & (alignment - 1);
   NANOARROW_RETURN_NOT_OK(ArrowIpcFbbCheckRoom(fbb, padding));
   return ArrowBufferAppendFill(&fbb->buffer, 0, padding);
 }
@@ -60,7 +72,7 @@ ArrowErrorCode ArrowIpcFbbWriteTable(struct ArrowIpcFbb* fbb,
   for (size = 8; size >= 1; size /= 2) {
     for (id = 0; id < table->n_fields; id++) {
       if (table->size[id] != size) continue;
-      table_size = (table_size + size - 1) / size * size;
+      table_size = (table_size + size - 1) & ~(int64_t)(size - 1);
       field_offset[id] = (uint16_t)table_size;
       table_size += size;
       if (size > table_alignment) table_alignment = size;
@@ -69,7 +81,7 @@ ArrowErrorCode ArrowIpcFbbWriteTable(struct ArrowIpcFbb* fbb,
 
   /* Rounding the inline size up to the alignment costs nothing (the padding is
    * there anyway) and helps readers that bounds-check small fields loosely. */
-  table_size = (table_size + table_alignment - 1) / table_alignment * table_alignment;
+  table_size = (table_size + table_alignment - 1) & ~(table_alignment - 1);
 
   NANOARROW_RETURN_NOT_OK(ArrowIpcFbbPadTo(fbb, 2, 0));
   vtable_position = fbb->buffer.size_bytes;

@@ -50,8 +50,10 @@ struct ArrowIpcWriterPrivate {
   int finalized;
   /* The first output stream error; non-zero poisons the writer. */
   ArrowErrorCode failure;
-  /* A copy of the written schema (release == NULL until written). */
+  /* A copy of the written schema (release == NULL until written) and a view
+   * initialized from it, to check each batch's structure against. */
   struct ArrowSchema schema;
+  struct ArrowArrayView schema_view;
   struct ArrowBuffer record_batch_blocks;
   struct ArrowBuffer dictionary_blocks;
   struct ArrowIpcWriterDictionary* dictionaries;
@@ -111,6 +113,7 @@ void ArrowIpcWriterReset(struct ArrowIpcWriter* writer) {
   ArrowBufferReset(&private_data->plans);
   ArrowBufferReset(&private_data->pending_blocks);
   if (private_data->schema.release != NULL) {
+    ArrowArrayViewReset(&private_data->schema_view);
     private_data->schema.release(&private_data->schema);
   }
   for (i = 0; i < private_data->n_dictionaries; i++) {
@@ -204,6 +207,7 @@ ArrowErrorCode ArrowIpcWriterWriteSchema(struct ArrowIpcWriter* writer,
   struct ArrowIpcWriterPrivate* private_data =
       (struct ArrowIpcWriterPrivate*)writer->private_data;
   struct ArrowSchema copy;
+  int result;
 
   NANOARROW_RETURN_NOT_OK(ArrowIpcWriterCheckUsable(private_data, error));
   if (private_data->schema.release != NULL) {
@@ -216,6 +220,11 @@ ArrowErrorCode ArrowIpcWriterWriteSchema(struct ArrowIpcWriter* writer,
       ArrowIpcEncoderFinalizeBuffer(&private_data->encoder, 1, &private_data->header),
       error);
   NANOARROW_RETURN_NOT_OK_WITH_ERROR(ArrowSchemaDeepCopy(in, &copy), error);
+  result = ArrowArrayViewInitFromSchema(&private_data->schema_view, &copy, error);
+  if (result != NANOARROW_OK) {
+    ArrowSchemaRelease(&copy);
+    return result;
+  }
   ArrowSchemaMove(&copy, &private_data->schema);
   return ArrowIpcWriterWriteBytes(private_data, private_data->header.data,
                                   private_data->header.size_bytes, error);
@@ -231,37 +240,39 @@ static const char* ArrowIpcWriterColumnName(const struct ArrowIpcWriterPrivate* 
   return "";
 }
 
-/* The array's structure must match the schema the stream announced. */
-static ArrowErrorCode ArrowIpcWriterCheckStructure(const struct ArrowSchema* schema,
+/* The array's structure must match the schema the stream announced (expected is
+ * an array view initialized from it, so no format string is parsed per batch). */
+static ArrowErrorCode ArrowIpcWriterCheckStructure(const struct ArrowArrayView* expected,
                                                    const struct ArrowArrayView* view,
                                                    int depth, struct ArrowError* error) {
-  struct ArrowSchemaView schema_view;
   int64_t i;
   if (depth > NANOARROW_MAX_NESTING_DEPTH) {
     ArrowErrorSet(error, "nested deeper than %d levels", NANOARROW_MAX_NESTING_DEPTH);
     return EINVAL;
   }
-  NANOARROW_RETURN_NOT_OK(ArrowSchemaViewInit(&schema_view, schema, error));
-  if (schema_view.storage_type != view->storage_type) {
-    ArrowErrorSet(error, "storage type %d does not match the schema's '%s'",
-                  (int)view->storage_type, schema->format);
+  if (expected->storage_type != view->storage_type ||
+      expected->layout.element_size_bits[1] != view->layout.element_size_bits[1] ||
+      expected->layout.child_size_elements != view->layout.child_size_elements) {
+    ArrowErrorSet(error, "storage type %s does not match the schema's %s",
+                  ArrowTypeString(view->storage_type),
+                  ArrowTypeString(expected->storage_type));
     return EINVAL;
   }
-  if (schema->n_children != view->n_children) {
+  if (expected->n_children != view->n_children) {
     ArrowErrorSet(error, "%" PRId64 " children where the schema has %" PRId64,
-                  view->n_children, schema->n_children);
+                  view->n_children, expected->n_children);
     return EINVAL;
   }
-  if ((schema->dictionary == NULL) != (view->dictionary == NULL)) {
+  if ((expected->dictionary == NULL) != (view->dictionary == NULL)) {
     ArrowErrorSet(error, "dictionary presence does not match the schema");
     return EINVAL;
   }
   for (i = 0; i < view->n_children; i++) {
-    NANOARROW_RETURN_NOT_OK(
-        ArrowIpcWriterCheckStructure(schema->children[i], view->children[i], depth + 1, error));
+    NANOARROW_RETURN_NOT_OK(ArrowIpcWriterCheckStructure(
+        expected->children[i], view->children[i], depth + 1, error));
   }
-  if (schema->dictionary != NULL) {
-    return ArrowIpcWriterCheckStructure(schema->dictionary, view->dictionary, depth + 1,
+  if (expected->dictionary != NULL) {
+    return ArrowIpcWriterCheckStructure(expected->dictionary, view->dictionary, depth + 1,
                                         error);
   }
   return NANOARROW_OK;
@@ -284,28 +295,27 @@ static ArrowErrorCode ArrowIpcWriterValidate(struct ArrowIpcWriterPrivate* priva
                   in->n_children, private_data->schema.n_children);
     return EINVAL;
   }
-
-  /* Validation reads the view only; the API just is not const-qualified. */
-  ArrowErrorInit(&local_error);
-  result = ArrowArrayViewValidate((struct ArrowArrayView*)in,
-                                  NANOARROW_VALIDATION_LEVEL_MINIMAL, &local_error);
-  if (result != NANOARROW_OK) {
-    ArrowErrorSet(error, "Invalid record batch: %s", local_error.message);
-    return result;
-  }
-
-  for (i = 0; i < in->n_children; i++) {
-    const struct ArrowArrayView* column = in->children[i];
-    if (private_data->schema.release != NULL) {
-      result = ArrowIpcWriterCheckStructure(private_data->schema.children[i], column, 0,
-                                            &local_error);
+  if (private_data->schema.release != NULL) {
+    for (i = 0; i < in->n_children; i++) {
+      result = ArrowIpcWriterCheckStructure(private_data->schema_view.children[i],
+                                            in->children[i], 0, &local_error);
       if (result != NANOARROW_OK) {
         ArrowErrorSet(error, "Column %" PRId64 " ('%s') does not match the schema: %s", i,
                       ArrowIpcWriterColumnName(private_data, i), local_error.message);
         return result;
       }
     }
-    result = ArrowArrayViewValidate((struct ArrowArrayView*)column,
+  }
+
+  /* Validation reads the view only; the API just is not const-qualified. */
+  ArrowErrorInit(&local_error);
+  result = ArrowArrayViewValidate((struct ArrowArrayView*)in,
+                                  NANOARROW_VALIDATION_LEVEL_FULL, &local_error);
+  if (result == NANOARROW_OK) return NANOARROW_OK;
+
+  /* Only on failure: find the column to name it. */
+  for (i = 0; i < in->n_children; i++) {
+    result = ArrowArrayViewValidate((struct ArrowArrayView*)in->children[i],
                                     NANOARROW_VALIDATION_LEVEL_FULL, &local_error);
     if (result != NANOARROW_OK) {
       ArrowErrorSet(error, "Column %" PRId64 " ('%s') is invalid: %s", i,
@@ -313,7 +323,10 @@ static ArrowErrorCode ArrowIpcWriterValidate(struct ArrowIpcWriterPrivate* priva
       return result;
     }
   }
-  return NANOARROW_OK;
+  result = ArrowArrayViewValidate((struct ArrowArrayView*)in,
+                                  NANOARROW_VALIDATION_LEVEL_FULL, &local_error);
+  ArrowErrorSet(error, "Invalid record batch: %s", local_error.message);
+  return result != NANOARROW_OK ? result : EINVAL;
 }
 
 /* ---- Dictionaries ---- */

@@ -386,6 +386,101 @@ Test(writer, changed_dictionary_replaces_in_streams_only) {
   ArrowBufferReset(&bytes);
 }
 
+/* d: dictionary<int32 -> int64>; the dictionary holds prefix_junk leading values
+ * that are sliced away, then values[0..n) with null where is_null[i], storing
+ * under_null under each null. */
+static void BuildInt64Dictionary(struct ArrowSchema* schema, struct ArrowArray* array,
+                                 int64_t prefix_junk, const int64_t* values,
+                                 const int* is_null, int64_t n, int64_t under_null) {
+  static const char* const formats[] = {"i"};
+  static const char* const names[] = {"d"};
+  struct ArrowError error;
+  struct ArrowArray* dictionary;
+  int64_t i;
+  WtStructSchema(schema, 1, formats, names);
+  WT_OK(ArrowSchemaAllocateDictionary(schema->children[0]));
+  WT_OK(ArrowSchemaInitFromType(schema->children[0]->dictionary, NANOARROW_TYPE_INT64));
+  WT_OK(ArrowArrayInitFromSchema(array, schema, &error));
+  WT_OK(ArrowArrayStartAppending(array));
+  dictionary = array->children[0]->dictionary;
+  for (i = 0; i < prefix_junk; i++) WT_OK(ArrowArrayAppendInt(dictionary, -99));
+  for (i = 0; i < n; i++) {
+    if (is_null[i]) {
+      WT_OK(ArrowArrayAppendNull(dictionary, 1));
+    } else {
+      WT_OK(ArrowArrayAppendInt(dictionary, values[i]));
+    }
+  }
+  WT_OK(ArrowArrayAppendInt(array->children[0], n - 1));
+  WtFinishStruct(array, 1);
+  for (i = 0; i < n; i++) {
+    if (is_null[i]) ((int64_t*)dictionary->buffers[1])[prefix_junk + i] = under_null;
+  }
+  dictionary->offset = prefix_junk;
+  dictionary->length = n;
+  dictionary->null_count = -1;
+}
+
+/* The IPC file format rejects a changed dictionary, so a successful file write
+ * proves the later dictionaries were judged unchanged or a delta by their values. */
+Test(writer, dictionaries_compare_values_not_bytes) {
+  static const int64_t values[] = {0x1122334455667788, 0, 30, 0x0102030405060708};
+  static const int is_null[] = {0, 1, 0, 0};
+  struct ArrowSchema schema;
+  struct ArrowSchema unused;
+  struct ArrowArray a;
+  struct ArrowArray b;
+  struct ArrowArray c;
+  struct ArrowArray* arrays[] = {&a, &b, &c};
+  struct ArrowBuffer bytes;
+  struct ArrowError error;
+  struct ArrowSchema read_schema;
+  struct ArrowArray read[4];
+  int64_t n_read;
+  int64_t i;
+  static const uint8_t first_le[8] = {0x88, 0x77, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11};
+  static const uint8_t last_le[8] = {0x08, 0x07, 0x06, 0x05, 0x04, 0x03, 0x02, 0x01};
+  int64_t n_first = 0;
+  int64_t n_last = 0;
+
+  /* Same values, different bytes under the null, then sliced from a bigger
+   * buffer, then grown by one value. */
+  BuildInt64Dictionary(&schema, &a, 0, values, is_null, 3, 7);
+  BuildInt64Dictionary(&unused, &b, 2, values, is_null, 3, 12345);
+  ArrowSchemaRelease(&unused);
+  BuildInt64Dictionary(&unused, &c, 1, values, is_null, 4, 0);
+  ArrowSchemaRelease(&unused);
+  ArrowBufferInit(&bytes);
+  cr_assert_eq(WtWrite(&bytes, &schema, arrays, 3, 1, NANOARROW_IPC_COMPRESSION_TYPE_NONE,
+                       &error),
+               NANOARROW_OK, "%s", error.message);
+  bytes.size_bytes = 0;
+  cr_assert_eq(WtWrite(&bytes, &schema, arrays, 3, 0, NANOARROW_IPC_COMPRESSION_TYPE_NONE,
+                       &error),
+               NANOARROW_OK, "%s", error.message);
+  for (i = 0; i + 8 <= bytes.size_bytes; i++) {
+    n_first += memcmp(bytes.data + i, first_le, 8) == 0;
+    n_last += memcmp(bytes.data + i, last_le, 8) == 0;
+  }
+  /* One dictionary batch, then one delta with the new value only. */
+  cr_assert_eq(n_first, 1, "the first value was written %d times", (int)n_first);
+  cr_assert_eq(n_last, 1);
+
+  WT_OK(ReadBack(&bytes, &read_schema, read, 4, &n_read));
+  cr_assert_eq(n_read, 3);
+  cr_assert_eq(read[1].children[0]->dictionary->length, 3);
+  cr_assert_eq(read[2].children[0]->dictionary->length, 4);
+  cr_assert_eq(((const int64_t*)read[2].children[0]->dictionary->buffers[1])[3],
+               values[3]);
+  for (i = 0; i < n_read; i++) ArrowArrayRelease(&read[i]);
+  ArrowSchemaRelease(&read_schema);
+  ArrowBufferReset(&bytes);
+  ArrowArrayRelease(&a);
+  ArrowArrayRelease(&b);
+  ArrowArrayRelease(&c);
+  ArrowSchemaRelease(&schema);
+}
+
 Test(writer, run_end_encoded_slice_round_trips) {
   struct ArrowSchema schema;
   struct ArrowArray array;
