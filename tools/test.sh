@@ -46,6 +46,9 @@ for cc in "${compilers[@]}"; do
   summaries+=("$cc: $(grep -E 'tests passed' "$log" | tail -n 1)")
 done
 
+printf '\n== test.sh: JS interop (apache-arrow reads our files, we read its files)\n'
+tools/check-js.sh "$root/build/test-gcc"
+
 printf '\n== test.sh: install checks\n'
 tools/check-install.sh
 

@@ -1,0 +1,82 @@
+/* Internals shared by the `nanoarrow` command-line tool, the archery drivers
+ * (nanoarrow_ipc_integration) and their tests: reading any supported input into an
+ * ArrowArrayStream and writing a stream as IPC stream, IPC file or integration
+ * JSON. Not installed; not part of the public API. */
+
+#ifndef NANOARROW_CLI_H_INCLUDED
+#define NANOARROW_CLI_H_INCLUDED
+
+#include <stdio.h>
+
+#include "nanoarrow/nanoarrow.h"
+#include "nanoarrow/nanoarrow_ipc.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum CliFormat {
+  CLI_FORMAT_UNKNOWN = 0,
+  CLI_FORMAT_STREAM,
+  CLI_FORMAT_FILE,
+  CLI_FORMAT_JSON
+};
+
+/* Inputs larger than this (after gzip decompression) are refused. */
+#define CLI_MAX_INPUT_BYTES ((int64_t)1 << 34)
+
+/* "stream", "file", "json" (NULL for UNKNOWN). */
+const char* CliFormatName(enum CliFormat format);
+/* Parses a format name; CLI_FORMAT_UNKNOWN when it is not one. */
+enum CliFormat CliFormatFromName(const char* name);
+
+/* What data holds: the IPC file magic, JSON (first non-blank byte '{'), else an
+ * IPC stream. */
+enum CliFormat CliDetectFormat(const struct ArrowBuffer* data);
+
+/* Reads path ("-": stdin; gzip decompressed transparently) and opens it as a
+ * stream of record batches, in the given format or, for UNKNOWN, the detected one
+ * (detected_out may be NULL). Batches are FULL-validated. */
+ArrowErrorCode CliOpenInput(const char* path, enum CliFormat format,
+                            struct ArrowArrayStream* out, enum CliFormat* detected_out,
+                            struct ArrowError* error);
+/* Same from bytes already in memory (data is moved from). */
+ArrowErrorCode CliOpenBuffer(struct ArrowBuffer* data, enum CliFormat format,
+                             struct ArrowArrayStream* out, enum CliFormat* detected_out,
+                             struct ArrowError* error);
+
+/* Called after each batch written (may be NULL). */
+typedef void (*CliProgressFunction)(void* private_data, int64_t n_batches, int64_t n_rows);
+
+/* Writes every batch of in as format to out (an initialized ArrowBuffer).
+ * compression applies to IPC formats only. */
+ArrowErrorCode CliWriteStream(struct ArrowArrayStream* in, enum CliFormat format,
+                              enum ArrowIpcCompressionType compression,
+                              struct ArrowBuffer* out, CliProgressFunction progress,
+                              void* progress_data, struct ArrowError* error);
+
+/* Writes all of data to path ("-": stdout). */
+ArrowErrorCode CliWriteFile(const char* path, const struct ArrowBuffer* data,
+                            struct ArrowError* error);
+
+/* Reads every batch of in (validated by the reader) and counts them; the first
+ * error names the batch. */
+ArrowErrorCode CliValidateStream(struct ArrowArrayStream* in, int64_t* n_batches,
+                                 int64_t* n_rows, struct ArrowError* error);
+
+/* The archery modes. Each returns NANOARROW_OK or an error with a message. */
+ArrowErrorCode CliIntegrationValidate(const char* arrow_path, const char* json_path,
+                                      struct ArrowError* error);
+ArrowErrorCode CliIntegrationJsonToArrow(const char* json_path, const char* arrow_path,
+                                         struct ArrowError* error);
+ArrowErrorCode CliIntegrationArrowToJson(const char* arrow_path, const char* json_path,
+                                         struct ArrowError* error);
+/* STREAM_TO_FILE / FILE_TO_STREAM: input_path to output_path ("-" for stdio). */
+ArrowErrorCode CliIntegrationConvert(const char* input_path, enum CliFormat to,
+                                     const char* output_path, struct ArrowError* error);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NANOARROW_CLI_H_INCLUDED */

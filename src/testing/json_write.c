@@ -1,0 +1,859 @@
+/* ArrowSchema / ArrowArray -> integration JSON. */
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nanoarrow/nanoarrow.h"
+#include "nanoarrow/nanoarrow_testing.h"
+#include "testing/testing_private.h"
+
+/* ---- Text helpers ---- */
+
+static ArrowErrorCode Put(struct ArrowBuffer* out, const char* text) {
+  return ArrowBufferAppend(out, text, (int64_t)strlen(text));
+}
+
+static ArrowErrorCode PutInt(struct ArrowBuffer* out, int64_t value, int quoted) {
+  char text[32];
+  int n = snprintf(text, sizeof(text), quoted ? "\"%" PRId64 "\"" : "%" PRId64, value);
+  return ArrowBufferAppend(out, text, n);
+}
+
+static ArrowErrorCode PutUInt(struct ArrowBuffer* out, uint64_t value) {
+  char text[32];
+  int n = snprintf(text, sizeof(text), "\"%" PRIu64 "\"", value);
+  return ArrowBufferAppend(out, text, n);
+}
+
+/* The shortest decimal text that reads back as the same float / double. JSON has
+ * no NaN or infinity: those are written as null (readers refuse them). */
+static ArrowErrorCode PutDouble(struct ArrowBuffer* out, double value, int is_float) {
+  char text[40];
+  int precision;
+  if (isnan(value) || isinf(value)) return Put(out, "null");
+  for (precision = is_float ? 6 : 15; precision <= 17; precision++) {
+    snprintf(text, sizeof(text), "%.*g", precision, value);
+    if (is_float ? (float)strtod(text, NULL) == (float)value : strtod(text, NULL) == value) {
+      break;
+    }
+  }
+  return Put(out, text);
+}
+
+static ArrowErrorCode PutJsonString(struct ArrowBuffer* out, const char* data, int64_t n) {
+  int64_t i;
+  int64_t run_start = 0;
+  NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(out, n + 2));
+  NANOARROW_RETURN_NOT_OK(ArrowBufferAppend(out, "\"", 1));
+  for (i = 0; i < n; i++) {
+    unsigned char c = (unsigned char)data[i];
+    if (c >= 0x20 && c != '"' && c != '\\') continue;
+    NANOARROW_RETURN_NOT_OK(ArrowBufferAppend(out, data + run_start, i - run_start));
+    run_start = i + 1;
+    if (c == '"') {
+      NANOARROW_RETURN_NOT_OK(Put(out, "\\\""));
+    } else if (c == '\\') {
+      NANOARROW_RETURN_NOT_OK(Put(out, "\\\\"));
+    } else if (c == '\n') {
+      NANOARROW_RETURN_NOT_OK(Put(out, "\\n"));
+    } else {
+      char escaped[8];
+      snprintf(escaped, sizeof(escaped), "\\u%04x", (unsigned)c);
+      NANOARROW_RETURN_NOT_OK(Put(out, escaped));
+    }
+  }
+  NANOARROW_RETURN_NOT_OK(ArrowBufferAppend(out, data + run_start, n - run_start));
+  return ArrowBufferAppend(out, "\"", 1);
+}
+
+static ArrowErrorCode PutHex(struct ArrowBuffer* out, const uint8_t* data, int64_t n) {
+  static const char kDigits[] = "0123456789ABCDEF";
+  int64_t i;
+  NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(out, 2 * n + 2));
+  out->data[out->size_bytes++] = '"';
+  for (i = 0; i < n; i++) {
+    out->data[out->size_bytes++] = (uint8_t)kDigits[data[i] >> 4];
+    out->data[out->size_bytes++] = (uint8_t)kDigits[data[i] & 15];
+  }
+  out->data[out->size_bytes++] = '"';
+  return NANOARROW_OK;
+}
+
+/* ---- Schema ---- */
+
+/* Value schemas of dictionary-encoded fields; a field's id is its index here. */
+struct JsonDictList {
+  const struct ArrowSchema** schemas;
+  int64_t n;
+  int64_t capacity;
+};
+
+static ArrowErrorCode DictListAppend(struct JsonDictList* list,
+                                     const struct ArrowSchema* schema) {
+  if (list->n == list->capacity) {
+    int64_t capacity = list->capacity == 0 ? 8 : 2 * list->capacity;
+    const struct ArrowSchema** schemas = (const struct ArrowSchema**)ArrowRealloc(
+        (void*)list->schemas, capacity * sizeof(*schemas));
+    if (schemas == NULL) return ENOMEM;
+    list->schemas = schemas;
+    list->capacity = capacity;
+  }
+  list->schemas[list->n++] = schema;
+  return NANOARROW_OK;
+}
+
+static int64_t DictListFind(const struct JsonDictList* list, const struct ArrowSchema* schema) {
+  int64_t i;
+  for (i = 0; i < list->n; i++) {
+    if (list->schemas[i] == schema) return i;
+  }
+  return -1;
+}
+
+static const char* TimeUnitName(enum ArrowTimeUnit unit) {
+  switch (unit) {
+    case NANOARROW_TIME_UNIT_SECOND: return "SECOND";
+    case NANOARROW_TIME_UNIT_MILLI: return "MILLISECOND";
+    case NANOARROW_TIME_UNIT_MICRO: return "MICROSECOND";
+    default: return "NANOSECOND";
+  }
+}
+
+static ArrowErrorCode PutIntType(struct ArrowBuffer* out, enum ArrowType type) {
+  const char* is_signed = "true";
+  int bits = 8;
+  switch (type) {
+    case NANOARROW_TYPE_UINT8: is_signed = "false"; bits = 8; break;
+    case NANOARROW_TYPE_INT8: bits = 8; break;
+    case NANOARROW_TYPE_UINT16: is_signed = "false"; bits = 16; break;
+    case NANOARROW_TYPE_INT16: bits = 16; break;
+    case NANOARROW_TYPE_UINT32: is_signed = "false"; bits = 32; break;
+    case NANOARROW_TYPE_INT32: bits = 32; break;
+    case NANOARROW_TYPE_UINT64: is_signed = "false"; bits = 64; break;
+    default: bits = 64; break;
+  }
+  NANOARROW_RETURN_NOT_OK(Put(out, "{\"name\": \"int\", \"isSigned\": "));
+  NANOARROW_RETURN_NOT_OK(Put(out, is_signed));
+  NANOARROW_RETURN_NOT_OK(Put(out, ", \"bitWidth\": "));
+  NANOARROW_RETURN_NOT_OK(PutInt(out, bits, 0));
+  return Put(out, "}");
+}
+
+static ArrowErrorCode PutType(struct ArrowBuffer* out, const struct ArrowSchema* schema,
+                              const struct ArrowSchemaView* view, struct ArrowError* error) {
+  char text[1200];
+  switch (view->type) {
+    case NANOARROW_TYPE_NA: return Put(out, "{\"name\": \"null\"}");
+    case NANOARROW_TYPE_BOOL: return Put(out, "{\"name\": \"bool\"}");
+    case NANOARROW_TYPE_INT8:
+    case NANOARROW_TYPE_UINT8:
+    case NANOARROW_TYPE_INT16:
+    case NANOARROW_TYPE_UINT16:
+    case NANOARROW_TYPE_INT32:
+    case NANOARROW_TYPE_UINT32:
+    case NANOARROW_TYPE_INT64:
+    case NANOARROW_TYPE_UINT64:
+      return PutIntType(out, view->type);
+    case NANOARROW_TYPE_HALF_FLOAT:
+      return Put(out, "{\"name\": \"floatingpoint\", \"precision\": \"HALF\"}");
+    case NANOARROW_TYPE_FLOAT:
+      return Put(out, "{\"name\": \"floatingpoint\", \"precision\": \"SINGLE\"}");
+    case NANOARROW_TYPE_DOUBLE:
+      return Put(out, "{\"name\": \"floatingpoint\", \"precision\": \"DOUBLE\"}");
+    case NANOARROW_TYPE_STRING: return Put(out, "{\"name\": \"utf8\"}");
+    case NANOARROW_TYPE_LARGE_STRING: return Put(out, "{\"name\": \"largeutf8\"}");
+    case NANOARROW_TYPE_BINARY: return Put(out, "{\"name\": \"binary\"}");
+    case NANOARROW_TYPE_LARGE_BINARY: return Put(out, "{\"name\": \"largebinary\"}");
+    case NANOARROW_TYPE_STRING_VIEW: return Put(out, "{\"name\": \"utf8view\"}");
+    case NANOARROW_TYPE_BINARY_VIEW: return Put(out, "{\"name\": \"binaryview\"}");
+    case NANOARROW_TYPE_FIXED_SIZE_BINARY:
+      snprintf(text, sizeof(text), "{\"name\": \"fixedsizebinary\", \"byteWidth\": %d}",
+               (int)view->fixed_size);
+      return Put(out, text);
+    case NANOARROW_TYPE_DECIMAL32:
+    case NANOARROW_TYPE_DECIMAL64:
+    case NANOARROW_TYPE_DECIMAL128:
+    case NANOARROW_TYPE_DECIMAL256:
+      snprintf(text, sizeof(text),
+               "{\"name\": \"decimal\", \"precision\": %d, \"scale\": %d, \"bitWidth\": %d}",
+               (int)view->decimal_precision, (int)view->decimal_scale,
+               (int)view->decimal_bitwidth);
+      return Put(out, text);
+    case NANOARROW_TYPE_DATE32: return Put(out, "{\"name\": \"date\", \"unit\": \"DAY\"}");
+    case NANOARROW_TYPE_DATE64:
+      return Put(out, "{\"name\": \"date\", \"unit\": \"MILLISECOND\"}");
+    case NANOARROW_TYPE_TIME32:
+    case NANOARROW_TYPE_TIME64:
+      snprintf(text, sizeof(text), "{\"name\": \"time\", \"unit\": \"%s\", \"bitWidth\": %d}",
+               TimeUnitName(view->time_unit), view->type == NANOARROW_TYPE_TIME32 ? 32 : 64);
+      return Put(out, text);
+    case NANOARROW_TYPE_DURATION:
+      snprintf(text, sizeof(text), "{\"name\": \"duration\", \"unit\": \"%s\"}",
+               TimeUnitName(view->time_unit));
+      return Put(out, text);
+    case NANOARROW_TYPE_TIMESTAMP:
+      snprintf(text, sizeof(text), "{\"name\": \"timestamp\", \"unit\": \"%s\"",
+               TimeUnitName(view->time_unit));
+      NANOARROW_RETURN_NOT_OK(Put(out, text));
+      if (view->timezone != NULL && view->timezone[0] != '\0') {
+        NANOARROW_RETURN_NOT_OK(Put(out, ", \"timezone\": "));
+        NANOARROW_RETURN_NOT_OK(
+            PutJsonString(out, view->timezone, (int64_t)strlen(view->timezone)));
+      }
+      return Put(out, "}");
+    case NANOARROW_TYPE_INTERVAL_MONTHS:
+      return Put(out, "{\"name\": \"interval\", \"unit\": \"YEAR_MONTH\"}");
+    case NANOARROW_TYPE_INTERVAL_DAY_TIME:
+      return Put(out, "{\"name\": \"interval\", \"unit\": \"DAY_TIME\"}");
+    case NANOARROW_TYPE_INTERVAL_MONTH_DAY_NANO:
+      return Put(out, "{\"name\": \"interval\", \"unit\": \"MONTH_DAY_NANO\"}");
+    case NANOARROW_TYPE_LIST: return Put(out, "{\"name\": \"list\"}");
+    case NANOARROW_TYPE_LARGE_LIST: return Put(out, "{\"name\": \"largelist\"}");
+    case NANOARROW_TYPE_LIST_VIEW: return Put(out, "{\"name\": \"listview\"}");
+    case NANOARROW_TYPE_LARGE_LIST_VIEW: return Put(out, "{\"name\": \"largelistview\"}");
+    case NANOARROW_TYPE_FIXED_SIZE_LIST:
+      snprintf(text, sizeof(text), "{\"name\": \"fixedsizelist\", \"listSize\": %d}",
+               (int)view->fixed_size);
+      return Put(out, text);
+    case NANOARROW_TYPE_STRUCT: return Put(out, "{\"name\": \"struct\"}");
+    case NANOARROW_TYPE_MAP:
+      return Put(out, (schema->flags & ARROW_FLAG_MAP_KEYS_SORTED)
+                          ? "{\"name\": \"map\", \"keysSorted\": true}"
+                          : "{\"name\": \"map\", \"keysSorted\": false}");
+    case NANOARROW_TYPE_RUN_END_ENCODED: return Put(out, "{\"name\": \"runendencoded\"}");
+    case NANOARROW_TYPE_SPARSE_UNION:
+    case NANOARROW_TYPE_DENSE_UNION:
+      NANOARROW_RETURN_NOT_OK(Put(out, "{\"name\": \"union\", \"mode\": \""));
+      NANOARROW_RETURN_NOT_OK(
+          Put(out, view->type == NANOARROW_TYPE_DENSE_UNION ? "DENSE" : "SPARSE"));
+      NANOARROW_RETURN_NOT_OK(Put(out, "\", \"typeIds\": ["));
+      NANOARROW_RETURN_NOT_OK(Put(out, view->union_type_ids));
+      return Put(out, "]}");
+    default:
+      ArrowErrorSet(error, "type %s has no integration JSON form",
+                    ArrowTypeString(view->type));
+      return ENOTSUP;
+  }
+}
+
+static ArrowErrorCode PutMetadata(struct ArrowBuffer* out, const char* metadata) {
+  struct ArrowMetadataReader reader;
+  struct ArrowStringView key;
+  struct ArrowStringView value;
+  int first = 1;
+  NANOARROW_RETURN_NOT_OK(ArrowMetadataReaderInit(&reader, metadata));
+  NANOARROW_RETURN_NOT_OK(Put(out, "["));
+  while (reader.remaining_keys > 0) {
+    NANOARROW_RETURN_NOT_OK(ArrowMetadataReaderRead(&reader, &key, &value));
+    NANOARROW_RETURN_NOT_OK(Put(out, first ? "{\"key\": " : ", {\"key\": "));
+    NANOARROW_RETURN_NOT_OK(PutJsonString(out, key.data, key.size_bytes));
+    NANOARROW_RETURN_NOT_OK(Put(out, ", \"value\": "));
+    NANOARROW_RETURN_NOT_OK(PutJsonString(out, value.data, value.size_bytes));
+    NANOARROW_RETURN_NOT_OK(Put(out, "}"));
+    first = 0;
+  }
+  return Put(out, "]");
+}
+
+static ArrowErrorCode PutFields(struct ArrowBuffer* out, const struct ArrowSchema* schema,
+                                struct JsonDictList* dicts, int depth,
+                                struct ArrowError* error);
+
+static ArrowErrorCode PutField(struct ArrowBuffer* out, const struct ArrowSchema* schema,
+                               struct JsonDictList* dicts, int depth,
+                               struct ArrowError* error) {
+  const struct ArrowSchema* value_schema =
+      schema->dictionary != NULL ? schema->dictionary : schema;
+  struct ArrowSchemaView view;
+  ArrowErrorCode rc;
+
+  if (depth > NANOARROW_MAX_NESTING_DEPTH) {
+    ArrowErrorSet(error, "schema nested more than %d levels deep",
+                  NANOARROW_MAX_NESTING_DEPTH);
+    return EINVAL;
+  }
+  NANOARROW_RETURN_NOT_OK(ArrowSchemaViewInit(&view, value_schema, error));
+  NANOARROW_RETURN_NOT_OK(Put(out, "{\"name\": "));
+  NANOARROW_RETURN_NOT_OK(PutJsonString(out, schema->name == NULL ? "" : schema->name,
+                                        schema->name == NULL ? 0 : (int64_t)strlen(schema->name)));
+  NANOARROW_RETURN_NOT_OK(Put(out, ", \"nullable\": "));
+  NANOARROW_RETURN_NOT_OK(Put(out, (schema->flags & ARROW_FLAG_NULLABLE) ? "true" : "false"));
+  NANOARROW_RETURN_NOT_OK(Put(out, ", \"type\": "));
+  NANOARROW_RETURN_NOT_OK(PutType(out, value_schema, &view, error));
+
+  if (schema->dictionary != NULL) {
+    struct ArrowSchemaView index_view;
+    NANOARROW_RETURN_NOT_OK(ArrowSchemaViewInit(&index_view, schema, error));
+    NANOARROW_RETURN_NOT_OK(Put(out, ", \"dictionary\": {\"id\": "));
+    NANOARROW_RETURN_NOT_OK(PutInt(out, dicts->n, 0));
+    NANOARROW_RETURN_NOT_OK(DictListAppend(dicts, schema->dictionary));
+    NANOARROW_RETURN_NOT_OK(Put(out, ", \"indexType\": "));
+    NANOARROW_RETURN_NOT_OK(PutIntType(out, index_view.storage_type));
+    NANOARROW_RETURN_NOT_OK(Put(out, (schema->flags & ARROW_FLAG_DICTIONARY_ORDERED)
+                                         ? ", \"isOrdered\": true}"
+                                         : ", \"isOrdered\": false}"));
+  }
+
+  NANOARROW_RETURN_NOT_OK(Put(out, ", \"children\": "));
+  rc = PutFields(out, value_schema, dicts, depth + 1, error);
+  if (rc != NANOARROW_OK) {
+    ArrowTestingPrefixError(error, "field '%s'", ArrowTestingFieldName(schema));
+    return rc;
+  }
+  if (schema->metadata != NULL && ArrowMetadataSizeOf(schema->metadata) > 4) {
+    NANOARROW_RETURN_NOT_OK(Put(out, ", \"metadata\": "));
+    NANOARROW_RETURN_NOT_OK(PutMetadata(out, schema->metadata));
+  }
+  return Put(out, "}");
+}
+
+static ArrowErrorCode PutFields(struct ArrowBuffer* out, const struct ArrowSchema* schema,
+                                struct JsonDictList* dicts, int depth,
+                                struct ArrowError* error) {
+  int64_t i;
+  NANOARROW_RETURN_NOT_OK(Put(out, "["));
+  for (i = 0; i < schema->n_children; i++) {
+    if (i > 0) NANOARROW_RETURN_NOT_OK(Put(out, ", "));
+    NANOARROW_RETURN_NOT_OK(PutField(out, schema->children[i], dicts, depth, error));
+  }
+  return Put(out, "]");
+}
+
+static ArrowErrorCode PutSchema(struct ArrowBuffer* out, const struct ArrowSchema* schema,
+                                struct JsonDictList* dicts, struct ArrowError* error) {
+  if (schema->release == NULL || schema->format == NULL || strcmp(schema->format, "+s") != 0) {
+    ArrowErrorSet(error, "a record batch schema must be a struct (\"+s\")");
+    return EINVAL;
+  }
+  NANOARROW_RETURN_NOT_OK(Put(out, "{\"fields\": "));
+  NANOARROW_RETURN_NOT_OK(PutFields(out, schema, dicts, 0, error));
+  if (schema->metadata != NULL && ArrowMetadataSizeOf(schema->metadata) > 4) {
+    NANOARROW_RETURN_NOT_OK(Put(out, ", \"metadata\": "));
+    NANOARROW_RETURN_NOT_OK(PutMetadata(out, schema->metadata));
+  }
+  return Put(out, "}");
+}
+
+ArrowErrorCode ArrowTestingJsonWriteSchema(const struct ArrowSchema* schema,
+                                           struct ArrowBuffer* out,
+                                           struct ArrowError* error) {
+  struct JsonDictList dicts = {NULL, 0, 0};
+  ArrowErrorCode rc = PutSchema(out, schema, &dicts, error);
+  ArrowFree((void*)dicts.schemas);
+  return rc;
+}
+
+/* ---- Columns ---- */
+
+static ArrowErrorCode PutColumn(struct ArrowBuffer* out, const struct ArrowSchema* schema,
+                                const struct ArrowArrayView* view, int64_t start,
+                                int64_t length, int depth, struct ArrowError* error);
+
+static ArrowErrorCode PutOffsets(struct ArrowBuffer* out, const char* key,
+                                 const struct ArrowArrayView* view, int buffer, int64_t p0,
+                                 int64_t n, int64_t base) {
+  int64_t k;
+  int is_large = view->layout.element_size_bits[buffer] == 64;
+  NANOARROW_RETURN_NOT_OK(Put(out, key));
+  for (k = 0; k < n; k++) {
+    int64_t value = is_large ? view->buffer_views[buffer].data.as_int64[p0 + k]
+                             : view->buffer_views[buffer].data.as_int32[p0 + k];
+    if (k > 0) NANOARROW_RETURN_NOT_OK(Put(out, ", "));
+    NANOARROW_RETURN_NOT_OK(PutInt(out, value - base, is_large));
+  }
+  return Put(out, "]");
+}
+
+static ArrowErrorCode PutValue(struct ArrowBuffer* out, const struct ArrowSchemaView* sv,
+                               const struct ArrowArrayView* view, int64_t i) {
+  int64_t p = view->offset + i;
+  switch (view->storage_type) {
+    case NANOARROW_TYPE_BOOL:
+      return Put(out, ArrowBitGet(view->buffer_views[1].data.as_uint8, p) ? "true" : "false");
+    case NANOARROW_TYPE_INT8:
+    case NANOARROW_TYPE_UINT8:
+    case NANOARROW_TYPE_INT16:
+    case NANOARROW_TYPE_UINT16:
+    case NANOARROW_TYPE_INT32:
+    case NANOARROW_TYPE_UINT32:
+      return PutInt(out, ArrowArrayViewGetIntUnsafe(view, i), 0);
+    case NANOARROW_TYPE_INTERVAL_MONTHS:
+      return PutInt(out, view->buffer_views[1].data.as_int32[p], 0);
+    case NANOARROW_TYPE_INT64:
+      return PutInt(out, ArrowArrayViewGetIntUnsafe(view, i), 1);
+    case NANOARROW_TYPE_UINT64:
+      return PutUInt(out, ArrowArrayViewGetUIntUnsafe(view, i));
+    case NANOARROW_TYPE_HALF_FLOAT:
+    case NANOARROW_TYPE_FLOAT:
+      return PutDouble(out, ArrowArrayViewGetDoubleUnsafe(view, i), 1);
+    case NANOARROW_TYPE_DOUBLE:
+      return PutDouble(out, ArrowArrayViewGetDoubleUnsafe(view, i), 0);
+    case NANOARROW_TYPE_STRING:
+    case NANOARROW_TYPE_LARGE_STRING: {
+      struct ArrowStringView value = ArrowArrayViewGetStringUnsafe(view, i);
+      return PutJsonString(out, value.data, value.size_bytes);
+    }
+    case NANOARROW_TYPE_BINARY:
+    case NANOARROW_TYPE_LARGE_BINARY: {
+      struct ArrowBufferView value = ArrowArrayViewGetBytesUnsafe(view, i);
+      return PutHex(out, value.data.as_uint8, value.size_bytes);
+    }
+    case NANOARROW_TYPE_FIXED_SIZE_BINARY:
+      return PutHex(out, view->buffer_views[1].data.as_uint8 + p * sv->fixed_size,
+                    sv->fixed_size);
+    case NANOARROW_TYPE_DECIMAL32:
+    case NANOARROW_TYPE_DECIMAL64:
+    case NANOARROW_TYPE_DECIMAL128:
+    case NANOARROW_TYPE_DECIMAL256: {
+      struct ArrowDecimal decimal;
+      ArrowDecimalInit(&decimal, sv->decimal_bitwidth, sv->decimal_precision,
+                       sv->decimal_scale);
+      ArrowArrayViewGetDecimalUnsafe(view, i, &decimal);
+      NANOARROW_RETURN_NOT_OK(Put(out, "\""));
+      NANOARROW_RETURN_NOT_OK(ArrowDecimalAppendDigitsToBuffer(&decimal, out));
+      return Put(out, "\"");
+    }
+    case NANOARROW_TYPE_INTERVAL_DAY_TIME: {
+      int32_t values[2];
+      memcpy(values, view->buffer_views[1].data.as_uint8 + p * 8, 8);
+      NANOARROW_RETURN_NOT_OK(Put(out, "{\"days\": "));
+      NANOARROW_RETURN_NOT_OK(PutInt(out, values[0], 0));
+      NANOARROW_RETURN_NOT_OK(Put(out, ", \"milliseconds\": "));
+      NANOARROW_RETURN_NOT_OK(PutInt(out, values[1], 0));
+      return Put(out, "}");
+    }
+    case NANOARROW_TYPE_INTERVAL_MONTH_DAY_NANO: {
+      int32_t values[2];
+      int64_t nanoseconds;
+      memcpy(values, view->buffer_views[1].data.as_uint8 + p * 16, 8);
+      memcpy(&nanoseconds, view->buffer_views[1].data.as_uint8 + p * 16 + 8, 8);
+      NANOARROW_RETURN_NOT_OK(Put(out, "{\"months\": "));
+      NANOARROW_RETURN_NOT_OK(PutInt(out, values[0], 0));
+      NANOARROW_RETURN_NOT_OK(Put(out, ", \"days\": "));
+      NANOARROW_RETURN_NOT_OK(PutInt(out, values[1], 0));
+      NANOARROW_RETURN_NOT_OK(Put(out, ", \"nanoseconds\": "));
+      NANOARROW_RETURN_NOT_OK(PutInt(out, nanoseconds, 0));
+      return Put(out, "}");
+    }
+    default:
+      return ENOTSUP;
+  }
+}
+
+static ArrowErrorCode PutViews(struct ArrowBuffer* out, const struct ArrowArrayView* view,
+                               int64_t start, int64_t length) {
+  int is_utf8 = view->storage_type == NANOARROW_TYPE_STRING_VIEW;
+  int64_t k;
+  NANOARROW_RETURN_NOT_OK(Put(out, ", \"VIEWS\": ["));
+  for (k = 0; k < length; k++) {
+    const union ArrowBinaryView* bv =
+        &view->buffer_views[1].data.as_binary_view[view->offset + start + k];
+    if (k > 0) NANOARROW_RETURN_NOT_OK(Put(out, ", "));
+    NANOARROW_RETURN_NOT_OK(Put(out, "{\"SIZE\": "));
+    NANOARROW_RETURN_NOT_OK(PutInt(out, bv->inlined.size, 0));
+    if (bv->inlined.size <= NANOARROW_BINARY_VIEW_INLINE_SIZE) {
+      NANOARROW_RETURN_NOT_OK(Put(out, ", \"INLINED\": "));
+      if (is_utf8) {
+        NANOARROW_RETURN_NOT_OK(PutJsonString(out, bv->inlined.data, bv->inlined.size));
+      } else {
+        NANOARROW_RETURN_NOT_OK(
+            PutHex(out, (const uint8_t*)bv->inlined.data, bv->inlined.size));
+      }
+    } else {
+      NANOARROW_RETURN_NOT_OK(Put(out, ", \"PREFIX_HEX\": "));
+      NANOARROW_RETURN_NOT_OK(PutHex(out, (const uint8_t*)bv->ref.prefix, 4));
+      NANOARROW_RETURN_NOT_OK(Put(out, ", \"BUFFER_INDEX\": "));
+      NANOARROW_RETURN_NOT_OK(PutInt(out, bv->ref.buffer_index, 0));
+      NANOARROW_RETURN_NOT_OK(Put(out, ", \"OFFSET\": "));
+      NANOARROW_RETURN_NOT_OK(PutInt(out, bv->ref.offset, 0));
+    }
+    NANOARROW_RETURN_NOT_OK(Put(out, "}"));
+  }
+  NANOARROW_RETURN_NOT_OK(Put(out, "], \"VARIADIC_DATA_BUFFERS\": ["));
+  for (k = 0; k < view->n_variadic_buffers; k++) {
+    if (k > 0) NANOARROW_RETURN_NOT_OK(Put(out, ", "));
+    NANOARROW_RETURN_NOT_OK(PutHex(out, (const uint8_t*)view->variadic_buffers[k],
+                                   view->variadic_buffer_sizes[k]));
+  }
+  return Put(out, "]");
+}
+
+static ArrowErrorCode PutChildren(struct ArrowBuffer* out, const struct ArrowSchema* schema,
+                                  const struct ArrowArrayView* view, const int64_t* starts,
+                                  const int64_t* lengths, int depth,
+                                  struct ArrowError* error) {
+  int64_t k;
+  NANOARROW_RETURN_NOT_OK(Put(out, ", \"children\": ["));
+  for (k = 0; k < view->n_children; k++) {
+    ArrowErrorCode rc;
+    if (k > 0) NANOARROW_RETURN_NOT_OK(Put(out, ", "));
+    rc = PutColumn(out, schema->children[k], view->children[k],
+                   starts == NULL ? 0 : starts[k],
+                   lengths == NULL ? view->children[k]->length : lengths[k], depth + 1, error);
+    if (rc != NANOARROW_OK) {
+      ArrowTestingPrefixError(error, "children[%" PRId64 "]", k);
+      return rc;
+    }
+  }
+  return Put(out, "]");
+}
+
+/* Writes elements [start, start + length) of view (logical indices). */
+static ArrowErrorCode PutColumn(struct ArrowBuffer* out, const struct ArrowSchema* schema,
+                                const struct ArrowArrayView* view, int64_t start,
+                                int64_t length, int depth, struct ArrowError* error) {
+  struct ArrowSchemaView sv;
+  int64_t p0 = view->offset + start;
+  int64_t k;
+
+  if (depth > NANOARROW_MAX_NESTING_DEPTH) {
+    ArrowErrorSet(error, "array nested more than %d levels deep", NANOARROW_MAX_NESTING_DEPTH);
+    return EINVAL;
+  }
+  NANOARROW_RETURN_NOT_OK(ArrowSchemaViewInit(&sv, schema, error));
+  NANOARROW_RETURN_NOT_OK(Put(out, "{\"name\": "));
+  NANOARROW_RETURN_NOT_OK(PutJsonString(out, schema->name == NULL ? "" : schema->name,
+                                        schema->name == NULL ? 0 : (int64_t)strlen(schema->name)));
+  NANOARROW_RETURN_NOT_OK(Put(out, ", \"count\": "));
+  NANOARROW_RETURN_NOT_OK(PutInt(out, length, 0));
+
+  if (view->layout.buffer_type[0] == NANOARROW_BUFFER_TYPE_VALIDITY &&
+      view->storage_type != NANOARROW_TYPE_NA) {
+    NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(out, 16 + 3 * length));
+    NANOARROW_RETURN_NOT_OK(Put(out, ", \"VALIDITY\": ["));
+    for (k = 0; k < length; k++) {
+      if (k > 0) ArrowBufferAppendUnsafe(out, ", ", 2);
+      ArrowBufferAppendUnsafe(out, ArrowArrayViewIsNull(view, start + k) ? "0" : "1", 1);
+    }
+    NANOARROW_RETURN_NOT_OK(Put(out, "]"));
+  }
+
+  switch (view->storage_type) {
+    case NANOARROW_TYPE_NA:
+      break;
+    case NANOARROW_TYPE_STRUCT: {
+      for (k = 0; k < view->n_children; k++) {
+        if (view->children[k]->length < p0 + length) {
+          ArrowErrorSet(error, "struct child is shorter than its parent");
+          return EINVAL;
+        }
+      }
+      {
+        int64_t* child_starts = (int64_t*)ArrowMalloc((view->n_children + 1) * sizeof(int64_t));
+        int64_t* child_lengths =
+            (int64_t*)ArrowMalloc((view->n_children + 1) * sizeof(int64_t));
+        ArrowErrorCode rc = (child_starts == NULL || child_lengths == NULL) ? ENOMEM : 0;
+        for (k = 0; rc == NANOARROW_OK && k < view->n_children; k++) {
+          child_starts[k] = p0;
+          child_lengths[k] = length;
+        }
+        if (rc == NANOARROW_OK) {
+          rc = PutChildren(out, schema, view, child_starts, child_lengths, depth, error);
+        }
+        ArrowFree(child_starts);
+        ArrowFree(child_lengths);
+        NANOARROW_RETURN_NOT_OK(rc);
+      }
+      break;
+    }
+    case NANOARROW_TYPE_SPARSE_UNION:
+    case NANOARROW_TYPE_DENSE_UNION: {
+      NANOARROW_RETURN_NOT_OK(Put(out, ", \"TYPE_ID\": ["));
+      for (k = 0; k < length; k++) {
+        if (k > 0) NANOARROW_RETURN_NOT_OK(Put(out, ", "));
+        NANOARROW_RETURN_NOT_OK(PutInt(out, view->buffer_views[0].data.as_int8[p0 + k], 0));
+      }
+      NANOARROW_RETURN_NOT_OK(Put(out, "]"));
+      if (view->storage_type == NANOARROW_TYPE_DENSE_UNION) {
+        NANOARROW_RETURN_NOT_OK(PutOffsets(out, ", \"OFFSET\": [", view, 1, p0, length, 0));
+        NANOARROW_RETURN_NOT_OK(PutChildren(out, schema, view, NULL, NULL, depth, error));
+      } else {
+        int64_t* child_starts = (int64_t*)ArrowMalloc((view->n_children + 1) * sizeof(int64_t));
+        int64_t* child_lengths =
+            (int64_t*)ArrowMalloc((view->n_children + 1) * sizeof(int64_t));
+        ArrowErrorCode rc = (child_starts == NULL || child_lengths == NULL) ? ENOMEM : 0;
+        for (k = 0; rc == NANOARROW_OK && k < view->n_children; k++) {
+          child_starts[k] = p0;
+          child_lengths[k] = length;
+        }
+        if (rc == NANOARROW_OK) {
+          rc = PutChildren(out, schema, view, child_starts, child_lengths, depth, error);
+        }
+        ArrowFree(child_starts);
+        ArrowFree(child_lengths);
+        NANOARROW_RETURN_NOT_OK(rc);
+      }
+      break;
+    }
+    case NANOARROW_TYPE_LIST:
+    case NANOARROW_TYPE_LARGE_LIST:
+    case NANOARROW_TYPE_MAP: {
+      int is_large = view->storage_type == NANOARROW_TYPE_LARGE_LIST;
+      int64_t first = is_large ? view->buffer_views[1].data.as_int64[p0]
+                               : view->buffer_views[1].data.as_int32[p0];
+      int64_t last = is_large ? view->buffer_views[1].data.as_int64[p0 + length]
+                              : view->buffer_views[1].data.as_int32[p0 + length];
+      int64_t child_length = last - first;
+      NANOARROW_RETURN_NOT_OK(PutOffsets(out, ", \"OFFSET\": [", view, 1, p0, length + 1, first));
+      NANOARROW_RETURN_NOT_OK(PutChildren(out, schema, view, &first, &child_length, depth, error));
+      break;
+    }
+    case NANOARROW_TYPE_LIST_VIEW:
+    case NANOARROW_TYPE_LARGE_LIST_VIEW:
+      NANOARROW_RETURN_NOT_OK(PutOffsets(out, ", \"OFFSET\": [", view, 1, p0, length, 0));
+      NANOARROW_RETURN_NOT_OK(PutOffsets(out, ", \"SIZE\": [", view, 2, p0, length, 0));
+      NANOARROW_RETURN_NOT_OK(PutChildren(out, schema, view, NULL, NULL, depth, error));
+      break;
+    case NANOARROW_TYPE_FIXED_SIZE_LIST: {
+      int64_t child_start = p0 * sv.fixed_size;
+      int64_t child_length = length * sv.fixed_size;
+      NANOARROW_RETURN_NOT_OK(
+          PutChildren(out, schema, view, &child_start, &child_length, depth, error));
+      break;
+    }
+    case NANOARROW_TYPE_RUN_END_ENCODED:
+      if (p0 != 0) {
+        ArrowErrorSet(error, "a sliced run-end encoded array has no integration JSON form");
+        return ENOTSUP;
+      }
+      NANOARROW_RETURN_NOT_OK(PutChildren(out, schema, view, NULL, NULL, depth, error));
+      break;
+    case NANOARROW_TYPE_STRING_VIEW:
+    case NANOARROW_TYPE_BINARY_VIEW:
+      NANOARROW_RETURN_NOT_OK(PutViews(out, view, start, length));
+      break;
+    default: {
+      if (view->storage_type == NANOARROW_TYPE_STRING ||
+          view->storage_type == NANOARROW_TYPE_BINARY ||
+          view->storage_type == NANOARROW_TYPE_LARGE_STRING ||
+          view->storage_type == NANOARROW_TYPE_LARGE_BINARY) {
+        int64_t first = view->layout.element_size_bits[1] == 64
+                            ? view->buffer_views[1].data.as_int64[p0]
+                            : view->buffer_views[1].data.as_int32[p0];
+        NANOARROW_RETURN_NOT_OK(
+            PutOffsets(out, ", \"OFFSET\": [", view, 1, p0, length + 1, first));
+      }
+      NANOARROW_RETURN_NOT_OK(Put(out, ", \"DATA\": ["));
+      for (k = 0; k < length; k++) {
+        ArrowErrorCode rc;
+        if (k > 0) NANOARROW_RETURN_NOT_OK(Put(out, ", "));
+        rc = PutValue(out, &sv, view, start + k);
+        if (rc == ENOTSUP) {
+          ArrowErrorSet(error, "cannot write values of type %s",
+                        ArrowTypeString(view->storage_type));
+        }
+        NANOARROW_RETURN_NOT_OK(rc);
+      }
+      NANOARROW_RETURN_NOT_OK(Put(out, "]"));
+      break;
+    }
+  }
+  return Put(out, "}");
+}
+
+static ArrowErrorCode PutBatch(struct ArrowBuffer* out, const struct ArrowSchema* schema,
+                               const struct ArrowArrayView* view, struct ArrowError* error) {
+  int64_t k;
+  if (view->storage_type != NANOARROW_TYPE_STRUCT) {
+    ArrowErrorSet(error, "a record batch must be a struct array");
+    return EINVAL;
+  }
+  NANOARROW_RETURN_NOT_OK(Put(out, "{\"count\": "));
+  NANOARROW_RETURN_NOT_OK(PutInt(out, view->length, 0));
+  NANOARROW_RETURN_NOT_OK(Put(out, ", \"columns\": ["));
+  for (k = 0; k < view->n_children; k++) {
+    ArrowErrorCode rc;
+    if (k > 0) NANOARROW_RETURN_NOT_OK(Put(out, ", "));
+    rc = PutColumn(out, schema->children[k], view->children[k], view->offset, view->length, 1,
+                   error);
+    if (rc != NANOARROW_OK) {
+      ArrowTestingPrefixError(error, "column %" PRId64 " '%s'", k,
+                              ArrowTestingFieldName(schema->children[k]));
+      return rc;
+    }
+  }
+  return Put(out, "]}");
+}
+
+static ArrowErrorCode ViewOfArray(struct ArrowArrayView* view, const struct ArrowSchema* schema,
+                                  const struct ArrowArray* array, struct ArrowError* error) {
+  ArrowErrorCode rc;
+  ArrowArrayViewInitFromType(view, NANOARROW_TYPE_UNINITIALIZED);
+  rc = ArrowArrayViewInitFromSchema(view, schema, error);
+  if (rc == NANOARROW_OK) rc = ArrowArrayViewSetArray(view, array, error);
+  if (rc == NANOARROW_OK) rc = ArrowArrayViewValidate(view, NANOARROW_VALIDATION_LEVEL_FULL, error);
+  if (rc != NANOARROW_OK) ArrowArrayViewReset(view);
+  return rc;
+}
+
+ArrowErrorCode ArrowTestingJsonWriteBatch(const struct ArrowSchema* schema,
+                                          const struct ArrowArray* array,
+                                          struct ArrowBuffer* out,
+                                          struct ArrowError* error) {
+  struct ArrowArrayView view;
+  ArrowErrorCode rc;
+  NANOARROW_RETURN_NOT_OK(ViewOfArray(&view, schema, array, error));
+  rc = PutBatch(out, schema, &view, error);
+  ArrowArrayViewReset(&view);
+  return rc;
+}
+
+/* ---- Streams ---- */
+
+/* The latest dictionary values of each id, copied out of the batch that had them
+ * (so that batches can be released as they are written). */
+struct DictSlot {
+  struct ArrowArray array;
+  int has_value;
+};
+
+/* Records the dictionary values of every dictionary-encoded node of a batch. */
+static ArrowErrorCode CollectDictionaries(const struct ArrowSchema* schema,
+                                          const struct ArrowArrayView* view,
+                                          const struct JsonDictList* dicts,
+                                          struct DictSlot* slots, int depth,
+                                          struct ArrowError* error) {
+  int64_t k;
+  if (depth > NANOARROW_MAX_NESTING_DEPTH) return EINVAL;
+  for (k = 0; k < view->n_children; k++) {
+    NANOARROW_RETURN_NOT_OK(CollectDictionaries(schema->children[k], view->children[k], dicts,
+                                                slots, depth + 1, error));
+  }
+  if (schema->dictionary != NULL && view->dictionary != NULL) {
+    int64_t id = DictListFind(dicts, schema->dictionary);
+    struct ArrowArray copy;
+    if (id < 0) return EINVAL;
+    NANOARROW_RETURN_NOT_OK(ArrowArrayInitFromArrayView(&copy, view->dictionary, error));
+    if (slots[id].has_value) {
+      /* JSON holds one dictionary per id: later batches may only append to it. The
+       * new values' prefix is compared through a non-owning shorter copy. */
+      struct ArrowArray prefix = copy;
+      int equal = 0;
+      ArrowErrorCode rc = NANOARROW_OK;
+      if (slots[id].array.length <= copy.length) {
+        prefix.length = slots[id].array.length;
+        prefix.null_count = -1;
+        rc = ArrowTestingCompareArray(schema->dictionary, &prefix, &slots[id].array, &equal,
+                                      error);
+      }
+      if (rc == NANOARROW_OK && !equal) {
+        ArrowErrorSet(error, "dictionary %" PRId64 " changes between batches, which "
+                      "integration JSON cannot express", id);
+        rc = EINVAL;
+      }
+      if (rc != NANOARROW_OK) {
+        ArrowArrayRelease(&copy);
+        return rc;
+      }
+      ArrowArrayRelease(&slots[id].array);
+      slots[id].has_value = 0;
+    }
+    ArrowArrayMove(&copy, &slots[id].array);
+    slots[id].has_value = 1;
+    NANOARROW_RETURN_NOT_OK(CollectDictionaries(schema->dictionary, view->dictionary, dicts,
+                                                slots, depth + 1, error));
+  }
+  return NANOARROW_OK;
+}
+
+ArrowErrorCode ArrowTestingJsonWriteStream(struct ArrowArrayStream* stream,
+                                           struct ArrowBuffer* out,
+                                           struct ArrowError* error) {
+  struct ArrowSchema schema;
+  struct JsonDictList dicts = {NULL, 0, 0};
+  struct DictSlot* slots = NULL;
+  struct ArrowBuffer batches;
+  int64_t n_batches = 0;
+  int64_t k;
+  ArrowErrorCode rc;
+
+  ArrowBufferInit(&batches);
+  rc = stream->get_schema(stream, &schema);
+  if (rc != NANOARROW_OK) {
+    const char* message = stream->get_last_error(stream);
+    ArrowErrorSet(error, "%s", message != NULL ? message : strerror(rc));
+    return rc;
+  }
+
+  rc = Put(out, "{\"schema\": ");
+  if (rc == NANOARROW_OK) rc = PutSchema(out, &schema, &dicts, error);
+  if (rc == NANOARROW_OK && dicts.n > 0) {
+    slots = (struct DictSlot*)ArrowMalloc(dicts.n * sizeof(struct DictSlot));
+    if (slots == NULL) rc = ENOMEM;
+    for (k = 0; rc == NANOARROW_OK && k < dicts.n; k++) {
+      slots[k].has_value = 0;
+      slots[k].array.release = NULL;
+    }
+  }
+
+  while (rc == NANOARROW_OK) {
+    struct ArrowArray array;
+    struct ArrowArrayView view;
+    array.release = NULL;
+    rc = stream->get_next(stream, &array);
+    if (rc != NANOARROW_OK) {
+      const char* message = stream->get_last_error(stream);
+      ArrowErrorSet(error, "batch %" PRId64 ": %s", n_batches,
+                    message != NULL ? message : strerror(rc));
+      break;
+    }
+    if (array.release == NULL) break;
+    rc = ViewOfArray(&view, &schema, &array, error);
+    if (rc == NANOARROW_OK) {
+      if (n_batches > 0) rc = Put(&batches, ", ");
+      if (rc == NANOARROW_OK) rc = PutBatch(&batches, &schema, &view, error);
+      if (rc == NANOARROW_OK && slots != NULL) {
+        rc = CollectDictionaries(&schema, &view, &dicts, slots, 0, error);
+      }
+      ArrowArrayViewReset(&view);
+    }
+    if (rc != NANOARROW_OK) ArrowTestingPrefixError(error, "batch %" PRId64, n_batches);
+    ArrowArrayRelease(&array);
+    n_batches++;
+  }
+
+  if (rc == NANOARROW_OK && dicts.n > 0) {
+    int first = 1;
+    rc = Put(out, ", \"dictionaries\": [");
+    for (k = 0; rc == NANOARROW_OK && k < dicts.n; k++) {
+      struct ArrowArrayView view;
+      struct ArrowSchema* value_schema = (struct ArrowSchema*)dicts.schemas[k];
+      if (!slots[k].has_value) continue;
+      rc = ViewOfArray(&view, value_schema, &slots[k].array, error);
+      if (rc != NANOARROW_OK) break;
+      rc = Put(out, first ? "{\"id\": " : ", {\"id\": ");
+      first = 0;
+      if (rc == NANOARROW_OK) rc = PutInt(out, k, 0);
+      if (rc == NANOARROW_OK) rc = Put(out, ", \"data\": {\"count\": ");
+      if (rc == NANOARROW_OK) rc = PutInt(out, view.length, 0);
+      if (rc == NANOARROW_OK) rc = Put(out, ", \"columns\": [");
+      if (rc == NANOARROW_OK) {
+        /* The values column is named as the field's dictionary in other tools. */
+        char name[32];
+        const char* old_name = value_schema->name;
+        snprintf(name, sizeof(name), "DICT%" PRId64, k);
+        value_schema->name = name;
+        rc = PutColumn(out, value_schema, &view, 0, view.length, 1, error);
+        value_schema->name = old_name;
+      }
+      if (rc == NANOARROW_OK) rc = Put(out, "]}}");
+      ArrowArrayViewReset(&view);
+    }
+    if (rc == NANOARROW_OK) rc = Put(out, "]");
+  }
+  if (rc == NANOARROW_OK) rc = Put(out, ", \"batches\": [");
+  if (rc == NANOARROW_OK) rc = ArrowBufferAppend(out, batches.data, batches.size_bytes);
+  if (rc == NANOARROW_OK) rc = Put(out, "]}\n");
+
+  for (k = 0; slots != NULL && k < dicts.n; k++) {
+    if (slots[k].array.release != NULL) ArrowArrayRelease(&slots[k].array);
+  }
+  ArrowFree(slots);
+  ArrowFree((void*)dicts.schemas);
+  ArrowBufferReset(&batches);
+  ArrowSchemaRelease(&schema);
+  return rc;
+}
