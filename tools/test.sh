@@ -55,6 +55,10 @@ tools/check-install.sh
 printf '\n== test.sh: bundle, namespace, packaging checks\n'
 tools/check-bundle.sh
 
+printf '\n== test.sh: benchmark report tests and a quick benchmark run\n'
+python3 -m unittest discover -s bench -p 'test_report.py'
+bench/run --quick
+
 printf '\n== test.sh: summary\n'
 for s in "${summaries[@]}"; do
   echo "$s"
