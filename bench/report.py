@@ -32,7 +32,7 @@ FLOORS = {
     "ArrayViewGetInt32": "FloorCopyInt32",
     "ArrayViewGetInt64": "FloorCopyInt64",
     "ArrayViewIsNull": "FloorBitmapTest",
-    "ArrayViewIsNullNonNullable": "FloorBitmapTest",
+    "ArrayViewIsNullNonNullable": "FloorIsNullNonNullable",
     "ArrayViewGetString": "FloorStringWalk",
 }
 

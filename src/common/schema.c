@@ -1,22 +1,54 @@
 /* Building, copying, releasing and printing ArrowSchema trees.
  *
  * A schema produced here owns its format, name and metadata (ArrowMalloc'ed copies),
- * its children pointer array, each child struct and its dictionary struct (each
- * ArrowMalloc'ed separately so that a consumer may move any one of them out). The
- * setters refuse schemas whose release callback is not ours, since they would
+ * its children and its dictionary struct. Two allocations are shared to keep wide
+ * schemas cheap to build and release:
+ * - the formats of parameterless types point into one static string table (never
+ *   freed; nothing may write through schema->format anyway);
+ * - ArrowSchemaAllocateChildren() makes one block holding the children pointer array
+ *   followed by the child structs. A consumer may still move any child out (its
+ *   struct stays in the block); a child pointer replaced by another ArrowMalloc'ed
+ *   struct is freed separately, as before.
+ * The setters refuse schemas whose release callback is not ours, since they would
  * otherwise free memory that somebody else owns. */
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "nanoarrow/nanoarrow.h"
 
+/* Formats of the types that take no parameters, NUL-separated; kStaticFormatOffset
+ * below indexes it. */
+static const char kStaticFormats[] =
+    "n\0b\0c\0C\0s\0S\0i\0I\0l\0L\0e\0f\0g\0u\0U\0vu\0z\0Z\0vz\0tdD\0tdm\0tiM\0tiD\0"
+    "tin\0+l\0+L\0+vl\0+vL\0+s\0+m";
+
+static int IsStaticFormat(const char* value) {
+  return (uintptr_t)value - (uintptr_t)kStaticFormats < sizeof(kStaticFormats);
+}
+
+/* Frees a string owned by a schema. */
+static void FreeSchemaString(const char* value) {
+  if (value != NULL && !IsStaticFormat(value)) {
+    ArrowFree((void*)value);
+  }
+}
+
+/* The child structs of a block made by ArrowSchemaAllocateChildren(). */
+static struct ArrowSchema* ChildStructs(struct ArrowSchema** children, int64_t n_children) {
+  return (struct ArrowSchema*)(void*)(children + n_children);
+}
+
 static void ArrowSchemaReleaseInternal(struct ArrowSchema* schema) {
-  ArrowFree((void*)schema->format);
-  ArrowFree((void*)schema->name);
-  ArrowFree((void*)schema->metadata);
+  FreeSchemaString(schema->format);
+  FreeSchemaString(schema->name);
+  if (schema->metadata != NULL) {
+    ArrowFree((void*)schema->metadata);
+  }
 
   if (schema->children != NULL) {
+    struct ArrowSchema* child_structs = ChildStructs(schema->children, schema->n_children);
     for (int64_t i = 0; i < schema->n_children; i++) {
       struct ArrowSchema* child = schema->children[i];
       if (child == NULL) {
@@ -25,7 +57,9 @@ static void ArrowSchemaReleaseInternal(struct ArrowSchema* schema) {
       if (child->release != NULL) {
         child->release(child);
       }
-      ArrowFree(child);
+      if (child != &child_structs[i]) {
+        ArrowFree(child);
+      }
     }
     ArrowFree(schema->children);
   }
@@ -67,7 +101,7 @@ static ArrowErrorCode ReplaceString(const char** slot, const char* value) {
     }
     memcpy(copy, value, size);
   }
-  ArrowFree((void*)*slot);
+  FreeSchemaString(*slot);
   *slot = copy;
   return NANOARROW_OK;
 }
@@ -111,30 +145,31 @@ ArrowErrorCode ArrowSchemaSetMetadata(struct ArrowSchema* schema, const char* me
 }
 
 ArrowErrorCode ArrowSchemaAllocateChildren(struct ArrowSchema* schema, int64_t n_children) {
+  const int64_t bytes_per_child =
+      (int64_t)(sizeof(struct ArrowSchema*) + sizeof(struct ArrowSchema));
   if (!IsOwnSchema(schema) || schema->children != NULL || n_children < 0 ||
-      (uint64_t)n_children > SIZE_MAX / sizeof(struct ArrowSchema*)) {
+      (uint64_t)n_children > SIZE_MAX / (uint64_t)bytes_per_child ||
+      n_children > INT64_MAX / bytes_per_child) {
     return EINVAL;
   }
   if (n_children == 0) {
     return NANOARROW_OK;
   }
 
-  schema->children =
-      (struct ArrowSchema**)ArrowMalloc(n_children * (int64_t)sizeof(struct ArrowSchema*));
-  if (schema->children == NULL) {
+  /* One block: the pointer array, then the structs it points to (struct ArrowSchema
+   * needs no stricter alignment than a pointer). */
+  struct ArrowSchema** children =
+      (struct ArrowSchema**)ArrowMalloc(n_children * bytes_per_child);
+  if (children == NULL) {
     return ENOMEM;
   }
-  memset(schema->children, 0, (size_t)n_children * sizeof(struct ArrowSchema*));
-  /* Set now so that release frees whatever was allocated if a child fails. */
-  schema->n_children = n_children;
-
+  struct ArrowSchema* child_structs = ChildStructs(children, n_children);
   for (int64_t i = 0; i < n_children; i++) {
-    schema->children[i] = (struct ArrowSchema*)ArrowMalloc(sizeof(struct ArrowSchema));
-    if (schema->children[i] == NULL) {
-      return ENOMEM;
-    }
-    ArrowSchemaInit(schema->children[i]);
+    ArrowSchemaInit(&child_structs[i]);
+    children[i] = &child_structs[i];
   }
+  schema->children = children;
+  schema->n_children = n_children;
   return NANOARROW_OK;
 }
 
@@ -150,72 +185,104 @@ ArrowErrorCode ArrowSchemaAllocateDictionary(struct ArrowSchema* schema) {
   return NANOARROW_OK;
 }
 
-/* The format of a type that takes no parameters; NULL for the others. */
+/* The static format of a type that takes no parameters; NULL for the others. */
 static const char* FormatWithoutParameters(enum ArrowType type) {
+  int offset;
   switch (type) {
     case NANOARROW_TYPE_NA:
-      return "n";
+      offset = 0;
+      break;
     case NANOARROW_TYPE_BOOL:
-      return "b";
+      offset = 2;
+      break;
     case NANOARROW_TYPE_INT8:
-      return "c";
+      offset = 4;
+      break;
     case NANOARROW_TYPE_UINT8:
-      return "C";
+      offset = 6;
+      break;
     case NANOARROW_TYPE_INT16:
-      return "s";
+      offset = 8;
+      break;
     case NANOARROW_TYPE_UINT16:
-      return "S";
+      offset = 10;
+      break;
     case NANOARROW_TYPE_INT32:
-      return "i";
+      offset = 12;
+      break;
     case NANOARROW_TYPE_UINT32:
-      return "I";
+      offset = 14;
+      break;
     case NANOARROW_TYPE_INT64:
-      return "l";
+      offset = 16;
+      break;
     case NANOARROW_TYPE_UINT64:
-      return "L";
+      offset = 18;
+      break;
     case NANOARROW_TYPE_HALF_FLOAT:
-      return "e";
+      offset = 20;
+      break;
     case NANOARROW_TYPE_FLOAT:
-      return "f";
+      offset = 22;
+      break;
     case NANOARROW_TYPE_DOUBLE:
-      return "g";
+      offset = 24;
+      break;
     case NANOARROW_TYPE_STRING:
-      return "u";
+      offset = 26;
+      break;
     case NANOARROW_TYPE_LARGE_STRING:
-      return "U";
+      offset = 28;
+      break;
     case NANOARROW_TYPE_STRING_VIEW:
-      return "vu";
+      offset = 30;
+      break;
     case NANOARROW_TYPE_BINARY:
-      return "z";
+      offset = 33;
+      break;
     case NANOARROW_TYPE_LARGE_BINARY:
-      return "Z";
+      offset = 35;
+      break;
     case NANOARROW_TYPE_BINARY_VIEW:
-      return "vz";
+      offset = 37;
+      break;
     case NANOARROW_TYPE_DATE32:
-      return "tdD";
+      offset = 40;
+      break;
     case NANOARROW_TYPE_DATE64:
-      return "tdm";
+      offset = 44;
+      break;
     case NANOARROW_TYPE_INTERVAL_MONTHS:
-      return "tiM";
+      offset = 48;
+      break;
     case NANOARROW_TYPE_INTERVAL_DAY_TIME:
-      return "tiD";
+      offset = 52;
+      break;
     case NANOARROW_TYPE_INTERVAL_MONTH_DAY_NANO:
-      return "tin";
+      offset = 56;
+      break;
     case NANOARROW_TYPE_LIST:
-      return "+l";
+      offset = 60;
+      break;
     case NANOARROW_TYPE_LARGE_LIST:
-      return "+L";
+      offset = 63;
+      break;
     case NANOARROW_TYPE_LIST_VIEW:
-      return "+vl";
+      offset = 66;
+      break;
     case NANOARROW_TYPE_LARGE_LIST_VIEW:
-      return "+vL";
+      offset = 70;
+      break;
     case NANOARROW_TYPE_STRUCT:
-      return "+s";
+      offset = 74;
+      break;
     case NANOARROW_TYPE_MAP:
-      return "+m";
+      offset = 77;
+      break;
     default:
       return NULL;
   }
+  return kStaticFormats + offset;
 }
 
 /* Gives schema one child named "item" whose type the caller sets. */
@@ -240,7 +307,12 @@ ArrowErrorCode ArrowSchemaSetType(struct ArrowSchema* schema, enum ArrowType typ
   if (format == NULL && type != NANOARROW_TYPE_UNINITIALIZED) {
     return EINVAL;
   }
-  NANOARROW_RETURN_NOT_OK(ArrowSchemaSetFormat(schema, format));
+  if (!IsOwnSchema(schema)) {
+    return EINVAL;
+  }
+  /* The static string is shared, not copied. */
+  FreeSchemaString(schema->format);
+  schema->format = format;
 
   switch (type) {
     case NANOARROW_TYPE_LIST:
