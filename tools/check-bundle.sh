@@ -4,23 +4,28 @@
 #  1. dist/ is exactly what tools/bundle writes (regenerated into a temp dir)
 #  2. dist/ compiles alone (only its files + libc) with gcc and clang as C99
 #     (-Wall -Wextra -Wpedantic -Werror) and with g++ as C++; the same for a
-#     bundle with --namespace baked in, whose exports must all carry the prefix
+#     bundle with --namespace baked in, whose exports must all carry the prefix.
+#     The IPC bundle also with -DNANOARROW_IPC_WITH_ZSTD / _LZ4 (-lzstd / -llz4),
+#     and the C++ helpers (nanoarrow.hpp, nanoarrow_ipc.hpp) with g++ -std=c++11
 #  3. every example builds against the bundle and runs, including
-#     examples/vendored/build.sh (plain cc over dist/)
+#     examples/vendored/build.sh (plain cc over dist/), the IPC examples
+#     (examples/ipc: write | read, stream and file format, with the codecs) and
+#     tests/cpp/test_ipc_hpp.cc
 #  4. two copies with different NANOARROW_NAMESPACE link into one program and
 #     work (tests/namespace via CMake, and from the bundle); without namespaces
 #     the same link must fail with duplicate symbols
-#  5. every symbol exported by libnanoarrow.a starts with Arrow (or with the
-#     namespace when one is set)
+#  5. every symbol exported by libnanoarrow.a and libnanoarrow_ipc.a starts with
+#     Arrow (or with the namespace when one is set)
 #  6. the examples build against an installed copy via find_package and via
 #     pkg-config, and via add_subdirectory/FetchContent (examples/cmake-subdirectory)
-#  7. Meson: meson.build matches CMakeLists.txt and src/common; when meson is
-#     installed, the build, its test, and use as a subproject
+#  7. Meson: meson.build matches CMakeLists.txt, src/common and src/ipc; when
+#     meson is installed, the build (with IPC), its tests, and use as a
+#     subproject
 #  8. prints the compiled size (size: text + data, -O2) of the core library
-#     (and of the IPC library once it exists)
+#     and of the IPC library
 #
 #   tools/check-bundle.sh          (build trees in build/check-bundle)
-#   NANOARROW_CHECK_IPC=0 tools/check-bundle.sh    (leave the IPC bundle out of 2-8)
+#   NANOARROW_CHECK_IPC=0 tools/check-bundle.sh    (leave IPC out of 2-8)
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -38,8 +43,21 @@ for tool in python3 gcc clang g++ cmake nm size pkg-config; do need "$tool"; don
 
 c_flags=(-std=c99 -Wall -Wextra -Wpedantic -Werror)
 cxx_flags=(-x c++ -Wall -Wextra -Werror)
-have_ipc=0
-[ -f dist/nanoarrow_ipc.c ] && [ "${NANOARROW_CHECK_IPC:-1}" != 0 ] && have_ipc=1
+have_ipc=1
+[ "${NANOARROW_CHECK_IPC:-1}" = 0 ] && have_ipc=0
+# The compression libraries the IPC bundle can use (-DNANOARROW_IPC_WITH_*).
+ipc_codec_defs=()
+ipc_codec_libs=()
+if [ "$have_ipc" = 1 ]; then
+  for codec in ZSTD:zstd LZ4:lz4; do
+    if pkg-config --exists "lib${codec#*:}"; then
+      ipc_codec_defs+=(-DNANOARROW_IPC_WITH_"${codec%%:*}")
+      ipc_codec_libs+=(-l"${codec#*:}")
+    else
+      echo "note: lib${codec#*:} not found: IPC checked without ${codec%%:*}"
+    fi
+  done
+fi
 
 # exported_symbols FILE: defined global code/data symbols of an archive or object.
 exported_symbols() {
@@ -69,22 +87,32 @@ echo "ok: dist/ matches ($(ls dist | tr '\n' ' '))"
 
 # ---------------------------------------------------------------------------
 step "2. dist/ compiles alone with gcc, clang (C99) and g++ (C++)"
-# compile_alone DIR NAME: copy DIR's bundle into an empty dir and compile NAME.c.
+# compile_alone DIR NAME [DEFINES...]: copy DIR's bundle into an empty dir and
+# compile NAME.c with each compiler.
 compile_alone() {
   local src=$1 name=$2 alone="$tmp/alone-$RANDOM"
+  shift 2
   mkdir -p "$alone"
   cp "$src"/*.h "$src/$name.c" "$alone/"
   (cd "$alone" &&
-    gcc "${c_flags[@]}" -c "$name.c" -o gcc.o &&
-    clang "${c_flags[@]}" -c "$name.c" -o clang.o &&
-    g++ "${cxx_flags[@]}" -c "$name.c" -o gxx.o) || fail "$src/$name.c does not compile alone"
-  echo "ok: $name.c: gcc, clang, g++"
+    gcc "${c_flags[@]}" "$@" -c "$name.c" -o gcc.o &&
+    clang "${c_flags[@]}" "$@" -c "$name.c" -o clang.o &&
+    g++ "${cxx_flags[@]}" "$@" -c "$name.c" -o gxx.o) \
+    || fail "$src/$name.c does not compile alone${*:+ with $*}"
+  echo "ok: $name.c${*:+ ($*)}: gcc, clang, g++"
 }
 compile_alone dist nanoarrow
 if [ "$have_ipc" = 1 ]; then
+  [ -f dist/nanoarrow_ipc.c ] || fail "dist/nanoarrow_ipc.c is missing: run tools/bundle"
   compile_alone dist nanoarrow_ipc
+  for def in "${ipc_codec_defs[@]}"; do
+    compile_alone dist nanoarrow_ipc "$def"
+  done
+  if [ ${#ipc_codec_defs[@]} -gt 1 ]; then
+    compile_alone dist nanoarrow_ipc "${ipc_codec_defs[@]}"
+  fi
 else
-  echo "note: IPC bundle not checked (no dist/nanoarrow_ipc.c, or NANOARROW_CHECK_IPC=0)"
+  echo "note: IPC bundle not checked (NANOARROW_CHECK_IPC=0)"
 fi
 if [ -f dist/nanoarrow.hpp ]; then
   printf '#include "nanoarrow.hpp"\nint main() { nanoarrow::UniqueSchema s; return 0; }\n' \
@@ -92,6 +120,14 @@ if [ -f dist/nanoarrow.hpp ]; then
   g++ -std=c++11 -Wall -Wextra -Wpedantic -Werror -I dist -fsyntax-only "$tmp/hpp.cc" \
     || fail "dist/nanoarrow.hpp does not compile as C++11"
   echo "ok: nanoarrow.hpp: g++ -std=c++11"
+fi
+if [ "$have_ipc" = 1 ]; then
+  [ -f dist/nanoarrow_ipc.hpp ] || fail "dist/nanoarrow_ipc.hpp is missing: run tools/bundle"
+  printf '#include "nanoarrow_ipc.hpp"\nint main() { nanoarrow::ipc::UniqueDecoder d; return 0; }\n' \
+    >"$tmp/ipc_hpp.cc"
+  g++ -std=c++11 -Wall -Wextra -Wpedantic -Werror -I dist -fsyntax-only "$tmp/ipc_hpp.cc" \
+    || fail "dist/nanoarrow_ipc.hpp does not compile as C++11"
+  echo "ok: nanoarrow_ipc.hpp: g++ -std=c++11"
 fi
 
 tools/bundle --namespace CheckNs --output-dir "$tmp/dist-ns" >/dev/null
@@ -102,6 +138,13 @@ gcc "${c_flags[@]}" -c "$tmp/dist-ns/nanoarrow.c" -o "$tmp/dist-ns/nanoarrow.o" 
 check_prefix "bundle --namespace CheckNs" "$tmp/dist-ns/nanoarrow.o" '^CheckNs'
 gcc "${c_flags[@]}" -c dist/nanoarrow.c -o "$tmp/nanoarrow-plain.o"
 check_prefix "bundle without namespace" "$tmp/nanoarrow-plain.o" '^Arrow'
+if [ "$have_ipc" = 1 ]; then
+  gcc "${c_flags[@]}" "${ipc_codec_defs[@]}" -c "$tmp/dist-ns/nanoarrow_ipc.c" \
+    -o "$tmp/dist-ns/nanoarrow_ipc.o" || fail "namespaced IPC bundle does not compile"
+  check_prefix "IPC bundle --namespace CheckNs" "$tmp/dist-ns/nanoarrow_ipc.o" '^CheckNs'
+  gcc "${c_flags[@]}" "${ipc_codec_defs[@]}" -c dist/nanoarrow_ipc.c -o "$tmp/nanoarrow_ipc-plain.o"
+  check_prefix "IPC bundle without namespace" "$tmp/nanoarrow_ipc-plain.o" '^Arrow'
+fi
 
 # ---------------------------------------------------------------------------
 step "3. examples against the bundle"
@@ -127,6 +170,48 @@ done
   || fail "examples/c-data-interface does not build against the bundle"
 "$work/bundle-cdi" >"$work/bundle-cdi.out" || fail "c-data-interface (bundle) failed"
 echo "ok: c-data-interface (bundle)"
+
+# check_ipc_examples DIR: DIR/ipc_write's stream and file, read back by
+# DIR/ipc_read, give the same (expected) rows.
+check_ipc_examples() {
+  local dir=$1
+  "$dir/ipc_write" | "$dir/ipc_read" >"$dir/ipc-stream.out" || fail "$dir: ipc_write | ipc_read"
+  "$dir/ipc_write" --file "$dir/people.arrow" || fail "$dir: ipc_write --file"
+  "$dir/ipc_read" "$dir/people.arrow" >"$dir/ipc-file.out" || fail "$dir: ipc_read (file format)"
+  diff "$dir/ipc-stream.out" "$dir/ipc-file.out" >/dev/null \
+    || fail "$dir: the IPC stream and file read back differently"
+  grep -q '^  {id: 3, name: null, score: 1}$' "$dir/ipc-stream.out" \
+    && grep -q '^2 batches, 5 rows$' "$dir/ipc-stream.out" \
+    || { cat "$dir/ipc-stream.out"; fail "$dir: ipc_read printed unexpected rows"; }
+}
+if [ "$have_ipc" = 1 ]; then
+  cp dist/nanoarrow_ipc.h dist/nanoarrow.hpp dist/nanoarrow_ipc.hpp "$tmp/bundle-include/nanoarrow/"
+  mkdir -p "$work/bundle-ipc"
+  for src in examples/ipc/*.c; do
+    name=$(basename "$src" .c)
+    "${bundle_cc[@]}" "${ipc_codec_defs[@]}" "$src" dist/nanoarrow_ipc.c dist/nanoarrow.c \
+      -o "$work/bundle-ipc/$name" "${ipc_codec_libs[@]}" -lm \
+      || fail "IPC example $name does not build against the bundle"
+  done
+  check_ipc_examples "$work/bundle-ipc"
+  echo "ok: examples/ipc (bundle${ipc_codec_defs[*]:+, ${ipc_codec_defs[*]}}): write | read, stream and file"
+  # The compressed integration files, when the test data is next to the checkout.
+  data="$root/../shared/arrow-testing/data/arrow-ipc-stream/integration/2.0.0-compression"
+  if [ ${#ipc_codec_defs[@]} = 2 ] && [ -d "$data" ]; then
+    for file in "$data"/*.stream; do
+      "$work/bundle-ipc/ipc_read" "$file" >/dev/null || fail "ipc_read (bundle) $file"
+    done
+    echo "ok: ipc_read (bundle) reads $(ls "$data"/*.stream | wc -l) compressed integration streams"
+  fi
+  gcc "${c_flags[@]}" -O1 -fsanitize=address,undefined "${ipc_codec_defs[@]}" \
+    -c dist/nanoarrow_ipc.c -o "$tmp/asan-ipc.o"
+  gcc "${c_flags[@]}" -O1 -fsanitize=address,undefined -c dist/nanoarrow.c -o "$tmp/asan-core.o"
+  g++ -std=c++11 -Wall -Wextra -Wpedantic -Werror -O1 -fsanitize=address,undefined \
+    -fno-sanitize-recover=all -I"$tmp/bundle-include" tests/cpp/test_ipc_hpp.cc \
+    "$tmp/asan-ipc.o" "$tmp/asan-core.o" -o "$work/bundle-test_ipc_hpp" "${ipc_codec_libs[@]}" -lm \
+    || fail "tests/cpp/test_ipc_hpp.cc does not build against the bundle"
+  "$work/bundle-test_ipc_hpp" || fail "test_ipc_hpp (bundle) failed"
+fi
 
 # ---------------------------------------------------------------------------
 step "4. two namespaced copies in one program"
@@ -183,8 +268,14 @@ ipc_args=()
 [ "$have_ipc" = 1 ] && ipc_args=(-DNANOARROW_IPC=ON)
 build_lib lib "${ipc_args[@]}"
 check_prefix "libnanoarrow.a" "$work/lib/libnanoarrow.a" '^Arrow'
-build_lib lib-ns -DNANOARROW_NAMESPACE=CheckNs
+build_lib lib-ns -DNANOARROW_NAMESPACE=CheckNs "${ipc_args[@]}"
 check_prefix "libnanoarrow.a (NANOARROW_NAMESPACE=CheckNs)" "$work/lib-ns/libnanoarrow.a" '^CheckNs'
+if [ "$have_ipc" = 1 ]; then
+  [ -f "$work/lib/libnanoarrow_ipc.a" ] || fail "-DNANOARROW_IPC=ON did not build libnanoarrow_ipc.a"
+  check_prefix "libnanoarrow_ipc.a" "$work/lib/libnanoarrow_ipc.a" '^Arrow'
+  check_prefix "libnanoarrow_ipc.a (NANOARROW_NAMESPACE=CheckNs)" \
+    "$work/lib-ns/libnanoarrow_ipc.a" '^CheckNs'
+fi
 
 # ---------------------------------------------------------------------------
 step "6. examples against an installed copy"
@@ -201,6 +292,12 @@ for src in "${examples[@]}"; do
 done
 "$work/examples-installed/c_data_interface" >/dev/null || fail "c_data_interface (find_package) failed"
 echo "ok: ${#examples[@]} examples + c-data-interface via find_package(nanoarrow)"
+if [ "$have_ipc" = 1 ]; then
+  [ -x "$work/examples-installed/ipc_read" ] \
+    || fail "examples/CMakeLists.txt did not build the IPC examples (nanoarrow::nanoarrow_ipc)"
+  check_ipc_examples "$work/examples-installed"
+  echo "ok: examples/ipc via find_package(nanoarrow) (nanoarrow::nanoarrow_ipc)"
+fi
 
 pc_flags=$(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags --libs nanoarrow) \
   || fail "pkg-config nanoarrow"
@@ -215,6 +312,18 @@ gcc -std=c99 examples/c-data-interface/*.c $pc_flags -o "$work/pc-cdi" \
   || fail "c-data-interface (pkg-config) build"
 "$work/pc-cdi" >/dev/null || fail "c-data-interface (pkg-config) failed"
 echo "ok: ${#examples[@]} examples + c-data-interface via pkg-config ($pc_flags)"
+if [ "$have_ipc" = 1 ]; then
+  pc_ipc_flags=$(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags --libs nanoarrow_ipc) \
+    || fail "pkg-config nanoarrow_ipc"
+  mkdir -p "$work/pc-ipc"
+  for src in examples/ipc/*.c; do
+    # shellcheck disable=SC2086
+    gcc -std=c99 "$src" $pc_ipc_flags -o "$work/pc-ipc/$(basename "$src" .c)" \
+      || fail "IPC example $src (pkg-config) build"
+  done
+  check_ipc_examples "$work/pc-ipc"
+  echo "ok: examples/ipc via pkg-config ($pc_ipc_flags)"
+fi
 
 cmake -S examples/cmake-subdirectory -B "$work/subdirectory" >"$work/subdirectory.log" \
   && cmake --build "$work/subdirectory" -j2 >>"$work/subdirectory.log" 2>&1 \
@@ -233,16 +342,24 @@ step "7. Meson"
 cmake_version=$(sed -n 's/^ *VERSION \([0-9.]*\)$/\1/p' CMakeLists.txt | head -n 1)
 grep -q "version: '$cmake_version'" meson.build \
   || fail "meson.build version differs from CMakeLists.txt ($cmake_version)"
-for src in src/common/*.c; do
+for src in src/common/*.c src/ipc/*.c; do
   grep -q "'$src'" meson.build || fail "meson.build does not list $src"
 done
-echo "ok: meson.build lists src/common/*.c and version $cmake_version"
+echo "ok: meson.build lists src/common/*.c, src/ipc/*.c and version $cmake_version"
+meson_ipc=()
+if [ "$have_ipc" = 1 ]; then
+  meson_ipc=(-Dipc=true)
+  for def in "${ipc_codec_defs[@]}"; do
+    codec=${def#-DNANOARROW_IPC_WITH_}
+    meson_ipc+=(-Dipc_with_"$(echo "$codec" | tr 'A-Z' 'a-z')"=enabled)
+  done
+fi
 if command -v meson >/dev/null 2>&1 && command -v ninja >/dev/null 2>&1; then
-  meson setup "$work/meson" "$root" -Dtests=enabled >"$work/meson.log" 2>&1 \
+  meson setup "$work/meson" "$root" -Dtests=enabled "${meson_ipc[@]}" >"$work/meson.log" 2>&1 \
     && meson compile -C "$work/meson" >>"$work/meson.log" 2>&1 \
     && meson test -C "$work/meson" --print-errorlogs >>"$work/meson.log" 2>&1 \
     || { cat "$work/meson.log"; fail "meson build/test"; }
-  echo "ok: meson setup + compile + test"
+  echo "ok: meson setup ${meson_ipc[*]} + compile + test ($(meson test -C "$work/meson" --list 2>/dev/null | wc -l) tests)"
   # A Meson project using this repository as its subproject.
   sub="$tmp/meson-user"
   mkdir -p "$sub/subprojects"
@@ -254,14 +371,31 @@ project('meson_user', 'c', default_options: ['c_std=c99'])
 nanoarrow_dep = dependency('nanoarrow', fallback: ['nanoarrow', 'nanoarrow_dep'])
 executable('meson_user', 'main.c', dependencies: nanoarrow_dep)
 EOF
-  meson setup "$work/meson-user" "$sub" -Dnanoarrow:namespace=MesonUser >"$work/meson-user.log" 2>&1 \
+  meson_user_ipc=()
+  if [ "$have_ipc" = 1 ]; then
+    meson_user_ipc=(-Dnanoarrow:ipc=true)
+    cp examples/ipc/ipc_write.c examples/ipc/ipc_read.c "$sub/"
+    cat >>"$sub/meson.build" <<'EOF'
+nanoarrow_ipc_dep = dependency('nanoarrow_ipc', fallback: ['nanoarrow', 'nanoarrow_ipc_dep'])
+executable('ipc_write', 'ipc_write.c', dependencies: nanoarrow_ipc_dep)
+executable('ipc_read', 'ipc_read.c', dependencies: nanoarrow_ipc_dep)
+EOF
+  fi
+  meson setup "$work/meson-user" "$sub" -Dnanoarrow:namespace=MesonUser "${meson_user_ipc[@]}" \
+    >"$work/meson-user.log" 2>&1 \
     && meson compile -C "$work/meson-user" >>"$work/meson-user.log" 2>&1 \
     || { cat "$work/meson-user.log"; fail "meson subproject use"; }
   "$work/meson-user/meson_user" >/dev/null || fail "meson subproject example failed"
   nm "$work/meson-user/meson_user" >"$work/meson-user.nm"
   grep -q ' T MesonUserArrowSchemaInit$' "$work/meson-user.nm" \
     || fail "meson subproject: -Dnanoarrow:namespace was not applied"
-  echo "ok: used as a Meson subproject (namespace MesonUser)"
+  if [ "$have_ipc" = 1 ]; then
+    check_ipc_examples "$work/meson-user"
+    nm "$work/meson-user/ipc_read" >"$work/meson-user-ipc.nm"
+    grep -q ' T MesonUserArrowIpcArrayStreamReaderInit$' "$work/meson-user-ipc.nm" \
+      || fail "meson subproject: nanoarrow_ipc was not built with the namespace"
+  fi
+  echo "ok: used as a Meson subproject (namespace MesonUser${meson_user_ipc[*]:+, ${meson_user_ipc[*]}})"
 else
   echo "note: meson/ninja not installed: Meson build not exercised"
 fi
@@ -277,13 +411,12 @@ gcc -std=c99 -O2 -c dist/nanoarrow.c -o "$tmp/size-bundle.o"
 bundle=$(lib_size "$tmp/size-bundle.o")
 echo "size: core libnanoarrow.a (gcc -O2): $core bytes (text + data)"
 echo "size: core bundle dist/nanoarrow.c (gcc -O2): $bundle bytes (text + data)"
-if [ -f "$work/lib/libnanoarrow_ipc.a" ]; then
-  echo "size: IPC libnanoarrow_ipc.a (gcc -O2): $(lib_size "$work/lib/libnanoarrow_ipc.a") bytes"
-elif [ "$have_ipc" = 1 ]; then
-  gcc -std=c99 -O2 -Idist -c dist/nanoarrow_ipc.c -o "$tmp/size-ipc.o"
-  echo "size: IPC bundle dist/nanoarrow_ipc.c (gcc -O2): $(lib_size "$tmp/size-ipc.o") bytes"
+if [ "$have_ipc" = 1 ]; then
+  echo "size: IPC libnanoarrow_ipc.a (gcc -O2, no codecs): $(lib_size "$work/lib/libnanoarrow_ipc.a") bytes (text + data)"
+  gcc -std=c99 -O2 -c dist/nanoarrow_ipc.c -o "$tmp/size-ipc.o"
+  echo "size: IPC bundle dist/nanoarrow_ipc.c (gcc -O2, no codecs): $(lib_size "$tmp/size-ipc.o") bytes (text + data)"
 else
-  echo "size: IPC: not built yet"
+  echo "size: IPC: not checked (NANOARROW_CHECK_IPC=0)"
 fi
 
 step "all bundle checks passed"

@@ -18,7 +18,8 @@ if [ ${#sources[@]} -eq 0 ]; then
   exit 1
 fi
 
-cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DNANOARROW_BUILD_EXAMPLES=ON
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DNANOARROW_BUILD_EXAMPLES=ON \
+  -DNANOARROW_IPC=ON -DNANOARROW_IPC_WITH_ZSTD=ON -DNANOARROW_IPC_WITH_LZ4=ON
 cmake --build "$build" -j2
 
 for src in "${sources[@]}"; do
@@ -26,4 +27,6 @@ for src in "${sources[@]}"; do
   printf '\n== %s\n' "$name"
   "$build/examples/$name"
 done
-printf '\n== run-examples.sh: %d example(s) ran successfully\n' "${#sources[@]}"
+printf '\n== ipc_write | ipc_read\n'
+"$build/examples/ipc_write" | "$build/examples/ipc_read"
+printf '\n== run-examples.sh: %d example(s) and the IPC pair ran successfully\n' "${#sources[@]}"

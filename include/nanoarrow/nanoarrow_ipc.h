@@ -465,4 +465,7 @@ ArrowErrorCode ArrowIpcFileReaderArrayStream(struct ArrowIpcFileReader* reader,
 }
 #endif
 
+/* The writing half of the IPC API (nanoarrow declares both in this header). */
+#include "nanoarrow/nanoarrow_ipc_writer.h"
+
 #endif /* NANOARROW_IPC_H_INCLUDED */
