@@ -9,7 +9,7 @@
 # listed and the script carries on, so that callers can still try to build.
 set -euo pipefail
 
-packages=(cmake make gcc g++ clang pkg-config libcriterion-dev liblz4-dev libzstd-dev libjansson-dev zlib1g-dev meson ninja-build "$@")
+packages=(cmake make gcc g++ clang pkg-config libcriterion-dev liblz4-dev libzstd-dev libjansson-dev zlib1g-dev meson ninja-build libclang-rt-14-dev "$@")
 
 is_installed() {
   dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"

@@ -1,0 +1,546 @@
+/* Resource limits of the IPC reader: streams that claim enormous lengths, counts
+ * and nesting depths (built by hand with the internal flatbuffers builder) must be
+ * refused quickly, without deep recursion and without allocating more than a small
+ * multiple of the bytes actually given. Under AddressSanitizer the peak heap use of
+ * each read is measured through the allocator hooks. */
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <criterion/criterion.h>
+
+#include "nanoarrow/nanoarrow.h"
+#include "nanoarrow/nanoarrow_ipc.h"
+
+#include "ipc/flatbuf_builder.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define LIMITS_HAVE_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define LIMITS_HAVE_ASAN 1
+#endif
+#endif
+
+/* ---- Peak heap tracking (ASan builds only) ---- */
+
+#ifdef LIMITS_HAVE_ASAN
+/* From the sanitizer runtime's allocator interface (declared here: gcc does not
+ * install <sanitizer/allocator_interface.h>). */
+int __sanitizer_install_malloc_and_free_hooks(void (*malloc_hook)(const volatile void*,
+                                                                  size_t),
+                                              void (*free_hook)(const volatile void*));
+size_t __sanitizer_get_allocated_size(const volatile void* ptr);
+
+static volatile int64_t g_current_bytes;
+static volatile int64_t g_peak_bytes;
+
+static void LimitsMallocHook(const volatile void* ptr, size_t size) {
+  (void)ptr;
+  g_current_bytes += (int64_t)size;
+  if (g_current_bytes > g_peak_bytes) g_peak_bytes = g_current_bytes;
+}
+
+static void LimitsFreeHook(const volatile void* ptr) {
+  if (ptr != NULL) g_current_bytes -= (int64_t)__sanitizer_get_allocated_size(ptr);
+}
+
+static void PeakReset(void) {
+  static int installed = 0;
+  if (!installed) {
+    __sanitizer_install_malloc_and_free_hooks(&LimitsMallocHook, &LimitsFreeHook);
+    installed = 1;
+  }
+  g_peak_bytes = g_current_bytes;
+}
+
+/* Bytes allocated at the peak since PeakReset, beyond what was live then. */
+static int64_t PeakSinceReset(int64_t baseline) { return g_peak_bytes - baseline; }
+static int64_t PeakBaseline(void) { return g_current_bytes; }
+#define LIMITS_CAN_MEASURE 1
+#else
+static void PeakReset(void) {}
+static int64_t PeakSinceReset(int64_t baseline) {
+  (void)baseline;
+  return 0;
+}
+static int64_t PeakBaseline(void) { return 0; }
+#define LIMITS_CAN_MEASURE 0
+#endif
+
+/* ---- Hand-built messages ---- */
+
+enum {
+  kHeaderSchema = 1,
+  kHeaderRecordBatch = 3,
+  kTypeNull = 1,
+  kTypeInt = 2,
+  kTypeList = 12,
+  kTypeStruct = 13,
+  kMetadataV5 = 4
+};
+
+/* Starts a Message flatbuffer; *header_slot receives the header offset's slot. */
+static void BeginMessage(struct ArrowIpcFbb* fbb, uint8_t header_type, int64_t body_length,
+                         int64_t* header_slot) {
+  struct ArrowIpcFbbTable message;
+  int64_t position;
+  ArrowIpcFbbInit(fbb);
+  cr_assert_eq(ArrowIpcFbbStart(fbb), NANOARROW_OK);
+  ArrowIpcFbbTableInit(&message);
+  ArrowIpcFbbTableAddInt16(&message, 0, kMetadataV5);
+  ArrowIpcFbbTableAddUInt8(&message, 1, header_type);
+  ArrowIpcFbbTableAddOffset(&message, 2);
+  ArrowIpcFbbTableAddInt64(&message, 3, body_length);
+  cr_assert_eq(ArrowIpcFbbWriteTable(fbb, &message, &position), NANOARROW_OK);
+  cr_assert_eq(ArrowIpcFbbPatchOffset(fbb, 0, position), NANOARROW_OK);
+  *header_slot = message.position[2];
+}
+
+/* Appends fbb's flatbuffer to out as an encapsulated message (and resets fbb). */
+static void FinishMessage(struct ArrowIpcFbb* fbb, struct ArrowBuffer* out) {
+  int64_t padded = (fbb->buffer.size_bytes + 7) / 8 * 8;
+  int32_t marker = -1;
+  int32_t length = (int32_t)padded;
+  cr_assert_eq(ArrowBufferAppend(out, &marker, 4), NANOARROW_OK);
+  cr_assert_eq(ArrowBufferAppend(out, &length, 4), NANOARROW_OK);
+  cr_assert_eq(ArrowBufferAppend(out, fbb->buffer.data, fbb->buffer.size_bytes), NANOARROW_OK);
+  cr_assert_eq(ArrowBufferAppendFill(out, 0, padded - fbb->buffer.size_bytes), NANOARROW_OK);
+  ArrowIpcFbbReset(fbb);
+}
+
+static void AppendEndOfStream(struct ArrowBuffer* out) {
+  int32_t eos[2] = {-1, 0};
+  cr_assert_eq(ArrowBufferAppend(out, eos, sizeof(eos)), NANOARROW_OK);
+}
+
+/* Writes a Field table with the given type (an empty type table, or Int32) and
+ * n_children child slots; *children_vector receives the vector's position (slot i
+ * at +4 + 4 * i), or -1 without children. */
+static int64_t WriteField(struct ArrowIpcFbb* fbb, uint8_t type_type, int64_t n_children,
+                          int64_t* children_vector) {
+  struct ArrowIpcFbbTable field;
+  struct ArrowIpcFbbTable type;
+  int64_t field_position;
+  int64_t type_position;
+  ArrowIpcFbbTableInit(&field);
+  ArrowIpcFbbTableAddBool(&field, 1, 1);
+  ArrowIpcFbbTableAddUInt8(&field, 2, type_type);
+  ArrowIpcFbbTableAddOffset(&field, 3);
+  if (n_children > 0) ArrowIpcFbbTableAddOffset(&field, 5);
+  cr_assert_eq(ArrowIpcFbbWriteTable(fbb, &field, &field_position), NANOARROW_OK);
+
+  ArrowIpcFbbTableInit(&type);
+  if (type_type == kTypeInt) {
+    ArrowIpcFbbTableAddInt32(&type, 0, 32);
+    ArrowIpcFbbTableAddBool(&type, 1, 1);
+  }
+  cr_assert_eq(ArrowIpcFbbWriteTable(fbb, &type, &type_position), NANOARROW_OK);
+  cr_assert_eq(ArrowIpcFbbPatchOffset(fbb, field.position[3], type_position), NANOARROW_OK);
+
+  *children_vector = -1;
+  if (n_children > 0) {
+    cr_assert_eq(ArrowIpcFbbSetVector(fbb, &field, 5, NULL, n_children, 4, 4, children_vector),
+                 NANOARROW_OK);
+  }
+  return field_position;
+}
+
+/* A Schema message with one field; returns the field vector's slot to patch. */
+static int64_t BeginSchema(struct ArrowIpcFbb* fbb) {
+  struct ArrowIpcFbbTable schema;
+  int64_t header_slot;
+  int64_t schema_position;
+  int64_t fields;
+  BeginMessage(fbb, kHeaderSchema, 0, &header_slot);
+  ArrowIpcFbbTableInit(&schema);
+  ArrowIpcFbbTableAddInt16(&schema, 0, 0); /* little endian */
+  ArrowIpcFbbTableAddOffset(&schema, 1);
+  cr_assert_eq(ArrowIpcFbbWriteTable(fbb, &schema, &schema_position), NANOARROW_OK);
+  cr_assert_eq(ArrowIpcFbbPatchOffset(fbb, header_slot, schema_position), NANOARROW_OK);
+  cr_assert_eq(ArrowIpcFbbSetVector(fbb, &schema, 1, NULL, 1, 4, 4, &fields), NANOARROW_OK);
+  return fields + 4;
+}
+
+/* A schema of `depth` nested lists ending in a null-typed field. */
+static void AppendDeepSchema(struct ArrowBuffer* out, int64_t depth) {
+  struct ArrowIpcFbb fbb;
+  int64_t slot = BeginSchema(&fbb);
+  int64_t level;
+  for (level = 0; level < depth; level++) {
+    int64_t children;
+    int is_last = level == depth - 1;
+    int64_t field = WriteField(&fbb, is_last ? kTypeNull : kTypeList, is_last ? 0 : 1,
+                               &children);
+    cr_assert_eq(ArrowIpcFbbPatchOffset(&fbb, slot, field), NANOARROW_OK);
+    slot = children + 4;
+  }
+  FinishMessage(&fbb, out);
+}
+
+/* A schema whose every struct level lists the same child table `fan_out` times:
+ * few bytes, fan_out^levels fields once expanded. */
+static void AppendDagSchema(struct ArrowBuffer* out, int64_t fan_out, int64_t levels) {
+  struct ArrowIpcFbb fbb;
+  int64_t slots_start = BeginSchema(&fbb);
+  int64_t n_slots = 1;
+  int64_t level;
+  for (level = 0; level < levels; level++) {
+    int64_t children;
+    int is_last = level == levels - 1;
+    int64_t field = WriteField(&fbb, is_last ? kTypeNull : kTypeStruct, is_last ? 0 : fan_out,
+                               &children);
+    int64_t i;
+    for (i = 0; i < n_slots; i++) {
+      cr_assert_eq(ArrowIpcFbbPatchOffset(&fbb, slots_start + 4 * i, field), NANOARROW_OK);
+    }
+    slots_start = children + 4;
+    n_slots = fan_out;
+  }
+  FinishMessage(&fbb, out);
+}
+
+/* A schema with a single nullable int32 field. */
+static void AppendInt32Schema(struct ArrowBuffer* out) {
+  struct ArrowIpcFbb fbb;
+  int64_t slot = BeginSchema(&fbb);
+  int64_t children;
+  int64_t field = WriteField(&fbb, kTypeInt, 0, &children);
+  cr_assert_eq(ArrowIpcFbbPatchOffset(&fbb, slot, field), NANOARROW_OK);
+  FinishMessage(&fbb, out);
+}
+
+struct BatchSpec {
+  int64_t length;
+  int64_t node_length;
+  int64_t body_length_claimed;
+  int64_t body_length_given;
+  int64_t data_buffer_length;
+  /* Overrides the nodes vector's element count when > 0. */
+  uint32_t nodes_count_claimed;
+  int compressed_lz4;
+};
+
+/* A RecordBatch for the int32 schema: one node, buffers validity (absent) and data. */
+static void AppendBatch(struct ArrowBuffer* out, const struct BatchSpec* spec) {
+  struct ArrowIpcFbb fbb;
+  struct ArrowIpcFbbTable batch;
+  int64_t header_slot;
+  int64_t position;
+  int64_t nodes_position;
+  int64_t node[2];
+  int64_t buffers[4];
+  BeginMessage(&fbb, kHeaderRecordBatch, spec->body_length_claimed, &header_slot);
+  ArrowIpcFbbTableInit(&batch);
+  ArrowIpcFbbTableAddInt64(&batch, 0, spec->length);
+  ArrowIpcFbbTableAddOffset(&batch, 1);
+  ArrowIpcFbbTableAddOffset(&batch, 2);
+  if (spec->compressed_lz4) ArrowIpcFbbTableAddOffset(&batch, 3);
+  cr_assert_eq(ArrowIpcFbbWriteTable(&fbb, &batch, &position), NANOARROW_OK);
+  cr_assert_eq(ArrowIpcFbbPatchOffset(&fbb, header_slot, position), NANOARROW_OK);
+
+  node[0] = spec->node_length;
+  node[1] = 0;
+  cr_assert_eq(ArrowIpcFbbSetVector(&fbb, &batch, 1, node, 1, 16, 8, &nodes_position),
+               NANOARROW_OK);
+  if (spec->nodes_count_claimed > 0) {
+    memcpy(fbb.buffer.data + nodes_position, &spec->nodes_count_claimed, 4);
+  }
+  buffers[0] = 0;
+  buffers[1] = 0;
+  buffers[2] = 0;
+  buffers[3] = spec->data_buffer_length;
+  cr_assert_eq(ArrowIpcFbbSetVector(&fbb, &batch, 2, buffers, 2, 16, 8, &position),
+               NANOARROW_OK);
+  if (spec->compressed_lz4) {
+    struct ArrowIpcFbbTable compression;
+    ArrowIpcFbbTableInit(&compression);
+    ArrowIpcFbbTableAddScalar(&compression, 0, 1, 0); /* LZ4_FRAME */
+    ArrowIpcFbbTableAddScalar(&compression, 1, 1, 0); /* BUFFER */
+    cr_assert_eq(ArrowIpcFbbWriteTable(&fbb, &compression, &position), NANOARROW_OK);
+    cr_assert_eq(ArrowIpcFbbPatchOffset(&fbb, batch.position[3], position), NANOARROW_OK);
+  }
+  FinishMessage(&fbb, out);
+
+  if (spec->compressed_lz4) {
+    /* Each compressed buffer starts with its uncompressed length. */
+    int64_t claimed = (int64_t)1 << 40;
+    cr_assert_geq(spec->body_length_given, 16);
+    cr_assert_eq(ArrowBufferAppend(out, &claimed, 8), NANOARROW_OK);
+    cr_assert_eq(ArrowBufferAppendFill(out, 0x11, spec->body_length_given - 8), NANOARROW_OK);
+  } else {
+    cr_assert_eq(ArrowBufferAppendFill(out, 0x22, spec->body_length_given), NANOARROW_OK);
+  }
+}
+
+/* ---- Reading ---- */
+
+/* An input stream handing out at most 1000 bytes per read, so the reader's own
+ * buffering (where a claimed length could turn into an allocation) is used. */
+struct ChunkedInput {
+  struct ArrowBuffer bytes;
+  int64_t position;
+};
+
+static ArrowErrorCode ChunkedRead(struct ArrowIpcInputStream* stream, uint8_t* buf,
+                                  int64_t buf_size_bytes, int64_t* size_read_out,
+                                  struct ArrowError* error) {
+  struct ChunkedInput* input = (struct ChunkedInput*)stream->private_data;
+  int64_t n = input->bytes.size_bytes - input->position;
+  (void)error;
+  if (n > buf_size_bytes) n = buf_size_bytes;
+  if (n > 1000) n = 1000;
+  if (n > 0) memcpy(buf, input->bytes.data + input->position, (size_t)n);
+  input->position += n;
+  *size_read_out = n;
+  return NANOARROW_OK;
+}
+
+static void ChunkedRelease(struct ArrowIpcInputStream* stream) {
+  struct ChunkedInput* input = (struct ChunkedInput*)stream->private_data;
+  ArrowBufferReset(&input->bytes);
+  free(input);
+  stream->release = NULL;
+}
+
+struct ReadOutcome {
+  int schema_code;
+  int batch_code;
+  int64_t n_batches;
+  int64_t peak_bytes;
+  char message[1024];
+};
+
+/* Reads all of input (a copy) with the buffer path (chunked = 0) or the chunked
+ * input stream, recording the first error and the peak extra heap use. */
+static struct ReadOutcome ReadAll(const struct ArrowBuffer* input, int chunked) {
+  struct ReadOutcome outcome;
+  struct ArrowIpcInputStream input_stream;
+  struct ArrowArrayStream stream;
+  struct ArrowSchema schema;
+  struct ArrowArray array;
+  int64_t baseline;
+  memset(&outcome, 0, sizeof(outcome));
+
+  if (chunked) {
+    struct ChunkedInput* state = (struct ChunkedInput*)malloc(sizeof(struct ChunkedInput));
+    cr_assert_not_null(state);
+    ArrowBufferInit(&state->bytes);
+    cr_assert_eq(ArrowBufferAppend(&state->bytes, input->data, input->size_bytes),
+                 NANOARROW_OK);
+    state->position = 0;
+    input_stream.read = &ChunkedRead;
+    input_stream.release = &ChunkedRelease;
+    input_stream.private_data = state;
+  } else {
+    struct ArrowBuffer copy;
+    ArrowBufferInit(&copy);
+    cr_assert_eq(ArrowBufferAppend(&copy, input->data, input->size_bytes), NANOARROW_OK);
+    cr_assert_eq(ArrowIpcInputStreamInitBuffer(&input_stream, &copy), NANOARROW_OK);
+  }
+
+  PeakReset();
+  baseline = PeakBaseline();
+  cr_assert_eq(ArrowIpcArrayStreamReaderInit(&stream, &input_stream, NULL), NANOARROW_OK);
+  outcome.schema_code = stream.get_schema(&stream, &schema);
+  if (outcome.schema_code == NANOARROW_OK) {
+    for (;;) {
+      outcome.batch_code = stream.get_next(&stream, &array);
+      if (outcome.batch_code != NANOARROW_OK || array.release == NULL) break;
+      outcome.n_batches++;
+      ArrowArrayRelease(&array);
+    }
+    ArrowSchemaRelease(&schema);
+  }
+  snprintf(outcome.message, sizeof(outcome.message), "%s", stream.get_last_error(&stream));
+  ArrowArrayStreamRelease(&stream);
+  outcome.peak_bytes = PeakSinceReset(baseline);
+  return outcome;
+}
+
+/* The bound SECURITY.md documents for a refused or accepted read: a small
+ * multiple of the input plus a constant (the 1 MiB read chunk, flatbuffer
+ * bookkeeping, decoder state). */
+static void ExpectBoundedMemory(const struct ReadOutcome* outcome, int64_t input_size) {
+  if (!LIMITS_CAN_MEASURE) return;
+  cr_assert_leq(outcome->peak_bytes, 16 * input_size + (4 << 20),
+                "peak heap %lld bytes for %lld input bytes", (long long)outcome->peak_bytes,
+                (long long)input_size);
+}
+
+static void ExpectRefused(const struct ArrowBuffer* input) {
+  int chunked;
+  for (chunked = 0; chunked < 2; chunked++) {
+    struct ReadOutcome outcome = ReadAll(input, chunked);
+    cr_assert(outcome.schema_code != NANOARROW_OK || outcome.batch_code != NANOARROW_OK,
+              "a hostile stream was accepted (chunked=%d)", chunked);
+    cr_assert_neq(outcome.message[0], '\0', "refused without a message");
+    cr_log_info("refused (chunked=%d, peak heap %lld bytes for %lld input bytes): %s",
+                chunked, (long long)outcome.peak_bytes, (long long)input->size_bytes,
+                outcome.message);
+    ExpectBoundedMemory(&outcome, input->size_bytes);
+  }
+}
+
+/* ---- Tests ---- */
+
+Test(ipc_limits, hand_built_stream_reads) {
+  /* Positive control: the builders above make streams the reader accepts. */
+  struct ArrowBuffer input;
+  struct BatchSpec spec = {3, 3, 16, 16, 12, 0, 0};
+  struct ReadOutcome outcome;
+  ArrowBufferInit(&input);
+  AppendInt32Schema(&input);
+  AppendBatch(&input, &spec);
+  AppendEndOfStream(&input);
+  outcome = ReadAll(&input, 0);
+  cr_assert_eq(outcome.schema_code, NANOARROW_OK, "%s", outcome.message);
+  cr_assert_eq(outcome.batch_code, NANOARROW_OK, "%s", outcome.message);
+  cr_assert_eq(outcome.n_batches, 1);
+  outcome = ReadAll(&input, 1);
+  cr_assert_eq(outcome.batch_code, NANOARROW_OK, "%s", outcome.message);
+  cr_assert_eq(outcome.n_batches, 1);
+  /* The heap hooks see the reader's allocations (or the bounds test nothing). */
+  if (LIMITS_CAN_MEASURE) cr_assert_gt(outcome.peak_bytes, 0);
+  ArrowBufferReset(&input);
+
+  ArrowBufferInit(&input);
+  AppendDeepSchema(&input, 16);
+  AppendEndOfStream(&input);
+  outcome = ReadAll(&input, 0);
+  cr_assert_eq(outcome.schema_code, NANOARROW_OK, "%s", outcome.message);
+  ArrowBufferReset(&input);
+
+  ArrowBufferInit(&input);
+  AppendDagSchema(&input, 3, 3);
+  AppendEndOfStream(&input);
+  outcome = ReadAll(&input, 0);
+  cr_assert_eq(outcome.schema_code, NANOARROW_OK, "%s", outcome.message);
+  ArrowBufferReset(&input);
+}
+
+Test(ipc_limits, nesting_deeper_than_the_limit_is_refused) {
+  static const int64_t kDepths[] = {NANOARROW_MAX_NESTING_DEPTH + 2, 200, 20000};
+  size_t i;
+  for (i = 0; i < sizeof(kDepths) / sizeof(kDepths[0]); i++) {
+    struct ArrowBuffer input;
+    ArrowBufferInit(&input);
+    AppendDeepSchema(&input, kDepths[i]);
+    AppendEndOfStream(&input);
+    ExpectRefused(&input);
+    ArrowBufferReset(&input);
+  }
+}
+
+Test(ipc_limits, shared_subtrees_cannot_expand_exponentially) {
+  /* 64^6 (6.9e10) fields from a few kilobytes. */
+  struct ArrowBuffer input;
+  ArrowBufferInit(&input);
+  AppendDagSchema(&input, 64, 6);
+  AppendEndOfStream(&input);
+  ExpectRefused(&input);
+  ArrowBufferReset(&input);
+}
+
+Test(ipc_limits, enormous_metadata_length_is_refused) {
+  static const int32_t kLengths[] = {0x7FFFFFF0, 0x7FFFFFFF, 0x40000000, 1 << 24};
+  size_t i;
+  for (i = 0; i < sizeof(kLengths) / sizeof(kLengths[0]); i++) {
+    struct ArrowBuffer input;
+    int32_t prefix[2] = {-1, kLengths[i]};
+    ArrowBufferInit(&input);
+    cr_assert_eq(ArrowBufferAppend(&input, prefix, sizeof(prefix)), NANOARROW_OK);
+    cr_assert_eq(ArrowBufferAppendFill(&input, 0, 64), NANOARROW_OK);
+    ExpectRefused(&input);
+    ArrowBufferReset(&input);
+  }
+}
+
+Test(ipc_limits, enormous_body_length_is_refused) {
+  static const int64_t kClaims[] = {(int64_t)1 << 40, INT64_MAX, (int64_t)1 << 31, -16};
+  size_t i;
+  for (i = 0; i < sizeof(kClaims) / sizeof(kClaims[0]); i++) {
+    struct ArrowBuffer input;
+    struct BatchSpec spec = {3, 3, kClaims[i], 16, 12, 0, 0};
+    ArrowBufferInit(&input);
+    AppendInt32Schema(&input);
+    AppendBatch(&input, &spec);
+    ExpectRefused(&input);
+    ArrowBufferReset(&input);
+  }
+}
+
+Test(ipc_limits, enormous_array_lengths_are_refused) {
+  static const int64_t kLengths[] = {(int64_t)1 << 40, INT64_MAX, (int64_t)1 << 61, -1};
+  size_t i;
+  for (i = 0; i < sizeof(kLengths) / sizeof(kLengths[0]); i++) {
+    struct ArrowBuffer input;
+    /* Batch and node claim the length; the data buffer claims the bytes it needs
+     * (possibly overflowing) but only 16 exist. */
+    struct BatchSpec spec = {kLengths[i], kLengths[i], 16, 16, 16, 0, 0};
+    struct BatchSpec big_buffer = {kLengths[i], kLengths[i], 16, 16, kLengths[i], 0, 0};
+    ArrowBufferInit(&input);
+    AppendInt32Schema(&input);
+    AppendBatch(&input, &spec);
+    AppendEndOfStream(&input);
+    ExpectRefused(&input);
+    ArrowBufferReset(&input);
+
+    ArrowBufferInit(&input);
+    AppendInt32Schema(&input);
+    AppendBatch(&input, &big_buffer);
+    AppendEndOfStream(&input);
+    ExpectRefused(&input);
+    ArrowBufferReset(&input);
+  }
+}
+
+Test(ipc_limits, enormous_vector_counts_are_refused) {
+  static const uint32_t kCounts[] = {0x40000000u, 0xFFFFFFFFu, 1000000u, 4096u};
+  size_t i;
+  for (i = 0; i < sizeof(kCounts) / sizeof(kCounts[0]); i++) {
+    struct ArrowBuffer input;
+    struct BatchSpec spec = {3, 3, 16, 16, 12, kCounts[i], 0};
+    ArrowBufferInit(&input);
+    AppendInt32Schema(&input);
+    AppendBatch(&input, &spec);
+    AppendEndOfStream(&input);
+    ExpectRefused(&input);
+    ArrowBufferReset(&input);
+  }
+}
+
+Test(ipc_limits, decompression_bomb_is_refused) {
+  struct ArrowBuffer input;
+  /* A 32-byte "LZ4" buffer claiming to expand to 1 TiB. */
+  struct BatchSpec spec = {3, 3, 32, 32, 32, 0, 1};
+  ArrowBufferInit(&input);
+  AppendInt32Schema(&input);
+  AppendBatch(&input, &spec);
+  AppendEndOfStream(&input);
+  ExpectRefused(&input);
+  ArrowBufferReset(&input);
+}
+
+Test(ipc_limits, many_empty_batches_cost_input) {
+  /* 20000 zero-row batches: each costs the reader one message of input, and the
+   * memory in use stays bounded while they are read. */
+  struct ArrowBuffer input;
+  struct BatchSpec spec = {0, 0, 0, 0, 0, 0, 0};
+  struct ReadOutcome outcome;
+  int i;
+  ArrowBufferInit(&input);
+  AppendInt32Schema(&input);
+  for (i = 0; i < 20000; i++) AppendBatch(&input, &spec);
+  AppendEndOfStream(&input);
+  outcome = ReadAll(&input, 0);
+  cr_assert_eq(outcome.batch_code, NANOARROW_OK, "%s", outcome.message);
+  cr_assert_eq(outcome.n_batches, 20000);
+  ExpectBoundedMemory(&outcome, input.size_bytes);
+  outcome = ReadAll(&input, 1);
+  cr_assert_eq(outcome.n_batches, 20000);
+  ExpectBoundedMemory(&outcome, input.size_bytes);
+  ArrowBufferReset(&input);
+}
