@@ -23,9 +23,16 @@ static const int64_t kIpcBatchEmptyBuffer[4] = {0, 0, 0, 0};
 
 /* ---- Batch owners ---- */
 
-static struct ArrowIpcBatchOwner* IpcBatchOwnerNew(struct ArrowIpcSharedBlock* shared) {
-  struct ArrowIpcBatchOwner* owner =
-      (struct ArrowIpcBatchOwner*)ArrowMalloc(sizeof(struct ArrowIpcBatchOwner));
+/* Where the exported nodes start inside an owner's allocation. */
+#define IPC_BATCH_OWNER_HEAD_BYTES \
+  ((sizeof(struct ArrowIpcBatchOwner) + sizeof(int64_t) - 1) / sizeof(int64_t) * \
+   sizeof(int64_t))
+
+/* An owner with export_bytes of room for the batch's exported nodes. */
+static struct ArrowIpcBatchOwner* IpcBatchOwnerNew(struct ArrowIpcSharedBlock* shared,
+                                                   int64_t export_bytes) {
+  struct ArrowIpcBatchOwner* owner = (struct ArrowIpcBatchOwner*)ArrowMalloc(
+      (int64_t)IPC_BATCH_OWNER_HEAD_BYTES + export_bytes);
   if (owner == NULL) return NULL;
   ArrowIpcRefInit(&owner->refcount);
   owner->shared = shared;
@@ -36,13 +43,16 @@ static struct ArrowIpcBatchOwner* IpcBatchOwnerNew(struct ArrowIpcSharedBlock* s
   return owner;
 }
 
-void ArrowIpcPrivateOwnerRelease(struct ArrowIpcBatchOwner* owner) {
+static void IpcBatchOwnerFree(struct ArrowIpcBatchOwner* owner) {
   int64_t i;
-  if (!ArrowIpcRefDrop(&owner->refcount)) return;
   for (i = 0; i < owner->n_blocks; i++) ArrowFree(owner->blocks[i]);
   ArrowFree(owner->blocks);
   if (owner->shared != NULL) ArrowIpcPrivateSharedBlockRelease(owner->shared);
   ArrowFree(owner);
+}
+
+void ArrowIpcPrivateOwnerRelease(struct ArrowIpcBatchOwner* owner) {
+  if (ArrowIpcRefDrop(&owner->refcount)) IpcBatchOwnerFree(owner);
 }
 
 /* size_bytes of memory owned by the batch (8-byte aligned by malloc). */
@@ -61,12 +71,11 @@ static uint8_t* IpcBatchOwnerAllocate(struct ArrowIpcBatchOwner* owner, int64_t 
   return (uint8_t*)block;
 }
 
-/* ---- Exported array nodes ---- */
+/* ---- Shared (dictionary) array nodes ---- */
 
 /* One allocation per node: this header, then n_children ArrowArray structs, the
- * n_children child pointers, the n_buffers buffer pointers and the variadic sizes. */
+ * n_children child pointers and the n_buffers buffer pointers. */
 struct IpcBatchNode {
-  struct ArrowIpcBatchOwner* owner;
   struct ArrowIpcSharedArray* shared_array;
   struct ArrowArray dictionary;
 };
@@ -78,32 +87,28 @@ static void IpcBatchNodeRelease(struct ArrowArray* array) {
     if (array->children[i]->release != NULL) array->children[i]->release(array->children[i]);
   }
   if (node->dictionary.release != NULL) node->dictionary.release(&node->dictionary);
-  if (node->owner != NULL) ArrowIpcPrivateOwnerRelease(node->owner);
   if (node->shared_array != NULL) ArrowIpcPrivateSharedArrayRelease(node->shared_array);
   ArrowFree(node);
   array->release = NULL;
 }
 
-/* Allocates the node of out with room for its children, buffers and n_sizes
- * variadic sizes; *buffers_out / *sizes_out point into it. */
+/* Allocates the node of out with room for its children and buffers; *buffers_out
+ * points into it. */
 static ArrowErrorCode IpcBatchNodeAllocate(struct ArrowArray* out, int64_t n_children,
-                                   int64_t n_buffers, int64_t n_sizes,
-                                   const void*** buffers_out, int64_t** sizes_out) {
+                                           int64_t n_buffers, const void*** buffers_out) {
   int64_t size = (int64_t)sizeof(struct IpcBatchNode) +
                  n_children * (int64_t)(sizeof(struct ArrowArray) + sizeof(void*)) +
-                 n_buffers * (int64_t)sizeof(void*) + n_sizes * (int64_t)sizeof(int64_t);
+                 n_buffers * (int64_t)sizeof(void*);
   uint8_t* block = (uint8_t*)ArrowMalloc(size);
   struct IpcBatchNode* node = (struct IpcBatchNode*)block;
   struct ArrowArray* child_structs;
   int64_t i;
   if (block == NULL) return ENOMEM;
-  node->owner = NULL;
   node->shared_array = NULL;
   node->dictionary.release = NULL;
   child_structs = (struct ArrowArray*)(block + sizeof(struct IpcBatchNode));
   out->children = (struct ArrowArray**)(child_structs + n_children);
   *buffers_out = (const void**)(out->children + n_children);
-  *sizes_out = (int64_t*)(*buffers_out + n_buffers);
   for (i = 0; i < n_children; i++) {
     child_structs[i].release = NULL;
     out->children[i] = &child_structs[i];
@@ -122,12 +127,11 @@ static ArrowErrorCode IpcBatchSharedExportNode(struct ArrowIpcSharedArray* share
                                        const struct ArrowArray* src, struct ArrowArray* out,
                                        int depth) {
   const void** buffers;
-  int64_t* sizes;
   struct IpcBatchNode* node;
   int64_t i;
   if (depth > NANOARROW_MAX_NESTING_DEPTH) return EINVAL;
-  NANOARROW_RETURN_NOT_OK(IpcBatchNodeAllocate(out, src->n_children, src->n_buffers, 0, &buffers,
-                                       &sizes));
+  NANOARROW_RETURN_NOT_OK(
+      IpcBatchNodeAllocate(out, src->n_children, src->n_buffers, &buffers));
   node = (struct IpcBatchNode*)out->private_data;
   node->shared_array = shared;
   ArrowIpcRefAdd(&shared->refcount);
@@ -181,6 +185,18 @@ struct IpcBatchContext {
   int64_t n_decompressing;
   int64_t buffer_i;
   int64_t variadic_i;
+  /* Quick validation (see ArrowIpcTree.quick_validation): whether it applies, and
+   * whether every check so far passed. */
+  int quick;
+  int quick_full;
+  int quick_ok;
+  /* Export: where the next node's pieces go in the owner's allocation, and how
+   * many nodes were exported. */
+  struct ArrowArray* next_array;
+  struct ArrowArray** next_child_pointers;
+  const void** next_buffers;
+  struct ArrowArray* next_dictionary;
+  int64_t n_exported;
   struct ArrowError* error;
 };
 
@@ -347,7 +363,7 @@ static ArrowErrorCode IpcBatchResolveBuffer(struct IpcBatchContext* ctx, int64_t
   }
 
   if ((ctx->swap_endian && swap_kind != IPC_BATCH_SWAP_NONE) ||
-      ((uintptr_t)data % (uintptr_t)alignment) != 0) {
+      ((uintptr_t)data & ((uintptr_t)alignment - 1)) != 0) {
     if (!owned) {
       uint8_t* copy = IpcBatchOwnerAllocate(ctx->owner, length);
       if (copy == NULL) {
@@ -365,6 +381,7 @@ static ArrowErrorCode IpcBatchResolveBuffer(struct IpcBatchContext* ctx, int64_t
   return NANOARROW_OK;
 }
 
+/* The alignment buffer slot needs: 1, 2, 4 or 8 (a power of two). */
 static int64_t IpcBatchAlignment(const struct ArrowArrayView* view, int slot) {
   int64_t bytes = view->layout.element_size_bits[slot] / 8;
   if (view->layout.buffer_type[slot] == NANOARROW_BUFFER_TYPE_DATA &&
@@ -375,8 +392,44 @@ static int64_t IpcBatchAlignment(const struct ArrowArrayView* view, int slot) {
        view->storage_type == NANOARROW_TYPE_LARGE_BINARY)) {
     return 1;
   }
-  if (bytes <= 1) return 1;
-  return bytes > 8 ? 8 : bytes;
+  return bytes >= 8 ? 8 : bytes >= 4 ? 4 : bytes >= 2 ? 2 : 1;
+}
+
+/* What ArrowArrayViewValidate(MINIMAL) requires of a fixed-width buffer: room for
+ * length elements (a present validity bitmap too). Failing only routes the batch
+ * through ArrowArrayViewValidate, which reports the problem. */
+static void IpcBatchQuickCheckBuffer(struct IpcBatchContext* ctx,
+                                     const struct ArrowArrayView* view, int slot) {
+  int64_t bits = view->layout.element_size_bits[slot];
+  int64_t size = view->buffer_views[slot].size_bytes;
+  int64_t required;
+  /* Both below 2^31 (the usual case) cannot overflow; else divide to check. */
+  if (bits <= 0 || ((view->length | bits) >> 31 != 0 &&
+                    view->length > (INT64_MAX - 7) / bits)) {
+    ctx->quick_ok = 0;
+    return;
+  }
+  required = (view->length * bits + 7) / 8;
+  if (size < required && (size > 0 || view->layout.buffer_type[slot] !=
+                                          NANOARROW_BUFFER_TYPE_VALIDITY)) {
+    ctx->quick_ok = 0;
+  }
+}
+
+/* Children of struct and fixed-size list fields (and top-level columns) must
+ * cover their parent's elements. */
+static int IpcBatchQuickCheckChildren(const struct ArrowArrayView* view) {
+  int64_t needed = view->length;
+  int64_t i;
+  if (view->storage_type == NANOARROW_TYPE_FIXED_SIZE_LIST) {
+    int64_t size = view->layout.child_size_elements;
+    if (size > 0 && needed > INT64_MAX / size) return 0;
+    needed *= size;
+  }
+  for (i = 0; i < view->n_children; i++) {
+    if (view->children[i]->length < needed) return 0;
+  }
+  return 1;
 }
 
 static ArrowErrorCode IpcBatchDecodeField(struct IpcBatchContext* ctx, int64_t k) {
@@ -418,12 +471,14 @@ static ArrowErrorCode IpcBatchDecodeField(struct IpcBatchContext* ctx, int64_t k
       buffer_view->size_bytes = 0;
       continue;
     }
-    NANOARROW_RETURN_NOT_OK(
-        IpcBatchResolveBuffer(ctx, k, IpcBatchSwapKind(view, slot), IpcBatchAlignment(view, slot), buffer_view));
+    NANOARROW_RETURN_NOT_OK(IpcBatchResolveBuffer(
+        ctx, k, ctx->swap_endian ? IpcBatchSwapKind(view, slot) : IPC_BATCH_SWAP_NONE,
+        IpcBatchAlignment(view, slot), buffer_view));
     if (buffer_view->size_bytes == 0 &&
         view->layout.buffer_type[slot] != NANOARROW_BUFFER_TYPE_VALIDITY) {
       buffer_view->data.data = kIpcBatchEmptyBuffer;
     }
+    if (ctx->quick) IpcBatchQuickCheckBuffer(ctx, view, slot);
   }
 
   if (view->layout.buffer_type[0] == NANOARROW_BUFFER_TYPE_VALIDITY && null_count > 0 &&
@@ -433,6 +488,11 @@ static ArrowErrorCode IpcBatchDecodeField(struct IpcBatchContext* ctx, int64_t k
     return EINVAL;
   }
   if (view->storage_type == NANOARROW_TYPE_NA) view->null_count = length;
+  if (ctx->quick_full && view->buffer_views[0].data.data != NULL && ctx->quick_ok &&
+      view->layout.buffer_type[0] == NANOARROW_BUFFER_TYPE_VALIDITY &&
+      ArrowArrayViewComputeNullCount(view) != null_count) {
+    ctx->quick_ok = 0;
+  }
 
   if (view->storage_type == NANOARROW_TYPE_BINARY_VIEW ||
       view->storage_type == NANOARROW_TYPE_STRING_VIEW) {
@@ -492,15 +552,93 @@ static ArrowErrorCode IpcBatchDecodeField(struct IpcBatchContext* ctx, int64_t k
   return NANOARROW_OK;
 }
 
-/* Exports view (field k, or the root when k == -1) as an array over ctx->owner. */
+/* ---- Exported batches ----
+ *
+ * Every node of an exported batch lives in its owner's allocation: the child
+ * ArrowArray structs, children and buffer pointer arrays and dictionary structs
+ * (binary view buffer lists are owner blocks). Each node holds one reference on
+ * the owner; releasing a node releases its subtree and drops all of their
+ * references at once, so children moved out by a consumer stay valid. */
+
+static void IpcBatchArrayRelease(struct ArrowArray* array);
+
+/* Releases array's subtree of this owner's nodes; returns how many. */
+static long IpcBatchReleaseNodes(struct ArrowArray* array,
+                                 const struct ArrowIpcBatchOwner* owner) {
+  long n = 1;
+  int64_t i;
+  for (i = 0; i < array->n_children; i++) {
+    struct ArrowArray* child = array->children[i];
+    if (child->release == IpcBatchArrayRelease && child->private_data == owner) {
+      n += IpcBatchReleaseNodes(child, owner);
+    } else if (child->release != NULL) {
+      child->release(child);
+    }
+  }
+  if (array->dictionary != NULL && array->dictionary->release != NULL) {
+    array->dictionary->release(array->dictionary);
+  }
+  array->release = NULL;
+  return n;
+}
+
+static void IpcBatchArrayRelease(struct ArrowArray* array) {
+  struct ArrowIpcBatchOwner* owner = (struct ArrowIpcBatchOwner*)array->private_data;
+  long n = IpcBatchReleaseNodes(array, owner);
+  if (ArrowIpcRefDropN(&owner->refcount, n)) IpcBatchOwnerFree(owner);
+}
+
+/* Sizes of an export of the subtree at view (field *k, advanced past it). */
+struct IpcBatchExportSize {
+  int64_t n_nodes;
+  int64_t n_buffers;
+  int64_t n_dictionaries;
+};
+
+static void IpcBatchCountExport(const struct ArrowIpcTree* tree,
+                                const struct ArrowArrayView* view, int64_t* k,
+                                struct IpcBatchExportSize* size) {
+  int64_t i;
+  size->n_nodes++;
+  if (view->storage_type != NANOARROW_TYPE_BINARY_VIEW &&
+      view->storage_type != NANOARROW_TYPE_STRING_VIEW) {
+    for (i = 0; i < NANOARROW_MAX_FIXED_BUFFERS &&
+                view->layout.buffer_type[i] != NANOARROW_BUFFER_TYPE_NONE;
+         i++) {
+      size->n_buffers++;
+    }
+  }
+  size->n_dictionaries += tree->fields[*k].dictionary_index >= 0;
+  for (i = 0; i < view->n_children; i++) {
+    (*k)++;
+    IpcBatchCountExport(tree, view->children[i], k, size);
+  }
+}
+
+static int64_t IpcBatchExportBytes(const struct IpcBatchExportSize* size) {
+  return (size->n_nodes - 1) * (int64_t)(sizeof(struct ArrowArray) + sizeof(void*)) +
+         size->n_buffers * (int64_t)sizeof(void*) +
+         size->n_dictionaries * (int64_t)sizeof(struct ArrowArray);
+}
+
+/* Points the export cursors of ctx at the room after the owner's head. */
+static void IpcBatchExportStart(struct IpcBatchContext* ctx,
+                                const struct IpcBatchExportSize* size) {
+  uint8_t* area = (uint8_t*)ctx->owner + IPC_BATCH_OWNER_HEAD_BYTES;
+  ctx->next_array = (struct ArrowArray*)area;
+  ctx->next_dictionary = ctx->next_array + (size->n_nodes - 1);
+  ctx->next_child_pointers = (struct ArrowArray**)(ctx->next_dictionary + size->n_dictionaries);
+  ctx->next_buffers = (const void**)(ctx->next_child_pointers + (size->n_nodes - 1));
+  ctx->n_exported = 0;
+}
+
+/* Exports view (field k, or the root when k == -1) as a node of ctx->owner. On
+ * failure the nodes exported so far form a releasable tree under out. */
 static ArrowErrorCode IpcBatchExportView(struct IpcBatchContext* ctx, struct ArrowArrayView* view,
                                  int64_t* k, struct ArrowArray* out) {
   struct ArrowIpcTreeField* field = *k >= 0 ? &ctx->tree->fields[*k] : NULL;
-  struct IpcBatchNode* node;
   const void** buffers;
-  int64_t* sizes;
   int64_t n_fixed = 0;
-  int64_t n_variadic = 0;
   int64_t n_buffers;
   int64_t i;
 
@@ -511,45 +649,75 @@ static ArrowErrorCode IpcBatchExportView(struct IpcBatchContext* ctx, struct Arr
   n_buffers = n_fixed;
   if (view->storage_type == NANOARROW_TYPE_BINARY_VIEW ||
       view->storage_type == NANOARROW_TYPE_STRING_VIEW) {
-    n_variadic = view->n_variadic_buffers;
+    /* Fixed buffers, the variadic buffers, then their sizes. */
+    int64_t n_variadic = view->n_variadic_buffers;
+    int64_t* sizes;
     n_buffers += n_variadic + 1;
+    buffers = (const void**)IpcBatchOwnerAllocate(
+        ctx->owner, n_buffers * (int64_t)sizeof(void*) + n_variadic * (int64_t)sizeof(int64_t));
+    if (buffers == NULL) return ENOMEM;
+    sizes = (int64_t*)(buffers + n_buffers);
+    for (i = 0; i < n_variadic; i++) {
+      buffers[n_fixed + i] = view->variadic_buffers[i];
+      sizes[i] = view->variadic_buffer_sizes[i];
+    }
+    buffers[n_buffers - 1] = n_variadic > 0 ? (const void*)sizes : kIpcBatchEmptyBuffer;
+  } else {
+    buffers = ctx->next_buffers;
+    ctx->next_buffers += n_fixed;
   }
-  NANOARROW_RETURN_NOT_OK(
-      IpcBatchNodeAllocate(out, view->n_children, n_buffers, n_variadic, &buffers, &sizes));
-  node = (struct IpcBatchNode*)out->private_data;
-  node->owner = ctx->owner;
-  ArrowIpcRefAdd(&ctx->owner->refcount);
+  for (i = 0; i < n_fixed; i++) buffers[i] = view->buffer_views[i].data.data;
+
   out->length = view->length;
   out->offset = view->offset;
   out->null_count = view->null_count;
-  for (i = 0; i < n_fixed; i++) buffers[i] = view->buffer_views[i].data.data;
-  for (i = 0; i < n_variadic; i++) {
-    buffers[n_fixed + i] = view->variadic_buffers[i];
-    sizes[i] = view->variadic_buffer_sizes[i];
+  out->n_buffers = n_buffers;
+  out->buffers = buffers;
+  out->n_children = view->n_children;
+  out->children = ctx->next_child_pointers;
+  ctx->next_child_pointers += view->n_children;
+  for (i = 0; i < view->n_children; i++) {
+    out->children[i] = ctx->next_array++;
+    out->children[i]->release = NULL;
   }
-  if (n_buffers > n_fixed) buffers[n_buffers - 1] = n_variadic > 0 ? (const void*)sizes : kIpcBatchEmptyBuffer;
+  out->dictionary = NULL;
+  out->private_data = ctx->owner;
+  out->release = IpcBatchArrayRelease;
+  ctx->n_exported++;
 
   for (i = 0; i < view->n_children; i++) {
-    ArrowErrorCode result;
     (*k)++;
-    result = IpcBatchExportView(ctx, view->children[i], k, out->children[i]);
-    if (result != NANOARROW_OK) {
-      out->release(out);
-      return result;
-    }
+    NANOARROW_RETURN_NOT_OK(IpcBatchExportView(ctx, view->children[i], k, out->children[i]));
   }
 
   if (field != NULL && field->dictionary_index >= 0) {
     struct ArrowIpcDictionaryEntry* entry =
         &ctx->private_data->dictionaries[field->dictionary_index];
-    ArrowErrorCode result = ArrowIpcPrivateSharedArrayExport(entry->current, &node->dictionary);
-    if (result != NANOARROW_OK) {
-      out->release(out);
-      return result;
-    }
-    out->dictionary = &node->dictionary;
+    struct ArrowArray* dictionary = ctx->next_dictionary++;
+    NANOARROW_RETURN_NOT_OK(ArrowIpcPrivateSharedArrayExport(entry->current, dictionary));
+    out->dictionary = dictionary;
   }
   return NANOARROW_OK;
+}
+
+/* Exports result_view (field k) with the owner's references set to the number of
+ * nodes; the owner's decoding reference is gone either way. */
+static ArrowErrorCode IpcBatchExport(struct IpcBatchContext* ctx,
+                                     struct ArrowArrayView* result_view, int64_t k,
+                                     const struct IpcBatchExportSize* size,
+                                     struct ArrowArray* out) {
+  ArrowErrorCode result;
+  IpcBatchExportStart(ctx, size);
+  result = IpcBatchExportView(ctx, result_view, &k, out);
+  if (result == NANOARROW_OK) {
+    /* Nobody else sees the owner yet. */
+    ArrowIpcRefInitN(&ctx->owner->refcount, (long)ctx->n_exported);
+    return NANOARROW_OK;
+  }
+  ArrowIpcRefInitN(&ctx->owner->refcount, (long)ctx->n_exported + 1);
+  if (ctx->n_exported > 0) out->release(out);
+  ArrowIpcPrivateOwnerRelease(ctx->owner);
+  return result;
 }
 
 static int64_t IpcBatchSubtreeSize(const struct ArrowArrayView* view) {
@@ -580,7 +748,9 @@ ArrowErrorCode ArrowIpcPrivateDecodeBatch(struct ArrowIpcDecoder* decoder,
   struct IpcBatchContext ctx;
   struct ArrowArrayView* result_view;
   enum ArrowIpcEndianness endianness;
+  struct IpcBatchExportSize export_size = {0, 0, 0};
   ArrowErrorCode result = NANOARROW_OK;
+  int64_t result_k;
   int64_t k;
 
   if (field_index < -1 || field_index >= tree->view.n_children) {
@@ -616,8 +786,24 @@ ArrowErrorCode ArrowIpcPrivateDecodeBatch(struct ArrowIpcDecoder* decoder,
                       endianness != (first ? NANOARROW_IPC_ENDIANNESS_LITTLE
                                            : NANOARROW_IPC_ENDIANNESS_BIG);
   }
+  ctx.quick = tree->quick_validation && validation_level != NANOARROW_VALIDATION_LEVEL_NONE;
+  ctx.quick_full = ctx.quick && validation_level == NANOARROW_VALIDATION_LEVEL_FULL;
+  ctx.quick_ok = 1;
 
-  ctx.owner = IpcBatchOwnerNew(shared);
+  /* The exported nodes are sized now so that they share the owner's allocation. */
+  if (field_index < 0) {
+    result_k = -1;
+    result_view = &tree->view;
+    export_size.n_nodes = tree->n_fields + 1;
+    export_size.n_buffers = tree->n_export_buffers;
+    export_size.n_dictionaries = tree->n_dictionary_fields;
+  } else {
+    result_k = IpcBatchTopLevelFieldIndex(tree, field_index);
+    result_view = tree->view.children[field_index];
+    k = result_k;
+    if (out != NULL) IpcBatchCountExport(tree, result_view, &k, &export_size);
+  }
+  ctx.owner = IpcBatchOwnerNew(shared, out != NULL ? IpcBatchExportBytes(&export_size) : 0);
   if (ctx.owner == NULL) {
     ArrowErrorSet(error, "out of memory");
     return ENOMEM;
@@ -654,14 +840,23 @@ ArrowErrorCode ArrowIpcPrivateDecodeBatch(struct ArrowIpcDecoder* decoder,
     result = EINVAL;
   }
 
-  k = field_index < 0 ? -1 : IpcBatchTopLevelFieldIndex(tree, field_index);
-  result_view = field_index < 0 ? &tree->view : tree->view.children[field_index];
   if (result == NANOARROW_OK && validation_level != NANOARROW_VALIDATION_LEVEL_NONE) {
-    result = ArrowArrayViewValidate(result_view, validation_level, error);
+    if (ctx.quick && ctx.quick_ok) {
+      ctx.quick_ok = IpcBatchQuickCheckChildren(&tree->view);
+      for (k = 0; tree->has_nested_fields && ctx.quick_ok && k < tree->n_fields; k++) {
+        ctx.quick_ok = IpcBatchQuickCheckChildren(tree->fields[k].view);
+      }
+    }
+    /* Anything the quick checks could not vouch for gets the full treatment (and
+     * its error message). */
+    if (!(ctx.quick && ctx.quick_ok)) {
+      result = ArrowArrayViewValidate(result_view, validation_level, error);
+    }
   }
   if (result == NANOARROW_OK && out != NULL) {
-    result = IpcBatchExportView(&ctx, result_view, &k, out);
+    result = IpcBatchExport(&ctx, result_view, result_k, &export_size, out);
     if (result == ENOMEM) ArrowErrorSet(error, "out of memory exporting the batch");
+    return result;
   }
 
   if (result == NANOARROW_OK && owner_out != NULL) {

@@ -27,6 +27,27 @@ static struct ArrowIpcDecoderPrivate* IpcDecoderGetPrivate(struct ArrowIpcDecode
 
 /* ---- Column trees ---- */
 
+/* Resets tree->view, whose first n_ready shared child views (if it has them) are
+ * initialized. */
+static void IpcDecoderTreeResetViews(struct ArrowIpcTree* tree, int64_t n_ready) {
+  int64_t i;
+  if (tree->child_views != NULL) {
+    for (i = 0; i < n_ready; i++) {
+      /* A column view owns nothing else unless InitFromSchema allocated it. */
+      struct ArrowArrayView* child = &tree->child_views[i];
+      if (child->children != NULL || child->dictionary != NULL ||
+          child->union_type_id_map != NULL) {
+        ArrowArrayViewReset(child);
+      }
+    }
+    ArrowFree(tree->child_views);
+    tree->child_views = NULL;
+    tree->view.children = NULL;
+    tree->view.n_children = 0;
+  }
+  ArrowArrayViewReset(&tree->view);
+}
+
 static void IpcDecoderTreeInitEmpty(struct ArrowIpcTree* tree) {
   memset(tree, 0, sizeof(*tree));
   tree->schema.release = NULL;
@@ -46,9 +67,56 @@ void ArrowIpcPrivateTreeReset(struct ArrowIpcTree* tree) {
     ArrowFree(tree->fields[i].variadic_sizes);
   }
   ArrowFree(tree->fields);
-  ArrowArrayViewReset(&tree->view);
+  IpcDecoderTreeResetViews(tree, tree->view.n_children);
   if (tree->schema.release != NULL) ArrowSchemaRelease(&tree->schema);
   IpcDecoderTreeInitEmpty(tree);
+}
+
+/* A flat struct schema: every child without children or dictionary. */
+static int IpcDecoderIsFlat(const struct ArrowSchema* schema) {
+  int64_t i;
+  if (schema->dictionary != NULL || schema->n_children <= 0 || schema->children == NULL) {
+    return 0;
+  }
+  for (i = 0; i < schema->n_children; i++) {
+    const struct ArrowSchema* child = schema->children[i];
+    if (child == NULL || child->n_children != 0 || child->dictionary != NULL) return 0;
+  }
+  return 1;
+}
+
+/* tree->view for tree->schema. The views of a flat schema's columns share one
+ * allocation (one malloc instead of one per column); anything else, or any
+ * error (so that its message names the child), goes through
+ * ArrowArrayViewInitFromSchema. */
+static ArrowErrorCode IpcDecoderTreeInitViews(struct ArrowIpcTree* tree,
+                                              struct ArrowError* error) {
+  const struct ArrowSchema* schema = &tree->schema;
+  if (IpcDecoderIsFlat(schema)) {
+    int64_t n = schema->n_children;
+    int64_t i;
+    struct ArrowArrayView* views = NULL;
+    if (n <= INT64_MAX / (int64_t)(sizeof(struct ArrowArrayView) + sizeof(void*))) {
+      views = (struct ArrowArrayView*)ArrowMalloc(
+          n * (int64_t)(sizeof(struct ArrowArrayView) + sizeof(struct ArrowArrayView*)));
+    }
+    if (views != NULL) {
+      ArrowArrayViewInitFromType(&tree->view, NANOARROW_TYPE_STRUCT);
+      tree->child_views = views;
+      tree->view.children = (struct ArrowArrayView**)(views + n);
+      tree->view.n_children = n;
+      for (i = 0; i < n; i++) {
+        tree->view.children[i] = &views[i];
+        if (ArrowArrayViewInitFromSchema(&views[i], schema->children[i], NULL) !=
+            NANOARROW_OK) {
+          break;
+        }
+      }
+      if (i == n) return NANOARROW_OK;
+      IpcDecoderTreeResetViews(tree, i);
+    }
+  }
+  return ArrowArrayViewInitFromSchema(&tree->view, schema, error);
 }
 
 /* Dictionary ids in schema pre-order, as given by the last Schema message. */
@@ -59,10 +127,9 @@ struct IpcDecoderIdList {
 };
 
 static ArrowErrorCode IpcDecoderTreeInitWithIds(struct ArrowIpcDecoderPrivate* private_data,
-                                      struct ArrowIpcTree* tree,
-                                      const struct ArrowSchema* schema,
-                                      struct IpcDecoderIdList* ids, int64_t* n_encodings,
-                                      struct ArrowError* error);
+                                      struct ArrowIpcTree* tree, struct ArrowSchema* schema,
+                                      int adopt, struct IpcDecoderIdList* ids,
+                                      int64_t* n_encodings, struct ArrowError* error);
 
 static int64_t IpcDecoderCountNodes(const struct ArrowArrayView* view) {
   int64_t n = 1;
@@ -75,6 +142,54 @@ static ArrowErrorCode IpcDecoderRegisterDictionary(struct ArrowIpcDecoderPrivate
                                          const struct ArrowSchema* field, struct IpcDecoderIdList* ids,
                                          int64_t* n_encodings, int64_t* index_out,
                                          struct ArrowError* error);
+
+static int64_t IpcDecoderFixedBufferCount(const struct ArrowArrayView* view) {
+  int64_t n = 0;
+  while (n < NANOARROW_MAX_FIXED_BUFFERS &&
+         view->layout.buffer_type[n] != NANOARROW_BUFFER_TYPE_NONE) {
+    n++;
+  }
+  return n;
+}
+
+/* Types whose validation at every level is buffer sizes, child lengths and the
+ * null count (see ArrowIpcTree.quick_validation). */
+static int IpcDecoderIsQuickType(enum ArrowType type) {
+  switch (type) {
+    case NANOARROW_TYPE_NA:
+    case NANOARROW_TYPE_BOOL:
+    case NANOARROW_TYPE_UINT8:
+    case NANOARROW_TYPE_INT8:
+    case NANOARROW_TYPE_UINT16:
+    case NANOARROW_TYPE_INT16:
+    case NANOARROW_TYPE_UINT32:
+    case NANOARROW_TYPE_INT32:
+    case NANOARROW_TYPE_UINT64:
+    case NANOARROW_TYPE_INT64:
+    case NANOARROW_TYPE_HALF_FLOAT:
+    case NANOARROW_TYPE_FLOAT:
+    case NANOARROW_TYPE_DOUBLE:
+    case NANOARROW_TYPE_FIXED_SIZE_BINARY:
+    case NANOARROW_TYPE_DATE32:
+    case NANOARROW_TYPE_DATE64:
+    case NANOARROW_TYPE_TIMESTAMP:
+    case NANOARROW_TYPE_TIME32:
+    case NANOARROW_TYPE_TIME64:
+    case NANOARROW_TYPE_INTERVAL_MONTHS:
+    case NANOARROW_TYPE_INTERVAL_DAY_TIME:
+    case NANOARROW_TYPE_INTERVAL_MONTH_DAY_NANO:
+    case NANOARROW_TYPE_DECIMAL32:
+    case NANOARROW_TYPE_DECIMAL64:
+    case NANOARROW_TYPE_DECIMAL128:
+    case NANOARROW_TYPE_DECIMAL256:
+    case NANOARROW_TYPE_DURATION:
+    case NANOARROW_TYPE_STRUCT:
+    case NANOARROW_TYPE_FIXED_SIZE_LIST:
+      return 1;
+    default:
+      return 0;
+  }
+}
 
 /* Fills tree->fields in pre-order from the view and schema trees. */
 static ArrowErrorCode IpcDecoderFlattenFields(struct ArrowIpcDecoderPrivate* private_data,
@@ -94,7 +209,14 @@ static ArrowErrorCode IpcDecoderFlattenFields(struct ArrowIpcDecoderPrivate* pri
   if (view->storage_type == NANOARROW_TYPE_BINARY_VIEW ||
       view->storage_type == NANOARROW_TYPE_STRING_VIEW) {
     tree->n_variadic_fields++;
+  } else {
+    tree->n_export_buffers += IpcDecoderFixedBufferCount(view);
   }
+  if (schema->dictionary != NULL || !IpcDecoderIsQuickType(view->storage_type)) {
+    tree->quick_validation = 0;
+  }
+  if (view->n_children > 0) tree->has_nested_fields = 1;
+  tree->n_dictionary_fields += schema->dictionary != NULL;
   if (schema->dictionary != NULL) {
     if (view->dictionary == NULL) {
       ArrowErrorSet(error, "dictionary-encoded field has no dictionary view");
@@ -115,11 +237,12 @@ static ArrowErrorCode IpcDecoderFlattenFields(struct ArrowIpcDecoderPrivate* pri
   return NANOARROW_OK;
 }
 
+/* With adopt, schema is moved into the tree (when its format is right) rather
+ * than copied. */
 static ArrowErrorCode IpcDecoderTreeInitWithIds(struct ArrowIpcDecoderPrivate* private_data,
-                                      struct ArrowIpcTree* tree,
-                                      const struct ArrowSchema* schema,
-                                      struct IpcDecoderIdList* ids, int64_t* n_encodings,
-                                      struct ArrowError* error) {
+                                      struct ArrowIpcTree* tree, struct ArrowSchema* schema,
+                                      int adopt, struct IpcDecoderIdList* ids,
+                                      int64_t* n_encodings, struct ArrowError* error) {
   int64_t i;
   int64_t k = 0;
   IpcDecoderTreeInitEmpty(tree);
@@ -127,8 +250,12 @@ static ArrowErrorCode IpcDecoderTreeInitWithIds(struct ArrowIpcDecoderPrivate* p
     ArrowErrorSet(error, "expected a struct schema (format '+s')");
     return EINVAL;
   }
-  NANOARROW_RETURN_NOT_OK(ArrowSchemaDeepCopy(schema, &tree->schema));
-  NANOARROW_RETURN_NOT_OK(ArrowArrayViewInitFromSchema(&tree->view, &tree->schema, error));
+  if (adopt) {
+    ArrowSchemaMove(schema, &tree->schema);
+  } else {
+    NANOARROW_RETURN_NOT_OK(ArrowSchemaDeepCopy(schema, &tree->schema));
+  }
+  NANOARROW_RETURN_NOT_OK(IpcDecoderTreeInitViews(tree, error));
   tree->n_fields = IpcDecoderCountNodes(&tree->view) - 1;
   tree->fields = (struct ArrowIpcTreeField*)ArrowMalloc(
       (tree->n_fields > 0 ? tree->n_fields : 1) * (int64_t)sizeof(struct ArrowIpcTreeField));
@@ -138,6 +265,8 @@ static ArrowErrorCode IpcDecoderTreeInitWithIds(struct ArrowIpcDecoderPrivate* p
     return ENOMEM;
   }
   memset(tree->fields, 0, (size_t)tree->n_fields * sizeof(struct ArrowIpcTreeField));
+  tree->n_export_buffers = IpcDecoderFixedBufferCount(&tree->view);
+  tree->quick_validation = 1;
   for (i = 0; i < tree->view.n_children; i++) {
     NANOARROW_RETURN_NOT_OK(IpcDecoderFlattenFields(private_data, tree, tree->view.children[i],
                                           tree->schema.children[i], &k, ids, n_encodings,
@@ -200,8 +329,8 @@ static ArrowErrorCode IpcDecoderRegisterDictionary(struct ArrowIpcDecoderPrivate
       result = ArrowSchemaDeepCopy(field->dictionary, wrapper.children[0]);
     }
     if (result == NANOARROW_OK) {
-      result = IpcDecoderTreeInitWithIds(private_data, &entry->tree, &wrapper, ids, n_encodings,
-                               error);
+      result = IpcDecoderTreeInitWithIds(private_data, &entry->tree, &wrapper, 1, ids,
+                                         n_encodings, error);
     }
     if (wrapper.release != NULL) ArrowSchemaRelease(&wrapper);
     return result;
@@ -521,7 +650,7 @@ ArrowErrorCode ArrowIpcDecoderDecodeSchema(struct ArrowIpcDecoder* decoder,
 /* ids: the dictionary ids of schema's encoded fields in pre-order, or NULL to
  * take them from the last Schema message. */
 static ArrowErrorCode IpcDecoderSetSchemaWithIds(struct ArrowIpcDecoder* decoder,
-                                       const struct ArrowSchema* schema,
+                                       struct ArrowSchema* schema, int adopt,
                                        const int64_t* explicit_ids,
                                        struct ArrowError* error) {
   struct ArrowIpcDecoderPrivate* private_data = IpcDecoderGetPrivate(decoder);
@@ -557,8 +686,8 @@ static ArrowErrorCode IpcDecoderSetSchemaWithIds(struct ArrowIpcDecoder* decoder
   if (ids.n_ids != n_dictionary_fields) ids.n_ids = 0;
   ids.next = 0;
 
-  result = IpcDecoderTreeInitWithIds(private_data, &private_data->tree, schema, &ids, &n_encodings,
-                           error);
+  result = IpcDecoderTreeInitWithIds(private_data, &private_data->tree, schema, adopt, &ids,
+                                     &n_encodings, error);
   private_data->encodings.n_encodings = n_encodings;
   if (result != NANOARROW_OK) {
     IpcDecoderResetDictionaries(private_data);
@@ -572,7 +701,15 @@ static ArrowErrorCode IpcDecoderSetSchemaWithIds(struct ArrowIpcDecoder* decoder
 ArrowErrorCode ArrowIpcDecoderSetSchema(struct ArrowIpcDecoder* decoder,
                                         struct ArrowSchema* schema,
                                         struct ArrowError* error) {
-  return IpcDecoderSetSchemaWithIds(decoder, schema, NULL, error);
+  return IpcDecoderSetSchemaWithIds(decoder, schema, 0, NULL, error);
+}
+
+ArrowErrorCode ArrowIpcPrivateDecoderAdoptSchema(struct ArrowIpcDecoder* decoder,
+                                                 struct ArrowSchema* schema,
+                                                 struct ArrowError* error) {
+  ArrowErrorCode result = IpcDecoderSetSchemaWithIds(decoder, schema, 1, NULL, error);
+  if (schema->release != NULL) ArrowSchemaRelease(schema);
+  return result;
 }
 
 /* ---- Dictionaries ---- */
@@ -716,7 +853,9 @@ ArrowErrorCode ArrowIpcDecoderSetSchemaWithDictionaries(
     return ENOMEM;
   }
   result = IpcDecoderIdsFromEncodings(schema, encodings, ids, &k, 0, error);
-  if (result == NANOARROW_OK) result = IpcDecoderSetSchemaWithIds(decoder, schema, ids, error);
+  if (result == NANOARROW_OK) {
+    result = IpcDecoderSetSchemaWithIds(decoder, schema, 0, ids, error);
+  }
   ArrowFree(ids);
   return result;
 }
@@ -951,7 +1090,8 @@ ArrowErrorCode ArrowIpcDecoderDecodeFooter(struct ArrowIpcDecoder* decoder,
       IpcDecoderReadBlocks(&footer, 2, &private_data->footer.dictionary_blocks, error));
   NANOARROW_RETURN_NOT_OK(
       IpcDecoderReadBlocks(&footer, 3, &private_data->footer.record_batch_blocks, error));
-  NANOARROW_RETURN_NOT_OK(IpcDecoderSetSchemaWithIds(decoder, &private_data->footer.schema, NULL, error));
+  NANOARROW_RETURN_NOT_OK(
+      IpcDecoderSetSchemaWithIds(decoder, &private_data->footer.schema, 0, NULL, error));
   decoder->footer = &private_data->footer;
   return NANOARROW_OK;
 }

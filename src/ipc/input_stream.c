@@ -84,6 +84,11 @@ static ArrowErrorCode IpcInputFileRead(struct ArrowIpcInputStream* stream, uint8
   return NANOARROW_OK;
 }
 
+int ArrowIpcPrivateInputStreamIsSeekableFile(struct ArrowIpcInputStream* stream) {
+  if (stream->read != &IpcInputFileRead) return 0;
+  return ftell(((struct IpcInputFilePrivate*)stream->private_data)->file) >= 0;
+}
+
 static void IpcInputFileRelease(struct ArrowIpcInputStream* stream) {
   struct IpcInputFilePrivate* private_data = (struct IpcInputFilePrivate*)stream->private_data;
   if (private_data->close_on_release) fclose(private_data->file);

@@ -25,7 +25,11 @@
 #define ArrowIpcPrivateDecoderDecodeShared \
   NANOARROW_SYMBOL(ArrowIpcPrivateDecoderDecodeShared)
 #define ArrowIpcPrivateInputStreamBuffer NANOARROW_SYMBOL(ArrowIpcPrivateInputStreamBuffer)
+#define ArrowIpcPrivateInputStreamIsSeekableFile \
+  NANOARROW_SYMBOL(ArrowIpcPrivateInputStreamIsSeekableFile)
 #define ArrowIpcPrivateConcatenate NANOARROW_SYMBOL(ArrowIpcPrivateConcatenate)
+#define ArrowIpcPrivateDecoderAdoptSchema \
+  NANOARROW_SYMBOL(ArrowIpcPrivateDecoderAdoptSchema)
 #define ArrowIpcPrivateDictionariesSlot NANOARROW_SYMBOL(ArrowIpcPrivateDictionariesSlot)
 #endif
 
@@ -44,6 +48,15 @@ static inline void ArrowIpcRefAdd(ArrowIpcRefCount* rc) {
 static inline int ArrowIpcRefDrop(ArrowIpcRefCount* rc) {
   return atomic_fetch_sub_explicit(rc, 1, memory_order_acq_rel) == 1;
 }
+/* n references at once (n >= 1). */
+static inline void ArrowIpcRefInitN(ArrowIpcRefCount* rc, long n) { atomic_init(rc, n); }
+/* Whether the caller holds the only reference (nobody can add one meanwhile). */
+static inline int ArrowIpcRefIsUnique(ArrowIpcRefCount* rc) {
+  return atomic_load_explicit(rc, memory_order_acquire) == 1;
+}
+static inline int ArrowIpcRefDropN(ArrowIpcRefCount* rc, long n) {
+  return atomic_fetch_sub_explicit(rc, n, memory_order_acq_rel) == n;
+}
 #elif defined(__GNUC__) || defined(__clang__)
 #define ARROW_IPC_ATOMIC_REFCOUNT 1
 typedef long ArrowIpcRefCount;
@@ -54,12 +67,22 @@ static inline void ArrowIpcRefAdd(ArrowIpcRefCount* rc) {
 static inline int ArrowIpcRefDrop(ArrowIpcRefCount* rc) {
   return __atomic_fetch_sub(rc, 1, __ATOMIC_ACQ_REL) == 1;
 }
+static inline void ArrowIpcRefInitN(ArrowIpcRefCount* rc, long n) { *rc = n; }
+static inline int ArrowIpcRefDropN(ArrowIpcRefCount* rc, long n) {
+  return __atomic_fetch_sub(rc, n, __ATOMIC_ACQ_REL) == n;
+}
+static inline int ArrowIpcRefIsUnique(ArrowIpcRefCount* rc) {
+  return __atomic_load_n(rc, __ATOMIC_ACQUIRE) == 1;
+}
 #else
 #define ARROW_IPC_ATOMIC_REFCOUNT 0
 typedef long ArrowIpcRefCount;
 static inline void ArrowIpcRefInit(ArrowIpcRefCount* rc) { *rc = 1; }
 static inline void ArrowIpcRefAdd(ArrowIpcRefCount* rc) { ++*rc; }
 static inline int ArrowIpcRefDrop(ArrowIpcRefCount* rc) { return --*rc == 0; }
+static inline void ArrowIpcRefInitN(ArrowIpcRefCount* rc, long n) { *rc = n; }
+static inline int ArrowIpcRefDropN(ArrowIpcRefCount* rc, long n) { return (*rc -= n) == 0; }
+static inline int ArrowIpcRefIsUnique(ArrowIpcRefCount* rc) { return *rc == 1; }
 #endif
 
 /* The heap block behind an ArrowIpcSharedBuffer (its private_src.allocator's
@@ -73,7 +96,8 @@ void ArrowIpcPrivateSharedBlockRelease(struct ArrowIpcSharedBlock* block);
 
 /* Memory a decoded batch refers to: a shared body and/or blocks it owns
  * (the copied body, decompressed, byte-swapped or realigned buffers). One
- * reference per array node. */
+ * reference per array node. The exported nodes of the batch (child ArrowArray
+ * structs, children and buffer pointer arrays) follow it in the same allocation. */
 struct ArrowIpcBatchOwner {
   ArrowIpcRefCount refcount;
   struct ArrowIpcSharedBlock* shared;
@@ -115,7 +139,20 @@ struct ArrowIpcTree {
   struct ArrowArrayView view;
   int64_t n_fields;
   struct ArrowIpcTreeField* fields;
+  /* The top-level child views when they share one allocation (flat schemas),
+   * else NULL (view's children are allocated by ArrowArrayViewInitFromSchema). */
+  struct ArrowArrayView* child_views;
   int64_t n_variadic_fields;
+  /* Export sizes of the whole batch: fixed buffers of every node (root included)
+   * except binary views, and dictionary-encoded fields. */
+  int64_t n_export_buffers;
+  int64_t n_dictionary_fields;
+  /* Every field is fixed-width, boolean, null, struct or fixed-size list without
+   * a dictionary: buffer sizes, child lengths and (FULL) null counts then cover
+   * every validation level, so batches are checked while they are decoded. */
+  int quick_validation;
+  /* Some field has children (nested struct or fixed-size list). */
+  int has_nested_fields;
 };
 
 void ArrowIpcPrivateTreeReset(struct ArrowIpcTree* tree);
@@ -202,6 +239,12 @@ ArrowErrorCode ArrowIpcPrivateDecoderDecodeShared(
     const uint8_t* body, int64_t body_size, int64_t field_index, struct ArrowArray* out,
     enum ArrowValidationLevel validation_level, struct ArrowError* error);
 
+/* ArrowIpcDecoderSetSchema() that takes schema over (released on success and
+ * failure) instead of copying it. */
+ArrowErrorCode ArrowIpcPrivateDecoderAdoptSchema(struct ArrowIpcDecoder* decoder,
+                                                 struct ArrowSchema* schema,
+                                                 struct ArrowError* error);
+
 /* An array holding old followed by delta (same type). */
 ArrowErrorCode ArrowIpcPrivateConcatenate(const struct ArrowArrayView* old_view,
                                           const struct ArrowArrayView* delta_view,
@@ -211,5 +254,9 @@ ArrowErrorCode ArrowIpcPrivateConcatenate(const struct ArrowArrayView* old_view,
  * otherwise) and how much of it was read. */
 struct ArrowBuffer* ArrowIpcPrivateInputStreamBuffer(struct ArrowIpcInputStream* stream,
                                                      int64_t** position_out);
+
+/* Non-zero when stream was made by ArrowIpcInputStreamInitFile on a seekable file,
+ * where reading ahead of what is needed cannot wait for data that is not there. */
+int ArrowIpcPrivateInputStreamIsSeekableFile(struct ArrowIpcInputStream* stream);
 
 #endif /* NANOARROW_IPC_PRIVATE_H_INCLUDED */

@@ -549,17 +549,25 @@ static void IpcSchemaChildPath(char* out, size_t out_size, const char* path, int
   out[pos] = '\0';
 }
 
+/* The path of a first, optimistic decode: errors are reported by decoding again
+ * with paths (building one per field costs too much for wide schemas). */
+static const char kIpcSchemaNoPath[] = "";
+
 static ArrowErrorCode IpcSchemaDecodeChildren(const struct ArrowIpcFbrTable* table, int id,
                                      struct ArrowSchema* out, int depth, const char* path,
                                      struct ArrowError* error) {
   struct ArrowIpcFbrVector vec;
   struct ArrowIpcFbrTable child;
   int64_t i;
-  char child_path[256];
+  char child_path_buffer[256];
+  const char* child_path = kIpcSchemaNoPath;
   if (!ArrowIpcFbrGetVector(table, id, 4, 4, &vec)) vec.n = 0;
   NANOARROW_RETURN_NOT_OK(ArrowSchemaAllocateChildren(out, vec.n));
   for (i = 0; i < vec.n; i++) {
-    IpcSchemaChildPath(child_path, sizeof(child_path), path, i);
+    if (path != kIpcSchemaNoPath) {
+      IpcSchemaChildPath(child_path_buffer, sizeof(child_path_buffer), path, i);
+      child_path = child_path_buffer;
+    }
     if (!ArrowIpcFbrVectorTable(&vec, i, &child)) {
       ArrowErrorSet(error, "%s: invalid Field table", child_path);
       return EINVAL;
@@ -620,6 +628,25 @@ static ArrowErrorCode IpcSchemaDecodeField(const struct ArrowIpcFbrTable* field,
   return IpcSchemaSetMetadata(field, ARROW_IPC_FBR_FIELD_CUSTOM_METADATA, out);
 }
 
+/* out (released on failure) from the Schema table; path names its fields in
+ * error messages. */
+static ArrowErrorCode IpcSchemaDecodeRoot(const struct ArrowIpcFbrTable* schema_table,
+                                          struct ArrowSchema* out, const char* path,
+                                          struct ArrowError* error) {
+  ArrowErrorCode result;
+  ArrowSchemaInit(out);
+  result = ArrowSchemaSetFormat(out, "+s");
+  if (result == NANOARROW_OK) {
+    result = IpcSchemaDecodeChildren(schema_table, ARROW_IPC_FBR_SCHEMA_FIELDS, out, 0, path,
+                                     error);
+  }
+  if (result == NANOARROW_OK) {
+    result = IpcSchemaSetMetadata(schema_table, ARROW_IPC_FBR_SCHEMA_CUSTOM_METADATA, out);
+  }
+  if (result != NANOARROW_OK) ArrowSchemaRelease(out);
+  return result;
+}
+
 ArrowErrorCode ArrowIpcPrivateDecodeSchema(const struct ArrowIpcFbrTable* schema_table,
                                            struct ArrowSchema* out,
                                            enum ArrowIpcEndianness* endianness,
@@ -640,17 +667,10 @@ ArrowErrorCode ArrowIpcPrivateDecodeSchema(const struct ArrowIpcFbrTable* schema
     }
   }
 
-  ArrowSchemaInit(out);
-  result = ArrowSchemaSetFormat(out, "+s");
-  if (result == NANOARROW_OK) {
-    result = IpcSchemaDecodeChildren(schema_table, ARROW_IPC_FBR_SCHEMA_FIELDS, out, 0, "fields", error);
+  result = IpcSchemaDecodeRoot(schema_table, out, kIpcSchemaNoPath, error);
+  if (result != NANOARROW_OK && result != ENOMEM) {
+    result = IpcSchemaDecodeRoot(schema_table, out, "fields", error);
   }
-  if (result == NANOARROW_OK) {
-    result = IpcSchemaSetMetadata(schema_table, ARROW_IPC_FBR_SCHEMA_CUSTOM_METADATA, out);
-  }
-  if (result != NANOARROW_OK) {
-    if (result == ENOMEM) ArrowErrorSet(error, "out of memory decoding schema");
-    ArrowSchemaRelease(out);
-  }
+  if (result == ENOMEM) ArrowErrorSet(error, "out of memory decoding schema");
   return result;
 }

@@ -15,17 +15,33 @@
  * length claimed by the input costs memory only once the bytes exist. */
 #define IPC_STREAM_READ_CHUNK ((int64_t)1 << 20)
 
+/* Seekable files are read this much at a time; messages are sliced from these
+ * chunks like from a buffer input (a retained batch keeps its chunk alive). */
+#define IPC_STREAM_READ_AHEAD ((int64_t)1 << 16)
+#define IPC_STREAM_READ_PAST ((int64_t)1 << 12)
+
 struct IpcStreamReaderPrivate {
   struct ArrowIpcInputStream input;
   struct ArrowIpcDecoder decoder;
   struct ArrowIpcArrayStreamReaderOptions options;
   enum ArrowValidationLevel validation_level;
+  /* What get_schema copies (NULL until the schema is known): the decoder's own
+   * schema or one of its columns, or schema (file mode). */
+  const struct ArrowSchema* exported_schema;
   struct ArrowSchema schema;
   struct ArrowBuffer header;
   struct ArrowBuffer body;
-  /* Zero-copy over a buffer input: the input's bytes and the read position. */
+  /* Zero-copy over a buffer input: the input's bytes and the read position (or,
+   * with read_ahead, the current chunk of a seekable file). */
   struct ArrowIpcSharedBlock* input_block;
   int64_t input_position;
+  int read_ahead;
+  /* The Schema message (kept by schema_block): the first get_schema takes the
+   * decoder's schema itself and later ones decode the message again. */
+  struct ArrowIpcSharedBlock* schema_block;
+  const uint8_t* schema_message;
+  int64_t schema_message_size;
+  int schema_handed_out;
   /* File mode (input started with the ARROW1 magic). */
   int is_file;
   struct ArrowIpcFileReader file_reader;
@@ -81,6 +97,151 @@ static ArrowErrorCode IpcStreamStartFileMode(struct IpcStreamReaderPrivate* priv
   return result;
 }
 
+/* Makes up to n bytes after input_position available in input_block (fewer only
+ * at the end of the input); *available_out tells how many there are. */
+static ArrowErrorCode IpcStreamReadAhead(struct IpcStreamReaderPrivate* private_data,
+                                         int64_t n, int64_t* available_out) {
+  struct ArrowIpcSharedBlock* block = private_data->input_block;
+  int64_t available = block == NULL ? 0 : block->src.size_bytes - private_data->input_position;
+  if (available >= n) {
+    *available_out = available;
+    return NANOARROW_OK;
+  }
+  if (block != NULL && n > block->src.capacity_bytes - private_data->input_position &&
+      ArrowIpcRefIsUnique(&block->refcount)) {
+    /* No batch uses the chunk any more: reuse it from the unread bytes on (it
+     * grows below if it must). */
+    memmove(block->src.data, block->src.data + private_data->input_position,
+            (size_t)available);
+    block->src.size_bytes = available;
+    private_data->input_position = 0;
+  } else if (block == NULL ||
+             n > block->src.capacity_bytes - private_data->input_position) {
+    /* A new chunk starting with the unread bytes (slices of the old one keep it). */
+    struct ArrowBuffer chunk;
+    struct ArrowIpcSharedBuffer shared;
+    /* Room for what follows too (usually the next message's header). */
+    int64_t capacity = n > IPC_STREAM_READ_CHUNK ? n : n + IPC_STREAM_READ_PAST;
+    if (capacity > available + IPC_STREAM_READ_CHUNK) capacity = available + IPC_STREAM_READ_CHUNK;
+    if (capacity < IPC_STREAM_READ_AHEAD) capacity = IPC_STREAM_READ_AHEAD;
+    ArrowBufferInit(&chunk);
+    if (ArrowBufferReserve(&chunk, capacity) != NANOARROW_OK ||
+        (available > 0 &&
+         ArrowBufferAppend(&chunk, block->src.data + private_data->input_position,
+                           available) != NANOARROW_OK) ||
+        ArrowIpcSharedBufferInit(&shared, &chunk) != NANOARROW_OK) {
+      ArrowBufferReset(&chunk);
+      ArrowErrorSet(&private_data->error, "out of memory reading %ld bytes", (long)n);
+      return ENOMEM;
+    }
+    if (block != NULL) ArrowIpcPrivateSharedBlockRelease(block);
+    block = (struct ArrowIpcSharedBlock*)shared.private_src.allocator.private_data;
+    private_data->input_block = block;
+    private_data->input_position = 0;
+  }
+  while (available < n) {
+    int64_t n_read = 0;
+    /* Small messages are read a chunk at a time; past a large one only enough for
+     * the next header, since what is read ahead is copied when the chunk moves. */
+    int64_t ahead = n > IPC_STREAM_READ_AHEAD ? IPC_STREAM_READ_PAST : IPC_STREAM_READ_AHEAD;
+    int64_t n_wanted = n - available > INT64_MAX - ahead ? INT64_MAX : n - available + ahead;
+    if (block->src.size_bytes == block->src.capacity_bytes) {
+      /* Only a chunk nothing else refers to is ever full here. */
+      int64_t grow = n - available < IPC_STREAM_READ_CHUNK ? n - available
+                                                           : IPC_STREAM_READ_CHUNK;
+      if (ArrowBufferReserve(&block->src, grow) != NANOARROW_OK) {
+        ArrowErrorSet(&private_data->error, "out of memory reading %ld bytes", (long)n);
+        return ENOMEM;
+      }
+    }
+    if (n_wanted > block->src.capacity_bytes - block->src.size_bytes) {
+      n_wanted = block->src.capacity_bytes - block->src.size_bytes;
+    }
+    NANOARROW_RETURN_NOT_OK(private_data->input.read(&private_data->input,
+                                                     block->src.data + block->src.size_bytes,
+                                                     n_wanted, &n_read, &private_data->error));
+    if (n_read <= 0) break;
+    block->src.size_bytes += n_read;
+    available += n_read;
+  }
+  *available_out = available;
+  return NANOARROW_OK;
+}
+
+/* IpcStreamReadMessage over chunks of a seekable file (same results and errors as
+ * reading each piece separately). */
+static ArrowErrorCode IpcStreamReadMessageAhead(struct IpcStreamReaderPrivate* private_data,
+                                                struct ArrowBufferView* body_out,
+                                                struct ArrowIpcSharedBlock** shared_out,
+                                                int first) {
+  struct ArrowIpcDecoder* decoder = &private_data->decoder;
+  struct ArrowError* error = &private_data->error;
+  struct ArrowBufferView view;
+  const uint8_t* header_data;
+  int32_t prefix = 0;
+  int64_t available;
+  int64_t message_size;
+  ArrowErrorCode result;
+
+  NANOARROW_RETURN_NOT_OK(IpcStreamReadAhead(private_data, 8, &available));
+  if (available == 0) return ENODATA;
+  if (available < 4) {
+    ArrowErrorSet(error, "stream ends inside a message prefix");
+    return EINVAL;
+  }
+  view.data.as_uint8 = private_data->input_block->src.data + private_data->input_position;
+  if (first && memcmp(view.data.data, "ARRO", 4) == 0) {
+    struct ArrowBuffer all;
+    ArrowBufferInit(&all);
+    if (ArrowBufferAppend(&all, view.data.data, available) != NANOARROW_OK) {
+      ArrowBufferReset(&all);
+      return ENOMEM;
+    }
+    return IpcStreamStartFileMode(private_data, &all) == NANOARROW_OK ? ENOENT : EINVAL;
+  }
+  if (ArrowIpcFbrLoadI32(view.data.as_uint8) == -1 && available < 8) {
+    ArrowErrorSet(error, "expected 4 bytes of prefix but found %ld", (long)(available - 4));
+    return EINVAL;
+  }
+  view.size_bytes = available;
+  result = ArrowIpcDecoderPeekHeader(decoder, view, &prefix, error);
+  if (result == ENODATA) return ENODATA;
+  NANOARROW_RETURN_NOT_OK(result);
+
+  NANOARROW_RETURN_NOT_OK(IpcStreamReadAhead(private_data, decoder->header_size_bytes, &available));
+  if (available < decoder->header_size_bytes) {
+    ArrowErrorSet(error, "expected %ld bytes of metadata but found %ld",
+                  (long)(decoder->header_size_bytes - prefix), (long)(available - prefix));
+    return EINVAL;
+  }
+  view.data.as_uint8 = private_data->input_block->src.data + private_data->input_position;
+  view.size_bytes = decoder->header_size_bytes;
+  NANOARROW_RETURN_NOT_OK(ArrowIpcDecoderDecodeHeader(decoder, view, error));
+  header_data = view.data.as_uint8;
+
+  /* A body too large for int64 arithmetic reads to the end and fails below. */
+  message_size = decoder->body_size_bytes > INT64_MAX - decoder->header_size_bytes
+                     ? INT64_MAX
+                     : decoder->header_size_bytes + decoder->body_size_bytes;
+  NANOARROW_RETURN_NOT_OK(IpcStreamReadAhead(private_data, message_size, &available));
+  if (available < message_size) {
+    ArrowErrorSet(error, "expected %ld bytes of body but found %ld",
+                  (long)decoder->body_size_bytes,
+                  (long)(available - decoder->header_size_bytes));
+    return EINVAL;
+  }
+  view.data.as_uint8 = private_data->input_block->src.data + private_data->input_position;
+  if (view.data.as_uint8 != header_data) {
+    /* The header moved to a new chunk: decode it where it now lives. */
+    NANOARROW_RETURN_NOT_OK(ArrowIpcDecoderDecodeHeader(decoder, view, error));
+  }
+  body_out->data.as_uint8 = view.data.as_uint8 + decoder->header_size_bytes;
+  body_out->size_bytes = decoder->body_size_bytes;
+  private_data->input_position += message_size;
+  *shared_out = private_data->input_block;
+  return NANOARROW_OK;
+}
+
 /* Reads and decodes the next message header; its body is then at *body_out.
  * ENODATA at the end of the stream. */
 static ArrowErrorCode IpcStreamReadMessage(struct IpcStreamReaderPrivate* private_data,
@@ -94,6 +255,9 @@ static ArrowErrorCode IpcStreamReadMessage(struct IpcStreamReaderPrivate* privat
   ArrowErrorCode result;
 
   *shared_out = NULL;
+  if (private_data->read_ahead) {
+    return IpcStreamReadMessageAhead(private_data, body_out, shared_out, first);
+  }
   if (private_data->input_block != NULL) {
     /* Slicing the input buffer directly. */
     const uint8_t* data = private_data->input_block->src.data;
@@ -199,12 +363,67 @@ static ArrowErrorCode IpcStreamSelectSchema(struct IpcStreamReaderPrivate* priva
   return ArrowSchemaDeepCopy(full->children[i], &private_data->schema);
 }
 
+/* Points exported_schema at the selected part of the decoder's schema. */
+static ArrowErrorCode IpcStreamSelectDecoderSchema(struct IpcStreamReaderPrivate* private_data) {
+  const struct ArrowSchema* full =
+      &((struct ArrowIpcDecoderPrivate*)private_data->decoder.private_data)->tree.schema;
+  int64_t i = private_data->options.field_index;
+  if (i == -1) {
+    private_data->exported_schema = full;
+    return NANOARROW_OK;
+  }
+  if (i < 0 || i >= full->n_children) {
+    ArrowErrorSet(&private_data->error, "field index %ld is out of range [0, %ld)",
+                  (long)i, (long)full->n_children);
+    return EINVAL;
+  }
+  private_data->exported_schema = full->children[i];
+  return NANOARROW_OK;
+}
+
+/* Keeps the bytes of the Schema message just decoded (a reference to the input's
+ * block, or the header buffer itself); without them get_schema always copies. */
+static void IpcStreamKeepSchemaMessage(struct IpcStreamReaderPrivate* private_data) {
+  const uint8_t* message =
+      ((struct ArrowIpcDecoderPrivate*)private_data->decoder.private_data)->message;
+  private_data->schema_message_size = private_data->decoder.header_size_bytes;
+  if (private_data->input_block != NULL) {
+    ArrowIpcRefAdd(&private_data->input_block->refcount);
+    private_data->schema_block = private_data->input_block;
+    private_data->schema_message = message;
+  } else {
+    struct ArrowIpcSharedBuffer shared;
+    int64_t offset = message - private_data->header.data;
+    if (ArrowIpcSharedBufferInit(&shared, &private_data->header) != NANOARROW_OK) return;
+    private_data->schema_block =
+        (struct ArrowIpcSharedBlock*)shared.private_src.allocator.private_data;
+    private_data->schema_message = private_data->schema_block->src.data + offset;
+  }
+}
+
+/* A new copy of the schema from the kept Schema message. */
+static ArrowErrorCode IpcStreamDecodeKeptSchema(struct IpcStreamReaderPrivate* private_data,
+                                                struct ArrowSchema* out) {
+  struct ArrowIpcDecoder decoder;
+  struct ArrowBufferView view;
+  ArrowErrorCode result;
+  if (ArrowIpcDecoderInit(&decoder) != NANOARROW_OK) return ENOMEM;
+  view.data.as_uint8 = private_data->schema_message;
+  view.size_bytes = private_data->schema_message_size;
+  result = ArrowIpcDecoderDecodeHeader(&decoder, view, &private_data->error);
+  if (result == NANOARROW_OK) {
+    result = ArrowIpcDecoderDecodeSchema(&decoder, out, &private_data->error);
+  }
+  ArrowIpcDecoderReset(&decoder);
+  return result;
+}
+
 static ArrowErrorCode IpcStreamEnsureSchema(struct IpcStreamReaderPrivate* private_data) {
   struct ArrowBufferView body;
   struct ArrowIpcSharedBlock* shared;
   struct ArrowSchema full;
   ArrowErrorCode result;
-  if (private_data->schema.release != NULL) return NANOARROW_OK;
+  if (private_data->exported_schema != NULL) return NANOARROW_OK;
 
   result = IpcStreamReadMessage(private_data, &body, &shared, 1);
   if (result == ENOENT && private_data->is_file) {
@@ -212,6 +431,7 @@ static ArrowErrorCode IpcStreamEnsureSchema(struct IpcStreamReaderPrivate* priva
                                                         &private_data->error));
     result = IpcStreamSelectSchema(private_data, &full);
     if (full.release != NULL) ArrowSchemaRelease(&full);
+    if (result == NANOARROW_OK) private_data->exported_schema = &private_data->schema;
     return result;
   }
   if (result == ENODATA) {
@@ -225,20 +445,36 @@ static ArrowErrorCode IpcStreamEnsureSchema(struct IpcStreamReaderPrivate* priva
                   (int)private_data->decoder.message_type);
     return EINVAL;
   }
+  IpcStreamKeepSchemaMessage(private_data);
   NANOARROW_RETURN_NOT_OK(
       ArrowIpcDecoderDecodeSchema(&private_data->decoder, &full, &private_data->error));
-  result = ArrowIpcDecoderSetSchema(&private_data->decoder, &full, &private_data->error);
-  if (result == NANOARROW_OK) result = IpcStreamSelectSchema(private_data, &full);
-  if (full.release != NULL) ArrowSchemaRelease(&full);
-  return result;
+  /* The decoder keeps the decoded schema itself; get_schema copies from it. */
+  NANOARROW_RETURN_NOT_OK(
+      ArrowIpcPrivateDecoderAdoptSchema(&private_data->decoder, &full, &private_data->error));
+  return IpcStreamSelectDecoderSchema(private_data);
 }
 
 static int IpcStreamReaderGetSchema(struct ArrowArrayStream* stream, struct ArrowSchema* out) {
   struct IpcStreamReaderPrivate* private_data =
       (struct IpcStreamReaderPrivate*)stream->private_data;
   private_data->error.message[0] = '\0';
+  struct ArrowIpcDecoderPrivate* decoder_private;
+  int64_t i;
   NANOARROW_RETURN_NOT_OK(IpcStreamEnsureSchema(private_data));
-  return ArrowSchemaDeepCopy(&private_data->schema, out);
+  if (private_data->schema_handed_out) return IpcStreamDecodeKeptSchema(private_data, out);
+  decoder_private = (struct ArrowIpcDecoderPrivate*)private_data->decoder.private_data;
+  if (private_data->schema_block == NULL ||
+      private_data->exported_schema != &decoder_private->tree.schema) {
+    return ArrowSchemaDeepCopy(private_data->exported_schema, out);
+  }
+  /* The decoder needs its schema no more once its columns are set up; the
+   * encodings it pointed into go with it. */
+  ArrowSchemaMove(&decoder_private->tree.schema, out);
+  for (i = 0; i < decoder_private->encodings.n_encodings; i++) {
+    decoder_private->encodings.encodings[i].schema = NULL;
+  }
+  private_data->schema_handed_out = 1;
+  return NANOARROW_OK;
 }
 
 /* Moves top-level column i out of a whole batch. */
@@ -337,6 +573,9 @@ static void IpcStreamReaderRelease(struct ArrowArrayStream* stream) {
   if (private_data->input_block != NULL) {
     ArrowIpcPrivateSharedBlockRelease(private_data->input_block);
   }
+  if (private_data->schema_block != NULL) {
+    ArrowIpcPrivateSharedBlockRelease(private_data->schema_block);
+  }
   if (private_data->is_file) ArrowIpcFileReaderReset(&private_data->file_reader);
   ArrowFree(private_data);
   stream->release = NULL;
@@ -381,6 +620,8 @@ ArrowErrorCode ArrowIpcArrayStreamReaderInitWithValidation(
     private_data->options.use_shared_buffers = ArrowIpcSharedBufferIsThreadSafe();
   }
   private_data->validation_level = validation_level;
+  private_data->exported_schema = NULL;
+  private_data->schema_block = NULL;
   private_data->schema.release = NULL;
   ArrowBufferInit(&private_data->header);
   ArrowBufferInit(&private_data->body);
@@ -405,6 +646,9 @@ ArrowErrorCode ArrowIpcArrayStreamReaderInitWithValidation(
     }
     private_data->input_block =
         (struct ArrowIpcSharedBlock*)shared.private_src.allocator.private_data;
+  } else if (private_data->options.use_shared_buffers &&
+             ArrowIpcPrivateInputStreamIsSeekableFile(&private_data->input)) {
+    private_data->read_ahead = 1;
   }
   return NANOARROW_OK;
 }
