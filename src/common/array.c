@@ -9,6 +9,16 @@
 
 #include "nanoarrow/nanoarrow.h"
 
+/* Error paths and code that runs once per array tree rather than per element are
+ * optimized for size (GCC and clang also lay out the branches to them as unlikely). */
+#if defined(__GNUC__) || defined(__clang__)
+#define NANOARROW_COLD __attribute__((cold))
+#define NANOARROW_NOINLINE __attribute__((noinline))
+#else
+#define NANOARROW_COLD
+#define NANOARROW_NOINLINE
+#endif
+
 /* Size of a union type id map: [0, 128) type id -> child index, [128, 256) back. */
 #define ARROW_ARRAY_UNION_MAP_SIZE 256
 
@@ -60,6 +70,23 @@ static void ArrowArrayReleaseInternal(struct ArrowArray* array) {
 }
 
 /* ---- Buffer bookkeeping ---- */
+
+/* One out-of-line copy of the inline buffer growth code for all of this file, which
+ * grows buffers once per array rather than once per element. */
+static NANOARROW_NOINLINE ArrowErrorCode
+ArrowArrayReserveBytes(struct ArrowBuffer* buffer, int64_t additional_bytes) {
+  return ArrowBufferReserve(buffer, additional_bytes);
+}
+
+static ArrowErrorCode ArrowArrayCopyInto(struct ArrowBuffer* buffer, const void* data,
+                                         int64_t size_bytes) {
+  NANOARROW_RETURN_NOT_OK(ArrowArrayReserveBytes(buffer, size_bytes));
+  if (size_bytes > 0) {
+    memcpy(buffer->data + buffer->size_bytes, data, (size_t)size_bytes);
+    buffer->size_bytes += size_bytes;
+  }
+  return NANOARROW_OK;
+}
 
 static int ArrowArrayIsBinaryView(enum ArrowType storage_type) {
   return storage_type == NANOARROW_TYPE_BINARY_VIEW ||
@@ -262,7 +289,8 @@ ArrowErrorCode ArrowArrayAllocateDictionary(struct ArrowArray* array) {
 
 /* Prefixes error's message with where in the tree it happened, e.g.
  * "children[1].children[0]: ...". */
-static void ArrowArrayErrorPrefix(struct ArrowError* error, const char* where) {
+static NANOARROW_COLD void ArrowArrayErrorPrefix(struct ArrowError* error,
+                                                 const char* where) {
   char message[sizeof(error->message)];
   const char* separator;
   if (error == NULL) {
@@ -276,7 +304,8 @@ static void ArrowArrayErrorPrefix(struct ArrowError* error, const char* where) {
   ArrowErrorSet(error, "%s%s%s", where, separator, message);
 }
 
-static void ArrowArrayErrorPrefixChild(struct ArrowError* error, int64_t i) {
+static NANOARROW_COLD void ArrowArrayErrorPrefixChild(struct ArrowError* error,
+                                                      int64_t i) {
   char where[48];
   snprintf(where, sizeof(where), "children[%" PRId64 "]", i);
   ArrowArrayErrorPrefix(error, where);
@@ -284,10 +313,10 @@ static void ArrowArrayErrorPrefixChild(struct ArrowError* error, int64_t i) {
 
 /* Stores a union's type id -> child index map (see nanoarrow_array_inline.h) unless
  * the type ids are the child indices. type_ids has n_children entries in [0, 127]. */
-static ArrowErrorCode ArrowArraySetUnionTypeIds(struct ArrowArray* array,
-                                                const int8_t* type_ids,
-                                                int64_t n_children,
-                                                struct ArrowError* error) {
+static NANOARROW_COLD ArrowErrorCode ArrowArraySetUnionTypeIds(struct ArrowArray* array,
+                                                               const int8_t* type_ids,
+                                                               int64_t n_children,
+                                                               struct ArrowError* error) {
   struct ArrowArrayPrivateData* private_data =
       (struct ArrowArrayPrivateData*)array->private_data;
   struct ArrowBuffer* map_buffer = &private_data->buffers[1];
@@ -320,65 +349,46 @@ static ArrowErrorCode ArrowArraySetUnionTypeIds(struct ArrowArray* array,
   ArrowBufferReset(map_buffer);
   private_data->union_type_id_is_child_index = (int8_t)is_child_index;
   if (!is_child_index) {
-    NANOARROW_RETURN_NOT_OK_WITH_ERROR(ArrowBufferAppend(map_buffer, map, sizeof(map)),
+    NANOARROW_RETURN_NOT_OK_WITH_ERROR(ArrowArrayCopyInto(map_buffer, map, sizeof(map)),
                                        error);
   }
   return NANOARROW_OK;
 }
 
-/* Parses the comma-separated type ids of a union format string ("+ud:0,5,3"). */
-static ArrowErrorCode ArrowArrayParseUnionTypeIds(const char* type_ids_text,
-                                                  int64_t n_children, int8_t* out,
-                                                  struct ArrowError* error) {
-  const char* p = type_ids_text;
+/* Parses the comma-separated type ids of a union format string ("+ud:0,5,3"), which
+ * ArrowSchemaViewInit() has checked already: this parse only keeps the writes to out
+ * in bounds (ArrowArraySetUnionTypeIds() rejects duplicates). */
+static NANOARROW_COLD ArrowErrorCode
+ArrowArrayParseUnionTypeIds(const char* type_ids_text, int64_t n_children, int8_t* out,
+                            struct ArrowError* error) {
+  const char* p = type_ids_text == NULL ? "" : type_ids_text;
   int64_t count = 0;
 
-  if (p == NULL || *p == '\0') {
-    if (n_children == 0) {
-      return NANOARROW_OK;
-    }
-    ArrowErrorSet(error, "union has %" PRId64 " children but no type ids", n_children);
-    return EINVAL;
-  }
-  for (;;) {
+  while (count < n_children && *p >= '0' && *p <= '9') {
     int value = 0;
-    int n_digits = 0;
-    while (*p >= '0' && *p <= '9' && n_digits < 4) {
+    while (*p >= '0' && *p <= '9' && value <= 127) {
       value = value * 10 + (*p - '0');
       p++;
-      n_digits++;
     }
-    if (n_digits == 0 || value > 127) {
-      ArrowErrorSet(error, "invalid union type ids '%s'", type_ids_text);
-      return EINVAL;
-    }
-    if (count >= n_children) {
-      ArrowErrorSet(error, "union type ids '%s' name more than %" PRId64 " children",
-                    type_ids_text, n_children);
-      return EINVAL;
-    }
-    out[count++] = (int8_t)value;
-    if (*p == '\0') {
+    if (value > 127) {
       break;
     }
-    if (*p != ',') {
-      ArrowErrorSet(error, "invalid union type ids '%s'", type_ids_text);
-      return EINVAL;
+    out[count++] = (int8_t)value;
+    if (*p == ',' && p[1] != '\0') {
+      p++;
     }
-    p++;
   }
-  if (count != n_children) {
-    ArrowErrorSet(error, "union type ids '%s' name %" PRId64 " children but it has %" PRId64,
-                  type_ids_text, count, n_children);
+  if (*p != '\0' || count != n_children) {
+    ArrowErrorSet(error, "expected %" PRId64 " union type ids in [0, 127] but found '%s'",
+                  n_children, type_ids_text == NULL ? "" : type_ids_text);
     return EINVAL;
   }
   return NANOARROW_OK;
 }
 
-static ArrowErrorCode ArrowArrayInitFromSchemaRecursive(struct ArrowArray* array,
-                                                        const struct ArrowSchema* schema,
-                                                        int depth,
-                                                        struct ArrowError* error) {
+static NANOARROW_COLD ArrowErrorCode ArrowArrayInitFromSchemaRecursive(
+    struct ArrowArray* array, const struct ArrowSchema* schema, int depth,
+    struct ArrowError* error) {
   struct ArrowSchemaView schema_view;
   struct ArrowArrayPrivateData* private_data;
   int64_t i;
@@ -400,10 +410,8 @@ static ArrowErrorCode ArrowArrayInitFromSchemaRecursive(struct ArrowArray* array
 
   rc = ArrowArrayInitFromType(array, schema_view.storage_type);
   if (rc != NANOARROW_OK) {
-    ArrowErrorSet(error, "cannot build an array of storage type %s",
-                  ArrowTypeString(schema_view.storage_type)
-                      ? ArrowTypeString(schema_view.storage_type)
-                      : "<unknown>");
+    ArrowErrorSet(error, "cannot build an array of storage type %d",
+                  (int)schema_view.storage_type);
     return rc;
   }
   private_data = (struct ArrowArrayPrivateData*)array->private_data;
@@ -456,9 +464,9 @@ static ArrowErrorCode ArrowArrayInitFromSchemaRecursive(struct ArrowArray* array
   return NANOARROW_OK;
 }
 
-ArrowErrorCode ArrowArrayInitFromSchema(struct ArrowArray* array,
-                                        const struct ArrowSchema* schema,
-                                        struct ArrowError* error) {
+NANOARROW_COLD ArrowErrorCode ArrowArrayInitFromSchema(struct ArrowArray* array,
+                                                       const struct ArrowSchema* schema,
+                                                       struct ArrowError* error) {
   int rc = ArrowArrayInitFromSchemaRecursive(array, schema, 0, error);
   if (rc != NANOARROW_OK && array->release != NULL) {
     ArrowArrayRelease(array);
@@ -466,7 +474,7 @@ ArrowErrorCode ArrowArrayInitFromSchema(struct ArrowArray* array,
   return rc;
 }
 
-static ArrowErrorCode ArrowArrayInitFromArrayViewRecursive(
+static NANOARROW_COLD ArrowErrorCode ArrowArrayInitFromArrayViewRecursive(
     struct ArrowArray* array, const struct ArrowArrayView* array_view, int depth,
     struct ArrowError* error) {
   struct ArrowArrayPrivateData* private_data;
@@ -505,7 +513,8 @@ static ArrowErrorCode ArrowArrayInitFromArrayViewRecursive(
       return EINVAL;
     }
     NANOARROW_RETURN_NOT_OK_WITH_ERROR(
-        ArrowBufferAppend(ArrowArrayBuffer(array, i), source.data.data, source.size_bytes),
+        ArrowArrayCopyInto(ArrowArrayBuffer(array, i), source.data.data,
+                           source.size_bytes),
         error);
   }
   if (private_data->layout.buffer_type[0] == NANOARROW_BUFFER_TYPE_VALIDITY) {
@@ -543,8 +552,8 @@ static ArrowErrorCode ArrowArrayInitFromArrayViewRecursive(
         return EINVAL;
       }
       NANOARROW_RETURN_NOT_OK_WITH_ERROR(
-          ArrowBufferAppend(&private_data->variadic_buffers[i],
-                            array_view->variadic_buffers[i], size_bytes),
+          ArrowArrayCopyInto(&private_data->variadic_buffers[i],
+                             array_view->variadic_buffers[i], size_bytes),
           error);
       private_data->variadic_buffer_sizes[i] = size_bytes;
     }
@@ -574,9 +583,9 @@ static ArrowErrorCode ArrowArrayInitFromArrayViewRecursive(
   return NANOARROW_OK;
 }
 
-ArrowErrorCode ArrowArrayInitFromArrayView(struct ArrowArray* array,
-                                           const struct ArrowArrayView* array_view,
-                                           struct ArrowError* error) {
+NANOARROW_COLD ArrowErrorCode ArrowArrayInitFromArrayView(
+    struct ArrowArray* array, const struct ArrowArrayView* array_view,
+    struct ArrowError* error) {
   int rc = ArrowArrayInitFromArrayViewRecursive(array, array_view, 0, error);
   if (rc != NANOARROW_OK && array->release != NULL) {
     ArrowArrayRelease(array);
@@ -675,39 +684,35 @@ static ArrowErrorCode ArrowArrayReserveRecursive(struct ArrowArray* array,
   }
   for (i = 0; i < NANOARROW_MAX_FIXED_BUFFERS; i++) {
     struct ArrowBuffer* buffer = ArrowArrayBuffer(array, i);
-    int64_t element_bits = private_data->layout.element_size_bits[i];
+    int64_t element_bytes = private_data->layout.element_size_bits[i] / 8;
+    int64_t bytes = additional * element_bytes;
     switch (private_data->layout.buffer_type[i]) {
+      case NANOARROW_BUFFER_TYPE_NONE:
+        continue;
       case NANOARROW_BUFFER_TYPE_VALIDITY:
         /* Only a bitmap already in use grows: arrays without nulls never get one. */
         if (private_data->bitmap.buffer.data != NULL) {
           NANOARROW_RETURN_NOT_OK(ArrowBitmapReserve(&private_data->bitmap, additional));
         }
-        break;
+        continue;
       case NANOARROW_BUFFER_TYPE_DATA_OFFSET:
         /* The first offset is appended by ArrowArrayStartAppending. */
-        NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(
-            buffer, (additional + (buffer->size_bytes == 0)) * (element_bits / 8)));
+        bytes += (buffer->size_bytes == 0) * element_bytes;
         break;
       case NANOARROW_BUFFER_TYPE_DATA:
-        if (element_bits == 1) {
-          int64_t bytes = ArrowBytesForBits(array->offset + array->length + additional);
-          if (bytes > buffer->size_bytes) {
-            NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(buffer, bytes - buffer->size_bytes));
+        if (private_data->layout.element_size_bits[i] == 1) {
+          bytes = ArrowBytesForBits(array->offset + array->length + additional) -
+                  buffer->size_bytes;
+          if (bytes <= 0) {
+            continue;
           }
-          break;
         }
-        /* Fixed-width values. */
-        NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(buffer, additional * (element_bits / 8)));
-        break;
-      case NANOARROW_BUFFER_TYPE_TYPE_ID:
-      case NANOARROW_BUFFER_TYPE_UNION_OFFSET:
-      case NANOARROW_BUFFER_TYPE_VIEW_OFFSET:
-      case NANOARROW_BUFFER_TYPE_SIZE:
-        NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(buffer, additional * (element_bits / 8)));
         break;
       default:
+        /* Fixed-width type ids, union offsets, view offsets and sizes. */
         break;
     }
+    NANOARROW_RETURN_NOT_OK(ArrowArrayReserveBytes(buffer, bytes));
   }
 
   /* Children whose length follows from the parent's. */
@@ -748,6 +753,21 @@ ArrowErrorCode ArrowArrayReserve(struct ArrowArray* array,
 
 /* ---- Finish building ---- */
 
+/* Pads the validity bitmap with set bits, or trims it, to exactly offset + length
+ * bits. Bits past the end stay zero: growing exposes cleared bytes, trimming clears. */
+static ArrowErrorCode ArrowArrayFitBitmap(const struct ArrowArray* array,
+                                          struct ArrowBitmap* bitmap) {
+  int64_t old_bits = bitmap->size_bits;
+  int64_t new_bits = array->offset + array->length;
+  if (new_bits > old_bits) {
+    NANOARROW_RETURN_NOT_OK(ArrowBitmapResize(bitmap, new_bits, 0));
+    ArrowBitsSetTo(bitmap->buffer.data, old_bits, new_bits - old_bits, 1);
+    return NANOARROW_OK;
+  }
+  ArrowBitsSetTo(bitmap->buffer.data, new_bits, old_bits - new_bits, 0);
+  return ArrowBitmapResize(bitmap, new_bits, 0);
+}
+
 /* Brings every array of the tree into its exportable state: the bitmap (when one
  * exists) covers exactly offset + length elements, string data buffers are never NULL
  * (some consumers reject that), and array->buffers points at the current data. */
@@ -771,8 +791,8 @@ static ArrowErrorCode ArrowArrayFinalize(struct ArrowArray* array, int depth,
   if (private_data->layout.buffer_type[0] == NANOARROW_BUFFER_TYPE_VALIDITY &&
       private_data->bitmap.buffer.data != NULL &&
       private_data->bitmap.size_bits != array->offset + array->length) {
-    /* Pads with set bits (or trims) to exactly offset + length bits. */
-    NANOARROW_RETURN_NOT_OK_WITH_ERROR(ArrowArrayPrivateAppendValidity(array, 1, 0), error);
+    NANOARROW_RETURN_NOT_OK_WITH_ERROR(ArrowArrayFitBitmap(array, &private_data->bitmap),
+                                       error);
   }
 
   switch (private_data->storage_type) {
@@ -781,8 +801,8 @@ static ArrowErrorCode ArrowArrayFinalize(struct ArrowArray* array, int depth,
     case NANOARROW_TYPE_LARGE_STRING:
     case NANOARROW_TYPE_LARGE_BINARY:
       if (private_data->buffers[1].data == NULL) {
-        NANOARROW_RETURN_NOT_OK_WITH_ERROR(ArrowBufferReserve(&private_data->buffers[1], 1),
-                                           error);
+        NANOARROW_RETURN_NOT_OK_WITH_ERROR(
+            ArrowArrayReserveBytes(&private_data->buffers[1], 1), error);
       }
       break;
     default:

@@ -11,6 +11,14 @@
 
 #include "nanoarrow/nanoarrow.h"
 
+/* Error paths and code that runs once per schema or comparison are optimized for size
+ * (GCC and clang also lay out the branches leading to them as unlikely). */
+#if defined(__GNUC__) || defined(__clang__)
+#define NANOARROW_COLD __attribute__((cold))
+#else
+#define NANOARROW_COLD
+#endif
+
 /* ---- Error reporting with the path of the offending child ---- */
 
 /* One step from the root to a nested array, kept on the stack while recursing.
@@ -21,8 +29,8 @@ struct ArrowViewPath {
   int64_t child_index;
 };
 
-static void ArrowViewPathFormat(const struct ArrowViewPath* path, char* out,
-                                size_t out_size) {
+static NANOARROW_COLD void ArrowViewPathFormat(const struct ArrowViewPath* path,
+                                               char* out, size_t out_size) {
   const struct ArrowViewPath* nodes[NANOARROW_MAX_NESTING_DEPTH + 2];
   int n_nodes = 0;
   size_t used = 0;
@@ -54,9 +62,9 @@ static void ArrowViewPathFormat(const struct ArrowViewPath* path, char* out,
 #define NANOARROW_VIEW_PRINTF(fmt_index)
 #endif
 
-static void ArrowViewSetMessage(struct ArrowError* error,
-                                const struct ArrowViewPath* path, const char* fmt,
-                                va_list args) {
+static NANOARROW_COLD void ArrowViewSetMessage(struct ArrowError* error,
+                                               const struct ArrowViewPath* path,
+                                               const char* fmt, va_list args) {
   char message[512];
   char where[480];
   if (error == NULL) {
@@ -72,9 +80,9 @@ static ArrowErrorCode ArrowViewInvalid(struct ArrowError* error,
                                        const struct ArrowViewPath* path, const char* fmt,
                                        ...) NANOARROW_VIEW_PRINTF(3);
 
-static ArrowErrorCode ArrowViewInvalid(struct ArrowError* error,
-                                       const struct ArrowViewPath* path, const char* fmt,
-                                       ...) {
+static NANOARROW_COLD ArrowErrorCode ArrowViewInvalid(struct ArrowError* error,
+                                                      const struct ArrowViewPath* path,
+                                                      const char* fmt, ...) {
   va_list args;
   va_start(args, fmt);
   ArrowViewSetMessage(error, path, fmt, args);
@@ -124,28 +132,21 @@ static const char* ArrowViewTypeName(enum ArrowType type) {
 }
 
 static const char* ArrowViewBufferTypeName(enum ArrowBufferType buffer_type) {
-  switch (buffer_type) {
-    case NANOARROW_BUFFER_TYPE_VALIDITY:
-      return "validity";
-    case NANOARROW_BUFFER_TYPE_TYPE_ID:
-      return "type id";
-    case NANOARROW_BUFFER_TYPE_UNION_OFFSET:
-      return "union offset";
-    case NANOARROW_BUFFER_TYPE_DATA_OFFSET:
-      return "offset";
-    case NANOARROW_BUFFER_TYPE_DATA:
-      return "data";
-    case NANOARROW_BUFFER_TYPE_VARIADIC_DATA:
-      return "variadic data";
-    case NANOARROW_BUFFER_TYPE_VARIADIC_SIZE:
-      return "variadic size";
-    case NANOARROW_BUFFER_TYPE_VIEW_OFFSET:
-      return "view offset";
-    case NANOARROW_BUFFER_TYPE_SIZE:
-      return "size";
-    default:
-      return "unused";
+  static const char* const kNames[] = {
+      [NANOARROW_BUFFER_TYPE_NONE] = "unused",
+      [NANOARROW_BUFFER_TYPE_VALIDITY] = "validity",
+      [NANOARROW_BUFFER_TYPE_TYPE_ID] = "type id",
+      [NANOARROW_BUFFER_TYPE_UNION_OFFSET] = "union offset",
+      [NANOARROW_BUFFER_TYPE_DATA_OFFSET] = "offset",
+      [NANOARROW_BUFFER_TYPE_DATA] = "data",
+      [NANOARROW_BUFFER_TYPE_VARIADIC_DATA] = "variadic data",
+      [NANOARROW_BUFFER_TYPE_VARIADIC_SIZE] = "variadic size",
+      [NANOARROW_BUFFER_TYPE_VIEW_OFFSET] = "view offset",
+      [NANOARROW_BUFFER_TYPE_SIZE] = "size"};
+  if ((unsigned)buffer_type >= sizeof(kNames) / sizeof(kNames[0])) {
+    return kNames[NANOARROW_BUFFER_TYPE_NONE];
   }
+  return kNames[buffer_type];
 }
 
 /* Fixed buffers the layout describes (the C interface's n_buffers, except for
@@ -297,10 +298,9 @@ void ArrowArrayViewReset(struct ArrowArrayView* array_view) {
 
 /* Parses "+ud:" / "+us:" type ids ("1,5,7") into the 256-byte map: [0,128) type id ->
  * child index, [128,256) child index -> type id; unused entries are -1. */
-static ArrowErrorCode ArrowViewInitUnionMap(struct ArrowArrayView* array_view,
-                                            const char* type_ids,
-                                            const struct ArrowViewPath* path,
-                                            struct ArrowError* error) {
+static NANOARROW_COLD ArrowErrorCode
+ArrowViewInitUnionMap(struct ArrowArrayView* array_view, const char* type_ids,
+                      const struct ArrowViewPath* path, struct ArrowError* error) {
   int8_t* map;
   int64_t n_ids = 0;
   int value;
@@ -328,56 +328,37 @@ static ArrowErrorCode ArrowViewInitUnionMap(struct ArrowArrayView* array_view,
     return NANOARROW_OK;
   }
 
-  while (*cursor != '\0') {
-    if (*cursor < '0' || *cursor > '9') {
-      return ArrowViewInvalid(error, path, "Invalid union type ids '%s'", type_ids);
-    }
+  /* ArrowSchemaViewInit() has checked the ids already; this parse only keeps the map
+   * writes in bounds, so one message covers every way the list can be wrong. */
+  while (n_ids < array_view->n_children && *cursor >= '0' && *cursor <= '9') {
     value = 0;
-    while (*cursor >= '0' && *cursor <= '9') {
+    while (*cursor >= '0' && *cursor <= '9' && value <= 127) {
       value = value * 10 + (*cursor - '0');
-      if (value > 127) {
-        return ArrowViewInvalid(error, path,
-                                "Expected union type ids in [0, 127] but found '%s'",
-                                type_ids);
-      }
       cursor++;
     }
-    if (n_ids >= array_view->n_children) {
-      return ArrowViewInvalid(error, path,
-                              "Expected %" PRId64 " union type ids but found more in '%s'",
-                              array_view->n_children, type_ids);
-    }
-    if (map[value] != -1) {
-      return ArrowViewInvalid(error, path, "Duplicate union type id %d in '%s'", value,
-                              type_ids);
+    if (value > 127 || map[value] != -1) {
+      break;
     }
     map[value] = (int8_t)n_ids;
     map[128 + n_ids] = (int8_t)value;
     n_ids++;
-
-    if (*cursor == ',') {
+    if (*cursor == ',' && cursor[1] != '\0') {
       cursor++;
-      if (*cursor == '\0') {
-        return ArrowViewInvalid(error, path, "Invalid union type ids '%s'", type_ids);
-      }
-    } else if (*cursor != '\0') {
-      return ArrowViewInvalid(error, path, "Invalid union type ids '%s'", type_ids);
     }
   }
 
-  if (n_ids != array_view->n_children) {
+  if (*cursor != '\0' || n_ids != array_view->n_children) {
     return ArrowViewInvalid(error, path,
-                            "Expected %" PRId64 " union type ids but found %" PRId64
-                            " in '%s'",
-                            array_view->n_children, n_ids, type_ids);
+                            "Expected %" PRId64
+                            " distinct union type ids in [0, 127] but found '%s'",
+                            array_view->n_children, type_ids);
   }
   return NANOARROW_OK;
 }
 
-static ArrowErrorCode ArrowViewInitFromSchemaImpl(struct ArrowArrayView* array_view,
-                                                  const struct ArrowSchema* schema,
-                                                  const struct ArrowViewPath* path,
-                                                  int depth, struct ArrowError* error) {
+static NANOARROW_COLD ArrowErrorCode ArrowViewInitFromSchemaImpl(
+    struct ArrowArrayView* array_view, const struct ArrowSchema* schema,
+    const struct ArrowViewPath* path, int depth, struct ArrowError* error) {
   struct ArrowSchemaView schema_view;
   int64_t i;
 
@@ -439,9 +420,9 @@ static ArrowErrorCode ArrowViewInitFromSchemaImpl(struct ArrowArrayView* array_v
   return NANOARROW_OK;
 }
 
-ArrowErrorCode ArrowArrayViewInitFromSchema(struct ArrowArrayView* array_view,
-                                            const struct ArrowSchema* schema,
-                                            struct ArrowError* error) {
+NANOARROW_COLD ArrowErrorCode
+ArrowArrayViewInitFromSchema(struct ArrowArrayView* array_view,
+                             const struct ArrowSchema* schema, struct ArrowError* error) {
   ArrowErrorCode result;
   ArrowArrayViewInitFromType(array_view, NANOARROW_TYPE_UNINITIALIZED);
   result = ArrowViewInitFromSchemaImpl(array_view, schema, NULL, 1, error);
@@ -771,19 +752,12 @@ static ArrowErrorCode ArrowViewValidateMinimal(struct ArrowArrayView* array_view
                               ", length %" PRId64 ")",
                               i, array_view->offset, array_view->length);
     }
-    /* An absent validity buffer means all valid. */
-    if (required <= 0 ||
-        array_view->layout.buffer_type[i] == NANOARROW_BUFFER_TYPE_VALIDITY) {
-      if (buffer_view->data.data != NULL && buffer_view->size_bytes < required) {
-        return ArrowViewInvalid(error, path,
-                                "Expected %s buffer %" PRId64 " to hold >= %" PRId64
-                                " bytes but found %" PRId64,
-                                ArrowViewBufferTypeName(array_view->layout.buffer_type[i]),
-                                i, required, buffer_view->size_bytes);
-      }
-      continue;
-    }
     if (buffer_view->data.data == NULL) {
+      /* An absent validity buffer means all valid. */
+      if (required <= 0 ||
+          array_view->layout.buffer_type[i] == NANOARROW_BUFFER_TYPE_VALIDITY) {
+        continue;
+      }
       return ArrowViewInvalid(error, path,
                               "Expected non-NULL %s buffer %" PRId64
                               " for %s array of offset + length %" PRId64,
@@ -1044,6 +1018,54 @@ static int64_t ArrowViewUtf8InvalidAt(const uint8_t* data, int64_t size) {
 
 /* ---- FULL validation ---- */
 
+/* Offset loops over millions of short elements are the cost of FULL validation:
+ * each comes once per offset width so that the loop body reads a single type. */
+
+/* First j in [0, n) with offsets[j + 1] < offsets[j], or n. */
+static int64_t ArrowViewFirstDecrease32(const int32_t* offsets, int64_t n) {
+  int64_t j;
+  for (j = 0; j < n; j++) {
+    if (offsets[j + 1] < offsets[j]) {
+      break;
+    }
+  }
+  return j;
+}
+
+static int64_t ArrowViewFirstDecrease64(const int64_t* offsets, int64_t n) {
+  int64_t j;
+  for (j = 0; j < n; j++) {
+    if (offsets[j + 1] < offsets[j]) {
+      break;
+    }
+  }
+  return j;
+}
+
+/* First j in [1, n) whose start offsets[j] (when below last) is a UTF-8 continuation
+ * byte of data, or n. */
+static int64_t ArrowViewFirstSplit32(const int32_t* offsets, int64_t n, const uint8_t* data,
+                                     int64_t last) {
+  int64_t j;
+  for (j = 1; j < n; j++) {
+    if (offsets[j] < last && (data[offsets[j]] & 0xC0) == 0x80) {
+      break;
+    }
+  }
+  return j;
+}
+
+static int64_t ArrowViewFirstSplit64(const int64_t* offsets, int64_t n, const uint8_t* data,
+                                     int64_t last) {
+  int64_t j;
+  for (j = 1; j < n; j++) {
+    if (offsets[j] < last && (data[offsets[j]] & 0xC0) == 0x80) {
+      break;
+    }
+  }
+  return j;
+}
+
 static ArrowErrorCode ArrowViewValidateOffsetsFull(const struct ArrowArrayView* array_view,
                                                    const char* what,
                                                    const struct ArrowViewPath* path,
@@ -1051,22 +1073,24 @@ static ArrowErrorCode ArrowViewValidateOffsetsFull(const struct ArrowArrayView* 
   union ArrowBufferViewData offsets = array_view->buffer_views[1].data;
   int is_large = ArrowViewOffsetsAreLarge(array_view);
   int64_t i;
-  int64_t previous;
-  int64_t current;
 
   if (array_view->length == 0) {
     return NANOARROW_OK;
   }
-  previous = ArrowViewOffsetAt(offsets, is_large, array_view->offset);
-  for (i = 0; i < array_view->length; i++) {
-    current = ArrowViewOffsetAt(offsets, is_large, array_view->offset + i + 1);
-    if (current < previous) {
-      return ArrowViewInvalid(error, path,
-                              "Expected %s offsets to be non-decreasing at index %" PRId64
-                              " (%" PRId64 " < %" PRId64 ")",
-                              what, i, current, previous);
-    }
-    previous = current;
+  if (is_large) {
+    i = ArrowViewFirstDecrease64(offsets.as_int64 + array_view->offset,
+                                 array_view->length);
+  } else {
+    i = ArrowViewFirstDecrease32(offsets.as_int32 + array_view->offset,
+                                 array_view->length);
+  }
+  if (i < array_view->length) {
+    return ArrowViewInvalid(error, path,
+                            "Expected %s offsets to be non-decreasing at index %" PRId64
+                            " (%" PRId64 " < %" PRId64 ")",
+                            what, i,
+                            ArrowViewOffsetAt(offsets, is_large, array_view->offset + i + 1),
+                            ArrowViewOffsetAt(offsets, is_large, array_view->offset + i));
   }
   return NANOARROW_OK;
 }
@@ -1086,7 +1110,6 @@ static ArrowErrorCode ArrowViewValidateUtf8Offsets(const struct ArrowArrayView* 
   int64_t hi;
   int64_t mid;
   int64_t i;
-  int64_t boundary;
 
   if (array_view->length == 0) {
     return NANOARROW_OK;
@@ -1114,14 +1137,18 @@ static ArrowErrorCode ArrowViewValidateUtf8Offsets(const struct ArrowArrayView* 
     return ArrowViewInvalid(error, path, "Expected valid UTF-8 at index %" PRId64, lo);
   }
 
-  for (i = 1; i < array_view->length; i++) {
-    boundary = ArrowViewOffsetAt(offsets, is_large, array_view->offset + i);
-    if (boundary < last && (data[boundary] & 0xC0) == 0x80) {
-      return ArrowViewInvalid(error, path,
-                              "Expected valid UTF-8 at index %" PRId64
-                              " (sequence split between elements)",
-                              i - 1);
-    }
+  if (is_large) {
+    i = ArrowViewFirstSplit64(offsets.as_int64 + array_view->offset, array_view->length,
+                              data, last);
+  } else {
+    i = ArrowViewFirstSplit32(offsets.as_int32 + array_view->offset, array_view->length,
+                              data, last);
+  }
+  if (i < array_view->length) {
+    return ArrowViewInvalid(error, path,
+                            "Expected valid UTF-8 at index %" PRId64
+                            " (sequence split between elements)",
+                            i - 1);
   }
   return NANOARROW_OK;
 }
@@ -1370,9 +1397,9 @@ static ArrowErrorCode ArrowViewDiffer(struct ArrowError* reason,
                                       const struct ArrowViewPath* path, const char* fmt,
                                       ...) NANOARROW_VIEW_PRINTF(3);
 
-static ArrowErrorCode ArrowViewDiffer(struct ArrowError* reason,
-                                      const struct ArrowViewPath* path, const char* fmt,
-                                      ...) {
+static NANOARROW_COLD ArrowErrorCode ArrowViewDiffer(struct ArrowError* reason,
+                                                     const struct ArrowViewPath* path,
+                                                     const char* fmt, ...) {
   va_list args;
   va_start(args, fmt);
   ArrowViewSetMessage(reason, path, fmt, args);
@@ -1387,13 +1414,11 @@ static ArrowErrorCode ArrowViewCompareRange(const struct ArrowArrayView* actual,
                                             const struct ArrowViewPath* path, int depth,
                                             struct ArrowError* reason);
 
-static ArrowErrorCode ArrowViewCompareChild(const struct ArrowArrayView* actual,
-                                            int64_t actual_start,
-                                            const struct ArrowArrayView* expected,
-                                            int64_t expected_start, int64_t n,
-                                            int64_t child_index,
-                                            const struct ArrowViewPath* path, int depth,
-                                            struct ArrowError* reason) {
+static NANOARROW_COLD ArrowErrorCode
+ArrowViewCompareChild(const struct ArrowArrayView* actual, int64_t actual_start,
+                      const struct ArrowArrayView* expected, int64_t expected_start,
+                      int64_t n, int64_t child_index, const struct ArrowViewPath* path,
+                      int depth, struct ArrowError* reason) {
   struct ArrowViewPath child_path;
   child_path.parent = path;
   child_path.child_index = child_index;
@@ -1406,12 +1431,10 @@ static ArrowErrorCode ArrowViewCompareChild(const struct ArrowArrayView* actual,
                                &child_path, depth + 1, reason);
 }
 
-static ArrowErrorCode ArrowViewCompareBytes(const struct ArrowArrayView* actual,
-                                            int64_t actual_start,
-                                            const struct ArrowArrayView* expected,
-                                            int64_t expected_start, int64_t n,
-                                            const struct ArrowViewPath* path,
-                                            struct ArrowError* reason) {
+static NANOARROW_COLD ArrowErrorCode ArrowViewCompareBytes(
+    const struct ArrowArrayView* actual, int64_t actual_start,
+    const struct ArrowArrayView* expected, int64_t expected_start, int64_t n,
+    const struct ArrowViewPath* path, struct ArrowError* reason) {
   struct ArrowBufferView a;
   struct ArrowBufferView e;
   int64_t k;
@@ -1427,13 +1450,10 @@ static ArrowErrorCode ArrowViewCompareBytes(const struct ArrowArrayView* actual,
   return NANOARROW_OK;
 }
 
-static ArrowErrorCode ArrowViewCompareFixedWidth(const struct ArrowArrayView* actual,
-                                                 int64_t actual_start,
-                                                 const struct ArrowArrayView* expected,
-                                                 int64_t expected_start, int64_t n,
-                                                 int buffer_i,
-                                                 const struct ArrowViewPath* path,
-                                                 struct ArrowError* reason) {
+static NANOARROW_COLD ArrowErrorCode ArrowViewCompareFixedWidth(
+    const struct ArrowArrayView* actual, int64_t actual_start,
+    const struct ArrowArrayView* expected, int64_t expected_start, int64_t n,
+    int buffer_i, const struct ArrowViewPath* path, struct ArrowError* reason) {
   int64_t bits = actual->layout.element_size_bits[buffer_i];
   int64_t width = bits / 8;
   const uint8_t* a = actual->buffer_views[buffer_i].data.as_uint8;
@@ -1471,12 +1491,10 @@ static ArrowErrorCode ArrowViewCompareFixedWidth(const struct ArrowArrayView* ac
   return NANOARROW_OK;
 }
 
-static ArrowErrorCode ArrowViewCompareLists(const struct ArrowArrayView* actual,
-                                            int64_t actual_start,
-                                            const struct ArrowArrayView* expected,
-                                            int64_t expected_start, int64_t n,
-                                            const struct ArrowViewPath* path, int depth,
-                                            struct ArrowError* reason) {
+static NANOARROW_COLD ArrowErrorCode ArrowViewCompareLists(
+    const struct ArrowArrayView* actual, int64_t actual_start,
+    const struct ArrowArrayView* expected, int64_t expected_start, int64_t n,
+    const struct ArrowViewPath* path, int depth, struct ArrowError* reason) {
   union ArrowBufferViewData a = actual->buffer_views[1].data;
   union ArrowBufferViewData e = expected->buffer_views[1].data;
   int a_large = ArrowViewOffsetsAreLarge(actual);
@@ -1507,12 +1525,10 @@ static ArrowErrorCode ArrowViewCompareLists(const struct ArrowArrayView* actual,
       depth, reason);
 }
 
-static ArrowErrorCode ArrowViewCompareListViews(const struct ArrowArrayView* actual,
-                                                int64_t actual_start,
-                                                const struct ArrowArrayView* expected,
-                                                int64_t expected_start, int64_t n,
-                                                const struct ArrowViewPath* path, int depth,
-                                                struct ArrowError* reason) {
+static NANOARROW_COLD ArrowErrorCode ArrowViewCompareListViews(
+    const struct ArrowArrayView* actual, int64_t actual_start,
+    const struct ArrowArrayView* expected, int64_t expected_start, int64_t n,
+    const struct ArrowViewPath* path, int depth, struct ArrowError* reason) {
   int a_large = ArrowViewOffsetsAreLarge(actual);
   int e_large = ArrowViewOffsetsAreLarge(expected);
   int64_t k;
@@ -1540,12 +1556,10 @@ static ArrowErrorCode ArrowViewCompareListViews(const struct ArrowArrayView* act
   return NANOARROW_OK;
 }
 
-static ArrowErrorCode ArrowViewCompareUnions(const struct ArrowArrayView* actual,
-                                             int64_t actual_start,
-                                             const struct ArrowArrayView* expected,
-                                             int64_t expected_start, int64_t n,
-                                             const struct ArrowViewPath* path, int depth,
-                                             struct ArrowError* reason) {
+static NANOARROW_COLD ArrowErrorCode ArrowViewCompareUnions(
+    const struct ArrowArrayView* actual, int64_t actual_start,
+    const struct ArrowArrayView* expected, int64_t expected_start, int64_t n,
+    const struct ArrowViewPath* path, int depth, struct ArrowError* reason) {
   int64_t k;
   int64_t child_index;
 
@@ -1585,12 +1599,10 @@ static ArrowErrorCode ArrowViewCompareUnions(const struct ArrowArrayView* actual
   return NANOARROW_OK;
 }
 
-static ArrowErrorCode ArrowViewCompareRange(const struct ArrowArrayView* actual,
-                                            int64_t actual_start,
-                                            const struct ArrowArrayView* expected,
-                                            int64_t expected_start, int64_t n,
-                                            const struct ArrowViewPath* path, int depth,
-                                            struct ArrowError* reason) {
+static NANOARROW_COLD ArrowErrorCode ArrowViewCompareRange(
+    const struct ArrowArrayView* actual, int64_t actual_start,
+    const struct ArrowArrayView* expected, int64_t expected_start, int64_t n,
+    const struct ArrowViewPath* path, int depth, struct ArrowError* reason) {
   int64_t k;
   int64_t child_index;
   int64_t list_size;
@@ -1722,10 +1734,10 @@ static ArrowErrorCode ArrowViewCompareRange(const struct ArrowArrayView* actual,
   return NANOARROW_OK;
 }
 
-ArrowErrorCode ArrowArrayViewCompare(const struct ArrowArrayView* actual,
-                                     const struct ArrowArrayView* expected,
-                                     enum ArrowCompareLevel level, int* out,
-                                     struct ArrowError* reason) {
+NANOARROW_COLD ArrowErrorCode ArrowArrayViewCompare(const struct ArrowArrayView* actual,
+                                                    const struct ArrowArrayView* expected,
+                                                    enum ArrowCompareLevel level,
+                                                    int* out, struct ArrowError* reason) {
   ArrowErrorCode result;
   if (level != NANOARROW_COMPARE_IDENTICAL) {
     ArrowErrorSet(reason, "Unknown comparison level %d", (int)level);

@@ -244,32 +244,35 @@ ArrowErrorCode ArrowDecimalAppendStringToBuffer(const struct ArrowDecimal* decim
   int64_t n_digits = n_chars - sign_size;
   int64_t scale = decimal->scale;
 
+  /* One reservation for whichever of the three shapes below applies. */
+  int64_t n_integer_digits = n_digits - scale;
+  int64_t total_size;
+  if (scale <= 0) {
+    total_size = n_chars - scale;
+  } else if (n_integer_digits > 0) {
+    total_size = n_chars + 1;
+  } else {
+    total_size = sign_size + 2 + scale;
+  }
+  NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(buffer, total_size));
+
   if (scale <= 0) {
     /* e.g. 123 with scale -2 is 12300 */
-    NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(buffer, n_chars - scale));
     ArrowBufferAppendUnsafe(buffer, text, n_chars);
     memset(buffer->data + buffer->size_bytes, '0', (size_t)(-scale));
     buffer->size_bytes += -scale;
-    return NANOARROW_OK;
-  }
-
-  if (n_digits > scale) {
+  } else if (n_integer_digits > 0) {
     /* e.g. 12345 with scale 3 is 12.345 */
-    int64_t n_integer_digits = n_digits - scale;
-    NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(buffer, n_chars + 1));
     ArrowBufferAppendUnsafe(buffer, text, sign_size + n_integer_digits);
     ArrowBufferAppendUnsafe(buffer, ".", 1);
     ArrowBufferAppendUnsafe(buffer, digits + n_integer_digits, scale);
-    return NANOARROW_OK;
+  } else {
+    /* e.g. 5 with scale 3 is 0.005 */
+    ArrowBufferAppendUnsafe(buffer, text, sign_size);
+    ArrowBufferAppendUnsafe(buffer, "0.", 2);
+    memset(buffer->data + buffer->size_bytes, '0', (size_t)-n_integer_digits);
+    buffer->size_bytes += -n_integer_digits;
+    ArrowBufferAppendUnsafe(buffer, digits, n_digits);
   }
-
-  /* e.g. 5 with scale 3 is 0.005 */
-  int64_t n_leading_zeros = scale - n_digits;
-  NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(buffer, sign_size + 2 + scale));
-  ArrowBufferAppendUnsafe(buffer, text, sign_size);
-  ArrowBufferAppendUnsafe(buffer, "0.", 2);
-  memset(buffer->data + buffer->size_bytes, '0', (size_t)n_leading_zeros);
-  buffer->size_bytes += n_leading_zeros;
-  ArrowBufferAppendUnsafe(buffer, digits, n_digits);
   return NANOARROW_OK;
 }

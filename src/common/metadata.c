@@ -14,6 +14,13 @@
 
 #include "nanoarrow/nanoarrow.h"
 
+/* Building metadata happens once per schema: that code is optimized for size. */
+#if defined(__GNUC__) || defined(__clang__)
+#define NANOARROW_COLD __attribute__((cold))
+#else
+#define NANOARROW_COLD
+#endif
+
 static int32_t ReadInt32(const char* ptr) {
   int32_t value;
   memcpy(&value, ptr, sizeof(value));
@@ -183,7 +190,8 @@ static ArrowErrorCode BuilderKeyCount(const struct ArrowBuffer* buffer, int32_t*
   return *n_keys < 0 ? EINVAL : NANOARROW_OK;
 }
 
-ArrowErrorCode ArrowMetadataBuilderInit(struct ArrowBuffer* buffer, const char* metadata) {
+NANOARROW_COLD ArrowErrorCode ArrowMetadataBuilderInit(struct ArrowBuffer* buffer,
+                                                       const char* metadata) {
   ArrowBufferInit(buffer);
   if (metadata == NULL) {
     return NANOARROW_OK;
@@ -196,9 +204,9 @@ ArrowErrorCode ArrowMetadataBuilderInit(struct ArrowBuffer* buffer, const char* 
   return ArrowBufferAppend(buffer, metadata, size);
 }
 
-ArrowErrorCode ArrowMetadataBuilderAppend(struct ArrowBuffer* buffer,
-                                          struct ArrowStringView key,
-                                          struct ArrowStringView value) {
+NANOARROW_COLD ArrowErrorCode ArrowMetadataBuilderAppend(struct ArrowBuffer* buffer,
+                                                         struct ArrowStringView key,
+                                                         struct ArrowStringView value) {
   if (key.size_bytes < 0 || key.size_bytes > INT32_MAX || value.size_bytes < 0 ||
       value.size_bytes > INT32_MAX) {
     return EINVAL;
@@ -236,8 +244,10 @@ ArrowErrorCode ArrowMetadataBuilderAppend(struct ArrowBuffer* buffer,
 /* Drops every entry whose key equals key except, when keep_first is set, the first
  * one, whose start offset goes to first_start (-1 when there is none). Entries move
  * left in place, so a single pass suffices. */
-static ArrowErrorCode BuilderCompact(struct ArrowBuffer* buffer, struct ArrowStringView key,
-                                     int keep_first, int64_t* first_start) {
+static NANOARROW_COLD ArrowErrorCode BuilderCompact(struct ArrowBuffer* buffer,
+                                                    struct ArrowStringView key,
+                                                    int keep_first,
+                                                    int64_t* first_start) {
   *first_start = -1;
   int32_t n_keys;
   NANOARROW_RETURN_NOT_OK(BuilderKeyCount(buffer, &n_keys));
@@ -281,8 +291,8 @@ static ArrowErrorCode BuilderCompact(struct ArrowBuffer* buffer, struct ArrowStr
   return NANOARROW_OK;
 }
 
-ArrowErrorCode ArrowMetadataBuilderRemove(struct ArrowBuffer* buffer,
-                                          struct ArrowStringView key) {
+NANOARROW_COLD ArrowErrorCode ArrowMetadataBuilderRemove(struct ArrowBuffer* buffer,
+                                                         struct ArrowStringView key) {
   int64_t first_start;
   return BuilderCompact(buffer, key, 0, &first_start);
 }
@@ -290,8 +300,9 @@ ArrowErrorCode ArrowMetadataBuilderRemove(struct ArrowBuffer* buffer,
 /* Replaces the value of the first entry with key (later duplicates are dropped so that
  * the key maps to exactly one value), or appends the pair when key is absent. Key and
  * value must not point into buffer. */
-ArrowErrorCode ArrowMetadataBuilderSet(struct ArrowBuffer* buffer, struct ArrowStringView key,
-                                       struct ArrowStringView value) {
+NANOARROW_COLD ArrowErrorCode ArrowMetadataBuilderSet(struct ArrowBuffer* buffer,
+                                                      struct ArrowStringView key,
+                                                      struct ArrowStringView value) {
   if (value.size_bytes < 0 || value.size_bytes > INT32_MAX) {
     return EINVAL;
   }

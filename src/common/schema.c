@@ -18,6 +18,13 @@
 
 #include "nanoarrow/nanoarrow.h"
 
+/* Code that runs once per schema rather than per element is optimized for size. */
+#if defined(__GNUC__) || defined(__clang__)
+#define NANOARROW_COLD __attribute__((cold))
+#else
+#define NANOARROW_COLD
+#endif
+
 /* Formats of the types that take no parameters, NUL-separated; kStaticFormatOffset
  * below indexes it. */
 static const char kStaticFormats[] =
@@ -185,113 +192,56 @@ ArrowErrorCode ArrowSchemaAllocateDictionary(struct ArrowSchema* schema) {
   return NANOARROW_OK;
 }
 
+/* 1 + the offset in kStaticFormats of the format of each type that takes no
+ * parameters; 0 for the others. */
+static const uint8_t kStaticFormatOffset[NANOARROW_TYPE_LARGE_LIST_VIEW + 1] = {
+    [NANOARROW_TYPE_NA] = 1,
+    [NANOARROW_TYPE_BOOL] = 3,
+    [NANOARROW_TYPE_INT8] = 5,
+    [NANOARROW_TYPE_UINT8] = 7,
+    [NANOARROW_TYPE_INT16] = 9,
+    [NANOARROW_TYPE_UINT16] = 11,
+    [NANOARROW_TYPE_INT32] = 13,
+    [NANOARROW_TYPE_UINT32] = 15,
+    [NANOARROW_TYPE_INT64] = 17,
+    [NANOARROW_TYPE_UINT64] = 19,
+    [NANOARROW_TYPE_HALF_FLOAT] = 21,
+    [NANOARROW_TYPE_FLOAT] = 23,
+    [NANOARROW_TYPE_DOUBLE] = 25,
+    [NANOARROW_TYPE_STRING] = 27,
+    [NANOARROW_TYPE_LARGE_STRING] = 29,
+    [NANOARROW_TYPE_STRING_VIEW] = 31,
+    [NANOARROW_TYPE_BINARY] = 34,
+    [NANOARROW_TYPE_LARGE_BINARY] = 36,
+    [NANOARROW_TYPE_BINARY_VIEW] = 38,
+    [NANOARROW_TYPE_DATE32] = 41,
+    [NANOARROW_TYPE_DATE64] = 45,
+    [NANOARROW_TYPE_INTERVAL_MONTHS] = 49,
+    [NANOARROW_TYPE_INTERVAL_DAY_TIME] = 53,
+    [NANOARROW_TYPE_INTERVAL_MONTH_DAY_NANO] = 57,
+    [NANOARROW_TYPE_LIST] = 61,
+    [NANOARROW_TYPE_LARGE_LIST] = 64,
+    [NANOARROW_TYPE_LIST_VIEW] = 67,
+    [NANOARROW_TYPE_LARGE_LIST_VIEW] = 71,
+    [NANOARROW_TYPE_STRUCT] = 75,
+    [NANOARROW_TYPE_MAP] = 78,
+};
+
 /* The static format of a type that takes no parameters; NULL for the others. */
 static const char* FormatWithoutParameters(enum ArrowType type) {
-  int offset;
-  switch (type) {
-    case NANOARROW_TYPE_NA:
-      offset = 0;
-      break;
-    case NANOARROW_TYPE_BOOL:
-      offset = 2;
-      break;
-    case NANOARROW_TYPE_INT8:
-      offset = 4;
-      break;
-    case NANOARROW_TYPE_UINT8:
-      offset = 6;
-      break;
-    case NANOARROW_TYPE_INT16:
-      offset = 8;
-      break;
-    case NANOARROW_TYPE_UINT16:
-      offset = 10;
-      break;
-    case NANOARROW_TYPE_INT32:
-      offset = 12;
-      break;
-    case NANOARROW_TYPE_UINT32:
-      offset = 14;
-      break;
-    case NANOARROW_TYPE_INT64:
-      offset = 16;
-      break;
-    case NANOARROW_TYPE_UINT64:
-      offset = 18;
-      break;
-    case NANOARROW_TYPE_HALF_FLOAT:
-      offset = 20;
-      break;
-    case NANOARROW_TYPE_FLOAT:
-      offset = 22;
-      break;
-    case NANOARROW_TYPE_DOUBLE:
-      offset = 24;
-      break;
-    case NANOARROW_TYPE_STRING:
-      offset = 26;
-      break;
-    case NANOARROW_TYPE_LARGE_STRING:
-      offset = 28;
-      break;
-    case NANOARROW_TYPE_STRING_VIEW:
-      offset = 30;
-      break;
-    case NANOARROW_TYPE_BINARY:
-      offset = 33;
-      break;
-    case NANOARROW_TYPE_LARGE_BINARY:
-      offset = 35;
-      break;
-    case NANOARROW_TYPE_BINARY_VIEW:
-      offset = 37;
-      break;
-    case NANOARROW_TYPE_DATE32:
-      offset = 40;
-      break;
-    case NANOARROW_TYPE_DATE64:
-      offset = 44;
-      break;
-    case NANOARROW_TYPE_INTERVAL_MONTHS:
-      offset = 48;
-      break;
-    case NANOARROW_TYPE_INTERVAL_DAY_TIME:
-      offset = 52;
-      break;
-    case NANOARROW_TYPE_INTERVAL_MONTH_DAY_NANO:
-      offset = 56;
-      break;
-    case NANOARROW_TYPE_LIST:
-      offset = 60;
-      break;
-    case NANOARROW_TYPE_LARGE_LIST:
-      offset = 63;
-      break;
-    case NANOARROW_TYPE_LIST_VIEW:
-      offset = 66;
-      break;
-    case NANOARROW_TYPE_LARGE_LIST_VIEW:
-      offset = 70;
-      break;
-    case NANOARROW_TYPE_STRUCT:
-      offset = 74;
-      break;
-    case NANOARROW_TYPE_MAP:
-      offset = 77;
-      break;
-    default:
-      return NULL;
+  if ((unsigned)type >= sizeof(kStaticFormatOffset) || kStaticFormatOffset[type] == 0) {
+    return NULL;
   }
-  return kStaticFormats + offset;
+  return kStaticFormats + kStaticFormatOffset[type] - 1;
 }
 
 /* Gives schema one child named "item" whose type the caller sets. */
-static ArrowErrorCode AddListItemChild(struct ArrowSchema* schema) {
+static NANOARROW_COLD ArrowErrorCode AddListItemChild(struct ArrowSchema* schema) {
   NANOARROW_RETURN_NOT_OK(ArrowSchemaAllocateChildren(schema, 1));
   return ArrowSchemaSetName(schema->children[0], "item");
 }
 
-static ArrowErrorCode AddMapEntriesChild(struct ArrowSchema* schema) {
+static NANOARROW_COLD ArrowErrorCode AddMapEntriesChild(struct ArrowSchema* schema) {
   NANOARROW_RETURN_NOT_OK(ArrowSchemaAllocateChildren(schema, 1));
   struct ArrowSchema* entries = schema->children[0];
   NANOARROW_RETURN_NOT_OK(ArrowSchemaSetTypeStruct(entries, 2));
@@ -344,8 +294,9 @@ ArrowErrorCode ArrowSchemaSetTypeStruct(struct ArrowSchema* schema, int64_t n_ch
   return ArrowSchemaAllocateChildren(schema, n_children);
 }
 
-ArrowErrorCode ArrowSchemaSetTypeFixedSize(struct ArrowSchema* schema, enum ArrowType type,
-                                           int32_t fixed_size) {
+NANOARROW_COLD ArrowErrorCode ArrowSchemaSetTypeFixedSize(struct ArrowSchema* schema,
+                                                          enum ArrowType type,
+                                                          int32_t fixed_size) {
   if (fixed_size <= 0) {
     return EINVAL;
   }
@@ -364,8 +315,10 @@ ArrowErrorCode ArrowSchemaSetTypeFixedSize(struct ArrowSchema* schema, enum Arro
   }
 }
 
-ArrowErrorCode ArrowSchemaSetTypeDecimal(struct ArrowSchema* schema, enum ArrowType type,
-                                         int32_t decimal_precision, int32_t decimal_scale) {
+NANOARROW_COLD ArrowErrorCode ArrowSchemaSetTypeDecimal(struct ArrowSchema* schema,
+                                                        enum ArrowType type,
+                                                        int32_t decimal_precision,
+                                                        int32_t decimal_scale) {
   int32_t max_precision;
   const char* bitwidth_suffix;
   switch (type) {
@@ -398,8 +351,8 @@ ArrowErrorCode ArrowSchemaSetTypeDecimal(struct ArrowSchema* schema, enum ArrowT
   return ArrowSchemaSetFormat(schema, format);
 }
 
-ArrowErrorCode ArrowSchemaSetTypeRunEndEncoded(struct ArrowSchema* schema,
-                                               enum ArrowType run_end_type) {
+NANOARROW_COLD ArrowErrorCode
+ArrowSchemaSetTypeRunEndEncoded(struct ArrowSchema* schema, enum ArrowType run_end_type) {
   if (run_end_type != NANOARROW_TYPE_INT16 && run_end_type != NANOARROW_TYPE_INT32 &&
       run_end_type != NANOARROW_TYPE_INT64) {
     return EINVAL;
@@ -417,9 +370,10 @@ ArrowErrorCode ArrowSchemaSetTypeRunEndEncoded(struct ArrowSchema* schema,
 /* Longest time zone accepted: IANA names and "+HH:MM" offsets are far shorter. */
 #define MAX_TIMEZONE_LENGTH 255
 
-ArrowErrorCode ArrowSchemaSetTypeDateTime(struct ArrowSchema* schema, enum ArrowType type,
-                                          enum ArrowTimeUnit time_unit,
-                                          const char* timezone) {
+NANOARROW_COLD ArrowErrorCode ArrowSchemaSetTypeDateTime(struct ArrowSchema* schema,
+                                                         enum ArrowType type,
+                                                         enum ArrowTimeUnit time_unit,
+                                                         const char* timezone) {
   char unit;
   switch (time_unit) {
     case NANOARROW_TIME_UNIT_SECOND:
@@ -474,8 +428,9 @@ ArrowErrorCode ArrowSchemaSetTypeDateTime(struct ArrowSchema* schema, enum Arrow
   return ArrowSchemaSetFormat(schema, format);
 }
 
-ArrowErrorCode ArrowSchemaSetTypeUnion(struct ArrowSchema* schema, enum ArrowType type,
-                                       int64_t n_children) {
+NANOARROW_COLD ArrowErrorCode ArrowSchemaSetTypeUnion(struct ArrowSchema* schema,
+                                                      enum ArrowType type,
+                                                      int64_t n_children) {
   if (n_children < 0 || n_children > 127) {
     return EINVAL;
   }
@@ -506,8 +461,8 @@ ArrowErrorCode ArrowSchemaSetTypeUnion(struct ArrowSchema* schema, enum ArrowTyp
 
 /* ---- Deep copy ---- */
 
-static ArrowErrorCode DeepCopyInto(const struct ArrowSchema* schema,
-                                   struct ArrowSchema* out, int depth) {
+static NANOARROW_COLD ArrowErrorCode DeepCopyInto(const struct ArrowSchema* schema,
+                                                  struct ArrowSchema* out, int depth) {
   if (depth > NANOARROW_MAX_NESTING_DEPTH || schema->release == NULL ||
       schema->n_children < 0 || (schema->n_children > 0 && schema->children == NULL)) {
     return EINVAL;
@@ -533,8 +488,8 @@ static ArrowErrorCode DeepCopyInto(const struct ArrowSchema* schema,
   return NANOARROW_OK;
 }
 
-ArrowErrorCode ArrowSchemaDeepCopy(const struct ArrowSchema* schema,
-                                   struct ArrowSchema* schema_out) {
+NANOARROW_COLD ArrowErrorCode ArrowSchemaDeepCopy(const struct ArrowSchema* schema,
+                                                  struct ArrowSchema* schema_out) {
   ArrowSchemaInit(schema_out);
   if (schema == NULL) {
     schema_out->release(schema_out);
@@ -568,7 +523,8 @@ struct StringWriter {
   int64_t needed;   /* characters the full summary needs */
 };
 
-static void WriterAppend(struct StringWriter* writer, const char* data, int64_t size) {
+static NANOARROW_COLD void WriterAppend(struct StringWriter* writer, const char* data,
+                                        int64_t size) {
   int64_t room = writer->capacity - 1 - writer->needed;
   if (room > 0) {
     memcpy(writer->out + writer->needed, data, (size_t)(size < room ? size : room));
@@ -576,23 +532,25 @@ static void WriterAppend(struct StringWriter* writer, const char* data, int64_t 
   writer->needed += size;
 }
 
-static void WriterAppendString(struct StringWriter* writer, const char* value) {
+static NANOARROW_COLD void WriterAppendString(struct StringWriter* writer,
+                                              const char* value) {
   WriterAppend(writer, value, (int64_t)strlen(value));
 }
 
-static void WriterAppendInt(struct StringWriter* writer, int32_t value) {
+static NANOARROW_COLD void WriterAppendInt(struct StringWriter* writer, int32_t value) {
   char digits[16];
   int size = snprintf(digits, sizeof(digits), "%d", (int)value);
   WriterAppend(writer, digits, size);
 }
 
-static void WriterAppendTypeName(struct StringWriter* writer, enum ArrowType type) {
+static NANOARROW_COLD void WriterAppendTypeName(struct StringWriter* writer,
+                                                enum ArrowType type) {
   const char* name = ArrowTypeString(type);
   WriterAppendString(writer, name != NULL ? name : "unknown");
 }
 
-static void WriterAppendParameters(struct StringWriter* writer,
-                                   const struct ArrowSchemaView* view) {
+static NANOARROW_COLD void WriterAppendParameters(struct StringWriter* writer,
+                                                  const struct ArrowSchemaView* view) {
   const char* unit = ArrowTimeUnitString(view->time_unit);
   switch (view->type) {
     case NANOARROW_TYPE_FIXED_SIZE_BINARY:
@@ -636,8 +594,9 @@ static void WriterAppendParameters(struct StringWriter* writer,
   }
 }
 
-static void WriterAppendSchema(struct StringWriter* writer, const struct ArrowSchema* schema,
-                               char recursive, int depth) {
+static NANOARROW_COLD void WriterAppendSchema(struct StringWriter* writer,
+                                              const struct ArrowSchema* schema,
+                                              char recursive, int depth) {
   if (schema == NULL) {
     WriterAppendString(writer, "[invalid: pointer is null]");
     return;
@@ -699,8 +658,8 @@ static void WriterAppendSchema(struct StringWriter* writer, const struct ArrowSc
   }
 }
 
-int64_t ArrowSchemaToString(const struct ArrowSchema* schema, char* out, int64_t n,
-                            char recursive) {
+NANOARROW_COLD int64_t ArrowSchemaToString(const struct ArrowSchema* schema, char* out,
+                                           int64_t n, char recursive) {
   struct StringWriter writer;
   writer.out = out;
   writer.capacity = (out == NULL || n < 0) ? 0 : n;
