@@ -214,7 +214,7 @@ static int JsDumpStream(const char* path, FILE* out, char* message, size_t messa
   cr_assert_eq(ArrowIpcArrayStreamReaderInit(&stream, &input, NULL), NANOARROW_OK);
   rc = stream.get_schema(&stream, &schema);
   if (rc != NANOARROW_OK) {
-    snprintf(message, message_size, "schema: %s", stream.get_last_error(&stream));
+    snprintf(message, message_size, "schema: %.900s", stream.get_last_error(&stream));
     ArrowArrayStreamRelease(&stream);
     return rc;
   }
@@ -222,7 +222,7 @@ static int JsDumpStream(const char* path, FILE* out, char* message, size_t messa
   for (;;) {
     rc = stream.get_next(&stream, &batch);
     if (rc != NANOARROW_OK) {
-      snprintf(message, message_size, "batch %d: %s", n, stream.get_last_error(&stream));
+      snprintf(message, message_size, "batch %d: %.900s", n, stream.get_last_error(&stream));
       break;
     }
     if (batch.release == NULL) break;
@@ -246,12 +246,12 @@ static int JsDumpFile(const char* path, FILE* out, char* message, size_t message
   int64_t i;
   int rc = ArrowIpcFileReaderInitBuffer(&reader, &bytes, &error);
   if (rc != NANOARROW_OK) {
-    snprintf(message, message_size, "footer: %s", error.message);
+    snprintf(message, message_size, "footer: %.900s", error.message);
     return rc;
   }
   rc = ArrowIpcFileReaderGetSchema(&reader, &schema, &error);
   if (rc != NANOARROW_OK) {
-    snprintf(message, message_size, "schema: %s", error.message);
+    snprintf(message, message_size, "schema: %.900s", error.message);
     ArrowIpcFileReaderReset(&reader);
     return rc;
   }
@@ -260,7 +260,7 @@ static int JsDumpFile(const char* path, FILE* out, char* message, size_t message
     rc = ArrowIpcFileReaderReadBatch(&reader, i, &batch, NANOARROW_VALIDATION_LEVEL_FULL,
                                      &error);
     if (rc != NANOARROW_OK) {
-      snprintf(message, message_size, "batch %" PRId64 ": %s", i, error.message);
+      snprintf(message, message_size, "batch %" PRId64 ": %.900s", i, error.message);
       break;
     }
     if (i > 0) fputc(',', out);
