@@ -1,197 +1,222 @@
 // IPC reading benchmarks: the ArrowArrayStream reader over an IPC stream held in
-// memory or in a file, with ArrowArrayViewSetArray() on every batch (what a
-// consumer does first). Fixtures are written at startup by this library's own
-// IPC writer from deterministic values, so nothing is committed or downloaded.
+// memory or read from a file, with ArrowArrayViewSetArray() on every batch (what a
+// consumer does first). The streams are fixtures written at build time by
+// bench/make_fixtures.c with this library's own IPC writer (fixed seed), found in
+// $NANOARROW_BENCH_FIXTURES_DIR or else <directory of this program>/fixtures.
 
 #include <benchmark/benchmark.h>
 
+#include <cerrno>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include <unistd.h>
 
 #include "nanoarrow/nanoarrow.h"
 #include "nanoarrow/nanoarrow_ipc.h"
-#include "nanoarrow/nanoarrow_ipc_writer.h"
 
 namespace {
 
-void Die(const char* what, const struct ArrowError* error) {
-  std::fprintf(stderr, "ipc_read_benchmark: %s: %s\n", what,
-               error != nullptr ? error->message : "");
-  std::abort();
+std::string program_path;  // argv[0], used when /proc/self/exe is unavailable.
+
+std::string FixturesDir() {
+  const char* from_env = std::getenv("NANOARROW_BENCH_FIXTURES_DIR");
+  if (from_env != nullptr && from_env[0] != '\0') return from_env;
+  std::string exe = program_path;
+  char link[4096];
+  ssize_t n = readlink("/proc/self/exe", link, sizeof(link) - 1);
+  if (n > 0) exe.assign(link, static_cast<size_t>(n));
+  size_t slash = exe.find_last_of('/');
+  return (slash == std::string::npos ? std::string(".") : exe.substr(0, slash)) +
+         "/fixtures";
 }
 
-void Check(ArrowErrorCode code, const char* what, const struct ArrowError* error = nullptr) {
-  if (code != NANOARROW_OK) Die(what, error);
-}
+// What a benchmark's items/s counts.
+enum class Item { kBatch, kColumn, kValue };
 
-// One IPC stream: a struct of n_columns columns of type, n_batches batches of
-// n_rows rows each (value of row r in column c: r * 7 + c, the same every batch).
+// One fixture stream (NAME.arrows): a struct of n_columns columns, n_batches
+// batches of n_rows rows, as bench/make_fixtures.c writes it.
 struct Fixture {
-  struct ArrowBuffer bytes;
-  std::string path;  // The same bytes in a temporary file.
-  int64_t n_batches;
+  const char* name;
   int64_t n_columns;
+  int64_t n_batches;
   int64_t n_rows;
-  int64_t value_bytes;  // Bytes of column values read per pass.
-};
+  int64_t value_width;  // Bytes per value.
+  Item item;
 
-void AppendColumn(struct ArrowArray* column, enum ArrowType type, int64_t n_rows,
-                  int64_t c) {
-  Check(ArrowArrayStartAppending(column), "start appending");
-  Check(ArrowArrayReserve(column, n_rows), "reserve");
-  for (int64_t r = 0; r < n_rows; r++) {
-    if (type == NANOARROW_TYPE_INT32) {
-      Check(ArrowArrayAppendInt(column, r * 7 + c), "append");
-    } else {
-      Check(ArrowArrayAppendDouble(column, static_cast<double>(r * 7 + c) / 8.0), "append");
+  std::string path;          // Resolved on first use (after main() has run).
+  struct ArrowBuffer bytes;  // The whole file, once FromBuffer needs it.
+  bool loaded = false;
+  std::string error;  // Why the fixture cannot be used, once known.
+
+  Fixture(const char* name, int64_t n_columns, int64_t n_batches, int64_t n_rows,
+          int64_t value_width, Item item)
+      : name(name), n_columns(n_columns), n_batches(n_batches), n_rows(n_rows),
+        value_width(value_width), item(item) {
+    ArrowBufferInit(&bytes);
+  }
+  ~Fixture() { ArrowBufferReset(&bytes); }
+
+  const std::string& Path() {
+    if (path.empty()) path = FixturesDir() + "/" + name + ".arrows";
+    return path;
+  }
+
+  int64_t ValueBytes() const { return n_batches * n_columns * n_rows * value_width; }
+  int64_t ItemsPerPass() const {
+    switch (item) {
+      case Item::kBatch:
+        return n_batches;
+      case Item::kColumn:
+        return n_batches * n_columns;
+      case Item::kValue:
+        break;
     }
-  }
-}
-
-Fixture MakeFixture(const char* name, enum ArrowType type, int64_t n_columns,
-                    int64_t n_batches, int64_t n_rows) {
-  struct ArrowError error;
-  struct ArrowSchema schema;
-  ArrowSchemaInit(&schema);
-  Check(ArrowSchemaSetTypeStruct(&schema, n_columns), "struct schema");
-  for (int64_t c = 0; c < n_columns; c++) {
-    Check(ArrowSchemaSetType(schema.children[c], type), "column type");
-    std::string column_name = "c" + std::to_string(c);
-    Check(ArrowSchemaSetName(schema.children[c], column_name.c_str()), "column name");
+    return n_batches * n_columns * n_rows;
   }
 
-  struct ArrowArray array;
-  Check(ArrowArrayInitFromSchema(&array, &schema, &error), "array init", &error);
-  for (int64_t c = 0; c < n_columns; c++) {
-    AppendColumn(array.children[c], type, n_rows, c);
-  }
-  array.length = n_rows;
-  Check(ArrowArrayFinishBuildingDefault(&array, &error), "finish", &error);
-  struct ArrowArrayView view;
-  Check(ArrowArrayViewInitFromSchema(&view, &schema, &error), "view init", &error);
-  Check(ArrowArrayViewSetArray(&view, &array, &error), "view set", &error);
-
-  Fixture fixture;
-  ArrowBufferInit(&fixture.bytes);
-  struct ArrowIpcOutputStream output;
-  Check(ArrowIpcOutputStreamInitBuffer(&output, &fixture.bytes), "output stream");
-  struct ArrowIpcWriter writer;
-  Check(ArrowIpcWriterInit(&writer, &output), "writer init");
-  Check(ArrowIpcWriterWriteSchema(&writer, &schema, &error), "write schema", &error);
-  for (int64_t b = 0; b < n_batches; b++) {
-    Check(ArrowIpcWriterWriteArrayView(&writer, &view, &error), "write batch", &error);
-  }
-  Check(ArrowIpcWriterWriteArrayView(&writer, nullptr, &error), "write end", &error);
-  ArrowIpcWriterReset(&writer);
-  ArrowArrayViewReset(&view);
-  ArrowArrayRelease(&array);
-  ArrowSchemaRelease(&schema);
-
-  const char* tmp = std::getenv("TMPDIR");
-  fixture.path = std::string(tmp != nullptr ? tmp : "/tmp") + "/nanoarrow_bench_" +
-                 name + "_" + std::to_string(static_cast<long>(getpid())) + ".arrows";
-  FILE* file = std::fopen(fixture.path.c_str(), "wb");
-  if (file == nullptr ||
-      std::fwrite(fixture.bytes.data, 1, static_cast<size_t>(fixture.bytes.size_bytes),
-                  file) != static_cast<size_t>(fixture.bytes.size_bytes) ||
-      std::fclose(file) != 0) {
-    Die("writing the fixture file", nullptr);
-  }
-  fixture.n_batches = n_batches;
-  fixture.n_columns = n_columns;
-  fixture.n_rows = n_rows;
-  fixture.value_bytes = n_batches * n_columns * n_rows *
-                        (type == NANOARROW_TYPE_INT32 ? 4 : 8);
-  return fixture;
-}
-
-// Built on first use and kept (with their files removed at exit).
-struct Fixtures {
-  Fixture many_batches = MakeFixture("many_batches", NANOARROW_TYPE_INT32, 1, 10000, 5);
-  Fixture many_columns = MakeFixture("many_columns", NANOARROW_TYPE_INT32, 10000, 1, 5);
-  Fixture float64 = MakeFixture("float64", NANOARROW_TYPE_DOUBLE, 10, 2, 65536);
-  Fixture float64_long = MakeFixture("float64_long", NANOARROW_TYPE_DOUBLE, 1, 20, 65536);
-  Fixture float64_wide = MakeFixture("float64_wide", NANOARROW_TYPE_DOUBLE, 1280, 1, 1024);
-
-  ~Fixtures() {
-    for (Fixture* f : {&many_batches, &many_columns, &float64, &float64_long, &float64_wide}) {
-      std::remove(f->path.c_str());
-      ArrowBufferReset(&f->bytes);
+  // Reads the file into memory (once); false with error set when it cannot.
+  bool Load() {
+    if (loaded || !error.empty()) return loaded;
+    FILE* file = std::fopen(Path().c_str(), "rb");
+    if (file == nullptr) {
+      error = MissingMessage();
+      return false;
     }
+    char chunk[1 << 16];
+    size_t n;
+    while ((n = std::fread(chunk, 1, sizeof(chunk), file)) > 0) {
+      if (ArrowBufferAppend(&bytes, chunk, static_cast<int64_t>(n)) != NANOARROW_OK) {
+        error = "out of memory loading " + path;
+        break;
+      }
+    }
+    if (std::ferror(file)) error = "cannot read " + path;
+    std::fclose(file);
+    loaded = error.empty();
+    return loaded;
+  }
+
+  std::string MissingMessage() const {
+    return "fixture " + path + " missing (" + std::strerror(errno) +
+           "): build the default target (bench/make_fixtures) or set "
+           "NANOARROW_BENCH_FIXTURES_DIR";
   }
 };
 
-Fixtures& GetFixtures() {
-  static Fixtures fixtures;
-  return fixtures;
-}
+Fixture many_batches("many_batches", 1, 10000, 5, 4, Item::kBatch);
+Fixture many_columns("many_columns", 10000, 1, 5, 4, Item::kColumn);
+Fixture float64("float64", 10, 2, 65536, 8, Item::kValue);
+Fixture float64_long("float64_long", 1, 20, 65536, 8, Item::kValue);
+Fixture float64_wide("float64_wide", 1280, 1, 1024, 8, Item::kValue);
+Fixture float64_zstd("float64_zstd", 10, 2, 65536, 8, Item::kValue);
+Fixture float64_lz4("float64_lz4", 10, 2, 65536, 8, Item::kValue);
 
 void KeepBytes(struct ArrowBufferAllocator*, uint8_t*, int64_t) {}
 
-// An input stream over the fixture's bytes without copying them (the buffer's
-// deallocator leaves the fixture alone).
-void InitBufferInput(const Fixture& fixture, struct ArrowIpcInputStream* input) {
-  struct ArrowBuffer borrowed;
-  ArrowBufferInit(&borrowed);
-  Check(ArrowBufferSetAllocator(&borrowed, ArrowBufferDeallocator(&KeepBytes, nullptr)),
-        "borrowed buffer");
-  borrowed.data = fixture.bytes.data;
-  borrowed.size_bytes = fixture.bytes.size_bytes;
-  borrowed.capacity_bytes = fixture.bytes.size_bytes;
-  Check(ArrowIpcInputStreamInitBuffer(input, &borrowed), "buffer input");
-}
-
-void InitFileInput(const Fixture& fixture, struct ArrowIpcInputStream* input) {
-  FILE* file = std::fopen(fixture.path.c_str(), "rb");
-  if (file == nullptr) Die("opening the fixture file", nullptr);
-  Check(ArrowIpcInputStreamInitFile(input, file, 1), "file input");
-}
-
-// Reads the whole stream, viewing every batch; returns the number of batches.
-int64_t ReadAll(struct ArrowIpcInputStream* input, struct ArrowArrayView* view) {
+// Reads the whole stream from input (taking it over), viewing every batch; checks
+// the fixture's shape. Returns false with message set on any error.
+bool ReadAll(struct ArrowIpcInputStream* input, const Fixture& fixture,
+             std::string* message) {
+  struct ArrowIpcArrayStreamReaderOptions options;
+  options.field_index = -1;
+  options.use_shared_buffers = 1;
   struct ArrowArrayStream stream;
-  struct ArrowSchema schema;
+  if (ArrowIpcArrayStreamReaderInit(&stream, input, &options) != NANOARROW_OK) {
+    if (input->release != nullptr) input->release(input);
+    *message = "cannot initialize the IPC stream reader";
+    return false;
+  }
   struct ArrowError error;
-  Check(ArrowIpcArrayStreamReaderInit(&stream, input, nullptr), "reader init");
-  Check(ArrowArrayStreamGetSchema(&stream, &schema, &error), "get schema", &error);
-  Check(ArrowArrayViewInitFromSchema(view, &schema, &error), "view init", &error);
+  error.message[0] = '\0';
+  struct ArrowSchema schema;
+  schema.release = nullptr;
+  struct ArrowArrayView view;
+  ArrowArrayViewInitFromType(&view, NANOARROW_TYPE_UNINITIALIZED);
   int64_t n_batches = 0;
-  for (;;) {
+  bool ok = ArrowArrayStreamGetSchema(&stream, &schema, &error) == NANOARROW_OK &&
+            ArrowArrayViewInitFromSchema(&view, &schema, &error) == NANOARROW_OK;
+  if (ok && schema.n_children != fixture.n_columns) {
+    std::snprintf(error.message, sizeof(error.message),
+                  "expected %ld columns, the fixture has %ld",
+                  static_cast<long>(fixture.n_columns), static_cast<long>(schema.n_children));
+    ok = false;
+  }
+  while (ok) {
     struct ArrowArray array;
-    Check(ArrowArrayStreamGetNext(&stream, &array, &error), "get next", &error);
-    if (array.release == nullptr) break;
-    Check(ArrowArrayViewSetArray(view, &array, &error), "view set", &error);
-    benchmark::DoNotOptimize(view->children[0]->buffer_views[1].data.data);
+    ok = ArrowArrayStreamGetNext(&stream, &array, &error) == NANOARROW_OK;
+    if (!ok || array.release == nullptr) break;
+    ok = ArrowArrayViewSetArray(&view, &array, &error) == NANOARROW_OK;
+    benchmark::DoNotOptimize(view.children[0]->buffer_views[1].data.data);
     ArrowArrayRelease(&array);
     n_batches++;
   }
-  ArrowArrayViewReset(view);
-  ArrowSchemaRelease(&schema);
+  if (ok && n_batches != fixture.n_batches) {
+    std::snprintf(error.message, sizeof(error.message),
+                  "expected %ld batches, read %ld", static_cast<long>(fixture.n_batches),
+                  static_cast<long>(n_batches));
+    ok = false;
+  }
+  if (!ok) *message = fixture.path + ": " + error.message;
+  ArrowArrayViewReset(&view);
+  if (schema.release != nullptr) ArrowSchemaRelease(&schema);
   ArrowArrayStreamRelease(&stream);
-  return n_batches;
+  return ok;
+}
+
+// An input stream over the loaded bytes without copying them (the buffer's
+// deallocator leaves the fixture alone).
+ArrowErrorCode InitBufferInput(Fixture& fixture, struct ArrowIpcInputStream* input) {
+  struct ArrowBuffer borrowed;
+  ArrowBufferInit(&borrowed);
+  NANOARROW_RETURN_NOT_OK(
+      ArrowBufferSetAllocator(&borrowed, ArrowBufferDeallocator(&KeepBytes, nullptr)));
+  borrowed.data = fixture.bytes.data;
+  borrowed.size_bytes = fixture.bytes.size_bytes;
+  borrowed.capacity_bytes = fixture.bytes.size_bytes;
+  return ArrowIpcInputStreamInitBuffer(input, &borrowed);
 }
 
 enum class Source { kBuffer, kFile };
 
-void ReadFixture(benchmark::State& state, const Fixture& fixture, Source source) {
-  struct ArrowArrayView view;
-  int64_t n_batches = 0;
+void ReadFixture(benchmark::State& state, Fixture& fixture, Source source) {
+  if (source == Source::kBuffer ? !fixture.Load() : access(fixture.Path().c_str(), R_OK) != 0) {
+    if (fixture.error.empty()) fixture.error = fixture.MissingMessage();
+    state.SkipWithError(fixture.error.c_str());
+    return;
+  }
+  std::string message;
   for (auto _ : state) {
     struct ArrowIpcInputStream input;
     if (source == Source::kBuffer) {
-      InitBufferInput(fixture, &input);
+      if (InitBufferInput(fixture, &input) != NANOARROW_OK) {
+        message = "cannot create the buffer input stream";
+        break;
+      }
     } else {
-      InitFileInput(fixture, &input);
+      FILE* file = std::fopen(fixture.path.c_str(), "rb");
+      if (file == nullptr) {
+        message = fixture.MissingMessage();
+        break;
+      }
+      if (ArrowIpcInputStreamInitFile(&input, file, 1) != NANOARROW_OK) {
+        std::fclose(file);
+        message = "cannot create the file input stream";
+        break;
+      }
     }
-    n_batches = ReadAll(&input, &view);
+    if (!ReadAll(&input, fixture, &message)) break;
   }
-  if (n_batches != fixture.n_batches) state.SkipWithError("wrong number of batches");
-  state.SetBytesProcessed(state.iterations() * fixture.value_bytes);
+  if (!message.empty()) {
+    state.SkipWithError(message.c_str());
+    return;
+  }
+  state.SetItemsProcessed(state.iterations() * fixture.ItemsPerPass());
+  state.SetBytesProcessed(state.iterations() * fixture.ValueBytes());
   state.counters["batches"] = benchmark::Counter(
       static_cast<double>(state.iterations() * fixture.n_batches),
       benchmark::Counter::kIsRate);
@@ -204,83 +229,129 @@ void ReadFixture(benchmark::State& state, const Fixture& fixture, Source source)
 
 /// Read 10,000 tiny batches from a buffer
 ///
-/// An IPC stream of 10,000 record batches of one int32 column with 5 values, read
-/// from memory through ArrowIpcArrayStreamReaderInit() (zero-copy: arrays point
-/// into the input) with ArrowArrayViewSetArray() on every batch. Measures the
-/// fixed cost per batch.
+/// The many_batches stream (10,000 record batches of one int32 column with 5
+/// values) loaded into memory once, then read through ArrowIpcArrayStreamReaderInit()
+/// with shared buffers (zero-copy: arrays point into the input), with
+/// ArrowArrayViewSetArray() on every batch. Measures the fixed cost per batch;
+/// items are batches.
 static void IpcReadManyBatchesFromBuffer(benchmark::State& state) {
-  ReadFixture(state, GetFixtures().many_batches, Source::kBuffer);
+  ReadFixture(state, many_batches, Source::kBuffer);
 }
 
 /// Read 10,000 tiny batches from a file
 ///
-/// The same 10,000 batches of 5 int32 values read from a temporary file through a
-/// FILE* input stream (each message read into memory), with
-/// ArrowArrayViewSetArray() on every batch.
+/// The same 10,000 batches of 5 int32 values read from the fixture file through an
+/// ArrowIpcInputStreamInitFile() input stream, with ArrowArrayViewSetArray() on
+/// every batch; items are batches.
 static void IpcReadManyBatchesFromFile(benchmark::State& state) {
-  ReadFixture(state, GetFixtures().many_batches, Source::kFile);
+  ReadFixture(state, many_batches, Source::kFile);
 }
 
 /// Read one batch of 10,000 columns from a buffer
 ///
-/// One record batch of 10,000 int32 columns with 5 values each, read from memory
-/// with ArrowArrayViewSetArray() on the batch. Measures the cost per column.
+/// The many_columns stream (one record batch of 10,000 int32 columns with 5 values
+/// each) read from memory zero-copy, with ArrowArrayViewSetArray() on the batch.
+/// Measures the cost per column; items are columns.
 static void IpcReadManyColumnsFromBuffer(benchmark::State& state) {
-  ReadFixture(state, GetFixtures().many_columns, Source::kBuffer);
+  ReadFixture(state, many_columns, Source::kBuffer);
 }
 
 /// Read one batch of 10,000 columns from a file
 ///
-/// The 10,000-column batch read from a temporary file through a FILE* input
-/// stream, with ArrowArrayViewSetArray() on the batch.
+/// The 10,000-column batch read from the fixture file through an
+/// ArrowIpcInputStreamInitFile() input stream, with ArrowArrayViewSetArray() on the
+/// batch; items are columns.
 static void IpcReadManyColumnsFromFile(benchmark::State& state) {
-  ReadFixture(state, GetFixtures().many_columns, Source::kFile);
+  ReadFixture(state, many_columns, Source::kFile);
 }
 
 /// Read 10 float64 columns x 2 batches of 65,536 rows from a buffer
 ///
-/// 10 MiB of float64 values in two record batches, read from memory zero-copy:
-/// the time should not depend on the number of bytes.
+/// 10 MiB of float64 values in two record batches, read from memory zero-copy with
+/// ArrowArrayViewSetArray() on each batch: the time should not depend on the number
+/// of bytes, so it beats the memcpy floor by far.
 static void IpcReadFloat64FromBuffer(benchmark::State& state) {
-  ReadFixture(state, GetFixtures().float64, Source::kBuffer);
+  ReadFixture(state, float64, Source::kBuffer);
 }
 
 /// Read 1 float64 column x 20 batches of 65,536 rows from a buffer
 ///
 /// 10 MiB of float64 values in twenty single-column record batches, read from
-/// memory zero-copy.
+/// memory zero-copy with ArrowArrayViewSetArray() on each batch.
 static void IpcReadFloat64LongFromBuffer(benchmark::State& state) {
-  ReadFixture(state, GetFixtures().float64_long, Source::kBuffer);
+  ReadFixture(state, float64_long, Source::kBuffer);
 }
 
 /// Read 1,280 float64 columns x 1,024 rows from a buffer
 ///
 /// 10 MiB of float64 values in one record batch of 1,280 columns, read from memory
-/// zero-copy.
+/// zero-copy with ArrowArrayViewSetArray() on the batch.
 static void IpcReadFloat64WideFromBuffer(benchmark::State& state) {
-  ReadFixture(state, GetFixtures().float64_wide, Source::kBuffer);
+  ReadFixture(state, float64_wide, Source::kBuffer);
+}
+
+/// Read the ZSTD-compressed float64 stream from a buffer
+///
+/// The 10 float64 columns x 2 batches of 65,536 rows, every body buffer compressed
+/// with ZSTD by the writer, read from memory: each buffer is decompressed into new
+/// memory, then ArrowArrayViewSetArray() on each batch. Needs a library built with
+/// NANOARROW_IPC_WITH_ZSTD.
+static void IpcReadFloat64ZstdFromBuffer(benchmark::State& state) {
+  ReadFixture(state, float64_zstd, Source::kBuffer);
+}
+
+/// Read the LZ4-compressed float64 stream from a buffer
+///
+/// The 10 float64 columns x 2 batches of 65,536 rows, every body buffer compressed
+/// as an LZ4 frame by the writer, read from memory: each buffer is decompressed
+/// into new memory, then ArrowArrayViewSetArray() on each batch. Needs a library
+/// built with NANOARROW_IPC_WITH_LZ4.
+static void IpcReadFloat64Lz4FromBuffer(benchmark::State& state) {
+  ReadFixture(state, float64_lz4, Source::kBuffer);
 }
 
 /// Read 10 float64 columns x 2 batches of 65,536 rows from a file
 ///
-/// The 10 MiB two-batch float64 stream read from a temporary file (every body is
-/// read into memory, so this tracks file read speed).
+/// The 10 MiB two-batch float64 stream read from the fixture file through an
+/// ArrowIpcInputStreamInitFile() input stream (every body is read into memory, so
+/// this tracks file read speed; compare with the memcpy floor).
 static void IpcReadFloat64FromFile(benchmark::State& state) {
-  ReadFixture(state, GetFixtures().float64, Source::kFile);
+  ReadFixture(state, float64, Source::kFile);
 }
 
 /// Read 1 float64 column x 20 batches of 65,536 rows from a file
 ///
-/// The 10 MiB twenty-batch float64 stream read from a temporary file.
+/// The 10 MiB twenty-batch float64 stream read from the fixture file through an
+/// ArrowIpcInputStreamInitFile() input stream.
 static void IpcReadFloat64LongFromFile(benchmark::State& state) {
-  ReadFixture(state, GetFixtures().float64_long, Source::kFile);
+  ReadFixture(state, float64_long, Source::kFile);
 }
 
 /// Read 1,280 float64 columns x 1,024 rows from a file
 ///
-/// The 10 MiB 1,280-column float64 batch read from a temporary file.
+/// The 10 MiB 1,280-column float64 batch read from the fixture file through an
+/// ArrowIpcInputStreamInitFile() input stream.
 static void IpcReadFloat64WideFromFile(benchmark::State& state) {
-  ReadFixture(state, GetFixtures().float64_wide, Source::kFile);
+  ReadFixture(state, float64_wide, Source::kFile);
+}
+
+/// Floor: memcpy 10 MiB of float64 values
+///
+/// One memcpy() of the 1,310,720 float64 values (10 MiB) each float64 fixture holds
+/// into a second buffer: what reading them costs when every byte is copied once.
+static void FloorMemcpyFloat64Read(benchmark::State& state) {
+  const int64_t n_values = float64.n_batches * float64.n_columns * float64.n_rows;
+  std::vector<double> in(static_cast<size_t>(n_values));
+  for (int64_t i = 0; i < n_values; i++) in[i] = static_cast<double>(i % 4096) / 16.0;
+  std::vector<double> out(in.size());
+  for (auto _ : state) {
+    const double* src = in.data();
+    benchmark::DoNotOptimize(src);
+    std::memcpy(out.data(), src, in.size() * sizeof(double));
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(state.iterations() * n_values);
+  state.SetBytesProcessed(state.iterations() * n_values * 8);
 }
 
 BENCHMARK(IpcReadManyBatchesFromBuffer);
@@ -290,7 +361,18 @@ BENCHMARK(IpcReadManyColumnsFromFile);
 BENCHMARK(IpcReadFloat64FromBuffer);
 BENCHMARK(IpcReadFloat64LongFromBuffer);
 BENCHMARK(IpcReadFloat64WideFromBuffer);
+BENCHMARK(IpcReadFloat64ZstdFromBuffer);
+BENCHMARK(IpcReadFloat64Lz4FromBuffer);
 BENCHMARK(IpcReadFloat64FromFile);
 BENCHMARK(IpcReadFloat64LongFromFile);
 BENCHMARK(IpcReadFloat64WideFromFile);
-BENCHMARK_MAIN();
+BENCHMARK(FloorMemcpyFloat64Read);
+
+int main(int argc, char** argv) {
+  program_path = argv[0];
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
