@@ -27,6 +27,8 @@
 #define ArrowIpcDecoderInit NANOARROW_SYMBOL(ArrowIpcDecoderInit)
 #define ArrowIpcDecoderReset NANOARROW_SYMBOL(ArrowIpcDecoderReset)
 #define ArrowIpcDecoderSetDecompressor NANOARROW_SYMBOL(ArrowIpcDecoderSetDecompressor)
+#define ArrowIpcDecoderSetMaxDecompressedBytes \
+  NANOARROW_SYMBOL(ArrowIpcDecoderSetMaxDecompressedBytes)
 #define ArrowIpcDecoderPeekHeader NANOARROW_SYMBOL(ArrowIpcDecoderPeekHeader)
 #define ArrowIpcDecoderVerifyHeader NANOARROW_SYMBOL(ArrowIpcDecoderVerifyHeader)
 #define ArrowIpcDecoderDecodeHeader NANOARROW_SYMBOL(ArrowIpcDecoderDecodeHeader)
@@ -67,6 +69,8 @@
 #define ArrowIpcArrayStreamReaderInit NANOARROW_SYMBOL(ArrowIpcArrayStreamReaderInit)
 #define ArrowIpcArrayStreamReaderInitWithValidation \
   NANOARROW_SYMBOL(ArrowIpcArrayStreamReaderInitWithValidation)
+#define ArrowIpcArrayStreamReaderInitWithLimits \
+  NANOARROW_SYMBOL(ArrowIpcArrayStreamReaderInitWithLimits)
 #define ArrowIpcFileReaderInitBuffer NANOARROW_SYMBOL(ArrowIpcFileReaderInitBuffer)
 #define ArrowIpcFileReaderInitFile NANOARROW_SYMBOL(ArrowIpcFileReaderInitFile)
 #define ArrowIpcFileReaderReset NANOARROW_SYMBOL(ArrowIpcFileReaderReset)
@@ -220,6 +224,31 @@ void ArrowIpcDecoderReset(struct ArrowIpcDecoder* decoder);
 /* Takes ownership of decompressor (releasing any previous one). */
 ArrowErrorCode ArrowIpcDecoderSetDecompressor(struct ArrowIpcDecoder* decoder,
                                               struct ArrowIpcDecompressor* decompressor);
+
+/* ---- Reader limits ----
+ * Decompressed bytes: all compressed buffers of one message body together may
+ * declare (and so make the decoder allocate) at most a limit of decompressed bytes,
+ * checked before anything is allocated or decompressed. By default the limit is
+ * NANOARROW_IPC_DEFAULT_DECOMPRESSION_RATIO x the body's size +
+ * NANOARROW_IPC_DEFAULT_DECOMPRESSION_ALLOWANCE bytes (64 x + 1 MiB); bodies that
+ * compress better than that need a larger limit.
+ *
+ * Lengths no input bytes pay for: null arrays, structs without children,
+ * fixed-size lists of size 0 and the logical length of run-end encoded arrays
+ * cost nothing however long they claim to be. RecordBatch.length and every field
+ * node's length must therefore be at most the larger of
+ * NANOARROW_IPC_MAX_UNBACKED_LENGTH (2^31 - 1) and 8 x the bytes the body may
+ * hold (its size, plus the decompressed-byte limit when it is compressed): any
+ * array whose elements take at least one bit of the body is within it. Each
+ * top-level field's length must also equal RecordBatch.length. */
+#define NANOARROW_IPC_DEFAULT_DECOMPRESSION_RATIO 64
+#define NANOARROW_IPC_DEFAULT_DECOMPRESSION_ALLOWANCE (1 << 20)
+#define NANOARROW_IPC_MAX_UNBACKED_LENGTH INT32_MAX
+
+/* Sets the decompressed-byte limit per message body of decoder to max_bytes
+ * (>= 0), or back to the default with -1 (EINVAL for anything else). */
+ArrowErrorCode ArrowIpcDecoderSetMaxDecompressedBytes(struct ArrowIpcDecoder* decoder,
+                                                      int64_t max_bytes);
 
 /* Reads the message prefix (0xFFFFFFFF + int32 length, or a legacy int32 length)
  * and sets header_size_bytes. ESPIPE when data is too short to tell, ENODATA at an
@@ -428,6 +457,15 @@ ArrowErrorCode ArrowIpcArrayStreamReaderInitWithValidation(
     struct ArrowArrayStream* out, struct ArrowIpcInputStream* input_stream,
     struct ArrowIpcArrayStreamReaderOptions* options,
     enum ArrowValidationLevel validation_level);
+
+/* ArrowIpcArrayStreamReaderInitWithValidation with the decoder's decompressed-byte
+ * limit per message body set to max_decompressed_bytes (-1: the default; see
+ * ArrowIpcDecoderSetMaxDecompressedBytes). EINVAL for a level or limit out of
+ * range. */
+ArrowErrorCode ArrowIpcArrayStreamReaderInitWithLimits(
+    struct ArrowArrayStream* out, struct ArrowIpcInputStream* input_stream,
+    struct ArrowIpcArrayStreamReaderOptions* options,
+    enum ArrowValidationLevel validation_level, int64_t max_decompressed_bytes);
 
 /* ---- IPC file reader with random access ---- */
 

@@ -183,6 +183,11 @@ struct IpcBatchContext {
   int swap_endian;
   int legacy_union_validity;
   int64_t n_decompressing;
+  /* Decompressed bytes declared so far, and the body's limit for them. */
+  int64_t decompressed_bytes;
+  int64_t max_decompressed_bytes;
+  /* The largest length a node may claim (see NANOARROW_IPC_MAX_UNBACKED_LENGTH). */
+  int64_t max_length;
   int64_t buffer_i;
   int64_t variadic_i;
   /* Quick validation (see ArrowIpcTree.quick_validation): whether it applies, and
@@ -268,11 +273,6 @@ static void IpcBatchSwapBuffer(uint8_t* data, int64_t size, int kind) {
   }
 }
 
-/* Decompressed sizes are bounded relative to the compressed bytes so that a
- * small message cannot make us allocate without limit. */
-#define IPC_BATCH_MAX_COMPRESSION_RATIO 65536
-#define IPC_BATCH_MIN_DECOMPRESSED_ALLOWANCE (1 << 20)
-
 static const char* IpcBatchCodecName(enum ArrowIpcCompressionType codec) {
   return codec == NANOARROW_IPC_COMPRESSION_TYPE_ZSTD ? "ZSTD" : "LZ4_FRAME";
 }
@@ -325,15 +325,25 @@ static ArrowErrorCode IpcBatchResolveBuffer(struct IpcBatchContext* ctx, int64_t
     data += 8;
     length -= 8;
     if (decompressed_size != -1) {
-      if (decompressed_size < 0 ||
-          decompressed_size / IPC_BATCH_MAX_COMPRESSION_RATIO >
-              length + IPC_BATCH_MIN_DECOMPRESSED_ALLOWANCE / IPC_BATCH_MAX_COMPRESSION_RATIO) {
+      if (decompressed_size < 0) {
         ArrowErrorSet(ctx->error,
-                      "field %ld: buffer %ld claims %ld decompressed bytes from %ld "
-                      "compressed bytes",
-                      (long)k, (long)i, (long)decompressed_size, (long)length);
+                      "field %ld: buffer %ld claims %ld decompressed bytes", (long)k,
+                      (long)i, (long)decompressed_size);
         return EINVAL;
       }
+      /* Checked before anything is allocated: the claims of one body together stay
+       * within the decoder's limit. */
+      if (decompressed_size > ctx->max_decompressed_bytes - ctx->decompressed_bytes) {
+        ArrowErrorSet(ctx->error,
+                      "field %ld: buffer %ld claims %ld decompressed bytes (from %ld "
+                      "compressed bytes), over the limit of %ld decompressed bytes for "
+                      "this message body (%ld already claimed; see "
+                      "ArrowIpcDecoderSetMaxDecompressedBytes)",
+                      (long)k, (long)i, (long)decompressed_size, (long)length,
+                      (long)ctx->max_decompressed_bytes, (long)ctx->decompressed_bytes);
+        return EINVAL;
+      }
+      ctx->decompressed_bytes += decompressed_size;
       if (ctx->private_data->decompressor.decompress_add == NULL) {
         ArrowErrorSet(ctx->error, "no decompressor for %s",
                       IpcBatchCodecName(ctx->decoder->codec));
@@ -432,7 +442,11 @@ static int IpcBatchQuickCheckChildren(const struct ArrowArrayView* view) {
   return 1;
 }
 
-static ArrowErrorCode IpcBatchDecodeField(struct IpcBatchContext* ctx, int64_t k) {
+static int64_t IpcBatchSubtreeSize(const struct ArrowArrayView* view);
+
+/* Field k of the tree, which is top-level column `column` (or -1). */
+static ArrowErrorCode IpcBatchDecodeField(struct IpcBatchContext* ctx, int64_t k,
+                                          int64_t column) {
   struct ArrowIpcTreeField* field = &ctx->tree->fields[k];
   struct ArrowArrayView* view = field->view;
   const uint8_t* node;
@@ -451,6 +465,24 @@ static ArrowErrorCode IpcBatchDecodeField(struct IpcBatchContext* ctx, int64_t k
   if (length < 0 || null_count < 0 || null_count > length) {
     ArrowErrorSet(ctx->error, "field %ld: invalid length %ld / null_count %ld", (long)k,
                   (long)length, (long)null_count);
+    return EINVAL;
+  }
+  /* The format requires it, and it keeps a short batch from carrying a column of
+   * any length. */
+  if (column >= 0 && length != ctx->header->length) {
+    const char* name = ctx->tree->schema.children[column]->name;
+    ArrowErrorSet(ctx->error,
+                  "column %ld ('%s'): field length %ld differs from the record batch "
+                  "length %ld",
+                  (long)column, name != NULL ? name : "", (long)length,
+                  (long)ctx->header->length);
+    return EINVAL;
+  }
+  if (length > ctx->max_length) {
+    ArrowErrorSet(ctx->error,
+                  "field %ld: length %ld is over the reader's limit of %ld for a body of "
+                  "%ld bytes (NANOARROW_IPC_MAX_UNBACKED_LENGTH)",
+                  (long)k, (long)length, (long)ctx->max_length, (long)ctx->body_size);
     return EINVAL;
   }
   view->offset = 0;
@@ -727,6 +759,34 @@ static int64_t IpcBatchSubtreeSize(const struct ArrowArrayView* view) {
   return n;
 }
 
+/* The decompressed-byte and length limits of the body about to be decoded (see
+ * "Reader limits" in nanoarrow_ipc.h). */
+static void IpcBatchSetLimits(struct IpcBatchContext* ctx,
+                              const struct ArrowIpcDecoder* decoder) {
+  const struct ArrowIpcDecoderPrivate* private_data =
+      (const struct ArrowIpcDecoderPrivate*)decoder->private_data;
+  int64_t body_size = decoder->body_size_bytes > 0 ? decoder->body_size_bytes : 0;
+  int64_t backed_bytes = body_size;
+  if (private_data->max_decompressed_bytes >= 0) {
+    ctx->max_decompressed_bytes = private_data->max_decompressed_bytes;
+  } else if (body_size > (INT64_MAX - NANOARROW_IPC_DEFAULT_DECOMPRESSION_ALLOWANCE) /
+                             NANOARROW_IPC_DEFAULT_DECOMPRESSION_RATIO) {
+    ctx->max_decompressed_bytes = INT64_MAX;
+  } else {
+    ctx->max_decompressed_bytes = NANOARROW_IPC_DEFAULT_DECOMPRESSION_RATIO * body_size +
+                                  NANOARROW_IPC_DEFAULT_DECOMPRESSION_ALLOWANCE;
+  }
+  if (decoder->codec != NANOARROW_IPC_COMPRESSION_TYPE_NONE) {
+    backed_bytes = ctx->max_decompressed_bytes > INT64_MAX - body_size
+                       ? INT64_MAX
+                       : body_size + ctx->max_decompressed_bytes;
+  }
+  ctx->max_length = backed_bytes > INT64_MAX / 8 ? INT64_MAX : 8 * backed_bytes;
+  if (ctx->max_length < NANOARROW_IPC_MAX_UNBACKED_LENGTH) {
+    ctx->max_length = NANOARROW_IPC_MAX_UNBACKED_LENGTH;
+  }
+}
+
 /* Pre-order index of top-level column i in the tree's fields. */
 static int64_t IpcBatchTopLevelFieldIndex(const struct ArrowIpcTree* tree, int64_t i) {
   int64_t k = 0;
@@ -752,6 +812,9 @@ ArrowErrorCode ArrowIpcPrivateDecodeBatch(struct ArrowIpcDecoder* decoder,
   ArrowErrorCode result = NANOARROW_OK;
   int64_t result_k;
   int64_t k;
+  /* Field k == next_column_k is top-level column n_columns. */
+  int64_t next_column_k = 0;
+  int64_t n_columns = 0;
 
   if (field_index < -1 || field_index >= tree->view.n_children) {
     ArrowErrorSet(error, "field index %ld is out of range [-1, %ld)", (long)field_index,
@@ -769,6 +832,15 @@ ArrowErrorCode ArrowIpcPrivateDecodeBatch(struct ArrowIpcDecoder* decoder,
   }
 
   memset(&ctx, 0, sizeof(ctx));
+  IpcBatchSetLimits(&ctx, decoder);
+  if (header->length > ctx.max_length) {
+    ArrowErrorSet(error,
+                  "record batch length %ld is over the reader's limit of %ld "
+                  "for a body of %ld bytes (NANOARROW_IPC_MAX_UNBACKED_LENGTH)",
+                  (long)header->length, (long)ctx.max_length,
+                  (long)decoder->body_size_bytes);
+    return EINVAL;
+  }
   ctx.decoder = decoder;
   ctx.private_data = (struct ArrowIpcDecoderPrivate*)decoder->private_data;
   ctx.tree = tree;
@@ -826,7 +898,14 @@ ArrowErrorCode ArrowIpcPrivateDecodeBatch(struct ArrowIpcDecoder* decoder,
   tree->view.length = header->length;
   tree->view.null_count = 0;
   for (k = 0; k < tree->n_fields && result == NANOARROW_OK; k++) {
-    result = IpcBatchDecodeField(&ctx, k);
+    int64_t column = -1;
+    if (k == next_column_k) {
+      column = n_columns++;
+      next_column_k += tree->has_nested_fields
+                           ? IpcBatchSubtreeSize(tree->view.children[column])
+                           : 1;
+    }
+    result = IpcBatchDecodeField(&ctx, k, column);
   }
   if (ctx.n_decompressing > 0) {
     ArrowErrorCode wait_result = ctx.private_data->decompressor.decompress_wait(

@@ -364,6 +364,7 @@ ArrowErrorCode ArrowIpcDecoderInit(struct ArrowIpcDecoder* decoder) {
   ArrowIpcFooterInit(&private_data->footer);
   ArrowBufferInit(&private_data->schema_ids);
   private_data->body_endianness = NANOARROW_IPC_ENDIANNESS_UNINITIALIZED;
+  private_data->max_decompressed_bytes = -1;
   if (ArrowIpcSerialDecompressor(&private_data->decompressor) != NANOARROW_OK) {
     ArrowFree(private_data);
     return ENOMEM;
@@ -395,6 +396,14 @@ ArrowErrorCode ArrowIpcDecoderSetDecompressor(struct ArrowIpcDecoder* decoder,
   }
   memcpy(&private_data->decompressor, decompressor, sizeof(*decompressor));
   decompressor->release = NULL;
+  return NANOARROW_OK;
+}
+
+ArrowErrorCode ArrowIpcDecoderSetMaxDecompressedBytes(struct ArrowIpcDecoder* decoder,
+                                                      int64_t max_bytes) {
+  struct ArrowIpcDecoderPrivate* private_data = IpcDecoderGetPrivate(decoder);
+  if (private_data == NULL || max_bytes < -1) return EINVAL;
+  private_data->max_decompressed_bytes = max_bytes;
   return NANOARROW_OK;
 }
 
@@ -542,20 +551,32 @@ static ArrowErrorCode IpcDecoderReadBatchHeader(struct ArrowIpcDecoder* decoder,
 
 /* Dictionary ids of a Schema's Fields in pre-order (the order trees use). */
 static ArrowErrorCode IpcDecoderCollectIds(const struct ArrowIpcFbrTable* table, int children_id,
-                                 struct ArrowBuffer* ids, int depth) {
+                                 struct ArrowBuffer* ids, int depth,
+                                 struct ArrowError* error) {
   struct ArrowIpcFbrVector vec;
   struct ArrowIpcFbrTable field;
   struct ArrowIpcFbrTable dictionary;
   int64_t i;
-  if (depth > NANOARROW_MAX_NESTING_DEPTH + 1) return EINVAL;
   if (!ArrowIpcFbrGetVector(table, children_id, 4, 4, &vec)) return NANOARROW_OK;
+  /* Fields at depth d are children of this call's table; the same limit (and
+   * message) as schema decoding, which would refuse them next. */
+  if (vec.n > 0 && depth > NANOARROW_MAX_NESTING_DEPTH) {
+    ArrowErrorSet(error, "schema nested deeper than %d", NANOARROW_MAX_NESTING_DEPTH);
+    return EINVAL;
+  }
   for (i = 0; i < vec.n; i++) {
-    if (!ArrowIpcFbrVectorTable(&vec, i, &field)) return EINVAL;
-    if (ArrowIpcFbrGetTable(&field, 4, &dictionary)) {
-      NANOARROW_RETURN_NOT_OK(
-          ArrowBufferAppendInt64(ids, ArrowIpcFbrGetInt64(&dictionary, 0, 0)));
+    if (!ArrowIpcFbrVectorTable(&vec, i, &field)) {
+      ArrowErrorSet(error, "invalid Field table in schema");
+      return EINVAL;
     }
-    NANOARROW_RETURN_NOT_OK(IpcDecoderCollectIds(&field, 5, ids, depth + 1));
+    if (ArrowIpcFbrGetTable(&field, 4, &dictionary)) {
+      if (ArrowBufferAppendInt64(ids, ArrowIpcFbrGetInt64(&dictionary, 0, 0)) !=
+          NANOARROW_OK) {
+        ArrowErrorSet(error, "out of memory collecting dictionary ids");
+        return ENOMEM;
+      }
+    }
+    NANOARROW_RETURN_NOT_OK(IpcDecoderCollectIds(&field, 5, ids, depth + 1, error));
   }
   return NANOARROW_OK;
 }
@@ -577,11 +598,7 @@ static ArrowErrorCode IpcDecoderReadSchemaBasics(struct ArrowIpcDecoder* decoder
     }
   }
   private_data->schema_ids.size_bytes = 0;
-  if (IpcDecoderCollectIds(schema, 1, &private_data->schema_ids, 0) != NANOARROW_OK) {
-    ArrowErrorSet(error, "invalid dictionary encodings in schema");
-    return EINVAL;
-  }
-  return NANOARROW_OK;
+  return IpcDecoderCollectIds(schema, 1, &private_data->schema_ids, 0, error);
 }
 
 ArrowErrorCode ArrowIpcDecoderDecodeHeader(struct ArrowIpcDecoder* decoder,

@@ -182,6 +182,8 @@ struct ArrowIpcDecoderPrivate {
   struct ArrowIpcTree tree;
   enum ArrowIpcEndianness body_endianness;
   struct ArrowIpcDecompressor decompressor;
+  /* Decompressed bytes a message body may declare (-1: the default ratio). */
+  int64_t max_decompressed_bytes;
   struct ArrowIpcFooter footer;
 
   /* The last decoded header (points into the caller's data). */

@@ -452,9 +452,14 @@ static ArrowErrorCode IpcSchemaTypeFormat(const struct ArrowIpcFbrTable* field, 
       break;
     case ARROW_IPC_FBR_TYPE_FIXED_SIZE_BINARY:
       width = ArrowIpcFbrGetInt32(&t, 0, 0);
-      if (width < 0) {
-        ArrowErrorSet(error, "%s: FixedSizeBinary byteWidth %d is negative", path,
-                      (int)width);
+      /* "w:0" is no valid format: refuse it here, where the field can be named. */
+      if (width <= 0) {
+        struct ArrowStringView name = ArrowIpcFbrGetString(field, ARROW_IPC_FBR_FIELD_NAME);
+        ArrowErrorSet(error,
+                      "%s (field '%.*s'): FixedSizeBinary byteWidth must be positive, "
+                      "got %d",
+                      path, name.data != NULL ? (int)name.size_bytes : 0,
+                      name.data != NULL ? name.data : "", (int)width);
         return EINVAL;
       }
       snprintf(format, format_size, "w:%d", (int)width);

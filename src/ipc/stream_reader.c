@@ -592,10 +592,19 @@ ArrowErrorCode ArrowIpcArrayStreamReaderInitWithValidation(
     struct ArrowArrayStream* out, struct ArrowIpcInputStream* input_stream,
     struct ArrowIpcArrayStreamReaderOptions* options,
     enum ArrowValidationLevel validation_level) {
+  return ArrowIpcArrayStreamReaderInitWithLimits(out, input_stream, options,
+                                                 validation_level, -1);
+}
+
+ArrowErrorCode ArrowIpcArrayStreamReaderInitWithLimits(
+    struct ArrowArrayStream* out, struct ArrowIpcInputStream* input_stream,
+    struct ArrowIpcArrayStreamReaderOptions* options,
+    enum ArrowValidationLevel validation_level, int64_t max_decompressed_bytes) {
   struct IpcStreamReaderPrivate* private_data;
   struct ArrowBuffer* input_buffer;
   int64_t* position;
   if (input_stream == NULL || input_stream->release == NULL) return EINVAL;
+  if (max_decompressed_bytes < -1) return EINVAL;
   switch (validation_level) {
     case NANOARROW_VALIDATION_LEVEL_NONE:
     case NANOARROW_VALIDATION_LEVEL_MINIMAL:
@@ -613,6 +622,8 @@ ArrowErrorCode ArrowIpcArrayStreamReaderInitWithValidation(
     ArrowFree(private_data);
     return ENOMEM;
   }
+  NANOARROW_ASSERT_OK(
+      ArrowIpcDecoderSetMaxDecompressedBytes(&private_data->decoder, max_decompressed_bytes));
   if (options != NULL) {
     private_data->options = *options;
   } else {

@@ -201,3 +201,140 @@ Test(ipc_decoder, stream_reader_field_index) {
   ArrowArrayRelease(&array);
   ArrowArrayStreamRelease(&stream);
 }
+
+/* The whole of an arrow-testing file (relative to NANOARROW_TEST_DATA_DIR). */
+static void ReadTestFile(const char* relative_path, struct ArrowBuffer* out) {
+  char path[1024];
+  uint8_t chunk[4096];
+  size_t n;
+  FILE* file;
+  snprintf(path, sizeof(path), "%s/%s", NANOARROW_TEST_DATA_DIR, relative_path);
+  file = fopen(path, "rb");
+  cr_assert_not_null(file, "cannot open %s", path);
+  ArrowBufferInit(out);
+  while ((n = fread(chunk, 1, sizeof(chunk), file)) > 0) {
+    cr_assert_eq(ArrowBufferAppend(out, chunk, (int64_t)n), NANOARROW_OK);
+  }
+  fclose(file);
+}
+
+/* FixedSizeBinary(0) has no format nanoarrow accepts ("w:0"): the schema decoder
+ * refuses it and names the field, rather than SetSchema failing later. */
+Test(ipc_decoder, fixed_size_binary_width_must_be_positive) {
+  struct ArrowBuffer input;
+  struct ArrowIpcInputStream input_stream;
+  struct ArrowArrayStream stream;
+  struct ArrowSchema schema;
+  const char* message;
+  ReadTestFile(
+      "arrow-ipc-stream/clusterfuzz-testcase-minimized-arrow-ipc-stream-fuzz-"
+      "4831362862022656.fuzz",
+      &input);
+  cr_assert_eq(ArrowIpcInputStreamInitBuffer(&input_stream, &input), NANOARROW_OK);
+  cr_assert_eq(ArrowIpcArrayStreamReaderInit(&stream, &input_stream, NULL), NANOARROW_OK);
+  cr_assert_eq(stream.get_schema(&stream, &schema), EINVAL);
+  message = stream.get_last_error(&stream);
+  cr_assert(strstr(message, "FixedSizeBinary byteWidth must be positive, got 0") != NULL,
+            "%s", message);
+  cr_assert(strstr(message, "fields.children[") != NULL, "%s", message);
+  ArrowArrayStreamRelease(&stream);
+}
+
+/* Reads every record batch of an IPC stream held in data with a decoder whose
+ * decompressed-byte limit is max_bytes; returns the first error. */
+static int DecodeStreamWithLimit(const struct ArrowBuffer* data, int64_t max_bytes,
+                                 int64_t* n_batches, struct ArrowError* error) {
+  struct ArrowIpcDecoder decoder;
+  int64_t pos = 0;
+  int rc = NANOARROW_OK;
+  *n_batches = 0;
+  cr_assert_eq(ArrowIpcDecoderInit(&decoder), NANOARROW_OK);
+  cr_assert_eq(ArrowIpcDecoderSetMaxDecompressedBytes(&decoder, max_bytes), NANOARROW_OK);
+  while (rc == NANOARROW_OK && pos < data->size_bytes) {
+    struct ArrowBufferView body;
+    rc = ArrowIpcDecoderDecodeHeader(
+        &decoder, View(data->data + pos, data->size_bytes - pos), error);
+    if (rc == ENODATA) {
+      rc = NANOARROW_OK;
+      break;
+    }
+    if (rc != NANOARROW_OK) break;
+    pos += decoder.header_size_bytes;
+    body = View(data->data + pos, decoder.body_size_bytes);
+    pos += decoder.body_size_bytes;
+    if (decoder.message_type == NANOARROW_IPC_MESSAGE_TYPE_SCHEMA) {
+      struct ArrowSchema schema;
+      rc = ArrowIpcDecoderDecodeSchema(&decoder, &schema, error);
+      if (rc == NANOARROW_OK) {
+        rc = ArrowIpcDecoderSetSchema(&decoder, &schema, error);
+        ArrowSchemaRelease(&schema);
+      }
+    } else if (decoder.message_type == NANOARROW_IPC_MESSAGE_TYPE_DICTIONARY_BATCH) {
+      rc = ArrowIpcDecoderDecodeDictionary(&decoder, body, NANOARROW_VALIDATION_LEVEL_FULL,
+                                           NULL, error);
+    } else if (decoder.message_type == NANOARROW_IPC_MESSAGE_TYPE_RECORD_BATCH) {
+      struct ArrowArray array;
+      rc = ArrowIpcDecoderDecodeArray(&decoder, body, -1, &array,
+                                      NANOARROW_VALIDATION_LEVEL_FULL, error);
+      if (rc == NANOARROW_OK) {
+        ArrowArrayRelease(&array);
+        (*n_batches)++;
+      }
+    }
+  }
+  ArrowIpcDecoderReset(&decoder);
+  return rc;
+}
+
+/* The decompressed-byte limit set on a decoder (or a stream reader) is honoured
+ * for real compressed bodies; the default reads arrow-testing's compressed cases. */
+Test(ipc_decoder, max_decompressed_bytes_is_honoured) {
+  static const char* kCases[] = {
+      "arrow-ipc-stream/integration/2.0.0-compression/generated_lz4.stream",
+      "arrow-ipc-stream/integration/2.0.0-compression/generated_zstd.stream"};
+  struct ArrowIpcDecoder decoder;
+  struct ArrowError error;
+  size_t i;
+
+  cr_assert_eq(ArrowIpcDecoderInit(&decoder), NANOARROW_OK);
+  cr_assert_eq(ArrowIpcDecoderSetMaxDecompressedBytes(&decoder, -2), EINVAL);
+  cr_assert_eq(ArrowIpcDecoderSetMaxDecompressedBytes(&decoder, 0), NANOARROW_OK);
+  cr_assert_eq(ArrowIpcDecoderSetMaxDecompressedBytes(&decoder, -1), NANOARROW_OK);
+  ArrowIpcDecoderReset(&decoder);
+
+  for (i = 0; i < sizeof(kCases) / sizeof(kCases[0]); i++) {
+    struct ArrowBuffer input;
+    struct ArrowIpcInputStream input_stream;
+    struct ArrowArrayStream stream;
+    struct ArrowSchema schema;
+    struct ArrowArray array;
+    int64_t n_batches;
+    int have_codec = i == 0 ? ArrowIpcGetLZ4DecompressionFunction() != NULL
+                            : ArrowIpcGetZstdDecompressionFunction() != NULL;
+    if (!have_codec) continue;
+    ReadTestFile(kCases[i], &input);
+
+    /* Decoder: the default limit reads every batch, 16 bytes none. */
+    error.message[0] = '\0';
+    cr_assert_eq(DecodeStreamWithLimit(&input, -1, &n_batches, &error), NANOARROW_OK, "%s",
+                 error.message);
+    cr_assert_gt(n_batches, 0);
+    cr_assert_eq(DecodeStreamWithLimit(&input, 16, &n_batches, &error), EINVAL);
+    cr_assert(strstr(error.message, "over the limit of 16 decompressed bytes") != NULL, "%s",
+              error.message);
+    cr_assert(strstr(error.message, "buffer ") != NULL, "%s", error.message);
+
+    /* Stream reader: the same through ArrowIpcArrayStreamReaderInitWithLimits. */
+    cr_assert_eq(ArrowIpcInputStreamInitBuffer(&input_stream, &input), NANOARROW_OK);
+    cr_assert_eq(ArrowIpcArrayStreamReaderInitWithLimits(
+                     &stream, &input_stream, NULL, NANOARROW_VALIDATION_LEVEL_FULL, 16),
+                 NANOARROW_OK);
+    cr_assert_eq(stream.get_schema(&stream, &schema), NANOARROW_OK);
+    ArrowSchemaRelease(&schema);
+    cr_assert_eq(stream.get_next(&stream, &array), EINVAL);
+    cr_assert(strstr(stream.get_last_error(&stream), "over the limit of 16 decompressed") !=
+                  NULL,
+              "%s", stream.get_last_error(&stream));
+    ArrowArrayStreamRelease(&stream);
+  }
+}

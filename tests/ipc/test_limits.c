@@ -212,6 +212,17 @@ static void AppendInt32Schema(struct ArrowBuffer* out) {
   FinishMessage(&fbb, out);
 }
 
+/* A schema with a single nullable field of the null type (which has no buffers:
+ * the two AppendBatch writes are extra, and ignored). */
+static void AppendNullSchema(struct ArrowBuffer* out) {
+  struct ArrowIpcFbb fbb;
+  int64_t slot = BeginSchema(&fbb);
+  int64_t children;
+  int64_t field = WriteField(&fbb, kTypeNull, 0, &children);
+  cr_assert_eq(ArrowIpcFbbPatchOffset(&fbb, slot, field), NANOARROW_OK);
+  FinishMessage(&fbb, out);
+}
+
 struct BatchSpec {
   int64_t length;
   int64_t node_length;
@@ -221,6 +232,8 @@ struct BatchSpec {
   /* Overrides the nodes vector's element count when > 0. */
   uint32_t nodes_count_claimed;
   int compressed_lz4;
+  /* The compressed data buffer's declared decompressed size (0: 1 TiB). */
+  int64_t decompressed_claim;
 };
 
 /* A RecordBatch for the int32 schema: one node, buffers validity (absent) and data. */
@@ -266,7 +279,8 @@ static void AppendBatch(struct ArrowBuffer* out, const struct BatchSpec* spec) {
 
   if (spec->compressed_lz4) {
     /* Each compressed buffer starts with its uncompressed length. */
-    int64_t claimed = (int64_t)1 << 40;
+    int64_t claimed =
+        spec->decompressed_claim != 0 ? spec->decompressed_claim : (int64_t)1 << 40;
     cr_assert_geq(spec->body_length_given, 16);
     cr_assert_eq(ArrowBufferAppend(out, &claimed, 8), NANOARROW_OK);
     cr_assert_eq(ArrowBufferAppendFill(out, 0x11, spec->body_length_given - 8), NANOARROW_OK);
@@ -315,7 +329,8 @@ struct ReadOutcome {
 
 /* Reads all of input (a copy) with the buffer path (chunked = 0) or the chunked
  * input stream, recording the first error and the peak extra heap use. */
-static struct ReadOutcome ReadAll(const struct ArrowBuffer* input, int chunked) {
+static struct ReadOutcome ReadAllWithLimit(const struct ArrowBuffer* input, int chunked,
+                                           int64_t max_decompressed_bytes) {
   struct ReadOutcome outcome;
   struct ArrowIpcInputStream input_stream;
   struct ArrowArrayStream stream;
@@ -343,7 +358,10 @@ static struct ReadOutcome ReadAll(const struct ArrowBuffer* input, int chunked) 
 
   PeakReset();
   baseline = PeakBaseline();
-  cr_assert_eq(ArrowIpcArrayStreamReaderInit(&stream, &input_stream, NULL), NANOARROW_OK);
+  cr_assert_eq(ArrowIpcArrayStreamReaderInitWithLimits(&stream, &input_stream, NULL,
+                                                       NANOARROW_VALIDATION_LEVEL_FULL,
+                                                       max_decompressed_bytes),
+               NANOARROW_OK);
   outcome.schema_code = stream.get_schema(&stream, &schema);
   if (outcome.schema_code == NANOARROW_OK) {
     for (;;) {
@@ -360,6 +378,10 @@ static struct ReadOutcome ReadAll(const struct ArrowBuffer* input, int chunked) 
   return outcome;
 }
 
+static struct ReadOutcome ReadAll(const struct ArrowBuffer* input, int chunked) {
+  return ReadAllWithLimit(input, chunked, -1);
+}
+
 /* The bound SECURITY.md documents for a refused or accepted read: a small
  * multiple of the input plus a constant (the 1 MiB read chunk, flatbuffer
  * bookkeeping, decoder state). */
@@ -370,10 +392,13 @@ static void ExpectBoundedMemory(const struct ReadOutcome* outcome, int64_t input
                 (long long)input_size);
 }
 
-static void ExpectRefused(const struct ArrowBuffer* input) {
+/* Refused by both input paths, with a message containing each of the non-NULL
+ * expected strings. */
+static void ExpectRefusedWith(const struct ArrowBuffer* input, int64_t max_decompressed_bytes,
+                              const char* expected, const char* also_expected) {
   int chunked;
   for (chunked = 0; chunked < 2; chunked++) {
-    struct ReadOutcome outcome = ReadAll(input, chunked);
+    struct ReadOutcome outcome = ReadAllWithLimit(input, chunked, max_decompressed_bytes);
     cr_assert(outcome.schema_code != NANOARROW_OK || outcome.batch_code != NANOARROW_OK,
               "a hostile stream was accepted (chunked=%d)", chunked);
     cr_assert_neq(outcome.message[0], '\0', "refused without a message");
@@ -381,7 +406,19 @@ static void ExpectRefused(const struct ArrowBuffer* input) {
                 chunked, (long long)outcome.peak_bytes, (long long)input->size_bytes,
                 outcome.message);
     ExpectBoundedMemory(&outcome, input->size_bytes);
+    if (expected != NULL) {
+      cr_assert(strstr(outcome.message, expected) != NULL, "expected '%s' in: %s", expected,
+                outcome.message);
+    }
+    if (also_expected != NULL) {
+      cr_assert(strstr(outcome.message, also_expected) != NULL, "expected '%s' in: %s",
+                also_expected, outcome.message);
+    }
   }
+}
+
+static void ExpectRefused(const struct ArrowBuffer* input) {
+  ExpectRefusedWith(input, -1, NULL, NULL);
 }
 
 /* ---- Tests ---- */
@@ -389,7 +426,7 @@ static void ExpectRefused(const struct ArrowBuffer* input) {
 Test(ipc_limits, hand_built_stream_reads) {
   /* Positive control: the builders above make streams the reader accepts. */
   struct ArrowBuffer input;
-  struct BatchSpec spec = {3, 3, 16, 16, 12, 0, 0};
+  struct BatchSpec spec = {3, 3, 16, 16, 12, 0, 0, 0};
   struct ReadOutcome outcome;
   ArrowBufferInit(&input);
   AppendInt32Schema(&input);
@@ -463,7 +500,7 @@ Test(ipc_limits, enormous_body_length_is_refused) {
   size_t i;
   for (i = 0; i < sizeof(kClaims) / sizeof(kClaims[0]); i++) {
     struct ArrowBuffer input;
-    struct BatchSpec spec = {3, 3, kClaims[i], 16, 12, 0, 0};
+    struct BatchSpec spec = {3, 3, kClaims[i], 16, 12, 0, 0, 0};
     ArrowBufferInit(&input);
     AppendInt32Schema(&input);
     AppendBatch(&input, &spec);
@@ -479,8 +516,8 @@ Test(ipc_limits, enormous_array_lengths_are_refused) {
     struct ArrowBuffer input;
     /* Batch and node claim the length; the data buffer claims the bytes it needs
      * (possibly overflowing) but only 16 exist. */
-    struct BatchSpec spec = {kLengths[i], kLengths[i], 16, 16, 16, 0, 0};
-    struct BatchSpec big_buffer = {kLengths[i], kLengths[i], 16, 16, kLengths[i], 0, 0};
+    struct BatchSpec spec = {kLengths[i], kLengths[i], 16, 16, 16, 0, 0, 0};
+    struct BatchSpec big_buffer = {kLengths[i], kLengths[i], 16, 16, kLengths[i], 0, 0, 0};
     ArrowBufferInit(&input);
     AppendInt32Schema(&input);
     AppendBatch(&input, &spec);
@@ -502,7 +539,7 @@ Test(ipc_limits, enormous_vector_counts_are_refused) {
   size_t i;
   for (i = 0; i < sizeof(kCounts) / sizeof(kCounts[0]); i++) {
     struct ArrowBuffer input;
-    struct BatchSpec spec = {3, 3, 16, 16, 12, kCounts[i], 0};
+    struct BatchSpec spec = {3, 3, 16, 16, 12, kCounts[i], 0, 0};
     ArrowBufferInit(&input);
     AppendInt32Schema(&input);
     AppendBatch(&input, &spec);
@@ -515,7 +552,7 @@ Test(ipc_limits, enormous_vector_counts_are_refused) {
 Test(ipc_limits, decompression_bomb_is_refused) {
   struct ArrowBuffer input;
   /* A 32-byte "LZ4" buffer claiming to expand to 1 TiB. */
-  struct BatchSpec spec = {3, 3, 32, 32, 32, 0, 1};
+  struct BatchSpec spec = {3, 3, 32, 32, 32, 0, 1, 0};
   ArrowBufferInit(&input);
   AppendInt32Schema(&input);
   AppendBatch(&input, &spec);
@@ -528,7 +565,7 @@ Test(ipc_limits, many_empty_batches_cost_input) {
   /* 20000 zero-row batches: each costs the reader one message of input, and the
    * memory in use stays bounded while they are read. */
   struct ArrowBuffer input;
-  struct BatchSpec spec = {0, 0, 0, 0, 0, 0, 0};
+  struct BatchSpec spec = {0, 0, 0, 0, 0, 0, 0, 0};
   struct ReadOutcome outcome;
   int i;
   ArrowBufferInit(&input);
@@ -543,4 +580,154 @@ Test(ipc_limits, many_empty_batches_cost_input) {
   cr_assert_eq(outcome.n_batches, 20000);
   ExpectBoundedMemory(&outcome, input.size_bytes);
   ArrowBufferReset(&input);
+}
+
+/* ---- Lengths no input bytes pay for ---- */
+
+/* fuzz/regressions/<harness>/<name>, found next to this file. */
+static void ReadRegression(const char* name, struct ArrowBuffer* out) {
+  char path[2048];
+  const char* slash = strrchr(__FILE__, '/');
+  FILE* file;
+  uint8_t chunk[4096];
+  size_t n;
+  if (slash == NULL) {
+    snprintf(path, sizeof(path), "../../fuzz/regressions/%s", name);
+  } else {
+    snprintf(path, sizeof(path), "%.*s/../../fuzz/regressions/%s", (int)(slash - __FILE__),
+             __FILE__, name);
+  }
+  file = fopen(path, "rb");
+  cr_assert_not_null(file, "cannot open %s", path);
+  ArrowBufferInit(out);
+  while ((n = fread(chunk, 1, sizeof(chunk), file)) > 0) {
+    cr_assert_eq(ArrowBufferAppend(out, chunk, (int64_t)n), NANOARROW_OK);
+  }
+  fclose(file);
+}
+
+Test(ipc_limits, column_length_must_equal_batch_length) {
+  struct ArrowBuffer input;
+  /* A 0-row batch whose null column "f0" claims 31806672368304128 rows. */
+  ReadRegression("ipc_stream_fuzzer/huge-null-column-under-empty-batch", &input);
+  ExpectRefusedWith(&input, -1, "column 0 ('f0'): field length 31806672368304128",
+                    "record batch length 0");
+  ArrowBufferReset(&input);
+
+  /* Backed by its bytes but shorter than the batch. */
+  {
+    struct BatchSpec spec = {3, 2, 16, 16, 8, 0, 0, 0};
+    ArrowBufferInit(&input);
+    AppendInt32Schema(&input);
+    AppendBatch(&input, &spec);
+    AppendEndOfStream(&input);
+    ExpectRefusedWith(&input, -1, "field length 2 differs from the record batch length 3",
+                      NULL);
+    ArrowBufferReset(&input);
+  }
+}
+
+Test(ipc_limits, unbacked_lengths_are_capped) {
+  struct ArrowBuffer input;
+  struct ReadOutcome outcome;
+  struct BatchSpec at_limit = {INT32_MAX, INT32_MAX, 0, 0, 0, 0, 0, 0};
+  struct BatchSpec over_limit = {(int64_t)INT32_MAX + 1, (int64_t)INT32_MAX + 1, 0, 0, 0, 0,
+                                 0, 0};
+  struct BatchSpec huge = {(int64_t)1 << 60, (int64_t)1 << 60, 16, 16, 0, 0, 0, 0};
+
+  /* A null column as long as the limit still reads. */
+  ArrowBufferInit(&input);
+  AppendNullSchema(&input);
+  AppendBatch(&input, &at_limit);
+  AppendEndOfStream(&input);
+  outcome = ReadAll(&input, 0);
+  cr_assert_eq(outcome.batch_code, NANOARROW_OK, "%s", outcome.message);
+  cr_assert_eq(outcome.n_batches, 1);
+  ArrowBufferReset(&input);
+
+  ArrowBufferInit(&input);
+  AppendNullSchema(&input);
+  AppendBatch(&input, &over_limit);
+  AppendEndOfStream(&input);
+  ExpectRefusedWith(&input, -1, "record batch length 2147483648",
+                    "NANOARROW_IPC_MAX_UNBACKED_LENGTH");
+  ArrowBufferReset(&input);
+
+  ArrowBufferInit(&input);
+  AppendNullSchema(&input);
+  AppendBatch(&input, &huge);
+  AppendEndOfStream(&input);
+  ExpectRefusedWith(&input, -1, "over the reader's limit of 2147483647 for a body of 16",
+                    NULL);
+  ArrowBufferReset(&input);
+}
+
+Test(ipc_limits, nesting_depth_errors_name_the_depth) {
+  /* 66 and 67 levels were once refused as "invalid dictionary encodings". */
+  int64_t depth;
+  for (depth = NANOARROW_MAX_NESTING_DEPTH + 1; depth <= NANOARROW_MAX_NESTING_DEPTH + 4;
+       depth++) {
+    struct ArrowBuffer input;
+    ArrowBufferInit(&input);
+    AppendDeepSchema(&input, depth);
+    AppendEndOfStream(&input);
+    ExpectRefusedWith(&input, -1, "deeper than", NULL);
+    ArrowBufferReset(&input);
+  }
+}
+
+/* ---- Decompressed bytes ---- */
+
+Test(ipc_limits, decompressed_claims_over_the_default_limit_are_refused) {
+  /* A 32-byte body: the default limit is 64 x 32 + 1 MiB. */
+  const int64_t limit = NANOARROW_IPC_DEFAULT_DECOMPRESSION_RATIO * 32 +
+                        NANOARROW_IPC_DEFAULT_DECOMPRESSION_ALLOWANCE;
+  struct BatchSpec over = {3, 3, 32, 32, 32, 0, 1, limit + 1};
+  struct BatchSpec at = {3, 3, 32, 32, 32, 0, 1, limit};
+  struct ArrowBuffer input;
+  struct ReadOutcome outcome;
+  char expected[128];
+
+  ArrowBufferInit(&input);
+  AppendInt32Schema(&input);
+  AppendBatch(&input, &over);
+  AppendEndOfStream(&input);
+  snprintf(expected, sizeof(expected), "over the limit of %ld decompressed bytes",
+           (long)limit);
+  ExpectRefusedWith(&input, -1, "buffer 1 claims 1050625 decompressed bytes", expected);
+  ArrowBufferReset(&input);
+
+  /* At the limit the claim is allowed (the garbage frame then fails to decode). */
+  ArrowBufferInit(&input);
+  AppendInt32Schema(&input);
+  AppendBatch(&input, &at);
+  AppendEndOfStream(&input);
+  outcome = ReadAll(&input, 0);
+  cr_assert_neq(outcome.batch_code, NANOARROW_OK);
+  cr_assert(strstr(outcome.message, "over the limit") == NULL, "%s", outcome.message);
+  ArrowBufferReset(&input);
+}
+
+Test(ipc_limits, stream_reader_limit_is_honoured) {
+  struct BatchSpec spec = {3, 3, 32, 32, 32, 0, 1, 4096};
+  struct ArrowBuffer input;
+  struct ArrowIpcInputStream input_stream;
+  struct ArrowArrayStream stream;
+  ArrowBufferInit(&input);
+  AppendInt32Schema(&input);
+  AppendBatch(&input, &spec);
+  AppendEndOfStream(&input);
+  ExpectRefusedWith(&input, 4095, "buffer 1 claims 4096 decompressed bytes",
+                    "over the limit of 4095 decompressed bytes");
+  ExpectRefusedWith(&input, 0, "over the limit of 0 decompressed bytes", NULL);
+  ArrowBufferReset(&input);
+
+  /* Limits below -1 are refused (and the input stream is left to the caller). */
+  ArrowBufferInit(&input);
+  cr_assert_eq(ArrowIpcInputStreamInitBuffer(&input_stream, &input), NANOARROW_OK);
+  cr_assert_eq(ArrowIpcArrayStreamReaderInitWithLimits(&stream, &input_stream, NULL,
+                                                       NANOARROW_VALIDATION_LEVEL_FULL, -2),
+               EINVAL);
+  cr_assert_not_null(input_stream.release);
+  input_stream.release(&input_stream);
 }
