@@ -227,8 +227,14 @@ void ArrowArrayViewInitFromType(struct ArrowArrayView* array_view,
   ArrowLayoutInit(&array_view->layout, storage_type);
 }
 
-ArrowErrorCode ArrowArrayViewAllocateChildren(struct ArrowArrayView* array_view,
-                                              int64_t n_children) {
+/* Child views are allocated in one block behind the children pointer array:
+ * [n pointers][n views]. Reset frees a child separately only when its pointer no
+ * longer points into that block (the caller replaced it), so per-child ownership
+ * works as before. The views own nothing yet but are otherwise left for the caller
+ * to initialize. */
+static ArrowErrorCode ArrowViewAllocateChildBlock(struct ArrowArrayView* array_view,
+                                                  int64_t n_children) {
+  struct ArrowArrayView* views;
   int64_t i;
   if (array_view->children != NULL || n_children < 0) {
     return EINVAL;
@@ -236,26 +242,32 @@ ArrowErrorCode ArrowArrayViewAllocateChildren(struct ArrowArrayView* array_view,
   if (n_children == 0) {
     return NANOARROW_OK;
   }
-  if (n_children > INT64_MAX / (int64_t)sizeof(struct ArrowArrayView*)) {
+  if (n_children > INT64_MAX / (int64_t)(sizeof(struct ArrowArrayView*) +
+                                         sizeof(struct ArrowArrayView))) {
     return ENOMEM;
   }
-
   array_view->children = (struct ArrowArrayView**)ArrowMalloc(
-      n_children * (int64_t)sizeof(struct ArrowArrayView*));
+      n_children * (int64_t)(sizeof(struct ArrowArrayView*) + sizeof(struct ArrowArrayView)));
   if (array_view->children == NULL) {
     return ENOMEM;
   }
+  views = (struct ArrowArrayView*)(array_view->children + n_children);
   for (i = 0; i < n_children; i++) {
-    array_view->children[i] = NULL;
+    array_view->children[i] = views + i;
+    views[i].n_children = 0;
+    views[i].children = NULL;
+    views[i].dictionary = NULL;
+    views[i].union_type_id_map = NULL;
   }
   array_view->n_children = n_children;
+  return NANOARROW_OK;
+}
 
+ArrowErrorCode ArrowArrayViewAllocateChildren(struct ArrowArrayView* array_view,
+                                              int64_t n_children) {
+  int64_t i;
+  NANOARROW_RETURN_NOT_OK(ArrowViewAllocateChildBlock(array_view, n_children));
   for (i = 0; i < n_children; i++) {
-    array_view->children[i] =
-        (struct ArrowArrayView*)ArrowMalloc((int64_t)sizeof(struct ArrowArrayView));
-    if (array_view->children[i] == NULL) {
-      return ENOMEM; /* ArrowArrayViewReset() frees what was allocated. */
-    }
     ArrowArrayViewInitFromType(array_view->children[i], NANOARROW_TYPE_UNINITIALIZED);
   }
   return NANOARROW_OK;
@@ -274,25 +286,34 @@ ArrowErrorCode ArrowArrayViewAllocateDictionary(struct ArrowArrayView* array_vie
   return NANOARROW_OK;
 }
 
-void ArrowArrayViewReset(struct ArrowArrayView* array_view) {
+/* Frees what array_view owns, leaving its fields stale. */
+static void ArrowViewRelease(struct ArrowArrayView* array_view) {
+  struct ArrowArrayView* block_views;
   int64_t i;
   if (array_view->children != NULL) {
+    block_views = (struct ArrowArrayView*)(array_view->children + array_view->n_children);
     for (i = 0; i < array_view->n_children; i++) {
       if (array_view->children[i] != NULL) {
-        ArrowArrayViewReset(array_view->children[i]);
-        ArrowFree(array_view->children[i]);
+        ArrowViewRelease(array_view->children[i]);
+        if (array_view->children[i] != block_views + i) {
+          ArrowFree(array_view->children[i]);
+        }
       }
     }
     ArrowFree(array_view->children);
   }
   if (array_view->dictionary != NULL) {
-    ArrowArrayViewReset(array_view->dictionary);
+    ArrowViewRelease(array_view->dictionary);
     ArrowFree(array_view->dictionary);
   }
   if (array_view->union_type_id_map != NULL) {
     ArrowFree(array_view->union_type_id_map);
   }
   /* Variadic buffer pointers borrow the array's buffers: nothing to free. */
+}
+
+void ArrowArrayViewReset(struct ArrowArrayView* array_view) {
+  ArrowViewRelease(array_view);
   ArrowArrayViewInitFromType(array_view, NANOARROW_TYPE_UNINITIALIZED);
 }
 
@@ -362,6 +383,9 @@ static NANOARROW_COLD ArrowErrorCode ArrowViewInitFromSchemaImpl(
   struct ArrowSchemaView schema_view;
   int64_t i;
 
+  /* The same as ArrowArrayViewInitFromType(array_view, NANOARROW_TYPE_UNINITIALIZED)
+   * (both enums start at 0); the type's layout replaces it below. */
+  memset(array_view, 0, sizeof(struct ArrowArrayView));
   if (depth > NANOARROW_MAX_NESTING_DEPTH) {
     return ArrowViewInvalid(error, path, "Expected nesting depth <= %d",
                             NANOARROW_MAX_NESTING_DEPTH);
@@ -371,7 +395,8 @@ static NANOARROW_COLD ArrowErrorCode ArrowViewInitFromSchemaImpl(
   }
   NANOARROW_RETURN_NOT_OK(ArrowSchemaViewInit(&schema_view, schema, error));
 
-  ArrowArrayViewInitFromType(array_view, schema_view.storage_type);
+  array_view->storage_type = schema_view.storage_type;
+  ArrowLayoutInit(&array_view->layout, schema_view.storage_type);
   switch (schema_view.storage_type) {
     case NANOARROW_TYPE_FIXED_SIZE_BINARY:
       array_view->layout.element_size_bits[1] = (int64_t)schema_view.fixed_size * 8;
@@ -387,7 +412,7 @@ static NANOARROW_COLD ArrowErrorCode ArrowViewInitFromSchemaImpl(
     return ArrowViewInvalid(error, path, "Expected %" PRId64 " non-NULL schema children",
                             schema->n_children);
   }
-  if (ArrowArrayViewAllocateChildren(array_view, schema->n_children) != NANOARROW_OK) {
+  if (ArrowViewAllocateChildBlock(array_view, schema->n_children) != NANOARROW_OK) {
     ArrowErrorSet(error, "Failed to allocate %" PRId64 " child array views",
                   schema->n_children);
     return ENOMEM;
@@ -404,7 +429,10 @@ static NANOARROW_COLD ArrowErrorCode ArrowViewInitFromSchemaImpl(
     struct ArrowViewPath dictionary_path;
     dictionary_path.parent = path;
     dictionary_path.child_index = -1;
-    if (ArrowArrayViewAllocateDictionary(array_view) != NANOARROW_OK) {
+    /* Initialized by the recursive call. */
+    array_view->dictionary =
+        (struct ArrowArrayView*)ArrowMalloc((int64_t)sizeof(struct ArrowArrayView));
+    if (array_view->dictionary == NULL) {
       ArrowErrorSet(error, "Failed to allocate a dictionary array view");
       return ENOMEM;
     }
@@ -423,9 +451,7 @@ static NANOARROW_COLD ArrowErrorCode ArrowViewInitFromSchemaImpl(
 NANOARROW_COLD ArrowErrorCode
 ArrowArrayViewInitFromSchema(struct ArrowArrayView* array_view,
                              const struct ArrowSchema* schema, struct ArrowError* error) {
-  ArrowErrorCode result;
-  ArrowArrayViewInitFromType(array_view, NANOARROW_TYPE_UNINITIALIZED);
-  result = ArrowViewInitFromSchemaImpl(array_view, schema, NULL, 1, error);
+  ArrowErrorCode result = ArrowViewInitFromSchemaImpl(array_view, schema, NULL, 1, error);
   if (result != NANOARROW_OK) {
     ArrowArrayViewReset(array_view);
   }
@@ -480,135 +506,6 @@ static void ArrowViewSetLengthImpl(struct ArrowArrayView* array_view, int64_t le
 
 void ArrowArrayViewSetLength(struct ArrowArrayView* array_view, int64_t length) {
   ArrowViewSetLengthImpl(array_view, length, 1);
-}
-
-/* ---- Pointing a view at an array ---- */
-
-static ArrowErrorCode ArrowViewSetArrayImpl(struct ArrowArrayView* array_view,
-                                            const struct ArrowArray* array,
-                                            const struct ArrowViewPath* path, int depth,
-                                            struct ArrowError* error) {
-  int64_t end = 0;
-  int64_t n_fixed;
-  int64_t required;
-  int64_t i;
-
-  if (depth > NANOARROW_MAX_NESTING_DEPTH) {
-    return ArrowViewInvalid(error, path, "Expected nesting depth <= %d",
-                            NANOARROW_MAX_NESTING_DEPTH);
-  }
-  if (array == NULL) {
-    return ArrowViewInvalid(error, path, "Expected a non-NULL array");
-  }
-
-  array_view->array = array;
-  array_view->offset = array->offset;
-  array_view->length = array->length;
-  array_view->null_count = array->null_count;
-  NANOARROW_RETURN_NOT_OK(ArrowViewCheckLengthOffset(array_view, path, &end, error));
-
-  /* Buffers */
-  n_fixed = ArrowViewFixedBufferCount(array_view);
-  if (ArrowViewIsBinaryView(array_view->storage_type)) {
-    if (array->n_buffers < 3 || array->n_buffers - 3 > INT32_MAX) {
-      return ArrowViewInvalid(error, path,
-                              "Expected at least 3 buffers for %s array but found %" PRId64,
-                              ArrowViewTypeName(array_view->storage_type),
-                              array->n_buffers);
-    }
-  } else if (array->n_buffers != n_fixed) {
-    return ArrowViewInvalid(error, path,
-                            "Expected %" PRId64 " buffers for %s array but found %" PRId64,
-                            n_fixed, ArrowViewTypeName(array_view->storage_type),
-                            array->n_buffers);
-  }
-  if (array->n_buffers > 0 && array->buffers == NULL) {
-    return ArrowViewInvalid(error, path, "Expected non-NULL buffers for %" PRId64 " buffers",
-                            array->n_buffers);
-  }
-
-  for (i = 0; i < NANOARROW_MAX_FIXED_BUFFERS; i++) {
-    struct ArrowBufferView* buffer_view = array_view->buffer_views + i;
-    if (i >= n_fixed) {
-      buffer_view->data.data = NULL;
-      buffer_view->size_bytes = 0;
-      continue;
-    }
-    if (ArrowViewRequiredBytes(array_view, (int)i, end, &required)) {
-      return ArrowViewInvalid(error, path,
-                              "Size of %s buffer overflows int64 (offset %" PRId64
-                              ", length %" PRId64 ")",
-                              ArrowViewBufferTypeName(array_view->layout.buffer_type[i]),
-                              array->offset, array->length);
-    }
-    buffer_view->data.data = array->buffers[i];
-    /* A NULL buffer holds nothing (validation decides if that is allowed); the size
-     * of variable-length data stays unknown (-1) until DEFAULT validation. */
-    buffer_view->size_bytes = (array->buffers[i] == NULL && required > 0) ? 0 : required;
-  }
-
-  if (ArrowViewIsBinaryView(array_view->storage_type)) {
-    array_view->n_variadic_buffers = (int32_t)(array->n_buffers - 3);
-    array_view->variadic_buffers = array->buffers + NANOARROW_BINARY_VIEW_FIXED_BUFFERS;
-    array_view->variadic_buffer_sizes = (int64_t*)array->buffers[array->n_buffers - 1];
-    if (array_view->n_variadic_buffers > 0 && array_view->variadic_buffer_sizes == NULL) {
-      return ArrowViewInvalid(error, path, "Expected non-NULL variadic buffer sizes");
-    }
-  } else {
-    array_view->n_variadic_buffers = 0;
-    array_view->variadic_buffers = NULL;
-    array_view->variadic_buffer_sizes = NULL;
-  }
-
-  /* Children */
-  if (array->n_children != array_view->n_children) {
-    return ArrowViewInvalid(error, path,
-                            "Expected %" PRId64 " children for %s array but found %" PRId64,
-                            array_view->n_children,
-                            ArrowViewTypeName(array_view->storage_type), array->n_children);
-  }
-  if (array->n_children > 0 && array->children == NULL) {
-    return ArrowViewInvalid(error, path, "Expected non-NULL children for %" PRId64
-                            " children", array->n_children);
-  }
-  for (i = 0; i < array->n_children; i++) {
-    struct ArrowViewPath child_path;
-    child_path.parent = path;
-    child_path.child_index = i;
-    if (array->children[i] == NULL) {
-      return ArrowViewInvalid(error, &child_path, "Expected a non-NULL child array");
-    }
-    NANOARROW_RETURN_NOT_OK(ArrowViewSetArrayImpl(array_view->children[i], array->children[i],
-                                                  &child_path, depth + 1, error));
-  }
-
-  /* Dictionary */
-  if ((array->dictionary == NULL) != (array_view->dictionary == NULL)) {
-    return ArrowViewInvalid(error, path, "Expected %s dictionary",
-                            array_view->dictionary == NULL ? "no" : "a non-NULL");
-  }
-  if (array->dictionary != NULL) {
-    struct ArrowViewPath dictionary_path;
-    dictionary_path.parent = path;
-    dictionary_path.child_index = -1;
-    NANOARROW_RETURN_NOT_OK(ArrowViewSetArrayImpl(array_view->dictionary, array->dictionary,
-                                                  &dictionary_path, depth + 1, error));
-  }
-  return NANOARROW_OK;
-}
-
-ArrowErrorCode ArrowArrayViewSetArray(struct ArrowArrayView* array_view,
-                                      const struct ArrowArray* array,
-                                      struct ArrowError* error) {
-  NANOARROW_RETURN_NOT_OK(ArrowViewSetArrayImpl(array_view, array, NULL, 1, error));
-  return ArrowArrayViewValidate(array_view, NANOARROW_VALIDATION_LEVEL_DEFAULT, error);
-}
-
-ArrowErrorCode ArrowArrayViewSetArrayMinimal(struct ArrowArrayView* array_view,
-                                             const struct ArrowArray* array,
-                                             struct ArrowError* error) {
-  NANOARROW_RETURN_NOT_OK(ArrowViewSetArrayImpl(array_view, array, NULL, 1, error));
-  return ArrowArrayViewValidate(array_view, NANOARROW_VALIDATION_LEVEL_MINIMAL, error);
 }
 
 /* ---- Validation ---- */
@@ -720,18 +617,9 @@ static ArrowErrorCode ArrowViewValidateRunEndEncodedMinimal(
   return NANOARROW_OK;
 }
 
-/* MINIMAL: everything checkable from lengths, offsets and buffer sizes. */
-static ArrowErrorCode ArrowViewValidateMinimal(struct ArrowArrayView* array_view,
-                                               const struct ArrowViewPath* path,
-                                               struct ArrowError* error) {
-  int64_t end = 0;
-  int64_t required;
-  int64_t child_length;
-  int64_t i;
-  const struct ArrowBufferView* buffer_view;
-
-  NANOARROW_RETURN_NOT_OK(ArrowViewCheckLengthOffset(array_view, path, &end, error));
-
+static ArrowErrorCode ArrowViewCheckNullCount(const struct ArrowArrayView* array_view,
+                                              const struct ArrowViewPath* path,
+                                              struct ArrowError* error) {
   if (array_view->null_count < -1 || array_view->null_count > array_view->length) {
     return ArrowViewInvalid(error, path,
                             "Expected null_count in [-1, %" PRId64 "] but found %" PRId64,
@@ -744,34 +632,27 @@ static ArrowErrorCode ArrowViewValidateMinimal(struct ArrowArrayView* array_view
                             array_view->null_count);
   }
 
-  for (i = 0; i < NANOARROW_MAX_FIXED_BUFFERS; i++) {
-    buffer_view = array_view->buffer_views + i;
-    if (ArrowViewRequiredBytes(array_view, (int)i, end, &required)) {
-      return ArrowViewInvalid(error, path,
-                              "Size of buffer %" PRId64 " overflows int64 (offset %" PRId64
-                              ", length %" PRId64 ")",
-                              i, array_view->offset, array_view->length);
-    }
-    if (buffer_view->data.data == NULL) {
-      /* An absent validity buffer means all valid. */
-      if (required <= 0 ||
-          array_view->layout.buffer_type[i] == NANOARROW_BUFFER_TYPE_VALIDITY) {
-        continue;
-      }
-      return ArrowViewInvalid(error, path,
-                              "Expected non-NULL %s buffer %" PRId64
-                              " for %s array of offset + length %" PRId64,
-                              ArrowViewBufferTypeName(array_view->layout.buffer_type[i]), i,
-                              ArrowViewTypeName(array_view->storage_type), end);
-    }
-    if (buffer_view->size_bytes < required) {
-      return ArrowViewInvalid(error, path,
-                              "Expected %s buffer %" PRId64 " to hold >= %" PRId64
-                              " bytes but found %" PRId64,
-                              ArrowViewBufferTypeName(array_view->layout.buffer_type[i]), i,
-                              required, buffer_view->size_bytes);
-    }
-  }
+  return NANOARROW_OK;
+}
+
+static NANOARROW_COLD ArrowErrorCode ArrowViewMissingBuffer(
+    const struct ArrowArrayView* array_view, int64_t i, int64_t end,
+    const struct ArrowViewPath* path, struct ArrowError* error) {
+  return ArrowViewInvalid(error, path,
+                          "Expected non-NULL %s buffer %" PRId64
+                          " for %s array of offset + length %" PRId64,
+                          ArrowViewBufferTypeName(array_view->layout.buffer_type[i]), i,
+                          ArrowViewTypeName(array_view->storage_type), end);
+}
+
+/* The MINIMAL checks after those of the fixed buffers: variadic buffers and children
+ * (end is offset + length). */
+static ArrowErrorCode ArrowViewValidateMinimalRest(const struct ArrowArrayView* array_view,
+                                                   int64_t end,
+                                                   const struct ArrowViewPath* path,
+                                                   struct ArrowError* error) {
+  int64_t child_length;
+  int64_t i;
 
   if (array_view->n_variadic_buffers < 0 ||
       (array_view->n_variadic_buffers > 0 &&
@@ -848,6 +729,46 @@ static ArrowErrorCode ArrowViewValidateMinimal(struct ArrowArrayView* array_view
     default:
       return NANOARROW_OK;
   }
+}
+
+/* MINIMAL: everything checkable from lengths, offsets and buffer sizes. */
+static ArrowErrorCode ArrowViewValidateMinimal(struct ArrowArrayView* array_view,
+                                               const struct ArrowViewPath* path,
+                                               struct ArrowError* error) {
+  int64_t end = 0;
+  int64_t required;
+  int64_t i;
+  const struct ArrowBufferView* buffer_view;
+
+  NANOARROW_RETURN_NOT_OK(ArrowViewCheckLengthOffset(array_view, path, &end, error));
+  NANOARROW_RETURN_NOT_OK(ArrowViewCheckNullCount(array_view, path, error));
+
+  for (i = 0; i < NANOARROW_MAX_FIXED_BUFFERS; i++) {
+    buffer_view = array_view->buffer_views + i;
+    if (ArrowViewRequiredBytes(array_view, (int)i, end, &required)) {
+      return ArrowViewInvalid(error, path,
+                              "Size of buffer %" PRId64 " overflows int64 (offset %" PRId64
+                              ", length %" PRId64 ")",
+                              i, array_view->offset, array_view->length);
+    }
+    if (buffer_view->data.data == NULL) {
+      /* An absent validity buffer means all valid. */
+      if (required <= 0 ||
+          array_view->layout.buffer_type[i] == NANOARROW_BUFFER_TYPE_VALIDITY) {
+        continue;
+      }
+      return ArrowViewMissingBuffer(array_view, i, end, path, error);
+    }
+    if (buffer_view->size_bytes < required) {
+      return ArrowViewInvalid(error, path,
+                              "Expected %s buffer %" PRId64 " to hold >= %" PRId64
+                              " bytes but found %" PRId64,
+                              ArrowViewBufferTypeName(array_view->layout.buffer_type[i]), i,
+                              required, buffer_view->size_bytes);
+    }
+  }
+
+  return ArrowViewValidateMinimalRest(array_view, end, path, error);
 }
 
 /* Offset j of an int32 or int64 offsets buffer. */
@@ -947,6 +868,163 @@ static ArrowErrorCode ArrowViewValidateDefault(struct ArrowArrayView* array_view
     default:
       return NANOARROW_OK;
   }
+}
+
+/* ---- Pointing a view at an array ---- */
+
+/* Points array_view and its children at array and validates them in the same walk:
+ * each view's MINIMAL checks (and, with check_default, its DEFAULT checks) run once
+ * its children are set, using the buffer sizes computed here. */
+static ArrowErrorCode ArrowViewSetArrayImpl(struct ArrowArrayView* array_view,
+                                            const struct ArrowArray* array,
+                                            const struct ArrowViewPath* path, int depth,
+                                            int check_default, struct ArrowError* error) {
+  int64_t end = 0;
+  int64_t n_fixed;
+  int64_t required;
+  int64_t missing_buffer = -1;
+  int64_t i;
+
+  if (depth > NANOARROW_MAX_NESTING_DEPTH) {
+    return ArrowViewInvalid(error, path, "Expected nesting depth <= %d",
+                            NANOARROW_MAX_NESTING_DEPTH);
+  }
+  if (array == NULL) {
+    return ArrowViewInvalid(error, path, "Expected a non-NULL array");
+  }
+
+  array_view->array = array;
+  array_view->offset = array->offset;
+  array_view->length = array->length;
+  array_view->null_count = array->null_count;
+  NANOARROW_RETURN_NOT_OK(ArrowViewCheckLengthOffset(array_view, path, &end, error));
+
+  /* Buffers */
+  n_fixed = ArrowViewFixedBufferCount(array_view);
+  if (ArrowViewIsBinaryView(array_view->storage_type)) {
+    if (array->n_buffers < 3 || array->n_buffers - 3 > INT32_MAX) {
+      return ArrowViewInvalid(error, path,
+                              "Expected at least 3 buffers for %s array but found %" PRId64,
+                              ArrowViewTypeName(array_view->storage_type),
+                              array->n_buffers);
+    }
+  } else if (array->n_buffers != n_fixed) {
+    return ArrowViewInvalid(error, path,
+                            "Expected %" PRId64 " buffers for %s array but found %" PRId64,
+                            n_fixed, ArrowViewTypeName(array_view->storage_type),
+                            array->n_buffers);
+  }
+  if (array->n_buffers > 0 && array->buffers == NULL) {
+    return ArrowViewInvalid(error, path, "Expected non-NULL buffers for %" PRId64 " buffers",
+                            array->n_buffers);
+  }
+
+  for (i = 0; i < NANOARROW_MAX_FIXED_BUFFERS; i++) {
+    struct ArrowBufferView* buffer_view = array_view->buffer_views + i;
+    if (i >= n_fixed) {
+      buffer_view->data.data = NULL;
+      buffer_view->size_bytes = 0;
+      continue;
+    }
+    if (ArrowViewRequiredBytes(array_view, (int)i, end, &required)) {
+      return ArrowViewInvalid(error, path,
+                              "Size of %s buffer overflows int64 (offset %" PRId64
+                              ", length %" PRId64 ")",
+                              ArrowViewBufferTypeName(array_view->layout.buffer_type[i]),
+                              array->offset, array->length);
+    }
+    buffer_view->data.data = array->buffers[i];
+    /* A NULL buffer holds nothing; the size of variable-length data stays unknown (-1)
+     * until the DEFAULT checks read the last offset. */
+    if (array->buffers[i] == NULL && required > 0) {
+      buffer_view->size_bytes = 0;
+      /* An absent validity buffer means all valid. */
+      if (missing_buffer < 0 &&
+          array_view->layout.buffer_type[i] != NANOARROW_BUFFER_TYPE_VALIDITY) {
+        missing_buffer = i;
+      }
+    } else {
+      buffer_view->size_bytes = required;
+    }
+  }
+
+  if (ArrowViewIsBinaryView(array_view->storage_type)) {
+    array_view->n_variadic_buffers = (int32_t)(array->n_buffers - 3);
+    array_view->variadic_buffers = array->buffers + NANOARROW_BINARY_VIEW_FIXED_BUFFERS;
+    array_view->variadic_buffer_sizes = (int64_t*)array->buffers[array->n_buffers - 1];
+    if (array_view->n_variadic_buffers > 0 && array_view->variadic_buffer_sizes == NULL) {
+      return ArrowViewInvalid(error, path, "Expected non-NULL variadic buffer sizes");
+    }
+  } else {
+    array_view->n_variadic_buffers = 0;
+    array_view->variadic_buffers = NULL;
+    array_view->variadic_buffer_sizes = NULL;
+  }
+
+  /* Children */
+  if (array->n_children != array_view->n_children) {
+    return ArrowViewInvalid(error, path,
+                            "Expected %" PRId64 " children for %s array but found %" PRId64,
+                            array_view->n_children,
+                            ArrowViewTypeName(array_view->storage_type), array->n_children);
+  }
+  if (array->n_children > 0 && array->children == NULL) {
+    return ArrowViewInvalid(error, path, "Expected non-NULL children for %" PRId64
+                            " children", array->n_children);
+  }
+  if (array_view->n_children > 0 && array_view->children == NULL) {
+    return ArrowViewInvalid(error, path, "Expected %" PRId64 " non-NULL child views",
+                            array_view->n_children);
+  }
+  for (i = 0; i < array->n_children; i++) {
+    struct ArrowViewPath child_path;
+    child_path.parent = path;
+    child_path.child_index = i;
+    if (array->children[i] == NULL) {
+      return ArrowViewInvalid(error, &child_path, "Expected a non-NULL child array");
+    }
+    NANOARROW_RETURN_NOT_OK(ArrowViewSetArrayImpl(array_view->children[i],
+                                                  array->children[i], &child_path,
+                                                  depth + 1, check_default, error));
+  }
+
+  /* Dictionary */
+  if ((array->dictionary == NULL) != (array_view->dictionary == NULL)) {
+    return ArrowViewInvalid(error, path, "Expected %s dictionary",
+                            array_view->dictionary == NULL ? "no" : "a non-NULL");
+  }
+  if (array->dictionary != NULL) {
+    struct ArrowViewPath dictionary_path;
+    dictionary_path.parent = path;
+    dictionary_path.child_index = -1;
+    NANOARROW_RETURN_NOT_OK(ArrowViewSetArrayImpl(array_view->dictionary,
+                                                  array->dictionary, &dictionary_path,
+                                                  depth + 1, check_default, error));
+  }
+
+  /* MINIMAL: the buffer sizes were set from the requirements above, so only the
+   * missing buffers are left to report. */
+  NANOARROW_RETURN_NOT_OK(ArrowViewCheckNullCount(array_view, path, error));
+  if (missing_buffer >= 0) {
+    return ArrowViewMissingBuffer(array_view, missing_buffer, end, path, error);
+  }
+  NANOARROW_RETURN_NOT_OK(ArrowViewValidateMinimalRest(array_view, end, path, error));
+  if (check_default) {
+    return ArrowViewValidateDefault(array_view, path, error);
+  }
+  return NANOARROW_OK;
+}
+
+ArrowErrorCode ArrowArrayViewSetArray(struct ArrowArrayView* array_view,
+                                      const struct ArrowArray* array,
+                                      struct ArrowError* error) {
+  return ArrowViewSetArrayImpl(array_view, array, NULL, 1, 1, error);
+}
+
+ArrowErrorCode ArrowArrayViewSetArrayMinimal(struct ArrowArrayView* array_view,
+                                             const struct ArrowArray* array,
+                                             struct ArrowError* error) {
+  return ArrowViewSetArrayImpl(array_view, array, NULL, 1, 0, error);
 }
 
 /* ---- UTF-8 ---- */

@@ -21,15 +21,26 @@
 /* Code that runs once per schema rather than per element is optimized for size. */
 #if defined(__GNUC__) || defined(__clang__)
 #define NANOARROW_COLD __attribute__((cold))
+#define NANOARROW_NOINLINE __attribute__((noinline))
 #else
 #define NANOARROW_COLD
+#define NANOARROW_NOINLINE
 #endif
 
-/* Formats of the types that take no parameters, NUL-separated; kStaticFormatOffset
- * below indexes it. */
+/* Formats of the types that take no parameters, then the formats and child names the
+ * type setters use, NUL-separated; kStaticFormatOffset and kStatic* below index it.
+ * A schema string pointing in here is shared, never copied or freed. */
 static const char kStaticFormats[] =
     "n\0b\0c\0C\0s\0S\0i\0I\0l\0L\0e\0f\0g\0u\0U\0vu\0z\0Z\0vz\0tdD\0tdm\0tiM\0tiD\0"
-    "tin\0+l\0+L\0+vl\0+vL\0+s\0+m";
+    "tin\0+l\0+L\0+vl\0+vL\0+s\0+m\0+r\0item\0entries\0key\0value\0run_ends\0values";
+
+#define kStaticRunEndEncoded (kStaticFormats + 80)
+#define kStaticItem (kStaticFormats + 83)
+#define kStaticEntries (kStaticFormats + 88)
+#define kStaticKey (kStaticFormats + 96)
+#define kStaticValue (kStaticFormats + 100)
+#define kStaticRunEnds (kStaticFormats + 106)
+#define kStaticValues (kStaticFormats + 115)
 
 static int IsStaticFormat(const char* value) {
   return (uintptr_t)value - (uintptr_t)kStaticFormats < sizeof(kStaticFormats);
@@ -97,8 +108,9 @@ void ArrowSchemaInit(struct ArrowSchema* schema) {
   schema->release = &ArrowSchemaReleaseInternal;
 }
 
-/* Replaces *slot with a copy of value (or NULL). */
-static ArrowErrorCode ReplaceString(const char** slot, const char* value) {
+/* Replaces *slot with a copy of value (or NULL). Shared by the setters rather than
+ * inlined into each, to keep the library small. */
+static NANOARROW_NOINLINE ArrowErrorCode ReplaceString(const char** slot, const char* value) {
   char* copy = NULL;
   if (value != NULL) {
     size_t size = strlen(value) + 1;
@@ -125,6 +137,13 @@ ArrowErrorCode ArrowSchemaSetName(struct ArrowSchema* schema, const char* name) 
     return EINVAL;
   }
   return ReplaceString(&schema->name, name);
+}
+
+/* Points schema->name at a string of kStaticFormats, saving the copy (a deep copy of
+ * the schema still copies it). */
+static void SetStaticName(struct ArrowSchema* schema, const char* static_name) {
+  FreeSchemaString(schema->name);
+  schema->name = static_name;
 }
 
 ArrowErrorCode ArrowSchemaSetMetadata(struct ArrowSchema* schema, const char* metadata) {
@@ -195,36 +214,53 @@ ArrowErrorCode ArrowSchemaAllocateDictionary(struct ArrowSchema* schema) {
 /* 1 + the offset in kStaticFormats of the format of each type that takes no
  * parameters; 0 for the others. */
 static const uint8_t kStaticFormatOffset[NANOARROW_TYPE_LARGE_LIST_VIEW + 1] = {
-    [NANOARROW_TYPE_NA] = 1,
-    [NANOARROW_TYPE_BOOL] = 3,
-    [NANOARROW_TYPE_INT8] = 5,
-    [NANOARROW_TYPE_UINT8] = 7,
-    [NANOARROW_TYPE_INT16] = 9,
-    [NANOARROW_TYPE_UINT16] = 11,
-    [NANOARROW_TYPE_INT32] = 13,
-    [NANOARROW_TYPE_UINT32] = 15,
-    [NANOARROW_TYPE_INT64] = 17,
-    [NANOARROW_TYPE_UINT64] = 19,
-    [NANOARROW_TYPE_HALF_FLOAT] = 21,
-    [NANOARROW_TYPE_FLOAT] = 23,
-    [NANOARROW_TYPE_DOUBLE] = 25,
-    [NANOARROW_TYPE_STRING] = 27,
-    [NANOARROW_TYPE_LARGE_STRING] = 29,
-    [NANOARROW_TYPE_STRING_VIEW] = 31,
-    [NANOARROW_TYPE_BINARY] = 34,
-    [NANOARROW_TYPE_LARGE_BINARY] = 36,
-    [NANOARROW_TYPE_BINARY_VIEW] = 38,
-    [NANOARROW_TYPE_DATE32] = 41,
-    [NANOARROW_TYPE_DATE64] = 45,
-    [NANOARROW_TYPE_INTERVAL_MONTHS] = 49,
-    [NANOARROW_TYPE_INTERVAL_DAY_TIME] = 53,
-    [NANOARROW_TYPE_INTERVAL_MONTH_DAY_NANO] = 57,
-    [NANOARROW_TYPE_LIST] = 61,
-    [NANOARROW_TYPE_LARGE_LIST] = 64,
-    [NANOARROW_TYPE_LIST_VIEW] = 67,
-    [NANOARROW_TYPE_LARGE_LIST_VIEW] = 71,
-    [NANOARROW_TYPE_STRUCT] = 75,
-    [NANOARROW_TYPE_MAP] = 78,
+    /* Positional (in enum ArrowType order) so the bundle also compiles as C++. */
+    0, /* UNINITIALIZED */
+    1, /* NA */
+    3, /* BOOL */
+    7, /* UINT8 */
+    5, /* INT8 */
+    11, /* UINT16 */
+    9, /* INT16 */
+    15, /* UINT32 */
+    13, /* INT32 */
+    19, /* UINT64 */
+    17, /* INT64 */
+    21, /* HALF_FLOAT */
+    23, /* FLOAT */
+    25, /* DOUBLE */
+    27, /* STRING */
+    34, /* BINARY */
+    0, /* FIXED_SIZE_BINARY */
+    41, /* DATE32 */
+    45, /* DATE64 */
+    0, /* TIMESTAMP */
+    0, /* TIME32 */
+    0, /* TIME64 */
+    49, /* INTERVAL_MONTHS */
+    53, /* INTERVAL_DAY_TIME */
+    0, /* DECIMAL128 */
+    0, /* DECIMAL256 */
+    61, /* LIST */
+    75, /* STRUCT */
+    0, /* SPARSE_UNION */
+    0, /* DENSE_UNION */
+    0, /* DICTIONARY */
+    78, /* MAP */
+    0, /* EXTENSION */
+    0, /* FIXED_SIZE_LIST */
+    0, /* DURATION */
+    29, /* LARGE_STRING */
+    36, /* LARGE_BINARY */
+    64, /* LARGE_LIST */
+    57, /* INTERVAL_MONTH_DAY_NANO */
+    0, /* RUN_END_ENCODED */
+    38, /* BINARY_VIEW */
+    31, /* STRING_VIEW */
+    0, /* DECIMAL32 */
+    0, /* DECIMAL64 */
+    67, /* LIST_VIEW */
+    71, /* LARGE_LIST_VIEW */
 };
 
 /* The static format of a type that takes no parameters; NULL for the others. */
@@ -238,18 +274,20 @@ static const char* FormatWithoutParameters(enum ArrowType type) {
 /* Gives schema one child named "item" whose type the caller sets. */
 static NANOARROW_COLD ArrowErrorCode AddListItemChild(struct ArrowSchema* schema) {
   NANOARROW_RETURN_NOT_OK(ArrowSchemaAllocateChildren(schema, 1));
-  return ArrowSchemaSetName(schema->children[0], "item");
+  SetStaticName(schema->children[0], kStaticItem);
+  return NANOARROW_OK;
 }
 
 static NANOARROW_COLD ArrowErrorCode AddMapEntriesChild(struct ArrowSchema* schema) {
   NANOARROW_RETURN_NOT_OK(ArrowSchemaAllocateChildren(schema, 1));
   struct ArrowSchema* entries = schema->children[0];
   NANOARROW_RETURN_NOT_OK(ArrowSchemaSetTypeStruct(entries, 2));
-  NANOARROW_RETURN_NOT_OK(ArrowSchemaSetName(entries, "entries"));
+  SetStaticName(entries, kStaticEntries);
   entries->flags &= ~ARROW_FLAG_NULLABLE;
-  NANOARROW_RETURN_NOT_OK(ArrowSchemaSetName(entries->children[0], "key"));
+  SetStaticName(entries->children[0], kStaticKey);
   entries->children[0]->flags &= ~ARROW_FLAG_NULLABLE;
-  return ArrowSchemaSetName(entries->children[1], "value");
+  SetStaticName(entries->children[1], kStaticValue);
+  return NANOARROW_OK;
 }
 
 ArrowErrorCode ArrowSchemaSetType(struct ArrowSchema* schema, enum ArrowType type) {
@@ -358,13 +396,18 @@ ArrowSchemaSetTypeRunEndEncoded(struct ArrowSchema* schema, enum ArrowType run_e
     return EINVAL;
   }
 
-  NANOARROW_RETURN_NOT_OK(ArrowSchemaSetFormat(schema, "+r"));
+  if (!IsOwnSchema(schema)) {
+    return EINVAL;
+  }
+  FreeSchemaString(schema->format);
+  schema->format = kStaticRunEndEncoded;
   NANOARROW_RETURN_NOT_OK(ArrowSchemaAllocateChildren(schema, 2));
   struct ArrowSchema* run_ends = schema->children[0];
   NANOARROW_RETURN_NOT_OK(ArrowSchemaSetType(run_ends, run_end_type));
-  NANOARROW_RETURN_NOT_OK(ArrowSchemaSetName(run_ends, "run_ends"));
+  SetStaticName(run_ends, kStaticRunEnds);
   run_ends->flags &= ~ARROW_FLAG_NULLABLE;
-  return ArrowSchemaSetName(schema->children[1], "values");
+  SetStaticName(schema->children[1], kStaticValues);
+  return NANOARROW_OK;
 }
 
 /* Longest time zone accepted: IANA names and "+HH:MM" offsets are far shorter. */
