@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "nanoarrow/nanoarrow.h"
+#include "nanoarrow/nanoarrow.hpp"
 
 namespace {
 
@@ -20,7 +20,23 @@ void CheckOk(benchmark::State& state, ArrowErrorCode code, const char* what) {
   if (code != NANOARROW_OK) state.SkipWithError(what);
 }
 
+// Runs body (setup and timed loop); a failed library call, thrown by
+// NANOARROW_THROW_NOT_OK, skips the benchmark with its message instead of ending the
+// whole run. The owning wrappers release whatever was built when it throws.
+template <typename Body>
+void SkipOnError(benchmark::State& state, Body body) {
+  try {
+    body();
+  } catch (const nanoarrow::Exception& e) {
+    state.SkipWithError(e.what());
+  }
+}
+
 // ---- Appending ----
+
+// These timed loops keep a plain struct ArrowArray and CheckOk(): with an owning
+// wrapper and exception paths here, GCC stops inlining ArrowArrayAppendInt() into
+// some of them, which would change what they measure.
 
 template <typename CType>
 void AppendIntegers(benchmark::State& state, enum ArrowType type) {
@@ -153,44 +169,41 @@ static void ArrayAppendString(benchmark::State& state) {
 // ---- Viewing ----
 
 // An int array of kNumItems values (and, optionally, every fifth one null) with a
-// view pointing at it.
+// view pointing at it. Throws nanoarrow::Exception when it cannot be built.
 struct ViewFixture {
-  struct ArrowArray array;
-  struct ArrowArrayView view;
+  nanoarrow::UniqueArray array;
+  nanoarrow::UniqueArrayView view;
 
   ViewFixture(enum ArrowType type, bool with_nulls) {
-    ArrowArrayInitFromType(&array, type);
-    ArrowArrayStartAppending(&array);
+    NANOARROW_THROW_NOT_OK(ArrowArrayInitFromType(array.get(), type));
+    NANOARROW_THROW_NOT_OK(ArrowArrayStartAppending(array.get()));
     for (int64_t i = 0; i < kNumItems; i++) {
       if (with_nulls && i % 5 == 0) {
-        ArrowArrayAppendNull(&array, 1);
+        NANOARROW_THROW_NOT_OK(ArrowArrayAppendNull(array.get(), 1));
       } else {
-        ArrowArrayAppendInt(&array, i % 100);
+        NANOARROW_THROW_NOT_OK(ArrowArrayAppendInt(array.get(), i % 100));
       }
     }
-    ArrowArrayFinishBuildingDefault(&array, nullptr);
-    ArrowArrayViewInitFromType(&view, type);
-    ArrowArrayViewSetArray(&view, &array, nullptr);
-  }
-
-  ~ViewFixture() {
-    ArrowArrayViewReset(&view);
-    ArrowArrayRelease(&array);
+    NANOARROW_THROW_NOT_OK(ArrowArrayFinishBuildingDefault(array.get(), nullptr));
+    ArrowArrayViewInitFromType(view.get(), type);
+    NANOARROW_THROW_NOT_OK(ArrowArrayViewSetArray(view.get(), array.get(), nullptr));
   }
 };
 
 template <typename CType>
 void ViewGetIntegers(benchmark::State& state, enum ArrowType type) {
-  ViewFixture fixture(type, false);
-  std::vector<CType> out(kNumItems);
-  for (auto _ : state) {
-    const struct ArrowArrayView* view = &fixture.view;
-    for (int64_t i = 0; i < kNumItems; i++) {
-      out[i] = static_cast<CType>(ArrowArrayViewGetIntUnsafe(view, i));
+  SkipOnError(state, [&] {
+    ViewFixture fixture(type, false);
+    std::vector<CType> out(kNumItems);
+    for (auto _ : state) {
+      const struct ArrowArrayView* view = fixture.view.get();
+      for (int64_t i = 0; i < kNumItems; i++) {
+        out[i] = static_cast<CType>(ArrowArrayViewGetIntUnsafe(view, i));
+      }
+      benchmark::DoNotOptimize(out.data());
+      benchmark::ClobberMemory();
     }
-    benchmark::DoNotOptimize(out.data());
-    benchmark::ClobberMemory();
-  }
+  });
   state.SetItemsProcessed(state.iterations() * kNumItems);
 }
 
@@ -260,17 +273,19 @@ static void FloorCopyInt32(benchmark::State& state) { FloorCopyIntegers<int32_t>
 static void FloorCopyInt64(benchmark::State& state) { FloorCopyIntegers<int64_t>(state); }
 
 void ViewIsNull(benchmark::State& state) {
-  ViewFixture fixture(NANOARROW_TYPE_INT32, true);
-  int64_t n_null = 0;
-  for (auto _ : state) {
-    const struct ArrowArrayView* view = &fixture.view;
-    n_null = 0;
-    for (int64_t i = 0; i < kNumItems; i++) {
-      n_null += ArrowArrayViewIsNull(view, i);
+  SkipOnError(state, [&] {
+    ViewFixture fixture(NANOARROW_TYPE_INT32, true);
+    int64_t n_null = 0;
+    for (auto _ : state) {
+      const struct ArrowArrayView* view = fixture.view.get();
+      n_null = 0;
+      for (int64_t i = 0; i < kNumItems; i++) {
+        n_null += ArrowArrayViewIsNull(view, i);
+      }
+      benchmark::DoNotOptimize(n_null);
     }
-    benchmark::DoNotOptimize(n_null);
-  }
-  if (n_null != kNumItems / 5) state.SkipWithError("wrong null count");
+    if (n_null != kNumItems / 5) state.SkipWithError("wrong null count");
+  });
   state.SetItemsProcessed(state.iterations() * kNumItems);
 }
 
@@ -284,17 +299,19 @@ static void ArrayViewIsNull(benchmark::State& state) { ViewIsNull(state); }
 /// ArrowArrayViewIsNull() for every element of an array without a validity bitmap,
 /// each result stored into an int8 vector so that the loop cannot be folded away.
 static void ArrayViewIsNullNonNullable(benchmark::State& state) {
-  ViewFixture fixture(NANOARROW_TYPE_INT32, false);
-  std::vector<int8_t> out(kNumItems);
-  for (auto _ : state) {
-    const struct ArrowArrayView* view = &fixture.view;
-    for (int64_t i = 0; i < kNumItems; i++) {
-      out[i] = ArrowArrayViewIsNull(view, i);
+  SkipOnError(state, [&] {
+    ViewFixture fixture(NANOARROW_TYPE_INT32, false);
+    std::vector<int8_t> out(kNumItems);
+    for (auto _ : state) {
+      const struct ArrowArrayView* view = fixture.view.get();
+      for (int64_t i = 0; i < kNumItems; i++) {
+        out[i] = ArrowArrayViewIsNull(view, i);
+      }
+      benchmark::DoNotOptimize(out.data());
+      benchmark::ClobberMemory();
     }
-    benchmark::DoNotOptimize(out.data());
-    benchmark::ClobberMemory();
-  }
-  if (out[kNumItems - 1] != 0) state.SkipWithError("unexpected null");
+    if (out[kNumItems - 1] != 0) state.SkipWithError("unexpected null");
+  });
   state.SetItemsProcessed(state.iterations() * kNumItems);
 }
 
@@ -335,29 +352,25 @@ static void FloorBitmapTest(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * kNumItems);
 }
 
-// A string array of kNumItems strings of 0-15 bytes.
+// A string array of kNumItems strings of 0-15 bytes with a view pointing at it.
+// Throws nanoarrow::Exception when it cannot be built.
 struct StringFixture {
-  struct ArrowArray array;
-  struct ArrowArrayView view;
+  nanoarrow::UniqueArray array;
+  nanoarrow::UniqueArrayView view;
   int64_t total_bytes = 0;
 
   StringFixture() {
     const char* text = "abcdefghijklmnopqrstuvwxyz";
-    ArrowArrayInitFromType(&array, NANOARROW_TYPE_STRING);
-    ArrowArrayStartAppending(&array);
+    NANOARROW_THROW_NOT_OK(ArrowArrayInitFromType(array.get(), NANOARROW_TYPE_STRING));
+    NANOARROW_THROW_NOT_OK(ArrowArrayStartAppending(array.get()));
     for (int64_t i = 0; i < kNumItems; i++) {
       struct ArrowStringView value = {text + (i % 7), i % 16};
-      ArrowArrayAppendString(&array, value);
+      NANOARROW_THROW_NOT_OK(ArrowArrayAppendString(array.get(), value));
       total_bytes += value.size_bytes;
     }
-    ArrowArrayFinishBuildingDefault(&array, nullptr);
-    ArrowArrayViewInitFromType(&view, NANOARROW_TYPE_STRING);
-    ArrowArrayViewSetArray(&view, &array, nullptr);
-  }
-
-  ~StringFixture() {
-    ArrowArrayViewReset(&view);
-    ArrowArrayRelease(&array);
+    NANOARROW_THROW_NOT_OK(ArrowArrayFinishBuildingDefault(array.get(), nullptr));
+    ArrowArrayViewInitFromType(view.get(), NANOARROW_TYPE_STRING);
+    NANOARROW_THROW_NOT_OK(ArrowArrayViewSetArray(view.get(), array.get(), nullptr));
   }
 };
 
@@ -366,40 +379,44 @@ struct StringFixture {
 /// ArrowArrayViewGetStringUnsafe() for every element, summing sizes and first bytes so
 /// every string is really read.
 static void ArrayViewGetString(benchmark::State& state) {
-  StringFixture fixture;
-  int64_t checksum = 0;
-  for (auto _ : state) {
-    const struct ArrowArrayView* view = &fixture.view;
-    checksum = 0;
-    for (int64_t i = 0; i < kNumItems; i++) {
-      struct ArrowStringView value = ArrowArrayViewGetStringUnsafe(view, i);
-      checksum += value.size_bytes;
-      if (value.size_bytes > 0) checksum += value.data[0];
+  SkipOnError(state, [&] {
+    StringFixture fixture;
+    int64_t checksum = 0;
+    for (auto _ : state) {
+      const struct ArrowArrayView* view = fixture.view.get();
+      checksum = 0;
+      for (int64_t i = 0; i < kNumItems; i++) {
+        struct ArrowStringView value = ArrowArrayViewGetStringUnsafe(view, i);
+        checksum += value.size_bytes;
+        if (value.size_bytes > 0) checksum += value.data[0];
+      }
+      benchmark::DoNotOptimize(checksum);
     }
-    benchmark::DoNotOptimize(checksum);
-  }
+    state.SetBytesProcessed(state.iterations() * fixture.total_bytes);
+  });
   state.SetItemsProcessed(state.iterations() * kNumItems);
-  state.SetBytesProcessed(state.iterations() * fixture.total_bytes);
 }
 
 /// Floor: walk 1,000,000 string offsets in a plain loop
 ///
 /// The memory work of ArrayViewGetString without the library.
 static void FloorStringWalk(benchmark::State& state) {
-  StringFixture fixture;
-  int64_t checksum = 0;
-  for (auto _ : state) {
-    const int32_t* offsets = fixture.view.buffer_views[1].data.as_int32;
-    const char* data = fixture.view.buffer_views[2].data.as_char;
-    benchmark::DoNotOptimize(offsets);
-    checksum = 0;
-    for (int64_t i = 0; i < kNumItems; i++) {
-      int64_t size = offsets[i + 1] - offsets[i];
-      checksum += size;
-      if (size > 0) checksum += data[offsets[i]];
+  SkipOnError(state, [&] {
+    StringFixture fixture;
+    int64_t checksum = 0;
+    for (auto _ : state) {
+      const int32_t* offsets = fixture.view->buffer_views[1].data.as_int32;
+      const char* data = fixture.view->buffer_views[2].data.as_char;
+      benchmark::DoNotOptimize(offsets);
+      checksum = 0;
+      for (int64_t i = 0; i < kNumItems; i++) {
+        int64_t size = offsets[i + 1] - offsets[i];
+        checksum += size;
+        if (size > 0) checksum += data[offsets[i]];
+      }
+      benchmark::DoNotOptimize(checksum);
     }
-    benchmark::DoNotOptimize(checksum);
-  }
+  });
   state.SetItemsProcessed(state.iterations() * kNumItems);
 }
 
@@ -407,15 +424,15 @@ static void FloorStringWalk(benchmark::State& state) {
 ///
 /// ArrowArrayViewValidate(NANOARROW_VALIDATION_LEVEL_FULL): offsets and UTF-8.
 static void ArrayViewValidateFull(benchmark::State& state) {
-  StringFixture fixture;
-  for (auto _ : state) {
-    if (ArrowArrayViewValidate(&fixture.view, NANOARROW_VALIDATION_LEVEL_FULL, nullptr) !=
-        NANOARROW_OK) {
-      state.SkipWithError("validate");
+  SkipOnError(state, [&] {
+    StringFixture fixture;
+    for (auto _ : state) {
+      NANOARROW_THROW_NOT_OK(
+          ArrowArrayViewValidate(fixture.view.get(), NANOARROW_VALIDATION_LEVEL_FULL, nullptr));
     }
-  }
+    state.SetBytesProcessed(state.iterations() * fixture.total_bytes);
+  });
   state.SetItemsProcessed(state.iterations() * kNumItems);
-  state.SetBytesProcessed(state.iterations() * fixture.total_bytes);
 }
 
 }  // namespace

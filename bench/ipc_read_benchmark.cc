@@ -16,8 +16,8 @@
 
 #include <unistd.h>
 
-#include "nanoarrow/nanoarrow.h"
-#include "nanoarrow/nanoarrow_ipc.h"
+#include "nanoarrow/nanoarrow.hpp"
+#include "nanoarrow/nanoarrow_ipc.hpp"
 
 namespace {
 
@@ -48,18 +48,15 @@ struct Fixture {
   int64_t value_width;  // Bytes per value.
   Item item;
 
-  std::string path;          // Resolved on first use (after main() has run).
-  struct ArrowBuffer bytes;  // The whole file, once FromBuffer needs it.
+  std::string path;              // Resolved on first use (after main() has run).
+  nanoarrow::UniqueBuffer bytes;  // The whole file, once FromBuffer needs it.
   bool loaded = false;
   std::string error;  // Why the fixture cannot be used, once known.
 
   Fixture(const char* name, int64_t n_columns, int64_t n_batches, int64_t n_rows,
           int64_t value_width, Item item)
       : name(name), n_columns(n_columns), n_batches(n_batches), n_rows(n_rows),
-        value_width(value_width), item(item) {
-    ArrowBufferInit(&bytes);
-  }
-  ~Fixture() { ArrowBufferReset(&bytes); }
+        value_width(value_width), item(item) {}
 
   const std::string& Path() {
     if (path.empty()) path = FixturesDir() + "/" + name + ".arrows";
@@ -90,7 +87,7 @@ struct Fixture {
     char chunk[1 << 16];
     size_t n;
     while ((n = std::fread(chunk, 1, sizeof(chunk), file)) > 0) {
-      if (ArrowBufferAppend(&bytes, chunk, static_cast<int64_t>(n)) != NANOARROW_OK) {
+      if (ArrowBufferAppend(bytes.get(), chunk, static_cast<int64_t>(n)) != NANOARROW_OK) {
         error = "out of memory loading " + path;
         break;
       }
@@ -118,54 +115,48 @@ Fixture float64_lz4("float64_lz4", 10, 2, 65536, 8, Item::kValue);
 
 void KeepBytes(struct ArrowBufferAllocator*, uint8_t*, int64_t) {}
 
+// Throws nanoarrow::Exception with the fixture's path and what went wrong.
+[[noreturn]] void Fail(const Fixture& fixture, const std::string& what) {
+  throw nanoarrow::Exception(fixture.path + ": " + what);
+}
+
+// NANOARROW_THROW_NOT_OK for calls that explain themselves in error.
+void ThrowNotOk(ArrowErrorCode code, const Fixture& fixture, const struct ArrowError& error) {
+  if (code != NANOARROW_OK) Fail(fixture, error.message);
+}
+
 // Reads the whole stream from input (taking it over), viewing every batch; checks
-// the fixture's shape. Returns false with message set on any error.
-bool ReadAll(struct ArrowIpcInputStream* input, const Fixture& fixture,
-             std::string* message) {
+// the fixture's shape. Throws nanoarrow::Exception on any error.
+void ReadAll(struct ArrowIpcInputStream* input, const Fixture& fixture) {
   struct ArrowIpcArrayStreamReaderOptions options;
   options.field_index = -1;
   options.use_shared_buffers = 1;
-  struct ArrowArrayStream stream;
-  if (ArrowIpcArrayStreamReaderInit(&stream, input, &options) != NANOARROW_OK) {
-    if (input->release != nullptr) input->release(input);
-    *message = "cannot initialize the IPC stream reader";
-    return false;
-  }
+  nanoarrow::UniqueArrayStream stream;
+  NANOARROW_THROW_NOT_OK(ArrowIpcArrayStreamReaderInit(stream.get(), input, &options));
   struct ArrowError error;
-  error.message[0] = '\0';
-  struct ArrowSchema schema;
-  schema.release = nullptr;
-  struct ArrowArrayView view;
-  ArrowArrayViewInitFromType(&view, NANOARROW_TYPE_UNINITIALIZED);
-  int64_t n_batches = 0;
-  bool ok = ArrowArrayStreamGetSchema(&stream, &schema, &error) == NANOARROW_OK &&
-            ArrowArrayViewInitFromSchema(&view, &schema, &error) == NANOARROW_OK;
-  if (ok && schema.n_children != fixture.n_columns) {
-    std::snprintf(error.message, sizeof(error.message),
-                  "expected %ld columns, the fixture has %ld",
-                  static_cast<long>(fixture.n_columns), static_cast<long>(schema.n_children));
-    ok = false;
+  ArrowErrorInit(&error);
+  nanoarrow::UniqueSchema schema;
+  ThrowNotOk(ArrowArrayStreamGetSchema(stream.get(), schema.get(), &error), fixture, error);
+  nanoarrow::UniqueArrayView view;
+  ThrowNotOk(ArrowArrayViewInitFromSchema(view.get(), schema.get(), &error), fixture,
+             error);
+  if (schema->n_children != fixture.n_columns) {
+    Fail(fixture, "expected " + std::to_string(fixture.n_columns) +
+                      " columns, the fixture has " + std::to_string(schema->n_children));
   }
-  while (ok) {
-    struct ArrowArray array;
-    ok = ArrowArrayStreamGetNext(&stream, &array, &error) == NANOARROW_OK;
-    if (!ok || array.release == nullptr) break;
-    ok = ArrowArrayViewSetArray(&view, &array, &error) == NANOARROW_OK;
-    benchmark::DoNotOptimize(view.children[0]->buffer_views[1].data.data);
-    ArrowArrayRelease(&array);
+  int64_t n_batches = 0;
+  ArrowErrorCode code;
+  // Each batch is released when the loop moves on to the next one.
+  for (struct ArrowArray& array : nanoarrow::ViewArrayStream(stream.get(), &code, &error)) {
+    ThrowNotOk(ArrowArrayViewSetArray(view.get(), &array, &error), fixture, error);
+    benchmark::DoNotOptimize(view->children[0]->buffer_views[1].data.data);
     n_batches++;
   }
-  if (ok && n_batches != fixture.n_batches) {
-    std::snprintf(error.message, sizeof(error.message),
-                  "expected %ld batches, read %ld", static_cast<long>(fixture.n_batches),
-                  static_cast<long>(n_batches));
-    ok = false;
+  ThrowNotOk(code, fixture, error);
+  if (n_batches != fixture.n_batches) {
+    Fail(fixture, "expected " + std::to_string(fixture.n_batches) + " batches, read " +
+                      std::to_string(n_batches));
   }
-  if (!ok) *message = fixture.path + ": " + error.message;
-  ArrowArrayViewReset(&view);
-  if (schema.release != nullptr) ArrowSchemaRelease(&schema);
-  ArrowArrayStreamRelease(&stream);
-  return ok;
 }
 
 // An input stream over the loaded bytes without copying them (the buffer's
@@ -175,9 +166,9 @@ ArrowErrorCode InitBufferInput(Fixture& fixture, struct ArrowIpcInputStream* inp
   ArrowBufferInit(&borrowed);
   NANOARROW_RETURN_NOT_OK(
       ArrowBufferSetAllocator(&borrowed, ArrowBufferDeallocator(&KeepBytes, nullptr)));
-  borrowed.data = fixture.bytes.data;
-  borrowed.size_bytes = fixture.bytes.size_bytes;
-  borrowed.capacity_bytes = fixture.bytes.size_bytes;
+  borrowed.data = fixture.bytes->data;
+  borrowed.size_bytes = fixture.bytes->size_bytes;
+  borrowed.capacity_bytes = fixture.bytes->size_bytes;
   return ArrowIpcInputStreamInitBuffer(input, &borrowed);
 }
 
@@ -189,30 +180,24 @@ void ReadFixture(benchmark::State& state, Fixture& fixture, Source source) {
     state.SkipWithError(fixture.error.c_str());
     return;
   }
-  std::string message;
-  for (auto _ : state) {
-    struct ArrowIpcInputStream input;
-    if (source == Source::kBuffer) {
-      if (InitBufferInput(fixture, &input) != NANOARROW_OK) {
-        message = "cannot create the buffer input stream";
-        break;
+  try {
+    for (auto _ : state) {
+      // Released here only when the reader did not take it over.
+      nanoarrow::ipc::UniqueInputStream input;
+      if (source == Source::kBuffer) {
+        NANOARROW_THROW_NOT_OK(InitBufferInput(fixture, input.get()));
+      } else {
+        FILE* file = std::fopen(fixture.path.c_str(), "rb");
+        if (file == nullptr) throw nanoarrow::Exception(fixture.MissingMessage());
+        if (ArrowIpcInputStreamInitFile(input.get(), file, 1) != NANOARROW_OK) {
+          std::fclose(file);
+          Fail(fixture, "cannot create the file input stream");
+        }
       }
-    } else {
-      FILE* file = std::fopen(fixture.path.c_str(), "rb");
-      if (file == nullptr) {
-        message = fixture.MissingMessage();
-        break;
-      }
-      if (ArrowIpcInputStreamInitFile(&input, file, 1) != NANOARROW_OK) {
-        std::fclose(file);
-        message = "cannot create the file input stream";
-        break;
-      }
+      ReadAll(input.get(), fixture);
     }
-    if (!ReadAll(&input, fixture, &message)) break;
-  }
-  if (!message.empty()) {
-    state.SkipWithError(message.c_str());
+  } catch (const nanoarrow::Exception& e) {
+    state.SkipWithError(e.what());
     return;
   }
   state.SetItemsProcessed(state.iterations() * fixture.ItemsPerPass());
