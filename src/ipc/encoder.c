@@ -105,6 +105,23 @@ enum {
 #define ARROW_IPC_DEFAULT_ALIGNMENT 8
 #define ARROW_IPC_MAX_ALIGNMENT 4096
 
+/* The flatbuffer of a RecordBatch message depends only on the codec and the
+ * numbers of field nodes and buffers (without variadic counts): the first one
+ * built for a shape is kept and later ones patch its values. */
+struct ArrowIpcBatchTemplate {
+  /* The message flatbuffer; empty when there is no template. */
+  struct ArrowBuffer bytes;
+  enum ArrowIpcCompressionType codec;
+  int64_t n_nodes;
+  int64_t n_buffers;
+  /* Where Message.bodyLength, RecordBatch.length and the first element of the
+   * nodes and buffers vectors are. */
+  int64_t body_length_position;
+  int64_t length_position;
+  int64_t nodes_position;
+  int64_t buffers_position;
+};
+
 struct ArrowIpcEncoderPrivate {
   /* The flatbuffer of the last encoded message. */
   struct ArrowIpcFbb fbb;
@@ -125,18 +142,12 @@ struct ArrowIpcEncoderPrivate {
   /* Deferred-body mode (see writer_private.h) and its struct ArrowIpcBodySpan. */
   int defer_body;
   struct ArrowBuffer spans;
+  struct ArrowIpcBatchTemplate batch_template;
 };
-
-static void ArrowIpcStoreLE(uint8_t* out, uint64_t value, int size) {
-  int i;
-  for (i = 0; i < size; i++) {
-    out[i] = (uint8_t)(value >> (8 * i));
-  }
-}
 
 static ArrowErrorCode ArrowIpcAppendLE64(struct ArrowBuffer* buffer, int64_t value) {
   uint8_t bytes[8];
-  ArrowIpcStoreLE(bytes, (uint64_t)value, 8);
+  ArrowIpcFbbStoreLE(bytes, (uint64_t)value, 8);
   return ArrowBufferAppend(buffer, bytes, 8);
 }
 
@@ -156,6 +167,7 @@ ArrowErrorCode ArrowIpcEncoderInit(struct ArrowIpcEncoder* encoder) {
   ArrowBufferInit(&private_data->variadic_counts);
   ArrowBufferInit(&private_data->scratch);
   ArrowBufferInit(&private_data->spans);
+  ArrowBufferInit(&private_data->batch_template.bytes);
   return NANOARROW_OK;
 }
 
@@ -169,6 +181,7 @@ void ArrowIpcEncoderReset(struct ArrowIpcEncoder* encoder) {
   ArrowBufferReset(&private_data->variadic_counts);
   ArrowBufferReset(&private_data->scratch);
   ArrowBufferReset(&private_data->spans);
+  ArrowBufferReset(&private_data->batch_template.bytes);
   ArrowFree(private_data);
   encoder->private_data = NULL;
 }
@@ -231,8 +244,8 @@ ArrowErrorCode ArrowIpcEncoderFinalizeBuffer(struct ArrowIpcEncoder* encoder,
 
   padded_size = (flatbuffer->size_bytes + 7) / 8 * 8;
   if (padded_size > INT32_MAX) return ERANGE;
-  ArrowIpcStoreLE(prefix, 0xFFFFFFFFu, 4);
-  ArrowIpcStoreLE(prefix + 4, (uint64_t)padded_size, 4);
+  ArrowIpcFbbStoreLE(prefix, 0xFFFFFFFFu, 4);
+  ArrowIpcFbbStoreLE(prefix + 4, (uint64_t)padded_size, 4);
   NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(out, 8 + padded_size));
   ArrowBufferAppendUnsafe(out, prefix, 8);
   ArrowBufferAppendUnsafe(out, flatbuffer->data, flatbuffer->size_bytes);
@@ -403,7 +416,7 @@ static ArrowErrorCode ArrowIpcFbWriteUnionTypeIds(struct ArrowIpcFbb* fbb,
       ArrowErrorSet(error, "Invalid union type ids '%s'", schema_view->union_type_ids);
       return EINVAL;
     }
-    ArrowIpcStoreLE(type_ids + 4 * n_ids, (uint64_t)value, 4);
+    ArrowIpcFbbStoreLE(type_ids + 4 * n_ids, (uint64_t)value, 4);
     n_ids++;
     cursor = *end == ',' ? end + 1 : end;
   }
@@ -720,10 +733,11 @@ static ArrowErrorCode ArrowIpcFbWriteSchema(struct ArrowIpcFbb* fbb,
   return NANOARROW_OK;
 }
 
-/* Starts a Message: writes its table and returns the header slot position. */
+/* Starts a Message: writes its table and returns the header slot position (and,
+ * when body_length_out is not NULL, where bodyLength is). */
 static ArrowErrorCode ArrowIpcFbStartMessage(struct ArrowIpcFbb* fbb, uint8_t header_type,
-                                             int64_t body_length,
-                                             int64_t* header_slot_out) {
+                                             int64_t body_length, int64_t* header_slot_out,
+                                             int64_t* body_length_out) {
   struct ArrowIpcFbbTable message;
   int64_t position;
   NANOARROW_RETURN_NOT_OK(ArrowIpcFbbStart(fbb));
@@ -735,6 +749,9 @@ static ArrowErrorCode ArrowIpcFbStartMessage(struct ArrowIpcFbb* fbb, uint8_t he
   NANOARROW_RETURN_NOT_OK(ArrowIpcFbbWriteTable(fbb, &message, &position));
   NANOARROW_RETURN_NOT_OK(ArrowIpcFbbPatchOffset(fbb, 0, position));
   *header_slot_out = message.position[FBE_MESSAGE_HEADER];
+  if (body_length_out != NULL) {
+    *body_length_out = message.position[FBE_MESSAGE_BODY_LENGTH];
+  }
   return NANOARROW_OK;
 }
 
@@ -749,7 +766,7 @@ ArrowErrorCode ArrowIpcEncoderEncodeSchema(struct ArrowIpcEncoder* encoder,
   int result;
 
   NANOARROW_RETURN_NOT_OK_WITH_ERROR(
-      ArrowIpcFbStartMessage(fbb, FBE_HEADER_SCHEMA, 0, &header_slot), error);
+      ArrowIpcFbStartMessage(fbb, FBE_HEADER_SCHEMA, 0, &header_slot, NULL), error);
   result = ArrowIpcFbWriteSchema(fbb, schema, &position, error);
   if (result == ERANGE) ArrowErrorSet(error, "Schema message exceeds 2 GiB");
   if (result == ENOMEM) ArrowErrorSet(error, "Out of memory encoding the schema");
@@ -845,7 +862,7 @@ static ArrowErrorCode ArrowIpcEmitBufferImpl(struct ArrowIpcEncoderPrivate* priv
   int64_t offset = private_data->body_length;
   int64_t length = size;
   int64_t padding;
-  uint8_t buffer_struct[FBE_BUFFER_SIZE];
+  uint8_t* buffer_struct;
 
   if (private_data->codec == NANOARROW_IPC_COMPRESSION_TYPE_NONE || size == 0) {
     NANOARROW_RETURN_NOT_OK(ArrowIpcBodyAppend(private_data, body, data, size, borrowed));
@@ -858,7 +875,7 @@ static ArrowErrorCode ArrowIpcEmitBufferImpl(struct ArrowIpcEncoderPrivate* priv
                                              body->data + body->size_bytes + 8, bound,
                                              &compressed_size, error));
     if (compressed_size < size) {
-      ArrowIpcStoreLE(body->data + body->size_bytes, (uint64_t)size, 8);
+      ArrowIpcFbbStoreLE(body->data + body->size_bytes, (uint64_t)size, 8);
       body->size_bytes += 8 + compressed_size;
       private_data->body_length += 8 + compressed_size;
       length = 8 + compressed_size;
@@ -875,9 +892,12 @@ static ArrowErrorCode ArrowIpcEmitBufferImpl(struct ArrowIpcEncoderPrivate* priv
   NANOARROW_RETURN_NOT_OK(ArrowBufferAppendFill(body, 0, padding));
   private_data->body_length += padding;
 
-  ArrowIpcStoreLE(buffer_struct, (uint64_t)offset, 8);
-  ArrowIpcStoreLE(buffer_struct + 8, (uint64_t)length, 8);
-  return ArrowBufferAppend(&private_data->buffers, buffer_struct, FBE_BUFFER_SIZE);
+  NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(&private_data->buffers, FBE_BUFFER_SIZE));
+  buffer_struct = private_data->buffers.data + private_data->buffers.size_bytes;
+  ArrowIpcFbbStoreLE(buffer_struct, (uint64_t)offset, 8);
+  ArrowIpcFbbStoreLE(buffer_struct + 8, (uint64_t)length, 8);
+  private_data->buffers.size_bytes += FBE_BUFFER_SIZE;
+  return NANOARROW_OK;
 }
 
 /* A buffer of the caller's arrays. */
@@ -931,10 +951,13 @@ static ArrowErrorCode ArrowIpcEmitBitmap(struct ArrowIpcEncoderPrivate* private_
 
 static ArrowErrorCode ArrowIpcAppendNode(struct ArrowIpcEncoderPrivate* private_data,
                                          int64_t length, int64_t null_count) {
-  uint8_t node[FBE_FIELD_NODE_SIZE];
-  ArrowIpcStoreLE(node, (uint64_t)length, 8);
-  ArrowIpcStoreLE(node + 8, (uint64_t)null_count, 8);
-  return ArrowBufferAppend(&private_data->nodes, node, FBE_FIELD_NODE_SIZE);
+  uint8_t* node;
+  NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(&private_data->nodes, FBE_FIELD_NODE_SIZE));
+  node = private_data->nodes.data + private_data->nodes.size_bytes;
+  ArrowIpcFbbStoreLE(node, (uint64_t)length, 8);
+  ArrowIpcFbbStoreLE(node + 8, (uint64_t)null_count, 8);
+  private_data->nodes.size_bytes += FBE_FIELD_NODE_SIZE;
+  return NANOARROW_OK;
 }
 
 /* Offsets [start, start + length] rebased to begin at 0; *first_out and *last_out
@@ -1092,7 +1115,7 @@ static ArrowErrorCode ArrowIpcEncodeRunEndEncoded(
       int64_t end = ArrowIpcReadRunEnd(run_ends, i) - start;
       uint8_t bytes[8];
       if (end > length) end = length;
-      ArrowIpcStoreLE(bytes, (uint64_t)end, (int)element_size);
+      ArrowIpcFbbStoreLE(bytes, (uint64_t)end, (int)element_size);
       NANOARROW_RETURN_NOT_OK(ArrowBufferAppend(&private_data->scratch, bytes, element_size));
       n_runs++;
       if (end == length) break;
@@ -1364,12 +1387,15 @@ static ArrowErrorCode ArrowIpcEncodeColumn(struct ArrowIpcEncoderPrivate* privat
 }
 
 /* Writes a RecordBatch table (nodes, buffers, compression, variadic counts) at the
- * slot header_slot. */
+ * slot header_slot; the positions of its values go to layout when not NULL. */
 static ArrowErrorCode ArrowIpcFbWriteRecordBatch(struct ArrowIpcEncoderPrivate* private_data,
-                                                 int64_t length, int64_t header_slot) {
+                                                 int64_t length, int64_t header_slot,
+                                                 struct ArrowIpcBatchTemplate* layout) {
   struct ArrowIpcFbb* fbb = &private_data->fbb;
   struct ArrowIpcFbbTable batch;
   int64_t position;
+  int64_t nodes_position;
+  int64_t buffers_position;
 
   ArrowIpcFbbTableInit(&batch);
   ArrowIpcFbbTableAddInt64(&batch, FBE_RECORD_BATCH_LENGTH, length);
@@ -1386,10 +1412,18 @@ static ArrowErrorCode ArrowIpcFbWriteRecordBatch(struct ArrowIpcEncoderPrivate* 
 
   NANOARROW_RETURN_NOT_OK(ArrowIpcFbbSetVector(
       fbb, &batch, FBE_RECORD_BATCH_NODES, private_data->nodes.data,
-      private_data->nodes.size_bytes / FBE_FIELD_NODE_SIZE, FBE_FIELD_NODE_SIZE, 8, NULL));
+      private_data->nodes.size_bytes / FBE_FIELD_NODE_SIZE, FBE_FIELD_NODE_SIZE, 8,
+      &nodes_position));
   NANOARROW_RETURN_NOT_OK(ArrowIpcFbbSetVector(
       fbb, &batch, FBE_RECORD_BATCH_BUFFERS, private_data->buffers.data,
-      private_data->buffers.size_bytes / FBE_BUFFER_SIZE, FBE_BUFFER_SIZE, 8, NULL));
+      private_data->buffers.size_bytes / FBE_BUFFER_SIZE, FBE_BUFFER_SIZE, 8,
+      &buffers_position));
+  if (layout != NULL) {
+    /* Vector elements follow their uint32 length. */
+    layout->length_position = batch.position[FBE_RECORD_BATCH_LENGTH];
+    layout->nodes_position = nodes_position + 4;
+    layout->buffers_position = buffers_position + 4;
+  }
 
   if (private_data->codec != NANOARROW_IPC_COMPRESSION_TYPE_NONE) {
     struct ArrowIpcFbbTable compression;
@@ -1409,6 +1443,61 @@ static ArrowErrorCode ArrowIpcFbWriteRecordBatch(struct ArrowIpcEncoderPrivate* 
         fbb, &batch, FBE_RECORD_BATCH_VARIADIC_COUNTS, private_data->variadic_counts.data,
         private_data->variadic_counts.size_bytes / 8, 8, 8, NULL));
   }
+  return NANOARROW_OK;
+}
+
+/* The RecordBatch message of the body just encoded, from the template when it
+ * fits (see struct ArrowIpcBatchTemplate). */
+static ArrowErrorCode ArrowIpcFbWriteRecordBatchMessage(
+    struct ArrowIpcEncoderPrivate* private_data, int64_t length) {
+  struct ArrowIpcBatchTemplate* layout = &private_data->batch_template;
+  struct ArrowBuffer* out = &private_data->fbb.buffer;
+  int64_t n_nodes = private_data->nodes.size_bytes / FBE_FIELD_NODE_SIZE;
+  int64_t n_buffers = private_data->buffers.size_bytes / FBE_BUFFER_SIZE;
+  int64_t header_slot;
+  int result;
+
+  if (private_data->has_variadic_counts) {
+    NANOARROW_RETURN_NOT_OK(ArrowIpcFbStartMessage(&private_data->fbb,
+                                                   FBE_HEADER_RECORD_BATCH,
+                                                   private_data->body_length, &header_slot,
+                                                   NULL));
+    return ArrowIpcFbWriteRecordBatch(private_data, length, header_slot, NULL);
+  }
+
+  if (layout->bytes.size_bytes > 0 && layout->codec == private_data->codec &&
+      layout->n_nodes == n_nodes && layout->n_buffers == n_buffers) {
+    out->size_bytes = 0;
+    NANOARROW_RETURN_NOT_OK(
+        ArrowBufferAppend(out, layout->bytes.data, layout->bytes.size_bytes));
+    ArrowIpcFbbStoreLE(out->data + layout->body_length_position,
+                    (uint64_t)private_data->body_length, 8);
+    ArrowIpcFbbStoreLE(out->data + layout->length_position, (uint64_t)length, 8);
+    if (n_nodes > 0) {
+      memcpy(out->data + layout->nodes_position, private_data->nodes.data,
+             (size_t)private_data->nodes.size_bytes);
+    }
+    if (n_buffers > 0) {
+      memcpy(out->data + layout->buffers_position, private_data->buffers.data,
+             (size_t)private_data->buffers.size_bytes);
+    }
+    return NANOARROW_OK;
+  }
+
+  layout->bytes.size_bytes = 0;
+  NANOARROW_RETURN_NOT_OK(ArrowIpcFbStartMessage(&private_data->fbb, FBE_HEADER_RECORD_BATCH,
+                                                 private_data->body_length, &header_slot,
+                                                 &layout->body_length_position));
+  NANOARROW_RETURN_NOT_OK(ArrowIpcFbWriteRecordBatch(private_data, length, header_slot, layout));
+  /* Without a template the message is still good: only the copy failed. */
+  result = ArrowBufferAppend(&layout->bytes, out->data, out->size_bytes);
+  if (result != NANOARROW_OK) {
+    layout->bytes.size_bytes = 0;
+    return NANOARROW_OK;
+  }
+  layout->codec = private_data->codec;
+  layout->n_nodes = n_nodes;
+  layout->n_buffers = n_buffers;
   return NANOARROW_OK;
 }
 
@@ -1440,7 +1529,6 @@ ArrowErrorCode ArrowIpcEncoderEncodeSimpleRecordBatch(
     struct ArrowBuffer* body_buffer, struct ArrowError* error) {
   struct ArrowIpcEncoderPrivate* private_data =
       (struct ArrowIpcEncoderPrivate*)encoder->private_data;
-  int64_t header_slot;
   int64_t i;
   int result = NANOARROW_OK;
 
@@ -1458,12 +1546,7 @@ ArrowErrorCode ArrowIpcEncoderEncodeSimpleRecordBatch(
                                   1, error);
   }
   if (result == NANOARROW_OK) {
-    result = ArrowIpcFbStartMessage(&private_data->fbb, FBE_HEADER_RECORD_BATCH,
-                                    private_data->body_length,
-                                    &header_slot);
-  }
-  if (result == NANOARROW_OK) {
-    result = ArrowIpcFbWriteRecordBatch(private_data, array_view->length, header_slot);
+    result = ArrowIpcFbWriteRecordBatchMessage(private_data, array_view->length);
   }
   if (result != NANOARROW_OK) {
     return ArrowIpcFinishBodyError(private_data, body_buffer, result, error);
@@ -1488,8 +1571,7 @@ ArrowErrorCode ArrowIpcEncoderEncodeDictionaryBatch(
                                 values->length, 1, error);
   if (result == NANOARROW_OK) {
     result = ArrowIpcFbStartMessage(fbb, FBE_HEADER_DICTIONARY_BATCH,
-                                    private_data->body_length,
-                                    &header_slot);
+                                    private_data->body_length, &header_slot, NULL);
   }
   if (result == NANOARROW_OK) {
     ArrowIpcFbbTableInit(&dictionary_batch);
@@ -1502,8 +1584,9 @@ ArrowErrorCode ArrowIpcEncoderEncodeDictionaryBatch(
     result = ArrowIpcFbbPatchOffset(fbb, header_slot, position);
   }
   if (result == NANOARROW_OK) {
-    result = ArrowIpcFbWriteRecordBatch(
-        private_data, values->length, dictionary_batch.position[FBE_DICTIONARY_BATCH_DATA]);
+    result = ArrowIpcFbWriteRecordBatch(private_data, values->length,
+                                        dictionary_batch.position[FBE_DICTIONARY_BATCH_DATA],
+                                        NULL);
   }
   if (result != NANOARROW_OK) {
     return ArrowIpcFinishBodyError(private_data, body_buffer, result, error);
@@ -1526,10 +1609,10 @@ static ArrowErrorCode ArrowIpcFbWriteBlocks(struct ArrowIpcFbb* fbb,
       ArrowIpcFbbSetVector(fbb, footer, id, NULL, n_blocks, FBE_BLOCK_SIZE, 8, &position));
   out = fbb->buffer.data + position + 4;
   for (i = 0; i < n_blocks; i++) {
-    ArrowIpcStoreLE(out + FBE_BLOCK_SIZE * i, (uint64_t)block[i].offset, 8);
-    ArrowIpcStoreLE(out + FBE_BLOCK_SIZE * i + 8, (uint64_t)(uint32_t)block[i].metadata_length,
+    ArrowIpcFbbStoreLE(out + FBE_BLOCK_SIZE * i, (uint64_t)block[i].offset, 8);
+    ArrowIpcFbbStoreLE(out + FBE_BLOCK_SIZE * i + 8, (uint64_t)(uint32_t)block[i].metadata_length,
                     4);
-    ArrowIpcStoreLE(out + FBE_BLOCK_SIZE * i + 16, (uint64_t)block[i].body_length, 8);
+    ArrowIpcFbbStoreLE(out + FBE_BLOCK_SIZE * i + 16, (uint64_t)block[i].body_length, 8);
   }
   return NANOARROW_OK;
 }

@@ -10,25 +10,6 @@
 /* flatbuffers offsets are 32-bit: a buffer never grows past this. */
 #define ARROW_IPC_FBB_MAX_SIZE ((int64_t)INT32_MAX)
 
-/* A switch on the few sizes lets compilers turn each case into one store. */
-static inline void ArrowIpcFbbStoreLE(uint8_t* out, uint64_t value, int size) {
-  int i;
-  switch (size) {
-    case 2:
-      for (i = 0; i < 2; i++) out[i] = (uint8_t)(value >> (8 * i));
-      break;
-    case 4:
-      for (i = 0; i < 4; i++) out[i] = (uint8_t)(value >> (8 * i));
-      break;
-    case 8:
-      for (i = 0; i < 8; i++) out[i] = (uint8_t)(value >> (8 * i));
-      break;
-    default:
-      for (i = 0; i < size; i++) out[i] = (uint8_t)(value >> (8 * i));
-      break;
-  }
-}
-
 static ArrowErrorCode ArrowIpcFbbCheckRoom(struct ArrowIpcFbb* fbb, int64_t additional) {
   if (additional < 0 || additional > ARROW_IPC_FBB_MAX_SIZE - fbb->buffer.size_bytes) {
     return ERANGE;

@@ -15,6 +15,7 @@
 #define NANOARROW_IPC_FLATBUF_BUILDER_H_INCLUDED
 
 #include <stdint.h>
+#include <string.h>
 
 #include "nanoarrow/nanoarrow.h"
 
@@ -29,6 +30,36 @@
 #define ArrowIpcFbbSetString NANOARROW_SYMBOL(ArrowIpcFbbSetString)
 #define ArrowIpcFbbSetVector NANOARROW_SYMBOL(ArrowIpcFbbSetVector)
 #endif
+
+/* Stores the low size (1, 2, 4 or 8) bytes of value little-endian. On
+ * little-endian hosts a fixed-size memcpy is one store; the byte loop is the
+ * portable fallback (compilers do not reliably merge it into one store). */
+static inline void ArrowIpcFbbStoreLE(uint8_t* out, uint64_t value, int size) {
+#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  uint16_t value16;
+  uint32_t value32;
+  switch (size) {
+    case 2:
+      value16 = (uint16_t)value;
+      memcpy(out, &value16, 2);
+      return;
+    case 4:
+      value32 = (uint32_t)value;
+      memcpy(out, &value32, 4);
+      return;
+    case 8:
+      memcpy(out, &value, 8);
+      return;
+    default:
+      break;
+  }
+#endif
+  {
+    int i;
+    for (i = 0; i < size; i++) out[i] = (uint8_t)(value >> (8 * i));
+  }
+}
 
 /* Arrow's tables have at most 7 fields (Field); a union costs two ids. */
 #define NANOARROW_IPC_FBB_MAX_FIELDS 8

@@ -63,6 +63,10 @@ struct ArrowIpcWriterPrivate {
   struct ArrowBuffer plans;
   /* Dictionary blocks of pending, with offsets relative to its start. */
   struct ArrowBuffer pending_blocks;
+  /* Non-zero when the schema's columns are all fixed-width without children or
+   * dictionaries (ArrowIpcWriterSchemaIsFixedWidth): batches then skip dictionary
+   * planning and may take the fast validation. */
+  int fixed_width_schema;
 };
 
 static const uint8_t kArrowIpcMagic[8] = {'A', 'R', 'R', 'O', 'W', '1', 0, 0};
@@ -201,6 +205,140 @@ ArrowErrorCode ArrowIpcWriterStartFile(struct ArrowIpcWriter* writer,
   return NANOARROW_OK;
 }
 
+/* ---- Fast validation of record batches of fixed-width columns ---- */
+
+/* Storage types whose FULL validation is MINIMAL's buffer-size checks plus the
+ * null count (no offsets, views, type ids or run ends to read). */
+static int ArrowIpcWriterIsFixedWidth(enum ArrowType type) {
+  switch (type) {
+    case NANOARROW_TYPE_BOOL:
+    case NANOARROW_TYPE_UINT8:
+    case NANOARROW_TYPE_INT8:
+    case NANOARROW_TYPE_UINT16:
+    case NANOARROW_TYPE_INT16:
+    case NANOARROW_TYPE_UINT32:
+    case NANOARROW_TYPE_INT32:
+    case NANOARROW_TYPE_UINT64:
+    case NANOARROW_TYPE_INT64:
+    case NANOARROW_TYPE_HALF_FLOAT:
+    case NANOARROW_TYPE_FLOAT:
+    case NANOARROW_TYPE_DOUBLE:
+    case NANOARROW_TYPE_DECIMAL32:
+    case NANOARROW_TYPE_DECIMAL64:
+    case NANOARROW_TYPE_DECIMAL128:
+    case NANOARROW_TYPE_DECIMAL256:
+    case NANOARROW_TYPE_FIXED_SIZE_BINARY:
+    case NANOARROW_TYPE_DATE32:
+    case NANOARROW_TYPE_DATE64:
+    case NANOARROW_TYPE_TIMESTAMP:
+    case NANOARROW_TYPE_TIME32:
+    case NANOARROW_TYPE_TIME64:
+    case NANOARROW_TYPE_DURATION:
+    case NANOARROW_TYPE_INTERVAL_MONTHS:
+    case NANOARROW_TYPE_INTERVAL_DAY_TIME:
+    case NANOARROW_TYPE_INTERVAL_MONTH_DAY_NANO:
+      return 1;
+    default:
+      return 0;
+  }
+}
+
+/* Non-zero when every column of the schema is fixed-width without children or
+ * dictionary: batches of it can take ArrowIpcWriterValidateFixedWidth. */
+static int ArrowIpcWriterSchemaIsFixedWidth(const struct ArrowArrayView* schema_view) {
+  int64_t i;
+  if (schema_view->storage_type != NANOARROW_TYPE_STRUCT ||
+      schema_view->dictionary != NULL) {
+    return 0;
+  }
+  for (i = 0; i < schema_view->n_children; i++) {
+    const struct ArrowArrayView* column = schema_view->children[i];
+    if (!ArrowIpcWriterIsFixedWidth(column->storage_type) || column->n_children != 0 ||
+        column->dictionary != NULL) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* offset >= 0, length >= 0, null_count in [-1, length] and *end_out = offset +
+ * length without overflow. */
+static int ArrowIpcWriterLengthsValid(const struct ArrowArrayView* view,
+                                      int64_t* end_out) {
+  if (view->length < 0 || view->offset < 0 || view->offset > INT64_MAX - view->length ||
+      view->null_count < -1 || view->null_count > view->length ||
+      view->n_variadic_buffers != 0) {
+    return 0;
+  }
+  *end_out = view->offset + view->length;
+  return 1;
+}
+
+/* Non-zero when column (of a type ArrowIpcWriterIsFixedWidth accepts, like the
+ * schema's expected) matches expected's structure and passes FULL validation. */
+static int ArrowIpcWriterFixedColumnValid(const struct ArrowArrayView* expected,
+                                          const struct ArrowArrayView* column,
+                                          int64_t min_length) {
+  const struct ArrowBufferView* validity = &column->buffer_views[0];
+  const struct ArrowBufferView* data = &column->buffer_views[1];
+  int64_t bits = column->layout.element_size_bits[1];
+  int64_t end;
+  int64_t required;
+
+  if (column->storage_type != expected->storage_type ||
+      bits != expected->layout.element_size_bits[1] ||
+      column->layout.child_size_elements != expected->layout.child_size_elements ||
+      column->n_children != 0 || column->dictionary != NULL ||
+      column->layout.buffer_type[0] != NANOARROW_BUFFER_TYPE_VALIDITY ||
+      column->layout.buffer_type[1] != NANOARROW_BUFFER_TYPE_DATA ||
+      column->layout.buffer_type[2] != NANOARROW_BUFFER_TYPE_NONE ||
+      column->length < min_length || !ArrowIpcWriterLengthsValid(column, &end)) {
+    return 0;
+  }
+
+  if (validity->data.data == NULL) {
+    if (column->null_count > 0) return 0;
+  } else if (validity->size_bytes < end / 8 + (end % 8 != 0) ||
+             (column->null_count != -1 &&
+              ArrowArrayViewComputeNullCount(column) != column->null_count)) {
+    return 0;
+  }
+
+  if (bits <= 0 || end > INT64_MAX / bits) return 0;
+  required = end * bits / 8 + ((end * bits) % 8 != 0);
+  if (data->data.data == NULL) return required == 0;
+  return data->size_bytes >= required;
+}
+
+/* Non-zero when the batch certainly passes the checks of ArrowIpcWriterValidate
+ * (a schema of fixed-width columns only, see ArrowIpcWriterSchemaIsFixedWidth):
+ * O(1) per column, plus counting nulls. Zero sends the batch to the general
+ * checks, which also word the error. */
+static int ArrowIpcWriterFixedWidthBatchValid(
+    const struct ArrowIpcWriterPrivate* private_data, const struct ArrowArrayView* in) {
+  const struct ArrowArrayView* schema_view = &private_data->schema_view;
+  int64_t end;
+  int64_t i;
+
+  if (in->storage_type != NANOARROW_TYPE_STRUCT ||
+      in->n_children != schema_view->n_children || in->dictionary != NULL ||
+      (in->n_children > 0 && in->children == NULL) ||
+      in->layout.buffer_type[0] != NANOARROW_BUFFER_TYPE_VALIDITY ||
+      in->layout.buffer_type[1] != NANOARROW_BUFFER_TYPE_NONE ||
+      in->layout.buffer_type[2] != NANOARROW_BUFFER_TYPE_NONE ||
+      in->buffer_views[0].data.data != NULL || in->null_count > 0 ||
+      !ArrowIpcWriterLengthsValid(in, &end)) {
+    return 0;
+  }
+  for (i = 0; i < in->n_children; i++) {
+    if (in->children[i] == NULL ||
+        !ArrowIpcWriterFixedColumnValid(schema_view->children[i], in->children[i], end)) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
 ArrowErrorCode ArrowIpcWriterWriteSchema(struct ArrowIpcWriter* writer,
                                          const struct ArrowSchema* in,
                                          struct ArrowError* error) {
@@ -226,6 +364,8 @@ ArrowErrorCode ArrowIpcWriterWriteSchema(struct ArrowIpcWriter* writer,
     return result;
   }
   ArrowSchemaMove(&copy, &private_data->schema);
+  private_data->fixed_width_schema =
+      ArrowIpcWriterSchemaIsFixedWidth(&private_data->schema_view);
   return ArrowIpcWriterWriteBytes(private_data, private_data->header.data,
                                   private_data->header.size_bytes, error);
 }
@@ -284,6 +424,11 @@ static ArrowErrorCode ArrowIpcWriterValidate(struct ArrowIpcWriterPrivate* priva
   struct ArrowError local_error;
   int64_t i;
   int result;
+
+  if (private_data->fixed_width_schema &&
+      ArrowIpcWriterFixedWidthBatchValid(private_data, in)) {
+    return NANOARROW_OK;
+  }
 
   if (in->storage_type != NANOARROW_TYPE_STRUCT) {
     ArrowErrorSet(error, "Record batches must be struct arrays");
@@ -677,11 +822,13 @@ static ArrowErrorCode ArrowIpcWriterWriteBatch(struct ArrowIpcWriterPrivate* pri
 
   private_data->pending.size_bytes = 0;
   private_data->pending_blocks.size_bytes = 0;
-  for (i = 0; i < in->n_children; i++) {
-    NANOARROW_RETURN_NOT_OK(ArrowIpcWriterPlanDictionaries(private_data, in->children[i],
-                                                           &next_id, i, 0, error));
+  if (!private_data->fixed_width_schema) {
+    for (i = 0; i < in->n_children; i++) {
+      NANOARROW_RETURN_NOT_OK(ArrowIpcWriterPlanDictionaries(
+          private_data, in->children[i], &next_id, i, 0, error));
+    }
+    NANOARROW_RETURN_NOT_OK(ArrowIpcWriterEncodeDictionaries(private_data, error));
   }
-  NANOARROW_RETURN_NOT_OK(ArrowIpcWriterEncodeDictionaries(private_data, error));
 
   /* The record batch body is deferred: large buffers go from the caller's arrays
    * straight to the output stream. */
@@ -695,14 +842,22 @@ static ArrowErrorCode ArrowIpcWriterWriteBatch(struct ArrowIpcWriterPrivate* pri
   private_data->header.size_bytes = 0;
   NANOARROW_RETURN_NOT_OK_WITH_ERROR(
       ArrowIpcEncoderFinalizeBuffer(&private_data->encoder, 1, &private_data->header), error);
+  block.metadata_length = (int32_t)private_data->header.size_bytes;
+  block.body_length = body_length;
+  if (n_spans == 0 && private_data->body.size_bytes <= NANOARROW_IPC_DEFER_MIN_BYTES * 64) {
+    /* A small body goes out with its metadata in one write. */
+    NANOARROW_RETURN_NOT_OK_WITH_ERROR(
+        ArrowBufferAppend(&private_data->header, private_data->body.data,
+                          private_data->body.size_bytes),
+        error);
+    private_data->body.size_bytes = 0;
+  }
 
   /* Everything is encoded: only now does a byte go out. */
   pending_start = private_data->bytes_written;
   NANOARROW_RETURN_NOT_OK(ArrowIpcWriterWriteBytes(private_data, private_data->pending.data,
                                                    private_data->pending.size_bytes, error));
   block.offset = private_data->bytes_written;
-  block.metadata_length = (int32_t)private_data->header.size_bytes;
-  block.body_length = body_length;
   NANOARROW_RETURN_NOT_OK(ArrowIpcWriterWriteBytes(private_data, private_data->header.data,
                                                    private_data->header.size_bytes, error));
   for (i = 0; i < n_spans; i++) {
