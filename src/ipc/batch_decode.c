@@ -1096,10 +1096,11 @@ static ArrowErrorCode IpcBatchDecodeDictionary(struct ArrowIpcDecoder* decoder,
     ArrowArrayViewInitFromType(&old_view, NANOARROW_TYPE_UNINITIALIZED);
     result = ArrowArrayViewInitFromSchema(&old_view, entry->tree.schema.children[0], error);
     if (result == NANOARROW_OK) {
-      result = ArrowArrayViewSetArrayMinimal(&old_view, &entry->current->array, error);
+      result = ArrowArrayViewSetArray(&old_view, &entry->current->array, error);
     }
     if (result == NANOARROW_OK) {
-      result = ArrowIpcPrivateConcatenate(&old_view, delta_view, &holder->array, error);
+      result = ArrowIpcPrivateConcatenate(entry->tree.schema.children[0], &old_view,
+                                          delta_view, &holder->array, error);
     }
     ArrowArrayViewReset(&old_view);
     values.release(&values);

@@ -1,4 +1,8 @@
-/* Dictionary deltas: a new array holding the current dictionary then the delta. */
+/* Dictionary deltas: a new array holding the current dictionary then the delta.
+ *
+ * Both inputs are validated at FULL first, so the copy below may trust offsets,
+ * type ids, run ends and view buffer indexes to be in range; the result is built
+ * in a builder array (ArrowArrayInitFromSchema) node by node and validated at FULL. */
 
 #include <errno.h>
 #include <stdint.h>
@@ -9,132 +13,438 @@
 
 #include "ipc/ipc_private.h"
 
-static ArrowErrorCode IpcConcatAppendValidity(struct ArrowBitmap* bitmap,
-                                     const struct ArrowArrayView* view) {
+/* Copies n bits of src starting at src_bit to dst starting at dst_bit (dst holds at
+ * least dst_bit + n bits). */
+static void IpcConcatCopyBits(uint8_t* dst, int64_t dst_bit, const uint8_t* src,
+                              int64_t src_bit, int64_t n) {
   int64_t i;
-  NANOARROW_RETURN_NOT_OK(ArrowBitmapReserve(bitmap, view->length));
-  if (view->buffer_views[0].data.data == NULL) {
-    ArrowBitmapAppendUnsafe(bitmap, 1, view->length);
+  if (dst_bit % 8 == 0 && src_bit % 8 == 0) {
+    int64_t whole = n / 8;
+    memcpy(dst + dst_bit / 8, src + src_bit / 8, (size_t)whole);
+    for (i = whole * 8; i < n; i++) {
+      ArrowBitSetTo(dst, dst_bit + i, (uint8_t)ArrowBitGet(src, src_bit + i));
+    }
+    return;
+  }
+  for (i = 0; i < n; i++) {
+    ArrowBitSetTo(dst, dst_bit + i, (uint8_t)ArrowBitGet(src, src_bit + i));
+  }
+}
+
+/* Appends n bits of src (NULL: all set) starting at src_bit to bitmap. */
+static ArrowErrorCode IpcConcatAppendBitmap(struct ArrowBitmap* bitmap, const uint8_t* src,
+                                            int64_t src_bit, int64_t n) {
+  NANOARROW_RETURN_NOT_OK(ArrowBitmapReserve(bitmap, n));
+  if (src == NULL) {
+    ArrowBitmapAppendUnsafe(bitmap, 1, n);
+  } else {
+    /* Zero the new bytes so the padding bits past the end are deterministic. */
+    int64_t used = ArrowBytesForBits(bitmap->size_bits);
+    memset(bitmap->buffer.data + used, 0,
+           (size_t)(ArrowBytesForBits(bitmap->size_bits + n) - used));
+    IpcConcatCopyBits(bitmap->buffer.data, bitmap->size_bits, src, src_bit, n);
+    bitmap->size_bits += n;
+    bitmap->buffer.size_bytes = ArrowBytesForBits(bitmap->size_bits);
+  }
+  return NANOARROW_OK;
+}
+
+static int64_t IpcConcatReadInt(const struct ArrowBufferView* buffer, int large, int64_t i) {
+  return large ? buffer->data.as_int64[i] : (int64_t)buffer->data.as_int32[i];
+}
+
+/* Appends value to an int32 (large == 0) or int64 buffer; ERANGE if it does not fit. */
+static ArrowErrorCode IpcConcatAppendInt(struct ArrowBuffer* buffer, int large,
+                                         int64_t value) {
+  if (large) return ArrowBufferAppendInt64(buffer, value);
+  if (value > INT32_MAX || value < INT32_MIN) return ERANGE;
+  return ArrowBufferAppendInt32(buffer, (int32_t)value);
+}
+
+static ArrowErrorCode IpcConcatAppend(struct ArrowArray* out, const struct ArrowArrayView* view,
+                                      int64_t start, int64_t length, int with_dictionary,
+                                      int depth, struct ArrowError* error);
+
+/* Offsets [abs, abs + length] rebased so that offsets[abs] becomes shift; the
+ * builder's offsets buffer gets its leading zero first if it has none yet. */
+static ArrowErrorCode IpcConcatAppendOffsets(struct ArrowBuffer* offsets,
+                                             const struct ArrowBufferView* source,
+                                             int large, int64_t abs, int64_t length,
+                                             int64_t shift) {
+  int64_t first = IpcConcatReadInt(source, large, abs);
+  int64_t i;
+  if (offsets->size_bytes == 0) NANOARROW_RETURN_NOT_OK(IpcConcatAppendInt(offsets, large, 0));
+  NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(offsets, length * (large ? 8 : 4)));
+  for (i = 1; i <= length; i++) {
+    /* Validated offsets are >= first and <= the data/child size, so no overflow. */
+    int64_t relative = IpcConcatReadInt(source, large, abs + i) - first;
+    if (relative > INT64_MAX - shift) return ERANGE;
+    NANOARROW_RETURN_NOT_OK(IpcConcatAppendInt(offsets, large, relative + shift));
+  }
+  return NANOARROW_OK;
+}
+
+/* List views: the child range the elements use, then offsets rebased onto it. */
+static ArrowErrorCode IpcConcatAppendListView(struct ArrowArray* out,
+                                              const struct ArrowArrayView* view, int64_t abs,
+                                              int64_t length, int with_dictionary, int depth,
+                                              struct ArrowError* error) {
+  int large = view->storage_type == NANOARROW_TYPE_LARGE_LIST_VIEW;
+  const struct ArrowBufferView* offsets = &view->buffer_views[1];
+  const struct ArrowBufferView* sizes = &view->buffer_views[2];
+  int64_t child_start = INT64_MAX;
+  int64_t child_end = 0;
+  int64_t shift;
+  int64_t i;
+  for (i = abs; i < abs + length; i++) {
+    int64_t size = IpcConcatReadInt(sizes, large, i);
+    int64_t offset = IpcConcatReadInt(offsets, large, i);
+    if (size == 0) continue;
+    if (offset < child_start) child_start = offset;
+    if (offset + size > child_end) child_end = offset + size;
+  }
+  if (child_start == INT64_MAX) child_start = child_end = 0;
+  shift = out->children[0]->length;
+  NANOARROW_RETURN_NOT_OK(IpcConcatAppend(out->children[0], view->children[0], child_start,
+                                          child_end - child_start, with_dictionary,
+                                          depth + 1, error));
+  for (i = abs; i < abs + length; i++) {
+    int64_t size = IpcConcatReadInt(sizes, large, i);
+    /* Empty elements point at the start of this piece, which is in bounds. */
+    int64_t offset = size == 0 ? shift : IpcConcatReadInt(offsets, large, i) - child_start + shift;
+    NANOARROW_RETURN_NOT_OK(IpcConcatAppendInt(ArrowArrayBuffer(out, 1), large, offset));
+    NANOARROW_RETURN_NOT_OK(IpcConcatAppendInt(ArrowArrayBuffer(out, 2), large, size));
+  }
+  return NANOARROW_OK;
+}
+
+/* Child index of a (validated) type id. */
+static int IpcConcatUnionChild(const struct ArrowArrayView* view, int8_t type_id) {
+  return view->union_type_id_map != NULL ? view->union_type_id_map[type_id] : type_id;
+}
+
+/* Dense unions: for each child, the range of child elements the union elements
+ * use is appended and the offsets are rebased onto it. */
+static ArrowErrorCode IpcConcatAppendDenseUnion(struct ArrowArray* out,
+                                                const struct ArrowArrayView* view,
+                                                int64_t abs, int64_t length,
+                                                int with_dictionary, int depth,
+                                                struct ArrowError* error) {
+  const int8_t* type_ids = view->buffer_views[0].data.as_int8 + abs;
+  const int32_t* offsets = view->buffer_views[1].data.as_int32 + abs;
+  int64_t child_start[128];
+  int64_t child_end[128];
+  int64_t shift[128];
+  int64_t n_children = view->n_children;
+  int64_t i;
+
+  if (n_children > 128) return EINVAL;
+  for (i = 0; i < n_children; i++) {
+    child_start[i] = INT64_MAX;
+    child_end[i] = 0;
+  }
+  for (i = 0; i < length; i++) {
+    int child = IpcConcatUnionChild(view, type_ids[i]);
+    if (offsets[i] < child_start[child]) child_start[child] = offsets[i];
+    if (offsets[i] + 1 > child_end[child]) child_end[child] = (int64_t)offsets[i] + 1;
+  }
+  for (i = 0; i < n_children; i++) {
+    if (child_start[i] == INT64_MAX) child_start[i] = child_end[i] = 0;
+    shift[i] = out->children[i]->length - child_start[i];
+    NANOARROW_RETURN_NOT_OK(IpcConcatAppend(out->children[i], view->children[i],
+                                            child_start[i], child_end[i] - child_start[i],
+                                            with_dictionary, depth + 1, error));
+  }
+  NANOARROW_RETURN_NOT_OK(ArrowBufferAppend(ArrowArrayBuffer(out, 0), type_ids, length));
+  NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(ArrowArrayBuffer(out, 1), length * 4));
+  for (i = 0; i < length; i++) {
+    int child = IpcConcatUnionChild(view, type_ids[i]);
+    NANOARROW_RETURN_NOT_OK(
+        IpcConcatAppendInt(ArrowArrayBuffer(out, 1), 0, offsets[i] + shift[child]));
+  }
+  return NANOARROW_OK;
+}
+
+static int64_t IpcConcatRunEnd(const struct ArrowArrayView* run_ends, int64_t i) {
+  const struct ArrowBufferView* data = &run_ends->buffer_views[1];
+  switch (run_ends->storage_type) {
+    case NANOARROW_TYPE_INT16:
+      return data->data.as_int16[run_ends->offset + i];
+    case NANOARROW_TYPE_INT32:
+      return data->data.as_int32[run_ends->offset + i];
+    default:
+      return data->data.as_int64[run_ends->offset + i];
+  }
+}
+
+/* Run-end encoded: the runs covering logical [abs, abs + length), run ends rebased
+ * onto the output's logical length, and the values of those runs. */
+static ArrowErrorCode IpcConcatAppendRunEndEncoded(struct ArrowArray* out,
+                                                   const struct ArrowArrayView* view,
+                                                   int64_t abs, int64_t length,
+                                                   int with_dictionary, int depth,
+                                                   struct ArrowError* error) {
+  const struct ArrowArrayView* run_ends = view->children[0];
+  struct ArrowArray* out_run_ends = out->children[0];
+  struct ArrowBuffer* out_data = ArrowArrayBuffer(out_run_ends, 1);
+  int64_t max_run_end = run_ends->storage_type == NANOARROW_TYPE_INT16   ? INT16_MAX
+                        : run_ends->storage_type == NANOARROW_TYPE_INT32 ? INT32_MAX
+                                                                         : INT64_MAX;
+  int64_t low = 0;
+  int64_t high = run_ends->length;
+  int64_t first_run;
+  int64_t run;
+
+  /* First run whose end is past abs (run ends are strictly increasing). */
+  while (low < high) {
+    int64_t middle = low + (high - low) / 2;
+    if (IpcConcatRunEnd(run_ends, middle) > abs) {
+      high = middle;
+    } else {
+      low = middle + 1;
+    }
+  }
+  first_run = low;
+  if (out->length > max_run_end - length) return ERANGE;
+  for (run = first_run; run < run_ends->length; run++) {
+    int64_t end = IpcConcatRunEnd(run_ends, run) - abs;
+    int64_t rebased = (end < length ? end : length) + out->length;
+    switch (run_ends->storage_type) {
+      case NANOARROW_TYPE_INT16:
+        NANOARROW_RETURN_NOT_OK(ArrowBufferAppendInt16(out_data, (int16_t)rebased));
+        break;
+      case NANOARROW_TYPE_INT32:
+        NANOARROW_RETURN_NOT_OK(ArrowBufferAppendInt32(out_data, (int32_t)rebased));
+        break;
+      default:
+        NANOARROW_RETURN_NOT_OK(ArrowBufferAppendInt64(out_data, rebased));
+        break;
+    }
+    if (end >= length) break;
+  }
+  if (run == run_ends->length) {
+    ArrowErrorSet(error, "run ends stop before the run-end encoded array's length");
+    return EINVAL;
+  }
+  out_run_ends->length += run - first_run + 1;
+  return IpcConcatAppend(out->children[1], view->children[1], first_run,
+                         run - first_run + 1, with_dictionary, depth + 1, error);
+}
+
+/* Binary/string views: the views, with the long ones' buffer indexes rebased past
+ * the variadic buffers already in out, then copies of view's variadic buffers. */
+static ArrowErrorCode IpcConcatAppendBinaryView(struct ArrowArray* out,
+                                                const struct ArrowArrayView* view,
+                                                int64_t abs, int64_t length) {
+  struct ArrowArrayPrivateData* private_data =
+      (struct ArrowArrayPrivateData*)out->private_data;
+  struct ArrowBuffer* views = ArrowArrayBuffer(out, 1);
+  int32_t base = private_data->n_variadic_buffers;
+  int64_t first_byte = views->size_bytes;
+  int64_t i;
+
+  if (view->n_variadic_buffers > INT32_MAX - base) return ERANGE;
+  NANOARROW_RETURN_NOT_OK(
+      ArrowBufferAppend(views, view->buffer_views[1].data.as_uint8 + abs * 16, length * 16));
+  if (base > 0) {
+    for (i = 0; i < length; i++) {
+      uint8_t* element = views->data + first_byte + i * 16;
+      int32_t size;
+      int32_t buffer_index;
+      memcpy(&size, element, sizeof(size));
+      if (size <= 12) continue;
+      memcpy(&buffer_index, element + 8, sizeof(buffer_index));
+      buffer_index += base;
+      memcpy(element + 8, &buffer_index, sizeof(buffer_index));
+    }
+  }
+  if (view->n_variadic_buffers == 0) return NANOARROW_OK;
+  NANOARROW_RETURN_NOT_OK(ArrowArrayAddVariadicBuffers(out, view->n_variadic_buffers));
+  for (i = 0; i < view->n_variadic_buffers; i++) {
+    int64_t size_bytes = view->variadic_buffer_sizes[i];
+    if (size_bytes > 0) {
+      NANOARROW_RETURN_NOT_OK(ArrowBufferAppend(&private_data->variadic_buffers[base + i],
+                                                view->variadic_buffers[i], size_bytes));
+    }
+    private_data->variadic_buffer_sizes[base + i] = size_bytes;
+  }
+  return NANOARROW_OK;
+}
+
+/* Appends elements [start, start + length) of view (start excludes view->offset)
+ * to the builder out; with_dictionary also copies view's dictionaries, which the
+ * indices of every piece appended before must refer to as well. */
+static ArrowErrorCode IpcConcatAppend(struct ArrowArray* out, const struct ArrowArrayView* view,
+                                      int64_t start, int64_t length, int with_dictionary,
+                                      int depth, struct ArrowError* error) {
+  int64_t abs = view->offset + start;
+  int64_t i;
+
+  if (depth > NANOARROW_MAX_NESTING_DEPTH) {
+    ArrowErrorSet(error, "dictionary nested more than %d levels deep",
+                  NANOARROW_MAX_NESTING_DEPTH);
+    return EINVAL;
+  }
+  if (length == 0) {
+    /* Nothing to copy (buffers may be NULL), but nested dictionaries still come
+     * along. */
+    for (i = 0; i < view->n_children; i++) {
+      NANOARROW_RETURN_NOT_OK(IpcConcatAppend(out->children[i], view->children[i], 0, 0,
+                                              with_dictionary, depth + 1, error));
+    }
+    if (view->dictionary != NULL && with_dictionary) {
+      NANOARROW_RETURN_NOT_OK(IpcConcatAppend(out->dictionary, view->dictionary, 0,
+                                              view->dictionary->length, 1, depth + 1, error));
+    }
     return NANOARROW_OK;
   }
-  for (i = 0; i < view->length; i++) {
-    ArrowBitmapAppendUnsafe(
-        bitmap, (uint8_t)ArrowBitGet(view->buffer_views[0].data.as_uint8, view->offset + i),
-        1);
+  if (view->layout.buffer_type[0] == NANOARROW_BUFFER_TYPE_VALIDITY) {
+    const uint8_t* validity = view->buffer_views[0].data.as_uint8;
+    NANOARROW_RETURN_NOT_OK(
+        IpcConcatAppendBitmap(ArrowArrayValidityBitmap(out), validity, abs, length));
+    if (validity != NULL) out->null_count += length - ArrowBitCountSet(validity, abs, length);
   }
-  return NANOARROW_OK;
-}
 
-static ArrowErrorCode IpcConcatAppendBits(struct ArrowBuffer* buffer, int64_t* n_bits,
-                                 const struct ArrowArrayView* view) {
-  int64_t i;
-  int64_t bytes_needed = ArrowBytesForBits(*n_bits + view->length);
-  NANOARROW_RETURN_NOT_OK(ArrowBufferResize(buffer, bytes_needed, 0));
-  for (i = 0; i < view->length; i++) {
-    ArrowBitSetTo(buffer->data, *n_bits + i,
-                  (uint8_t)ArrowBitGet(view->buffer_views[1].data.as_uint8, view->offset + i));
-  }
-  *n_bits += view->length;
-  return NANOARROW_OK;
-}
-
-/* Offsets of view rebased by shift (the first one only when first). */
-static ArrowErrorCode IpcConcatAppendOffsets(struct ArrowBuffer* buffer,
-                                    const struct ArrowArrayView* view, int64_t shift,
-                                    int first, int large) {
-  int64_t i;
-  int64_t start = large ? view->buffer_views[1].data.as_int64[view->offset]
-                        : view->buffer_views[1].data.as_int32[view->offset];
-  for (i = first ? 0 : 1; i <= view->length; i++) {
-    int64_t value = (large ? view->buffer_views[1].data.as_int64[view->offset + i]
-                           : view->buffer_views[1].data.as_int32[view->offset + i]) -
-                    start + shift;
-    if (large) {
-      NANOARROW_RETURN_NOT_OK(ArrowBufferAppendInt64(buffer, value));
-    } else {
-      if (value > INT32_MAX) return ERANGE;
-      NANOARROW_RETURN_NOT_OK(ArrowBufferAppendInt32(buffer, (int32_t)value));
+  switch (view->storage_type) {
+    case NANOARROW_TYPE_NA:
+      out->null_count += length;
+      break;
+    case NANOARROW_TYPE_BOOL: {
+      struct ArrowBuffer* data = ArrowArrayBuffer(out, 1);
+      int64_t used = data->size_bytes;
+      NANOARROW_RETURN_NOT_OK(
+          ArrowBufferResize(data, ArrowBytesForBits(out->length + length), 0));
+      memset(data->data + used, 0, (size_t)(data->size_bytes - used));
+      IpcConcatCopyBits(data->data, out->length, view->buffer_views[1].data.as_uint8, abs,
+                        length);
+      break;
+    }
+    case NANOARROW_TYPE_STRING:
+    case NANOARROW_TYPE_BINARY:
+    case NANOARROW_TYPE_LARGE_STRING:
+    case NANOARROW_TYPE_LARGE_BINARY: {
+      int large = view->storage_type == NANOARROW_TYPE_LARGE_STRING ||
+                  view->storage_type == NANOARROW_TYPE_LARGE_BINARY;
+      struct ArrowBuffer* data = ArrowArrayBuffer(out, 2);
+      int64_t first = IpcConcatReadInt(&view->buffer_views[1], large, abs);
+      int64_t last = IpcConcatReadInt(&view->buffer_views[1], large, abs + length);
+      NANOARROW_RETURN_NOT_OK(IpcConcatAppendOffsets(ArrowArrayBuffer(out, 1),
+                                                     &view->buffer_views[1], large, abs,
+                                                     length, data->size_bytes));
+      if (last > first) {
+        NANOARROW_RETURN_NOT_OK(ArrowBufferAppend(
+            data, view->buffer_views[2].data.as_uint8 + first, last - first));
+      }
+      break;
+    }
+    case NANOARROW_TYPE_LIST:
+    case NANOARROW_TYPE_LARGE_LIST:
+    case NANOARROW_TYPE_MAP: {
+      int large = view->storage_type == NANOARROW_TYPE_LARGE_LIST;
+      int64_t first = IpcConcatReadInt(&view->buffer_views[1], large, abs);
+      int64_t last = IpcConcatReadInt(&view->buffer_views[1], large, abs + length);
+      NANOARROW_RETURN_NOT_OK(IpcConcatAppendOffsets(ArrowArrayBuffer(out, 1),
+                                                     &view->buffer_views[1], large, abs,
+                                                     length, out->children[0]->length));
+      NANOARROW_RETURN_NOT_OK(IpcConcatAppend(out->children[0], view->children[0], first,
+                                              last - first, with_dictionary, depth + 1,
+                                              error));
+      break;
+    }
+    case NANOARROW_TYPE_LIST_VIEW:
+    case NANOARROW_TYPE_LARGE_LIST_VIEW:
+      NANOARROW_RETURN_NOT_OK(IpcConcatAppendListView(out, view, abs, length,
+                                                      with_dictionary, depth, error));
+      break;
+    case NANOARROW_TYPE_FIXED_SIZE_LIST: {
+      int64_t list_size = view->layout.child_size_elements;
+      NANOARROW_RETURN_NOT_OK(IpcConcatAppend(out->children[0], view->children[0],
+                                              abs * list_size, length * list_size,
+                                              with_dictionary, depth + 1, error));
+      break;
+    }
+    case NANOARROW_TYPE_STRUCT:
+      for (i = 0; i < view->n_children; i++) {
+        NANOARROW_RETURN_NOT_OK(IpcConcatAppend(out->children[i], view->children[i], abs,
+                                                length, with_dictionary, depth + 1, error));
+      }
+      break;
+    case NANOARROW_TYPE_SPARSE_UNION:
+      NANOARROW_RETURN_NOT_OK(ArrowBufferAppend(
+          ArrowArrayBuffer(out, 0), view->buffer_views[0].data.as_int8 + abs, length));
+      for (i = 0; i < view->n_children; i++) {
+        NANOARROW_RETURN_NOT_OK(IpcConcatAppend(out->children[i], view->children[i], abs,
+                                                length, with_dictionary, depth + 1, error));
+      }
+      break;
+    case NANOARROW_TYPE_DENSE_UNION:
+      NANOARROW_RETURN_NOT_OK(IpcConcatAppendDenseUnion(out, view, abs, length,
+                                                        with_dictionary, depth, error));
+      break;
+    case NANOARROW_TYPE_RUN_END_ENCODED:
+      NANOARROW_RETURN_NOT_OK(IpcConcatAppendRunEndEncoded(out, view, abs, length,
+                                                           with_dictionary, depth, error));
+      break;
+    case NANOARROW_TYPE_BINARY_VIEW:
+    case NANOARROW_TYPE_STRING_VIEW:
+      NANOARROW_RETURN_NOT_OK(IpcConcatAppendBinaryView(out, view, abs, length));
+      break;
+    default: {
+      /* Fixed width: primitives, decimals, intervals, fixed-size binary, indices. */
+      int64_t width = view->layout.element_size_bits[1] / 8;
+      if (view->layout.buffer_type[1] != NANOARROW_BUFFER_TYPE_DATA ||
+          view->layout.element_size_bits[1] % 8 != 0) {
+        ArrowErrorSet(error, "dictionary deltas of type %s are not supported",
+                      ArrowTypeString(view->storage_type));
+        return ENOTSUP;
+      }
+      NANOARROW_RETURN_NOT_OK(ArrowBufferAppend(
+          ArrowArrayBuffer(out, 1), view->buffer_views[1].data.as_uint8 + abs * width,
+          length * width));
+      break;
     }
   }
+
+  if (view->dictionary != NULL && with_dictionary) {
+    NANOARROW_RETURN_NOT_OK(IpcConcatAppend(out->dictionary, view->dictionary, 0,
+                                            view->dictionary->length, 1, depth + 1, error));
+  }
+  out->length += length;
   return NANOARROW_OK;
 }
 
-static int64_t IpcConcatDataBytes(const struct ArrowArrayView* view, int large, int64_t* start) {
-  int64_t first = large ? view->buffer_views[1].data.as_int64[view->offset]
-                        : view->buffer_views[1].data.as_int32[view->offset];
-  int64_t last = large ? view->buffer_views[1].data.as_int64[view->offset + view->length]
-                       : view->buffer_views[1].data.as_int32[view->offset + view->length];
-  *start = first;
-  return last - first;
-}
-
-ArrowErrorCode ArrowIpcPrivateConcatenate(const struct ArrowArrayView* old_view,
-                                          const struct ArrowArrayView* delta_view,
+ArrowErrorCode ArrowIpcPrivateConcatenate(const struct ArrowSchema* schema,
+                                          struct ArrowArrayView* old_view,
+                                          struct ArrowArrayView* delta_view,
                                           struct ArrowArray* out, struct ArrowError* error) {
-  enum ArrowType type = old_view->storage_type;
-  int64_t width_bits = old_view->layout.element_size_bits[1];
-  int is_var = type == NANOARROW_TYPE_STRING || type == NANOARROW_TYPE_BINARY ||
-               type == NANOARROW_TYPE_LARGE_STRING || type == NANOARROW_TYPE_LARGE_BINARY;
-  int large = type == NANOARROW_TYPE_LARGE_STRING || type == NANOARROW_TYPE_LARGE_BINARY;
-  int is_fixed = old_view->layout.buffer_type[1] == NANOARROW_BUFFER_TYPE_DATA &&
-                 old_view->layout.buffer_type[2] == NANOARROW_BUFFER_TYPE_NONE &&
-                 old_view->n_children == 0 && type != NANOARROW_TYPE_FIXED_SIZE_BINARY &&
-                 type != NANOARROW_TYPE_BINARY_VIEW && type != NANOARROW_TYPE_STRING_VIEW &&
-                 width_bits > 0 && (width_bits % 8 == 0 || type == NANOARROW_TYPE_BOOL);
+  struct ArrowError local_error;
   ArrowErrorCode result;
 
-  if (!is_var && !is_fixed) {
-    ArrowErrorSet(error, "dictionary deltas of type %s are not supported",
-                  ArrowTypeString(type));
-    return ENOTSUP;
+  local_error.message[0] = '\0';
+  result = ArrowArrayViewValidate(old_view, NANOARROW_VALIDATION_LEVEL_FULL, &local_error);
+  if (result != NANOARROW_OK) {
+    ArrowErrorSet(error, "current dictionary (before a delta): %s", local_error.message);
+    return result;
   }
-  NANOARROW_RETURN_NOT_OK(ArrowArrayInitFromType(out, type));
-  result = IpcConcatAppendValidity(ArrowArrayValidityBitmap(out), old_view);
+  result = ArrowArrayViewValidate(delta_view, NANOARROW_VALIDATION_LEVEL_FULL, &local_error);
+  if (result != NANOARROW_OK) {
+    ArrowErrorSet(error, "dictionary delta: %s", local_error.message);
+    return result;
+  }
+  NANOARROW_RETURN_NOT_OK(ArrowArrayInitFromSchema(out, schema, error));
+  /* Nested dictionaries: the delta's is the newest, a superset of the old one. */
+  result = IpcConcatAppend(out, old_view, 0, old_view->length, 0, 0, error);
   if (result == NANOARROW_OK) {
-    result = IpcConcatAppendValidity(ArrowArrayValidityBitmap(out), delta_view);
-  }
-  if (result == NANOARROW_OK && type == NANOARROW_TYPE_BOOL) {
-    int64_t n_bits = 0;
-    result = IpcConcatAppendBits(ArrowArrayBuffer(out, 1), &n_bits, old_view);
-    if (result == NANOARROW_OK) result = IpcConcatAppendBits(ArrowArrayBuffer(out, 1), &n_bits, delta_view);
-  } else if (result == NANOARROW_OK && is_fixed) {
-    int64_t width = width_bits / 8;
-    result = ArrowBufferAppend(ArrowArrayBuffer(out, 1),
-                               old_view->buffer_views[1].data.as_uint8 + old_view->offset * width,
-                               old_view->length * width);
-    if (result == NANOARROW_OK) {
-      result = ArrowBufferAppend(
-          ArrowArrayBuffer(out, 1),
-          delta_view->buffer_views[1].data.as_uint8 + delta_view->offset * width,
-          delta_view->length * width);
-    }
-  } else if (result == NANOARROW_OK) {
-    int64_t old_start;
-    int64_t delta_start;
-    int64_t old_bytes = IpcConcatDataBytes(old_view, large, &old_start);
-    int64_t delta_bytes = IpcConcatDataBytes(delta_view, large, &delta_start);
-    result = IpcConcatAppendOffsets(ArrowArrayBuffer(out, 1), old_view, 0, 1, large);
-    if (result == NANOARROW_OK) {
-      result = IpcConcatAppendOffsets(ArrowArrayBuffer(out, 1), delta_view, old_bytes, 0, large);
-    }
-    if (result == NANOARROW_OK) {
-      result = ArrowBufferAppend(ArrowArrayBuffer(out, 2),
-                                 old_view->buffer_views[2].data.as_uint8 + old_start, old_bytes);
-    }
-    if (result == NANOARROW_OK) {
-      result = ArrowBufferAppend(ArrowArrayBuffer(out, 2),
-                                 delta_view->buffer_views[2].data.as_uint8 + delta_start,
-                                 delta_bytes);
-    }
+    result = IpcConcatAppend(out, delta_view, 0, delta_view->length, 1, 0, error);
   }
   if (result == NANOARROW_OK) {
-    out->length = old_view->length + delta_view->length;
-    out->null_count = ArrowArrayViewComputeNullCount(old_view) +
-                      ArrowArrayViewComputeNullCount(delta_view);
-    result = ArrowArrayFinishBuildingDefault(out, error);
+    result = ArrowArrayFinishBuilding(out, NANOARROW_VALIDATION_LEVEL_FULL, &local_error);
+    if (result != NANOARROW_OK) {
+      ArrowErrorSet(error, "dictionary with its delta appended: %s", local_error.message);
+    }
   } else if (result == ERANGE) {
-    ArrowErrorSet(error, "concatenated dictionary exceeds 32-bit offsets");
-  } else {
+    ArrowErrorSet(error, "concatenated dictionary exceeds its offsets' or run ends' range");
+  } else if (result == ENOMEM) {
     ArrowErrorSet(error, "out of memory concatenating a dictionary delta");
   }
   if (result != NANOARROW_OK) ArrowArrayRelease(out);

@@ -247,9 +247,11 @@ ArrowErrorCode ArrowIpcPrivateDecoderAdoptSchema(struct ArrowIpcDecoder* decoder
                                                  struct ArrowSchema* schema,
                                                  struct ArrowError* error);
 
-/* An array holding old followed by delta (same type). */
-ArrowErrorCode ArrowIpcPrivateConcatenate(const struct ArrowArrayView* old_view,
-                                          const struct ArrowArrayView* delta_view,
+/* An array of type schema holding old followed by delta (both validated at FULL
+ * first; the result is validated at FULL). */
+ArrowErrorCode ArrowIpcPrivateConcatenate(const struct ArrowSchema* schema,
+                                          struct ArrowArrayView* old_view,
+                                          struct ArrowArrayView* delta_view,
                                           struct ArrowArray* out, struct ArrowError* error);
 
 /* The buffer behind an input stream made by ArrowIpcInputStreamInitBuffer (NULL
