@@ -515,33 +515,36 @@ ArrowErrorCode ArrowDecimalAppendStringToBuffer(const struct ArrowDecimal* decim
   int64_t n_digits = n_chars - sign_size;
   int64_t scale = decimal->scale;
 
+  /* One reservation for whichever of the three shapes below applies. */
+  int64_t n_integer_digits = n_digits - scale;
+  int64_t total_size;
+  if (scale <= 0) {
+    total_size = n_chars - scale;
+  } else if (n_integer_digits > 0) {
+    total_size = n_chars + 1;
+  } else {
+    total_size = sign_size + 2 + scale;
+  }
+  NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(buffer, total_size));
+
   if (scale <= 0) {
     /* e.g. 123 with scale -2 is 12300 */
-    NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(buffer, n_chars - scale));
     ArrowBufferAppendUnsafe(buffer, text, n_chars);
     memset(buffer->data + buffer->size_bytes, '0', (size_t)(-scale));
     buffer->size_bytes += -scale;
-    return NANOARROW_OK;
-  }
-
-  if (n_digits > scale) {
+  } else if (n_integer_digits > 0) {
     /* e.g. 12345 with scale 3 is 12.345 */
-    int64_t n_integer_digits = n_digits - scale;
-    NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(buffer, n_chars + 1));
     ArrowBufferAppendUnsafe(buffer, text, sign_size + n_integer_digits);
     ArrowBufferAppendUnsafe(buffer, ".", 1);
     ArrowBufferAppendUnsafe(buffer, digits + n_integer_digits, scale);
-    return NANOARROW_OK;
+  } else {
+    /* e.g. 5 with scale 3 is 0.005 */
+    ArrowBufferAppendUnsafe(buffer, text, sign_size);
+    ArrowBufferAppendUnsafe(buffer, "0.", 2);
+    memset(buffer->data + buffer->size_bytes, '0', (size_t)-n_integer_digits);
+    buffer->size_bytes += -n_integer_digits;
+    ArrowBufferAppendUnsafe(buffer, digits, n_digits);
   }
-
-  /* e.g. 5 with scale 3 is 0.005 */
-  int64_t n_leading_zeros = scale - n_digits;
-  NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(buffer, sign_size + 2 + scale));
-  ArrowBufferAppendUnsafe(buffer, text, sign_size);
-  ArrowBufferAppendUnsafe(buffer, "0.", 2);
-  memset(buffer->data + buffer->size_bytes, '0', (size_t)n_leading_zeros);
-  buffer->size_bytes += n_leading_zeros;
-  ArrowBufferAppendUnsafe(buffer, digits, n_digits);
   return NANOARROW_OK;
 }
 
@@ -561,6 +564,13 @@ ArrowErrorCode ArrowDecimalAppendStringToBuffer(const struct ArrowDecimal* decim
 #include <stdint.h>
 #include <string.h>
 
+
+/* Building metadata happens once per schema: that code is optimized for size. */
+#if defined(__GNUC__) || defined(__clang__)
+#define NANOARROW_COLD __attribute__((cold))
+#else
+#define NANOARROW_COLD
+#endif
 
 static int32_t ReadInt32(const char* ptr) {
   int32_t value;
@@ -731,7 +741,8 @@ static ArrowErrorCode BuilderKeyCount(const struct ArrowBuffer* buffer, int32_t*
   return *n_keys < 0 ? EINVAL : NANOARROW_OK;
 }
 
-ArrowErrorCode ArrowMetadataBuilderInit(struct ArrowBuffer* buffer, const char* metadata) {
+NANOARROW_COLD ArrowErrorCode ArrowMetadataBuilderInit(struct ArrowBuffer* buffer,
+                                                       const char* metadata) {
   ArrowBufferInit(buffer);
   if (metadata == NULL) {
     return NANOARROW_OK;
@@ -744,9 +755,9 @@ ArrowErrorCode ArrowMetadataBuilderInit(struct ArrowBuffer* buffer, const char* 
   return ArrowBufferAppend(buffer, metadata, size);
 }
 
-ArrowErrorCode ArrowMetadataBuilderAppend(struct ArrowBuffer* buffer,
-                                          struct ArrowStringView key,
-                                          struct ArrowStringView value) {
+NANOARROW_COLD ArrowErrorCode ArrowMetadataBuilderAppend(struct ArrowBuffer* buffer,
+                                                         struct ArrowStringView key,
+                                                         struct ArrowStringView value) {
   if (key.size_bytes < 0 || key.size_bytes > INT32_MAX || value.size_bytes < 0 ||
       value.size_bytes > INT32_MAX) {
     return EINVAL;
@@ -784,8 +795,10 @@ ArrowErrorCode ArrowMetadataBuilderAppend(struct ArrowBuffer* buffer,
 /* Drops every entry whose key equals key except, when keep_first is set, the first
  * one, whose start offset goes to first_start (-1 when there is none). Entries move
  * left in place, so a single pass suffices. */
-static ArrowErrorCode BuilderCompact(struct ArrowBuffer* buffer, struct ArrowStringView key,
-                                     int keep_first, int64_t* first_start) {
+static NANOARROW_COLD ArrowErrorCode BuilderCompact(struct ArrowBuffer* buffer,
+                                                    struct ArrowStringView key,
+                                                    int keep_first,
+                                                    int64_t* first_start) {
   *first_start = -1;
   int32_t n_keys;
   NANOARROW_RETURN_NOT_OK(BuilderKeyCount(buffer, &n_keys));
@@ -829,8 +842,8 @@ static ArrowErrorCode BuilderCompact(struct ArrowBuffer* buffer, struct ArrowStr
   return NANOARROW_OK;
 }
 
-ArrowErrorCode ArrowMetadataBuilderRemove(struct ArrowBuffer* buffer,
-                                          struct ArrowStringView key) {
+NANOARROW_COLD ArrowErrorCode ArrowMetadataBuilderRemove(struct ArrowBuffer* buffer,
+                                                         struct ArrowStringView key) {
   int64_t first_start;
   return BuilderCompact(buffer, key, 0, &first_start);
 }
@@ -838,8 +851,9 @@ ArrowErrorCode ArrowMetadataBuilderRemove(struct ArrowBuffer* buffer,
 /* Replaces the value of the first entry with key (later duplicates are dropped so that
  * the key maps to exactly one value), or appends the pair when key is absent. Key and
  * value must not point into buffer. */
-ArrowErrorCode ArrowMetadataBuilderSet(struct ArrowBuffer* buffer, struct ArrowStringView key,
-                                       struct ArrowStringView value) {
+NANOARROW_COLD ArrowErrorCode ArrowMetadataBuilderSet(struct ArrowBuffer* buffer,
+                                                      struct ArrowStringView key,
+                                                      struct ArrowStringView value) {
   if (value.size_bytes < 0 || value.size_bytes > INT32_MAX) {
     return EINVAL;
   }
@@ -873,21 +887,71 @@ ArrowErrorCode ArrowMetadataBuilderSet(struct ArrowBuffer* buffer, struct ArrowS
 /* Building, copying, releasing and printing ArrowSchema trees.
  *
  * A schema produced here owns its format, name and metadata (ArrowMalloc'ed copies),
- * its children pointer array, each child struct and its dictionary struct (each
- * ArrowMalloc'ed separately so that a consumer may move any one of them out). The
- * setters refuse schemas whose release callback is not ours, since they would
+ * its children and its dictionary struct. Two allocations are shared to keep wide
+ * schemas cheap to build and release:
+ * - the formats of parameterless types point into one static string table (never
+ *   freed; nothing may write through schema->format anyway);
+ * - ArrowSchemaAllocateChildren() makes one block holding the children pointer array
+ *   followed by the child structs. A consumer may still move any child out (its
+ *   struct stays in the block); a child pointer replaced by another ArrowMalloc'ed
+ *   struct is freed separately, as before.
+ * The setters refuse schemas whose release callback is not ours, since they would
  * otherwise free memory that somebody else owns. */
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 
+/* Code that runs once per schema rather than per element is optimized for size. */
+#if defined(__GNUC__) || defined(__clang__)
+#define NANOARROW_COLD __attribute__((cold))
+#define NANOARROW_NOINLINE __attribute__((noinline))
+#else
+#define NANOARROW_COLD
+#define NANOARROW_NOINLINE
+#endif
+
+/* Formats of the types that take no parameters, then the formats and child names the
+ * type setters use, NUL-separated; kStaticFormatOffset and kStatic* below index it.
+ * A schema string pointing in here is shared, never copied or freed. */
+static const char kStaticFormats[] =
+    "n\0b\0c\0C\0s\0S\0i\0I\0l\0L\0e\0f\0g\0u\0U\0vu\0z\0Z\0vz\0tdD\0tdm\0tiM\0tiD\0"
+    "tin\0+l\0+L\0+vl\0+vL\0+s\0+m\0+r\0item\0entries\0key\0value\0run_ends\0values";
+
+#define kStaticRunEndEncoded (kStaticFormats + 80)
+#define kStaticItem (kStaticFormats + 83)
+#define kStaticEntries (kStaticFormats + 88)
+#define kStaticKey (kStaticFormats + 96)
+#define kStaticValue (kStaticFormats + 100)
+#define kStaticRunEnds (kStaticFormats + 106)
+#define kStaticValues (kStaticFormats + 115)
+
+static int IsStaticFormat(const char* value) {
+  return (uintptr_t)value - (uintptr_t)kStaticFormats < sizeof(kStaticFormats);
+}
+
+/* Frees a string owned by a schema. */
+static void FreeSchemaString(const char* value) {
+  if (value != NULL && !IsStaticFormat(value)) {
+    ArrowFree((void*)value);
+  }
+}
+
+/* The child structs of a block made by ArrowSchemaAllocateChildren(). */
+static struct ArrowSchema* ChildStructs(struct ArrowSchema** children, int64_t n_children) {
+  return (struct ArrowSchema*)(void*)(children + n_children);
+}
+
 static void ArrowSchemaReleaseInternal(struct ArrowSchema* schema) {
-  ArrowFree((void*)schema->format);
-  ArrowFree((void*)schema->name);
-  ArrowFree((void*)schema->metadata);
+  FreeSchemaString(schema->format);
+  FreeSchemaString(schema->name);
+  if (schema->metadata != NULL) {
+    ArrowFree((void*)schema->metadata);
+  }
 
   if (schema->children != NULL) {
+    struct ArrowSchema* child_structs = ChildStructs(schema->children, schema->n_children);
     for (int64_t i = 0; i < schema->n_children; i++) {
       struct ArrowSchema* child = schema->children[i];
       if (child == NULL) {
@@ -896,7 +960,9 @@ static void ArrowSchemaReleaseInternal(struct ArrowSchema* schema) {
       if (child->release != NULL) {
         child->release(child);
       }
-      ArrowFree(child);
+      if (child != &child_structs[i]) {
+        ArrowFree(child);
+      }
     }
     ArrowFree(schema->children);
   }
@@ -927,8 +993,9 @@ void ArrowSchemaInit(struct ArrowSchema* schema) {
   schema->release = &ArrowSchemaReleaseInternal;
 }
 
-/* Replaces *slot with a copy of value (or NULL). */
-static ArrowErrorCode ReplaceString(const char** slot, const char* value) {
+/* Replaces *slot with a copy of value (or NULL). Shared by the setters rather than
+ * inlined into each, to keep the library small. */
+static NANOARROW_NOINLINE ArrowErrorCode ReplaceString(const char** slot, const char* value) {
   char* copy = NULL;
   if (value != NULL) {
     size_t size = strlen(value) + 1;
@@ -938,7 +1005,7 @@ static ArrowErrorCode ReplaceString(const char** slot, const char* value) {
     }
     memcpy(copy, value, size);
   }
-  ArrowFree((void*)*slot);
+  FreeSchemaString(*slot);
   *slot = copy;
   return NANOARROW_OK;
 }
@@ -955,6 +1022,13 @@ ArrowErrorCode ArrowSchemaSetName(struct ArrowSchema* schema, const char* name) 
     return EINVAL;
   }
   return ReplaceString(&schema->name, name);
+}
+
+/* Points schema->name at a string of kStaticFormats, saving the copy (a deep copy of
+ * the schema still copies it). */
+static void SetStaticName(struct ArrowSchema* schema, const char* static_name) {
+  FreeSchemaString(schema->name);
+  schema->name = static_name;
 }
 
 ArrowErrorCode ArrowSchemaSetMetadata(struct ArrowSchema* schema, const char* metadata) {
@@ -982,30 +1056,31 @@ ArrowErrorCode ArrowSchemaSetMetadata(struct ArrowSchema* schema, const char* me
 }
 
 ArrowErrorCode ArrowSchemaAllocateChildren(struct ArrowSchema* schema, int64_t n_children) {
+  const int64_t bytes_per_child =
+      (int64_t)(sizeof(struct ArrowSchema*) + sizeof(struct ArrowSchema));
   if (!IsOwnSchema(schema) || schema->children != NULL || n_children < 0 ||
-      (uint64_t)n_children > SIZE_MAX / sizeof(struct ArrowSchema*)) {
+      (uint64_t)n_children > SIZE_MAX / (uint64_t)bytes_per_child ||
+      n_children > INT64_MAX / bytes_per_child) {
     return EINVAL;
   }
   if (n_children == 0) {
     return NANOARROW_OK;
   }
 
-  schema->children =
-      (struct ArrowSchema**)ArrowMalloc(n_children * (int64_t)sizeof(struct ArrowSchema*));
-  if (schema->children == NULL) {
+  /* One block: the pointer array, then the structs it points to (struct ArrowSchema
+   * needs no stricter alignment than a pointer). */
+  struct ArrowSchema** children =
+      (struct ArrowSchema**)ArrowMalloc(n_children * bytes_per_child);
+  if (children == NULL) {
     return ENOMEM;
   }
-  memset(schema->children, 0, (size_t)n_children * sizeof(struct ArrowSchema*));
-  /* Set now so that release frees whatever was allocated if a child fails. */
-  schema->n_children = n_children;
-
+  struct ArrowSchema* child_structs = ChildStructs(children, n_children);
   for (int64_t i = 0; i < n_children; i++) {
-    schema->children[i] = (struct ArrowSchema*)ArrowMalloc(sizeof(struct ArrowSchema));
-    if (schema->children[i] == NULL) {
-      return ENOMEM;
-    }
-    ArrowSchemaInit(schema->children[i]);
+    ArrowSchemaInit(&child_structs[i]);
+    children[i] = &child_structs[i];
   }
+  schema->children = children;
+  schema->n_children = n_children;
   return NANOARROW_OK;
 }
 
@@ -1021,89 +1096,83 @@ ArrowErrorCode ArrowSchemaAllocateDictionary(struct ArrowSchema* schema) {
   return NANOARROW_OK;
 }
 
-/* The format of a type that takes no parameters; NULL for the others. */
+/* 1 + the offset in kStaticFormats of the format of each type that takes no
+ * parameters; 0 for the others. */
+static const uint8_t kStaticFormatOffset[NANOARROW_TYPE_LARGE_LIST_VIEW + 1] = {
+    /* Positional (in enum ArrowType order) so the bundle also compiles as C++. */
+    0, /* UNINITIALIZED */
+    1, /* NA */
+    3, /* BOOL */
+    7, /* UINT8 */
+    5, /* INT8 */
+    11, /* UINT16 */
+    9, /* INT16 */
+    15, /* UINT32 */
+    13, /* INT32 */
+    19, /* UINT64 */
+    17, /* INT64 */
+    21, /* HALF_FLOAT */
+    23, /* FLOAT */
+    25, /* DOUBLE */
+    27, /* STRING */
+    34, /* BINARY */
+    0, /* FIXED_SIZE_BINARY */
+    41, /* DATE32 */
+    45, /* DATE64 */
+    0, /* TIMESTAMP */
+    0, /* TIME32 */
+    0, /* TIME64 */
+    49, /* INTERVAL_MONTHS */
+    53, /* INTERVAL_DAY_TIME */
+    0, /* DECIMAL128 */
+    0, /* DECIMAL256 */
+    61, /* LIST */
+    75, /* STRUCT */
+    0, /* SPARSE_UNION */
+    0, /* DENSE_UNION */
+    0, /* DICTIONARY */
+    78, /* MAP */
+    0, /* EXTENSION */
+    0, /* FIXED_SIZE_LIST */
+    0, /* DURATION */
+    29, /* LARGE_STRING */
+    36, /* LARGE_BINARY */
+    64, /* LARGE_LIST */
+    57, /* INTERVAL_MONTH_DAY_NANO */
+    0, /* RUN_END_ENCODED */
+    38, /* BINARY_VIEW */
+    31, /* STRING_VIEW */
+    0, /* DECIMAL32 */
+    0, /* DECIMAL64 */
+    67, /* LIST_VIEW */
+    71, /* LARGE_LIST_VIEW */
+};
+
+/* The static format of a type that takes no parameters; NULL for the others. */
 static const char* FormatWithoutParameters(enum ArrowType type) {
-  switch (type) {
-    case NANOARROW_TYPE_NA:
-      return "n";
-    case NANOARROW_TYPE_BOOL:
-      return "b";
-    case NANOARROW_TYPE_INT8:
-      return "c";
-    case NANOARROW_TYPE_UINT8:
-      return "C";
-    case NANOARROW_TYPE_INT16:
-      return "s";
-    case NANOARROW_TYPE_UINT16:
-      return "S";
-    case NANOARROW_TYPE_INT32:
-      return "i";
-    case NANOARROW_TYPE_UINT32:
-      return "I";
-    case NANOARROW_TYPE_INT64:
-      return "l";
-    case NANOARROW_TYPE_UINT64:
-      return "L";
-    case NANOARROW_TYPE_HALF_FLOAT:
-      return "e";
-    case NANOARROW_TYPE_FLOAT:
-      return "f";
-    case NANOARROW_TYPE_DOUBLE:
-      return "g";
-    case NANOARROW_TYPE_STRING:
-      return "u";
-    case NANOARROW_TYPE_LARGE_STRING:
-      return "U";
-    case NANOARROW_TYPE_STRING_VIEW:
-      return "vu";
-    case NANOARROW_TYPE_BINARY:
-      return "z";
-    case NANOARROW_TYPE_LARGE_BINARY:
-      return "Z";
-    case NANOARROW_TYPE_BINARY_VIEW:
-      return "vz";
-    case NANOARROW_TYPE_DATE32:
-      return "tdD";
-    case NANOARROW_TYPE_DATE64:
-      return "tdm";
-    case NANOARROW_TYPE_INTERVAL_MONTHS:
-      return "tiM";
-    case NANOARROW_TYPE_INTERVAL_DAY_TIME:
-      return "tiD";
-    case NANOARROW_TYPE_INTERVAL_MONTH_DAY_NANO:
-      return "tin";
-    case NANOARROW_TYPE_LIST:
-      return "+l";
-    case NANOARROW_TYPE_LARGE_LIST:
-      return "+L";
-    case NANOARROW_TYPE_LIST_VIEW:
-      return "+vl";
-    case NANOARROW_TYPE_LARGE_LIST_VIEW:
-      return "+vL";
-    case NANOARROW_TYPE_STRUCT:
-      return "+s";
-    case NANOARROW_TYPE_MAP:
-      return "+m";
-    default:
-      return NULL;
+  if ((unsigned)type >= sizeof(kStaticFormatOffset) || kStaticFormatOffset[type] == 0) {
+    return NULL;
   }
+  return kStaticFormats + kStaticFormatOffset[type] - 1;
 }
 
 /* Gives schema one child named "item" whose type the caller sets. */
-static ArrowErrorCode AddListItemChild(struct ArrowSchema* schema) {
+static NANOARROW_COLD ArrowErrorCode AddListItemChild(struct ArrowSchema* schema) {
   NANOARROW_RETURN_NOT_OK(ArrowSchemaAllocateChildren(schema, 1));
-  return ArrowSchemaSetName(schema->children[0], "item");
+  SetStaticName(schema->children[0], kStaticItem);
+  return NANOARROW_OK;
 }
 
-static ArrowErrorCode AddMapEntriesChild(struct ArrowSchema* schema) {
+static NANOARROW_COLD ArrowErrorCode AddMapEntriesChild(struct ArrowSchema* schema) {
   NANOARROW_RETURN_NOT_OK(ArrowSchemaAllocateChildren(schema, 1));
   struct ArrowSchema* entries = schema->children[0];
   NANOARROW_RETURN_NOT_OK(ArrowSchemaSetTypeStruct(entries, 2));
-  NANOARROW_RETURN_NOT_OK(ArrowSchemaSetName(entries, "entries"));
+  SetStaticName(entries, kStaticEntries);
   entries->flags &= ~ARROW_FLAG_NULLABLE;
-  NANOARROW_RETURN_NOT_OK(ArrowSchemaSetName(entries->children[0], "key"));
+  SetStaticName(entries->children[0], kStaticKey);
   entries->children[0]->flags &= ~ARROW_FLAG_NULLABLE;
-  return ArrowSchemaSetName(entries->children[1], "value");
+  SetStaticName(entries->children[1], kStaticValue);
+  return NANOARROW_OK;
 }
 
 ArrowErrorCode ArrowSchemaSetType(struct ArrowSchema* schema, enum ArrowType type) {
@@ -1111,7 +1180,12 @@ ArrowErrorCode ArrowSchemaSetType(struct ArrowSchema* schema, enum ArrowType typ
   if (format == NULL && type != NANOARROW_TYPE_UNINITIALIZED) {
     return EINVAL;
   }
-  NANOARROW_RETURN_NOT_OK(ArrowSchemaSetFormat(schema, format));
+  if (!IsOwnSchema(schema)) {
+    return EINVAL;
+  }
+  /* The static string is shared, not copied. */
+  FreeSchemaString(schema->format);
+  schema->format = format;
 
   switch (type) {
     case NANOARROW_TYPE_LIST:
@@ -1143,8 +1217,9 @@ ArrowErrorCode ArrowSchemaSetTypeStruct(struct ArrowSchema* schema, int64_t n_ch
   return ArrowSchemaAllocateChildren(schema, n_children);
 }
 
-ArrowErrorCode ArrowSchemaSetTypeFixedSize(struct ArrowSchema* schema, enum ArrowType type,
-                                           int32_t fixed_size) {
+NANOARROW_COLD ArrowErrorCode ArrowSchemaSetTypeFixedSize(struct ArrowSchema* schema,
+                                                          enum ArrowType type,
+                                                          int32_t fixed_size) {
   if (fixed_size <= 0) {
     return EINVAL;
   }
@@ -1163,8 +1238,10 @@ ArrowErrorCode ArrowSchemaSetTypeFixedSize(struct ArrowSchema* schema, enum Arro
   }
 }
 
-ArrowErrorCode ArrowSchemaSetTypeDecimal(struct ArrowSchema* schema, enum ArrowType type,
-                                         int32_t decimal_precision, int32_t decimal_scale) {
+NANOARROW_COLD ArrowErrorCode ArrowSchemaSetTypeDecimal(struct ArrowSchema* schema,
+                                                        enum ArrowType type,
+                                                        int32_t decimal_precision,
+                                                        int32_t decimal_scale) {
   int32_t max_precision;
   const char* bitwidth_suffix;
   switch (type) {
@@ -1197,28 +1274,34 @@ ArrowErrorCode ArrowSchemaSetTypeDecimal(struct ArrowSchema* schema, enum ArrowT
   return ArrowSchemaSetFormat(schema, format);
 }
 
-ArrowErrorCode ArrowSchemaSetTypeRunEndEncoded(struct ArrowSchema* schema,
-                                               enum ArrowType run_end_type) {
+NANOARROW_COLD ArrowErrorCode
+ArrowSchemaSetTypeRunEndEncoded(struct ArrowSchema* schema, enum ArrowType run_end_type) {
   if (run_end_type != NANOARROW_TYPE_INT16 && run_end_type != NANOARROW_TYPE_INT32 &&
       run_end_type != NANOARROW_TYPE_INT64) {
     return EINVAL;
   }
 
-  NANOARROW_RETURN_NOT_OK(ArrowSchemaSetFormat(schema, "+r"));
+  if (!IsOwnSchema(schema)) {
+    return EINVAL;
+  }
+  FreeSchemaString(schema->format);
+  schema->format = kStaticRunEndEncoded;
   NANOARROW_RETURN_NOT_OK(ArrowSchemaAllocateChildren(schema, 2));
   struct ArrowSchema* run_ends = schema->children[0];
   NANOARROW_RETURN_NOT_OK(ArrowSchemaSetType(run_ends, run_end_type));
-  NANOARROW_RETURN_NOT_OK(ArrowSchemaSetName(run_ends, "run_ends"));
+  SetStaticName(run_ends, kStaticRunEnds);
   run_ends->flags &= ~ARROW_FLAG_NULLABLE;
-  return ArrowSchemaSetName(schema->children[1], "values");
+  SetStaticName(schema->children[1], kStaticValues);
+  return NANOARROW_OK;
 }
 
 /* Longest time zone accepted: IANA names and "+HH:MM" offsets are far shorter. */
 #define MAX_TIMEZONE_LENGTH 255
 
-ArrowErrorCode ArrowSchemaSetTypeDateTime(struct ArrowSchema* schema, enum ArrowType type,
-                                          enum ArrowTimeUnit time_unit,
-                                          const char* timezone) {
+NANOARROW_COLD ArrowErrorCode ArrowSchemaSetTypeDateTime(struct ArrowSchema* schema,
+                                                         enum ArrowType type,
+                                                         enum ArrowTimeUnit time_unit,
+                                                         const char* timezone) {
   char unit;
   switch (time_unit) {
     case NANOARROW_TIME_UNIT_SECOND:
@@ -1273,8 +1356,9 @@ ArrowErrorCode ArrowSchemaSetTypeDateTime(struct ArrowSchema* schema, enum Arrow
   return ArrowSchemaSetFormat(schema, format);
 }
 
-ArrowErrorCode ArrowSchemaSetTypeUnion(struct ArrowSchema* schema, enum ArrowType type,
-                                       int64_t n_children) {
+NANOARROW_COLD ArrowErrorCode ArrowSchemaSetTypeUnion(struct ArrowSchema* schema,
+                                                      enum ArrowType type,
+                                                      int64_t n_children) {
   if (n_children < 0 || n_children > 127) {
     return EINVAL;
   }
@@ -1305,8 +1389,8 @@ ArrowErrorCode ArrowSchemaSetTypeUnion(struct ArrowSchema* schema, enum ArrowTyp
 
 /* ---- Deep copy ---- */
 
-static ArrowErrorCode DeepCopyInto(const struct ArrowSchema* schema,
-                                   struct ArrowSchema* out, int depth) {
+static NANOARROW_COLD ArrowErrorCode DeepCopyInto(const struct ArrowSchema* schema,
+                                                  struct ArrowSchema* out, int depth) {
   if (depth > NANOARROW_MAX_NESTING_DEPTH || schema->release == NULL ||
       schema->n_children < 0 || (schema->n_children > 0 && schema->children == NULL)) {
     return EINVAL;
@@ -1332,8 +1416,8 @@ static ArrowErrorCode DeepCopyInto(const struct ArrowSchema* schema,
   return NANOARROW_OK;
 }
 
-ArrowErrorCode ArrowSchemaDeepCopy(const struct ArrowSchema* schema,
-                                   struct ArrowSchema* schema_out) {
+NANOARROW_COLD ArrowErrorCode ArrowSchemaDeepCopy(const struct ArrowSchema* schema,
+                                                  struct ArrowSchema* schema_out) {
   ArrowSchemaInit(schema_out);
   if (schema == NULL) {
     schema_out->release(schema_out);
@@ -1367,7 +1451,8 @@ struct StringWriter {
   int64_t needed;   /* characters the full summary needs */
 };
 
-static void WriterAppend(struct StringWriter* writer, const char* data, int64_t size) {
+static NANOARROW_COLD void WriterAppend(struct StringWriter* writer, const char* data,
+                                        int64_t size) {
   int64_t room = writer->capacity - 1 - writer->needed;
   if (room > 0) {
     memcpy(writer->out + writer->needed, data, (size_t)(size < room ? size : room));
@@ -1375,23 +1460,25 @@ static void WriterAppend(struct StringWriter* writer, const char* data, int64_t 
   writer->needed += size;
 }
 
-static void WriterAppendString(struct StringWriter* writer, const char* value) {
+static NANOARROW_COLD void WriterAppendString(struct StringWriter* writer,
+                                              const char* value) {
   WriterAppend(writer, value, (int64_t)strlen(value));
 }
 
-static void WriterAppendInt(struct StringWriter* writer, int32_t value) {
+static NANOARROW_COLD void WriterAppendInt(struct StringWriter* writer, int32_t value) {
   char digits[16];
   int size = snprintf(digits, sizeof(digits), "%d", (int)value);
   WriterAppend(writer, digits, size);
 }
 
-static void WriterAppendTypeName(struct StringWriter* writer, enum ArrowType type) {
+static NANOARROW_COLD void WriterAppendTypeName(struct StringWriter* writer,
+                                                enum ArrowType type) {
   const char* name = ArrowTypeString(type);
   WriterAppendString(writer, name != NULL ? name : "unknown");
 }
 
-static void WriterAppendParameters(struct StringWriter* writer,
-                                   const struct ArrowSchemaView* view) {
+static NANOARROW_COLD void WriterAppendParameters(struct StringWriter* writer,
+                                                  const struct ArrowSchemaView* view) {
   const char* unit = ArrowTimeUnitString(view->time_unit);
   switch (view->type) {
     case NANOARROW_TYPE_FIXED_SIZE_BINARY:
@@ -1435,8 +1522,9 @@ static void WriterAppendParameters(struct StringWriter* writer,
   }
 }
 
-static void WriterAppendSchema(struct StringWriter* writer, const struct ArrowSchema* schema,
-                               char recursive, int depth) {
+static NANOARROW_COLD void WriterAppendSchema(struct StringWriter* writer,
+                                              const struct ArrowSchema* schema,
+                                              char recursive, int depth) {
   if (schema == NULL) {
     WriterAppendString(writer, "[invalid: pointer is null]");
     return;
@@ -1498,8 +1586,8 @@ static void WriterAppendSchema(struct StringWriter* writer, const struct ArrowSc
   }
 }
 
-int64_t ArrowSchemaToString(const struct ArrowSchema* schema, char* out, int64_t n,
-                            char recursive) {
+NANOARROW_COLD int64_t ArrowSchemaToString(const struct ArrowSchema* schema, char* out,
+                                           int64_t n, char recursive) {
   struct StringWriter writer;
   writer.out = out;
   writer.capacity = (out == NULL || n < 0) ? 0 : n;
@@ -2096,6 +2184,9 @@ static ArrowErrorCode ReadExtensionMetadata(const struct ArrowSchema* schema,
   struct ArrowMetadataReader reader;
   struct ArrowStringView key;
   struct ArrowStringView value;
+  if (schema->metadata == NULL) {
+    return NANOARROW_OK;
+  }
   if (ArrowMetadataReaderInit(&reader, schema->metadata) != NANOARROW_OK) {
     ArrowErrorSet(error, "Error parsing schema->metadata: negative number of keys");
     return EINVAL;
@@ -2119,15 +2210,10 @@ static ArrowErrorCode ReadExtensionMetadata(const struct ArrowSchema* schema,
   return NANOARROW_OK;
 }
 
-ArrowErrorCode ArrowSchemaViewInit(struct ArrowSchemaView* schema_view,
-                                   const struct ArrowSchema* schema,
-                                   struct ArrowError* error) {
-  if (schema_view == NULL) {
-    ArrowErrorSet(error, "Expected non-NULL schema_view");
-    return EINVAL;
-  }
-  memset(schema_view, 0, sizeof(*schema_view));
-
+/* Everything but the layout and extension metadata; fills the view's other fields. */
+static ArrowErrorCode ParseSchema(struct ArrowSchemaView* schema_view,
+                                  const struct ArrowSchema* schema,
+                                  struct ArrowError* error) {
   if (schema == NULL) {
     ArrowErrorSet(error, "Expected non-NULL schema");
     return EINVAL;
@@ -2151,7 +2237,38 @@ ArrowErrorCode ArrowSchemaViewInit(struct ArrowSchemaView* schema_view,
   }
 
   NANOARROW_RETURN_NOT_OK(CheckChildren(schema, schema_view, error));
-  NANOARROW_RETURN_NOT_OK(CheckDictionary(schema, schema_view, error));
+  return CheckDictionary(schema, schema_view, error);
+}
+
+ArrowErrorCode ArrowSchemaViewInit(struct ArrowSchemaView* schema_view,
+                                   const struct ArrowSchema* schema,
+                                   struct ArrowError* error) {
+  if (schema_view == NULL) {
+    ArrowErrorSet(error, "Expected non-NULL schema_view");
+    return EINVAL;
+  }
+  /* Field by field: a memset of the whole view costs more than the parse itself, and
+   * the layout is written below anyway (zeroed only when parsing fails). */
+  schema_view->schema = NULL;
+  schema_view->type = NANOARROW_TYPE_UNINITIALIZED;
+  schema_view->storage_type = NANOARROW_TYPE_UNINITIALIZED;
+  schema_view->extension_name.data = NULL;
+  schema_view->extension_name.size_bytes = 0;
+  schema_view->extension_metadata.data = NULL;
+  schema_view->extension_metadata.size_bytes = 0;
+  schema_view->fixed_size = 0;
+  schema_view->decimal_bitwidth = 0;
+  schema_view->decimal_precision = 0;
+  schema_view->decimal_scale = 0;
+  schema_view->time_unit = NANOARROW_TIME_UNIT_SECOND;
+  schema_view->timezone = NULL;
+  schema_view->union_type_ids = NULL;
+
+  ArrowErrorCode result = ParseSchema(schema_view, schema, error);
+  if (result != NANOARROW_OK) {
+    memset(&schema_view->layout, 0, sizeof(schema_view->layout));
+    return result;
+  }
 
   ArrowLayoutInit(&schema_view->layout, schema_view->storage_type);
   switch (schema_view->storage_type) {
@@ -2185,6 +2302,16 @@ ArrowErrorCode ArrowSchemaViewInit(struct ArrowSchemaView* schema_view,
 #include <stdint.h>
 #include <string.h>
 
+
+/* Error paths and code that runs once per array tree rather than per element are
+ * optimized for size (GCC and clang also lay out the branches to them as unlikely). */
+#if defined(__GNUC__) || defined(__clang__)
+#define NANOARROW_COLD __attribute__((cold))
+#define NANOARROW_NOINLINE __attribute__((noinline))
+#else
+#define NANOARROW_COLD
+#define NANOARROW_NOINLINE
+#endif
 
 /* Size of a union type id map: [0, 128) type id -> child index, [128, 256) back. */
 #define ARROW_ARRAY_UNION_MAP_SIZE 256
@@ -2237,6 +2364,23 @@ static void ArrowArrayReleaseInternal(struct ArrowArray* array) {
 }
 
 /* ---- Buffer bookkeeping ---- */
+
+/* One out-of-line copy of the inline buffer growth code for all of this file, which
+ * grows buffers once per array rather than once per element. */
+static NANOARROW_NOINLINE ArrowErrorCode
+ArrowArrayReserveBytes(struct ArrowBuffer* buffer, int64_t additional_bytes) {
+  return ArrowBufferReserve(buffer, additional_bytes);
+}
+
+static ArrowErrorCode ArrowArrayCopyInto(struct ArrowBuffer* buffer, const void* data,
+                                         int64_t size_bytes) {
+  NANOARROW_RETURN_NOT_OK(ArrowArrayReserveBytes(buffer, size_bytes));
+  if (size_bytes > 0) {
+    memcpy(buffer->data + buffer->size_bytes, data, (size_t)size_bytes);
+    buffer->size_bytes += size_bytes;
+  }
+  return NANOARROW_OK;
+}
 
 static int ArrowArrayIsBinaryView(enum ArrowType storage_type) {
   return storage_type == NANOARROW_TYPE_BINARY_VIEW ||
@@ -2439,7 +2583,8 @@ ArrowErrorCode ArrowArrayAllocateDictionary(struct ArrowArray* array) {
 
 /* Prefixes error's message with where in the tree it happened, e.g.
  * "children[1].children[0]: ...". */
-static void ArrowArrayErrorPrefix(struct ArrowError* error, const char* where) {
+static NANOARROW_COLD void ArrowArrayErrorPrefix(struct ArrowError* error,
+                                                 const char* where) {
   char message[sizeof(error->message)];
   const char* separator;
   if (error == NULL) {
@@ -2453,7 +2598,8 @@ static void ArrowArrayErrorPrefix(struct ArrowError* error, const char* where) {
   ArrowErrorSet(error, "%s%s%s", where, separator, message);
 }
 
-static void ArrowArrayErrorPrefixChild(struct ArrowError* error, int64_t i) {
+static NANOARROW_COLD void ArrowArrayErrorPrefixChild(struct ArrowError* error,
+                                                      int64_t i) {
   char where[48];
   snprintf(where, sizeof(where), "children[%" PRId64 "]", i);
   ArrowArrayErrorPrefix(error, where);
@@ -2461,10 +2607,10 @@ static void ArrowArrayErrorPrefixChild(struct ArrowError* error, int64_t i) {
 
 /* Stores a union's type id -> child index map (see nanoarrow_array_inline.h) unless
  * the type ids are the child indices. type_ids has n_children entries in [0, 127]. */
-static ArrowErrorCode ArrowArraySetUnionTypeIds(struct ArrowArray* array,
-                                                const int8_t* type_ids,
-                                                int64_t n_children,
-                                                struct ArrowError* error) {
+static NANOARROW_COLD ArrowErrorCode ArrowArraySetUnionTypeIds(struct ArrowArray* array,
+                                                               const int8_t* type_ids,
+                                                               int64_t n_children,
+                                                               struct ArrowError* error) {
   struct ArrowArrayPrivateData* private_data =
       (struct ArrowArrayPrivateData*)array->private_data;
   struct ArrowBuffer* map_buffer = &private_data->buffers[1];
@@ -2497,65 +2643,46 @@ static ArrowErrorCode ArrowArraySetUnionTypeIds(struct ArrowArray* array,
   ArrowBufferReset(map_buffer);
   private_data->union_type_id_is_child_index = (int8_t)is_child_index;
   if (!is_child_index) {
-    NANOARROW_RETURN_NOT_OK_WITH_ERROR(ArrowBufferAppend(map_buffer, map, sizeof(map)),
+    NANOARROW_RETURN_NOT_OK_WITH_ERROR(ArrowArrayCopyInto(map_buffer, map, sizeof(map)),
                                        error);
   }
   return NANOARROW_OK;
 }
 
-/* Parses the comma-separated type ids of a union format string ("+ud:0,5,3"). */
-static ArrowErrorCode ArrowArrayParseUnionTypeIds(const char* type_ids_text,
-                                                  int64_t n_children, int8_t* out,
-                                                  struct ArrowError* error) {
-  const char* p = type_ids_text;
+/* Parses the comma-separated type ids of a union format string ("+ud:0,5,3"), which
+ * ArrowSchemaViewInit() has checked already: this parse only keeps the writes to out
+ * in bounds (ArrowArraySetUnionTypeIds() rejects duplicates). */
+static NANOARROW_COLD ArrowErrorCode
+ArrowArrayParseUnionTypeIds(const char* type_ids_text, int64_t n_children, int8_t* out,
+                            struct ArrowError* error) {
+  const char* p = type_ids_text == NULL ? "" : type_ids_text;
   int64_t count = 0;
 
-  if (p == NULL || *p == '\0') {
-    if (n_children == 0) {
-      return NANOARROW_OK;
-    }
-    ArrowErrorSet(error, "union has %" PRId64 " children but no type ids", n_children);
-    return EINVAL;
-  }
-  for (;;) {
+  while (count < n_children && *p >= '0' && *p <= '9') {
     int value = 0;
-    int n_digits = 0;
-    while (*p >= '0' && *p <= '9' && n_digits < 4) {
+    while (*p >= '0' && *p <= '9' && value <= 127) {
       value = value * 10 + (*p - '0');
       p++;
-      n_digits++;
     }
-    if (n_digits == 0 || value > 127) {
-      ArrowErrorSet(error, "invalid union type ids '%s'", type_ids_text);
-      return EINVAL;
-    }
-    if (count >= n_children) {
-      ArrowErrorSet(error, "union type ids '%s' name more than %" PRId64 " children",
-                    type_ids_text, n_children);
-      return EINVAL;
-    }
-    out[count++] = (int8_t)value;
-    if (*p == '\0') {
+    if (value > 127) {
       break;
     }
-    if (*p != ',') {
-      ArrowErrorSet(error, "invalid union type ids '%s'", type_ids_text);
-      return EINVAL;
+    out[count++] = (int8_t)value;
+    if (*p == ',' && p[1] != '\0') {
+      p++;
     }
-    p++;
   }
-  if (count != n_children) {
-    ArrowErrorSet(error, "union type ids '%s' name %" PRId64 " children but it has %" PRId64,
-                  type_ids_text, count, n_children);
+  if (*p != '\0' || count != n_children) {
+    ArrowErrorSet(error, "expected %" PRId64 " union type ids in [0, 127] but found '%s'",
+                  n_children, type_ids_text == NULL ? "" : type_ids_text);
     return EINVAL;
   }
   return NANOARROW_OK;
 }
 
-static ArrowErrorCode ArrowArrayInitFromSchemaRecursive(struct ArrowArray* array,
-                                                        const struct ArrowSchema* schema,
-                                                        int depth,
-                                                        struct ArrowError* error) {
+static NANOARROW_COLD ArrowErrorCode ArrowArrayInitFromSchemaRecursive(
+    struct ArrowArray* array, const struct ArrowSchema* schema, int depth,
+    struct ArrowError* error) {
   struct ArrowSchemaView schema_view;
   struct ArrowArrayPrivateData* private_data;
   int64_t i;
@@ -2577,10 +2704,8 @@ static ArrowErrorCode ArrowArrayInitFromSchemaRecursive(struct ArrowArray* array
 
   rc = ArrowArrayInitFromType(array, schema_view.storage_type);
   if (rc != NANOARROW_OK) {
-    ArrowErrorSet(error, "cannot build an array of storage type %s",
-                  ArrowTypeString(schema_view.storage_type)
-                      ? ArrowTypeString(schema_view.storage_type)
-                      : "<unknown>");
+    ArrowErrorSet(error, "cannot build an array of storage type %d",
+                  (int)schema_view.storage_type);
     return rc;
   }
   private_data = (struct ArrowArrayPrivateData*)array->private_data;
@@ -2633,9 +2758,9 @@ static ArrowErrorCode ArrowArrayInitFromSchemaRecursive(struct ArrowArray* array
   return NANOARROW_OK;
 }
 
-ArrowErrorCode ArrowArrayInitFromSchema(struct ArrowArray* array,
-                                        const struct ArrowSchema* schema,
-                                        struct ArrowError* error) {
+NANOARROW_COLD ArrowErrorCode ArrowArrayInitFromSchema(struct ArrowArray* array,
+                                                       const struct ArrowSchema* schema,
+                                                       struct ArrowError* error) {
   int rc = ArrowArrayInitFromSchemaRecursive(array, schema, 0, error);
   if (rc != NANOARROW_OK && array->release != NULL) {
     ArrowArrayRelease(array);
@@ -2643,7 +2768,7 @@ ArrowErrorCode ArrowArrayInitFromSchema(struct ArrowArray* array,
   return rc;
 }
 
-static ArrowErrorCode ArrowArrayInitFromArrayViewRecursive(
+static NANOARROW_COLD ArrowErrorCode ArrowArrayInitFromArrayViewRecursive(
     struct ArrowArray* array, const struct ArrowArrayView* array_view, int depth,
     struct ArrowError* error) {
   struct ArrowArrayPrivateData* private_data;
@@ -2682,7 +2807,8 @@ static ArrowErrorCode ArrowArrayInitFromArrayViewRecursive(
       return EINVAL;
     }
     NANOARROW_RETURN_NOT_OK_WITH_ERROR(
-        ArrowBufferAppend(ArrowArrayBuffer(array, i), source.data.data, source.size_bytes),
+        ArrowArrayCopyInto(ArrowArrayBuffer(array, i), source.data.data,
+                           source.size_bytes),
         error);
   }
   if (private_data->layout.buffer_type[0] == NANOARROW_BUFFER_TYPE_VALIDITY) {
@@ -2720,8 +2846,8 @@ static ArrowErrorCode ArrowArrayInitFromArrayViewRecursive(
         return EINVAL;
       }
       NANOARROW_RETURN_NOT_OK_WITH_ERROR(
-          ArrowBufferAppend(&private_data->variadic_buffers[i],
-                            array_view->variadic_buffers[i], size_bytes),
+          ArrowArrayCopyInto(&private_data->variadic_buffers[i],
+                             array_view->variadic_buffers[i], size_bytes),
           error);
       private_data->variadic_buffer_sizes[i] = size_bytes;
     }
@@ -2751,9 +2877,9 @@ static ArrowErrorCode ArrowArrayInitFromArrayViewRecursive(
   return NANOARROW_OK;
 }
 
-ArrowErrorCode ArrowArrayInitFromArrayView(struct ArrowArray* array,
-                                           const struct ArrowArrayView* array_view,
-                                           struct ArrowError* error) {
+NANOARROW_COLD ArrowErrorCode ArrowArrayInitFromArrayView(
+    struct ArrowArray* array, const struct ArrowArrayView* array_view,
+    struct ArrowError* error) {
   int rc = ArrowArrayInitFromArrayViewRecursive(array, array_view, 0, error);
   if (rc != NANOARROW_OK && array->release != NULL) {
     ArrowArrayRelease(array);
@@ -2852,39 +2978,35 @@ static ArrowErrorCode ArrowArrayReserveRecursive(struct ArrowArray* array,
   }
   for (i = 0; i < NANOARROW_MAX_FIXED_BUFFERS; i++) {
     struct ArrowBuffer* buffer = ArrowArrayBuffer(array, i);
-    int64_t element_bits = private_data->layout.element_size_bits[i];
+    int64_t element_bytes = private_data->layout.element_size_bits[i] / 8;
+    int64_t bytes = additional * element_bytes;
     switch (private_data->layout.buffer_type[i]) {
+      case NANOARROW_BUFFER_TYPE_NONE:
+        continue;
       case NANOARROW_BUFFER_TYPE_VALIDITY:
         /* Only a bitmap already in use grows: arrays without nulls never get one. */
         if (private_data->bitmap.buffer.data != NULL) {
           NANOARROW_RETURN_NOT_OK(ArrowBitmapReserve(&private_data->bitmap, additional));
         }
-        break;
+        continue;
       case NANOARROW_BUFFER_TYPE_DATA_OFFSET:
         /* The first offset is appended by ArrowArrayStartAppending. */
-        NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(
-            buffer, (additional + (buffer->size_bytes == 0)) * (element_bits / 8)));
+        bytes += (buffer->size_bytes == 0) * element_bytes;
         break;
       case NANOARROW_BUFFER_TYPE_DATA:
-        if (element_bits == 1) {
-          int64_t bytes = ArrowBytesForBits(array->offset + array->length + additional);
-          if (bytes > buffer->size_bytes) {
-            NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(buffer, bytes - buffer->size_bytes));
+        if (private_data->layout.element_size_bits[i] == 1) {
+          bytes = ArrowBytesForBits(array->offset + array->length + additional) -
+                  buffer->size_bytes;
+          if (bytes <= 0) {
+            continue;
           }
-          break;
         }
-        /* Fixed-width values. */
-        NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(buffer, additional * (element_bits / 8)));
-        break;
-      case NANOARROW_BUFFER_TYPE_TYPE_ID:
-      case NANOARROW_BUFFER_TYPE_UNION_OFFSET:
-      case NANOARROW_BUFFER_TYPE_VIEW_OFFSET:
-      case NANOARROW_BUFFER_TYPE_SIZE:
-        NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(buffer, additional * (element_bits / 8)));
         break;
       default:
+        /* Fixed-width type ids, union offsets, view offsets and sizes. */
         break;
     }
+    NANOARROW_RETURN_NOT_OK(ArrowArrayReserveBytes(buffer, bytes));
   }
 
   /* Children whose length follows from the parent's. */
@@ -2925,6 +3047,21 @@ ArrowErrorCode ArrowArrayReserve(struct ArrowArray* array,
 
 /* ---- Finish building ---- */
 
+/* Pads the validity bitmap with set bits, or trims it, to exactly offset + length
+ * bits. Bits past the end stay zero: growing exposes cleared bytes, trimming clears. */
+static ArrowErrorCode ArrowArrayFitBitmap(const struct ArrowArray* array,
+                                          struct ArrowBitmap* bitmap) {
+  int64_t old_bits = bitmap->size_bits;
+  int64_t new_bits = array->offset + array->length;
+  if (new_bits > old_bits) {
+    NANOARROW_RETURN_NOT_OK(ArrowBitmapResize(bitmap, new_bits, 0));
+    ArrowBitsSetTo(bitmap->buffer.data, old_bits, new_bits - old_bits, 1);
+    return NANOARROW_OK;
+  }
+  ArrowBitsSetTo(bitmap->buffer.data, new_bits, old_bits - new_bits, 0);
+  return ArrowBitmapResize(bitmap, new_bits, 0);
+}
+
 /* Brings every array of the tree into its exportable state: the bitmap (when one
  * exists) covers exactly offset + length elements, string data buffers are never NULL
  * (some consumers reject that), and array->buffers points at the current data. */
@@ -2948,8 +3085,8 @@ static ArrowErrorCode ArrowArrayFinalize(struct ArrowArray* array, int depth,
   if (private_data->layout.buffer_type[0] == NANOARROW_BUFFER_TYPE_VALIDITY &&
       private_data->bitmap.buffer.data != NULL &&
       private_data->bitmap.size_bits != array->offset + array->length) {
-    /* Pads with set bits (or trims) to exactly offset + length bits. */
-    NANOARROW_RETURN_NOT_OK_WITH_ERROR(ArrowArrayPrivateAppendValidity(array, 1, 0), error);
+    NANOARROW_RETURN_NOT_OK_WITH_ERROR(ArrowArrayFitBitmap(array, &private_data->bitmap),
+                                       error);
   }
 
   switch (private_data->storage_type) {
@@ -2958,8 +3095,8 @@ static ArrowErrorCode ArrowArrayFinalize(struct ArrowArray* array, int depth,
     case NANOARROW_TYPE_LARGE_STRING:
     case NANOARROW_TYPE_LARGE_BINARY:
       if (private_data->buffers[1].data == NULL) {
-        NANOARROW_RETURN_NOT_OK_WITH_ERROR(ArrowBufferReserve(&private_data->buffers[1], 1),
-                                           error);
+        NANOARROW_RETURN_NOT_OK_WITH_ERROR(
+            ArrowArrayReserveBytes(&private_data->buffers[1], 1), error);
       }
       break;
     default:
@@ -3080,6 +3217,14 @@ ArrowErrorCode ArrowArrayFinishBuildingDefault(struct ArrowArray* array,
 #include <string.h>
 
 
+/* Error paths and code that runs once per schema or comparison are optimized for size
+ * (GCC and clang also lay out the branches leading to them as unlikely). */
+#if defined(__GNUC__) || defined(__clang__)
+#define NANOARROW_COLD __attribute__((cold))
+#else
+#define NANOARROW_COLD
+#endif
+
 /* ---- Error reporting with the path of the offending child ---- */
 
 /* One step from the root to a nested array, kept on the stack while recursing.
@@ -3090,8 +3235,8 @@ struct ArrowViewPath {
   int64_t child_index;
 };
 
-static void ArrowViewPathFormat(const struct ArrowViewPath* path, char* out,
-                                size_t out_size) {
+static NANOARROW_COLD void ArrowViewPathFormat(const struct ArrowViewPath* path,
+                                               char* out, size_t out_size) {
   const struct ArrowViewPath* nodes[NANOARROW_MAX_NESTING_DEPTH + 2];
   int n_nodes = 0;
   size_t used = 0;
@@ -3123,9 +3268,9 @@ static void ArrowViewPathFormat(const struct ArrowViewPath* path, char* out,
 #define NANOARROW_VIEW_PRINTF(fmt_index)
 #endif
 
-static void ArrowViewSetMessage(struct ArrowError* error,
-                                const struct ArrowViewPath* path, const char* fmt,
-                                va_list args) {
+static NANOARROW_COLD void ArrowViewSetMessage(struct ArrowError* error,
+                                               const struct ArrowViewPath* path,
+                                               const char* fmt, va_list args) {
   char message[512];
   char where[480];
   if (error == NULL) {
@@ -3141,9 +3286,9 @@ static ArrowErrorCode ArrowViewInvalid(struct ArrowError* error,
                                        const struct ArrowViewPath* path, const char* fmt,
                                        ...) NANOARROW_VIEW_PRINTF(3);
 
-static ArrowErrorCode ArrowViewInvalid(struct ArrowError* error,
-                                       const struct ArrowViewPath* path, const char* fmt,
-                                       ...) {
+static NANOARROW_COLD ArrowErrorCode ArrowViewInvalid(struct ArrowError* error,
+                                                      const struct ArrowViewPath* path,
+                                                      const char* fmt, ...) {
   va_list args;
   va_start(args, fmt);
   ArrowViewSetMessage(error, path, fmt, args);
@@ -3193,28 +3338,21 @@ static const char* ArrowViewTypeName(enum ArrowType type) {
 }
 
 static const char* ArrowViewBufferTypeName(enum ArrowBufferType buffer_type) {
-  switch (buffer_type) {
-    case NANOARROW_BUFFER_TYPE_VALIDITY:
-      return "validity";
-    case NANOARROW_BUFFER_TYPE_TYPE_ID:
-      return "type id";
-    case NANOARROW_BUFFER_TYPE_UNION_OFFSET:
-      return "union offset";
-    case NANOARROW_BUFFER_TYPE_DATA_OFFSET:
-      return "offset";
-    case NANOARROW_BUFFER_TYPE_DATA:
-      return "data";
-    case NANOARROW_BUFFER_TYPE_VARIADIC_DATA:
-      return "variadic data";
-    case NANOARROW_BUFFER_TYPE_VARIADIC_SIZE:
-      return "variadic size";
-    case NANOARROW_BUFFER_TYPE_VIEW_OFFSET:
-      return "view offset";
-    case NANOARROW_BUFFER_TYPE_SIZE:
-      return "size";
-    default:
-      return "unused";
+  static const char* const kNames[] = {
+      [NANOARROW_BUFFER_TYPE_NONE] = "unused",
+      [NANOARROW_BUFFER_TYPE_VALIDITY] = "validity",
+      [NANOARROW_BUFFER_TYPE_TYPE_ID] = "type id",
+      [NANOARROW_BUFFER_TYPE_UNION_OFFSET] = "union offset",
+      [NANOARROW_BUFFER_TYPE_DATA_OFFSET] = "offset",
+      [NANOARROW_BUFFER_TYPE_DATA] = "data",
+      [NANOARROW_BUFFER_TYPE_VARIADIC_DATA] = "variadic data",
+      [NANOARROW_BUFFER_TYPE_VARIADIC_SIZE] = "variadic size",
+      [NANOARROW_BUFFER_TYPE_VIEW_OFFSET] = "view offset",
+      [NANOARROW_BUFFER_TYPE_SIZE] = "size"};
+  if ((unsigned)buffer_type >= sizeof(kNames) / sizeof(kNames[0])) {
+    return kNames[NANOARROW_BUFFER_TYPE_NONE];
   }
+  return kNames[buffer_type];
 }
 
 /* Fixed buffers the layout describes (the C interface's n_buffers, except for
@@ -3295,8 +3433,14 @@ void ArrowArrayViewInitFromType(struct ArrowArrayView* array_view,
   ArrowLayoutInit(&array_view->layout, storage_type);
 }
 
-ArrowErrorCode ArrowArrayViewAllocateChildren(struct ArrowArrayView* array_view,
-                                              int64_t n_children) {
+/* Child views are allocated in one block behind the children pointer array:
+ * [n pointers][n views]. Reset frees a child separately only when its pointer no
+ * longer points into that block (the caller replaced it), so per-child ownership
+ * works as before. The views own nothing yet but are otherwise left for the caller
+ * to initialize. */
+static ArrowErrorCode ArrowViewAllocateChildBlock(struct ArrowArrayView* array_view,
+                                                  int64_t n_children) {
+  struct ArrowArrayView* views;
   int64_t i;
   if (array_view->children != NULL || n_children < 0) {
     return EINVAL;
@@ -3304,26 +3448,32 @@ ArrowErrorCode ArrowArrayViewAllocateChildren(struct ArrowArrayView* array_view,
   if (n_children == 0) {
     return NANOARROW_OK;
   }
-  if (n_children > INT64_MAX / (int64_t)sizeof(struct ArrowArrayView*)) {
+  if (n_children > INT64_MAX / (int64_t)(sizeof(struct ArrowArrayView*) +
+                                         sizeof(struct ArrowArrayView))) {
     return ENOMEM;
   }
-
   array_view->children = (struct ArrowArrayView**)ArrowMalloc(
-      n_children * (int64_t)sizeof(struct ArrowArrayView*));
+      n_children * (int64_t)(sizeof(struct ArrowArrayView*) + sizeof(struct ArrowArrayView)));
   if (array_view->children == NULL) {
     return ENOMEM;
   }
+  views = (struct ArrowArrayView*)(array_view->children + n_children);
   for (i = 0; i < n_children; i++) {
-    array_view->children[i] = NULL;
+    array_view->children[i] = views + i;
+    views[i].n_children = 0;
+    views[i].children = NULL;
+    views[i].dictionary = NULL;
+    views[i].union_type_id_map = NULL;
   }
   array_view->n_children = n_children;
+  return NANOARROW_OK;
+}
 
+ArrowErrorCode ArrowArrayViewAllocateChildren(struct ArrowArrayView* array_view,
+                                              int64_t n_children) {
+  int64_t i;
+  NANOARROW_RETURN_NOT_OK(ArrowViewAllocateChildBlock(array_view, n_children));
   for (i = 0; i < n_children; i++) {
-    array_view->children[i] =
-        (struct ArrowArrayView*)ArrowMalloc((int64_t)sizeof(struct ArrowArrayView));
-    if (array_view->children[i] == NULL) {
-      return ENOMEM; /* ArrowArrayViewReset() frees what was allocated. */
-    }
     ArrowArrayViewInitFromType(array_view->children[i], NANOARROW_TYPE_UNINITIALIZED);
   }
   return NANOARROW_OK;
@@ -3342,34 +3492,42 @@ ArrowErrorCode ArrowArrayViewAllocateDictionary(struct ArrowArrayView* array_vie
   return NANOARROW_OK;
 }
 
-void ArrowArrayViewReset(struct ArrowArrayView* array_view) {
+/* Frees what array_view owns, leaving its fields stale. */
+static void ArrowViewRelease(struct ArrowArrayView* array_view) {
+  struct ArrowArrayView* block_views;
   int64_t i;
   if (array_view->children != NULL) {
+    block_views = (struct ArrowArrayView*)(array_view->children + array_view->n_children);
     for (i = 0; i < array_view->n_children; i++) {
       if (array_view->children[i] != NULL) {
-        ArrowArrayViewReset(array_view->children[i]);
-        ArrowFree(array_view->children[i]);
+        ArrowViewRelease(array_view->children[i]);
+        if (array_view->children[i] != block_views + i) {
+          ArrowFree(array_view->children[i]);
+        }
       }
     }
     ArrowFree(array_view->children);
   }
   if (array_view->dictionary != NULL) {
-    ArrowArrayViewReset(array_view->dictionary);
+    ArrowViewRelease(array_view->dictionary);
     ArrowFree(array_view->dictionary);
   }
   if (array_view->union_type_id_map != NULL) {
     ArrowFree(array_view->union_type_id_map);
   }
   /* Variadic buffer pointers borrow the array's buffers: nothing to free. */
+}
+
+void ArrowArrayViewReset(struct ArrowArrayView* array_view) {
+  ArrowViewRelease(array_view);
   ArrowArrayViewInitFromType(array_view, NANOARROW_TYPE_UNINITIALIZED);
 }
 
 /* Parses "+ud:" / "+us:" type ids ("1,5,7") into the 256-byte map: [0,128) type id ->
  * child index, [128,256) child index -> type id; unused entries are -1. */
-static ArrowErrorCode ArrowViewInitUnionMap(struct ArrowArrayView* array_view,
-                                            const char* type_ids,
-                                            const struct ArrowViewPath* path,
-                                            struct ArrowError* error) {
+static NANOARROW_COLD ArrowErrorCode
+ArrowViewInitUnionMap(struct ArrowArrayView* array_view, const char* type_ids,
+                      const struct ArrowViewPath* path, struct ArrowError* error) {
   int8_t* map;
   int64_t n_ids = 0;
   int value;
@@ -3397,59 +3555,43 @@ static ArrowErrorCode ArrowViewInitUnionMap(struct ArrowArrayView* array_view,
     return NANOARROW_OK;
   }
 
-  while (*cursor != '\0') {
-    if (*cursor < '0' || *cursor > '9') {
-      return ArrowViewInvalid(error, path, "Invalid union type ids '%s'", type_ids);
-    }
+  /* ArrowSchemaViewInit() has checked the ids already; this parse only keeps the map
+   * writes in bounds, so one message covers every way the list can be wrong. */
+  while (n_ids < array_view->n_children && *cursor >= '0' && *cursor <= '9') {
     value = 0;
-    while (*cursor >= '0' && *cursor <= '9') {
+    while (*cursor >= '0' && *cursor <= '9' && value <= 127) {
       value = value * 10 + (*cursor - '0');
-      if (value > 127) {
-        return ArrowViewInvalid(error, path,
-                                "Expected union type ids in [0, 127] but found '%s'",
-                                type_ids);
-      }
       cursor++;
     }
-    if (n_ids >= array_view->n_children) {
-      return ArrowViewInvalid(error, path,
-                              "Expected %" PRId64 " union type ids but found more in '%s'",
-                              array_view->n_children, type_ids);
-    }
-    if (map[value] != -1) {
-      return ArrowViewInvalid(error, path, "Duplicate union type id %d in '%s'", value,
-                              type_ids);
+    if (value > 127 || map[value] != -1) {
+      break;
     }
     map[value] = (int8_t)n_ids;
     map[128 + n_ids] = (int8_t)value;
     n_ids++;
-
-    if (*cursor == ',') {
+    if (*cursor == ',' && cursor[1] != '\0') {
       cursor++;
-      if (*cursor == '\0') {
-        return ArrowViewInvalid(error, path, "Invalid union type ids '%s'", type_ids);
-      }
-    } else if (*cursor != '\0') {
-      return ArrowViewInvalid(error, path, "Invalid union type ids '%s'", type_ids);
     }
   }
 
-  if (n_ids != array_view->n_children) {
+  if (*cursor != '\0' || n_ids != array_view->n_children) {
     return ArrowViewInvalid(error, path,
-                            "Expected %" PRId64 " union type ids but found %" PRId64
-                            " in '%s'",
-                            array_view->n_children, n_ids, type_ids);
+                            "Expected %" PRId64
+                            " distinct union type ids in [0, 127] but found '%s'",
+                            array_view->n_children, type_ids);
   }
   return NANOARROW_OK;
 }
 
-static ArrowErrorCode ArrowViewInitFromSchemaImpl(struct ArrowArrayView* array_view,
-                                                  const struct ArrowSchema* schema,
-                                                  const struct ArrowViewPath* path,
-                                                  int depth, struct ArrowError* error) {
+static NANOARROW_COLD ArrowErrorCode ArrowViewInitFromSchemaImpl(
+    struct ArrowArrayView* array_view, const struct ArrowSchema* schema,
+    const struct ArrowViewPath* path, int depth, struct ArrowError* error) {
   struct ArrowSchemaView schema_view;
   int64_t i;
 
+  /* The same as ArrowArrayViewInitFromType(array_view, NANOARROW_TYPE_UNINITIALIZED)
+   * (both enums start at 0); the type's layout replaces it below. */
+  memset(array_view, 0, sizeof(struct ArrowArrayView));
   if (depth > NANOARROW_MAX_NESTING_DEPTH) {
     return ArrowViewInvalid(error, path, "Expected nesting depth <= %d",
                             NANOARROW_MAX_NESTING_DEPTH);
@@ -3459,7 +3601,8 @@ static ArrowErrorCode ArrowViewInitFromSchemaImpl(struct ArrowArrayView* array_v
   }
   NANOARROW_RETURN_NOT_OK(ArrowSchemaViewInit(&schema_view, schema, error));
 
-  ArrowArrayViewInitFromType(array_view, schema_view.storage_type);
+  array_view->storage_type = schema_view.storage_type;
+  ArrowLayoutInit(&array_view->layout, schema_view.storage_type);
   switch (schema_view.storage_type) {
     case NANOARROW_TYPE_FIXED_SIZE_BINARY:
       array_view->layout.element_size_bits[1] = (int64_t)schema_view.fixed_size * 8;
@@ -3475,7 +3618,7 @@ static ArrowErrorCode ArrowViewInitFromSchemaImpl(struct ArrowArrayView* array_v
     return ArrowViewInvalid(error, path, "Expected %" PRId64 " non-NULL schema children",
                             schema->n_children);
   }
-  if (ArrowArrayViewAllocateChildren(array_view, schema->n_children) != NANOARROW_OK) {
+  if (ArrowViewAllocateChildBlock(array_view, schema->n_children) != NANOARROW_OK) {
     ArrowErrorSet(error, "Failed to allocate %" PRId64 " child array views",
                   schema->n_children);
     return ENOMEM;
@@ -3492,7 +3635,10 @@ static ArrowErrorCode ArrowViewInitFromSchemaImpl(struct ArrowArrayView* array_v
     struct ArrowViewPath dictionary_path;
     dictionary_path.parent = path;
     dictionary_path.child_index = -1;
-    if (ArrowArrayViewAllocateDictionary(array_view) != NANOARROW_OK) {
+    /* Initialized by the recursive call. */
+    array_view->dictionary =
+        (struct ArrowArrayView*)ArrowMalloc((int64_t)sizeof(struct ArrowArrayView));
+    if (array_view->dictionary == NULL) {
       ArrowErrorSet(error, "Failed to allocate a dictionary array view");
       return ENOMEM;
     }
@@ -3508,12 +3654,10 @@ static ArrowErrorCode ArrowViewInitFromSchemaImpl(struct ArrowArrayView* array_v
   return NANOARROW_OK;
 }
 
-ArrowErrorCode ArrowArrayViewInitFromSchema(struct ArrowArrayView* array_view,
-                                            const struct ArrowSchema* schema,
-                                            struct ArrowError* error) {
-  ArrowErrorCode result;
-  ArrowArrayViewInitFromType(array_view, NANOARROW_TYPE_UNINITIALIZED);
-  result = ArrowViewInitFromSchemaImpl(array_view, schema, NULL, 1, error);
+NANOARROW_COLD ArrowErrorCode
+ArrowArrayViewInitFromSchema(struct ArrowArrayView* array_view,
+                             const struct ArrowSchema* schema, struct ArrowError* error) {
+  ArrowErrorCode result = ArrowViewInitFromSchemaImpl(array_view, schema, NULL, 1, error);
   if (result != NANOARROW_OK) {
     ArrowArrayViewReset(array_view);
   }
@@ -3568,135 +3712,6 @@ static void ArrowViewSetLengthImpl(struct ArrowArrayView* array_view, int64_t le
 
 void ArrowArrayViewSetLength(struct ArrowArrayView* array_view, int64_t length) {
   ArrowViewSetLengthImpl(array_view, length, 1);
-}
-
-/* ---- Pointing a view at an array ---- */
-
-static ArrowErrorCode ArrowViewSetArrayImpl(struct ArrowArrayView* array_view,
-                                            const struct ArrowArray* array,
-                                            const struct ArrowViewPath* path, int depth,
-                                            struct ArrowError* error) {
-  int64_t end = 0;
-  int64_t n_fixed;
-  int64_t required;
-  int64_t i;
-
-  if (depth > NANOARROW_MAX_NESTING_DEPTH) {
-    return ArrowViewInvalid(error, path, "Expected nesting depth <= %d",
-                            NANOARROW_MAX_NESTING_DEPTH);
-  }
-  if (array == NULL) {
-    return ArrowViewInvalid(error, path, "Expected a non-NULL array");
-  }
-
-  array_view->array = array;
-  array_view->offset = array->offset;
-  array_view->length = array->length;
-  array_view->null_count = array->null_count;
-  NANOARROW_RETURN_NOT_OK(ArrowViewCheckLengthOffset(array_view, path, &end, error));
-
-  /* Buffers */
-  n_fixed = ArrowViewFixedBufferCount(array_view);
-  if (ArrowViewIsBinaryView(array_view->storage_type)) {
-    if (array->n_buffers < 3 || array->n_buffers - 3 > INT32_MAX) {
-      return ArrowViewInvalid(error, path,
-                              "Expected at least 3 buffers for %s array but found %" PRId64,
-                              ArrowViewTypeName(array_view->storage_type),
-                              array->n_buffers);
-    }
-  } else if (array->n_buffers != n_fixed) {
-    return ArrowViewInvalid(error, path,
-                            "Expected %" PRId64 " buffers for %s array but found %" PRId64,
-                            n_fixed, ArrowViewTypeName(array_view->storage_type),
-                            array->n_buffers);
-  }
-  if (array->n_buffers > 0 && array->buffers == NULL) {
-    return ArrowViewInvalid(error, path, "Expected non-NULL buffers for %" PRId64 " buffers",
-                            array->n_buffers);
-  }
-
-  for (i = 0; i < NANOARROW_MAX_FIXED_BUFFERS; i++) {
-    struct ArrowBufferView* buffer_view = array_view->buffer_views + i;
-    if (i >= n_fixed) {
-      buffer_view->data.data = NULL;
-      buffer_view->size_bytes = 0;
-      continue;
-    }
-    if (ArrowViewRequiredBytes(array_view, (int)i, end, &required)) {
-      return ArrowViewInvalid(error, path,
-                              "Size of %s buffer overflows int64 (offset %" PRId64
-                              ", length %" PRId64 ")",
-                              ArrowViewBufferTypeName(array_view->layout.buffer_type[i]),
-                              array->offset, array->length);
-    }
-    buffer_view->data.data = array->buffers[i];
-    /* A NULL buffer holds nothing (validation decides if that is allowed); the size
-     * of variable-length data stays unknown (-1) until DEFAULT validation. */
-    buffer_view->size_bytes = (array->buffers[i] == NULL && required > 0) ? 0 : required;
-  }
-
-  if (ArrowViewIsBinaryView(array_view->storage_type)) {
-    array_view->n_variadic_buffers = (int32_t)(array->n_buffers - 3);
-    array_view->variadic_buffers = array->buffers + NANOARROW_BINARY_VIEW_FIXED_BUFFERS;
-    array_view->variadic_buffer_sizes = (int64_t*)array->buffers[array->n_buffers - 1];
-    if (array_view->n_variadic_buffers > 0 && array_view->variadic_buffer_sizes == NULL) {
-      return ArrowViewInvalid(error, path, "Expected non-NULL variadic buffer sizes");
-    }
-  } else {
-    array_view->n_variadic_buffers = 0;
-    array_view->variadic_buffers = NULL;
-    array_view->variadic_buffer_sizes = NULL;
-  }
-
-  /* Children */
-  if (array->n_children != array_view->n_children) {
-    return ArrowViewInvalid(error, path,
-                            "Expected %" PRId64 " children for %s array but found %" PRId64,
-                            array_view->n_children,
-                            ArrowViewTypeName(array_view->storage_type), array->n_children);
-  }
-  if (array->n_children > 0 && array->children == NULL) {
-    return ArrowViewInvalid(error, path, "Expected non-NULL children for %" PRId64
-                            " children", array->n_children);
-  }
-  for (i = 0; i < array->n_children; i++) {
-    struct ArrowViewPath child_path;
-    child_path.parent = path;
-    child_path.child_index = i;
-    if (array->children[i] == NULL) {
-      return ArrowViewInvalid(error, &child_path, "Expected a non-NULL child array");
-    }
-    NANOARROW_RETURN_NOT_OK(ArrowViewSetArrayImpl(array_view->children[i], array->children[i],
-                                                  &child_path, depth + 1, error));
-  }
-
-  /* Dictionary */
-  if ((array->dictionary == NULL) != (array_view->dictionary == NULL)) {
-    return ArrowViewInvalid(error, path, "Expected %s dictionary",
-                            array_view->dictionary == NULL ? "no" : "a non-NULL");
-  }
-  if (array->dictionary != NULL) {
-    struct ArrowViewPath dictionary_path;
-    dictionary_path.parent = path;
-    dictionary_path.child_index = -1;
-    NANOARROW_RETURN_NOT_OK(ArrowViewSetArrayImpl(array_view->dictionary, array->dictionary,
-                                                  &dictionary_path, depth + 1, error));
-  }
-  return NANOARROW_OK;
-}
-
-ArrowErrorCode ArrowArrayViewSetArray(struct ArrowArrayView* array_view,
-                                      const struct ArrowArray* array,
-                                      struct ArrowError* error) {
-  NANOARROW_RETURN_NOT_OK(ArrowViewSetArrayImpl(array_view, array, NULL, 1, error));
-  return ArrowArrayViewValidate(array_view, NANOARROW_VALIDATION_LEVEL_DEFAULT, error);
-}
-
-ArrowErrorCode ArrowArrayViewSetArrayMinimal(struct ArrowArrayView* array_view,
-                                             const struct ArrowArray* array,
-                                             struct ArrowError* error) {
-  NANOARROW_RETURN_NOT_OK(ArrowViewSetArrayImpl(array_view, array, NULL, 1, error));
-  return ArrowArrayViewValidate(array_view, NANOARROW_VALIDATION_LEVEL_MINIMAL, error);
 }
 
 /* ---- Validation ---- */
@@ -3808,18 +3823,9 @@ static ArrowErrorCode ArrowViewValidateRunEndEncodedMinimal(
   return NANOARROW_OK;
 }
 
-/* MINIMAL: everything checkable from lengths, offsets and buffer sizes. */
-static ArrowErrorCode ArrowViewValidateMinimal(struct ArrowArrayView* array_view,
-                                               const struct ArrowViewPath* path,
-                                               struct ArrowError* error) {
-  int64_t end = 0;
-  int64_t required;
-  int64_t child_length;
-  int64_t i;
-  const struct ArrowBufferView* buffer_view;
-
-  NANOARROW_RETURN_NOT_OK(ArrowViewCheckLengthOffset(array_view, path, &end, error));
-
+static ArrowErrorCode ArrowViewCheckNullCount(const struct ArrowArrayView* array_view,
+                                              const struct ArrowViewPath* path,
+                                              struct ArrowError* error) {
   if (array_view->null_count < -1 || array_view->null_count > array_view->length) {
     return ArrowViewInvalid(error, path,
                             "Expected null_count in [-1, %" PRId64 "] but found %" PRId64,
@@ -3832,41 +3838,27 @@ static ArrowErrorCode ArrowViewValidateMinimal(struct ArrowArrayView* array_view
                             array_view->null_count);
   }
 
-  for (i = 0; i < NANOARROW_MAX_FIXED_BUFFERS; i++) {
-    buffer_view = array_view->buffer_views + i;
-    if (ArrowViewRequiredBytes(array_view, (int)i, end, &required)) {
-      return ArrowViewInvalid(error, path,
-                              "Size of buffer %" PRId64 " overflows int64 (offset %" PRId64
-                              ", length %" PRId64 ")",
-                              i, array_view->offset, array_view->length);
-    }
-    /* An absent validity buffer means all valid. */
-    if (required <= 0 ||
-        array_view->layout.buffer_type[i] == NANOARROW_BUFFER_TYPE_VALIDITY) {
-      if (buffer_view->data.data != NULL && buffer_view->size_bytes < required) {
-        return ArrowViewInvalid(error, path,
-                                "Expected %s buffer %" PRId64 " to hold >= %" PRId64
-                                " bytes but found %" PRId64,
-                                ArrowViewBufferTypeName(array_view->layout.buffer_type[i]),
-                                i, required, buffer_view->size_bytes);
-      }
-      continue;
-    }
-    if (buffer_view->data.data == NULL) {
-      return ArrowViewInvalid(error, path,
-                              "Expected non-NULL %s buffer %" PRId64
-                              " for %s array of offset + length %" PRId64,
-                              ArrowViewBufferTypeName(array_view->layout.buffer_type[i]), i,
-                              ArrowViewTypeName(array_view->storage_type), end);
-    }
-    if (buffer_view->size_bytes < required) {
-      return ArrowViewInvalid(error, path,
-                              "Expected %s buffer %" PRId64 " to hold >= %" PRId64
-                              " bytes but found %" PRId64,
-                              ArrowViewBufferTypeName(array_view->layout.buffer_type[i]), i,
-                              required, buffer_view->size_bytes);
-    }
-  }
+  return NANOARROW_OK;
+}
+
+static NANOARROW_COLD ArrowErrorCode ArrowViewMissingBuffer(
+    const struct ArrowArrayView* array_view, int64_t i, int64_t end,
+    const struct ArrowViewPath* path, struct ArrowError* error) {
+  return ArrowViewInvalid(error, path,
+                          "Expected non-NULL %s buffer %" PRId64
+                          " for %s array of offset + length %" PRId64,
+                          ArrowViewBufferTypeName(array_view->layout.buffer_type[i]), i,
+                          ArrowViewTypeName(array_view->storage_type), end);
+}
+
+/* The MINIMAL checks after those of the fixed buffers: variadic buffers and children
+ * (end is offset + length). */
+static ArrowErrorCode ArrowViewValidateMinimalRest(const struct ArrowArrayView* array_view,
+                                                   int64_t end,
+                                                   const struct ArrowViewPath* path,
+                                                   struct ArrowError* error) {
+  int64_t child_length;
+  int64_t i;
 
   if (array_view->n_variadic_buffers < 0 ||
       (array_view->n_variadic_buffers > 0 &&
@@ -3943,6 +3935,46 @@ static ArrowErrorCode ArrowViewValidateMinimal(struct ArrowArrayView* array_view
     default:
       return NANOARROW_OK;
   }
+}
+
+/* MINIMAL: everything checkable from lengths, offsets and buffer sizes. */
+static ArrowErrorCode ArrowViewValidateMinimal(struct ArrowArrayView* array_view,
+                                               const struct ArrowViewPath* path,
+                                               struct ArrowError* error) {
+  int64_t end = 0;
+  int64_t required;
+  int64_t i;
+  const struct ArrowBufferView* buffer_view;
+
+  NANOARROW_RETURN_NOT_OK(ArrowViewCheckLengthOffset(array_view, path, &end, error));
+  NANOARROW_RETURN_NOT_OK(ArrowViewCheckNullCount(array_view, path, error));
+
+  for (i = 0; i < NANOARROW_MAX_FIXED_BUFFERS; i++) {
+    buffer_view = array_view->buffer_views + i;
+    if (ArrowViewRequiredBytes(array_view, (int)i, end, &required)) {
+      return ArrowViewInvalid(error, path,
+                              "Size of buffer %" PRId64 " overflows int64 (offset %" PRId64
+                              ", length %" PRId64 ")",
+                              i, array_view->offset, array_view->length);
+    }
+    if (buffer_view->data.data == NULL) {
+      /* An absent validity buffer means all valid. */
+      if (required <= 0 ||
+          array_view->layout.buffer_type[i] == NANOARROW_BUFFER_TYPE_VALIDITY) {
+        continue;
+      }
+      return ArrowViewMissingBuffer(array_view, i, end, path, error);
+    }
+    if (buffer_view->size_bytes < required) {
+      return ArrowViewInvalid(error, path,
+                              "Expected %s buffer %" PRId64 " to hold >= %" PRId64
+                              " bytes but found %" PRId64,
+                              ArrowViewBufferTypeName(array_view->layout.buffer_type[i]), i,
+                              required, buffer_view->size_bytes);
+    }
+  }
+
+  return ArrowViewValidateMinimalRest(array_view, end, path, error);
 }
 
 /* Offset j of an int32 or int64 offsets buffer. */
@@ -4044,6 +4076,163 @@ static ArrowErrorCode ArrowViewValidateDefault(struct ArrowArrayView* array_view
   }
 }
 
+/* ---- Pointing a view at an array ---- */
+
+/* Points array_view and its children at array and validates them in the same walk:
+ * each view's MINIMAL checks (and, with check_default, its DEFAULT checks) run once
+ * its children are set, using the buffer sizes computed here. */
+static ArrowErrorCode ArrowViewSetArrayImpl(struct ArrowArrayView* array_view,
+                                            const struct ArrowArray* array,
+                                            const struct ArrowViewPath* path, int depth,
+                                            int check_default, struct ArrowError* error) {
+  int64_t end = 0;
+  int64_t n_fixed;
+  int64_t required;
+  int64_t missing_buffer = -1;
+  int64_t i;
+
+  if (depth > NANOARROW_MAX_NESTING_DEPTH) {
+    return ArrowViewInvalid(error, path, "Expected nesting depth <= %d",
+                            NANOARROW_MAX_NESTING_DEPTH);
+  }
+  if (array == NULL) {
+    return ArrowViewInvalid(error, path, "Expected a non-NULL array");
+  }
+
+  array_view->array = array;
+  array_view->offset = array->offset;
+  array_view->length = array->length;
+  array_view->null_count = array->null_count;
+  NANOARROW_RETURN_NOT_OK(ArrowViewCheckLengthOffset(array_view, path, &end, error));
+
+  /* Buffers */
+  n_fixed = ArrowViewFixedBufferCount(array_view);
+  if (ArrowViewIsBinaryView(array_view->storage_type)) {
+    if (array->n_buffers < 3 || array->n_buffers - 3 > INT32_MAX) {
+      return ArrowViewInvalid(error, path,
+                              "Expected at least 3 buffers for %s array but found %" PRId64,
+                              ArrowViewTypeName(array_view->storage_type),
+                              array->n_buffers);
+    }
+  } else if (array->n_buffers != n_fixed) {
+    return ArrowViewInvalid(error, path,
+                            "Expected %" PRId64 " buffers for %s array but found %" PRId64,
+                            n_fixed, ArrowViewTypeName(array_view->storage_type),
+                            array->n_buffers);
+  }
+  if (array->n_buffers > 0 && array->buffers == NULL) {
+    return ArrowViewInvalid(error, path, "Expected non-NULL buffers for %" PRId64 " buffers",
+                            array->n_buffers);
+  }
+
+  for (i = 0; i < NANOARROW_MAX_FIXED_BUFFERS; i++) {
+    struct ArrowBufferView* buffer_view = array_view->buffer_views + i;
+    if (i >= n_fixed) {
+      buffer_view->data.data = NULL;
+      buffer_view->size_bytes = 0;
+      continue;
+    }
+    if (ArrowViewRequiredBytes(array_view, (int)i, end, &required)) {
+      return ArrowViewInvalid(error, path,
+                              "Size of %s buffer overflows int64 (offset %" PRId64
+                              ", length %" PRId64 ")",
+                              ArrowViewBufferTypeName(array_view->layout.buffer_type[i]),
+                              array->offset, array->length);
+    }
+    buffer_view->data.data = array->buffers[i];
+    /* A NULL buffer holds nothing; the size of variable-length data stays unknown (-1)
+     * until the DEFAULT checks read the last offset. */
+    if (array->buffers[i] == NULL && required > 0) {
+      buffer_view->size_bytes = 0;
+      /* An absent validity buffer means all valid. */
+      if (missing_buffer < 0 &&
+          array_view->layout.buffer_type[i] != NANOARROW_BUFFER_TYPE_VALIDITY) {
+        missing_buffer = i;
+      }
+    } else {
+      buffer_view->size_bytes = required;
+    }
+  }
+
+  if (ArrowViewIsBinaryView(array_view->storage_type)) {
+    array_view->n_variadic_buffers = (int32_t)(array->n_buffers - 3);
+    array_view->variadic_buffers = array->buffers + NANOARROW_BINARY_VIEW_FIXED_BUFFERS;
+    array_view->variadic_buffer_sizes = (int64_t*)array->buffers[array->n_buffers - 1];
+    if (array_view->n_variadic_buffers > 0 && array_view->variadic_buffer_sizes == NULL) {
+      return ArrowViewInvalid(error, path, "Expected non-NULL variadic buffer sizes");
+    }
+  } else {
+    array_view->n_variadic_buffers = 0;
+    array_view->variadic_buffers = NULL;
+    array_view->variadic_buffer_sizes = NULL;
+  }
+
+  /* Children */
+  if (array->n_children != array_view->n_children) {
+    return ArrowViewInvalid(error, path,
+                            "Expected %" PRId64 " children for %s array but found %" PRId64,
+                            array_view->n_children,
+                            ArrowViewTypeName(array_view->storage_type), array->n_children);
+  }
+  if (array->n_children > 0 && array->children == NULL) {
+    return ArrowViewInvalid(error, path, "Expected non-NULL children for %" PRId64
+                            " children", array->n_children);
+  }
+  if (array_view->n_children > 0 && array_view->children == NULL) {
+    return ArrowViewInvalid(error, path, "Expected %" PRId64 " non-NULL child views",
+                            array_view->n_children);
+  }
+  for (i = 0; i < array->n_children; i++) {
+    struct ArrowViewPath child_path;
+    child_path.parent = path;
+    child_path.child_index = i;
+    if (array->children[i] == NULL) {
+      return ArrowViewInvalid(error, &child_path, "Expected a non-NULL child array");
+    }
+    NANOARROW_RETURN_NOT_OK(ArrowViewSetArrayImpl(array_view->children[i],
+                                                  array->children[i], &child_path,
+                                                  depth + 1, check_default, error));
+  }
+
+  /* Dictionary */
+  if ((array->dictionary == NULL) != (array_view->dictionary == NULL)) {
+    return ArrowViewInvalid(error, path, "Expected %s dictionary",
+                            array_view->dictionary == NULL ? "no" : "a non-NULL");
+  }
+  if (array->dictionary != NULL) {
+    struct ArrowViewPath dictionary_path;
+    dictionary_path.parent = path;
+    dictionary_path.child_index = -1;
+    NANOARROW_RETURN_NOT_OK(ArrowViewSetArrayImpl(array_view->dictionary,
+                                                  array->dictionary, &dictionary_path,
+                                                  depth + 1, check_default, error));
+  }
+
+  /* MINIMAL: the buffer sizes were set from the requirements above, so only the
+   * missing buffers are left to report. */
+  NANOARROW_RETURN_NOT_OK(ArrowViewCheckNullCount(array_view, path, error));
+  if (missing_buffer >= 0) {
+    return ArrowViewMissingBuffer(array_view, missing_buffer, end, path, error);
+  }
+  NANOARROW_RETURN_NOT_OK(ArrowViewValidateMinimalRest(array_view, end, path, error));
+  if (check_default) {
+    return ArrowViewValidateDefault(array_view, path, error);
+  }
+  return NANOARROW_OK;
+}
+
+ArrowErrorCode ArrowArrayViewSetArray(struct ArrowArrayView* array_view,
+                                      const struct ArrowArray* array,
+                                      struct ArrowError* error) {
+  return ArrowViewSetArrayImpl(array_view, array, NULL, 1, 1, error);
+}
+
+ArrowErrorCode ArrowArrayViewSetArrayMinimal(struct ArrowArrayView* array_view,
+                                             const struct ArrowArray* array,
+                                             struct ArrowError* error) {
+  return ArrowViewSetArrayImpl(array_view, array, NULL, 1, 0, error);
+}
+
 /* ---- UTF-8 ---- */
 
 /* Index of the first byte of data[0, size) that does not start a valid UTF-8
@@ -4113,6 +4302,54 @@ static int64_t ArrowViewUtf8InvalidAt(const uint8_t* data, int64_t size) {
 
 /* ---- FULL validation ---- */
 
+/* Offset loops over millions of short elements are the cost of FULL validation:
+ * each comes once per offset width so that the loop body reads a single type. */
+
+/* First j in [0, n) with offsets[j + 1] < offsets[j], or n. */
+static int64_t ArrowViewFirstDecrease32(const int32_t* offsets, int64_t n) {
+  int64_t j;
+  for (j = 0; j < n; j++) {
+    if (offsets[j + 1] < offsets[j]) {
+      break;
+    }
+  }
+  return j;
+}
+
+static int64_t ArrowViewFirstDecrease64(const int64_t* offsets, int64_t n) {
+  int64_t j;
+  for (j = 0; j < n; j++) {
+    if (offsets[j + 1] < offsets[j]) {
+      break;
+    }
+  }
+  return j;
+}
+
+/* First j in [1, n) whose start offsets[j] (when below last) is a UTF-8 continuation
+ * byte of data, or n. */
+static int64_t ArrowViewFirstSplit32(const int32_t* offsets, int64_t n, const uint8_t* data,
+                                     int64_t last) {
+  int64_t j;
+  for (j = 1; j < n; j++) {
+    if (offsets[j] < last && (data[offsets[j]] & 0xC0) == 0x80) {
+      break;
+    }
+  }
+  return j;
+}
+
+static int64_t ArrowViewFirstSplit64(const int64_t* offsets, int64_t n, const uint8_t* data,
+                                     int64_t last) {
+  int64_t j;
+  for (j = 1; j < n; j++) {
+    if (offsets[j] < last && (data[offsets[j]] & 0xC0) == 0x80) {
+      break;
+    }
+  }
+  return j;
+}
+
 static ArrowErrorCode ArrowViewValidateOffsetsFull(const struct ArrowArrayView* array_view,
                                                    const char* what,
                                                    const struct ArrowViewPath* path,
@@ -4120,22 +4357,24 @@ static ArrowErrorCode ArrowViewValidateOffsetsFull(const struct ArrowArrayView* 
   union ArrowBufferViewData offsets = array_view->buffer_views[1].data;
   int is_large = ArrowViewOffsetsAreLarge(array_view);
   int64_t i;
-  int64_t previous;
-  int64_t current;
 
   if (array_view->length == 0) {
     return NANOARROW_OK;
   }
-  previous = ArrowViewOffsetAt(offsets, is_large, array_view->offset);
-  for (i = 0; i < array_view->length; i++) {
-    current = ArrowViewOffsetAt(offsets, is_large, array_view->offset + i + 1);
-    if (current < previous) {
-      return ArrowViewInvalid(error, path,
-                              "Expected %s offsets to be non-decreasing at index %" PRId64
-                              " (%" PRId64 " < %" PRId64 ")",
-                              what, i, current, previous);
-    }
-    previous = current;
+  if (is_large) {
+    i = ArrowViewFirstDecrease64(offsets.as_int64 + array_view->offset,
+                                 array_view->length);
+  } else {
+    i = ArrowViewFirstDecrease32(offsets.as_int32 + array_view->offset,
+                                 array_view->length);
+  }
+  if (i < array_view->length) {
+    return ArrowViewInvalid(error, path,
+                            "Expected %s offsets to be non-decreasing at index %" PRId64
+                            " (%" PRId64 " < %" PRId64 ")",
+                            what, i,
+                            ArrowViewOffsetAt(offsets, is_large, array_view->offset + i + 1),
+                            ArrowViewOffsetAt(offsets, is_large, array_view->offset + i));
   }
   return NANOARROW_OK;
 }
@@ -4155,7 +4394,6 @@ static ArrowErrorCode ArrowViewValidateUtf8Offsets(const struct ArrowArrayView* 
   int64_t hi;
   int64_t mid;
   int64_t i;
-  int64_t boundary;
 
   if (array_view->length == 0) {
     return NANOARROW_OK;
@@ -4183,14 +4421,18 @@ static ArrowErrorCode ArrowViewValidateUtf8Offsets(const struct ArrowArrayView* 
     return ArrowViewInvalid(error, path, "Expected valid UTF-8 at index %" PRId64, lo);
   }
 
-  for (i = 1; i < array_view->length; i++) {
-    boundary = ArrowViewOffsetAt(offsets, is_large, array_view->offset + i);
-    if (boundary < last && (data[boundary] & 0xC0) == 0x80) {
-      return ArrowViewInvalid(error, path,
-                              "Expected valid UTF-8 at index %" PRId64
-                              " (sequence split between elements)",
-                              i - 1);
-    }
+  if (is_large) {
+    i = ArrowViewFirstSplit64(offsets.as_int64 + array_view->offset, array_view->length,
+                              data, last);
+  } else {
+    i = ArrowViewFirstSplit32(offsets.as_int32 + array_view->offset, array_view->length,
+                              data, last);
+  }
+  if (i < array_view->length) {
+    return ArrowViewInvalid(error, path,
+                            "Expected valid UTF-8 at index %" PRId64
+                            " (sequence split between elements)",
+                            i - 1);
   }
   return NANOARROW_OK;
 }
@@ -4198,14 +4440,17 @@ static ArrowErrorCode ArrowViewValidateUtf8Offsets(const struct ArrowArrayView* 
 static ArrowErrorCode ArrowViewValidateBinaryViewsFull(
     const struct ArrowArrayView* array_view, const struct ArrowViewPath* path,
     struct ArrowError* error) {
-  const union ArrowBinaryView* views =
-      array_view->buffer_views[1].data.as_binary_view + array_view->offset;
+  const union ArrowBinaryView* views = array_view->buffer_views[1].data.as_binary_view;
   int check_utf8 = array_view->storage_type == NANOARROW_TYPE_STRING_VIEW;
   const uint8_t* bytes;
   int32_t size;
   int32_t buffer_index;
   int64_t i;
 
+  if (array_view->length == 0) {
+    return NANOARROW_OK;
+  }
+  views += array_view->offset;
   for (i = 0; i < array_view->length; i++) {
     size = views[i].inlined.size;
     if (size < 0) {
@@ -4269,15 +4514,17 @@ static ArrowErrorCode ArrowViewValidateListViewsFull(
 static ArrowErrorCode ArrowViewValidateUnionFull(const struct ArrowArrayView* array_view,
                                                  const struct ArrowViewPath* path,
                                                  struct ArrowError* error) {
-  const int8_t* type_ids = array_view->buffer_views[0].data.as_int8 + array_view->offset;
-  const int32_t* offsets = array_view->buffer_views[1].data.as_int32 + array_view->offset;
+  const int8_t* type_ids = array_view->buffer_views[0].data.as_int8;
+  const int32_t* offsets = array_view->buffer_views[1].data.as_int32;
   int is_dense = array_view->storage_type == NANOARROW_TYPE_DENSE_UNION;
   int64_t i;
+  int64_t j;
   int64_t child_index;
   int8_t type_id;
 
   for (i = 0; i < array_view->length; i++) {
-    type_id = type_ids[i];
+    j = array_view->offset + i;
+    type_id = type_ids[j];
     if (type_id < 0) {
       child_index = -1;
     } else if (array_view->union_type_id_map != NULL) {
@@ -4292,12 +4539,12 @@ static ArrowErrorCode ArrowViewValidateUnionFull(const struct ArrowArrayView* ar
                               i, (int)type_id);
     }
     if (is_dense &&
-        (offsets[i] < 0 || offsets[i] >= array_view->children[child_index]->length)) {
+        (offsets[j] < 0 || offsets[j] >= array_view->children[child_index]->length)) {
       return ArrowViewInvalid(error, path,
                               "Expected union offset in [0, %" PRId64 ") for child %" PRId64
                               " at index %" PRId64 " but found %d",
                               array_view->children[child_index]->length, child_index, i,
-                              (int)offsets[i]);
+                              (int)offsets[j]);
     }
   }
   return NANOARROW_OK;
@@ -4434,9 +4681,9 @@ static ArrowErrorCode ArrowViewDiffer(struct ArrowError* reason,
                                       const struct ArrowViewPath* path, const char* fmt,
                                       ...) NANOARROW_VIEW_PRINTF(3);
 
-static ArrowErrorCode ArrowViewDiffer(struct ArrowError* reason,
-                                      const struct ArrowViewPath* path, const char* fmt,
-                                      ...) {
+static NANOARROW_COLD ArrowErrorCode ArrowViewDiffer(struct ArrowError* reason,
+                                                     const struct ArrowViewPath* path,
+                                                     const char* fmt, ...) {
   va_list args;
   va_start(args, fmt);
   ArrowViewSetMessage(reason, path, fmt, args);
@@ -4451,13 +4698,11 @@ static ArrowErrorCode ArrowViewCompareRange(const struct ArrowArrayView* actual,
                                             const struct ArrowViewPath* path, int depth,
                                             struct ArrowError* reason);
 
-static ArrowErrorCode ArrowViewCompareChild(const struct ArrowArrayView* actual,
-                                            int64_t actual_start,
-                                            const struct ArrowArrayView* expected,
-                                            int64_t expected_start, int64_t n,
-                                            int64_t child_index,
-                                            const struct ArrowViewPath* path, int depth,
-                                            struct ArrowError* reason) {
+static NANOARROW_COLD ArrowErrorCode
+ArrowViewCompareChild(const struct ArrowArrayView* actual, int64_t actual_start,
+                      const struct ArrowArrayView* expected, int64_t expected_start,
+                      int64_t n, int64_t child_index, const struct ArrowViewPath* path,
+                      int depth, struct ArrowError* reason) {
   struct ArrowViewPath child_path;
   child_path.parent = path;
   child_path.child_index = child_index;
@@ -4470,12 +4715,10 @@ static ArrowErrorCode ArrowViewCompareChild(const struct ArrowArrayView* actual,
                                &child_path, depth + 1, reason);
 }
 
-static ArrowErrorCode ArrowViewCompareBytes(const struct ArrowArrayView* actual,
-                                            int64_t actual_start,
-                                            const struct ArrowArrayView* expected,
-                                            int64_t expected_start, int64_t n,
-                                            const struct ArrowViewPath* path,
-                                            struct ArrowError* reason) {
+static NANOARROW_COLD ArrowErrorCode ArrowViewCompareBytes(
+    const struct ArrowArrayView* actual, int64_t actual_start,
+    const struct ArrowArrayView* expected, int64_t expected_start, int64_t n,
+    const struct ArrowViewPath* path, struct ArrowError* reason) {
   struct ArrowBufferView a;
   struct ArrowBufferView e;
   int64_t k;
@@ -4491,13 +4734,10 @@ static ArrowErrorCode ArrowViewCompareBytes(const struct ArrowArrayView* actual,
   return NANOARROW_OK;
 }
 
-static ArrowErrorCode ArrowViewCompareFixedWidth(const struct ArrowArrayView* actual,
-                                                 int64_t actual_start,
-                                                 const struct ArrowArrayView* expected,
-                                                 int64_t expected_start, int64_t n,
-                                                 int buffer_i,
-                                                 const struct ArrowViewPath* path,
-                                                 struct ArrowError* reason) {
+static NANOARROW_COLD ArrowErrorCode ArrowViewCompareFixedWidth(
+    const struct ArrowArrayView* actual, int64_t actual_start,
+    const struct ArrowArrayView* expected, int64_t expected_start, int64_t n,
+    int buffer_i, const struct ArrowViewPath* path, struct ArrowError* reason) {
   int64_t bits = actual->layout.element_size_bits[buffer_i];
   int64_t width = bits / 8;
   const uint8_t* a = actual->buffer_views[buffer_i].data.as_uint8;
@@ -4535,12 +4775,10 @@ static ArrowErrorCode ArrowViewCompareFixedWidth(const struct ArrowArrayView* ac
   return NANOARROW_OK;
 }
 
-static ArrowErrorCode ArrowViewCompareLists(const struct ArrowArrayView* actual,
-                                            int64_t actual_start,
-                                            const struct ArrowArrayView* expected,
-                                            int64_t expected_start, int64_t n,
-                                            const struct ArrowViewPath* path, int depth,
-                                            struct ArrowError* reason) {
+static NANOARROW_COLD ArrowErrorCode ArrowViewCompareLists(
+    const struct ArrowArrayView* actual, int64_t actual_start,
+    const struct ArrowArrayView* expected, int64_t expected_start, int64_t n,
+    const struct ArrowViewPath* path, int depth, struct ArrowError* reason) {
   union ArrowBufferViewData a = actual->buffer_views[1].data;
   union ArrowBufferViewData e = expected->buffer_views[1].data;
   int a_large = ArrowViewOffsetsAreLarge(actual);
@@ -4571,12 +4809,10 @@ static ArrowErrorCode ArrowViewCompareLists(const struct ArrowArrayView* actual,
       depth, reason);
 }
 
-static ArrowErrorCode ArrowViewCompareListViews(const struct ArrowArrayView* actual,
-                                                int64_t actual_start,
-                                                const struct ArrowArrayView* expected,
-                                                int64_t expected_start, int64_t n,
-                                                const struct ArrowViewPath* path, int depth,
-                                                struct ArrowError* reason) {
+static NANOARROW_COLD ArrowErrorCode ArrowViewCompareListViews(
+    const struct ArrowArrayView* actual, int64_t actual_start,
+    const struct ArrowArrayView* expected, int64_t expected_start, int64_t n,
+    const struct ArrowViewPath* path, int depth, struct ArrowError* reason) {
   int a_large = ArrowViewOffsetsAreLarge(actual);
   int e_large = ArrowViewOffsetsAreLarge(expected);
   int64_t k;
@@ -4604,12 +4840,10 @@ static ArrowErrorCode ArrowViewCompareListViews(const struct ArrowArrayView* act
   return NANOARROW_OK;
 }
 
-static ArrowErrorCode ArrowViewCompareUnions(const struct ArrowArrayView* actual,
-                                             int64_t actual_start,
-                                             const struct ArrowArrayView* expected,
-                                             int64_t expected_start, int64_t n,
-                                             const struct ArrowViewPath* path, int depth,
-                                             struct ArrowError* reason) {
+static NANOARROW_COLD ArrowErrorCode ArrowViewCompareUnions(
+    const struct ArrowArrayView* actual, int64_t actual_start,
+    const struct ArrowArrayView* expected, int64_t expected_start, int64_t n,
+    const struct ArrowViewPath* path, int depth, struct ArrowError* reason) {
   int64_t k;
   int64_t child_index;
 
@@ -4649,12 +4883,10 @@ static ArrowErrorCode ArrowViewCompareUnions(const struct ArrowArrayView* actual
   return NANOARROW_OK;
 }
 
-static ArrowErrorCode ArrowViewCompareRange(const struct ArrowArrayView* actual,
-                                            int64_t actual_start,
-                                            const struct ArrowArrayView* expected,
-                                            int64_t expected_start, int64_t n,
-                                            const struct ArrowViewPath* path, int depth,
-                                            struct ArrowError* reason) {
+static NANOARROW_COLD ArrowErrorCode ArrowViewCompareRange(
+    const struct ArrowArrayView* actual, int64_t actual_start,
+    const struct ArrowArrayView* expected, int64_t expected_start, int64_t n,
+    const struct ArrowViewPath* path, int depth, struct ArrowError* reason) {
   int64_t k;
   int64_t child_index;
   int64_t list_size;
@@ -4786,10 +5018,10 @@ static ArrowErrorCode ArrowViewCompareRange(const struct ArrowArrayView* actual,
   return NANOARROW_OK;
 }
 
-ArrowErrorCode ArrowArrayViewCompare(const struct ArrowArrayView* actual,
-                                     const struct ArrowArrayView* expected,
-                                     enum ArrowCompareLevel level, int* out,
-                                     struct ArrowError* reason) {
+NANOARROW_COLD ArrowErrorCode ArrowArrayViewCompare(const struct ArrowArrayView* actual,
+                                                    const struct ArrowArrayView* expected,
+                                                    enum ArrowCompareLevel level,
+                                                    int* out, struct ArrowError* reason) {
   ArrowErrorCode result;
   if (level != NANOARROW_COMPARE_IDENTICAL) {
     ArrowErrorSet(reason, "Unknown comparison level %d", (int)level);

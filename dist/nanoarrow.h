@@ -1580,8 +1580,10 @@ static inline ArrowErrorCode ArrowBitmapReserve(struct ArrowBitmap* bitmap,
   }
   NANOARROW_RETURN_NOT_OK(
       ArrowBufferReserve(&bitmap->buffer, min_bytes - bitmap->buffer.size_bytes));
-  /* Keep the byte past the last full one defined so partial writes are clean. */
-  bitmap->buffer.data[bitmap->buffer.capacity_bytes - 1] = 0;
+  /* Clear the new capacity so bits past size_bits are always zero: appends write
+   * partial bytes and exported bitmaps must be deterministic. */
+  memset(bitmap->buffer.data + bitmap->buffer.size_bytes, 0,
+         (size_t)(bitmap->buffer.capacity_bytes - bitmap->buffer.size_bytes));
   return NANOARROW_OK;
 }
 
@@ -1722,6 +1724,16 @@ NANOARROW_ARRAY_FAST_PATH ArrowErrorCode ArrowArrayPrivatePush(
   return NANOARROW_OK;
 }
 
+/* Writes n bytes after the end of buffer, which has room for them; the caller updates
+ * size_bytes. */
+NANOARROW_ARRAY_FAST_PATH void ArrowArrayPrivateCopyBytes(struct ArrowBuffer* buffer,
+                                                          const uint8_t* src, int64_t n) {
+  /* A buffer that never received a byte has no data pointer to offset. */
+  if (n > 0) {
+    memcpy(buffer->data + buffer->size_bytes, src, (size_t)n);
+  }
+}
+
 /* Appends n copies of a size_bytes-wide value. */
 static inline ArrowErrorCode ArrowArrayPrivatePushRepeated(struct ArrowBuffer* buffer,
                                                            const void* value,
@@ -1782,11 +1794,35 @@ NANOARROW_ARRAY_SLOW_PATH ArrowErrorCode ArrowArrayPrivateAppendValidity(
   return ArrowArrayPrivateBitmapAppend(bitmap, is_valid, n);
 }
 
+/* Appends one validity bit to a bitmap that exists. The common case (the bitmap
+ * covers exactly the existing elements and has room) is a single byte update; it also
+ * clears the bits above the new one so that bits past the length stay zero. */
+NANOARROW_ARRAY_FAST_PATH ArrowErrorCode ArrowArrayPrivatePushValidityBit(
+    struct ArrowArray* array, struct ArrowBitmap* bitmap, uint8_t is_valid) {
+  int64_t i = bitmap->size_bits;
+  if (NANOARROW_PREDICT_TRUE(i == array->offset + array->length &&
+                             (i >> 3) < bitmap->buffer.capacity_bytes)) {
+    uint8_t* byte = bitmap->buffer.data + (i >> 3);
+    uint8_t bits_below = (uint8_t)((1u << (i & 7)) - 1);
+    *byte = (uint8_t)((*byte & bits_below) | ((unsigned)is_valid << (i & 7)));
+    bitmap->size_bits = i + 1;
+    bitmap->buffer.size_bytes = (i >> 3) + 1;
+    return NANOARROW_OK;
+  }
+  return ArrowArrayPrivateAppendValidity(array, is_valid, 1);
+}
+
+/* Out of line so that appends to arrays without nulls keep a minimal loop body. */
+NANOARROW_ARRAY_SLOW_PATH ArrowErrorCode ArrowArrayPrivatePushValidBit(
+    struct ArrowArray* array, struct ArrowBitmap* bitmap) {
+  return ArrowArrayPrivatePushValidityBit(array, bitmap, 1);
+}
+
 /* Completes the append of one non-null element. */
 NANOARROW_ARRAY_FAST_PATH ArrowErrorCode ArrowArrayPrivateFinishValid(
     struct ArrowArray* array, struct ArrowArrayPrivateData* private_data) {
   if (NANOARROW_PREDICT_FALSE(private_data->bitmap.buffer.data != NULL)) {
-    NANOARROW_RETURN_NOT_OK(ArrowArrayPrivateAppendValidity(array, 1, 1));
+    NANOARROW_RETURN_NOT_OK(ArrowArrayPrivatePushValidBit(array, &private_data->bitmap));
   }
   array->length++;
   return NANOARROW_OK;
@@ -2104,6 +2140,25 @@ static inline ArrowErrorCode ArrowArrayShrinkToFit(struct ArrowArray* array) {
 }
 
 static inline ArrowErrorCode ArrowArrayAppendNull(struct ArrowArray* array, int64_t n) {
+  struct ArrowArrayPrivateData* private_data = ArrowArrayPrivateGetData(array);
+  struct ArrowBuffer* data = &private_data->buffers[0];
+  int64_t width_bits = private_data->layout.element_size_bits[1];
+
+  /* Fast path: one null of a fixed-width type (up to 16 bytes: primitives, decimals up
+   * to 128 bits, intervals, fixed-size binary, binary views) once the bitmap exists.
+   * Zeroing 16 bytes past the end (within capacity) is a constant-size store. */
+  if (n == 1 && private_data->bitmap.buffer.data != NULL &&
+      private_data->layout.buffer_type[1] == NANOARROW_BUFFER_TYPE_DATA &&
+      private_data->layout.buffer_type[2] == NANOARROW_BUFFER_TYPE_NONE &&
+      width_bits >= 8 && width_bits <= 128 &&
+      data->capacity_bytes - data->size_bytes >= 16) {
+    memset(data->data + data->size_bytes, 0, 16);
+    NANOARROW_RETURN_NOT_OK(ArrowArrayPrivatePushValidityBit(array, &private_data->bitmap, 0));
+    data->size_bytes += width_bits >> 3;
+    array->null_count++;
+    array->length++;
+    return NANOARROW_OK;
+  }
   return ArrowArrayPrivateAppendEmpty(array, n, 0);
 }
 
@@ -2111,104 +2166,91 @@ static inline ArrowErrorCode ArrowArrayAppendEmpty(struct ArrowArray* array, int
   return ArrowArrayPrivateAppendEmpty(array, n, 1);
 }
 
+/* Stores one element of a fixed-width type and completes the append. The ERANGE
+ * checks each compile to one compare of value shifted into an unsigned range. */
+#define NANOARROW_ARRAY_APPEND_VALUE(CTYPE, VALUE)                                       \
+  do {                                                                                   \
+    CTYPE stored = (CTYPE)(VALUE);                                                       \
+    NANOARROW_RETURN_NOT_OK(ArrowArrayPrivatePush(data, &stored, (int64_t)sizeof(CTYPE))); \
+    return ArrowArrayPrivateFinishValid(array, private_data);                            \
+  } while (0)
+
 static inline ArrowErrorCode ArrowArrayAppendInt(struct ArrowArray* array, int64_t value) {
   struct ArrowArrayPrivateData* private_data = ArrowArrayPrivateGetData(array);
   struct ArrowBuffer* data = &private_data->buffers[0];
+  enum ArrowType storage_type = private_data->storage_type;
 
-  /* The most common targets skip the jump table: one compare, one store. */
-  if (private_data->storage_type == NANOARROW_TYPE_INT32) {
-    int32_t value32 = (int32_t)value;
-    if (NANOARROW_PREDICT_FALSE(value < INT32_MIN || value > INT32_MAX)) {
+  /* The most common targets are tested first and skip the jump table: one compare,
+   * a range check, one store. */
+  if (storage_type == NANOARROW_TYPE_INT32) {
+    if (NANOARROW_PREDICT_FALSE((uint64_t)value - (uint64_t)INT32_MIN > UINT32_MAX)) {
       return ERANGE;
     }
-    NANOARROW_RETURN_NOT_OK(ArrowArrayPrivatePush(data, &value32, 4));
-    return ArrowArrayPrivateFinishValid(array, private_data);
+    NANOARROW_ARRAY_APPEND_VALUE(int32_t, value);
   }
-  if (private_data->storage_type == NANOARROW_TYPE_INT64) {
-    NANOARROW_RETURN_NOT_OK(ArrowArrayPrivatePush(data, &value, 8));
-    return ArrowArrayPrivateFinishValid(array, private_data);
+  if (storage_type == NANOARROW_TYPE_INT64) {
+    NANOARROW_ARRAY_APPEND_VALUE(int64_t, value);
+  }
+  if (storage_type == NANOARROW_TYPE_INT8) {
+    if (NANOARROW_PREDICT_FALSE((uint64_t)value - (uint64_t)INT8_MIN > UINT8_MAX)) {
+      return ERANGE;
+    }
+    NANOARROW_ARRAY_APPEND_VALUE(int8_t, value);
+  }
+  if (storage_type == NANOARROW_TYPE_INT16) {
+    if (NANOARROW_PREDICT_FALSE((uint64_t)value - (uint64_t)INT16_MIN > UINT16_MAX)) {
+      return ERANGE;
+    }
+    NANOARROW_ARRAY_APPEND_VALUE(int16_t, value);
   }
 
-  switch (private_data->storage_type) {
-    case NANOARROW_TYPE_INT32:
+  switch (storage_type) {
     case NANOARROW_TYPE_DATE32:
     case NANOARROW_TYPE_TIME32:
-    case NANOARROW_TYPE_INTERVAL_MONTHS: {
-      int32_t value32 = (int32_t)value;
-      if (NANOARROW_PREDICT_FALSE(value < INT32_MIN || value > INT32_MAX)) {
+    case NANOARROW_TYPE_INTERVAL_MONTHS:
+      if (NANOARROW_PREDICT_FALSE((uint64_t)value - (uint64_t)INT32_MIN > UINT32_MAX)) {
         return ERANGE;
       }
-      NANOARROW_RETURN_NOT_OK(ArrowArrayPrivatePush(data, &value32, 4));
-      break;
-    }
-    case NANOARROW_TYPE_INT64:
+      NANOARROW_ARRAY_APPEND_VALUE(int32_t, value);
     case NANOARROW_TYPE_DATE64:
     case NANOARROW_TYPE_TIME64:
     case NANOARROW_TYPE_TIMESTAMP:
     case NANOARROW_TYPE_DURATION:
-      NANOARROW_RETURN_NOT_OK(ArrowArrayPrivatePush(data, &value, 8));
-      break;
-    case NANOARROW_TYPE_INT16: {
-      int16_t value16 = (int16_t)value;
-      if (value < INT16_MIN || value > INT16_MAX) {
+      NANOARROW_ARRAY_APPEND_VALUE(int64_t, value);
+    case NANOARROW_TYPE_UINT8:
+      if (NANOARROW_PREDICT_FALSE((uint64_t)value > UINT8_MAX)) {
         return ERANGE;
       }
-      NANOARROW_RETURN_NOT_OK(ArrowArrayPrivatePush(data, &value16, 2));
-      break;
-    }
-    case NANOARROW_TYPE_INT8: {
-      int8_t value8 = (int8_t)value;
-      if (value < INT8_MIN || value > INT8_MAX) {
+      NANOARROW_ARRAY_APPEND_VALUE(uint8_t, value);
+    case NANOARROW_TYPE_UINT16:
+      if (NANOARROW_PREDICT_FALSE((uint64_t)value > UINT16_MAX)) {
         return ERANGE;
       }
-      NANOARROW_RETURN_NOT_OK(ArrowArrayPrivatePush(data, &value8, 1));
-      break;
-    }
-    case NANOARROW_TYPE_UINT64: {
-      uint64_t value_u64 = (uint64_t)value;
-      if (value < 0) {
+      NANOARROW_ARRAY_APPEND_VALUE(uint16_t, value);
+    case NANOARROW_TYPE_UINT32:
+      if (NANOARROW_PREDICT_FALSE((uint64_t)value > UINT32_MAX)) {
         return ERANGE;
       }
-      NANOARROW_RETURN_NOT_OK(ArrowArrayPrivatePush(data, &value_u64, 8));
-      break;
-    }
-    case NANOARROW_TYPE_UINT32: {
-      uint32_t value_u32 = (uint32_t)value;
-      if (value < 0 || value > (int64_t)UINT32_MAX) {
+      NANOARROW_ARRAY_APPEND_VALUE(uint32_t, value);
+    case NANOARROW_TYPE_UINT64:
+      if (NANOARROW_PREDICT_FALSE(value < 0)) {
         return ERANGE;
       }
-      NANOARROW_RETURN_NOT_OK(ArrowArrayPrivatePush(data, &value_u32, 4));
-      break;
-    }
-    case NANOARROW_TYPE_UINT16: {
-      uint16_t value_u16 = (uint16_t)value;
-      if (value < 0 || value > UINT16_MAX) {
-        return ERANGE;
-      }
-      NANOARROW_RETURN_NOT_OK(ArrowArrayPrivatePush(data, &value_u16, 2));
-      break;
-    }
-    case NANOARROW_TYPE_UINT8: {
-      uint8_t value_u8 = (uint8_t)value;
-      if (value < 0 || value > UINT8_MAX) {
-        return ERANGE;
-      }
-      NANOARROW_RETURN_NOT_OK(ArrowArrayPrivatePush(data, &value_u8, 1));
-      break;
-    }
+      NANOARROW_ARRAY_APPEND_VALUE(uint64_t, value);
     case NANOARROW_TYPE_DOUBLE:
     case NANOARROW_TYPE_FLOAT:
     case NANOARROW_TYPE_HALF_FLOAT:
       NANOARROW_RETURN_NOT_OK(ArrowArrayPrivateStoreDouble(private_data, (double)value));
-      break;
+      return ArrowArrayPrivateFinishValid(array, private_data);
     case NANOARROW_TYPE_BOOL:
       NANOARROW_RETURN_NOT_OK(ArrowArrayPrivatePushBits(array, data, value != 0, 1));
-      break;
+      return ArrowArrayPrivateFinishValid(array, private_data);
     default:
       return EINVAL;
   }
-  return ArrowArrayPrivateFinishValid(array, private_data);
 }
+
+#undef NANOARROW_ARRAY_APPEND_VALUE
 
 static inline ArrowErrorCode ArrowArrayAppendUInt(struct ArrowArray* array, uint64_t value) {
   struct ArrowArrayPrivateData* private_data = ArrowArrayPrivateGetData(array);
@@ -2297,13 +2339,19 @@ static inline ArrowErrorCode ArrowArrayAppendBytes(struct ArrowArray* array,
     case NANOARROW_TYPE_BINARY: {
       int32_t end32;
       end = data->size_bytes + value.size_bytes;
-      if (end > INT32_MAX) {
+      if (NANOARROW_PREDICT_FALSE(end > INT32_MAX)) {
         return EOVERFLOW;
       }
       end32 = (int32_t)end;
-      /* Room for the offset first so that a failure leaves both buffers unchanged. */
-      NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(offsets, (int64_t)sizeof(int32_t)));
-      NANOARROW_RETURN_NOT_OK(ArrowBufferAppend(data, value.data.data, value.size_bytes));
+      /* Both buffers are grown before either is written, so that a failure leaves
+       * them unchanged. */
+      if (NANOARROW_PREDICT_FALSE(offsets->capacity_bytes - offsets->size_bytes < 4 ||
+                                  data->capacity_bytes < end)) {
+        NANOARROW_RETURN_NOT_OK(ArrowArrayPrivateGrow(offsets, 4));
+        NANOARROW_RETURN_NOT_OK(ArrowArrayPrivateGrow(data, value.size_bytes));
+      }
+      ArrowArrayPrivateCopyBytes(data, (const uint8_t*)value.data.data, value.size_bytes);
+      data->size_bytes = end;
       memcpy(offsets->data + offsets->size_bytes, &end32, sizeof(int32_t));
       offsets->size_bytes += (int64_t)sizeof(int32_t);
       break;
@@ -2314,8 +2362,13 @@ static inline ArrowErrorCode ArrowArrayAppendBytes(struct ArrowArray* array,
         return EOVERFLOW;
       }
       end = data->size_bytes + value.size_bytes;
-      NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(offsets, (int64_t)sizeof(int64_t)));
-      NANOARROW_RETURN_NOT_OK(ArrowBufferAppend(data, value.data.data, value.size_bytes));
+      if (NANOARROW_PREDICT_FALSE(offsets->capacity_bytes - offsets->size_bytes < 8 ||
+                                  data->capacity_bytes < end)) {
+        NANOARROW_RETURN_NOT_OK(ArrowArrayPrivateGrow(offsets, 8));
+        NANOARROW_RETURN_NOT_OK(ArrowArrayPrivateGrow(data, value.size_bytes));
+      }
+      ArrowArrayPrivateCopyBytes(data, (const uint8_t*)value.data.data, value.size_bytes);
+      data->size_bytes = end;
       memcpy(offsets->data + offsets->size_bytes, &end, sizeof(int64_t));
       offsets->size_bytes += (int64_t)sizeof(int64_t);
       break;
@@ -2872,6 +2925,12 @@ static inline int64_t ArrowArrayViewGetIntUnsafe(const struct ArrowArrayView* ar
   }
   if (storage_type == NANOARROW_TYPE_INT64) {
     return data.as_int64[i];
+  }
+  if (storage_type == NANOARROW_TYPE_INT16) {
+    return data.as_int16[i];
+  }
+  if (storage_type == NANOARROW_TYPE_INT8) {
+    return data.as_int8[i];
   }
   return ArrowPrivateArrayViewGetIntSlow(array_view, i);
 }

@@ -24,6 +24,7 @@
 #define NANOARROW_IPC_FLATBUF_BUILDER_H_INCLUDED
 
 #include <stdint.h>
+#include <string.h>
 
 
 #if defined(NANOARROW_NAMESPACE)
@@ -37,6 +38,36 @@
 #define ArrowIpcFbbSetString NANOARROW_SYMBOL(ArrowIpcFbbSetString)
 #define ArrowIpcFbbSetVector NANOARROW_SYMBOL(ArrowIpcFbbSetVector)
 #endif
+
+/* Stores the low size (1, 2, 4 or 8) bytes of value little-endian. On
+ * little-endian hosts a fixed-size memcpy is one store; the byte loop is the
+ * portable fallback (compilers do not reliably merge it into one store). */
+static inline void ArrowIpcFbbStoreLE(uint8_t* out, uint64_t value, int size) {
+#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  uint16_t value16;
+  uint32_t value32;
+  switch (size) {
+    case 2:
+      value16 = (uint16_t)value;
+      memcpy(out, &value16, 2);
+      return;
+    case 4:
+      value32 = (uint32_t)value;
+      memcpy(out, &value32, 4);
+      return;
+    case 8:
+      memcpy(out, &value, 8);
+      return;
+    default:
+      break;
+  }
+#endif
+  {
+    int i;
+    for (i = 0; i < size; i++) out[i] = (uint8_t)(value >> (8 * i));
+  }
+}
 
 /* Arrow's tables have at most 7 fields (Field); a union costs two ids. */
 #define NANOARROW_IPC_FBB_MAX_FIELDS 8
@@ -168,9 +199,9 @@ ArrowErrorCode ArrowIpcFbbSetVector(struct ArrowIpcFbb* fbb,
 
 /* Legitimate Arrow metadata never nests deeper than the schema does; each level of
  * a Field tree costs two flatbuffers levels (Field -> children vector -> Field). */
-#define ARROW_IPC_FB_MAX_DEPTH (2 * NANOARROW_MAX_NESTING_DEPTH + 8)
+#define ARROW_IPC_FBR_MAX_DEPTH (2 * NANOARROW_MAX_NESTING_DEPTH + 8)
 
-struct ArrowIpcFbTable {
+struct ArrowIpcFbrTable {
   const uint8_t* data; /* The whole flatbuffer. */
   int64_t size;
   int64_t pos;        /* Table start. */
@@ -179,28 +210,28 @@ struct ArrowIpcFbTable {
   int64_t table_size; /* Inline size of the table. */
 };
 
-static inline uint16_t ArrowIpcFbLoadU16(const uint8_t* p) {
+static inline uint16_t ArrowIpcFbrLoadU16(const uint8_t* p) {
   return (uint16_t)(p[0] | (p[1] << 8));
 }
 
-static inline uint32_t ArrowIpcFbLoadU32(const uint8_t* p) {
+static inline uint32_t ArrowIpcFbrLoadU32(const uint8_t* p) {
   return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) |
          ((uint32_t)p[3] << 24);
 }
 
-static inline uint64_t ArrowIpcFbLoadU64(const uint8_t* p) {
-  return (uint64_t)ArrowIpcFbLoadU32(p) | ((uint64_t)ArrowIpcFbLoadU32(p + 4) << 32);
+static inline uint64_t ArrowIpcFbrLoadU64(const uint8_t* p) {
+  return (uint64_t)ArrowIpcFbrLoadU32(p) | ((uint64_t)ArrowIpcFbrLoadU32(p + 4) << 32);
 }
 
-static inline int64_t ArrowIpcFbLoadI64(const uint8_t* p) {
-  uint64_t value = ArrowIpcFbLoadU64(p);
+static inline int64_t ArrowIpcFbrLoadI64(const uint8_t* p) {
+  uint64_t value = ArrowIpcFbrLoadU64(p);
   int64_t out;
   memcpy(&out, &value, sizeof(out));
   return out;
 }
 
-static inline int32_t ArrowIpcFbLoadI32(const uint8_t* p) {
-  uint32_t value = ArrowIpcFbLoadU32(p);
+static inline int32_t ArrowIpcFbrLoadI32(const uint8_t* p) {
+  uint32_t value = ArrowIpcFbrLoadU32(p);
   int32_t out;
   memcpy(&out, &value, sizeof(out));
   return out;
@@ -208,18 +239,18 @@ static inline int32_t ArrowIpcFbLoadI32(const uint8_t* p) {
 
 /* Reads the table at pos; 0 on success, EINVAL when anything is out of bounds or
  * misaligned. */
-static inline int ArrowIpcFbTableInit(const uint8_t* data, int64_t size, int64_t pos,
-                                      struct ArrowIpcFbTable* out) {
+static inline int ArrowIpcFbrTableInit(const uint8_t* data, int64_t size, int64_t pos,
+                                      struct ArrowIpcFbrTable* out) {
   int64_t vtable_pos;
   int64_t vtable_size;
   if (pos < 0 || pos > size - 4 || (pos % 4) != 0) return EINVAL;
-  vtable_pos = pos - (int64_t)ArrowIpcFbLoadI32(data + pos);
+  vtable_pos = pos - (int64_t)ArrowIpcFbrLoadI32(data + pos);
   if (vtable_pos < 0 || vtable_pos > size - 4 || (vtable_pos % 2) != 0) return EINVAL;
-  vtable_size = ArrowIpcFbLoadU16(data + vtable_pos);
+  vtable_size = ArrowIpcFbrLoadU16(data + vtable_pos);
   if (vtable_size < 4 || (vtable_size % 2) != 0 || vtable_size > size - vtable_pos) {
     return EINVAL;
   }
-  out->table_size = ArrowIpcFbLoadU16(data + vtable_pos + 2);
+  out->table_size = ArrowIpcFbrLoadU16(data + vtable_pos + 2);
   if (out->table_size < 4 || out->table_size > size - pos) return EINVAL;
   out->data = data;
   out->size = size;
@@ -231,11 +262,11 @@ static inline int ArrowIpcFbTableInit(const uint8_t* data, int64_t size, int64_t
 
 /* Absolute position of field id holding field_size bytes, or -1 when absent or
  * not inside the table. */
-static inline int64_t ArrowIpcFbFieldPos(const struct ArrowIpcFbTable* table, int id,
+static inline int64_t ArrowIpcFbrFieldPos(const struct ArrowIpcFbrTable* table, int id,
                                          int64_t field_size) {
   int64_t field_offset;
   if (id >= table->n_fields) return -1;
-  field_offset = ArrowIpcFbLoadU16(table->data + table->vtable_pos + 4 + 2 * id);
+  field_offset = ArrowIpcFbrLoadU16(table->data + table->vtable_pos + 4 + 2 * id);
   if (field_offset == 0 || field_offset < 4 ||
       field_offset + field_size > table->table_size) {
     return -1;
@@ -244,54 +275,54 @@ static inline int64_t ArrowIpcFbFieldPos(const struct ArrowIpcFbTable* table, in
 }
 
 /* Whether the vtable names field id at all (present but malformed counts too). */
-static inline int ArrowIpcFbHasField(const struct ArrowIpcFbTable* table, int id) {
+static inline int ArrowIpcFbrHasField(const struct ArrowIpcFbrTable* table, int id) {
   return id < table->n_fields &&
-         ArrowIpcFbLoadU16(table->data + table->vtable_pos + 4 + 2 * id) != 0;
+         ArrowIpcFbrLoadU16(table->data + table->vtable_pos + 4 + 2 * id) != 0;
 }
 
-static inline int64_t ArrowIpcFbGetInt64(const struct ArrowIpcFbTable* table, int id,
+static inline int64_t ArrowIpcFbrGetInt64(const struct ArrowIpcFbrTable* table, int id,
                                          int64_t default_value) {
-  int64_t pos = ArrowIpcFbFieldPos(table, id, 8);
-  return pos < 0 ? default_value : ArrowIpcFbLoadI64(table->data + pos);
+  int64_t pos = ArrowIpcFbrFieldPos(table, id, 8);
+  return pos < 0 ? default_value : ArrowIpcFbrLoadI64(table->data + pos);
 }
 
-static inline int32_t ArrowIpcFbGetInt32(const struct ArrowIpcFbTable* table, int id,
+static inline int32_t ArrowIpcFbrGetInt32(const struct ArrowIpcFbrTable* table, int id,
                                          int32_t default_value) {
-  int64_t pos = ArrowIpcFbFieldPos(table, id, 4);
-  return pos < 0 ? default_value : ArrowIpcFbLoadI32(table->data + pos);
+  int64_t pos = ArrowIpcFbrFieldPos(table, id, 4);
+  return pos < 0 ? default_value : ArrowIpcFbrLoadI32(table->data + pos);
 }
 
-static inline int16_t ArrowIpcFbGetInt16(const struct ArrowIpcFbTable* table, int id,
+static inline int16_t ArrowIpcFbrGetInt16(const struct ArrowIpcFbrTable* table, int id,
                                          int16_t default_value) {
-  int64_t pos = ArrowIpcFbFieldPos(table, id, 2);
-  return pos < 0 ? default_value : (int16_t)ArrowIpcFbLoadU16(table->data + pos);
+  int64_t pos = ArrowIpcFbrFieldPos(table, id, 2);
+  return pos < 0 ? default_value : (int16_t)ArrowIpcFbrLoadU16(table->data + pos);
 }
 
-static inline int8_t ArrowIpcFbGetInt8(const struct ArrowIpcFbTable* table, int id,
+static inline int8_t ArrowIpcFbrGetInt8(const struct ArrowIpcFbrTable* table, int id,
                                        int8_t default_value) {
-  int64_t pos = ArrowIpcFbFieldPos(table, id, 1);
+  int64_t pos = ArrowIpcFbrFieldPos(table, id, 1);
   return pos < 0 ? default_value : (int8_t)table->data[pos];
 }
 
 /* Follows the uoffset stored in field id; -1 when absent or out of bounds. */
-static inline int64_t ArrowIpcFbGetOffsetTarget(const struct ArrowIpcFbTable* table,
+static inline int64_t ArrowIpcFbrGetOffsetTarget(const struct ArrowIpcFbrTable* table,
                                                 int id) {
-  int64_t pos = ArrowIpcFbFieldPos(table, id, 4);
+  int64_t pos = ArrowIpcFbrFieldPos(table, id, 4);
   int64_t target;
   if (pos < 0) return -1;
-  target = pos + (int64_t)ArrowIpcFbLoadU32(table->data + pos);
+  target = pos + (int64_t)ArrowIpcFbrLoadU32(table->data + pos);
   return target <= table->size - 4 ? target : -1;
 }
 
 /* The sub-table in field id: 1 when present and well-formed. */
-static inline int ArrowIpcFbGetTable(const struct ArrowIpcFbTable* table, int id,
-                                     struct ArrowIpcFbTable* out) {
-  int64_t target = ArrowIpcFbGetOffsetTarget(table, id);
-  return target >= 0 && ArrowIpcFbTableInit(table->data, table->size, target, out) == 0;
+static inline int ArrowIpcFbrGetTable(const struct ArrowIpcFbrTable* table, int id,
+                                     struct ArrowIpcFbrTable* out) {
+  int64_t target = ArrowIpcFbrGetOffsetTarget(table, id);
+  return target >= 0 && ArrowIpcFbrTableInit(table->data, table->size, target, out) == 0;
 }
 
 /* A vector in a flatbuffer: n elements of elem_size bytes at pos. */
-struct ArrowIpcFbVector {
+struct ArrowIpcFbrVector {
   const uint8_t* data;
   int64_t size;
   int64_t pos;
@@ -299,16 +330,17 @@ struct ArrowIpcFbVector {
 };
 
 /* The vector in field id: 1 when present with all elements in bounds and aligned. */
-static inline int ArrowIpcFbGetVector(const struct ArrowIpcFbTable* table, int id,
+static inline int ArrowIpcFbrGetVector(const struct ArrowIpcFbrTable* table, int id,
                                       int64_t elem_size, int64_t elem_align,
-                                      struct ArrowIpcFbVector* out) {
-  int64_t target = ArrowIpcFbGetOffsetTarget(table, id);
+                                      struct ArrowIpcFbrVector* out) {
+  int64_t target = ArrowIpcFbrGetOffsetTarget(table, id);
   int64_t n;
   if (target < 0 || (target % 4) != 0) return 0;
-  n = ArrowIpcFbLoadU32(table->data + target);
+  n = ArrowIpcFbrLoadU32(table->data + target);
   /* n < 2^32 and elem_size is small, so the product cannot overflow. */
   if (n * elem_size > table->size - target - 4) return 0;
-  if (((target + 4) % elem_align) != 0) return 0;
+  /* Writers may skip aligning empty vectors. */
+  if (n > 0 && ((target + 4) % elem_align) != 0) return 0;
   out->data = table->data;
   out->size = table->size;
   out->pos = target + 4;
@@ -317,23 +349,23 @@ static inline int ArrowIpcFbGetVector(const struct ArrowIpcFbTable* table, int i
 }
 
 /* Element i of a vector of tables. */
-static inline int ArrowIpcFbVectorTable(const struct ArrowIpcFbVector* vector, int64_t i,
-                                        struct ArrowIpcFbTable* out) {
+static inline int ArrowIpcFbrVectorTable(const struct ArrowIpcFbrVector* vector, int64_t i,
+                                        struct ArrowIpcFbrTable* out) {
   int64_t slot = vector->pos + 4 * i;
-  int64_t target = slot + (int64_t)ArrowIpcFbLoadU32(vector->data + slot);
-  return ArrowIpcFbTableInit(vector->data, vector->size, target, out) == 0;
+  int64_t target = slot + (int64_t)ArrowIpcFbrLoadU32(vector->data + slot);
+  return ArrowIpcFbrTableInit(vector->data, vector->size, target, out) == 0;
 }
 
 /* The NUL-terminated string in field id; data == NULL when absent or malformed. */
-static inline struct ArrowStringView ArrowIpcFbGetString(
-    const struct ArrowIpcFbTable* table, int id) {
+static inline struct ArrowStringView ArrowIpcFbrGetString(
+    const struct ArrowIpcFbrTable* table, int id) {
   struct ArrowStringView out;
-  int64_t target = ArrowIpcFbGetOffsetTarget(table, id);
+  int64_t target = ArrowIpcFbrGetOffsetTarget(table, id);
   int64_t n;
   out.data = NULL;
   out.size_bytes = 0;
   if (target < 0 || (target % 4) != 0) return out;
-  n = ArrowIpcFbLoadU32(table->data + target);
+  n = ArrowIpcFbrLoadU32(table->data + target);
   if (n >= table->size - target - 4 || table->data[target + 4 + n] != 0) return out;
   out.data = (const char*)table->data + target + 4;
   out.size_bytes = n;
@@ -342,7 +374,7 @@ static inline struct ArrowStringView ArrowIpcFbGetString(
 
 /* ---- Verification: the same reads, with a message for the first failure. ---- */
 
-struct ArrowIpcFbVerifier {
+struct ArrowIpcFbrVerifier {
   const uint8_t* data;
   int64_t size;
   /* Tables that may still be visited: bounds the work for inputs whose offsets
@@ -351,7 +383,7 @@ struct ArrowIpcFbVerifier {
   struct ArrowError* error;
 };
 
-static inline void ArrowIpcFbVerifierInit(struct ArrowIpcFbVerifier* verifier,
+static inline void ArrowIpcFbrVerifierInit(struct ArrowIpcFbrVerifier* verifier,
                                           const uint8_t* data, int64_t size,
                                           struct ArrowError* error) {
   verifier->data = data;
@@ -361,12 +393,12 @@ static inline void ArrowIpcFbVerifierInit(struct ArrowIpcFbVerifier* verifier,
   verifier->error = error;
 }
 
-static inline int ArrowIpcFbVerifyTableAt(struct ArrowIpcFbVerifier* verifier,
+static inline int ArrowIpcFbrVerifyTableAt(struct ArrowIpcFbrVerifier* verifier,
                                           int64_t pos, int depth, const char* what,
-                                          struct ArrowIpcFbTable* out) {
-  if (depth > ARROW_IPC_FB_MAX_DEPTH) {
+                                          struct ArrowIpcFbrTable* out) {
+  if (depth > ARROW_IPC_FBR_MAX_DEPTH) {
     ArrowErrorSet(verifier->error, "flatbuffer nesting deeper than %d at %s",
-                  ARROW_IPC_FB_MAX_DEPTH, what);
+                  ARROW_IPC_FBR_MAX_DEPTH, what);
     return EINVAL;
   }
   if (--verifier->tables_left < 0) {
@@ -374,7 +406,7 @@ static inline int ArrowIpcFbVerifyTableAt(struct ArrowIpcFbVerifier* verifier,
                   what);
     return EINVAL;
   }
-  if (ArrowIpcFbTableInit(verifier->data, verifier->size, pos, out) != 0) {
+  if (ArrowIpcFbrTableInit(verifier->data, verifier->size, pos, out) != 0) {
     ArrowErrorSet(verifier->error,
                   "flatbuffer table %s at offset %ld is out of bounds or misaligned",
                   what, (long)pos);
@@ -384,10 +416,10 @@ static inline int ArrowIpcFbVerifyTableAt(struct ArrowIpcFbVerifier* verifier,
 }
 
 /* A present field must fit in its table. */
-static inline int ArrowIpcFbVerifyScalar(struct ArrowIpcFbVerifier* verifier,
-                                         const struct ArrowIpcFbTable* table, int id,
+static inline int ArrowIpcFbrVerifyScalar(struct ArrowIpcFbrVerifier* verifier,
+                                         const struct ArrowIpcFbrTable* table, int id,
                                          int64_t field_size, const char* what) {
-  if (ArrowIpcFbHasField(table, id) && ArrowIpcFbFieldPos(table, id, field_size) < 0) {
+  if (ArrowIpcFbrHasField(table, id) && ArrowIpcFbrFieldPos(table, id, field_size) < 0) {
     ArrowErrorSet(verifier->error, "flatbuffer field %s does not fit in its table", what);
     return EINVAL;
   }
@@ -395,31 +427,31 @@ static inline int ArrowIpcFbVerifyScalar(struct ArrowIpcFbVerifier* verifier,
 }
 
 /* Optional sub-table: *present tells whether it exists. */
-static inline int ArrowIpcFbVerifySubTable(struct ArrowIpcFbVerifier* verifier,
-                                           const struct ArrowIpcFbTable* table, int id,
+static inline int ArrowIpcFbrVerifySubTable(struct ArrowIpcFbrVerifier* verifier,
+                                           const struct ArrowIpcFbrTable* table, int id,
                                            int depth, const char* what,
-                                           struct ArrowIpcFbTable* out, int* present) {
+                                           struct ArrowIpcFbrTable* out, int* present) {
   int64_t target;
   *present = 0;
-  if (!ArrowIpcFbHasField(table, id)) return NANOARROW_OK;
-  target = ArrowIpcFbGetOffsetTarget(table, id);
+  if (!ArrowIpcFbrHasField(table, id)) return NANOARROW_OK;
+  target = ArrowIpcFbrGetOffsetTarget(table, id);
   if (target < 0) {
     ArrowErrorSet(verifier->error, "flatbuffer offset to %s is out of bounds", what);
     return EINVAL;
   }
-  NANOARROW_RETURN_NOT_OK(ArrowIpcFbVerifyTableAt(verifier, target, depth, what, out));
+  NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyTableAt(verifier, target, depth, what, out));
   *present = 1;
   return NANOARROW_OK;
 }
 
-static inline int ArrowIpcFbVerifyVector(struct ArrowIpcFbVerifier* verifier,
-                                         const struct ArrowIpcFbTable* table, int id,
+static inline int ArrowIpcFbrVerifyVector(struct ArrowIpcFbrVerifier* verifier,
+                                         const struct ArrowIpcFbrTable* table, int id,
                                          int64_t elem_size, int64_t elem_align,
-                                         const char* what, struct ArrowIpcFbVector* out,
+                                         const char* what, struct ArrowIpcFbrVector* out,
                                          int* present) {
   *present = 0;
-  if (!ArrowIpcFbHasField(table, id)) return NANOARROW_OK;
-  if (!ArrowIpcFbGetVector(table, id, elem_size, elem_align, out)) {
+  if (!ArrowIpcFbrHasField(table, id)) return NANOARROW_OK;
+  if (!ArrowIpcFbrGetVector(table, id, elem_size, elem_align, out)) {
     ArrowErrorSet(verifier->error,
                   "flatbuffer vector %s is out of bounds, misaligned or too long", what);
     return EINVAL;
@@ -428,10 +460,10 @@ static inline int ArrowIpcFbVerifyVector(struct ArrowIpcFbVerifier* verifier,
   return NANOARROW_OK;
 }
 
-static inline int ArrowIpcFbVerifyString(struct ArrowIpcFbVerifier* verifier,
-                                         const struct ArrowIpcFbTable* table, int id,
+static inline int ArrowIpcFbrVerifyString(struct ArrowIpcFbrVerifier* verifier,
+                                         const struct ArrowIpcFbrTable* table, int id,
                                          const char* what) {
-  if (ArrowIpcFbHasField(table, id) && ArrowIpcFbGetString(table, id).data == NULL) {
+  if (ArrowIpcFbrHasField(table, id) && ArrowIpcFbrGetString(table, id).data == NULL) {
     ArrowErrorSet(verifier->error,
                   "flatbuffer string %s is out of bounds or not NUL-terminated", what);
     return EINVAL;
@@ -467,7 +499,12 @@ static inline int ArrowIpcFbVerifyString(struct ArrowIpcFbVerifier* verifier,
 #define ArrowIpcPrivateDecoderDecodeShared \
   NANOARROW_SYMBOL(ArrowIpcPrivateDecoderDecodeShared)
 #define ArrowIpcPrivateInputStreamBuffer NANOARROW_SYMBOL(ArrowIpcPrivateInputStreamBuffer)
+#define ArrowIpcPrivateInputStreamIsSeekableFile \
+  NANOARROW_SYMBOL(ArrowIpcPrivateInputStreamIsSeekableFile)
 #define ArrowIpcPrivateConcatenate NANOARROW_SYMBOL(ArrowIpcPrivateConcatenate)
+#define ArrowIpcPrivateDecoderAdoptSchema \
+  NANOARROW_SYMBOL(ArrowIpcPrivateDecoderAdoptSchema)
+#define ArrowIpcPrivateDictionariesSlot NANOARROW_SYMBOL(ArrowIpcPrivateDictionariesSlot)
 #endif
 
 /* ---- Reference counts: C11 atomics, else GCC/Clang builtins, else plain ---- */
@@ -485,6 +522,15 @@ static inline void ArrowIpcRefAdd(ArrowIpcRefCount* rc) {
 static inline int ArrowIpcRefDrop(ArrowIpcRefCount* rc) {
   return atomic_fetch_sub_explicit(rc, 1, memory_order_acq_rel) == 1;
 }
+/* n references at once (n >= 1). */
+static inline void ArrowIpcRefInitN(ArrowIpcRefCount* rc, long n) { atomic_init(rc, n); }
+/* Whether the caller holds the only reference (nobody can add one meanwhile). */
+static inline int ArrowIpcRefIsUnique(ArrowIpcRefCount* rc) {
+  return atomic_load_explicit(rc, memory_order_acquire) == 1;
+}
+static inline int ArrowIpcRefDropN(ArrowIpcRefCount* rc, long n) {
+  return atomic_fetch_sub_explicit(rc, n, memory_order_acq_rel) == n;
+}
 #elif defined(__GNUC__) || defined(__clang__)
 #define ARROW_IPC_ATOMIC_REFCOUNT 1
 typedef long ArrowIpcRefCount;
@@ -495,12 +541,22 @@ static inline void ArrowIpcRefAdd(ArrowIpcRefCount* rc) {
 static inline int ArrowIpcRefDrop(ArrowIpcRefCount* rc) {
   return __atomic_fetch_sub(rc, 1, __ATOMIC_ACQ_REL) == 1;
 }
+static inline void ArrowIpcRefInitN(ArrowIpcRefCount* rc, long n) { *rc = n; }
+static inline int ArrowIpcRefDropN(ArrowIpcRefCount* rc, long n) {
+  return __atomic_fetch_sub(rc, n, __ATOMIC_ACQ_REL) == n;
+}
+static inline int ArrowIpcRefIsUnique(ArrowIpcRefCount* rc) {
+  return __atomic_load_n(rc, __ATOMIC_ACQUIRE) == 1;
+}
 #else
 #define ARROW_IPC_ATOMIC_REFCOUNT 0
 typedef long ArrowIpcRefCount;
 static inline void ArrowIpcRefInit(ArrowIpcRefCount* rc) { *rc = 1; }
 static inline void ArrowIpcRefAdd(ArrowIpcRefCount* rc) { ++*rc; }
 static inline int ArrowIpcRefDrop(ArrowIpcRefCount* rc) { return --*rc == 0; }
+static inline void ArrowIpcRefInitN(ArrowIpcRefCount* rc, long n) { *rc = n; }
+static inline int ArrowIpcRefDropN(ArrowIpcRefCount* rc, long n) { return (*rc -= n) == 0; }
+static inline int ArrowIpcRefIsUnique(ArrowIpcRefCount* rc) { return *rc == 1; }
 #endif
 
 /* The heap block behind an ArrowIpcSharedBuffer (its private_src.allocator's
@@ -514,7 +570,8 @@ void ArrowIpcPrivateSharedBlockRelease(struct ArrowIpcSharedBlock* block);
 
 /* Memory a decoded batch refers to: a shared body and/or blocks it owns
  * (the copied body, decompressed, byte-swapped or realigned buffers). One
- * reference per array node. */
+ * reference per array node. The exported nodes of the batch (child ArrowArray
+ * structs, children and buffer pointer arrays) follow it in the same allocation. */
 struct ArrowIpcBatchOwner {
   ArrowIpcRefCount refcount;
   struct ArrowIpcSharedBlock* shared;
@@ -539,7 +596,7 @@ void ArrowIpcPrivateSharedArrayRelease(struct ArrowIpcSharedArray* shared);
 
 /* ---- Column trees: a struct schema flattened in IPC pre-order ---- */
 
-struct ArrowIpcField {
+struct ArrowIpcTreeField {
   struct ArrowArrayView* view;
   /* Index into ArrowIpcDecoderPrivate.dictionaries, or -1. */
   int64_t dictionary_index;
@@ -555,8 +612,21 @@ struct ArrowIpcTree {
   struct ArrowSchema schema; /* "+s" */
   struct ArrowArrayView view;
   int64_t n_fields;
-  struct ArrowIpcField* fields;
+  struct ArrowIpcTreeField* fields;
+  /* The top-level child views when they share one allocation (flat schemas),
+   * else NULL (view's children are allocated by ArrowArrayViewInitFromSchema). */
+  struct ArrowArrayView* child_views;
   int64_t n_variadic_fields;
+  /* Export sizes of the whole batch: fixed buffers of every node (root included)
+   * except binary views, and dictionary-encoded fields. */
+  int64_t n_export_buffers;
+  int64_t n_dictionary_fields;
+  /* Every field is fixed-width, boolean, null, struct or fixed-size list without
+   * a dictionary: buffer sizes, child lengths and (FULL) null counts then cover
+   * every validation level, so batches are checked while they are decoded. */
+  int quick_validation;
+  /* Some field has children (nested struct or fixed-size list). */
+  int has_nested_fields;
 };
 
 void ArrowIpcPrivateTreeReset(struct ArrowIpcTree* tree);
@@ -573,11 +643,11 @@ struct ArrowIpcDictionaryEntry {
 
 /* Where the last RecordBatch (or DictionaryBatch's data) header lives. */
 struct ArrowIpcBatchHeader {
-  struct ArrowIpcFbTable table;
+  struct ArrowIpcFbrTable table;
   int64_t length;
-  struct ArrowIpcFbVector nodes;
-  struct ArrowIpcFbVector buffers;
-  struct ArrowIpcFbVector variadic_counts;
+  struct ArrowIpcFbrVector nodes;
+  struct ArrowIpcFbrVector buffers;
+  struct ArrowIpcFbrVector variadic_counts;
   int has_variadic_counts;
 };
 
@@ -586,12 +656,14 @@ struct ArrowIpcDecoderPrivate {
   struct ArrowIpcTree tree;
   enum ArrowIpcEndianness body_endianness;
   struct ArrowIpcDecompressor decompressor;
+  /* Decompressed bytes a message body may declare (-1: the default ratio). */
+  int64_t max_decompressed_bytes;
   struct ArrowIpcFooter footer;
 
   /* The last decoded header (points into the caller's data). */
   const uint8_t* message;
   int64_t message_size;
-  struct ArrowIpcFbTable header_table;
+  struct ArrowIpcFbrTable header_table;
   struct ArrowIpcBatchHeader batch;
   int64_t dictionary_id;
   int dictionary_is_delta;
@@ -600,12 +672,16 @@ struct ArrowIpcDecoderPrivate {
   struct ArrowBuffer schema_ids;
   int64_t n_dictionaries;
   struct ArrowIpcDictionaryEntry* dictionaries;
-  int64_t n_encodings;
-  struct ArrowIpcDictionaryEncoding* encodings;
+  /* The encodings of the current schema (preallocated for every encoded field). */
+  struct ArrowIpcDictionaryEncodings encodings;
 
   /* Owner of the buffers behind the last ArrowIpcDecoderDecodeArrayView. */
   struct ArrowIpcBatchOwner* view_owner;
 };
+
+/* The value slot of id in dictionaries, or NULL when id is not one of them. */
+struct ArrowIpcSharedArray** ArrowIpcPrivateDictionariesSlot(
+    const struct ArrowIpcDictionaries* dictionaries, int64_t id);
 
 /* Full structural verification of a Message flatbuffer. */
 ArrowErrorCode ArrowIpcPrivateVerifyMessage(const uint8_t* data, int64_t size,
@@ -613,7 +689,7 @@ ArrowErrorCode ArrowIpcPrivateVerifyMessage(const uint8_t* data, int64_t size,
 ArrowErrorCode ArrowIpcPrivateVerifyFooter(const uint8_t* data, int64_t size,
                                            struct ArrowError* error);
 /* Schema table -> ArrowSchema ("+s"), plus endianness and feature bits. */
-ArrowErrorCode ArrowIpcPrivateDecodeSchema(const struct ArrowIpcFbTable* schema_table,
+ArrowErrorCode ArrowIpcPrivateDecodeSchema(const struct ArrowIpcFbrTable* schema_table,
                                            struct ArrowSchema* out,
                                            enum ArrowIpcEndianness* endianness,
                                            int32_t* features, struct ArrowError* error);
@@ -639,9 +715,17 @@ ArrowErrorCode ArrowIpcPrivateDecoderDecodeShared(
     const uint8_t* body, int64_t body_size, int64_t field_index, struct ArrowArray* out,
     enum ArrowValidationLevel validation_level, struct ArrowError* error);
 
-/* An array holding old followed by delta (same type). */
-ArrowErrorCode ArrowIpcPrivateConcatenate(const struct ArrowArrayView* old_view,
-                                          const struct ArrowArrayView* delta_view,
+/* ArrowIpcDecoderSetSchema() that takes schema over (released on success and
+ * failure) instead of copying it. */
+ArrowErrorCode ArrowIpcPrivateDecoderAdoptSchema(struct ArrowIpcDecoder* decoder,
+                                                 struct ArrowSchema* schema,
+                                                 struct ArrowError* error);
+
+/* An array of type schema holding old followed by delta (both validated at FULL
+ * first; the result is validated at FULL). */
+ArrowErrorCode ArrowIpcPrivateConcatenate(const struct ArrowSchema* schema,
+                                          struct ArrowArrayView* old_view,
+                                          struct ArrowArrayView* delta_view,
                                           struct ArrowArray* out, struct ArrowError* error);
 
 /* The buffer behind an input stream made by ArrowIpcInputStreamInitBuffer (NULL
@@ -649,7 +733,52 @@ ArrowErrorCode ArrowIpcPrivateConcatenate(const struct ArrowArrayView* old_view,
 struct ArrowBuffer* ArrowIpcPrivateInputStreamBuffer(struct ArrowIpcInputStream* stream,
                                                      int64_t** position_out);
 
+/* Non-zero when stream was made by ArrowIpcInputStreamInitFile on a seekable file,
+ * where reading ahead of what is needed cannot wait for data that is not there. */
+int ArrowIpcPrivateInputStreamIsSeekableFile(struct ArrowIpcInputStream* stream);
+
 #endif /* NANOARROW_IPC_PRIVATE_H_INCLUDED */
+
+/* [bundle] src/ipc/writer_private.h */
+
+/* Encoder internals the IPC writer uses: the deferred-body mode, in which the body
+ * of a record batch is not assembled in memory but described as staged bytes plus
+ * spans of the caller's buffers, so that large buffers are copied once, straight
+ * into the output stream. */
+
+#ifndef NANOARROW_IPC_WRITER_PRIVATE_H_INCLUDED
+#define NANOARROW_IPC_WRITER_PRIVATE_H_INCLUDED
+
+#include <stdint.h>
+
+
+#if defined(NANOARROW_NAMESPACE)
+#define ArrowIpcEncoderPrivateSetDeferBody NANOARROW_SYMBOL(ArrowIpcEncoderPrivateSetDeferBody)
+#define ArrowIpcEncoderPrivateBodySpans NANOARROW_SYMBOL(ArrowIpcEncoderPrivateBodySpans)
+#endif
+
+/* Uncompressed buffers at least this large are written from the caller's memory;
+ * smaller ones are copied into the staged body (fewer, larger writes). */
+#define NANOARROW_IPC_DEFER_MIN_BYTES 1024
+
+/* The body is: staged bytes [previous span's staged_end, staged_end) of the body
+ * buffer, then size_bytes at data, for each span in order, then the staged bytes
+ * after the last span's staged_end. Positions are absolute in the body buffer. */
+struct ArrowIpcBodySpan {
+  int64_t staged_end;
+  const void* data;
+  int64_t size_bytes;
+};
+
+/* Non-zero: EncodeSimpleRecordBatch / EncodeDictionaryBatch list large buffers
+ * as spans (valid until the next Encode* call) instead of copying them. */
+void ArrowIpcEncoderPrivateSetDeferBody(struct ArrowIpcEncoder* encoder, int defer_body);
+
+/* The spans of the last encoded message and the body's total length. */
+const struct ArrowIpcBodySpan* ArrowIpcEncoderPrivateBodySpans(
+    struct ArrowIpcEncoder* encoder, int64_t* n_spans_out, int64_t* body_length_out);
+
+#endif /* NANOARROW_IPC_WRITER_PRIVATE_H_INCLUDED */
 
 /* [bundle] src/ipc/batch_decode.c */
 
@@ -671,13 +800,20 @@ struct ArrowBuffer* ArrowIpcPrivateInputStreamBuffer(struct ArrowIpcInputStream*
 
 /* Zeroes that empty non-validity buffers point at, so that a consumer reading the
  * first offset of an empty array reads 0 rather than dereferencing NULL. */
-static const int64_t kEmptyBuffer[4] = {0, 0, 0, 0};
+static const int64_t kIpcBatchEmptyBuffer[4] = {0, 0, 0, 0};
 
 /* ---- Batch owners ---- */
 
-static struct ArrowIpcBatchOwner* OwnerNew(struct ArrowIpcSharedBlock* shared) {
-  struct ArrowIpcBatchOwner* owner =
-      (struct ArrowIpcBatchOwner*)ArrowMalloc(sizeof(struct ArrowIpcBatchOwner));
+/* Where the exported nodes start inside an owner's allocation. */
+#define IPC_BATCH_OWNER_HEAD_BYTES \
+  ((sizeof(struct ArrowIpcBatchOwner) + sizeof(int64_t) - 1) / sizeof(int64_t) * \
+   sizeof(int64_t))
+
+/* An owner with export_bytes of room for the batch's exported nodes. */
+static struct ArrowIpcBatchOwner* IpcBatchOwnerNew(struct ArrowIpcSharedBlock* shared,
+                                                   int64_t export_bytes) {
+  struct ArrowIpcBatchOwner* owner = (struct ArrowIpcBatchOwner*)ArrowMalloc(
+      (int64_t)IPC_BATCH_OWNER_HEAD_BYTES + export_bytes);
   if (owner == NULL) return NULL;
   ArrowIpcRefInit(&owner->refcount);
   owner->shared = shared;
@@ -688,17 +824,20 @@ static struct ArrowIpcBatchOwner* OwnerNew(struct ArrowIpcSharedBlock* shared) {
   return owner;
 }
 
-void ArrowIpcPrivateOwnerRelease(struct ArrowIpcBatchOwner* owner) {
+static void IpcBatchOwnerFree(struct ArrowIpcBatchOwner* owner) {
   int64_t i;
-  if (!ArrowIpcRefDrop(&owner->refcount)) return;
   for (i = 0; i < owner->n_blocks; i++) ArrowFree(owner->blocks[i]);
   ArrowFree(owner->blocks);
   if (owner->shared != NULL) ArrowIpcPrivateSharedBlockRelease(owner->shared);
   ArrowFree(owner);
 }
 
+void ArrowIpcPrivateOwnerRelease(struct ArrowIpcBatchOwner* owner) {
+  if (ArrowIpcRefDrop(&owner->refcount)) IpcBatchOwnerFree(owner);
+}
+
 /* size_bytes of memory owned by the batch (8-byte aligned by malloc). */
-static uint8_t* OwnerAllocate(struct ArrowIpcBatchOwner* owner, int64_t size_bytes) {
+static uint8_t* IpcBatchOwnerAllocate(struct ArrowIpcBatchOwner* owner, int64_t size_bytes) {
   void* block;
   if (owner->n_blocks == owner->capacity_blocks) {
     int64_t capacity = owner->capacity_blocks == 0 ? 4 : owner->capacity_blocks * 2;
@@ -713,49 +852,44 @@ static uint8_t* OwnerAllocate(struct ArrowIpcBatchOwner* owner, int64_t size_byt
   return (uint8_t*)block;
 }
 
-/* ---- Exported array nodes ---- */
+/* ---- Shared (dictionary) array nodes ---- */
 
 /* One allocation per node: this header, then n_children ArrowArray structs, the
- * n_children child pointers, the n_buffers buffer pointers and the variadic sizes. */
-struct ArrowIpcNode {
-  struct ArrowIpcBatchOwner* owner;
+ * n_children child pointers and the n_buffers buffer pointers. */
+struct IpcBatchNode {
   struct ArrowIpcSharedArray* shared_array;
   struct ArrowArray dictionary;
 };
 
-static void NodeRelease(struct ArrowArray* array) {
-  struct ArrowIpcNode* node = (struct ArrowIpcNode*)array->private_data;
+static void IpcBatchNodeRelease(struct ArrowArray* array) {
+  struct IpcBatchNode* node = (struct IpcBatchNode*)array->private_data;
   int64_t i;
   for (i = 0; i < array->n_children; i++) {
     if (array->children[i]->release != NULL) array->children[i]->release(array->children[i]);
   }
   if (node->dictionary.release != NULL) node->dictionary.release(&node->dictionary);
-  if (node->owner != NULL) ArrowIpcPrivateOwnerRelease(node->owner);
   if (node->shared_array != NULL) ArrowIpcPrivateSharedArrayRelease(node->shared_array);
   ArrowFree(node);
   array->release = NULL;
 }
 
-/* Allocates the node of out with room for its children, buffers and n_sizes
- * variadic sizes; *buffers_out / *sizes_out point into it. */
-static ArrowErrorCode NodeAllocate(struct ArrowArray* out, int64_t n_children,
-                                   int64_t n_buffers, int64_t n_sizes,
-                                   const void*** buffers_out, int64_t** sizes_out) {
-  int64_t size = (int64_t)sizeof(struct ArrowIpcNode) +
+/* Allocates the node of out with room for its children and buffers; *buffers_out
+ * points into it. */
+static ArrowErrorCode IpcBatchNodeAllocate(struct ArrowArray* out, int64_t n_children,
+                                           int64_t n_buffers, const void*** buffers_out) {
+  int64_t size = (int64_t)sizeof(struct IpcBatchNode) +
                  n_children * (int64_t)(sizeof(struct ArrowArray) + sizeof(void*)) +
-                 n_buffers * (int64_t)sizeof(void*) + n_sizes * (int64_t)sizeof(int64_t);
+                 n_buffers * (int64_t)sizeof(void*);
   uint8_t* block = (uint8_t*)ArrowMalloc(size);
-  struct ArrowIpcNode* node = (struct ArrowIpcNode*)block;
+  struct IpcBatchNode* node = (struct IpcBatchNode*)block;
   struct ArrowArray* child_structs;
   int64_t i;
   if (block == NULL) return ENOMEM;
-  node->owner = NULL;
   node->shared_array = NULL;
   node->dictionary.release = NULL;
-  child_structs = (struct ArrowArray*)(block + sizeof(struct ArrowIpcNode));
+  child_structs = (struct ArrowArray*)(block + sizeof(struct IpcBatchNode));
   out->children = (struct ArrowArray**)(child_structs + n_children);
   *buffers_out = (const void**)(out->children + n_children);
-  *sizes_out = (int64_t*)(*buffers_out + n_buffers);
   for (i = 0; i < n_children; i++) {
     child_structs[i].release = NULL;
     out->children[i] = &child_structs[i];
@@ -765,22 +899,21 @@ static ArrowErrorCode NodeAllocate(struct ArrowArray* out, int64_t n_children,
   out->buffers = *buffers_out;
   out->dictionary = NULL;
   out->private_data = node;
-  out->release = NodeRelease;
+  out->release = IpcBatchNodeRelease;
   return NANOARROW_OK;
 }
 
 /* A tree of nodes mirroring shared->array, each holding a reference to it. */
-static ArrowErrorCode SharedExportNode(struct ArrowIpcSharedArray* shared,
+static ArrowErrorCode IpcBatchSharedExportNode(struct ArrowIpcSharedArray* shared,
                                        const struct ArrowArray* src, struct ArrowArray* out,
                                        int depth) {
   const void** buffers;
-  int64_t* sizes;
-  struct ArrowIpcNode* node;
+  struct IpcBatchNode* node;
   int64_t i;
   if (depth > NANOARROW_MAX_NESTING_DEPTH) return EINVAL;
-  NANOARROW_RETURN_NOT_OK(NodeAllocate(out, src->n_children, src->n_buffers, 0, &buffers,
-                                       &sizes));
-  node = (struct ArrowIpcNode*)out->private_data;
+  NANOARROW_RETURN_NOT_OK(
+      IpcBatchNodeAllocate(out, src->n_children, src->n_buffers, &buffers));
+  node = (struct IpcBatchNode*)out->private_data;
   node->shared_array = shared;
   ArrowIpcRefAdd(&shared->refcount);
   out->length = src->length;
@@ -789,14 +922,14 @@ static ArrowErrorCode SharedExportNode(struct ArrowIpcSharedArray* shared,
   if (src->n_buffers > 0) memcpy(buffers, src->buffers, (size_t)src->n_buffers * sizeof(void*));
   for (i = 0; i < src->n_children; i++) {
     ArrowErrorCode result =
-        SharedExportNode(shared, src->children[i], out->children[i], depth + 1);
+        IpcBatchSharedExportNode(shared, src->children[i], out->children[i], depth + 1);
     if (result != NANOARROW_OK) {
       out->release(out);
       return result;
     }
   }
   if (src->dictionary != NULL) {
-    ArrowErrorCode result = SharedExportNode(shared, src->dictionary, &node->dictionary,
+    ArrowErrorCode result = IpcBatchSharedExportNode(shared, src->dictionary, &node->dictionary,
                                              depth + 1);
     if (result != NANOARROW_OK) {
       out->release(out);
@@ -809,7 +942,7 @@ static ArrowErrorCode SharedExportNode(struct ArrowIpcSharedArray* shared,
 
 ArrowErrorCode ArrowIpcPrivateSharedArrayExport(struct ArrowIpcSharedArray* shared,
                                                 struct ArrowArray* out) {
-  return SharedExportNode(shared, &shared->array, out, 0);
+  return IpcBatchSharedExportNode(shared, &shared->array, out, 0);
 }
 
 void ArrowIpcPrivateSharedArrayRelease(struct ArrowIpcSharedArray* shared) {
@@ -820,7 +953,7 @@ void ArrowIpcPrivateSharedArrayRelease(struct ArrowIpcSharedArray* shared) {
 
 /* ---- Decoding ---- */
 
-struct DecodeContext {
+struct IpcBatchContext {
   struct ArrowIpcDecoder* decoder;
   struct ArrowIpcDecoderPrivate* private_data;
   struct ArrowIpcTree* tree;
@@ -831,15 +964,32 @@ struct DecodeContext {
   int swap_endian;
   int legacy_union_validity;
   int64_t n_decompressing;
+  /* Decompressed bytes declared so far, and the body's limit for them. */
+  int64_t decompressed_bytes;
+  int64_t max_decompressed_bytes;
+  /* The largest length a node may claim (see NANOARROW_IPC_MAX_UNBACKED_LENGTH). */
+  int64_t max_length;
   int64_t buffer_i;
   int64_t variadic_i;
+  /* Quick validation (see ArrowIpcTree.quick_validation): whether it applies, and
+   * whether every check so far passed. */
+  int quick;
+  int quick_full;
+  int quick_ok;
+  /* Export: where the next node's pieces go in the owner's allocation, and how
+   * many nodes were exported. */
+  struct ArrowArray* next_array;
+  struct ArrowArray** next_child_pointers;
+  const void** next_buffers;
+  struct ArrowArray* next_dictionary;
+  int64_t n_exported;
   struct ArrowError* error;
 };
 
 /* Byte swapping: > 0 reverses each element of that many bytes. */
-enum { SWAP_NONE = 0, SWAP_MONTH_DAY_NANO = -1, SWAP_BINARY_VIEW = -2 };
+enum { IPC_BATCH_SWAP_NONE = 0, IPC_BATCH_SWAP_MONTH_DAY_NANO = -1, IPC_BATCH_SWAP_BINARY_VIEW = -2 };
 
-static int SwapKind(const struct ArrowArrayView* view, int slot) {
+static int IpcBatchSwapKind(const struct ArrowArrayView* view, int slot) {
   enum ArrowBufferType type = view->layout.buffer_type[slot];
   int64_t bits = view->layout.element_size_bits[slot];
   switch (type) {
@@ -856,23 +1006,23 @@ static int SwapKind(const struct ArrowArrayView* view, int slot) {
         case NANOARROW_TYPE_BINARY:
         case NANOARROW_TYPE_LARGE_STRING:
         case NANOARROW_TYPE_LARGE_BINARY:
-          return SWAP_NONE;
+          return IPC_BATCH_SWAP_NONE;
         case NANOARROW_TYPE_INTERVAL_DAY_TIME:
           return 4;
         case NANOARROW_TYPE_INTERVAL_MONTH_DAY_NANO:
-          return SWAP_MONTH_DAY_NANO;
+          return IPC_BATCH_SWAP_MONTH_DAY_NANO;
         case NANOARROW_TYPE_BINARY_VIEW:
         case NANOARROW_TYPE_STRING_VIEW:
-          return SWAP_BINARY_VIEW;
+          return IPC_BATCH_SWAP_BINARY_VIEW;
         default:
-          return bits > 8 ? (int)(bits / 8) : SWAP_NONE;
+          return bits > 8 ? (int)(bits / 8) : IPC_BATCH_SWAP_NONE;
       }
     default:
-      return SWAP_NONE;
+      return IPC_BATCH_SWAP_NONE;
   }
 }
 
-static void ReverseBytes(uint8_t* p, int64_t width) {
+static void IpcBatchReverseBytes(uint8_t* p, int64_t width) {
   int64_t i;
   for (i = 0; i < width / 2; i++) {
     uint8_t tmp = p[i];
@@ -881,40 +1031,35 @@ static void ReverseBytes(uint8_t* p, int64_t width) {
   }
 }
 
-static void SwapBuffer(uint8_t* data, int64_t size, int kind) {
+static void IpcBatchSwapBuffer(uint8_t* data, int64_t size, int kind) {
   int64_t i;
   if (kind > 1) {
-    for (i = 0; i + kind <= size; i += kind) ReverseBytes(data + i, kind);
-  } else if (kind == SWAP_MONTH_DAY_NANO) {
+    for (i = 0; i + kind <= size; i += kind) IpcBatchReverseBytes(data + i, kind);
+  } else if (kind == IPC_BATCH_SWAP_MONTH_DAY_NANO) {
     for (i = 0; i + 16 <= size; i += 16) {
-      ReverseBytes(data + i, 4);
-      ReverseBytes(data + i + 4, 4);
-      ReverseBytes(data + i + 8, 8);
+      IpcBatchReverseBytes(data + i, 4);
+      IpcBatchReverseBytes(data + i + 4, 4);
+      IpcBatchReverseBytes(data + i + 8, 8);
     }
-  } else if (kind == SWAP_BINARY_VIEW) {
+  } else if (kind == IPC_BATCH_SWAP_BINARY_VIEW) {
     for (i = 0; i + 16 <= size; i += 16) {
       int32_t length;
-      ReverseBytes(data + i, 4);
+      IpcBatchReverseBytes(data + i, 4);
       memcpy(&length, data + i, 4);
       if (length > NANOARROW_BINARY_VIEW_INLINE_SIZE) {
-        ReverseBytes(data + i + 8, 4);
-        ReverseBytes(data + i + 12, 4);
+        IpcBatchReverseBytes(data + i + 8, 4);
+        IpcBatchReverseBytes(data + i + 12, 4);
       }
     }
   }
 }
 
-/* Decompressed sizes are bounded relative to the compressed bytes so that a
- * small message cannot make us allocate without limit. */
-#define ARROW_IPC_MAX_COMPRESSION_RATIO 65536
-#define ARROW_IPC_MIN_DECOMPRESSED_ALLOWANCE (1 << 20)
-
-static const char* CodecName(enum ArrowIpcCompressionType codec) {
+static const char* IpcBatchCodecName(enum ArrowIpcCompressionType codec) {
   return codec == NANOARROW_IPC_COMPRESSION_TYPE_ZSTD ? "ZSTD" : "LZ4_FRAME";
 }
 
 /* Buffer buffer_i of the message (for field k) as a checked, native, aligned view. */
-static ArrowErrorCode ResolveBuffer(struct DecodeContext* ctx, int64_t k, int swap_kind,
+static ArrowErrorCode IpcBatchResolveBuffer(struct IpcBatchContext* ctx, int64_t k, int swap_kind,
                                     int64_t alignment, struct ArrowBufferView* out) {
   const uint8_t* entry;
   int64_t offset;
@@ -929,8 +1074,8 @@ static ArrowErrorCode ResolveBuffer(struct DecodeContext* ctx, int64_t k, int sw
     return EINVAL;
   }
   entry = ctx->header->buffers.data + ctx->header->buffers.pos + 16 * i;
-  offset = ArrowIpcFbLoadI64(entry);
-  length = ArrowIpcFbLoadI64(entry + 8);
+  offset = ArrowIpcFbrLoadI64(entry);
+  length = ArrowIpcFbrLoadI64(entry + 8);
   if (offset < 0 || length < 0 || offset > ctx->body_size ||
       length > ctx->body_size - offset) {
     ArrowErrorSet(ctx->error,
@@ -957,25 +1102,35 @@ static ArrowErrorCode ResolveBuffer(struct DecodeContext* ctx, int64_t k, int sw
                     (long)k, (long)i, (long)length);
       return EINVAL;
     }
-    decompressed_size = ArrowIpcFbLoadI64(data);
+    decompressed_size = ArrowIpcFbrLoadI64(data);
     data += 8;
     length -= 8;
     if (decompressed_size != -1) {
-      if (decompressed_size < 0 ||
-          decompressed_size / ARROW_IPC_MAX_COMPRESSION_RATIO >
-              length + ARROW_IPC_MIN_DECOMPRESSED_ALLOWANCE / ARROW_IPC_MAX_COMPRESSION_RATIO) {
+      if (decompressed_size < 0) {
         ArrowErrorSet(ctx->error,
-                      "field %ld: buffer %ld claims %ld decompressed bytes from %ld "
-                      "compressed bytes",
-                      (long)k, (long)i, (long)decompressed_size, (long)length);
+                      "field %ld: buffer %ld claims %ld decompressed bytes", (long)k,
+                      (long)i, (long)decompressed_size);
         return EINVAL;
       }
+      /* Checked before anything is allocated: the claims of one body together stay
+       * within the decoder's limit. */
+      if (decompressed_size > ctx->max_decompressed_bytes - ctx->decompressed_bytes) {
+        ArrowErrorSet(ctx->error,
+                      "field %ld: buffer %ld claims %ld decompressed bytes (from %ld "
+                      "compressed bytes), over the limit of %ld decompressed bytes for "
+                      "this message body (%ld already claimed; see "
+                      "ArrowIpcDecoderSetMaxDecompressedBytes)",
+                      (long)k, (long)i, (long)decompressed_size, (long)length,
+                      (long)ctx->max_decompressed_bytes, (long)ctx->decompressed_bytes);
+        return EINVAL;
+      }
+      ctx->decompressed_bytes += decompressed_size;
       if (ctx->private_data->decompressor.decompress_add == NULL) {
         ArrowErrorSet(ctx->error, "no decompressor for %s",
-                      CodecName(ctx->decoder->codec));
+                      IpcBatchCodecName(ctx->decoder->codec));
         return ENOTSUP;
       }
-      dst = OwnerAllocate(ctx->owner, decompressed_size);
+      dst = IpcBatchOwnerAllocate(ctx->owner, decompressed_size);
       if (dst == NULL) {
         ArrowErrorSet(ctx->error, "out of memory decompressing buffer %ld", (long)i);
         return ENOMEM;
@@ -989,7 +1144,7 @@ static ArrowErrorCode ResolveBuffer(struct DecodeContext* ctx, int64_t k, int sw
       data = dst;
       length = decompressed_size;
       owned = 1;
-      if (ctx->swap_endian && swap_kind != SWAP_NONE) {
+      if (ctx->swap_endian && swap_kind != IPC_BATCH_SWAP_NONE) {
         /* Swapping needs the bytes now. */
         NANOARROW_RETURN_NOT_OK(ctx->private_data->decompressor.decompress_wait(
             &ctx->private_data->decompressor, -1, ctx->error));
@@ -998,10 +1153,10 @@ static ArrowErrorCode ResolveBuffer(struct DecodeContext* ctx, int64_t k, int sw
     }
   }
 
-  if ((ctx->swap_endian && swap_kind != SWAP_NONE) ||
-      ((uintptr_t)data % (uintptr_t)alignment) != 0) {
+  if ((ctx->swap_endian && swap_kind != IPC_BATCH_SWAP_NONE) ||
+      ((uintptr_t)data & ((uintptr_t)alignment - 1)) != 0) {
     if (!owned) {
-      uint8_t* copy = OwnerAllocate(ctx->owner, length);
+      uint8_t* copy = IpcBatchOwnerAllocate(ctx->owner, length);
       if (copy == NULL) {
         ArrowErrorSet(ctx->error, "out of memory copying buffer %ld", (long)i);
         return ENOMEM;
@@ -1009,7 +1164,7 @@ static ArrowErrorCode ResolveBuffer(struct DecodeContext* ctx, int64_t k, int sw
       memcpy(copy, data, (size_t)length);
       data = copy;
     }
-    if (ctx->swap_endian) SwapBuffer((uint8_t*)data, length, swap_kind);
+    if (ctx->swap_endian) IpcBatchSwapBuffer((uint8_t*)data, length, swap_kind);
   }
 
   out->data.data = data;
@@ -1017,7 +1172,8 @@ static ArrowErrorCode ResolveBuffer(struct DecodeContext* ctx, int64_t k, int sw
   return NANOARROW_OK;
 }
 
-static int64_t Alignment(const struct ArrowArrayView* view, int slot) {
+/* The alignment buffer slot needs: 1, 2, 4 or 8 (a power of two). */
+static int64_t IpcBatchAlignment(const struct ArrowArrayView* view, int slot) {
   int64_t bytes = view->layout.element_size_bits[slot] / 8;
   if (view->layout.buffer_type[slot] == NANOARROW_BUFFER_TYPE_DATA &&
       (view->storage_type == NANOARROW_TYPE_FIXED_SIZE_BINARY ||
@@ -1027,12 +1183,52 @@ static int64_t Alignment(const struct ArrowArrayView* view, int slot) {
        view->storage_type == NANOARROW_TYPE_LARGE_BINARY)) {
     return 1;
   }
-  if (bytes <= 1) return 1;
-  return bytes > 8 ? 8 : bytes;
+  return bytes >= 8 ? 8 : bytes >= 4 ? 4 : bytes >= 2 ? 2 : 1;
 }
 
-static ArrowErrorCode DecodeField(struct DecodeContext* ctx, int64_t k) {
-  struct ArrowIpcField* field = &ctx->tree->fields[k];
+/* What ArrowArrayViewValidate(MINIMAL) requires of a fixed-width buffer: room for
+ * length elements (a present validity bitmap too). Failing only routes the batch
+ * through ArrowArrayViewValidate, which reports the problem. */
+static void IpcBatchQuickCheckBuffer(struct IpcBatchContext* ctx,
+                                     const struct ArrowArrayView* view, int slot) {
+  int64_t bits = view->layout.element_size_bits[slot];
+  int64_t size = view->buffer_views[slot].size_bytes;
+  int64_t required;
+  /* Both below 2^31 (the usual case) cannot overflow; else divide to check. */
+  if (bits <= 0 || ((view->length | bits) >> 31 != 0 &&
+                    view->length > (INT64_MAX - 7) / bits)) {
+    ctx->quick_ok = 0;
+    return;
+  }
+  required = (view->length * bits + 7) / 8;
+  if (size < required && (size > 0 || view->layout.buffer_type[slot] !=
+                                          NANOARROW_BUFFER_TYPE_VALIDITY)) {
+    ctx->quick_ok = 0;
+  }
+}
+
+/* Children of struct and fixed-size list fields (and top-level columns) must
+ * cover their parent's elements. */
+static int IpcBatchQuickCheckChildren(const struct ArrowArrayView* view) {
+  int64_t needed = view->length;
+  int64_t i;
+  if (view->storage_type == NANOARROW_TYPE_FIXED_SIZE_LIST) {
+    int64_t size = view->layout.child_size_elements;
+    if (size > 0 && needed > INT64_MAX / size) return 0;
+    needed *= size;
+  }
+  for (i = 0; i < view->n_children; i++) {
+    if (view->children[i]->length < needed) return 0;
+  }
+  return 1;
+}
+
+static int64_t IpcBatchSubtreeSize(const struct ArrowArrayView* view);
+
+/* Field k of the tree, which is top-level column `column` (or -1). */
+static ArrowErrorCode IpcBatchDecodeField(struct IpcBatchContext* ctx, int64_t k,
+                                          int64_t column) {
+  struct ArrowIpcTreeField* field = &ctx->tree->fields[k];
   struct ArrowArrayView* view = field->view;
   const uint8_t* node;
   int64_t length;
@@ -1045,11 +1241,29 @@ static ArrowErrorCode DecodeField(struct DecodeContext* ctx, int64_t k) {
     return EINVAL;
   }
   node = ctx->header->nodes.data + ctx->header->nodes.pos + 16 * k;
-  length = ArrowIpcFbLoadI64(node);
-  null_count = ArrowIpcFbLoadI64(node + 8);
+  length = ArrowIpcFbrLoadI64(node);
+  null_count = ArrowIpcFbrLoadI64(node + 8);
   if (length < 0 || null_count < 0 || null_count > length) {
     ArrowErrorSet(ctx->error, "field %ld: invalid length %ld / null_count %ld", (long)k,
                   (long)length, (long)null_count);
+    return EINVAL;
+  }
+  /* The format requires it, and it keeps a short batch from carrying a column of
+   * any length. */
+  if (column >= 0 && length != ctx->header->length) {
+    const char* name = ctx->tree->schema.children[column]->name;
+    ArrowErrorSet(ctx->error,
+                  "column %ld ('%s'): field length %ld differs from the record batch "
+                  "length %ld",
+                  (long)column, name != NULL ? name : "", (long)length,
+                  (long)ctx->header->length);
+    return EINVAL;
+  }
+  if (length > ctx->max_length) {
+    ArrowErrorSet(ctx->error,
+                  "field %ld: length %ld is over the reader's limit of %ld for a body of "
+                  "%ld bytes (NANOARROW_IPC_MAX_UNBACKED_LENGTH)",
+                  (long)k, (long)length, (long)ctx->max_length, (long)ctx->body_size);
     return EINVAL;
   }
   view->offset = 0;
@@ -1060,7 +1274,7 @@ static ArrowErrorCode DecodeField(struct DecodeContext* ctx, int64_t k) {
                                      view->storage_type == NANOARROW_TYPE_DENSE_UNION)) {
     /* Before V5, unions were preceded by a validity buffer (unused). */
     struct ArrowBufferView ignored;
-    NANOARROW_RETURN_NOT_OK(ResolveBuffer(ctx, k, SWAP_NONE, 1, &ignored));
+    NANOARROW_RETURN_NOT_OK(IpcBatchResolveBuffer(ctx, k, IPC_BATCH_SWAP_NONE, 1, &ignored));
   }
 
   for (slot = 0; slot < NANOARROW_MAX_FIXED_BUFFERS; slot++) {
@@ -1070,12 +1284,14 @@ static ArrowErrorCode DecodeField(struct DecodeContext* ctx, int64_t k) {
       buffer_view->size_bytes = 0;
       continue;
     }
-    NANOARROW_RETURN_NOT_OK(
-        ResolveBuffer(ctx, k, SwapKind(view, slot), Alignment(view, slot), buffer_view));
+    NANOARROW_RETURN_NOT_OK(IpcBatchResolveBuffer(
+        ctx, k, ctx->swap_endian ? IpcBatchSwapKind(view, slot) : IPC_BATCH_SWAP_NONE,
+        IpcBatchAlignment(view, slot), buffer_view));
     if (buffer_view->size_bytes == 0 &&
         view->layout.buffer_type[slot] != NANOARROW_BUFFER_TYPE_VALIDITY) {
-      buffer_view->data.data = kEmptyBuffer;
+      buffer_view->data.data = kIpcBatchEmptyBuffer;
     }
+    if (ctx->quick) IpcBatchQuickCheckBuffer(ctx, view, slot);
   }
 
   if (view->layout.buffer_type[0] == NANOARROW_BUFFER_TYPE_VALIDITY && null_count > 0 &&
@@ -1085,6 +1301,11 @@ static ArrowErrorCode DecodeField(struct DecodeContext* ctx, int64_t k) {
     return EINVAL;
   }
   if (view->storage_type == NANOARROW_TYPE_NA) view->null_count = length;
+  if (ctx->quick_full && view->buffer_views[0].data.data != NULL && ctx->quick_ok &&
+      view->layout.buffer_type[0] == NANOARROW_BUFFER_TYPE_VALIDITY &&
+      ArrowArrayViewComputeNullCount(view) != null_count) {
+    ctx->quick_ok = 0;
+  }
 
   if (view->storage_type == NANOARROW_TYPE_BINARY_VIEW ||
       view->storage_type == NANOARROW_TYPE_STRING_VIEW) {
@@ -1095,7 +1316,7 @@ static ArrowErrorCode DecodeField(struct DecodeContext* ctx, int64_t k) {
                     (long)k);
       return EINVAL;
     }
-    n_variadic = ArrowIpcFbLoadI64(ctx->header->variadic_counts.data +
+    n_variadic = ArrowIpcFbrLoadI64(ctx->header->variadic_counts.data +
                                    ctx->header->variadic_counts.pos + 8 * ctx->variadic_i);
     ctx->variadic_i++;
     if (n_variadic < 0 || n_variadic > ctx->header->buffers.n - ctx->buffer_i ||
@@ -1118,8 +1339,8 @@ static ArrowErrorCode DecodeField(struct DecodeContext* ctx, int64_t k) {
     }
     for (j = 0; j < n_variadic; j++) {
       struct ArrowBufferView data;
-      NANOARROW_RETURN_NOT_OK(ResolveBuffer(ctx, k, SWAP_NONE, 1, &data));
-      field->variadic_buffers[j] = data.size_bytes > 0 ? data.data.data : kEmptyBuffer;
+      NANOARROW_RETURN_NOT_OK(IpcBatchResolveBuffer(ctx, k, IPC_BATCH_SWAP_NONE, 1, &data));
+      field->variadic_buffers[j] = data.size_bytes > 0 ? data.data.data : kIpcBatchEmptyBuffer;
       field->variadic_sizes[j] = data.size_bytes;
     }
     view->n_variadic_buffers = (int32_t)n_variadic;
@@ -1144,15 +1365,93 @@ static ArrowErrorCode DecodeField(struct DecodeContext* ctx, int64_t k) {
   return NANOARROW_OK;
 }
 
-/* Exports view (field k, or the root when k == -1) as an array over ctx->owner. */
-static ArrowErrorCode ExportView(struct DecodeContext* ctx, struct ArrowArrayView* view,
+/* ---- Exported batches ----
+ *
+ * Every node of an exported batch lives in its owner's allocation: the child
+ * ArrowArray structs, children and buffer pointer arrays and dictionary structs
+ * (binary view buffer lists are owner blocks). Each node holds one reference on
+ * the owner; releasing a node releases its subtree and drops all of their
+ * references at once, so children moved out by a consumer stay valid. */
+
+static void IpcBatchArrayRelease(struct ArrowArray* array);
+
+/* Releases array's subtree of this owner's nodes; returns how many. */
+static long IpcBatchReleaseNodes(struct ArrowArray* array,
+                                 const struct ArrowIpcBatchOwner* owner) {
+  long n = 1;
+  int64_t i;
+  for (i = 0; i < array->n_children; i++) {
+    struct ArrowArray* child = array->children[i];
+    if (child->release == IpcBatchArrayRelease && child->private_data == owner) {
+      n += IpcBatchReleaseNodes(child, owner);
+    } else if (child->release != NULL) {
+      child->release(child);
+    }
+  }
+  if (array->dictionary != NULL && array->dictionary->release != NULL) {
+    array->dictionary->release(array->dictionary);
+  }
+  array->release = NULL;
+  return n;
+}
+
+static void IpcBatchArrayRelease(struct ArrowArray* array) {
+  struct ArrowIpcBatchOwner* owner = (struct ArrowIpcBatchOwner*)array->private_data;
+  long n = IpcBatchReleaseNodes(array, owner);
+  if (ArrowIpcRefDropN(&owner->refcount, n)) IpcBatchOwnerFree(owner);
+}
+
+/* Sizes of an export of the subtree at view (field *k, advanced past it). */
+struct IpcBatchExportSize {
+  int64_t n_nodes;
+  int64_t n_buffers;
+  int64_t n_dictionaries;
+};
+
+static void IpcBatchCountExport(const struct ArrowIpcTree* tree,
+                                const struct ArrowArrayView* view, int64_t* k,
+                                struct IpcBatchExportSize* size) {
+  int64_t i;
+  size->n_nodes++;
+  if (view->storage_type != NANOARROW_TYPE_BINARY_VIEW &&
+      view->storage_type != NANOARROW_TYPE_STRING_VIEW) {
+    for (i = 0; i < NANOARROW_MAX_FIXED_BUFFERS &&
+                view->layout.buffer_type[i] != NANOARROW_BUFFER_TYPE_NONE;
+         i++) {
+      size->n_buffers++;
+    }
+  }
+  size->n_dictionaries += tree->fields[*k].dictionary_index >= 0;
+  for (i = 0; i < view->n_children; i++) {
+    (*k)++;
+    IpcBatchCountExport(tree, view->children[i], k, size);
+  }
+}
+
+static int64_t IpcBatchExportBytes(const struct IpcBatchExportSize* size) {
+  return (size->n_nodes - 1) * (int64_t)(sizeof(struct ArrowArray) + sizeof(void*)) +
+         size->n_buffers * (int64_t)sizeof(void*) +
+         size->n_dictionaries * (int64_t)sizeof(struct ArrowArray);
+}
+
+/* Points the export cursors of ctx at the room after the owner's head. */
+static void IpcBatchExportStart(struct IpcBatchContext* ctx,
+                                const struct IpcBatchExportSize* size) {
+  uint8_t* area = (uint8_t*)ctx->owner + IPC_BATCH_OWNER_HEAD_BYTES;
+  ctx->next_array = (struct ArrowArray*)area;
+  ctx->next_dictionary = ctx->next_array + (size->n_nodes - 1);
+  ctx->next_child_pointers = (struct ArrowArray**)(ctx->next_dictionary + size->n_dictionaries);
+  ctx->next_buffers = (const void**)(ctx->next_child_pointers + (size->n_nodes - 1));
+  ctx->n_exported = 0;
+}
+
+/* Exports view (field k, or the root when k == -1) as a node of ctx->owner. On
+ * failure the nodes exported so far form a releasable tree under out. */
+static ArrowErrorCode IpcBatchExportView(struct IpcBatchContext* ctx, struct ArrowArrayView* view,
                                  int64_t* k, struct ArrowArray* out) {
-  struct ArrowIpcField* field = *k >= 0 ? &ctx->tree->fields[*k] : NULL;
-  struct ArrowIpcNode* node;
+  struct ArrowIpcTreeField* field = *k >= 0 ? &ctx->tree->fields[*k] : NULL;
   const void** buffers;
-  int64_t* sizes;
   int64_t n_fixed = 0;
-  int64_t n_variadic = 0;
   int64_t n_buffers;
   int64_t i;
 
@@ -1163,59 +1462,117 @@ static ArrowErrorCode ExportView(struct DecodeContext* ctx, struct ArrowArrayVie
   n_buffers = n_fixed;
   if (view->storage_type == NANOARROW_TYPE_BINARY_VIEW ||
       view->storage_type == NANOARROW_TYPE_STRING_VIEW) {
-    n_variadic = view->n_variadic_buffers;
+    /* Fixed buffers, the variadic buffers, then their sizes. */
+    int64_t n_variadic = view->n_variadic_buffers;
+    int64_t* sizes;
     n_buffers += n_variadic + 1;
+    buffers = (const void**)IpcBatchOwnerAllocate(
+        ctx->owner, n_buffers * (int64_t)sizeof(void*) + n_variadic * (int64_t)sizeof(int64_t));
+    if (buffers == NULL) return ENOMEM;
+    sizes = (int64_t*)(buffers + n_buffers);
+    for (i = 0; i < n_variadic; i++) {
+      buffers[n_fixed + i] = view->variadic_buffers[i];
+      sizes[i] = view->variadic_buffer_sizes[i];
+    }
+    buffers[n_buffers - 1] = n_variadic > 0 ? (const void*)sizes : kIpcBatchEmptyBuffer;
+  } else {
+    buffers = ctx->next_buffers;
+    ctx->next_buffers += n_fixed;
   }
-  NANOARROW_RETURN_NOT_OK(
-      NodeAllocate(out, view->n_children, n_buffers, n_variadic, &buffers, &sizes));
-  node = (struct ArrowIpcNode*)out->private_data;
-  node->owner = ctx->owner;
-  ArrowIpcRefAdd(&ctx->owner->refcount);
+  for (i = 0; i < n_fixed; i++) buffers[i] = view->buffer_views[i].data.data;
+
   out->length = view->length;
   out->offset = view->offset;
   out->null_count = view->null_count;
-  for (i = 0; i < n_fixed; i++) buffers[i] = view->buffer_views[i].data.data;
-  for (i = 0; i < n_variadic; i++) {
-    buffers[n_fixed + i] = view->variadic_buffers[i];
-    sizes[i] = view->variadic_buffer_sizes[i];
+  out->n_buffers = n_buffers;
+  out->buffers = buffers;
+  out->n_children = view->n_children;
+  out->children = ctx->next_child_pointers;
+  ctx->next_child_pointers += view->n_children;
+  for (i = 0; i < view->n_children; i++) {
+    out->children[i] = ctx->next_array++;
+    out->children[i]->release = NULL;
   }
-  if (n_buffers > n_fixed) buffers[n_buffers - 1] = n_variadic > 0 ? (const void*)sizes : kEmptyBuffer;
+  out->dictionary = NULL;
+  out->private_data = ctx->owner;
+  out->release = IpcBatchArrayRelease;
+  ctx->n_exported++;
 
   for (i = 0; i < view->n_children; i++) {
-    ArrowErrorCode result;
     (*k)++;
-    result = ExportView(ctx, view->children[i], k, out->children[i]);
-    if (result != NANOARROW_OK) {
-      out->release(out);
-      return result;
-    }
+    NANOARROW_RETURN_NOT_OK(IpcBatchExportView(ctx, view->children[i], k, out->children[i]));
   }
 
   if (field != NULL && field->dictionary_index >= 0) {
     struct ArrowIpcDictionaryEntry* entry =
         &ctx->private_data->dictionaries[field->dictionary_index];
-    ArrowErrorCode result = ArrowIpcPrivateSharedArrayExport(entry->current, &node->dictionary);
-    if (result != NANOARROW_OK) {
-      out->release(out);
-      return result;
-    }
-    out->dictionary = &node->dictionary;
+    struct ArrowArray* dictionary = ctx->next_dictionary++;
+    NANOARROW_RETURN_NOT_OK(ArrowIpcPrivateSharedArrayExport(entry->current, dictionary));
+    out->dictionary = dictionary;
   }
   return NANOARROW_OK;
 }
 
-static int64_t SubtreeSize(const struct ArrowArrayView* view) {
+/* Exports result_view (field k) with the owner's references set to the number of
+ * nodes; the owner's decoding reference is gone either way. */
+static ArrowErrorCode IpcBatchExport(struct IpcBatchContext* ctx,
+                                     struct ArrowArrayView* result_view, int64_t k,
+                                     const struct IpcBatchExportSize* size,
+                                     struct ArrowArray* out) {
+  ArrowErrorCode result;
+  IpcBatchExportStart(ctx, size);
+  result = IpcBatchExportView(ctx, result_view, &k, out);
+  if (result == NANOARROW_OK) {
+    /* Nobody else sees the owner yet. */
+    ArrowIpcRefInitN(&ctx->owner->refcount, (long)ctx->n_exported);
+    return NANOARROW_OK;
+  }
+  ArrowIpcRefInitN(&ctx->owner->refcount, (long)ctx->n_exported + 1);
+  if (ctx->n_exported > 0) out->release(out);
+  ArrowIpcPrivateOwnerRelease(ctx->owner);
+  return result;
+}
+
+static int64_t IpcBatchSubtreeSize(const struct ArrowArrayView* view) {
   int64_t n = 1;
   int64_t i;
-  for (i = 0; i < view->n_children; i++) n += SubtreeSize(view->children[i]);
+  for (i = 0; i < view->n_children; i++) n += IpcBatchSubtreeSize(view->children[i]);
   return n;
 }
 
+/* The decompressed-byte and length limits of the body about to be decoded (see
+ * "Reader limits" in nanoarrow_ipc.h). */
+static void IpcBatchSetLimits(struct IpcBatchContext* ctx,
+                              const struct ArrowIpcDecoder* decoder) {
+  const struct ArrowIpcDecoderPrivate* private_data =
+      (const struct ArrowIpcDecoderPrivate*)decoder->private_data;
+  int64_t body_size = decoder->body_size_bytes > 0 ? decoder->body_size_bytes : 0;
+  int64_t backed_bytes = body_size;
+  if (private_data->max_decompressed_bytes >= 0) {
+    ctx->max_decompressed_bytes = private_data->max_decompressed_bytes;
+  } else if (body_size > (INT64_MAX - NANOARROW_IPC_DEFAULT_DECOMPRESSION_ALLOWANCE) /
+                             NANOARROW_IPC_DEFAULT_DECOMPRESSION_RATIO) {
+    ctx->max_decompressed_bytes = INT64_MAX;
+  } else {
+    ctx->max_decompressed_bytes = NANOARROW_IPC_DEFAULT_DECOMPRESSION_RATIO * body_size +
+                                  NANOARROW_IPC_DEFAULT_DECOMPRESSION_ALLOWANCE;
+  }
+  if (decoder->codec != NANOARROW_IPC_COMPRESSION_TYPE_NONE) {
+    backed_bytes = ctx->max_decompressed_bytes > INT64_MAX - body_size
+                       ? INT64_MAX
+                       : body_size + ctx->max_decompressed_bytes;
+  }
+  ctx->max_length = backed_bytes > INT64_MAX / 8 ? INT64_MAX : 8 * backed_bytes;
+  if (ctx->max_length < NANOARROW_IPC_MAX_UNBACKED_LENGTH) {
+    ctx->max_length = NANOARROW_IPC_MAX_UNBACKED_LENGTH;
+  }
+}
+
 /* Pre-order index of top-level column i in the tree's fields. */
-static int64_t TopLevelFieldIndex(const struct ArrowIpcTree* tree, int64_t i) {
+static int64_t IpcBatchTopLevelFieldIndex(const struct ArrowIpcTree* tree, int64_t i) {
   int64_t k = 0;
   int64_t j;
-  for (j = 0; j < i; j++) k += SubtreeSize(tree->view.children[j]);
+  for (j = 0; j < i; j++) k += IpcBatchSubtreeSize(tree->view.children[j]);
   return k;
 }
 
@@ -1229,11 +1586,16 @@ ArrowErrorCode ArrowIpcPrivateDecodeBatch(struct ArrowIpcDecoder* decoder,
                                           enum ArrowValidationLevel validation_level,
                                           struct ArrowIpcBatchOwner** owner_out,
                                           struct ArrowError* error) {
-  struct DecodeContext ctx;
+  struct IpcBatchContext ctx;
   struct ArrowArrayView* result_view;
   enum ArrowIpcEndianness endianness;
+  struct IpcBatchExportSize export_size = {0, 0, 0};
   ArrowErrorCode result = NANOARROW_OK;
+  int64_t result_k;
   int64_t k;
+  /* Field k == next_column_k is top-level column n_columns. */
+  int64_t next_column_k = 0;
+  int64_t n_columns = 0;
 
   if (field_index < -1 || field_index >= tree->view.n_children) {
     ArrowErrorSet(error, "field index %ld is out of range [-1, %ld)", (long)field_index,
@@ -1251,6 +1613,15 @@ ArrowErrorCode ArrowIpcPrivateDecodeBatch(struct ArrowIpcDecoder* decoder,
   }
 
   memset(&ctx, 0, sizeof(ctx));
+  IpcBatchSetLimits(&ctx, decoder);
+  if (header->length > ctx.max_length) {
+    ArrowErrorSet(error,
+                  "record batch length %ld is over the reader's limit of %ld "
+                  "for a body of %ld bytes (NANOARROW_IPC_MAX_UNBACKED_LENGTH)",
+                  (long)header->length, (long)ctx.max_length,
+                  (long)decoder->body_size_bytes);
+    return EINVAL;
+  }
   ctx.decoder = decoder;
   ctx.private_data = (struct ArrowIpcDecoderPrivate*)decoder->private_data;
   ctx.tree = tree;
@@ -1268,8 +1639,24 @@ ArrowErrorCode ArrowIpcPrivateDecodeBatch(struct ArrowIpcDecoder* decoder,
                       endianness != (first ? NANOARROW_IPC_ENDIANNESS_LITTLE
                                            : NANOARROW_IPC_ENDIANNESS_BIG);
   }
+  ctx.quick = tree->quick_validation && validation_level != NANOARROW_VALIDATION_LEVEL_NONE;
+  ctx.quick_full = ctx.quick && validation_level == NANOARROW_VALIDATION_LEVEL_FULL;
+  ctx.quick_ok = 1;
 
-  ctx.owner = OwnerNew(shared);
+  /* The exported nodes are sized now so that they share the owner's allocation. */
+  if (field_index < 0) {
+    result_k = -1;
+    result_view = &tree->view;
+    export_size.n_nodes = tree->n_fields + 1;
+    export_size.n_buffers = tree->n_export_buffers;
+    export_size.n_dictionaries = tree->n_dictionary_fields;
+  } else {
+    result_k = IpcBatchTopLevelFieldIndex(tree, field_index);
+    result_view = tree->view.children[field_index];
+    k = result_k;
+    if (out != NULL) IpcBatchCountExport(tree, result_view, &k, &export_size);
+  }
+  ctx.owner = IpcBatchOwnerNew(shared, out != NULL ? IpcBatchExportBytes(&export_size) : 0);
   if (ctx.owner == NULL) {
     ArrowErrorSet(error, "out of memory");
     return ENOMEM;
@@ -1278,7 +1665,7 @@ ArrowErrorCode ArrowIpcPrivateDecodeBatch(struct ArrowIpcDecoder* decoder,
   ctx.body_size = decoder->body_size_bytes;
   ctx.body = body;
   if (copy_body && ctx.body_size > 0) {
-    uint8_t* copy = OwnerAllocate(ctx.owner, ctx.body_size);
+    uint8_t* copy = IpcBatchOwnerAllocate(ctx.owner, ctx.body_size);
     if (copy == NULL) {
       ArrowIpcPrivateOwnerRelease(ctx.owner);
       ArrowErrorSet(error, "out of memory copying a body of %ld bytes", (long)ctx.body_size);
@@ -1292,7 +1679,14 @@ ArrowErrorCode ArrowIpcPrivateDecodeBatch(struct ArrowIpcDecoder* decoder,
   tree->view.length = header->length;
   tree->view.null_count = 0;
   for (k = 0; k < tree->n_fields && result == NANOARROW_OK; k++) {
-    result = DecodeField(&ctx, k);
+    int64_t column = -1;
+    if (k == next_column_k) {
+      column = n_columns++;
+      next_column_k += tree->has_nested_fields
+                           ? IpcBatchSubtreeSize(tree->view.children[column])
+                           : 1;
+    }
+    result = IpcBatchDecodeField(&ctx, k, column);
   }
   if (ctx.n_decompressing > 0) {
     ArrowErrorCode wait_result = ctx.private_data->decompressor.decompress_wait(
@@ -1306,14 +1700,23 @@ ArrowErrorCode ArrowIpcPrivateDecodeBatch(struct ArrowIpcDecoder* decoder,
     result = EINVAL;
   }
 
-  k = field_index < 0 ? -1 : TopLevelFieldIndex(tree, field_index);
-  result_view = field_index < 0 ? &tree->view : tree->view.children[field_index];
   if (result == NANOARROW_OK && validation_level != NANOARROW_VALIDATION_LEVEL_NONE) {
-    result = ArrowArrayViewValidate(result_view, validation_level, error);
+    if (ctx.quick && ctx.quick_ok) {
+      ctx.quick_ok = IpcBatchQuickCheckChildren(&tree->view);
+      for (k = 0; tree->has_nested_fields && ctx.quick_ok && k < tree->n_fields; k++) {
+        ctx.quick_ok = IpcBatchQuickCheckChildren(tree->fields[k].view);
+      }
+    }
+    /* Anything the quick checks could not vouch for gets the full treatment (and
+     * its error message). */
+    if (!(ctx.quick && ctx.quick_ok)) {
+      result = ArrowArrayViewValidate(result_view, validation_level, error);
+    }
   }
   if (result == NANOARROW_OK && out != NULL) {
-    result = ExportView(&ctx, result_view, &k, out);
+    result = IpcBatchExport(&ctx, result_view, result_k, &export_size, out);
     if (result == ENOMEM) ArrowErrorSet(error, "out of memory exporting the batch");
+    return result;
   }
 
   if (result == NANOARROW_OK && owner_out != NULL) {
@@ -1326,7 +1729,7 @@ ArrowErrorCode ArrowIpcPrivateDecodeBatch(struct ArrowIpcDecoder* decoder,
 
 /* ---- Public entry points ---- */
 
-static ArrowErrorCode CheckRecordBatch(struct ArrowIpcDecoder* decoder,
+static ArrowErrorCode IpcBatchCheckRecordBatch(struct ArrowIpcDecoder* decoder,
                                        struct ArrowError* error) {
   struct ArrowIpcDecoderPrivate* private_data =
       (struct ArrowIpcDecoderPrivate*)decoder->private_data;
@@ -1348,7 +1751,7 @@ ArrowErrorCode ArrowIpcDecoderDecodeArrayView(struct ArrowIpcDecoder* decoder,
                                               struct ArrowError* error) {
   struct ArrowIpcDecoderPrivate* private_data =
       (struct ArrowIpcDecoderPrivate*)decoder->private_data;
-  NANOARROW_RETURN_NOT_OK(CheckRecordBatch(decoder, error));
+  NANOARROW_RETURN_NOT_OK(IpcBatchCheckRecordBatch(decoder, error));
   if (private_data->view_owner != NULL) {
     ArrowIpcPrivateOwnerRelease(private_data->view_owner);
     private_data->view_owner = NULL;
@@ -1368,7 +1771,7 @@ ArrowErrorCode ArrowIpcDecoderDecodeArray(struct ArrowIpcDecoder* decoder,
                                           struct ArrowError* error) {
   struct ArrowIpcDecoderPrivate* private_data =
       (struct ArrowIpcDecoderPrivate*)decoder->private_data;
-  NANOARROW_RETURN_NOT_OK(CheckRecordBatch(decoder, error));
+  NANOARROW_RETURN_NOT_OK(IpcBatchCheckRecordBatch(decoder, error));
   return ArrowIpcPrivateDecodeBatch(decoder, &private_data->tree, &private_data->batch,
                                     body.data.as_uint8, body.size_bytes, NULL, 1, i, out,
                                     validation_level, NULL, error);
@@ -1385,10 +1788,11 @@ ArrowErrorCode ArrowIpcDecoderDecodeArrayFromShared(
                                             validation_level, error);
 }
 
-static ArrowErrorCode DecodeDictionary(struct ArrowIpcDecoder* decoder,
+static ArrowErrorCode IpcBatchDecodeDictionary(struct ArrowIpcDecoder* decoder,
                                        const uint8_t* body, int64_t body_size,
                                        struct ArrowIpcSharedBlock* shared,
                                        enum ArrowValidationLevel validation_level,
+                                       struct ArrowIpcDictionaries* dictionaries,
                                        struct ArrowError* error);
 
 ArrowErrorCode ArrowIpcPrivateDecoderDecodeShared(
@@ -1402,9 +1806,10 @@ ArrowErrorCode ArrowIpcPrivateDecoderDecodeShared(
     return EINVAL;
   }
   if (out == NULL) {
-    return DecodeDictionary(decoder, body, body_size, shared, validation_level, error);
+    return IpcBatchDecodeDictionary(decoder, body, body_size, shared, validation_level, NULL,
+                                    error);
   }
-  NANOARROW_RETURN_NOT_OK(CheckRecordBatch(decoder, error));
+  NANOARROW_RETURN_NOT_OK(IpcBatchCheckRecordBatch(decoder, error));
   return ArrowIpcPrivateDecodeBatch(decoder, &private_data->tree, &private_data->batch,
                                     body, body_size, shared, 0, field_index, out,
                                     validation_level, NULL, error);
@@ -1412,16 +1817,18 @@ ArrowErrorCode ArrowIpcPrivateDecoderDecodeShared(
 
 /* ---- Dictionary batches ---- */
 
-static ArrowErrorCode DecodeDictionary(struct ArrowIpcDecoder* decoder,
+static ArrowErrorCode IpcBatchDecodeDictionary(struct ArrowIpcDecoder* decoder,
                                        const uint8_t* body, int64_t body_size,
                                        struct ArrowIpcSharedBlock* shared,
                                        enum ArrowValidationLevel validation_level,
+                                       struct ArrowIpcDictionaries* dictionaries,
                                        struct ArrowError* error) {
   struct ArrowIpcDecoderPrivate* private_data =
       (struct ArrowIpcDecoderPrivate*)decoder->private_data;
   struct ArrowIpcDictionaryEntry* entry = NULL;
+  struct ArrowIpcSharedArray** slot = NULL;
   struct ArrowIpcSharedArray* holder;
-  struct ArrowArray batch;
+  struct ArrowArray values;
   ArrowErrorCode result;
   int64_t i;
 
@@ -1440,15 +1847,24 @@ static ArrowErrorCode DecodeDictionary(struct ArrowIpcDecoder* decoder,
                   (long)private_data->dictionary_id);
     return EINVAL;
   }
+  if (dictionaries != NULL) {
+    slot = ArrowIpcPrivateDictionariesSlot(dictionaries, private_data->dictionary_id);
+    if (slot == NULL) {
+      ArrowErrorSet(error, "DictionaryBatch id %ld is not one of the dictionaries' ids",
+                    (long)private_data->dictionary_id);
+      return EINVAL;
+    }
+  }
 
+  /* Column 0 of the dictionary's one-column tree is the values array. */
   result = ArrowIpcPrivateDecodeBatch(decoder, &entry->tree, &private_data->batch, body,
-                                      body_size, shared, shared == NULL, 0, &batch,
+                                      body_size, shared, shared == NULL, 0, &values,
                                       validation_level, NULL, error);
   NANOARROW_RETURN_NOT_OK(result);
 
   holder = (struct ArrowIpcSharedArray*)ArrowMalloc(sizeof(struct ArrowIpcSharedArray));
   if (holder == NULL) {
-    batch.release(&batch);
+    values.release(&values);
     ArrowErrorSet(error, "out of memory");
     return ENOMEM;
   }
@@ -1461,47 +1877,55 @@ static ArrowErrorCode DecodeDictionary(struct ArrowIpcDecoder* decoder,
     ArrowArrayViewInitFromType(&old_view, NANOARROW_TYPE_UNINITIALIZED);
     result = ArrowArrayViewInitFromSchema(&old_view, entry->tree.schema.children[0], error);
     if (result == NANOARROW_OK) {
-      result = ArrowArrayViewSetArrayMinimal(&old_view, &entry->current->array, error);
+      result = ArrowArrayViewSetArray(&old_view, &entry->current->array, error);
     }
     if (result == NANOARROW_OK) {
-      result = ArrowIpcPrivateConcatenate(&old_view, delta_view, &holder->array, error);
+      result = ArrowIpcPrivateConcatenate(entry->tree.schema.children[0], &old_view,
+                                          delta_view, &holder->array, error);
     }
     ArrowArrayViewReset(&old_view);
-    batch.release(&batch);
+    values.release(&values);
     if (result != NANOARROW_OK) {
       ArrowFree(holder);
       return result;
     }
   } else {
-    ArrowArrayMove(batch.children[0], &holder->array);
-    batch.release(&batch);
+    ArrowArrayMove(&values, &holder->array);
   }
 
   if (entry->current != NULL) ArrowIpcPrivateSharedArrayRelease(entry->current);
   entry->current = holder;
   entry->generation++;
+  if (slot != NULL) {
+    ArrowIpcRefAdd(&holder->refcount);
+    if (*slot != NULL) ArrowIpcPrivateSharedArrayRelease(*slot);
+    *slot = holder;
+  }
   return NANOARROW_OK;
 }
 
 ArrowErrorCode ArrowIpcDecoderDecodeDictionary(struct ArrowIpcDecoder* decoder,
                                                struct ArrowBufferView body,
                                                enum ArrowValidationLevel validation_level,
+                                               struct ArrowIpcDictionaries* dictionaries,
                                                struct ArrowError* error) {
-  return DecodeDictionary(decoder, body.data.as_uint8, body.size_bytes, NULL,
-                          validation_level, error);
+  return IpcBatchDecodeDictionary(decoder, body.data.as_uint8, body.size_bytes, NULL,
+                                  validation_level, dictionaries, error);
 }
 
 ArrowErrorCode ArrowIpcDecoderDecodeDictionaryFromShared(
     struct ArrowIpcDecoder* decoder, struct ArrowIpcSharedBuffer* shared,
-    enum ArrowValidationLevel validation_level, struct ArrowError* error) {
+    enum ArrowValidationLevel validation_level, struct ArrowIpcDictionaries* dictionaries,
+    struct ArrowError* error) {
   struct ArrowIpcSharedBlock* block =
       (struct ArrowIpcSharedBlock*)shared->private_src.allocator.private_data;
   if (block == NULL) {
     ArrowErrorSet(error, "shared buffer is not initialized");
     return EINVAL;
   }
-  return DecodeDictionary(decoder, shared->private_src.data, shared->private_src.size_bytes,
-                          block, validation_level, error);
+  return IpcBatchDecodeDictionary(decoder, shared->private_src.data,
+                                  shared->private_src.size_bytes, block, validation_level,
+                                  dictionaries, error);
 }
 
 /* [bundle] src/ipc/codecs.c */
@@ -1521,7 +1945,7 @@ ArrowErrorCode ArrowIpcDecoderDecodeDictionaryFromShared(
 #endif
 
 #if defined(NANOARROW_IPC_WITH_ZSTD)
-static ArrowErrorCode ZstdDecompress(struct ArrowBufferView src, uint8_t* dst,
+static ArrowErrorCode IpcCodecsZstdDecompress(struct ArrowBufferView src, uint8_t* dst,
                                      int64_t dst_size, struct ArrowError* error) {
   size_t written = ZSTD_decompress(dst, (size_t)dst_size, src.data.data,
                                    (size_t)src.size_bytes);
@@ -1539,7 +1963,7 @@ static ArrowErrorCode ZstdDecompress(struct ArrowBufferView src, uint8_t* dst,
 #endif
 
 #if defined(NANOARROW_IPC_WITH_LZ4)
-static ArrowErrorCode Lz4Decompress(struct ArrowBufferView src, uint8_t* dst,
+static ArrowErrorCode IpcCodecsLz4Decompress(struct ArrowBufferView src, uint8_t* dst,
                                     int64_t dst_size, struct ArrowError* error) {
   LZ4F_dctx* context = NULL;
   size_t src_left = (size_t)src.size_bytes;
@@ -1581,7 +2005,7 @@ static ArrowErrorCode Lz4Decompress(struct ArrowBufferView src, uint8_t* dst,
 
 ArrowIpcDecompressFunction ArrowIpcGetZstdDecompressionFunction(void) {
 #if defined(NANOARROW_IPC_WITH_ZSTD)
-  return &ZstdDecompress;
+  return &IpcCodecsZstdDecompress;
 #else
   return NULL;
 #endif
@@ -1589,18 +2013,18 @@ ArrowIpcDecompressFunction ArrowIpcGetZstdDecompressionFunction(void) {
 
 ArrowIpcDecompressFunction ArrowIpcGetLZ4DecompressionFunction(void) {
 #if defined(NANOARROW_IPC_WITH_LZ4)
-  return &Lz4Decompress;
+  return &IpcCodecsLz4Decompress;
 #else
   return NULL;
 #endif
 }
 
-struct SerialDecompressorPrivate {
+struct IpcCodecsSerialPrivate {
   /* Indexed by enum ArrowIpcCompressionType. */
   ArrowIpcDecompressFunction functions[3];
 };
 
-static const char* CompressionName(enum ArrowIpcCompressionType type) {
+static const char* IpcCodecsCompressionName(enum ArrowIpcCompressionType type) {
   switch (type) {
     case NANOARROW_IPC_COMPRESSION_TYPE_LZ4_FRAME:
       return "LZ4_FRAME";
@@ -1611,26 +2035,26 @@ static const char* CompressionName(enum ArrowIpcCompressionType type) {
   }
 }
 
-static ArrowErrorCode SerialDecompressAdd(struct ArrowIpcDecompressor* decompressor,
+static ArrowErrorCode IpcCodecsSerialDecompressAdd(struct ArrowIpcDecompressor* decompressor,
                                           enum ArrowIpcCompressionType compression_type,
                                           struct ArrowBufferView src, uint8_t* dst,
                                           int64_t dst_size, struct ArrowError* error) {
-  struct SerialDecompressorPrivate* private_data =
-      (struct SerialDecompressorPrivate*)decompressor->private_data;
+  struct IpcCodecsSerialPrivate* private_data =
+      (struct IpcCodecsSerialPrivate*)decompressor->private_data;
   if (compression_type <= NANOARROW_IPC_COMPRESSION_TYPE_NONE ||
       compression_type > NANOARROW_IPC_COMPRESSION_TYPE_ZSTD ||
       private_data->functions[compression_type] == NULL) {
     ArrowErrorSet(error,
                   "compression type %s is not supported by this build (enable "
                   "NANOARROW_IPC_WITH_%s or install a decompression function)",
-                  CompressionName(compression_type),
+                  IpcCodecsCompressionName(compression_type),
                   compression_type == NANOARROW_IPC_COMPRESSION_TYPE_ZSTD ? "ZSTD" : "LZ4");
     return ENOTSUP;
   }
   return private_data->functions[compression_type](src, dst, dst_size, error);
 }
 
-static ArrowErrorCode SerialDecompressWait(struct ArrowIpcDecompressor* decompressor,
+static ArrowErrorCode IpcCodecsSerialDecompressWait(struct ArrowIpcDecompressor* decompressor,
                                            int64_t timeout_ms, struct ArrowError* error) {
   NANOARROW_UNUSED(decompressor);
   NANOARROW_UNUSED(timeout_ms);
@@ -1638,23 +2062,23 @@ static ArrowErrorCode SerialDecompressWait(struct ArrowIpcDecompressor* decompre
   return NANOARROW_OK;
 }
 
-static void SerialDecompressorRelease(struct ArrowIpcDecompressor* decompressor) {
+static void IpcCodecsSerialDecompressorRelease(struct ArrowIpcDecompressor* decompressor) {
   ArrowFree(decompressor->private_data);
   decompressor->release = NULL;
 }
 
 ArrowErrorCode ArrowIpcSerialDecompressor(struct ArrowIpcDecompressor* decompressor) {
-  struct SerialDecompressorPrivate* private_data =
-      (struct SerialDecompressorPrivate*)ArrowMalloc(sizeof(struct SerialDecompressorPrivate));
+  struct IpcCodecsSerialPrivate* private_data =
+      (struct IpcCodecsSerialPrivate*)ArrowMalloc(sizeof(struct IpcCodecsSerialPrivate));
   if (private_data == NULL) return ENOMEM;
   private_data->functions[NANOARROW_IPC_COMPRESSION_TYPE_NONE] = NULL;
   private_data->functions[NANOARROW_IPC_COMPRESSION_TYPE_LZ4_FRAME] =
       ArrowIpcGetLZ4DecompressionFunction();
   private_data->functions[NANOARROW_IPC_COMPRESSION_TYPE_ZSTD] =
       ArrowIpcGetZstdDecompressionFunction();
-  decompressor->decompress_add = &SerialDecompressAdd;
-  decompressor->decompress_wait = &SerialDecompressWait;
-  decompressor->release = &SerialDecompressorRelease;
+  decompressor->decompress_add = &IpcCodecsSerialDecompressAdd;
+  decompressor->decompress_wait = &IpcCodecsSerialDecompressWait;
+  decompressor->release = &IpcCodecsSerialDecompressorRelease;
   decompressor->private_data = private_data;
   return NANOARROW_OK;
 }
@@ -1663,15 +2087,467 @@ ArrowErrorCode ArrowIpcSerialDecompressorSetFunction(
     struct ArrowIpcDecompressor* decompressor,
     enum ArrowIpcCompressionType compression_type,
     ArrowIpcDecompressFunction decompress_function) {
-  struct SerialDecompressorPrivate* private_data;
-  if (decompressor->release != &SerialDecompressorRelease) return EINVAL;
+  struct IpcCodecsSerialPrivate* private_data;
+  if (decompressor->release != &IpcCodecsSerialDecompressorRelease) return EINVAL;
   if (compression_type <= NANOARROW_IPC_COMPRESSION_TYPE_NONE ||
       compression_type > NANOARROW_IPC_COMPRESSION_TYPE_ZSTD) {
     return EINVAL;
   }
-  private_data = (struct SerialDecompressorPrivate*)decompressor->private_data;
+  private_data = (struct IpcCodecsSerialPrivate*)decompressor->private_data;
   private_data->functions[compression_type] = decompress_function;
   return NANOARROW_OK;
+}
+
+/* [bundle] src/ipc/concat.c */
+
+/* Dictionary deltas: a new array holding the current dictionary then the delta.
+ *
+ * Both inputs are validated at FULL first, so the copy below may trust offsets,
+ * type ids, run ends and view buffer indexes to be in range; the result is built
+ * in a builder array (ArrowArrayInitFromSchema) node by node and validated at FULL. */
+
+#include <errno.h>
+#include <stdint.h>
+#include <string.h>
+
+
+
+/* Copies n bits of src starting at src_bit to dst starting at dst_bit (dst holds at
+ * least dst_bit + n bits). */
+static void IpcConcatCopyBits(uint8_t* dst, int64_t dst_bit, const uint8_t* src,
+                              int64_t src_bit, int64_t n) {
+  int64_t i;
+  if (dst_bit % 8 == 0 && src_bit % 8 == 0) {
+    int64_t whole = n / 8;
+    memcpy(dst + dst_bit / 8, src + src_bit / 8, (size_t)whole);
+    for (i = whole * 8; i < n; i++) {
+      ArrowBitSetTo(dst, dst_bit + i, (uint8_t)ArrowBitGet(src, src_bit + i));
+    }
+    return;
+  }
+  for (i = 0; i < n; i++) {
+    ArrowBitSetTo(dst, dst_bit + i, (uint8_t)ArrowBitGet(src, src_bit + i));
+  }
+}
+
+/* Appends n bits of src (NULL: all set) starting at src_bit to bitmap. */
+static ArrowErrorCode IpcConcatAppendBitmap(struct ArrowBitmap* bitmap, const uint8_t* src,
+                                            int64_t src_bit, int64_t n) {
+  NANOARROW_RETURN_NOT_OK(ArrowBitmapReserve(bitmap, n));
+  if (src == NULL) {
+    ArrowBitmapAppendUnsafe(bitmap, 1, n);
+  } else {
+    /* Zero the new bytes so the padding bits past the end are deterministic. */
+    int64_t used = ArrowBytesForBits(bitmap->size_bits);
+    memset(bitmap->buffer.data + used, 0,
+           (size_t)(ArrowBytesForBits(bitmap->size_bits + n) - used));
+    IpcConcatCopyBits(bitmap->buffer.data, bitmap->size_bits, src, src_bit, n);
+    bitmap->size_bits += n;
+    bitmap->buffer.size_bytes = ArrowBytesForBits(bitmap->size_bits);
+  }
+  return NANOARROW_OK;
+}
+
+static int64_t IpcConcatReadInt(const struct ArrowBufferView* buffer, int large, int64_t i) {
+  return large ? buffer->data.as_int64[i] : (int64_t)buffer->data.as_int32[i];
+}
+
+/* Appends value to an int32 (large == 0) or int64 buffer; ERANGE if it does not fit. */
+static ArrowErrorCode IpcConcatAppendInt(struct ArrowBuffer* buffer, int large,
+                                         int64_t value) {
+  if (large) return ArrowBufferAppendInt64(buffer, value);
+  if (value > INT32_MAX || value < INT32_MIN) return ERANGE;
+  return ArrowBufferAppendInt32(buffer, (int32_t)value);
+}
+
+static ArrowErrorCode IpcConcatAppend(struct ArrowArray* out, const struct ArrowArrayView* view,
+                                      int64_t start, int64_t length, int with_dictionary,
+                                      int depth, struct ArrowError* error);
+
+/* Offsets [abs, abs + length] rebased so that offsets[abs] becomes shift; the
+ * builder's offsets buffer gets its leading zero first if it has none yet. */
+static ArrowErrorCode IpcConcatAppendOffsets(struct ArrowBuffer* offsets,
+                                             const struct ArrowBufferView* source,
+                                             int large, int64_t abs, int64_t length,
+                                             int64_t shift) {
+  int64_t first = IpcConcatReadInt(source, large, abs);
+  int64_t i;
+  if (offsets->size_bytes == 0) NANOARROW_RETURN_NOT_OK(IpcConcatAppendInt(offsets, large, 0));
+  NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(offsets, length * (large ? 8 : 4)));
+  for (i = 1; i <= length; i++) {
+    /* Validated offsets are >= first and <= the data/child size, so no overflow. */
+    int64_t relative = IpcConcatReadInt(source, large, abs + i) - first;
+    if (relative > INT64_MAX - shift) return ERANGE;
+    NANOARROW_RETURN_NOT_OK(IpcConcatAppendInt(offsets, large, relative + shift));
+  }
+  return NANOARROW_OK;
+}
+
+/* List views: the child range the elements use, then offsets rebased onto it. */
+static ArrowErrorCode IpcConcatAppendListView(struct ArrowArray* out,
+                                              const struct ArrowArrayView* view, int64_t abs,
+                                              int64_t length, int with_dictionary, int depth,
+                                              struct ArrowError* error) {
+  int large = view->storage_type == NANOARROW_TYPE_LARGE_LIST_VIEW;
+  const struct ArrowBufferView* offsets = &view->buffer_views[1];
+  const struct ArrowBufferView* sizes = &view->buffer_views[2];
+  int64_t child_start = INT64_MAX;
+  int64_t child_end = 0;
+  int64_t shift;
+  int64_t i;
+  for (i = abs; i < abs + length; i++) {
+    int64_t size = IpcConcatReadInt(sizes, large, i);
+    int64_t offset = IpcConcatReadInt(offsets, large, i);
+    if (size == 0) continue;
+    if (offset < child_start) child_start = offset;
+    if (offset + size > child_end) child_end = offset + size;
+  }
+  if (child_start == INT64_MAX) child_start = child_end = 0;
+  shift = out->children[0]->length;
+  NANOARROW_RETURN_NOT_OK(IpcConcatAppend(out->children[0], view->children[0], child_start,
+                                          child_end - child_start, with_dictionary,
+                                          depth + 1, error));
+  for (i = abs; i < abs + length; i++) {
+    int64_t size = IpcConcatReadInt(sizes, large, i);
+    /* Empty elements point at the start of this piece, which is in bounds. */
+    int64_t offset = size == 0 ? shift : IpcConcatReadInt(offsets, large, i) - child_start + shift;
+    NANOARROW_RETURN_NOT_OK(IpcConcatAppendInt(ArrowArrayBuffer(out, 1), large, offset));
+    NANOARROW_RETURN_NOT_OK(IpcConcatAppendInt(ArrowArrayBuffer(out, 2), large, size));
+  }
+  return NANOARROW_OK;
+}
+
+/* Child index of a (validated) type id. */
+static int IpcConcatUnionChild(const struct ArrowArrayView* view, int8_t type_id) {
+  return view->union_type_id_map != NULL ? view->union_type_id_map[type_id] : type_id;
+}
+
+/* Dense unions: for each child, the range of child elements the union elements
+ * use is appended and the offsets are rebased onto it. */
+static ArrowErrorCode IpcConcatAppendDenseUnion(struct ArrowArray* out,
+                                                const struct ArrowArrayView* view,
+                                                int64_t abs, int64_t length,
+                                                int with_dictionary, int depth,
+                                                struct ArrowError* error) {
+  const int8_t* type_ids = view->buffer_views[0].data.as_int8 + abs;
+  const int32_t* offsets = view->buffer_views[1].data.as_int32 + abs;
+  int64_t child_start[128];
+  int64_t child_end[128];
+  int64_t shift[128];
+  int64_t n_children = view->n_children;
+  int64_t i;
+
+  if (n_children > 128) return EINVAL;
+  for (i = 0; i < n_children; i++) {
+    child_start[i] = INT64_MAX;
+    child_end[i] = 0;
+  }
+  for (i = 0; i < length; i++) {
+    int child = IpcConcatUnionChild(view, type_ids[i]);
+    if (offsets[i] < child_start[child]) child_start[child] = offsets[i];
+    if (offsets[i] + 1 > child_end[child]) child_end[child] = (int64_t)offsets[i] + 1;
+  }
+  for (i = 0; i < n_children; i++) {
+    if (child_start[i] == INT64_MAX) child_start[i] = child_end[i] = 0;
+    shift[i] = out->children[i]->length - child_start[i];
+    NANOARROW_RETURN_NOT_OK(IpcConcatAppend(out->children[i], view->children[i],
+                                            child_start[i], child_end[i] - child_start[i],
+                                            with_dictionary, depth + 1, error));
+  }
+  NANOARROW_RETURN_NOT_OK(ArrowBufferAppend(ArrowArrayBuffer(out, 0), type_ids, length));
+  NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(ArrowArrayBuffer(out, 1), length * 4));
+  for (i = 0; i < length; i++) {
+    int child = IpcConcatUnionChild(view, type_ids[i]);
+    NANOARROW_RETURN_NOT_OK(
+        IpcConcatAppendInt(ArrowArrayBuffer(out, 1), 0, offsets[i] + shift[child]));
+  }
+  return NANOARROW_OK;
+}
+
+static int64_t IpcConcatRunEnd(const struct ArrowArrayView* run_ends, int64_t i) {
+  const struct ArrowBufferView* data = &run_ends->buffer_views[1];
+  switch (run_ends->storage_type) {
+    case NANOARROW_TYPE_INT16:
+      return data->data.as_int16[run_ends->offset + i];
+    case NANOARROW_TYPE_INT32:
+      return data->data.as_int32[run_ends->offset + i];
+    default:
+      return data->data.as_int64[run_ends->offset + i];
+  }
+}
+
+/* Run-end encoded: the runs covering logical [abs, abs + length), run ends rebased
+ * onto the output's logical length, and the values of those runs. */
+static ArrowErrorCode IpcConcatAppendRunEndEncoded(struct ArrowArray* out,
+                                                   const struct ArrowArrayView* view,
+                                                   int64_t abs, int64_t length,
+                                                   int with_dictionary, int depth,
+                                                   struct ArrowError* error) {
+  const struct ArrowArrayView* run_ends = view->children[0];
+  struct ArrowArray* out_run_ends = out->children[0];
+  struct ArrowBuffer* out_data = ArrowArrayBuffer(out_run_ends, 1);
+  int64_t max_run_end = run_ends->storage_type == NANOARROW_TYPE_INT16   ? INT16_MAX
+                        : run_ends->storage_type == NANOARROW_TYPE_INT32 ? INT32_MAX
+                                                                         : INT64_MAX;
+  int64_t low = 0;
+  int64_t high = run_ends->length;
+  int64_t first_run;
+  int64_t run;
+
+  /* First run whose end is past abs (run ends are strictly increasing). */
+  while (low < high) {
+    int64_t middle = low + (high - low) / 2;
+    if (IpcConcatRunEnd(run_ends, middle) > abs) {
+      high = middle;
+    } else {
+      low = middle + 1;
+    }
+  }
+  first_run = low;
+  if (out->length > max_run_end - length) return ERANGE;
+  for (run = first_run; run < run_ends->length; run++) {
+    int64_t end = IpcConcatRunEnd(run_ends, run) - abs;
+    int64_t rebased = (end < length ? end : length) + out->length;
+    switch (run_ends->storage_type) {
+      case NANOARROW_TYPE_INT16:
+        NANOARROW_RETURN_NOT_OK(ArrowBufferAppendInt16(out_data, (int16_t)rebased));
+        break;
+      case NANOARROW_TYPE_INT32:
+        NANOARROW_RETURN_NOT_OK(ArrowBufferAppendInt32(out_data, (int32_t)rebased));
+        break;
+      default:
+        NANOARROW_RETURN_NOT_OK(ArrowBufferAppendInt64(out_data, rebased));
+        break;
+    }
+    if (end >= length) break;
+  }
+  if (run == run_ends->length) {
+    ArrowErrorSet(error, "run ends stop before the run-end encoded array's length");
+    return EINVAL;
+  }
+  out_run_ends->length += run - first_run + 1;
+  return IpcConcatAppend(out->children[1], view->children[1], first_run,
+                         run - first_run + 1, with_dictionary, depth + 1, error);
+}
+
+/* Binary/string views: the views, with the long ones' buffer indexes rebased past
+ * the variadic buffers already in out, then copies of view's variadic buffers. */
+static ArrowErrorCode IpcConcatAppendBinaryView(struct ArrowArray* out,
+                                                const struct ArrowArrayView* view,
+                                                int64_t abs, int64_t length) {
+  struct ArrowArrayPrivateData* private_data =
+      (struct ArrowArrayPrivateData*)out->private_data;
+  struct ArrowBuffer* views = ArrowArrayBuffer(out, 1);
+  int32_t base = private_data->n_variadic_buffers;
+  int64_t first_byte = views->size_bytes;
+  int64_t i;
+
+  if (view->n_variadic_buffers > INT32_MAX - base) return ERANGE;
+  NANOARROW_RETURN_NOT_OK(
+      ArrowBufferAppend(views, view->buffer_views[1].data.as_uint8 + abs * 16, length * 16));
+  if (base > 0) {
+    for (i = 0; i < length; i++) {
+      uint8_t* element = views->data + first_byte + i * 16;
+      int32_t size;
+      int32_t buffer_index;
+      memcpy(&size, element, sizeof(size));
+      if (size <= 12) continue;
+      memcpy(&buffer_index, element + 8, sizeof(buffer_index));
+      buffer_index += base;
+      memcpy(element + 8, &buffer_index, sizeof(buffer_index));
+    }
+  }
+  if (view->n_variadic_buffers == 0) return NANOARROW_OK;
+  NANOARROW_RETURN_NOT_OK(ArrowArrayAddVariadicBuffers(out, view->n_variadic_buffers));
+  for (i = 0; i < view->n_variadic_buffers; i++) {
+    int64_t size_bytes = view->variadic_buffer_sizes[i];
+    if (size_bytes > 0) {
+      NANOARROW_RETURN_NOT_OK(ArrowBufferAppend(&private_data->variadic_buffers[base + i],
+                                                view->variadic_buffers[i], size_bytes));
+    }
+    private_data->variadic_buffer_sizes[base + i] = size_bytes;
+  }
+  return NANOARROW_OK;
+}
+
+/* Appends elements [start, start + length) of view (start excludes view->offset)
+ * to the builder out; with_dictionary also copies view's dictionaries, which the
+ * indices of every piece appended before must refer to as well. */
+static ArrowErrorCode IpcConcatAppend(struct ArrowArray* out, const struct ArrowArrayView* view,
+                                      int64_t start, int64_t length, int with_dictionary,
+                                      int depth, struct ArrowError* error) {
+  int64_t abs = view->offset + start;
+  int64_t i;
+
+  if (depth > NANOARROW_MAX_NESTING_DEPTH) {
+    ArrowErrorSet(error, "dictionary nested more than %d levels deep",
+                  NANOARROW_MAX_NESTING_DEPTH);
+    return EINVAL;
+  }
+  if (length == 0) {
+    /* Nothing to copy (buffers may be NULL), but nested dictionaries still come
+     * along. */
+    for (i = 0; i < view->n_children; i++) {
+      NANOARROW_RETURN_NOT_OK(IpcConcatAppend(out->children[i], view->children[i], 0, 0,
+                                              with_dictionary, depth + 1, error));
+    }
+    if (view->dictionary != NULL && with_dictionary) {
+      NANOARROW_RETURN_NOT_OK(IpcConcatAppend(out->dictionary, view->dictionary, 0,
+                                              view->dictionary->length, 1, depth + 1, error));
+    }
+    return NANOARROW_OK;
+  }
+  if (view->layout.buffer_type[0] == NANOARROW_BUFFER_TYPE_VALIDITY) {
+    const uint8_t* validity = view->buffer_views[0].data.as_uint8;
+    NANOARROW_RETURN_NOT_OK(
+        IpcConcatAppendBitmap(ArrowArrayValidityBitmap(out), validity, abs, length));
+    if (validity != NULL) out->null_count += length - ArrowBitCountSet(validity, abs, length);
+  }
+
+  switch (view->storage_type) {
+    case NANOARROW_TYPE_NA:
+      out->null_count += length;
+      break;
+    case NANOARROW_TYPE_BOOL: {
+      struct ArrowBuffer* data = ArrowArrayBuffer(out, 1);
+      int64_t used = data->size_bytes;
+      NANOARROW_RETURN_NOT_OK(
+          ArrowBufferResize(data, ArrowBytesForBits(out->length + length), 0));
+      memset(data->data + used, 0, (size_t)(data->size_bytes - used));
+      IpcConcatCopyBits(data->data, out->length, view->buffer_views[1].data.as_uint8, abs,
+                        length);
+      break;
+    }
+    case NANOARROW_TYPE_STRING:
+    case NANOARROW_TYPE_BINARY:
+    case NANOARROW_TYPE_LARGE_STRING:
+    case NANOARROW_TYPE_LARGE_BINARY: {
+      int large = view->storage_type == NANOARROW_TYPE_LARGE_STRING ||
+                  view->storage_type == NANOARROW_TYPE_LARGE_BINARY;
+      struct ArrowBuffer* data = ArrowArrayBuffer(out, 2);
+      int64_t first = IpcConcatReadInt(&view->buffer_views[1], large, abs);
+      int64_t last = IpcConcatReadInt(&view->buffer_views[1], large, abs + length);
+      NANOARROW_RETURN_NOT_OK(IpcConcatAppendOffsets(ArrowArrayBuffer(out, 1),
+                                                     &view->buffer_views[1], large, abs,
+                                                     length, data->size_bytes));
+      if (last > first) {
+        NANOARROW_RETURN_NOT_OK(ArrowBufferAppend(
+            data, view->buffer_views[2].data.as_uint8 + first, last - first));
+      }
+      break;
+    }
+    case NANOARROW_TYPE_LIST:
+    case NANOARROW_TYPE_LARGE_LIST:
+    case NANOARROW_TYPE_MAP: {
+      int large = view->storage_type == NANOARROW_TYPE_LARGE_LIST;
+      int64_t first = IpcConcatReadInt(&view->buffer_views[1], large, abs);
+      int64_t last = IpcConcatReadInt(&view->buffer_views[1], large, abs + length);
+      NANOARROW_RETURN_NOT_OK(IpcConcatAppendOffsets(ArrowArrayBuffer(out, 1),
+                                                     &view->buffer_views[1], large, abs,
+                                                     length, out->children[0]->length));
+      NANOARROW_RETURN_NOT_OK(IpcConcatAppend(out->children[0], view->children[0], first,
+                                              last - first, with_dictionary, depth + 1,
+                                              error));
+      break;
+    }
+    case NANOARROW_TYPE_LIST_VIEW:
+    case NANOARROW_TYPE_LARGE_LIST_VIEW:
+      NANOARROW_RETURN_NOT_OK(IpcConcatAppendListView(out, view, abs, length,
+                                                      with_dictionary, depth, error));
+      break;
+    case NANOARROW_TYPE_FIXED_SIZE_LIST: {
+      int64_t list_size = view->layout.child_size_elements;
+      NANOARROW_RETURN_NOT_OK(IpcConcatAppend(out->children[0], view->children[0],
+                                              abs * list_size, length * list_size,
+                                              with_dictionary, depth + 1, error));
+      break;
+    }
+    case NANOARROW_TYPE_STRUCT:
+      for (i = 0; i < view->n_children; i++) {
+        NANOARROW_RETURN_NOT_OK(IpcConcatAppend(out->children[i], view->children[i], abs,
+                                                length, with_dictionary, depth + 1, error));
+      }
+      break;
+    case NANOARROW_TYPE_SPARSE_UNION:
+      NANOARROW_RETURN_NOT_OK(ArrowBufferAppend(
+          ArrowArrayBuffer(out, 0), view->buffer_views[0].data.as_int8 + abs, length));
+      for (i = 0; i < view->n_children; i++) {
+        NANOARROW_RETURN_NOT_OK(IpcConcatAppend(out->children[i], view->children[i], abs,
+                                                length, with_dictionary, depth + 1, error));
+      }
+      break;
+    case NANOARROW_TYPE_DENSE_UNION:
+      NANOARROW_RETURN_NOT_OK(IpcConcatAppendDenseUnion(out, view, abs, length,
+                                                        with_dictionary, depth, error));
+      break;
+    case NANOARROW_TYPE_RUN_END_ENCODED:
+      NANOARROW_RETURN_NOT_OK(IpcConcatAppendRunEndEncoded(out, view, abs, length,
+                                                           with_dictionary, depth, error));
+      break;
+    case NANOARROW_TYPE_BINARY_VIEW:
+    case NANOARROW_TYPE_STRING_VIEW:
+      NANOARROW_RETURN_NOT_OK(IpcConcatAppendBinaryView(out, view, abs, length));
+      break;
+    default: {
+      /* Fixed width: primitives, decimals, intervals, fixed-size binary, indices. */
+      int64_t width = view->layout.element_size_bits[1] / 8;
+      if (view->layout.buffer_type[1] != NANOARROW_BUFFER_TYPE_DATA ||
+          view->layout.element_size_bits[1] % 8 != 0) {
+        ArrowErrorSet(error, "dictionary deltas of type %s are not supported",
+                      ArrowTypeString(view->storage_type));
+        return ENOTSUP;
+      }
+      NANOARROW_RETURN_NOT_OK(ArrowBufferAppend(
+          ArrowArrayBuffer(out, 1), view->buffer_views[1].data.as_uint8 + abs * width,
+          length * width));
+      break;
+    }
+  }
+
+  if (view->dictionary != NULL && with_dictionary) {
+    NANOARROW_RETURN_NOT_OK(IpcConcatAppend(out->dictionary, view->dictionary, 0,
+                                            view->dictionary->length, 1, depth + 1, error));
+  }
+  out->length += length;
+  return NANOARROW_OK;
+}
+
+ArrowErrorCode ArrowIpcPrivateConcatenate(const struct ArrowSchema* schema,
+                                          struct ArrowArrayView* old_view,
+                                          struct ArrowArrayView* delta_view,
+                                          struct ArrowArray* out, struct ArrowError* error) {
+  struct ArrowError local_error;
+  ArrowErrorCode result;
+
+  local_error.message[0] = '\0';
+  result = ArrowArrayViewValidate(old_view, NANOARROW_VALIDATION_LEVEL_FULL, &local_error);
+  if (result != NANOARROW_OK) {
+    ArrowErrorSet(error, "current dictionary (before a delta): %s", local_error.message);
+    return result;
+  }
+  result = ArrowArrayViewValidate(delta_view, NANOARROW_VALIDATION_LEVEL_FULL, &local_error);
+  if (result != NANOARROW_OK) {
+    ArrowErrorSet(error, "dictionary delta: %s", local_error.message);
+    return result;
+  }
+  NANOARROW_RETURN_NOT_OK(ArrowArrayInitFromSchema(out, schema, error));
+  /* Nested dictionaries: the delta's is the newest, a superset of the old one. */
+  result = IpcConcatAppend(out, old_view, 0, old_view->length, 0, 0, error);
+  if (result == NANOARROW_OK) {
+    result = IpcConcatAppend(out, delta_view, 0, delta_view->length, 1, 0, error);
+  }
+  if (result == NANOARROW_OK) {
+    result = ArrowArrayFinishBuilding(out, NANOARROW_VALIDATION_LEVEL_FULL, &local_error);
+    if (result != NANOARROW_OK) {
+      ArrowErrorSet(error, "dictionary with its delta appended: %s", local_error.message);
+    }
+  } else if (result == ERANGE) {
+    ArrowErrorSet(error, "concatenated dictionary exceeds its offsets' or run ends' range");
+  } else if (result == ENOMEM) {
+    ArrowErrorSet(error, "out of memory concatenating a dictionary delta");
+  }
+  if (result != NANOARROW_OK) ArrowArrayRelease(out);
+  return result;
 }
 
 /* [bundle] src/ipc/decoder.c */
@@ -1681,6 +2557,7 @@ ArrowErrorCode ArrowIpcSerialDecompressorSetFunction(
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 
@@ -1695,13 +2572,34 @@ ArrowErrorCode ArrowIpcCheckRuntime(struct ArrowError* error) {
   return NANOARROW_OK;
 }
 
-static struct ArrowIpcDecoderPrivate* DecoderPrivate(struct ArrowIpcDecoder* decoder) {
+static struct ArrowIpcDecoderPrivate* IpcDecoderGetPrivate(struct ArrowIpcDecoder* decoder) {
   return (struct ArrowIpcDecoderPrivate*)decoder->private_data;
 }
 
 /* ---- Column trees ---- */
 
-static void TreeInitEmpty(struct ArrowIpcTree* tree) {
+/* Resets tree->view, whose first n_ready shared child views (if it has them) are
+ * initialized. */
+static void IpcDecoderTreeResetViews(struct ArrowIpcTree* tree, int64_t n_ready) {
+  int64_t i;
+  if (tree->child_views != NULL) {
+    for (i = 0; i < n_ready; i++) {
+      /* A column view owns nothing else unless InitFromSchema allocated it. */
+      struct ArrowArrayView* child = &tree->child_views[i];
+      if (child->children != NULL || child->dictionary != NULL ||
+          child->union_type_id_map != NULL) {
+        ArrowArrayViewReset(child);
+      }
+    }
+    ArrowFree(tree->child_views);
+    tree->child_views = NULL;
+    tree->view.children = NULL;
+    tree->view.n_children = 0;
+  }
+  ArrowArrayViewReset(&tree->view);
+}
+
+static void IpcDecoderTreeInitEmpty(struct ArrowIpcTree* tree) {
   memset(tree, 0, sizeof(*tree));
   tree->schema.release = NULL;
   ArrowArrayViewInitFromType(&tree->view, NANOARROW_TYPE_UNINITIALIZED);
@@ -1720,44 +2618,138 @@ void ArrowIpcPrivateTreeReset(struct ArrowIpcTree* tree) {
     ArrowFree(tree->fields[i].variadic_sizes);
   }
   ArrowFree(tree->fields);
-  ArrowArrayViewReset(&tree->view);
+  IpcDecoderTreeResetViews(tree, tree->view.n_children);
   if (tree->schema.release != NULL) ArrowSchemaRelease(&tree->schema);
-  TreeInitEmpty(tree);
+  IpcDecoderTreeInitEmpty(tree);
+}
+
+/* A flat struct schema: every child without children or dictionary. */
+static int IpcDecoderIsFlat(const struct ArrowSchema* schema) {
+  int64_t i;
+  if (schema->dictionary != NULL || schema->n_children <= 0 || schema->children == NULL) {
+    return 0;
+  }
+  for (i = 0; i < schema->n_children; i++) {
+    const struct ArrowSchema* child = schema->children[i];
+    if (child == NULL || child->n_children != 0 || child->dictionary != NULL) return 0;
+  }
+  return 1;
+}
+
+/* tree->view for tree->schema. The views of a flat schema's columns share one
+ * allocation (one malloc instead of one per column); anything else, or any
+ * error (so that its message names the child), goes through
+ * ArrowArrayViewInitFromSchema. */
+static ArrowErrorCode IpcDecoderTreeInitViews(struct ArrowIpcTree* tree,
+                                              struct ArrowError* error) {
+  const struct ArrowSchema* schema = &tree->schema;
+  if (IpcDecoderIsFlat(schema)) {
+    int64_t n = schema->n_children;
+    int64_t i;
+    struct ArrowArrayView* views = NULL;
+    if (n <= INT64_MAX / (int64_t)(sizeof(struct ArrowArrayView) + sizeof(void*))) {
+      views = (struct ArrowArrayView*)ArrowMalloc(
+          n * (int64_t)(sizeof(struct ArrowArrayView) + sizeof(struct ArrowArrayView*)));
+    }
+    if (views != NULL) {
+      ArrowArrayViewInitFromType(&tree->view, NANOARROW_TYPE_STRUCT);
+      tree->child_views = views;
+      tree->view.children = (struct ArrowArrayView**)(views + n);
+      tree->view.n_children = n;
+      for (i = 0; i < n; i++) {
+        tree->view.children[i] = &views[i];
+        if (ArrowArrayViewInitFromSchema(&views[i], schema->children[i], NULL) !=
+            NANOARROW_OK) {
+          break;
+        }
+      }
+      if (i == n) return NANOARROW_OK;
+      IpcDecoderTreeResetViews(tree, i);
+    }
+  }
+  return ArrowArrayViewInitFromSchema(&tree->view, schema, error);
 }
 
 /* Dictionary ids in schema pre-order, as given by the last Schema message. */
-struct IdList {
+struct IpcDecoderIdList {
   const int64_t* ids;
   int64_t n_ids;
   int64_t next;
 };
 
-static ArrowErrorCode TreeInitWithIds(struct ArrowIpcDecoderPrivate* private_data,
-                                      struct ArrowIpcTree* tree,
-                                      const struct ArrowSchema* schema,
-                                      struct IdList* ids, int64_t* n_encodings,
-                                      struct ArrowError* error);
+static ArrowErrorCode IpcDecoderTreeInitWithIds(struct ArrowIpcDecoderPrivate* private_data,
+                                      struct ArrowIpcTree* tree, struct ArrowSchema* schema,
+                                      int adopt, struct IpcDecoderIdList* ids,
+                                      int64_t* n_encodings, struct ArrowError* error);
 
-static int64_t CountNodes(const struct ArrowArrayView* view) {
+static int64_t IpcDecoderCountNodes(const struct ArrowArrayView* view) {
   int64_t n = 1;
   int64_t i;
-  for (i = 0; i < view->n_children; i++) n += CountNodes(view->children[i]);
+  for (i = 0; i < view->n_children; i++) n += IpcDecoderCountNodes(view->children[i]);
   return n;
 }
 
-static ArrowErrorCode RegisterDictionary(struct ArrowIpcDecoderPrivate* private_data,
-                                         const struct ArrowSchema* field, struct IdList* ids,
+static ArrowErrorCode IpcDecoderRegisterDictionary(struct ArrowIpcDecoderPrivate* private_data,
+                                         const struct ArrowSchema* field, struct IpcDecoderIdList* ids,
                                          int64_t* n_encodings, int64_t* index_out,
                                          struct ArrowError* error);
 
+static int64_t IpcDecoderFixedBufferCount(const struct ArrowArrayView* view) {
+  int64_t n = 0;
+  while (n < NANOARROW_MAX_FIXED_BUFFERS &&
+         view->layout.buffer_type[n] != NANOARROW_BUFFER_TYPE_NONE) {
+    n++;
+  }
+  return n;
+}
+
+/* Types whose validation at every level is buffer sizes, child lengths and the
+ * null count (see ArrowIpcTree.quick_validation). */
+static int IpcDecoderIsQuickType(enum ArrowType type) {
+  switch (type) {
+    case NANOARROW_TYPE_NA:
+    case NANOARROW_TYPE_BOOL:
+    case NANOARROW_TYPE_UINT8:
+    case NANOARROW_TYPE_INT8:
+    case NANOARROW_TYPE_UINT16:
+    case NANOARROW_TYPE_INT16:
+    case NANOARROW_TYPE_UINT32:
+    case NANOARROW_TYPE_INT32:
+    case NANOARROW_TYPE_UINT64:
+    case NANOARROW_TYPE_INT64:
+    case NANOARROW_TYPE_HALF_FLOAT:
+    case NANOARROW_TYPE_FLOAT:
+    case NANOARROW_TYPE_DOUBLE:
+    case NANOARROW_TYPE_FIXED_SIZE_BINARY:
+    case NANOARROW_TYPE_DATE32:
+    case NANOARROW_TYPE_DATE64:
+    case NANOARROW_TYPE_TIMESTAMP:
+    case NANOARROW_TYPE_TIME32:
+    case NANOARROW_TYPE_TIME64:
+    case NANOARROW_TYPE_INTERVAL_MONTHS:
+    case NANOARROW_TYPE_INTERVAL_DAY_TIME:
+    case NANOARROW_TYPE_INTERVAL_MONTH_DAY_NANO:
+    case NANOARROW_TYPE_DECIMAL32:
+    case NANOARROW_TYPE_DECIMAL64:
+    case NANOARROW_TYPE_DECIMAL128:
+    case NANOARROW_TYPE_DECIMAL256:
+    case NANOARROW_TYPE_DURATION:
+    case NANOARROW_TYPE_STRUCT:
+    case NANOARROW_TYPE_FIXED_SIZE_LIST:
+      return 1;
+    default:
+      return 0;
+  }
+}
+
 /* Fills tree->fields in pre-order from the view and schema trees. */
-static ArrowErrorCode FlattenFields(struct ArrowIpcDecoderPrivate* private_data,
+static ArrowErrorCode IpcDecoderFlattenFields(struct ArrowIpcDecoderPrivate* private_data,
                                     struct ArrowIpcTree* tree, struct ArrowArrayView* view,
                                     const struct ArrowSchema* schema, int64_t* k,
-                                    struct IdList* ids, int64_t* n_encodings, int depth,
+                                    struct IpcDecoderIdList* ids, int64_t* n_encodings, int depth,
                                     struct ArrowError* error) {
   int64_t i;
-  struct ArrowIpcField* field = &tree->fields[*k];
+  struct ArrowIpcTreeField* field = &tree->fields[*k];
   if (depth > NANOARROW_MAX_NESTING_DEPTH) {
     ArrowErrorSet(error, "schema nested deeper than %d", NANOARROW_MAX_NESTING_DEPTH);
     return EINVAL;
@@ -1768,13 +2760,20 @@ static ArrowErrorCode FlattenFields(struct ArrowIpcDecoderPrivate* private_data,
   if (view->storage_type == NANOARROW_TYPE_BINARY_VIEW ||
       view->storage_type == NANOARROW_TYPE_STRING_VIEW) {
     tree->n_variadic_fields++;
+  } else {
+    tree->n_export_buffers += IpcDecoderFixedBufferCount(view);
   }
+  if (schema->dictionary != NULL || !IpcDecoderIsQuickType(view->storage_type)) {
+    tree->quick_validation = 0;
+  }
+  if (view->n_children > 0) tree->has_nested_fields = 1;
+  tree->n_dictionary_fields += schema->dictionary != NULL;
   if (schema->dictionary != NULL) {
     if (view->dictionary == NULL) {
       ArrowErrorSet(error, "dictionary-encoded field has no dictionary view");
       return EINVAL;
     }
-    NANOARROW_RETURN_NOT_OK(RegisterDictionary(private_data, schema, ids, n_encodings,
+    NANOARROW_RETURN_NOT_OK(IpcDecoderRegisterDictionary(private_data, schema, ids, n_encodings,
                                                &field->dictionary_index, error));
   }
   if (view->n_children != schema->n_children) {
@@ -1782,57 +2781,64 @@ static ArrowErrorCode FlattenFields(struct ArrowIpcDecoderPrivate* private_data,
     return EINVAL;
   }
   for (i = 0; i < view->n_children; i++) {
-    NANOARROW_RETURN_NOT_OK(FlattenFields(private_data, tree, view->children[i],
+    NANOARROW_RETURN_NOT_OK(IpcDecoderFlattenFields(private_data, tree, view->children[i],
                                           schema->children[i], k, ids, n_encodings,
                                           depth + 1, error));
   }
   return NANOARROW_OK;
 }
 
-static ArrowErrorCode TreeInitWithIds(struct ArrowIpcDecoderPrivate* private_data,
-                                      struct ArrowIpcTree* tree,
-                                      const struct ArrowSchema* schema,
-                                      struct IdList* ids, int64_t* n_encodings,
-                                      struct ArrowError* error) {
+/* With adopt, schema is moved into the tree (when its format is right) rather
+ * than copied. */
+static ArrowErrorCode IpcDecoderTreeInitWithIds(struct ArrowIpcDecoderPrivate* private_data,
+                                      struct ArrowIpcTree* tree, struct ArrowSchema* schema,
+                                      int adopt, struct IpcDecoderIdList* ids,
+                                      int64_t* n_encodings, struct ArrowError* error) {
   int64_t i;
   int64_t k = 0;
-  TreeInitEmpty(tree);
+  IpcDecoderTreeInitEmpty(tree);
   if (schema->format == NULL || strcmp(schema->format, "+s") != 0) {
     ArrowErrorSet(error, "expected a struct schema (format '+s')");
     return EINVAL;
   }
-  NANOARROW_RETURN_NOT_OK(ArrowSchemaDeepCopy(schema, &tree->schema));
-  NANOARROW_RETURN_NOT_OK(ArrowArrayViewInitFromSchema(&tree->view, &tree->schema, error));
-  tree->n_fields = CountNodes(&tree->view) - 1;
-  tree->fields = (struct ArrowIpcField*)ArrowMalloc(
-      (tree->n_fields > 0 ? tree->n_fields : 1) * (int64_t)sizeof(struct ArrowIpcField));
+  if (adopt) {
+    ArrowSchemaMove(schema, &tree->schema);
+  } else {
+    NANOARROW_RETURN_NOT_OK(ArrowSchemaDeepCopy(schema, &tree->schema));
+  }
+  NANOARROW_RETURN_NOT_OK(IpcDecoderTreeInitViews(tree, error));
+  tree->n_fields = IpcDecoderCountNodes(&tree->view) - 1;
+  tree->fields = (struct ArrowIpcTreeField*)ArrowMalloc(
+      (tree->n_fields > 0 ? tree->n_fields : 1) * (int64_t)sizeof(struct ArrowIpcTreeField));
   if (tree->fields == NULL) {
     tree->n_fields = 0;
     ArrowErrorSet(error, "out of memory");
     return ENOMEM;
   }
-  memset(tree->fields, 0, (size_t)tree->n_fields * sizeof(struct ArrowIpcField));
+  memset(tree->fields, 0, (size_t)tree->n_fields * sizeof(struct ArrowIpcTreeField));
+  tree->n_export_buffers = IpcDecoderFixedBufferCount(&tree->view);
+  tree->quick_validation = 1;
   for (i = 0; i < tree->view.n_children; i++) {
-    NANOARROW_RETURN_NOT_OK(FlattenFields(private_data, tree, tree->view.children[i],
+    NANOARROW_RETURN_NOT_OK(IpcDecoderFlattenFields(private_data, tree, tree->view.children[i],
                                           tree->schema.children[i], &k, ids, n_encodings,
                                           1, error));
   }
   return NANOARROW_OK;
 }
 
-static int64_t CountDictionaries(const struct ArrowSchema* schema, int depth) {
+static int64_t IpcDecoderCountDictionaries(const struct ArrowSchema* schema, int depth) {
   int64_t n = 0;
   int64_t i;
   const struct ArrowSchema* value;
   if (depth > NANOARROW_MAX_NESTING_DEPTH) return 0;
   n += schema->dictionary != NULL;
   value = schema->dictionary != NULL ? schema->dictionary : schema;
-  for (i = 0; i < value->n_children; i++) n += CountDictionaries(value->children[i], depth + 1);
+  for (i = 0; i < value->n_children; i++) n += IpcDecoderCountDictionaries(value->children[i], depth + 1);
   return n;
 }
 
-static ArrowErrorCode RegisterDictionary(struct ArrowIpcDecoderPrivate* private_data,
-                                         const struct ArrowSchema* field, struct IdList* ids,
+static ArrowErrorCode IpcDecoderRegisterDictionary(struct ArrowIpcDecoderPrivate* private_data,
+                                         const struct ArrowSchema* field, struct IpcDecoderIdList* ids,
                                          int64_t* n_encodings, int64_t* index_out,
                                          struct ArrowError* error) {
   int64_t id = ids->next < ids->n_ids ? ids->ids[ids->next] : ids->next;
@@ -1840,8 +2846,10 @@ static ArrowErrorCode RegisterDictionary(struct ArrowIpcDecoderPrivate* private_
   struct ArrowIpcDictionaryEntry* entry;
   ids->next++;
 
-  private_data->encodings[*n_encodings].id = id;
-  private_data->encodings[*n_encodings].schema = field;
+  private_data->encodings.encodings[*n_encodings].id = id;
+  private_data->encodings.encodings[*n_encodings].kind =
+      NANOARROW_IPC_DICTIONARY_KIND_DENSE_ARRAY;
+  private_data->encodings.encodings[*n_encodings].schema = field;
   (*n_encodings)++;
 
   for (i = 0; i < private_data->n_dictionaries; i++) {
@@ -1849,7 +2857,7 @@ static ArrowErrorCode RegisterDictionary(struct ArrowIpcDecoderPrivate* private_
       /* A shared dictionary: the value type's own dictionaries were registered by
        * its first user; skip their ids. */
       *index_out = i;
-      ids->next += CountDictionaries(field->dictionary, 0);
+      ids->next += IpcDecoderCountDictionaries(field->dictionary, 0);
       return NANOARROW_OK;
     }
   }
@@ -1872,15 +2880,15 @@ static ArrowErrorCode RegisterDictionary(struct ArrowIpcDecoderPrivate* private_
       result = ArrowSchemaDeepCopy(field->dictionary, wrapper.children[0]);
     }
     if (result == NANOARROW_OK) {
-      result = TreeInitWithIds(private_data, &entry->tree, &wrapper, ids, n_encodings,
-                               error);
+      result = IpcDecoderTreeInitWithIds(private_data, &entry->tree, &wrapper, 1, ids,
+                                         n_encodings, error);
     }
     if (wrapper.release != NULL) ArrowSchemaRelease(&wrapper);
     return result;
   }
 }
 
-static void ResetDictionaries(struct ArrowIpcDecoderPrivate* private_data) {
+static void IpcDecoderResetDictionaries(struct ArrowIpcDecoderPrivate* private_data) {
   int64_t i;
   for (i = 0; i < private_data->n_dictionaries; i++) {
     ArrowIpcPrivateTreeReset(&private_data->dictionaries[i].tree);
@@ -1889,11 +2897,9 @@ static void ResetDictionaries(struct ArrowIpcDecoderPrivate* private_data) {
     }
   }
   ArrowFree(private_data->dictionaries);
-  ArrowFree(private_data->encodings);
   private_data->dictionaries = NULL;
-  private_data->encodings = NULL;
   private_data->n_dictionaries = 0;
-  private_data->n_encodings = 0;
+  ArrowIpcDictionaryEncodingsReset(&private_data->encodings);
 }
 
 /* ---- Init / reset ---- */
@@ -1905,10 +2911,11 @@ ArrowErrorCode ArrowIpcDecoderInit(struct ArrowIpcDecoder* decoder) {
       (struct ArrowIpcDecoderPrivate*)ArrowMalloc(sizeof(struct ArrowIpcDecoderPrivate));
   if (private_data == NULL) return ENOMEM;
   memset(private_data, 0, sizeof(*private_data));
-  TreeInitEmpty(&private_data->tree);
+  IpcDecoderTreeInitEmpty(&private_data->tree);
   ArrowIpcFooterInit(&private_data->footer);
   ArrowBufferInit(&private_data->schema_ids);
   private_data->body_endianness = NANOARROW_IPC_ENDIANNESS_UNINITIALIZED;
+  private_data->max_decompressed_bytes = -1;
   if (ArrowIpcSerialDecompressor(&private_data->decompressor) != NANOARROW_OK) {
     ArrowFree(private_data);
     return ENOMEM;
@@ -1918,10 +2925,10 @@ ArrowErrorCode ArrowIpcDecoderInit(struct ArrowIpcDecoder* decoder) {
 }
 
 void ArrowIpcDecoderReset(struct ArrowIpcDecoder* decoder) {
-  struct ArrowIpcDecoderPrivate* private_data = DecoderPrivate(decoder);
+  struct ArrowIpcDecoderPrivate* private_data = IpcDecoderGetPrivate(decoder);
   if (private_data == NULL) return;
   if (private_data->view_owner != NULL) ArrowIpcPrivateOwnerRelease(private_data->view_owner);
-  ResetDictionaries(private_data);
+  IpcDecoderResetDictionaries(private_data);
   ArrowIpcPrivateTreeReset(&private_data->tree);
   ArrowIpcFooterReset(&private_data->footer);
   ArrowBufferReset(&private_data->schema_ids);
@@ -1934,7 +2941,7 @@ void ArrowIpcDecoderReset(struct ArrowIpcDecoder* decoder) {
 
 ArrowErrorCode ArrowIpcDecoderSetDecompressor(struct ArrowIpcDecoder* decoder,
                                               struct ArrowIpcDecompressor* decompressor) {
-  struct ArrowIpcDecoderPrivate* private_data = DecoderPrivate(decoder);
+  struct ArrowIpcDecoderPrivate* private_data = IpcDecoderGetPrivate(decoder);
   if (private_data->decompressor.release != NULL) {
     private_data->decompressor.release(&private_data->decompressor);
   }
@@ -1943,9 +2950,17 @@ ArrowErrorCode ArrowIpcDecoderSetDecompressor(struct ArrowIpcDecoder* decoder,
   return NANOARROW_OK;
 }
 
+ArrowErrorCode ArrowIpcDecoderSetMaxDecompressedBytes(struct ArrowIpcDecoder* decoder,
+                                                      int64_t max_bytes) {
+  struct ArrowIpcDecoderPrivate* private_data = IpcDecoderGetPrivate(decoder);
+  if (private_data == NULL || max_bytes < -1) return EINVAL;
+  private_data->max_decompressed_bytes = max_bytes;
+  return NANOARROW_OK;
+}
+
 ArrowErrorCode ArrowIpcDecoderSetEndianness(struct ArrowIpcDecoder* decoder,
                                             enum ArrowIpcEndianness endianness) {
-  struct ArrowIpcDecoderPrivate* private_data = DecoderPrivate(decoder);
+  struct ArrowIpcDecoderPrivate* private_data = IpcDecoderGetPrivate(decoder);
   switch (endianness) {
     case NANOARROW_IPC_ENDIANNESS_UNINITIALIZED:
     case NANOARROW_IPC_ENDIANNESS_LITTLE:
@@ -1971,7 +2986,7 @@ ArrowErrorCode ArrowIpcDecoderPeekHeader(struct ArrowIpcDecoder* decoder,
                   (long)data.size_bytes);
     return ESPIPE;
   }
-  length = ArrowIpcFbLoadI32(data.data.as_uint8);
+  length = ArrowIpcFbrLoadI32(data.data.as_uint8);
   if (length == -1) {
     /* 0xFFFFFFFF continuation marker, then the length. */
     if (data.size_bytes < 8) {
@@ -1980,7 +2995,7 @@ ArrowErrorCode ArrowIpcDecoderPeekHeader(struct ArrowIpcDecoder* decoder,
       return ESPIPE;
     }
     prefix = 8;
-    length = ArrowIpcFbLoadI32(data.data.as_uint8 + 4);
+    length = ArrowIpcFbrLoadI32(data.data.as_uint8 + 4);
   }
   if (prefix_size_bytes != NULL) *prefix_size_bytes = prefix;
   if (length == 0) {
@@ -1996,12 +3011,12 @@ ArrowErrorCode ArrowIpcDecoderPeekHeader(struct ArrowIpcDecoder* decoder,
 }
 
 /* Reads the verified Message table's version, type and body length. */
-static ArrowErrorCode ReadMessageBasics(struct ArrowIpcDecoder* decoder,
-                                        const struct ArrowIpcFbTable* message,
+static ArrowErrorCode IpcDecoderReadMessageBasics(struct ArrowIpcDecoder* decoder,
+                                        const struct ArrowIpcFbrTable* message,
                                         struct ArrowError* error) {
-  int16_t version = ArrowIpcFbGetInt16(message, 0, 0);
-  int header_type = (uint8_t)ArrowIpcFbGetInt8(message, 1, 0);
-  int64_t body_length = ArrowIpcFbGetInt64(message, 3, 0);
+  int16_t version = ArrowIpcFbrGetInt16(message, 0, 0);
+  int header_type = (uint8_t)ArrowIpcFbrGetInt8(message, 1, 0);
+  int64_t body_length = ArrowIpcFbrGetInt64(message, 3, 0);
   if (version < 0 || version > 4) {
     ArrowErrorSet(error, "unknown metadata version %d", (int)version);
     return EINVAL;
@@ -2020,9 +3035,9 @@ static ArrowErrorCode ReadMessageBasics(struct ArrowIpcDecoder* decoder,
   return NANOARROW_OK;
 }
 
-static ArrowErrorCode VerifyHeaderInternal(struct ArrowIpcDecoder* decoder,
+static ArrowErrorCode IpcDecoderVerifyHeaderInternal(struct ArrowIpcDecoder* decoder,
                                            struct ArrowBufferView data,
-                                           struct ArrowIpcFbTable* message,
+                                           struct ArrowIpcFbrTable* message,
                                            struct ArrowError* error) {
   int32_t prefix = 0;
   const uint8_t* fb;
@@ -2037,41 +3052,41 @@ static ArrowErrorCode VerifyHeaderInternal(struct ArrowIpcDecoder* decoder,
   fb = data.data.as_uint8 + prefix;
   fb_size = decoder->header_size_bytes - prefix;
   NANOARROW_RETURN_NOT_OK(ArrowIpcPrivateVerifyMessage(fb, fb_size, error));
-  if (ArrowIpcFbTableInit(fb, fb_size, (int64_t)ArrowIpcFbLoadU32(fb), message) != 0) {
+  if (ArrowIpcFbrTableInit(fb, fb_size, (int64_t)ArrowIpcFbrLoadU32(fb), message) != 0) {
     ArrowErrorSet(error, "invalid Message table");
     return EINVAL;
   }
-  return ReadMessageBasics(decoder, message, error);
+  return IpcDecoderReadMessageBasics(decoder, message, error);
 }
 
 ArrowErrorCode ArrowIpcDecoderVerifyHeader(struct ArrowIpcDecoder* decoder,
                                            struct ArrowBufferView data,
                                            struct ArrowError* error) {
-  struct ArrowIpcFbTable message;
-  return VerifyHeaderInternal(decoder, data, &message, error);
+  struct ArrowIpcFbrTable message;
+  return IpcDecoderVerifyHeaderInternal(decoder, data, &message, error);
 }
 
-static ArrowErrorCode ReadBatchHeader(struct ArrowIpcDecoder* decoder,
-                                      const struct ArrowIpcFbTable* rb,
+static ArrowErrorCode IpcDecoderReadBatchHeader(struct ArrowIpcDecoder* decoder,
+                                      const struct ArrowIpcFbrTable* rb,
                                       struct ArrowIpcBatchHeader* out,
                                       struct ArrowError* error) {
-  struct ArrowIpcFbTable compression;
+  struct ArrowIpcFbrTable compression;
   out->table = *rb;
-  out->length = ArrowIpcFbGetInt64(rb, 0, 0);
+  out->length = ArrowIpcFbrGetInt64(rb, 0, 0);
   if (out->length < 0) {
     ArrowErrorSet(error, "record batch length %ld is negative", (long)out->length);
     return EINVAL;
   }
-  if (!ArrowIpcFbGetVector(rb, 1, 16, 8, &out->nodes)) out->nodes.n = 0;
-  if (!ArrowIpcFbGetVector(rb, 2, 16, 8, &out->buffers)) out->buffers.n = 0;
-  out->has_variadic_counts = ArrowIpcFbGetVector(rb, 4, 8, 8, &out->variadic_counts);
+  if (!ArrowIpcFbrGetVector(rb, 1, 16, 8, &out->nodes)) out->nodes.n = 0;
+  if (!ArrowIpcFbrGetVector(rb, 2, 16, 8, &out->buffers)) out->buffers.n = 0;
+  out->has_variadic_counts = ArrowIpcFbrGetVector(rb, 4, 8, 8, &out->variadic_counts);
   if (!out->has_variadic_counts) out->variadic_counts.n = 0;
   decoder->codec = NANOARROW_IPC_COMPRESSION_TYPE_NONE;
-  if (ArrowIpcFbGetTable(rb, 3, &compression)) {
-    int8_t codec = ArrowIpcFbGetInt8(&compression, 0, 0);
-    if (ArrowIpcFbGetInt8(&compression, 1, 0) != 0) {
+  if (ArrowIpcFbrGetTable(rb, 3, &compression)) {
+    int8_t codec = ArrowIpcFbrGetInt8(&compression, 0, 0);
+    if (ArrowIpcFbrGetInt8(&compression, 1, 0) != 0) {
       ArrowErrorSet(error, "unknown body compression method %d",
-                    (int)ArrowIpcFbGetInt8(&compression, 1, 0));
+                    (int)ArrowIpcFbrGetInt8(&compression, 1, 0));
       return ENOTSUP;
     }
     switch (codec) {
@@ -2086,86 +3101,94 @@ static ArrowErrorCode ReadBatchHeader(struct ArrowIpcDecoder* decoder,
 }
 
 /* Dictionary ids of a Schema's Fields in pre-order (the order trees use). */
-static ArrowErrorCode CollectIds(const struct ArrowIpcFbTable* table, int children_id,
-                                 struct ArrowBuffer* ids, int depth) {
-  struct ArrowIpcFbVector vec;
-  struct ArrowIpcFbTable field;
-  struct ArrowIpcFbTable dictionary;
+static ArrowErrorCode IpcDecoderCollectIds(const struct ArrowIpcFbrTable* table, int children_id,
+                                 struct ArrowBuffer* ids, int depth,
+                                 struct ArrowError* error) {
+  struct ArrowIpcFbrVector vec;
+  struct ArrowIpcFbrTable field;
+  struct ArrowIpcFbrTable dictionary;
   int64_t i;
-  if (depth > NANOARROW_MAX_NESTING_DEPTH + 1) return EINVAL;
-  if (!ArrowIpcFbGetVector(table, children_id, 4, 4, &vec)) return NANOARROW_OK;
+  if (!ArrowIpcFbrGetVector(table, children_id, 4, 4, &vec)) return NANOARROW_OK;
+  /* Fields at depth d are children of this call's table; the same limit (and
+   * message) as schema decoding, which would refuse them next. */
+  if (vec.n > 0 && depth > NANOARROW_MAX_NESTING_DEPTH) {
+    ArrowErrorSet(error, "schema nested deeper than %d", NANOARROW_MAX_NESTING_DEPTH);
+    return EINVAL;
+  }
   for (i = 0; i < vec.n; i++) {
-    if (!ArrowIpcFbVectorTable(&vec, i, &field)) return EINVAL;
-    if (ArrowIpcFbGetTable(&field, 4, &dictionary)) {
-      NANOARROW_RETURN_NOT_OK(
-          ArrowBufferAppendInt64(ids, ArrowIpcFbGetInt64(&dictionary, 0, 0)));
+    if (!ArrowIpcFbrVectorTable(&vec, i, &field)) {
+      ArrowErrorSet(error, "invalid Field table in schema");
+      return EINVAL;
     }
-    NANOARROW_RETURN_NOT_OK(CollectIds(&field, 5, ids, depth + 1));
+    if (ArrowIpcFbrGetTable(&field, 4, &dictionary)) {
+      if (ArrowBufferAppendInt64(ids, ArrowIpcFbrGetInt64(&dictionary, 0, 0)) !=
+          NANOARROW_OK) {
+        ArrowErrorSet(error, "out of memory collecting dictionary ids");
+        return ENOMEM;
+      }
+    }
+    NANOARROW_RETURN_NOT_OK(IpcDecoderCollectIds(&field, 5, ids, depth + 1, error));
   }
   return NANOARROW_OK;
 }
 
-static ArrowErrorCode ReadSchemaBasics(struct ArrowIpcDecoder* decoder,
-                                       const struct ArrowIpcFbTable* schema,
+static ArrowErrorCode IpcDecoderReadSchemaBasics(struct ArrowIpcDecoder* decoder,
+                                       const struct ArrowIpcFbrTable* schema,
                                        struct ArrowError* error) {
-  struct ArrowIpcDecoderPrivate* private_data = DecoderPrivate(decoder);
-  struct ArrowIpcFbVector features;
+  struct ArrowIpcDecoderPrivate* private_data = IpcDecoderGetPrivate(decoder);
+  struct ArrowIpcFbrVector features;
   int64_t i;
-  decoder->endianness = ArrowIpcFbGetInt16(schema, 0, 0) == 0
+  decoder->endianness = ArrowIpcFbrGetInt16(schema, 0, 0) == 0
                             ? NANOARROW_IPC_ENDIANNESS_LITTLE
                             : NANOARROW_IPC_ENDIANNESS_BIG;
   decoder->feature_flags = 0;
-  if (ArrowIpcFbGetVector(schema, 3, 8, 8, &features)) {
+  if (ArrowIpcFbrGetVector(schema, 3, 8, 8, &features)) {
     for (i = 0; i < features.n; i++) {
       decoder->feature_flags |=
-          (int32_t)(ArrowIpcFbLoadI64(features.data + features.pos + 8 * i) & 3);
+          (int32_t)(ArrowIpcFbrLoadI64(features.data + features.pos + 8 * i) & 3);
     }
   }
   private_data->schema_ids.size_bytes = 0;
-  if (CollectIds(schema, 1, &private_data->schema_ids, 0) != NANOARROW_OK) {
-    ArrowErrorSet(error, "invalid dictionary encodings in schema");
-    return EINVAL;
-  }
-  return NANOARROW_OK;
+  return IpcDecoderCollectIds(schema, 1, &private_data->schema_ids, 0, error);
 }
 
 ArrowErrorCode ArrowIpcDecoderDecodeHeader(struct ArrowIpcDecoder* decoder,
                                            struct ArrowBufferView data,
                                            struct ArrowError* error) {
-  struct ArrowIpcDecoderPrivate* private_data = DecoderPrivate(decoder);
-  struct ArrowIpcFbTable message;
-  struct ArrowIpcFbTable data_table;
+  struct ArrowIpcDecoderPrivate* private_data = IpcDecoderGetPrivate(decoder);
+  struct ArrowIpcFbrTable message;
+  struct ArrowIpcFbrTable data_table;
 
   private_data->message = NULL;
-  NANOARROW_RETURN_NOT_OK(VerifyHeaderInternal(decoder, data, &message, error));
+  NANOARROW_RETURN_NOT_OK(IpcDecoderVerifyHeaderInternal(decoder, data, &message, error));
   if (decoder->metadata_version < NANOARROW_IPC_METADATA_VERSION_V4) {
     ArrowErrorSet(error, "metadata version V%d is not supported (V4 or V5 expected)",
                   (int)decoder->metadata_version + 1);
     return ENOTSUP;
   }
-  if (!ArrowIpcFbGetTable(&message, 2, &private_data->header_table)) {
+  if (!ArrowIpcFbrGetTable(&message, 2, &private_data->header_table)) {
     ArrowErrorSet(error, "Message has no header");
     return EINVAL;
   }
 
   switch (decoder->message_type) {
     case NANOARROW_IPC_MESSAGE_TYPE_SCHEMA:
-      NANOARROW_RETURN_NOT_OK(ReadSchemaBasics(decoder, &private_data->header_table, error));
+      NANOARROW_RETURN_NOT_OK(IpcDecoderReadSchemaBasics(decoder, &private_data->header_table, error));
       break;
     case NANOARROW_IPC_MESSAGE_TYPE_RECORD_BATCH:
-      NANOARROW_RETURN_NOT_OK(ReadBatchHeader(decoder, &private_data->header_table,
+      NANOARROW_RETURN_NOT_OK(IpcDecoderReadBatchHeader(decoder, &private_data->header_table,
                                               &private_data->batch, error));
       break;
     case NANOARROW_IPC_MESSAGE_TYPE_DICTIONARY_BATCH:
-      private_data->dictionary_id = ArrowIpcFbGetInt64(&private_data->header_table, 0, 0);
+      private_data->dictionary_id = ArrowIpcFbrGetInt64(&private_data->header_table, 0, 0);
       private_data->dictionary_is_delta =
-          ArrowIpcFbGetInt8(&private_data->header_table, 2, 0) != 0;
-      if (!ArrowIpcFbGetTable(&private_data->header_table, 1, &data_table)) {
+          ArrowIpcFbrGetInt8(&private_data->header_table, 2, 0) != 0;
+      if (!ArrowIpcFbrGetTable(&private_data->header_table, 1, &data_table)) {
         ArrowErrorSet(error, "DictionaryBatch has no data");
         return EINVAL;
       }
       NANOARROW_RETURN_NOT_OK(
-          ReadBatchHeader(decoder, &data_table, &private_data->batch, error));
+          IpcDecoderReadBatchHeader(decoder, &data_table, &private_data->batch, error));
       break;
     default:
       ArrowErrorSet(error, "tensor messages are not supported");
@@ -2180,7 +3203,7 @@ ArrowErrorCode ArrowIpcDecoderDecodeHeader(struct ArrowIpcDecoder* decoder,
 ArrowErrorCode ArrowIpcDecoderDecodeSchema(struct ArrowIpcDecoder* decoder,
                                            struct ArrowSchema* out,
                                            struct ArrowError* error) {
-  struct ArrowIpcDecoderPrivate* private_data = DecoderPrivate(decoder);
+  struct ArrowIpcDecoderPrivate* private_data = IpcDecoderGetPrivate(decoder);
   enum ArrowIpcEndianness endianness;
   int32_t features;
   if (private_data->message == NULL ||
@@ -2192,16 +3215,19 @@ ArrowErrorCode ArrowIpcDecoderDecodeSchema(struct ArrowIpcDecoder* decoder,
                                      &features, error);
 }
 
-static ArrowErrorCode SetSchemaWithIds(struct ArrowIpcDecoder* decoder,
-                                       const struct ArrowSchema* schema,
+/* ids: the dictionary ids of schema's encoded fields in pre-order, or NULL to
+ * take them from the last Schema message. */
+static ArrowErrorCode IpcDecoderSetSchemaWithIds(struct ArrowIpcDecoder* decoder,
+                                       struct ArrowSchema* schema, int adopt,
+                                       const int64_t* explicit_ids,
                                        struct ArrowError* error) {
-  struct ArrowIpcDecoderPrivate* private_data = DecoderPrivate(decoder);
-  struct IdList ids;
+  struct ArrowIpcDecoderPrivate* private_data = IpcDecoderGetPrivate(decoder);
+  struct IpcDecoderIdList ids;
   int64_t n_dictionary_fields;
   int64_t n_encodings = 0;
   ArrowErrorCode result;
 
-  ResetDictionaries(private_data);
+  IpcDecoderResetDictionaries(private_data);
   ArrowIpcPrivateTreeReset(&private_data->tree);
   private_data->has_schema = 0;
 
@@ -2209,29 +3235,30 @@ static ArrowErrorCode SetSchemaWithIds(struct ArrowIpcDecoder* decoder,
     ArrowErrorSet(error, "schema is released");
     return EINVAL;
   }
-  n_dictionary_fields = CountDictionaries(schema, 0);
+  n_dictionary_fields = IpcDecoderCountDictionaries(schema, 0);
   private_data->dictionaries = (struct ArrowIpcDictionaryEntry*)ArrowMalloc(
       (n_dictionary_fields + 1) * (int64_t)sizeof(struct ArrowIpcDictionaryEntry));
-  private_data->encodings = (struct ArrowIpcDictionaryEncoding*)ArrowMalloc(
+  private_data->encodings.encodings = (struct ArrowIpcDictionaryEncoding*)ArrowMalloc(
       (n_dictionary_fields + 1) * (int64_t)sizeof(struct ArrowIpcDictionaryEncoding));
-  if (private_data->dictionaries == NULL || private_data->encodings == NULL) {
-    ResetDictionaries(private_data);
+  private_data->encodings.capacity = n_dictionary_fields + 1;
+  if (private_data->dictionaries == NULL || private_data->encodings.encodings == NULL) {
+    IpcDecoderResetDictionaries(private_data);
     ArrowErrorSet(error, "out of memory");
     return ENOMEM;
   }
 
   /* Ids come from the last Schema message when it described this many
    * dictionaries; otherwise they are numbered 0, 1, ... in pre-order. */
-  ids.ids = (const int64_t*)private_data->schema_ids.data;
-  ids.n_ids = private_data->schema_ids.size_bytes / 8;
+  ids.ids = explicit_ids != NULL ? explicit_ids : (const int64_t*)private_data->schema_ids.data;
+  ids.n_ids = explicit_ids != NULL ? n_dictionary_fields : private_data->schema_ids.size_bytes / 8;
   if (ids.n_ids != n_dictionary_fields) ids.n_ids = 0;
   ids.next = 0;
 
-  result = TreeInitWithIds(private_data, &private_data->tree, schema, &ids, &n_encodings,
-                           error);
-  private_data->n_encodings = n_encodings;
+  result = IpcDecoderTreeInitWithIds(private_data, &private_data->tree, schema, adopt, &ids,
+                                     &n_encodings, error);
+  private_data->encodings.n_encodings = n_encodings;
   if (result != NANOARROW_OK) {
-    ResetDictionaries(private_data);
+    IpcDecoderResetDictionaries(private_data);
     ArrowIpcPrivateTreeReset(&private_data->tree);
     return result;
   }
@@ -2242,23 +3269,272 @@ static ArrowErrorCode SetSchemaWithIds(struct ArrowIpcDecoder* decoder,
 ArrowErrorCode ArrowIpcDecoderSetSchema(struct ArrowIpcDecoder* decoder,
                                         struct ArrowSchema* schema,
                                         struct ArrowError* error) {
-  return SetSchemaWithIds(decoder, schema, error);
+  return IpcDecoderSetSchemaWithIds(decoder, schema, 0, NULL, error);
+}
+
+ArrowErrorCode ArrowIpcPrivateDecoderAdoptSchema(struct ArrowIpcDecoder* decoder,
+                                                 struct ArrowSchema* schema,
+                                                 struct ArrowError* error) {
+  ArrowErrorCode result = IpcDecoderSetSchemaWithIds(decoder, schema, 1, NULL, error);
+  if (schema->release != NULL) ArrowSchemaRelease(schema);
+  return result;
 }
 
 /* ---- Dictionaries ---- */
 
 ArrowErrorCode ArrowIpcDecoderGetDictionaryEncodings(
-    struct ArrowIpcDecoder* decoder, struct ArrowIpcDictionaryEncodings* out) {
-  struct ArrowIpcDecoderPrivate* private_data = DecoderPrivate(decoder);
-  out->n_encodings = private_data->n_encodings;
-  out->encodings = private_data->encodings;
+    struct ArrowIpcDecoder* decoder, const struct ArrowIpcDictionaryEncodings** out) {
+  *out = &IpcDecoderGetPrivate(decoder)->encodings;
+  return NANOARROW_OK;
+}
+
+/* Appends the encoded fields under schema in pre-order (the order of the Schema
+ * message's ids), with ids[k] for the k-th when ids is not NULL. */
+static ArrowErrorCode IpcDecoderAppendEncodings(struct ArrowIpcDictionaryEncodings* encodings,
+                                                const struct ArrowSchema* schema,
+                                                const int64_t* ids, int64_t* k, int depth) {
+  int64_t i;
+  const struct ArrowSchema* value = schema;
+  if (depth > NANOARROW_MAX_NESTING_DEPTH + 1) return EINVAL;
+  if (schema->dictionary != NULL) {
+    struct ArrowIpcDictionaryEncoding encoding;
+    encoding.id = ids != NULL ? ids[*k] : encodings->n_encodings;
+    encoding.kind = NANOARROW_IPC_DICTIONARY_KIND_DENSE_ARRAY;
+    encoding.schema = schema;
+    (*k)++;
+    NANOARROW_RETURN_NOT_OK(ArrowIpcDictionaryEncodingsAppend(encodings, encoding));
+    value = schema->dictionary;
+  }
+  for (i = 0; i < value->n_children; i++) {
+    NANOARROW_RETURN_NOT_OK(
+        IpcDecoderAppendEncodings(encodings, value->children[i], ids, k, depth + 1));
+  }
+  return NANOARROW_OK;
+}
+
+void ArrowIpcDictionaryEncodingsInit(struct ArrowIpcDictionaryEncodings* encodings) {
+  encodings->n_encodings = 0;
+  encodings->encodings = NULL;
+  encodings->capacity = 0;
+}
+
+void ArrowIpcDictionaryEncodingsReset(struct ArrowIpcDictionaryEncodings* encodings) {
+  ArrowFree(encodings->encodings);
+  ArrowIpcDictionaryEncodingsInit(encodings);
+}
+
+ArrowErrorCode ArrowIpcDictionaryEncodingsAppend(
+    struct ArrowIpcDictionaryEncodings* encodings,
+    struct ArrowIpcDictionaryEncoding encoding) {
+  if (encoding.schema == NULL || encoding.schema->dictionary == NULL ||
+      encoding.kind != NANOARROW_IPC_DICTIONARY_KIND_DENSE_ARRAY) {
+    return EINVAL;
+  }
+  if (encodings->n_encodings == encodings->capacity) {
+    int64_t capacity = encodings->capacity < 4 ? 8 : 2 * encodings->capacity;
+    struct ArrowIpcDictionaryEncoding* grown = (struct ArrowIpcDictionaryEncoding*)ArrowRealloc(
+        encodings->encodings, capacity * (int64_t)sizeof(struct ArrowIpcDictionaryEncoding));
+    if (grown == NULL) return ENOMEM;
+    encodings->encodings = grown;
+    encodings->capacity = capacity;
+  }
+  encodings->encodings[encodings->n_encodings++] = encoding;
+  return NANOARROW_OK;
+}
+
+ArrowErrorCode ArrowIpcDictionaryEncodingsAppendSchema(
+    struct ArrowIpcDictionaryEncodings* encodings, const struct ArrowSchema* schema) {
+  int64_t k = 0;
+  if (schema == NULL || schema->release == NULL) return EINVAL;
+  return IpcDecoderAppendEncodings(encodings, schema, NULL, &k, 0);
+}
+
+ArrowErrorCode ArrowIpcDecoderDecodeSchemaWithDictionaries(
+    struct ArrowIpcDecoder* decoder, struct ArrowSchema* out,
+    struct ArrowIpcDictionaryEncodings* encodings, struct ArrowError* error) {
+  struct ArrowIpcDecoderPrivate* private_data = IpcDecoderGetPrivate(decoder);
+  const int64_t* ids = (const int64_t*)private_data->schema_ids.data;
+  int64_t k = 0;
+  ArrowErrorCode result;
+  NANOARROW_RETURN_NOT_OK(ArrowIpcDecoderDecodeSchema(decoder, out, error));
+  /* Every encoded Field of the message has one id, in the same pre-order. */
+  if (private_data->schema_ids.size_bytes / 8 != IpcDecoderCountDictionaries(out, 0)) {
+    ids = NULL;
+  }
+  result = IpcDecoderAppendEncodings(encodings, out, ids, &k, 0);
+  if (result != NANOARROW_OK) {
+    ArrowSchemaRelease(out);
+    ArrowErrorSet(error, "could not collect the schema's dictionary encodings");
+  }
+  return result;
+}
+
+/* Collects the ids of schema's encoded fields in pre-order from encodings. */
+static ArrowErrorCode IpcDecoderIdsFromEncodings(
+    const struct ArrowSchema* schema, const struct ArrowIpcDictionaryEncodings* encodings,
+    int64_t* ids, int64_t* k, int depth, struct ArrowError* error) {
+  int64_t i;
+  const struct ArrowSchema* value = schema;
+  if (depth > NANOARROW_MAX_NESTING_DEPTH + 1) {
+    ArrowErrorSet(error, "schema nested deeper than %d", NANOARROW_MAX_NESTING_DEPTH);
+    return EINVAL;
+  }
+  if (schema->dictionary != NULL) {
+    /* Encodings are usually in the same pre-order: try slot k first. */
+    int64_t j = *k < encodings->n_encodings && encodings->encodings[*k].schema == schema
+                    ? *k
+                    : -1;
+    for (i = 0; j < 0 && i < encodings->n_encodings; i++) {
+      if (encodings->encodings[i].schema == schema) j = i;
+    }
+    if (j < 0) {
+      ArrowErrorSet(error, "dictionary-encoded field '%s' has no encoding",
+                    schema->name != NULL ? schema->name : "");
+      return EINVAL;
+    }
+    ids[(*k)++] = encodings->encodings[j].id;
+    value = schema->dictionary;
+  }
+  for (i = 0; i < value->n_children; i++) {
+    NANOARROW_RETURN_NOT_OK(IpcDecoderIdsFromEncodings(value->children[i], encodings, ids,
+                                                       k, depth + 1, error));
+  }
+  return NANOARROW_OK;
+}
+
+ArrowErrorCode ArrowIpcDecoderSetSchemaWithDictionaries(
+    struct ArrowIpcDecoder* decoder, struct ArrowSchema* schema,
+    const struct ArrowIpcDictionaryEncodings* encodings, struct ArrowError* error) {
+  int64_t n;
+  int64_t k = 0;
+  int64_t* ids;
+  ArrowErrorCode result;
+  if (encodings == NULL) return ArrowIpcDecoderSetSchema(decoder, schema, error);
+  if (schema == NULL || schema->release == NULL) {
+    ArrowErrorSet(error, "schema is released");
+    return EINVAL;
+  }
+  n = IpcDecoderCountDictionaries(schema, 0);
+  ids = (int64_t*)ArrowMalloc((n + 1) * (int64_t)sizeof(int64_t));
+  if (ids == NULL) {
+    ArrowErrorSet(error, "out of memory");
+    return ENOMEM;
+  }
+  result = IpcDecoderIdsFromEncodings(schema, encodings, ids, &k, 0, error);
+  if (result == NANOARROW_OK) {
+    result = IpcDecoderSetSchemaWithIds(decoder, schema, 0, ids, error);
+  }
+  ArrowFree(ids);
+  return result;
+}
+
+/* ---- ArrowIpcDictionaries: id -> current values, sorted by id ---- */
+
+struct IpcDecoderDictionariesPrivate {
+  int64_t n;
+  int64_t* ids;
+  struct ArrowIpcSharedArray** values;
+};
+
+static int IpcDecoderCompareIds(const void* a, const void* b) {
+  int64_t x = *(const int64_t*)a;
+  int64_t y = *(const int64_t*)b;
+  return (x > y) - (x < y);
+}
+
+ArrowErrorCode ArrowIpcDictionariesInit(struct ArrowIpcDictionaries* dictionaries,
+                                        const struct ArrowIpcDictionaryEncodings* encodings,
+                                        struct ArrowError* error) {
+  struct IpcDecoderDictionariesPrivate* private_data;
+  int64_t n = encodings != NULL ? encodings->n_encodings : 0;
+  int64_t i;
+  dictionaries->private_data = NULL;
+  private_data = (struct IpcDecoderDictionariesPrivate*)ArrowMalloc(
+      sizeof(struct IpcDecoderDictionariesPrivate));
+  if (private_data != NULL) {
+    private_data->ids = (int64_t*)ArrowMalloc((n + 1) * (int64_t)sizeof(int64_t));
+    private_data->values = (struct ArrowIpcSharedArray**)ArrowMalloc(
+        (n + 1) * (int64_t)sizeof(struct ArrowIpcSharedArray*));
+  }
+  if (private_data == NULL || private_data->ids == NULL || private_data->values == NULL) {
+    if (private_data != NULL) {
+      ArrowFree(private_data->ids);
+      ArrowFree(private_data->values);
+      ArrowFree(private_data);
+    }
+    ArrowErrorSet(error, "out of memory");
+    return ENOMEM;
+  }
+  for (i = 0; i < n; i++) private_data->ids[i] = encodings->encodings[i].id;
+  qsort(private_data->ids, (size_t)n, sizeof(int64_t), &IpcDecoderCompareIds);
+  /* Several fields may share an id: keep each once. */
+  private_data->n = 0;
+  for (i = 0; i < n; i++) {
+    if (private_data->n == 0 || private_data->ids[private_data->n - 1] != private_data->ids[i]) {
+      private_data->values[private_data->n] = NULL;
+      private_data->ids[private_data->n++] = private_data->ids[i];
+    }
+  }
+  dictionaries->private_data = private_data;
+  return NANOARROW_OK;
+}
+
+void ArrowIpcDictionariesReset(struct ArrowIpcDictionaries* dictionaries) {
+  struct IpcDecoderDictionariesPrivate* private_data =
+      (struct IpcDecoderDictionariesPrivate*)dictionaries->private_data;
+  int64_t i;
+  if (private_data == NULL) return;
+  for (i = 0; i < private_data->n; i++) {
+    if (private_data->values[i] != NULL) {
+      ArrowIpcPrivateSharedArrayRelease(private_data->values[i]);
+    }
+  }
+  ArrowFree(private_data->ids);
+  ArrowFree(private_data->values);
+  ArrowFree(private_data);
+  dictionaries->private_data = NULL;
+}
+
+struct ArrowIpcSharedArray** ArrowIpcPrivateDictionariesSlot(
+    const struct ArrowIpcDictionaries* dictionaries, int64_t id) {
+  const struct IpcDecoderDictionariesPrivate* private_data =
+      (const struct IpcDecoderDictionariesPrivate*)dictionaries->private_data;
+  int64_t lo = 0;
+  int64_t hi;
+  if (private_data == NULL) return NULL;
+  hi = private_data->n;
+  while (lo < hi) {
+    int64_t mid = lo + (hi - lo) / 2;
+    if (private_data->ids[mid] < id) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo < private_data->n && private_data->ids[lo] == id ? &private_data->values[lo]
+                                                              : NULL;
+}
+
+ArrowErrorCode ArrowIpcDictionariesFindCurrentValue(
+    const struct ArrowIpcDictionaries* dictionaries, int64_t id,
+    const struct ArrowArray** out, struct ArrowError* error) {
+  struct ArrowIpcSharedArray** slot = ArrowIpcPrivateDictionariesSlot(dictionaries, id);
+  if (slot == NULL) {
+    ArrowErrorSet(error, "dictionary id %ld is not one of the encodings", (long)id);
+    return EINVAL;
+  }
+  if (*slot == NULL) {
+    ArrowErrorSet(error, "no DictionaryBatch with id %ld has been decoded", (long)id);
+    return EINVAL;
+  }
+  *out = &(*slot)->array;
   return NANOARROW_OK;
 }
 
 ArrowErrorCode ArrowIpcDecoderGetDictionary(struct ArrowIpcDecoder* decoder, int64_t id,
                                             const struct ArrowArray** out,
                                             struct ArrowError* error) {
-  struct ArrowIpcDecoderPrivate* private_data = DecoderPrivate(decoder);
+  struct ArrowIpcDecoderPrivate* private_data = IpcDecoderGetPrivate(decoder);
   int64_t i;
   for (i = 0; i < private_data->n_dictionaries; i++) {
     if (private_data->dictionaries[i].id == id &&
@@ -2301,7 +3577,7 @@ ArrowErrorCode ArrowIpcDecoderPeekFooter(struct ArrowIpcDecoder* decoder,
     ArrowErrorSet(error, "file does not end with the ARROW1 magic");
     return EINVAL;
   }
-  footer_size = ArrowIpcFbLoadI32(tail);
+  footer_size = ArrowIpcFbrLoadI32(tail);
   if (footer_size <= 0 || footer_size > INT32_MAX - 10) {
     ArrowErrorSet(error, "footer size %d is invalid", (int)footer_size);
     return EINVAL;
@@ -2315,9 +3591,9 @@ ArrowErrorCode ArrowIpcDecoderPeekFooter(struct ArrowIpcDecoder* decoder,
   return NANOARROW_OK;
 }
 
-static ArrowErrorCode VerifyFooterInternal(struct ArrowIpcDecoder* decoder,
+static ArrowErrorCode IpcDecoderVerifyFooterInternal(struct ArrowIpcDecoder* decoder,
                                            struct ArrowBufferView data,
-                                           struct ArrowIpcFbTable* footer,
+                                           struct ArrowIpcFbrTable* footer,
                                            struct ArrowError* error) {
   const uint8_t* fb;
   int64_t fb_size;
@@ -2325,7 +3601,7 @@ static ArrowErrorCode VerifyFooterInternal(struct ArrowIpcDecoder* decoder,
   fb_size = decoder->header_size_bytes - 10;
   fb = data.data.as_uint8 + data.size_bytes - decoder->header_size_bytes;
   NANOARROW_RETURN_NOT_OK(ArrowIpcPrivateVerifyFooter(fb, fb_size, error));
-  if (ArrowIpcFbTableInit(fb, fb_size, (int64_t)ArrowIpcFbLoadU32(fb), footer) != 0) {
+  if (ArrowIpcFbrTableInit(fb, fb_size, (int64_t)ArrowIpcFbrLoadU32(fb), footer) != 0) {
     ArrowErrorSet(error, "invalid Footer table");
     return EINVAL;
   }
@@ -2335,16 +3611,16 @@ static ArrowErrorCode VerifyFooterInternal(struct ArrowIpcDecoder* decoder,
 ArrowErrorCode ArrowIpcDecoderVerifyFooter(struct ArrowIpcDecoder* decoder,
                                            struct ArrowBufferView data,
                                            struct ArrowError* error) {
-  struct ArrowIpcFbTable footer;
-  return VerifyFooterInternal(decoder, data, &footer, error);
+  struct ArrowIpcFbrTable footer;
+  return IpcDecoderVerifyFooterInternal(decoder, data, &footer, error);
 }
 
-static ArrowErrorCode ReadBlocks(const struct ArrowIpcFbTable* footer, int id,
+static ArrowErrorCode IpcDecoderReadBlocks(const struct ArrowIpcFbrTable* footer, int id,
                                  struct ArrowBuffer* out, struct ArrowError* error) {
-  struct ArrowIpcFbVector vec;
+  struct ArrowIpcFbrVector vec;
   int64_t i;
   out->size_bytes = 0;
-  if (!ArrowIpcFbGetVector(footer, id, 24, 8, &vec)) return NANOARROW_OK;
+  if (!ArrowIpcFbrGetVector(footer, id, 24, 8, &vec)) return NANOARROW_OK;
   if (ArrowBufferReserve(out, vec.n * (int64_t)sizeof(struct ArrowIpcFileBlock)) != 0) {
     ArrowErrorSet(error, "out of memory");
     return ENOMEM;
@@ -2352,9 +3628,9 @@ static ArrowErrorCode ReadBlocks(const struct ArrowIpcFbTable* footer, int id,
   for (i = 0; i < vec.n; i++) {
     struct ArrowIpcFileBlock block;
     const uint8_t* p = vec.data + vec.pos + 24 * i;
-    block.offset = ArrowIpcFbLoadI64(p);
-    block.metadata_length = ArrowIpcFbLoadI32(p + 8);
-    block.body_length = ArrowIpcFbLoadI64(p + 16);
+    block.offset = ArrowIpcFbrLoadI64(p);
+    block.metadata_length = ArrowIpcFbrLoadI32(p + 8);
+    block.body_length = ArrowIpcFbrLoadI64(p + 16);
     ArrowBufferAppendUnsafe(out, &block, sizeof(block));
   }
   return NANOARROW_OK;
@@ -2363,26 +3639,27 @@ static ArrowErrorCode ReadBlocks(const struct ArrowIpcFbTable* footer, int id,
 ArrowErrorCode ArrowIpcDecoderDecodeFooter(struct ArrowIpcDecoder* decoder,
                                            struct ArrowBufferView data,
                                            struct ArrowError* error) {
-  struct ArrowIpcDecoderPrivate* private_data = DecoderPrivate(decoder);
-  struct ArrowIpcFbTable footer;
-  struct ArrowIpcFbTable schema;
+  struct ArrowIpcDecoderPrivate* private_data = IpcDecoderGetPrivate(decoder);
+  struct ArrowIpcFbrTable footer;
+  struct ArrowIpcFbrTable schema;
   int32_t features;
   decoder->footer = NULL;
-  NANOARROW_RETURN_NOT_OK(VerifyFooterInternal(decoder, data, &footer, error));
-  if (!ArrowIpcFbGetTable(&footer, 1, &schema)) {
+  NANOARROW_RETURN_NOT_OK(IpcDecoderVerifyFooterInternal(decoder, data, &footer, error));
+  if (!ArrowIpcFbrGetTable(&footer, 1, &schema)) {
     ArrowErrorSet(error, "Footer has no schema");
     return EINVAL;
   }
   ArrowIpcFooterReset(&private_data->footer);
   ArrowIpcFooterInit(&private_data->footer);
-  NANOARROW_RETURN_NOT_OK(ReadSchemaBasics(decoder, &schema, error));
+  NANOARROW_RETURN_NOT_OK(IpcDecoderReadSchemaBasics(decoder, &schema, error));
   NANOARROW_RETURN_NOT_OK(ArrowIpcPrivateDecodeSchema(
       &schema, &private_data->footer.schema, &decoder->endianness, &features, error));
   NANOARROW_RETURN_NOT_OK(
-      ReadBlocks(&footer, 2, &private_data->footer.dictionary_blocks, error));
+      IpcDecoderReadBlocks(&footer, 2, &private_data->footer.dictionary_blocks, error));
   NANOARROW_RETURN_NOT_OK(
-      ReadBlocks(&footer, 3, &private_data->footer.record_batch_blocks, error));
-  NANOARROW_RETURN_NOT_OK(SetSchemaWithIds(decoder, &private_data->footer.schema, error));
+      IpcDecoderReadBlocks(&footer, 3, &private_data->footer.record_batch_blocks, error));
+  NANOARROW_RETURN_NOT_OK(
+      IpcDecoderSetSchemaWithIds(decoder, &private_data->footer.schema, 0, NULL, error));
   decoder->footer = &private_data->footer;
   return NANOARROW_OK;
 }
@@ -2410,86 +3687,103 @@ ArrowErrorCode ArrowIpcDecoderDecodeFooter(struct ArrowIpcDecoder* decoder,
 /* ---- Field ids and enum values from Schema.fbs / Message.fbs / File.fbs ---- */
 
 enum {
-  FB_MESSAGE_VERSION = 0,
-  FB_MESSAGE_HEADER_TYPE = 1,
-  FB_MESSAGE_HEADER = 2,
-  FB_MESSAGE_BODY_LENGTH = 3
+  FBE_MESSAGE_VERSION = 0,
+  FBE_MESSAGE_HEADER_TYPE = 1,
+  FBE_MESSAGE_HEADER = 2,
+  FBE_MESSAGE_BODY_LENGTH = 3
 };
-enum { FB_HEADER_SCHEMA = 1, FB_HEADER_DICTIONARY_BATCH = 2, FB_HEADER_RECORD_BATCH = 3 };
-enum { FB_METADATA_VERSION_V5 = 4 };
-enum { FB_SCHEMA_ENDIANNESS = 0, FB_SCHEMA_FIELDS = 1, FB_SCHEMA_CUSTOM_METADATA = 2 };
+enum { FBE_HEADER_SCHEMA = 1, FBE_HEADER_DICTIONARY_BATCH = 2, FBE_HEADER_RECORD_BATCH = 3 };
+enum { FBE_METADATA_VERSION_V5 = 4 };
+enum { FBE_SCHEMA_ENDIANNESS = 0, FBE_SCHEMA_FIELDS = 1, FBE_SCHEMA_CUSTOM_METADATA = 2 };
 enum {
-  FB_FIELD_NAME = 0,
-  FB_FIELD_NULLABLE = 1,
-  FB_FIELD_TYPE_TYPE = 2,
-  FB_FIELD_TYPE = 3,
-  FB_FIELD_DICTIONARY = 4,
-  FB_FIELD_CHILDREN = 5,
-  FB_FIELD_CUSTOM_METADATA = 6
+  FBE_FIELD_NAME = 0,
+  FBE_FIELD_NULLABLE = 1,
+  FBE_FIELD_TYPE_TYPE = 2,
+  FBE_FIELD_TYPE = 3,
+  FBE_FIELD_DICTIONARY = 4,
+  FBE_FIELD_CHILDREN = 5,
+  FBE_FIELD_CUSTOM_METADATA = 6
 };
-enum { FB_KEY_VALUE_KEY = 0, FB_KEY_VALUE_VALUE = 1 };
+enum { FBE_KEY_VALUE_KEY = 0, FBE_KEY_VALUE_VALUE = 1 };
 enum {
-  FB_DICTIONARY_ENCODING_ID = 0,
-  FB_DICTIONARY_ENCODING_INDEX_TYPE = 1,
-  FB_DICTIONARY_ENCODING_IS_ORDERED = 2
-};
-enum {
-  FB_RECORD_BATCH_LENGTH = 0,
-  FB_RECORD_BATCH_NODES = 1,
-  FB_RECORD_BATCH_BUFFERS = 2,
-  FB_RECORD_BATCH_COMPRESSION = 3,
-  FB_RECORD_BATCH_VARIADIC_COUNTS = 4
+  FBE_DICTIONARY_ENCODING_ID = 0,
+  FBE_DICTIONARY_ENCODING_INDEX_TYPE = 1,
+  FBE_DICTIONARY_ENCODING_IS_ORDERED = 2
 };
 enum {
-  FB_DICTIONARY_BATCH_ID = 0,
-  FB_DICTIONARY_BATCH_DATA = 1,
-  FB_DICTIONARY_BATCH_IS_DELTA = 2
+  FBE_RECORD_BATCH_LENGTH = 0,
+  FBE_RECORD_BATCH_NODES = 1,
+  FBE_RECORD_BATCH_BUFFERS = 2,
+  FBE_RECORD_BATCH_COMPRESSION = 3,
+  FBE_RECORD_BATCH_VARIADIC_COUNTS = 4
 };
-enum { FB_BODY_COMPRESSION_CODEC = 0, FB_BODY_COMPRESSION_METHOD = 1 };
 enum {
-  FB_FOOTER_VERSION = 0,
-  FB_FOOTER_SCHEMA = 1,
-  FB_FOOTER_DICTIONARIES = 2,
-  FB_FOOTER_RECORD_BATCHES = 3
+  FBE_DICTIONARY_BATCH_ID = 0,
+  FBE_DICTIONARY_BATCH_DATA = 1,
+  FBE_DICTIONARY_BATCH_IS_DELTA = 2
+};
+enum { FBE_BODY_COMPRESSION_CODEC = 0, FBE_BODY_COMPRESSION_METHOD = 1 };
+enum {
+  FBE_FOOTER_VERSION = 0,
+  FBE_FOOTER_SCHEMA = 1,
+  FBE_FOOTER_DICTIONARIES = 2,
+  FBE_FOOTER_RECORD_BATCHES = 3
 };
 
 /* Members of the Type union (0 is NONE). */
 enum {
-  FB_TYPE_NULL = 1,
-  FB_TYPE_INT = 2,
-  FB_TYPE_FLOATING_POINT = 3,
-  FB_TYPE_BINARY = 4,
-  FB_TYPE_UTF8 = 5,
-  FB_TYPE_BOOL = 6,
-  FB_TYPE_DECIMAL = 7,
-  FB_TYPE_DATE = 8,
-  FB_TYPE_TIME = 9,
-  FB_TYPE_TIMESTAMP = 10,
-  FB_TYPE_INTERVAL = 11,
-  FB_TYPE_LIST = 12,
-  FB_TYPE_STRUCT = 13,
-  FB_TYPE_UNION = 14,
-  FB_TYPE_FIXED_SIZE_BINARY = 15,
-  FB_TYPE_FIXED_SIZE_LIST = 16,
-  FB_TYPE_MAP = 17,
-  FB_TYPE_DURATION = 18,
-  FB_TYPE_LARGE_BINARY = 19,
-  FB_TYPE_LARGE_UTF8 = 20,
-  FB_TYPE_LARGE_LIST = 21,
-  FB_TYPE_RUN_END_ENCODED = 22,
-  FB_TYPE_BINARY_VIEW = 23,
-  FB_TYPE_UTF8_VIEW = 24,
-  FB_TYPE_LIST_VIEW = 25,
-  FB_TYPE_LARGE_LIST_VIEW = 26
+  FBE_TYPE_NULL = 1,
+  FBE_TYPE_INT = 2,
+  FBE_TYPE_FLOATING_POINT = 3,
+  FBE_TYPE_BINARY = 4,
+  FBE_TYPE_UTF8 = 5,
+  FBE_TYPE_BOOL = 6,
+  FBE_TYPE_DECIMAL = 7,
+  FBE_TYPE_DATE = 8,
+  FBE_TYPE_TIME = 9,
+  FBE_TYPE_TIMESTAMP = 10,
+  FBE_TYPE_INTERVAL = 11,
+  FBE_TYPE_LIST = 12,
+  FBE_TYPE_STRUCT = 13,
+  FBE_TYPE_UNION = 14,
+  FBE_TYPE_FIXED_SIZE_BINARY = 15,
+  FBE_TYPE_FIXED_SIZE_LIST = 16,
+  FBE_TYPE_MAP = 17,
+  FBE_TYPE_DURATION = 18,
+  FBE_TYPE_LARGE_BINARY = 19,
+  FBE_TYPE_LARGE_UTF8 = 20,
+  FBE_TYPE_LARGE_LIST = 21,
+  FBE_TYPE_RUN_END_ENCODED = 22,
+  FBE_TYPE_BINARY_VIEW = 23,
+  FBE_TYPE_UTF8_VIEW = 24,
+  FBE_TYPE_LIST_VIEW = 25,
+  FBE_TYPE_LARGE_LIST_VIEW = 26
 };
 
 /* Sizes of the structs FieldNode, Buffer (Schema.fbs) and Block (File.fbs). */
-#define FB_FIELD_NODE_SIZE 16
-#define FB_BUFFER_SIZE 16
-#define FB_BLOCK_SIZE 24
+#define FBE_FIELD_NODE_SIZE 16
+#define FBE_BUFFER_SIZE 16
+#define FBE_BLOCK_SIZE 24
 
 #define ARROW_IPC_DEFAULT_ALIGNMENT 8
 #define ARROW_IPC_MAX_ALIGNMENT 4096
+
+/* The flatbuffer of a RecordBatch message depends only on the codec and the
+ * numbers of field nodes and buffers (without variadic counts): the first one
+ * built for a shape is kept and later ones patch its values. */
+struct ArrowIpcBatchTemplate {
+  /* The message flatbuffer; empty when there is no template. */
+  struct ArrowBuffer bytes;
+  enum ArrowIpcCompressionType codec;
+  int64_t n_nodes;
+  int64_t n_buffers;
+  /* Where Message.bodyLength, RecordBatch.length and the first element of the
+   * nodes and buffers vectors are. */
+  int64_t body_length_position;
+  int64_t length_position;
+  int64_t nodes_position;
+  int64_t buffers_position;
+};
 
 struct ArrowIpcEncoderPrivate {
   /* The flatbuffer of the last encoded message. */
@@ -2502,23 +3796,21 @@ struct ArrowIpcEncoderPrivate {
   struct ArrowBuffer buffers;
   struct ArrowBuffer variadic_counts;
   int has_variadic_counts;
-  /* Rebased offsets / shifted bitmaps of sliced arrays, and compressor output. */
+  /* Rebased offsets / shifted bitmaps / run ends of sliced arrays. */
   struct ArrowBuffer scratch;
-  struct ArrowBuffer compressed;
   /* Where the current message's body starts in the caller's body buffer. */
   int64_t body_start;
+  /* Length of the current message's body so far (staged bytes plus spans). */
+  int64_t body_length;
+  /* Deferred-body mode (see writer_private.h) and its struct ArrowIpcBodySpan. */
+  int defer_body;
+  struct ArrowBuffer spans;
+  struct ArrowIpcBatchTemplate batch_template;
 };
-
-static void ArrowIpcStoreLE(uint8_t* out, uint64_t value, int size) {
-  int i;
-  for (i = 0; i < size; i++) {
-    out[i] = (uint8_t)(value >> (8 * i));
-  }
-}
 
 static ArrowErrorCode ArrowIpcAppendLE64(struct ArrowBuffer* buffer, int64_t value) {
   uint8_t bytes[8];
-  ArrowIpcStoreLE(bytes, (uint64_t)value, 8);
+  ArrowIpcFbbStoreLE(bytes, (uint64_t)value, 8);
   return ArrowBufferAppend(buffer, bytes, 8);
 }
 
@@ -2537,7 +3829,8 @@ ArrowErrorCode ArrowIpcEncoderInit(struct ArrowIpcEncoder* encoder) {
   ArrowBufferInit(&private_data->buffers);
   ArrowBufferInit(&private_data->variadic_counts);
   ArrowBufferInit(&private_data->scratch);
-  ArrowBufferInit(&private_data->compressed);
+  ArrowBufferInit(&private_data->spans);
+  ArrowBufferInit(&private_data->batch_template.bytes);
   return NANOARROW_OK;
 }
 
@@ -2550,7 +3843,8 @@ void ArrowIpcEncoderReset(struct ArrowIpcEncoder* encoder) {
   ArrowBufferReset(&private_data->buffers);
   ArrowBufferReset(&private_data->variadic_counts);
   ArrowBufferReset(&private_data->scratch);
-  ArrowBufferReset(&private_data->compressed);
+  ArrowBufferReset(&private_data->spans);
+  ArrowBufferReset(&private_data->batch_template.bytes);
   ArrowFree(private_data);
   encoder->private_data = NULL;
 }
@@ -2613,8 +3907,8 @@ ArrowErrorCode ArrowIpcEncoderFinalizeBuffer(struct ArrowIpcEncoder* encoder,
 
   padded_size = (flatbuffer->size_bytes + 7) / 8 * 8;
   if (padded_size > INT32_MAX) return ERANGE;
-  ArrowIpcStoreLE(prefix, 0xFFFFFFFFu, 4);
-  ArrowIpcStoreLE(prefix + 4, (uint64_t)padded_size, 4);
+  ArrowIpcFbbStoreLE(prefix, 0xFFFFFFFFu, 4);
+  ArrowIpcFbbStoreLE(prefix + 4, (uint64_t)padded_size, 4);
   NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(out, 8 + padded_size));
   ArrowBufferAppendUnsafe(out, prefix, 8);
   ArrowBufferAppendUnsafe(out, flatbuffer->data, flatbuffer->size_bytes);
@@ -2635,10 +3929,10 @@ static ArrowErrorCode ArrowIpcFbTypeType(const struct ArrowSchemaView* schema_vi
                                          uint8_t* out, struct ArrowError* error) {
   switch (schema_view->type) {
     case NANOARROW_TYPE_NA:
-      *out = FB_TYPE_NULL;
+      *out = FBE_TYPE_NULL;
       break;
     case NANOARROW_TYPE_BOOL:
-      *out = FB_TYPE_BOOL;
+      *out = FBE_TYPE_BOOL;
       break;
     case NANOARROW_TYPE_UINT8:
     case NANOARROW_TYPE_INT8:
@@ -2648,86 +3942,86 @@ static ArrowErrorCode ArrowIpcFbTypeType(const struct ArrowSchemaView* schema_vi
     case NANOARROW_TYPE_INT32:
     case NANOARROW_TYPE_UINT64:
     case NANOARROW_TYPE_INT64:
-      *out = FB_TYPE_INT;
+      *out = FBE_TYPE_INT;
       break;
     case NANOARROW_TYPE_HALF_FLOAT:
     case NANOARROW_TYPE_FLOAT:
     case NANOARROW_TYPE_DOUBLE:
-      *out = FB_TYPE_FLOATING_POINT;
+      *out = FBE_TYPE_FLOATING_POINT;
       break;
     case NANOARROW_TYPE_STRING:
-      *out = FB_TYPE_UTF8;
+      *out = FBE_TYPE_UTF8;
       break;
     case NANOARROW_TYPE_LARGE_STRING:
-      *out = FB_TYPE_LARGE_UTF8;
+      *out = FBE_TYPE_LARGE_UTF8;
       break;
     case NANOARROW_TYPE_BINARY:
-      *out = FB_TYPE_BINARY;
+      *out = FBE_TYPE_BINARY;
       break;
     case NANOARROW_TYPE_LARGE_BINARY:
-      *out = FB_TYPE_LARGE_BINARY;
+      *out = FBE_TYPE_LARGE_BINARY;
       break;
     case NANOARROW_TYPE_STRING_VIEW:
-      *out = FB_TYPE_UTF8_VIEW;
+      *out = FBE_TYPE_UTF8_VIEW;
       break;
     case NANOARROW_TYPE_BINARY_VIEW:
-      *out = FB_TYPE_BINARY_VIEW;
+      *out = FBE_TYPE_BINARY_VIEW;
       break;
     case NANOARROW_TYPE_FIXED_SIZE_BINARY:
-      *out = FB_TYPE_FIXED_SIZE_BINARY;
+      *out = FBE_TYPE_FIXED_SIZE_BINARY;
       break;
     case NANOARROW_TYPE_DATE32:
     case NANOARROW_TYPE_DATE64:
-      *out = FB_TYPE_DATE;
+      *out = FBE_TYPE_DATE;
       break;
     case NANOARROW_TYPE_TIME32:
     case NANOARROW_TYPE_TIME64:
-      *out = FB_TYPE_TIME;
+      *out = FBE_TYPE_TIME;
       break;
     case NANOARROW_TYPE_TIMESTAMP:
-      *out = FB_TYPE_TIMESTAMP;
+      *out = FBE_TYPE_TIMESTAMP;
       break;
     case NANOARROW_TYPE_DURATION:
-      *out = FB_TYPE_DURATION;
+      *out = FBE_TYPE_DURATION;
       break;
     case NANOARROW_TYPE_INTERVAL_MONTHS:
     case NANOARROW_TYPE_INTERVAL_DAY_TIME:
     case NANOARROW_TYPE_INTERVAL_MONTH_DAY_NANO:
-      *out = FB_TYPE_INTERVAL;
+      *out = FBE_TYPE_INTERVAL;
       break;
     case NANOARROW_TYPE_DECIMAL32:
     case NANOARROW_TYPE_DECIMAL64:
     case NANOARROW_TYPE_DECIMAL128:
     case NANOARROW_TYPE_DECIMAL256:
-      *out = FB_TYPE_DECIMAL;
+      *out = FBE_TYPE_DECIMAL;
       break;
     case NANOARROW_TYPE_LIST:
-      *out = FB_TYPE_LIST;
+      *out = FBE_TYPE_LIST;
       break;
     case NANOARROW_TYPE_LARGE_LIST:
-      *out = FB_TYPE_LARGE_LIST;
+      *out = FBE_TYPE_LARGE_LIST;
       break;
     case NANOARROW_TYPE_FIXED_SIZE_LIST:
-      *out = FB_TYPE_FIXED_SIZE_LIST;
+      *out = FBE_TYPE_FIXED_SIZE_LIST;
       break;
     case NANOARROW_TYPE_LIST_VIEW:
-      *out = FB_TYPE_LIST_VIEW;
+      *out = FBE_TYPE_LIST_VIEW;
       break;
     case NANOARROW_TYPE_LARGE_LIST_VIEW:
-      *out = FB_TYPE_LARGE_LIST_VIEW;
+      *out = FBE_TYPE_LARGE_LIST_VIEW;
       break;
     case NANOARROW_TYPE_STRUCT:
-      *out = FB_TYPE_STRUCT;
+      *out = FBE_TYPE_STRUCT;
       break;
     case NANOARROW_TYPE_MAP:
-      *out = FB_TYPE_MAP;
+      *out = FBE_TYPE_MAP;
       break;
     case NANOARROW_TYPE_SPARSE_UNION:
     case NANOARROW_TYPE_DENSE_UNION:
-      *out = FB_TYPE_UNION;
+      *out = FBE_TYPE_UNION;
       break;
     case NANOARROW_TYPE_RUN_END_ENCODED:
-      *out = FB_TYPE_RUN_END_ENCODED;
+      *out = FBE_TYPE_RUN_END_ENCODED;
       break;
     default:
       ArrowErrorSet(error, "Type %d cannot be written to IPC", (int)schema_view->type);
@@ -2785,7 +4079,7 @@ static ArrowErrorCode ArrowIpcFbWriteUnionTypeIds(struct ArrowIpcFbb* fbb,
       ArrowErrorSet(error, "Invalid union type ids '%s'", schema_view->union_type_ids);
       return EINVAL;
     }
-    ArrowIpcStoreLE(type_ids + 4 * n_ids, (uint64_t)value, 4);
+    ArrowIpcFbbStoreLE(type_ids + 4 * n_ids, (uint64_t)value, 4);
     n_ids++;
     cursor = *end == ',' ? end + 1 : end;
   }
@@ -2932,14 +4226,14 @@ static ArrowErrorCode ArrowIpcFbWriteMetadata(struct ArrowIpcFbb* fbb,
       return EINVAL;
     }
     ArrowIpcFbbTableInit(&key_value);
-    ArrowIpcFbbTableAddOffset(&key_value, FB_KEY_VALUE_KEY);
-    ArrowIpcFbbTableAddOffset(&key_value, FB_KEY_VALUE_VALUE);
+    ArrowIpcFbbTableAddOffset(&key_value, FBE_KEY_VALUE_KEY);
+    ArrowIpcFbbTableAddOffset(&key_value, FBE_KEY_VALUE_VALUE);
     NANOARROW_RETURN_NOT_OK(ArrowIpcFbbWriteTable(fbb, &key_value, &table_position));
     NANOARROW_RETURN_NOT_OK(
         ArrowIpcFbbPatchOffset(fbb, vector_position + 4 + 4 * i, table_position));
-    NANOARROW_RETURN_NOT_OK(ArrowIpcFbbSetString(fbb, &key_value, FB_KEY_VALUE_KEY, key));
+    NANOARROW_RETURN_NOT_OK(ArrowIpcFbbSetString(fbb, &key_value, FBE_KEY_VALUE_KEY, key));
     NANOARROW_RETURN_NOT_OK(
-        ArrowIpcFbbSetString(fbb, &key_value, FB_KEY_VALUE_VALUE, value));
+        ArrowIpcFbbSetString(fbb, &key_value, FBE_KEY_VALUE_VALUE, value));
   }
   return NANOARROW_OK;
 }
@@ -2985,46 +4279,46 @@ static ArrowErrorCode ArrowIpcFbWriteField(struct ArrowIpcFbb* fbb,
   NANOARROW_RETURN_NOT_OK(ArrowIpcFbCountMetadata(schema->metadata, &n_metadata_keys, error));
 
   ArrowIpcFbbTableInit(&field);
-  if (schema->name != NULL) ArrowIpcFbbTableAddOffset(&field, FB_FIELD_NAME);
-  ArrowIpcFbbTableAddBool(&field, FB_FIELD_NULLABLE,
+  if (schema->name != NULL) ArrowIpcFbbTableAddOffset(&field, FBE_FIELD_NAME);
+  ArrowIpcFbbTableAddBool(&field, FBE_FIELD_NULLABLE,
                           (schema->flags & ARROW_FLAG_NULLABLE) != 0);
-  ArrowIpcFbbTableAddUInt8(&field, FB_FIELD_TYPE_TYPE, type_type);
-  ArrowIpcFbbTableAddOffset(&field, FB_FIELD_TYPE);
-  if (schema->dictionary != NULL) ArrowIpcFbbTableAddOffset(&field, FB_FIELD_DICTIONARY);
-  ArrowIpcFbbTableAddOffset(&field, FB_FIELD_CHILDREN);
-  if (n_metadata_keys > 0) ArrowIpcFbbTableAddOffset(&field, FB_FIELD_CUSTOM_METADATA);
+  ArrowIpcFbbTableAddUInt8(&field, FBE_FIELD_TYPE_TYPE, type_type);
+  ArrowIpcFbbTableAddOffset(&field, FBE_FIELD_TYPE);
+  if (schema->dictionary != NULL) ArrowIpcFbbTableAddOffset(&field, FBE_FIELD_DICTIONARY);
+  ArrowIpcFbbTableAddOffset(&field, FBE_FIELD_CHILDREN);
+  if (n_metadata_keys > 0) ArrowIpcFbbTableAddOffset(&field, FBE_FIELD_CUSTOM_METADATA);
   NANOARROW_RETURN_NOT_OK(ArrowIpcFbbWriteTable(fbb, &field, position_out));
 
   if (schema->name != NULL) {
     NANOARROW_RETURN_NOT_OK(
-        ArrowIpcFbbSetString(fbb, &field, FB_FIELD_NAME, ArrowCharView(schema->name)));
+        ArrowIpcFbbSetString(fbb, &field, FBE_FIELD_NAME, ArrowCharView(schema->name)));
   }
 
   NANOARROW_RETURN_NOT_OK(
       ArrowIpcFbWriteTypeTable(fbb, value_schema, &value_view, &position, error));
   NANOARROW_RETURN_NOT_OK(
-      ArrowIpcFbbPatchOffset(fbb, field.position[FB_FIELD_TYPE], position));
+      ArrowIpcFbbPatchOffset(fbb, field.position[FBE_FIELD_TYPE], position));
 
   if (schema->dictionary != NULL) {
     struct ArrowIpcFbbTable encoding;
     ArrowIpcFbbTableInit(&encoding);
-    ArrowIpcFbbTableAddInt64(&encoding, FB_DICTIONARY_ENCODING_ID, (*next_dictionary_id)++);
-    ArrowIpcFbbTableAddOffset(&encoding, FB_DICTIONARY_ENCODING_INDEX_TYPE);
-    ArrowIpcFbbTableAddBool(&encoding, FB_DICTIONARY_ENCODING_IS_ORDERED,
+    ArrowIpcFbbTableAddInt64(&encoding, FBE_DICTIONARY_ENCODING_ID, (*next_dictionary_id)++);
+    ArrowIpcFbbTableAddOffset(&encoding, FBE_DICTIONARY_ENCODING_INDEX_TYPE);
+    ArrowIpcFbbTableAddBool(&encoding, FBE_DICTIONARY_ENCODING_IS_ORDERED,
                             (schema->flags & ARROW_FLAG_DICTIONARY_ORDERED) != 0);
     NANOARROW_RETURN_NOT_OK(ArrowIpcFbbWriteTable(fbb, &encoding, &position));
     NANOARROW_RETURN_NOT_OK(
-        ArrowIpcFbbPatchOffset(fbb, field.position[FB_FIELD_DICTIONARY], position));
+        ArrowIpcFbbPatchOffset(fbb, field.position[FBE_FIELD_DICTIONARY], position));
     NANOARROW_RETURN_NOT_OK(ArrowIpcFbWriteIntTable(fbb, schema_view.storage_type, &position));
     NANOARROW_RETURN_NOT_OK(ArrowIpcFbbPatchOffset(
-        fbb, encoding.position[FB_DICTIONARY_ENCODING_INDEX_TYPE], position));
+        fbb, encoding.position[FBE_DICTIONARY_ENCODING_INDEX_TYPE], position));
   }
 
-  NANOARROW_RETURN_NOT_OK(ArrowIpcFbWriteFields(fbb, &field, FB_FIELD_CHILDREN, value_schema,
+  NANOARROW_RETURN_NOT_OK(ArrowIpcFbWriteFields(fbb, &field, FBE_FIELD_CHILDREN, value_schema,
                                                 next_dictionary_id, depth + 1, error));
 
   if (n_metadata_keys > 0) {
-    NANOARROW_RETURN_NOT_OK(ArrowIpcFbWriteMetadata(fbb, &field, FB_FIELD_CUSTOM_METADATA,
+    NANOARROW_RETURN_NOT_OK(ArrowIpcFbWriteMetadata(fbb, &field, FBE_FIELD_CUSTOM_METADATA,
                                                     schema->metadata, n_metadata_keys,
                                                     error));
   }
@@ -3088,35 +4382,39 @@ static ArrowErrorCode ArrowIpcFbWriteSchema(struct ArrowIpcFbb* fbb,
   memcpy(&first_byte, &endian_check, 1);
   ArrowIpcFbbTableInit(&table);
   /* Endianness: Little = 0, Big = 1; bodies are written in host order. */
-  ArrowIpcFbbTableAddInt16(&table, FB_SCHEMA_ENDIANNESS, first_byte ? 0 : 1);
-  ArrowIpcFbbTableAddOffset(&table, FB_SCHEMA_FIELDS);
-  if (n_metadata_keys > 0) ArrowIpcFbbTableAddOffset(&table, FB_SCHEMA_CUSTOM_METADATA);
+  ArrowIpcFbbTableAddInt16(&table, FBE_SCHEMA_ENDIANNESS, first_byte ? 0 : 1);
+  ArrowIpcFbbTableAddOffset(&table, FBE_SCHEMA_FIELDS);
+  if (n_metadata_keys > 0) ArrowIpcFbbTableAddOffset(&table, FBE_SCHEMA_CUSTOM_METADATA);
   NANOARROW_RETURN_NOT_OK(ArrowIpcFbbWriteTable(fbb, &table, position_out));
-  NANOARROW_RETURN_NOT_OK(ArrowIpcFbWriteFields(fbb, &table, FB_SCHEMA_FIELDS, schema,
+  NANOARROW_RETURN_NOT_OK(ArrowIpcFbWriteFields(fbb, &table, FBE_SCHEMA_FIELDS, schema,
                                                 &next_dictionary_id, 0, error));
   if (n_metadata_keys > 0) {
-    NANOARROW_RETURN_NOT_OK(ArrowIpcFbWriteMetadata(fbb, &table, FB_SCHEMA_CUSTOM_METADATA,
+    NANOARROW_RETURN_NOT_OK(ArrowIpcFbWriteMetadata(fbb, &table, FBE_SCHEMA_CUSTOM_METADATA,
                                                     schema->metadata, n_metadata_keys,
                                                     error));
   }
   return NANOARROW_OK;
 }
 
-/* Starts a Message: writes its table and returns the header slot position. */
+/* Starts a Message: writes its table and returns the header slot position (and,
+ * when body_length_out is not NULL, where bodyLength is). */
 static ArrowErrorCode ArrowIpcFbStartMessage(struct ArrowIpcFbb* fbb, uint8_t header_type,
-                                             int64_t body_length,
-                                             int64_t* header_slot_out) {
+                                             int64_t body_length, int64_t* header_slot_out,
+                                             int64_t* body_length_out) {
   struct ArrowIpcFbbTable message;
   int64_t position;
   NANOARROW_RETURN_NOT_OK(ArrowIpcFbbStart(fbb));
   ArrowIpcFbbTableInit(&message);
-  ArrowIpcFbbTableAddInt16(&message, FB_MESSAGE_VERSION, FB_METADATA_VERSION_V5);
-  ArrowIpcFbbTableAddUInt8(&message, FB_MESSAGE_HEADER_TYPE, header_type);
-  ArrowIpcFbbTableAddOffset(&message, FB_MESSAGE_HEADER);
-  ArrowIpcFbbTableAddInt64(&message, FB_MESSAGE_BODY_LENGTH, body_length);
+  ArrowIpcFbbTableAddInt16(&message, FBE_MESSAGE_VERSION, FBE_METADATA_VERSION_V5);
+  ArrowIpcFbbTableAddUInt8(&message, FBE_MESSAGE_HEADER_TYPE, header_type);
+  ArrowIpcFbbTableAddOffset(&message, FBE_MESSAGE_HEADER);
+  ArrowIpcFbbTableAddInt64(&message, FBE_MESSAGE_BODY_LENGTH, body_length);
   NANOARROW_RETURN_NOT_OK(ArrowIpcFbbWriteTable(fbb, &message, &position));
   NANOARROW_RETURN_NOT_OK(ArrowIpcFbbPatchOffset(fbb, 0, position));
-  *header_slot_out = message.position[FB_MESSAGE_HEADER];
+  *header_slot_out = message.position[FBE_MESSAGE_HEADER];
+  if (body_length_out != NULL) {
+    *body_length_out = message.position[FBE_MESSAGE_BODY_LENGTH];
+  }
   return NANOARROW_OK;
 }
 
@@ -3131,7 +4429,7 @@ ArrowErrorCode ArrowIpcEncoderEncodeSchema(struct ArrowIpcEncoder* encoder,
   int result;
 
   NANOARROW_RETURN_NOT_OK_WITH_ERROR(
-      ArrowIpcFbStartMessage(fbb, FB_HEADER_SCHEMA, 0, &header_slot), error);
+      ArrowIpcFbStartMessage(fbb, FBE_HEADER_SCHEMA, 0, &header_slot, NULL), error);
   result = ArrowIpcFbWriteSchema(fbb, schema, &position, error);
   if (result == ERANGE) ArrowErrorSet(error, "Schema message exceeds 2 GiB");
   if (result == ENOMEM) ArrowErrorSet(error, "Out of memory encoding the schema");
@@ -3141,19 +4439,16 @@ ArrowErrorCode ArrowIpcEncoderEncodeSchema(struct ArrowIpcEncoder* encoder,
 
 /* ---- Record batch bodies ---- */
 
-static ArrowErrorCode ArrowIpcCompress(struct ArrowIpcEncoderPrivate* private_data,
-                                       const void* data, int64_t size,
-                                       int64_t* compressed_size_out,
+/* Compresses size bytes of data into out (capacity bytes, at least the codec's
+ * bound for size). */
+static ArrowErrorCode ArrowIpcCompress(const struct ArrowIpcEncoderPrivate* private_data,
+                                       const void* data, int64_t size, uint8_t* out,
+                                       int64_t capacity, int64_t* compressed_size_out,
                                        struct ArrowError* error) {
-  struct ArrowBuffer* out = &private_data->compressed;
-  out->size_bytes = 0;
   switch (private_data->codec) {
 #if defined(NANOARROW_IPC_WITH_LZ4)
     case NANOARROW_IPC_COMPRESSION_TYPE_LZ4_FRAME: {
-      size_t bound = LZ4F_compressFrameBound((size_t)size, NULL);
-      size_t result;
-      NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(out, (int64_t)bound));
-      result = LZ4F_compressFrame(out->data, bound, data, (size_t)size, NULL);
+      size_t result = LZ4F_compressFrame(out, (size_t)capacity, data, (size_t)size, NULL);
       if (LZ4F_isError(result)) {
         ArrowErrorSet(error, "LZ4 compression failed: %s", LZ4F_getErrorName(result));
         return EIO;
@@ -3164,10 +4459,7 @@ static ArrowErrorCode ArrowIpcCompress(struct ArrowIpcEncoderPrivate* private_da
 #endif
 #if defined(NANOARROW_IPC_WITH_ZSTD)
     case NANOARROW_IPC_COMPRESSION_TYPE_ZSTD: {
-      size_t bound = ZSTD_compressBound((size_t)size);
-      size_t result;
-      NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(out, (int64_t)bound));
-      result = ZSTD_compress(out->data, bound, data, (size_t)size, 1);
+      size_t result = ZSTD_compress(out, (size_t)capacity, data, (size_t)size, 1);
       if (ZSTD_isError(result)) {
         ArrowErrorSet(error, "ZSTD compression failed: %s", ZSTD_getErrorName(result));
         return EIO;
@@ -3179,6 +4471,8 @@ static ArrowErrorCode ArrowIpcCompress(struct ArrowIpcEncoderPrivate* private_da
     default:
       NANOARROW_UNUSED(data);
       NANOARROW_UNUSED(size);
+      NANOARROW_UNUSED(out);
+      NANOARROW_UNUSED(capacity);
       NANOARROW_UNUSED(compressed_size_out);
       ArrowErrorSet(error, "Compression type %d is not available",
                     (int)private_data->codec);
@@ -3186,43 +4480,101 @@ static ArrowErrorCode ArrowIpcCompress(struct ArrowIpcEncoderPrivate* private_da
   }
 }
 
+/* The most bytes compressing size bytes can produce. */
+static int64_t ArrowIpcCompressBound(const struct ArrowIpcEncoderPrivate* private_data,
+                                     int64_t size) {
+  switch (private_data->codec) {
+#if defined(NANOARROW_IPC_WITH_LZ4)
+    case NANOARROW_IPC_COMPRESSION_TYPE_LZ4_FRAME:
+      return (int64_t)LZ4F_compressFrameBound((size_t)size, NULL);
+#endif
+#if defined(NANOARROW_IPC_WITH_ZSTD)
+    case NANOARROW_IPC_COMPRESSION_TYPE_ZSTD:
+      return (int64_t)ZSTD_compressBound((size_t)size);
+#endif
+    default:
+      return size;
+  }
+}
+
+/* Appends bytes of the body. borrowed data (the caller's arrays, unchanged until
+ * the message is written) may, in deferred mode, be listed as a span instead of
+ * copied; other data (scratch space reused by the next buffer) is always copied. */
+static ArrowErrorCode ArrowIpcBodyAppend(struct ArrowIpcEncoderPrivate* private_data,
+                                         struct ArrowBuffer* body, const void* data,
+                                         int64_t size, int borrowed) {
+  if (borrowed && private_data->defer_body && size >= NANOARROW_IPC_DEFER_MIN_BYTES) {
+    struct ArrowIpcBodySpan span;
+    span.staged_end = body->size_bytes;
+    span.data = data;
+    span.size_bytes = size;
+    NANOARROW_RETURN_NOT_OK(ArrowBufferAppend(&private_data->spans, &span, sizeof(span)));
+  } else if (size > 0) {
+    NANOARROW_RETURN_NOT_OK(ArrowBufferAppend(body, data, size));
+  }
+  private_data->body_length += size;
+  return NANOARROW_OK;
+}
+
 /* Appends one body buffer (compressed when a codec is set), its Buffer struct, and
  * zero padding up to the alignment. */
-static ArrowErrorCode ArrowIpcEmitBuffer(struct ArrowIpcEncoderPrivate* private_data,
-                                         struct ArrowBuffer* body, const void* data,
-                                         int64_t size, struct ArrowError* error) {
-  int64_t offset = body->size_bytes - private_data->body_start;
+static ArrowErrorCode ArrowIpcEmitBufferImpl(struct ArrowIpcEncoderPrivate* private_data,
+                                             struct ArrowBuffer* body, const void* data,
+                                             int64_t size, int borrowed,
+                                             struct ArrowError* error) {
+  int64_t offset = private_data->body_length;
   int64_t length = size;
   int64_t padding;
-  uint8_t buffer_struct[FB_BUFFER_SIZE];
+  uint8_t* buffer_struct;
 
   if (private_data->codec == NANOARROW_IPC_COMPRESSION_TYPE_NONE || size == 0) {
-    if (size > 0) NANOARROW_RETURN_NOT_OK(ArrowBufferAppend(body, data, size));
+    NANOARROW_RETURN_NOT_OK(ArrowIpcBodyAppend(private_data, body, data, size, borrowed));
   } else {
+    /* Compressed straight into the body, after room for the length prefix. */
+    int64_t bound = ArrowIpcCompressBound(private_data, size);
     int64_t compressed_size;
-    NANOARROW_RETURN_NOT_OK(
-        ArrowIpcCompress(private_data, data, size, &compressed_size, error));
+    NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(body, 8 + bound));
+    NANOARROW_RETURN_NOT_OK(ArrowIpcCompress(private_data, data, size,
+                                             body->data + body->size_bytes + 8, bound,
+                                             &compressed_size, error));
     if (compressed_size < size) {
-      NANOARROW_RETURN_NOT_OK(ArrowIpcAppendLE64(body, size));
-      NANOARROW_RETURN_NOT_OK(
-          ArrowBufferAppend(body, private_data->compressed.data, compressed_size));
+      ArrowIpcFbbStoreLE(body->data + body->size_bytes, (uint64_t)size, 8);
+      body->size_bytes += 8 + compressed_size;
+      private_data->body_length += 8 + compressed_size;
       length = 8 + compressed_size;
     } else {
       /* Stored uncompressed, as the format allows, when compressing does not help. */
       NANOARROW_RETURN_NOT_OK(ArrowIpcAppendLE64(body, -1));
-      NANOARROW_RETURN_NOT_OK(ArrowBufferAppend(body, data, size));
+      private_data->body_length += 8;
+      NANOARROW_RETURN_NOT_OK(ArrowIpcBodyAppend(private_data, body, data, size, borrowed));
       length = 8 + size;
     }
   }
 
-  padding = (private_data->alignment - (body->size_bytes - private_data->body_start) %
-                                           private_data->alignment) %
-            private_data->alignment;
+  padding = (-private_data->body_length) & (private_data->alignment - 1);
   NANOARROW_RETURN_NOT_OK(ArrowBufferAppendFill(body, 0, padding));
+  private_data->body_length += padding;
 
-  ArrowIpcStoreLE(buffer_struct, (uint64_t)offset, 8);
-  ArrowIpcStoreLE(buffer_struct + 8, (uint64_t)length, 8);
-  return ArrowBufferAppend(&private_data->buffers, buffer_struct, FB_BUFFER_SIZE);
+  NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(&private_data->buffers, FBE_BUFFER_SIZE));
+  buffer_struct = private_data->buffers.data + private_data->buffers.size_bytes;
+  ArrowIpcFbbStoreLE(buffer_struct, (uint64_t)offset, 8);
+  ArrowIpcFbbStoreLE(buffer_struct + 8, (uint64_t)length, 8);
+  private_data->buffers.size_bytes += FBE_BUFFER_SIZE;
+  return NANOARROW_OK;
+}
+
+/* A buffer of the caller's arrays. */
+static ArrowErrorCode ArrowIpcEmitBuffer(struct ArrowIpcEncoderPrivate* private_data,
+                                         struct ArrowBuffer* body, const void* data,
+                                         int64_t size, struct ArrowError* error) {
+  return ArrowIpcEmitBufferImpl(private_data, body, data, size, 1, error);
+}
+
+/* A buffer built in scratch space. */
+static ArrowErrorCode ArrowIpcEmitScratch(struct ArrowIpcEncoderPrivate* private_data,
+                                          struct ArrowBuffer* body, const void* data,
+                                          int64_t size, struct ArrowError* error) {
+  return ArrowIpcEmitBufferImpl(private_data, body, data, size, 0, error);
 }
 
 /* Bits [start, start + length) of bits, shifted to start at bit 0 when needed. */
@@ -3257,15 +4609,18 @@ static ArrowErrorCode ArrowIpcEmitBitmap(struct ArrowIpcEncoderPrivate* private_
       out[i] = (uint8_t)(low | high);
     }
   }
-  return ArrowIpcEmitBuffer(private_data, body, out, n_bytes, error);
+  return ArrowIpcEmitScratch(private_data, body, out, n_bytes, error);
 }
 
 static ArrowErrorCode ArrowIpcAppendNode(struct ArrowIpcEncoderPrivate* private_data,
                                          int64_t length, int64_t null_count) {
-  uint8_t node[FB_FIELD_NODE_SIZE];
-  ArrowIpcStoreLE(node, (uint64_t)length, 8);
-  ArrowIpcStoreLE(node + 8, (uint64_t)null_count, 8);
-  return ArrowBufferAppend(&private_data->nodes, node, FB_FIELD_NODE_SIZE);
+  uint8_t* node;
+  NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(&private_data->nodes, FBE_FIELD_NODE_SIZE));
+  node = private_data->nodes.data + private_data->nodes.size_bytes;
+  ArrowIpcFbbStoreLE(node, (uint64_t)length, 8);
+  ArrowIpcFbbStoreLE(node + 8, (uint64_t)null_count, 8);
+  private_data->nodes.size_bytes += FBE_FIELD_NODE_SIZE;
+  return NANOARROW_OK;
 }
 
 /* Offsets [start, start + length] rebased to begin at 0; *first_out and *last_out
@@ -3283,14 +4638,15 @@ static ArrowErrorCode ArrowIpcEmitOffsets(struct ArrowIpcEncoderPrivate* private
   int64_t i;
 
   if (data == NULL || view->buffer_views[1].size_bytes < (start + length + 1) * element_size) {
-    if (length == 0 && data == NULL) {
-      /* An empty array may come without offsets: write the single 0 offset. */
+    if (length == 0) {
+      /* An empty array may come without offsets (or with an empty offsets buffer,
+       * as IPC readers produce): write the single 0 offset. */
       *first_out = 0;
       *last_out = 0;
       private_data->scratch.size_bytes = 0;
       NANOARROW_RETURN_NOT_OK(ArrowBufferAppendFill(&private_data->scratch, 0, element_size));
-      return ArrowIpcEmitBuffer(private_data, body, private_data->scratch.data,
-                                element_size, error);
+      return ArrowIpcEmitScratch(private_data, body, private_data->scratch.data,
+                                 element_size, error);
     }
     ArrowErrorSet(error, "Offsets buffer is too small for offset %" PRId64
                          " and length %" PRId64, start, length);
@@ -3329,8 +4685,8 @@ static ArrowErrorCode ArrowIpcEmitOffsets(struct ArrowIpcEncoderPrivate* private
     const int32_t* in = view->buffer_views[1].data.as_int32 + start;
     for (i = 0; i <= length; i++) out[i] = (int32_t)(in[i] - first);
   }
-  return ArrowIpcEmitBuffer(private_data, body, private_data->scratch.data,
-                            (length + 1) * element_size, error);
+  return ArrowIpcEmitScratch(private_data, body, private_data->scratch.data,
+                             (length + 1) * element_size, error);
 }
 
 static ArrowErrorCode ArrowIpcEncodeColumn(struct ArrowIpcEncoderPrivate* private_data,
@@ -3422,7 +4778,7 @@ static ArrowErrorCode ArrowIpcEncodeRunEndEncoded(
       int64_t end = ArrowIpcReadRunEnd(run_ends, i) - start;
       uint8_t bytes[8];
       if (end > length) end = length;
-      ArrowIpcStoreLE(bytes, (uint64_t)end, (int)element_size);
+      ArrowIpcFbbStoreLE(bytes, (uint64_t)end, (int)element_size);
       NANOARROW_RETURN_NOT_OK(ArrowBufferAppend(&private_data->scratch, bytes, element_size));
       n_runs++;
       if (end == length) break;
@@ -3438,8 +4794,8 @@ static ArrowErrorCode ArrowIpcEncodeRunEndEncoded(
   NANOARROW_RETURN_NOT_OK(ArrowIpcAppendNode(private_data, length, 0));
   NANOARROW_RETURN_NOT_OK(ArrowIpcAppendNode(private_data, n_runs, 0));
   NANOARROW_RETURN_NOT_OK(ArrowIpcEmitBuffer(private_data, body, NULL, 0, error));
-  NANOARROW_RETURN_NOT_OK(ArrowIpcEmitBuffer(private_data, body, private_data->scratch.data,
-                                             n_runs * element_size, error));
+  NANOARROW_RETURN_NOT_OK(ArrowIpcEmitScratch(private_data, body, private_data->scratch.data,
+                                              n_runs * element_size, error));
   return ArrowIpcEncodeColumn(private_data, body, values,
                               values->offset + (first_run - run_ends->offset), n_runs,
                               depth + 1, error);
@@ -3497,7 +4853,7 @@ static ArrowErrorCode ArrowIpcEncodeDenseUnion(struct ArrowIpcEncoderPrivate* pr
     out[i - start] = (int32_t)(offsets[i] - child_start[child]);
   }
   NANOARROW_RETURN_NOT_OK(
-      ArrowIpcEmitBuffer(private_data, body, out, length * 4, error));
+      ArrowIpcEmitScratch(private_data, body, out, length * 4, error));
 
   for (i = 0; i < view->n_children; i++) {
     const struct ArrowArrayView* child = view->children[i];
@@ -3694,32 +5050,43 @@ static ArrowErrorCode ArrowIpcEncodeColumn(struct ArrowIpcEncoderPrivate* privat
 }
 
 /* Writes a RecordBatch table (nodes, buffers, compression, variadic counts) at the
- * slot header_slot. */
+ * slot header_slot; the positions of its values go to layout when not NULL. */
 static ArrowErrorCode ArrowIpcFbWriteRecordBatch(struct ArrowIpcEncoderPrivate* private_data,
-                                                 int64_t length, int64_t header_slot) {
+                                                 int64_t length, int64_t header_slot,
+                                                 struct ArrowIpcBatchTemplate* layout) {
   struct ArrowIpcFbb* fbb = &private_data->fbb;
   struct ArrowIpcFbbTable batch;
   int64_t position;
+  int64_t nodes_position;
+  int64_t buffers_position;
 
   ArrowIpcFbbTableInit(&batch);
-  ArrowIpcFbbTableAddInt64(&batch, FB_RECORD_BATCH_LENGTH, length);
-  ArrowIpcFbbTableAddOffset(&batch, FB_RECORD_BATCH_NODES);
-  ArrowIpcFbbTableAddOffset(&batch, FB_RECORD_BATCH_BUFFERS);
+  ArrowIpcFbbTableAddInt64(&batch, FBE_RECORD_BATCH_LENGTH, length);
+  ArrowIpcFbbTableAddOffset(&batch, FBE_RECORD_BATCH_NODES);
+  ArrowIpcFbbTableAddOffset(&batch, FBE_RECORD_BATCH_BUFFERS);
   if (private_data->codec != NANOARROW_IPC_COMPRESSION_TYPE_NONE) {
-    ArrowIpcFbbTableAddOffset(&batch, FB_RECORD_BATCH_COMPRESSION);
+    ArrowIpcFbbTableAddOffset(&batch, FBE_RECORD_BATCH_COMPRESSION);
   }
   if (private_data->has_variadic_counts) {
-    ArrowIpcFbbTableAddOffset(&batch, FB_RECORD_BATCH_VARIADIC_COUNTS);
+    ArrowIpcFbbTableAddOffset(&batch, FBE_RECORD_BATCH_VARIADIC_COUNTS);
   }
   NANOARROW_RETURN_NOT_OK(ArrowIpcFbbWriteTable(fbb, &batch, &position));
   NANOARROW_RETURN_NOT_OK(ArrowIpcFbbPatchOffset(fbb, header_slot, position));
 
   NANOARROW_RETURN_NOT_OK(ArrowIpcFbbSetVector(
-      fbb, &batch, FB_RECORD_BATCH_NODES, private_data->nodes.data,
-      private_data->nodes.size_bytes / FB_FIELD_NODE_SIZE, FB_FIELD_NODE_SIZE, 8, NULL));
+      fbb, &batch, FBE_RECORD_BATCH_NODES, private_data->nodes.data,
+      private_data->nodes.size_bytes / FBE_FIELD_NODE_SIZE, FBE_FIELD_NODE_SIZE, 8,
+      &nodes_position));
   NANOARROW_RETURN_NOT_OK(ArrowIpcFbbSetVector(
-      fbb, &batch, FB_RECORD_BATCH_BUFFERS, private_data->buffers.data,
-      private_data->buffers.size_bytes / FB_BUFFER_SIZE, FB_BUFFER_SIZE, 8, NULL));
+      fbb, &batch, FBE_RECORD_BATCH_BUFFERS, private_data->buffers.data,
+      private_data->buffers.size_bytes / FBE_BUFFER_SIZE, FBE_BUFFER_SIZE, 8,
+      &buffers_position));
+  if (layout != NULL) {
+    /* Vector elements follow their uint32 length. */
+    layout->length_position = batch.position[FBE_RECORD_BATCH_LENGTH];
+    layout->nodes_position = nodes_position + 4;
+    layout->buffers_position = buffers_position + 4;
+  }
 
   if (private_data->codec != NANOARROW_IPC_COMPRESSION_TYPE_NONE) {
     struct ArrowIpcFbbTable compression;
@@ -3727,18 +5094,73 @@ static ArrowErrorCode ArrowIpcFbWriteRecordBatch(struct ArrowIpcEncoderPrivate* 
     int8_t codec =
         private_data->codec == NANOARROW_IPC_COMPRESSION_TYPE_LZ4_FRAME ? 0 : 1;
     ArrowIpcFbbTableInit(&compression);
-    ArrowIpcFbbTableAddUInt8(&compression, FB_BODY_COMPRESSION_CODEC, (uint8_t)codec);
-    ArrowIpcFbbTableAddUInt8(&compression, FB_BODY_COMPRESSION_METHOD, 0);
+    ArrowIpcFbbTableAddUInt8(&compression, FBE_BODY_COMPRESSION_CODEC, (uint8_t)codec);
+    ArrowIpcFbbTableAddUInt8(&compression, FBE_BODY_COMPRESSION_METHOD, 0);
     NANOARROW_RETURN_NOT_OK(ArrowIpcFbbWriteTable(fbb, &compression, &position));
     NANOARROW_RETURN_NOT_OK(
-        ArrowIpcFbbPatchOffset(fbb, batch.position[FB_RECORD_BATCH_COMPRESSION], position));
+        ArrowIpcFbbPatchOffset(fbb, batch.position[FBE_RECORD_BATCH_COMPRESSION], position));
   }
 
   if (private_data->has_variadic_counts) {
     NANOARROW_RETURN_NOT_OK(ArrowIpcFbbSetVector(
-        fbb, &batch, FB_RECORD_BATCH_VARIADIC_COUNTS, private_data->variadic_counts.data,
+        fbb, &batch, FBE_RECORD_BATCH_VARIADIC_COUNTS, private_data->variadic_counts.data,
         private_data->variadic_counts.size_bytes / 8, 8, 8, NULL));
   }
+  return NANOARROW_OK;
+}
+
+/* The RecordBatch message of the body just encoded, from the template when it
+ * fits (see struct ArrowIpcBatchTemplate). */
+static ArrowErrorCode ArrowIpcFbWriteRecordBatchMessage(
+    struct ArrowIpcEncoderPrivate* private_data, int64_t length) {
+  struct ArrowIpcBatchTemplate* layout = &private_data->batch_template;
+  struct ArrowBuffer* out = &private_data->fbb.buffer;
+  int64_t n_nodes = private_data->nodes.size_bytes / FBE_FIELD_NODE_SIZE;
+  int64_t n_buffers = private_data->buffers.size_bytes / FBE_BUFFER_SIZE;
+  int64_t header_slot;
+  int result;
+
+  if (private_data->has_variadic_counts) {
+    NANOARROW_RETURN_NOT_OK(ArrowIpcFbStartMessage(&private_data->fbb,
+                                                   FBE_HEADER_RECORD_BATCH,
+                                                   private_data->body_length, &header_slot,
+                                                   NULL));
+    return ArrowIpcFbWriteRecordBatch(private_data, length, header_slot, NULL);
+  }
+
+  if (layout->bytes.size_bytes > 0 && layout->codec == private_data->codec &&
+      layout->n_nodes == n_nodes && layout->n_buffers == n_buffers) {
+    out->size_bytes = 0;
+    NANOARROW_RETURN_NOT_OK(
+        ArrowBufferAppend(out, layout->bytes.data, layout->bytes.size_bytes));
+    ArrowIpcFbbStoreLE(out->data + layout->body_length_position,
+                    (uint64_t)private_data->body_length, 8);
+    ArrowIpcFbbStoreLE(out->data + layout->length_position, (uint64_t)length, 8);
+    if (n_nodes > 0) {
+      memcpy(out->data + layout->nodes_position, private_data->nodes.data,
+             (size_t)private_data->nodes.size_bytes);
+    }
+    if (n_buffers > 0) {
+      memcpy(out->data + layout->buffers_position, private_data->buffers.data,
+             (size_t)private_data->buffers.size_bytes);
+    }
+    return NANOARROW_OK;
+  }
+
+  layout->bytes.size_bytes = 0;
+  NANOARROW_RETURN_NOT_OK(ArrowIpcFbStartMessage(&private_data->fbb, FBE_HEADER_RECORD_BATCH,
+                                                 private_data->body_length, &header_slot,
+                                                 &layout->body_length_position));
+  NANOARROW_RETURN_NOT_OK(ArrowIpcFbWriteRecordBatch(private_data, length, header_slot, layout));
+  /* Without a template the message is still good: only the copy failed. */
+  result = ArrowBufferAppend(&layout->bytes, out->data, out->size_bytes);
+  if (result != NANOARROW_OK) {
+    layout->bytes.size_bytes = 0;
+    return NANOARROW_OK;
+  }
+  layout->codec = private_data->codec;
+  layout->n_nodes = n_nodes;
+  layout->n_buffers = n_buffers;
   return NANOARROW_OK;
 }
 
@@ -3749,6 +5171,8 @@ static void ArrowIpcStartBody(struct ArrowIpcEncoderPrivate* private_data,
   private_data->variadic_counts.size_bytes = 0;
   private_data->has_variadic_counts = 0;
   private_data->body_start = body->size_bytes;
+  private_data->body_length = 0;
+  private_data->spans.size_bytes = 0;
 }
 
 /* On failure the body is rolled back so that nothing half-encoded stays in it. */
@@ -3756,6 +5180,8 @@ static ArrowErrorCode ArrowIpcFinishBodyError(struct ArrowIpcEncoderPrivate* pri
                                               struct ArrowBuffer* body, int result,
                                               struct ArrowError* error) {
   body->size_bytes = private_data->body_start;
+  private_data->body_length = 0;
+  private_data->spans.size_bytes = 0;
   if (result == ENOMEM) ArrowErrorSet(error, "Out of memory encoding a record batch");
   if (result == ERANGE) ArrowErrorSet(error, "Record batch metadata exceeds 2 GiB");
   return result;
@@ -3766,7 +5192,6 @@ ArrowErrorCode ArrowIpcEncoderEncodeSimpleRecordBatch(
     struct ArrowBuffer* body_buffer, struct ArrowError* error) {
   struct ArrowIpcEncoderPrivate* private_data =
       (struct ArrowIpcEncoderPrivate*)encoder->private_data;
-  int64_t header_slot;
   int64_t i;
   int result = NANOARROW_OK;
 
@@ -3784,12 +5209,7 @@ ArrowErrorCode ArrowIpcEncoderEncodeSimpleRecordBatch(
                                   1, error);
   }
   if (result == NANOARROW_OK) {
-    result = ArrowIpcFbStartMessage(&private_data->fbb, FB_HEADER_RECORD_BATCH,
-                                    body_buffer->size_bytes - private_data->body_start,
-                                    &header_slot);
-  }
-  if (result == NANOARROW_OK) {
-    result = ArrowIpcFbWriteRecordBatch(private_data, array_view->length, header_slot);
+    result = ArrowIpcFbWriteRecordBatchMessage(private_data, array_view->length);
   }
   if (result != NANOARROW_OK) {
     return ArrowIpcFinishBodyError(private_data, body_buffer, result, error);
@@ -3813,23 +5233,23 @@ ArrowErrorCode ArrowIpcEncoderEncodeDictionaryBatch(
   result = ArrowIpcEncodeColumn(private_data, body_buffer, values, values->offset,
                                 values->length, 1, error);
   if (result == NANOARROW_OK) {
-    result = ArrowIpcFbStartMessage(fbb, FB_HEADER_DICTIONARY_BATCH,
-                                    body_buffer->size_bytes - private_data->body_start,
-                                    &header_slot);
+    result = ArrowIpcFbStartMessage(fbb, FBE_HEADER_DICTIONARY_BATCH,
+                                    private_data->body_length, &header_slot, NULL);
   }
   if (result == NANOARROW_OK) {
     ArrowIpcFbbTableInit(&dictionary_batch);
-    ArrowIpcFbbTableAddInt64(&dictionary_batch, FB_DICTIONARY_BATCH_ID, id);
-    ArrowIpcFbbTableAddOffset(&dictionary_batch, FB_DICTIONARY_BATCH_DATA);
-    ArrowIpcFbbTableAddBool(&dictionary_batch, FB_DICTIONARY_BATCH_IS_DELTA, is_delta);
+    ArrowIpcFbbTableAddInt64(&dictionary_batch, FBE_DICTIONARY_BATCH_ID, id);
+    ArrowIpcFbbTableAddOffset(&dictionary_batch, FBE_DICTIONARY_BATCH_DATA);
+    ArrowIpcFbbTableAddBool(&dictionary_batch, FBE_DICTIONARY_BATCH_IS_DELTA, is_delta);
     result = ArrowIpcFbbWriteTable(fbb, &dictionary_batch, &position);
   }
   if (result == NANOARROW_OK) {
     result = ArrowIpcFbbPatchOffset(fbb, header_slot, position);
   }
   if (result == NANOARROW_OK) {
-    result = ArrowIpcFbWriteRecordBatch(
-        private_data, values->length, dictionary_batch.position[FB_DICTIONARY_BATCH_DATA]);
+    result = ArrowIpcFbWriteRecordBatch(private_data, values->length,
+                                        dictionary_batch.position[FBE_DICTIONARY_BATCH_DATA],
+                                        NULL);
   }
   if (result != NANOARROW_OK) {
     return ArrowIpcFinishBodyError(private_data, body_buffer, result, error);
@@ -3849,13 +5269,13 @@ static ArrowErrorCode ArrowIpcFbWriteBlocks(struct ArrowIpcFbb* fbb,
   uint8_t* out;
 
   NANOARROW_RETURN_NOT_OK(
-      ArrowIpcFbbSetVector(fbb, footer, id, NULL, n_blocks, FB_BLOCK_SIZE, 8, &position));
+      ArrowIpcFbbSetVector(fbb, footer, id, NULL, n_blocks, FBE_BLOCK_SIZE, 8, &position));
   out = fbb->buffer.data + position + 4;
   for (i = 0; i < n_blocks; i++) {
-    ArrowIpcStoreLE(out + FB_BLOCK_SIZE * i, (uint64_t)block[i].offset, 8);
-    ArrowIpcStoreLE(out + FB_BLOCK_SIZE * i + 8, (uint64_t)(uint32_t)block[i].metadata_length,
+    ArrowIpcFbbStoreLE(out + FBE_BLOCK_SIZE * i, (uint64_t)block[i].offset, 8);
+    ArrowIpcFbbStoreLE(out + FBE_BLOCK_SIZE * i + 8, (uint64_t)(uint32_t)block[i].metadata_length,
                     4);
-    ArrowIpcStoreLE(out + FB_BLOCK_SIZE * i + 16, (uint64_t)block[i].body_length, 8);
+    ArrowIpcFbbStoreLE(out + FBE_BLOCK_SIZE * i + 16, (uint64_t)block[i].body_length, 8);
   }
   return NANOARROW_OK;
 }
@@ -3872,10 +5292,10 @@ ArrowErrorCode ArrowIpcEncoderEncodeFooter(struct ArrowIpcEncoder* encoder,
 
   NANOARROW_RETURN_NOT_OK_WITH_ERROR(ArrowIpcFbbStart(fbb), error);
   ArrowIpcFbbTableInit(&table);
-  ArrowIpcFbbTableAddInt16(&table, FB_FOOTER_VERSION, FB_METADATA_VERSION_V5);
-  ArrowIpcFbbTableAddOffset(&table, FB_FOOTER_SCHEMA);
-  ArrowIpcFbbTableAddOffset(&table, FB_FOOTER_DICTIONARIES);
-  ArrowIpcFbbTableAddOffset(&table, FB_FOOTER_RECORD_BATCHES);
+  ArrowIpcFbbTableAddInt16(&table, FBE_FOOTER_VERSION, FBE_METADATA_VERSION_V5);
+  ArrowIpcFbbTableAddOffset(&table, FBE_FOOTER_SCHEMA);
+  ArrowIpcFbbTableAddOffset(&table, FBE_FOOTER_DICTIONARIES);
+  ArrowIpcFbbTableAddOffset(&table, FBE_FOOTER_RECORD_BATCHES);
   NANOARROW_RETURN_NOT_OK_WITH_ERROR(ArrowIpcFbbWriteTable(fbb, &table, &position), error);
   NANOARROW_RETURN_NOT_OK_WITH_ERROR(ArrowIpcFbbPatchOffset(fbb, 0, position), error);
 
@@ -3883,14 +5303,373 @@ ArrowErrorCode ArrowIpcEncoderEncodeFooter(struct ArrowIpcEncoder* encoder,
   if (result == ENOMEM) ArrowErrorSet(error, "Out of memory encoding the footer");
   NANOARROW_RETURN_NOT_OK(result);
   NANOARROW_RETURN_NOT_OK_WITH_ERROR(
-      ArrowIpcFbbPatchOffset(fbb, table.position[FB_FOOTER_SCHEMA], position), error);
+      ArrowIpcFbbPatchOffset(fbb, table.position[FBE_FOOTER_SCHEMA], position), error);
   NANOARROW_RETURN_NOT_OK_WITH_ERROR(
-      ArrowIpcFbWriteBlocks(fbb, &table, FB_FOOTER_DICTIONARIES, &footer->dictionary_blocks),
+      ArrowIpcFbWriteBlocks(fbb, &table, FBE_FOOTER_DICTIONARIES, &footer->dictionary_blocks),
       error);
   NANOARROW_RETURN_NOT_OK_WITH_ERROR(
-      ArrowIpcFbWriteBlocks(fbb, &table, FB_FOOTER_RECORD_BATCHES,
+      ArrowIpcFbWriteBlocks(fbb, &table, FBE_FOOTER_RECORD_BATCHES,
                             &footer->record_batch_blocks),
       error);
+  return NANOARROW_OK;
+}
+
+/* ---- Deferred bodies (writer_private.h) ---- */
+
+void ArrowIpcEncoderPrivateSetDeferBody(struct ArrowIpcEncoder* encoder, int defer_body) {
+  struct ArrowIpcEncoderPrivate* private_data =
+      (struct ArrowIpcEncoderPrivate*)encoder->private_data;
+  private_data->defer_body = defer_body;
+}
+
+const struct ArrowIpcBodySpan* ArrowIpcEncoderPrivateBodySpans(
+    struct ArrowIpcEncoder* encoder, int64_t* n_spans_out, int64_t* body_length_out) {
+  struct ArrowIpcEncoderPrivate* private_data =
+      (struct ArrowIpcEncoderPrivate*)encoder->private_data;
+  *n_spans_out =
+      private_data->spans.size_bytes / (int64_t)sizeof(struct ArrowIpcBodySpan);
+  *body_length_out = private_data->body_length;
+  return (const struct ArrowIpcBodySpan*)private_data->spans.data;
+}
+
+/* [bundle] src/ipc/file_reader.c */
+
+/* The IPC file format: "ARROW1" + padding, stream-format messages, the Footer,
+ * int32 footer length, "ARROW1". Batches are read through the footer's blocks,
+ * so batch i is decoded without reading the others. */
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+
+
+struct IpcFileReaderPrivate {
+  struct ArrowIpcDecoder decoder;
+  /* Whole-file data (InitBuffer) ... */
+  struct ArrowIpcSharedBlock* data_block;
+  /* ... or a seekable file (InitFile). */
+  FILE* file;
+  int close_on_release;
+  /* Bytes before the footer: every block must lie inside them. */
+  int64_t blocks_end;
+};
+
+static void IpcFileReaderPrivateFree(struct IpcFileReaderPrivate* private_data) {
+  ArrowIpcDecoderReset(&private_data->decoder);
+  if (private_data->data_block != NULL) {
+    ArrowIpcPrivateSharedBlockRelease(private_data->data_block);
+  }
+  if (private_data->file != NULL && private_data->close_on_release) {
+    fclose(private_data->file);
+  }
+  ArrowFree(private_data);
+}
+
+/* A block's bytes as a shared block: a slice of the data, or read from the file. */
+static ArrowErrorCode IpcFileReaderReadBlock(struct IpcFileReaderPrivate* private_data,
+                                const struct ArrowIpcFileBlock* block,
+                                struct ArrowIpcSharedBlock** shared_out,
+                                const uint8_t** bytes_out, struct ArrowError* error) {
+  int64_t size;
+  if (block->offset < 8 || block->metadata_length <= 0 || block->body_length < 0 ||
+      block->offset > private_data->blocks_end ||
+      block->metadata_length > private_data->blocks_end - block->offset ||
+      block->body_length >
+          private_data->blocks_end - block->offset - block->metadata_length) {
+    ArrowErrorSet(error,
+                  "file block (offset %ld, metadata %d, body %ld) is outside the %ld bytes "
+                  "before the footer",
+                  (long)block->offset, (int)block->metadata_length,
+                  (long)block->body_length, (long)private_data->blocks_end);
+    return EINVAL;
+  }
+  size = block->metadata_length + block->body_length;
+  if (private_data->data_block != NULL) {
+    *shared_out = private_data->data_block;
+    ArrowIpcRefAdd(&private_data->data_block->refcount);
+    *bytes_out = private_data->data_block->src.data + block->offset;
+    return NANOARROW_OK;
+  } else {
+    struct ArrowBuffer bytes;
+    struct ArrowIpcSharedBuffer shared;
+    ArrowBufferInit(&bytes);
+    if (ArrowBufferReserve(&bytes, size) != NANOARROW_OK) {
+      ArrowErrorSet(error, "out of memory reading a block of %ld bytes", (long)size);
+      return ENOMEM;
+    }
+    if (fseek(private_data->file, (long)block->offset, SEEK_SET) != 0 ||
+        fread(bytes.data, 1, (size_t)size, private_data->file) != (size_t)size) {
+      ArrowBufferReset(&bytes);
+      ArrowErrorSet(error, "could not read %ld bytes at offset %ld", (long)size,
+                    (long)block->offset);
+      return EIO;
+    }
+    bytes.size_bytes = size;
+    if (ArrowIpcSharedBufferInit(&shared, &bytes) != NANOARROW_OK) {
+      ArrowBufferReset(&bytes);
+      return ENOMEM;
+    }
+    *shared_out = (struct ArrowIpcSharedBlock*)shared.private_src.allocator.private_data;
+    *bytes_out = (*shared_out)->src.data;
+    return NANOARROW_OK;
+  }
+}
+
+/* Decodes the message in block: a dictionary (out == NULL) or a record batch. */
+static ArrowErrorCode IpcFileReaderDecodeBlock(struct IpcFileReaderPrivate* private_data,
+                                  const struct ArrowIpcFileBlock* block,
+                                  enum ArrowIpcMessageType expected, struct ArrowArray* out,
+                                  enum ArrowValidationLevel validation_level,
+                                  struct ArrowError* error) {
+  struct ArrowIpcSharedBlock* shared = NULL;
+  const uint8_t* bytes = NULL;
+  struct ArrowBufferView header;
+  ArrowErrorCode result;
+  NANOARROW_RETURN_NOT_OK(IpcFileReaderReadBlock(private_data, block, &shared, &bytes, error));
+  header.data.as_uint8 = bytes;
+  header.size_bytes = block->metadata_length;
+  result = ArrowIpcDecoderDecodeHeader(&private_data->decoder, header, error);
+  if (result == NANOARROW_OK && private_data->decoder.message_type != expected) {
+    ArrowErrorSet(error, "file block at offset %ld holds message type %d, expected %d",
+                  (long)block->offset, (int)private_data->decoder.message_type,
+                  (int)expected);
+    result = EINVAL;
+  }
+  if (result == NANOARROW_OK) {
+    result = ArrowIpcPrivateDecoderDecodeShared(
+        &private_data->decoder, shared, bytes + block->metadata_length, block->body_length,
+        -1, out, validation_level, error);
+  }
+  ArrowIpcPrivateSharedBlockRelease(shared);
+  return result;
+}
+
+static ArrowErrorCode IpcFileReaderStart(struct IpcFileReaderPrivate* private_data,
+                                      struct ArrowBufferView tail, int64_t file_size,
+                                      struct ArrowError* error) {
+  struct ArrowIpcDecoder* decoder = &private_data->decoder;
+  const struct ArrowIpcFileBlock* blocks;
+  int64_t n_dictionaries;
+  int64_t i;
+  NANOARROW_RETURN_NOT_OK(ArrowIpcDecoderDecodeFooter(decoder, tail, error));
+  private_data->blocks_end = file_size - decoder->header_size_bytes;
+  blocks = (const struct ArrowIpcFileBlock*)decoder->footer->dictionary_blocks.data;
+  n_dictionaries =
+      decoder->footer->dictionary_blocks.size_bytes / (int64_t)sizeof(struct ArrowIpcFileBlock);
+  for (i = 0; i < n_dictionaries; i++) {
+    NANOARROW_RETURN_NOT_OK(IpcFileReaderDecodeBlock(private_data, &blocks[i],
+                                        NANOARROW_IPC_MESSAGE_TYPE_DICTIONARY_BATCH, NULL,
+                                        NANOARROW_VALIDATION_LEVEL_FULL, error));
+  }
+  return NANOARROW_OK;
+}
+
+static ArrowErrorCode IpcFileReaderAllocate(struct ArrowIpcFileReader* reader,
+                                         struct IpcFileReaderPrivate** out) {
+  struct IpcFileReaderPrivate* private_data =
+      (struct IpcFileReaderPrivate*)ArrowMalloc(sizeof(struct IpcFileReaderPrivate));
+  reader->private_data = NULL;
+  if (private_data == NULL) return ENOMEM;
+  memset(private_data, 0, sizeof(*private_data));
+  if (ArrowIpcDecoderInit(&private_data->decoder) != NANOARROW_OK) {
+    ArrowFree(private_data);
+    return ENOMEM;
+  }
+  *out = private_data;
+  return NANOARROW_OK;
+}
+
+static ArrowErrorCode IpcFileReaderCheckLeadingMagic(const uint8_t* data, int64_t size,
+                                        struct ArrowError* error) {
+  if (size < 18 || memcmp(data, "ARROW1", 6) != 0) {
+    ArrowErrorSet(error, "not an Arrow IPC file (no leading ARROW1 magic)");
+    return EINVAL;
+  }
+  return NANOARROW_OK;
+}
+
+ArrowErrorCode ArrowIpcFileReaderInitBuffer(struct ArrowIpcFileReader* reader,
+                                            struct ArrowBuffer* data,
+                                            struct ArrowError* error) {
+  struct IpcFileReaderPrivate* private_data;
+  struct ArrowIpcSharedBuffer shared;
+  struct ArrowBufferView tail;
+  ArrowErrorCode result;
+  NANOARROW_RETURN_NOT_OK(IpcFileReaderAllocate(reader, &private_data));
+  if (ArrowIpcSharedBufferInit(&shared, data) != NANOARROW_OK) {
+    IpcFileReaderPrivateFree(private_data);
+    return ENOMEM;
+  }
+  private_data->data_block =
+      (struct ArrowIpcSharedBlock*)shared.private_src.allocator.private_data;
+  tail.data.as_uint8 = private_data->data_block->src.data;
+  tail.size_bytes = private_data->data_block->src.size_bytes;
+  result = IpcFileReaderCheckLeadingMagic(tail.data.as_uint8, tail.size_bytes, error);
+  if (result == NANOARROW_OK) {
+    result = IpcFileReaderStart(private_data, tail, tail.size_bytes, error);
+  }
+  if (result != NANOARROW_OK) {
+    IpcFileReaderPrivateFree(private_data);
+    return result;
+  }
+  reader->private_data = private_data;
+  return NANOARROW_OK;
+}
+
+ArrowErrorCode ArrowIpcFileReaderInitFile(struct ArrowIpcFileReader* reader,
+                                          void* file_ptr, int close_on_release,
+                                          struct ArrowError* error) {
+  struct IpcFileReaderPrivate* private_data;
+  FILE* file = (FILE*)file_ptr;
+  long file_size;
+  uint8_t head[8];
+  uint8_t trailer[10];
+  struct ArrowBuffer tail;
+  struct ArrowBufferView tail_view;
+  int32_t footer_size;
+  ArrowErrorCode result;
+  if (file == NULL) return EINVAL;
+  NANOARROW_RETURN_NOT_OK(IpcFileReaderAllocate(reader, &private_data));
+  private_data->file = file;
+  private_data->close_on_release = close_on_release;
+  ArrowBufferInit(&tail);
+
+  if (fseek(file, 0, SEEK_END) != 0 || (file_size = ftell(file)) < 18 ||
+      fseek(file, 0, SEEK_SET) != 0 || fread(head, 1, 8, file) != 8 ||
+      fseek(file, file_size - 10, SEEK_SET) != 0 || fread(trailer, 1, 10, file) != 10) {
+    ArrowErrorSet(error, "could not read the start and end of the file");
+    IpcFileReaderPrivateFree(private_data);
+    return EIO;
+  }
+  result = IpcFileReaderCheckLeadingMagic(head, file_size, error);
+  footer_size = ArrowIpcFbrLoadI32(trailer);
+  if (result == NANOARROW_OK && (footer_size <= 0 || footer_size > file_size - 18)) {
+    ArrowErrorSet(error, "footer size %d does not fit in a file of %ld bytes",
+                  (int)footer_size, file_size);
+    result = EINVAL;
+  }
+  if (result == NANOARROW_OK) {
+    result = ArrowBufferReserve(&tail, (int64_t)footer_size + 10);
+    if (result == NANOARROW_OK &&
+        (fseek(file, file_size - 10 - footer_size, SEEK_SET) != 0 ||
+         fread(tail.data, 1, (size_t)footer_size + 10, file) != (size_t)footer_size + 10)) {
+      ArrowErrorSet(error, "could not read the footer");
+      result = EIO;
+    }
+  }
+  if (result == NANOARROW_OK) {
+    tail_view.data.as_uint8 = tail.data;
+    tail_view.size_bytes = (int64_t)footer_size + 10;
+    result = IpcFileReaderStart(private_data, tail_view, file_size, error);
+  }
+  ArrowBufferReset(&tail);
+  if (result != NANOARROW_OK) {
+    IpcFileReaderPrivateFree(private_data);
+    return result;
+  }
+  reader->private_data = private_data;
+  return NANOARROW_OK;
+}
+
+void ArrowIpcFileReaderReset(struct ArrowIpcFileReader* reader) {
+  if (reader->private_data != NULL) {
+    IpcFileReaderPrivateFree((struct IpcFileReaderPrivate*)reader->private_data);
+  }
+  reader->private_data = NULL;
+}
+
+ArrowErrorCode ArrowIpcFileReaderGetSchema(struct ArrowIpcFileReader* reader,
+                                           struct ArrowSchema* out,
+                                           struct ArrowError* error) {
+  struct IpcFileReaderPrivate* private_data = (struct IpcFileReaderPrivate*)reader->private_data;
+  ArrowErrorCode result =
+      ArrowSchemaDeepCopy(&private_data->decoder.footer->schema, out);
+  if (result != NANOARROW_OK) ArrowErrorSet(error, "out of memory copying the schema");
+  return result;
+}
+
+int64_t ArrowIpcFileReaderNumRecordBatches(struct ArrowIpcFileReader* reader) {
+  struct IpcFileReaderPrivate* private_data = (struct IpcFileReaderPrivate*)reader->private_data;
+  return private_data->decoder.footer->record_batch_blocks.size_bytes /
+         (int64_t)sizeof(struct ArrowIpcFileBlock);
+}
+
+ArrowErrorCode ArrowIpcFileReaderReadBatch(struct ArrowIpcFileReader* reader, int64_t i,
+                                           struct ArrowArray* out,
+                                           enum ArrowValidationLevel validation_level,
+                                           struct ArrowError* error) {
+  struct IpcFileReaderPrivate* private_data = (struct IpcFileReaderPrivate*)reader->private_data;
+  const struct ArrowIpcFileBlock* blocks =
+      (const struct ArrowIpcFileBlock*)private_data->decoder.footer->record_batch_blocks.data;
+  if (i < 0 || i >= ArrowIpcFileReaderNumRecordBatches(reader)) {
+    ArrowErrorSet(error, "record batch %ld does not exist (the file has %ld)", (long)i,
+                  (long)ArrowIpcFileReaderNumRecordBatches(reader));
+    return EINVAL;
+  }
+  return IpcFileReaderDecodeBlock(private_data, &blocks[i], NANOARROW_IPC_MESSAGE_TYPE_RECORD_BATCH, out,
+                     validation_level, error);
+}
+
+/* ---- ArrowArrayStream over a file ---- */
+
+struct IpcFileReaderStreamPrivate {
+  struct ArrowIpcFileReader reader;
+  int64_t next_batch;
+  enum ArrowValidationLevel validation_level;
+  struct ArrowError error;
+};
+
+static int IpcFileReaderStreamGetSchema(struct ArrowArrayStream* stream, struct ArrowSchema* out) {
+  struct IpcFileReaderStreamPrivate* private_data = (struct IpcFileReaderStreamPrivate*)stream->private_data;
+  return ArrowIpcFileReaderGetSchema(&private_data->reader, out, &private_data->error);
+}
+
+static int IpcFileReaderStreamGetNext(struct ArrowArrayStream* stream, struct ArrowArray* out) {
+  struct IpcFileReaderStreamPrivate* private_data = (struct IpcFileReaderStreamPrivate*)stream->private_data;
+  if (private_data->next_batch >= ArrowIpcFileReaderNumRecordBatches(&private_data->reader)) {
+    out->release = NULL;
+    return NANOARROW_OK;
+  }
+  NANOARROW_RETURN_NOT_OK(ArrowIpcFileReaderReadBatch(
+      &private_data->reader, private_data->next_batch, out, private_data->validation_level,
+      &private_data->error));
+  private_data->next_batch++;
+  return NANOARROW_OK;
+}
+
+static const char* IpcFileReaderStreamGetLastError(struct ArrowArrayStream* stream) {
+  struct IpcFileReaderStreamPrivate* private_data = (struct IpcFileReaderStreamPrivate*)stream->private_data;
+  return private_data->error.message;
+}
+
+static void IpcFileReaderStreamRelease(struct ArrowArrayStream* stream) {
+  struct IpcFileReaderStreamPrivate* private_data = (struct IpcFileReaderStreamPrivate*)stream->private_data;
+  ArrowIpcFileReaderReset(&private_data->reader);
+  ArrowFree(private_data);
+  stream->release = NULL;
+}
+
+ArrowErrorCode ArrowIpcFileReaderArrayStream(struct ArrowIpcFileReader* reader,
+                                             struct ArrowArrayStream* out,
+                                             enum ArrowValidationLevel validation_level,
+                                             struct ArrowError* error) {
+  struct IpcFileReaderStreamPrivate* private_data =
+      (struct IpcFileReaderStreamPrivate*)ArrowMalloc(sizeof(struct IpcFileReaderStreamPrivate));
+  if (private_data == NULL) {
+    ArrowErrorSet(error, "out of memory");
+    return ENOMEM;
+  }
+  private_data->reader = *reader;
+  reader->private_data = NULL;
+  private_data->next_batch = 0;
+  private_data->validation_level = validation_level;
+  private_data->error.message[0] = '\0';
+  out->get_schema = &IpcFileReaderStreamGetSchema;
+  out->get_next = &IpcFileReaderStreamGetNext;
+  out->get_last_error = &IpcFileReaderStreamGetLastError;
+  out->release = &IpcFileReaderStreamRelease;
+  out->private_data = private_data;
   return NANOARROW_OK;
 }
 
@@ -3906,13 +5685,6 @@ ArrowErrorCode ArrowIpcEncoderEncodeFooter(struct ArrowIpcEncoder* encoder,
 /* flatbuffers offsets are 32-bit: a buffer never grows past this. */
 #define ARROW_IPC_FBB_MAX_SIZE ((int64_t)INT32_MAX)
 
-static void ArrowIpcFbbStoreLE(uint8_t* out, uint64_t value, int size) {
-  int i;
-  for (i = 0; i < size; i++) {
-    out[i] = (uint8_t)(value >> (8 * i));
-  }
-}
-
 static ArrowErrorCode ArrowIpcFbbCheckRoom(struct ArrowIpcFbb* fbb, int64_t additional) {
   if (additional < 0 || additional > ARROW_IPC_FBB_MAX_SIZE - fbb->buffer.size_bytes) {
     return ERANGE;
@@ -3920,11 +5692,11 @@ static ArrowErrorCode ArrowIpcFbbCheckRoom(struct ArrowIpcFbb* fbb, int64_t addi
   return ArrowBufferReserve(&fbb->buffer, additional);
 }
 
-/* Zero bytes until the size is congruent to remainder modulo alignment. */
+/* Zero bytes until the size is congruent to remainder modulo alignment (a power
+ * of two). */
 static ArrowErrorCode ArrowIpcFbbPadTo(struct ArrowIpcFbb* fbb, int64_t alignment,
                                        int64_t remainder) {
-  int64_t padding =
-      ((remainder - fbb->buffer.size_bytes) % alignment + alignment) % alignment;
+  int64_t padding = (remainder - fbb->buffer.size_bytes) & (alignment - 1);
   NANOARROW_RETURN_NOT_OK(ArrowIpcFbbCheckRoom(fbb, padding));
   return ArrowBufferAppendFill(&fbb->buffer, 0, padding);
 }
@@ -3956,12 +5728,16 @@ ArrowErrorCode ArrowIpcFbbWriteTable(struct ArrowIpcFbb* fbb,
   for (size = 8; size >= 1; size /= 2) {
     for (id = 0; id < table->n_fields; id++) {
       if (table->size[id] != size) continue;
-      table_size = (table_size + size - 1) / size * size;
+      table_size = (table_size + size - 1) & ~(int64_t)(size - 1);
       field_offset[id] = (uint16_t)table_size;
       table_size += size;
       if (size > table_alignment) table_alignment = size;
     }
   }
+
+  /* Rounding the inline size up to the alignment costs nothing (the padding is
+   * there anyway) and helps readers that bounds-check small fields loosely. */
+  table_size = (table_size + table_alignment - 1) & ~(table_alignment - 1);
 
   NANOARROW_RETURN_NOT_OK(ArrowIpcFbbPadTo(fbb, 2, 0));
   vtable_position = fbb->buffer.size_bytes;
@@ -4067,6 +5843,117 @@ ArrowErrorCode ArrowIpcFbbSetVector(struct ArrowIpcFbb* fbb,
                                                  element_alignment, &position));
   if (position_out != NULL) *position_out = position;
   return ArrowIpcFbbPatchOffset(fbb, table->position[id], position);
+}
+
+/* [bundle] src/ipc/input_stream.c */
+
+/* ArrowIpcInputStream implementations: an owned buffer and a FILE*. */
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+
+
+void ArrowIpcInputStreamMove(struct ArrowIpcInputStream* src,
+                             struct ArrowIpcInputStream* dst) {
+  memcpy(dst, src, sizeof(struct ArrowIpcInputStream));
+  src->release = NULL;
+}
+
+struct IpcInputBufferPrivate {
+  struct ArrowBuffer input;
+  int64_t position;
+};
+
+static ArrowErrorCode IpcInputBufferRead(struct ArrowIpcInputStream* stream, uint8_t* buf,
+                                       int64_t buf_size_bytes, int64_t* size_read_out,
+                                       struct ArrowError* error) {
+  struct IpcInputBufferPrivate* private_data =
+      (struct IpcInputBufferPrivate*)stream->private_data;
+  int64_t available = private_data->input.size_bytes - private_data->position;
+  int64_t n = buf_size_bytes < available ? buf_size_bytes : available;
+  NANOARROW_UNUSED(error);
+  if (n > 0) {
+    memcpy(buf, private_data->input.data + private_data->position, (size_t)n);
+    private_data->position += n;
+  }
+  *size_read_out = n > 0 ? n : 0;
+  return NANOARROW_OK;
+}
+
+static void IpcInputBufferRelease(struct ArrowIpcInputStream* stream) {
+  struct IpcInputBufferPrivate* private_data =
+      (struct IpcInputBufferPrivate*)stream->private_data;
+  ArrowBufferReset(&private_data->input);
+  ArrowFree(private_data);
+  stream->release = NULL;
+}
+
+ArrowErrorCode ArrowIpcInputStreamInitBuffer(struct ArrowIpcInputStream* stream,
+                                             struct ArrowBuffer* input) {
+  struct IpcInputBufferPrivate* private_data =
+      (struct IpcInputBufferPrivate*)ArrowMalloc(sizeof(struct IpcInputBufferPrivate));
+  if (private_data == NULL) return ENOMEM;
+  ArrowBufferMove(input, &private_data->input);
+  private_data->position = 0;
+  stream->read = &IpcInputBufferRead;
+  stream->release = &IpcInputBufferRelease;
+  stream->private_data = private_data;
+  return NANOARROW_OK;
+}
+
+struct ArrowBuffer* ArrowIpcPrivateInputStreamBuffer(struct ArrowIpcInputStream* stream,
+                                                     int64_t** position_out) {
+  struct IpcInputBufferPrivate* private_data;
+  if (stream->read != &IpcInputBufferRead) return NULL;
+  private_data = (struct IpcInputBufferPrivate*)stream->private_data;
+  *position_out = &private_data->position;
+  return &private_data->input;
+}
+
+struct IpcInputFilePrivate {
+  FILE* file;
+  int close_on_release;
+};
+
+static ArrowErrorCode IpcInputFileRead(struct ArrowIpcInputStream* stream, uint8_t* buf,
+                                     int64_t buf_size_bytes, int64_t* size_read_out,
+                                     struct ArrowError* error) {
+  struct IpcInputFilePrivate* private_data = (struct IpcInputFilePrivate*)stream->private_data;
+  size_t n = fread(buf, 1, (size_t)buf_size_bytes, private_data->file);
+  *size_read_out = (int64_t)n;
+  if (n < (size_t)buf_size_bytes && ferror(private_data->file)) {
+    ArrowErrorSet(error, "error reading from file");
+    return EIO;
+  }
+  return NANOARROW_OK;
+}
+
+int ArrowIpcPrivateInputStreamIsSeekableFile(struct ArrowIpcInputStream* stream) {
+  if (stream->read != &IpcInputFileRead) return 0;
+  return ftell(((struct IpcInputFilePrivate*)stream->private_data)->file) >= 0;
+}
+
+static void IpcInputFileRelease(struct ArrowIpcInputStream* stream) {
+  struct IpcInputFilePrivate* private_data = (struct IpcInputFilePrivate*)stream->private_data;
+  if (private_data->close_on_release) fclose(private_data->file);
+  ArrowFree(private_data);
+  stream->release = NULL;
+}
+
+ArrowErrorCode ArrowIpcInputStreamInitFile(struct ArrowIpcInputStream* stream,
+                                           void* file_ptr, int close_on_release) {
+  struct IpcInputFilePrivate* private_data;
+  if (file_ptr == NULL) return EINVAL;
+  private_data = (struct IpcInputFilePrivate*)ArrowMalloc(sizeof(struct IpcInputFilePrivate));
+  if (private_data == NULL) return ENOMEM;
+  private_data->file = (FILE*)file_ptr;
+  private_data->close_on_release = close_on_release;
+  stream->read = &IpcInputFileRead;
+  stream->release = &IpcInputFileRelease;
+  stream->private_data = private_data;
+  return NANOARROW_OK;
 }
 
 /* [bundle] src/ipc/output_stream.c */
@@ -4201,91 +6088,91 @@ ArrowErrorCode ArrowIpcOutputStreamInitFile(struct ArrowIpcOutputStream* stream,
 
 /* Type union member ids (Schema.fbs: union Type, NONE = 0). */
 enum {
-  FB_TYPE_NULL = 1,
-  FB_TYPE_INT = 2,
-  FB_TYPE_FLOATING_POINT = 3,
-  FB_TYPE_BINARY = 4,
-  FB_TYPE_UTF8 = 5,
-  FB_TYPE_BOOL = 6,
-  FB_TYPE_DECIMAL = 7,
-  FB_TYPE_DATE = 8,
-  FB_TYPE_TIME = 9,
-  FB_TYPE_TIMESTAMP = 10,
-  FB_TYPE_INTERVAL = 11,
-  FB_TYPE_LIST = 12,
-  FB_TYPE_STRUCT = 13,
-  FB_TYPE_UNION = 14,
-  FB_TYPE_FIXED_SIZE_BINARY = 15,
-  FB_TYPE_FIXED_SIZE_LIST = 16,
-  FB_TYPE_MAP = 17,
-  FB_TYPE_DURATION = 18,
-  FB_TYPE_LARGE_BINARY = 19,
-  FB_TYPE_LARGE_UTF8 = 20,
-  FB_TYPE_LARGE_LIST = 21,
-  FB_TYPE_RUN_END_ENCODED = 22,
-  FB_TYPE_BINARY_VIEW = 23,
-  FB_TYPE_UTF8_VIEW = 24,
-  FB_TYPE_LIST_VIEW = 25,
-  FB_TYPE_LARGE_LIST_VIEW = 26
+  ARROW_IPC_FBR_TYPE_NULL = 1,
+  ARROW_IPC_FBR_TYPE_INT = 2,
+  ARROW_IPC_FBR_TYPE_FLOATING_POINT = 3,
+  ARROW_IPC_FBR_TYPE_BINARY = 4,
+  ARROW_IPC_FBR_TYPE_UTF8 = 5,
+  ARROW_IPC_FBR_TYPE_BOOL = 6,
+  ARROW_IPC_FBR_TYPE_DECIMAL = 7,
+  ARROW_IPC_FBR_TYPE_DATE = 8,
+  ARROW_IPC_FBR_TYPE_TIME = 9,
+  ARROW_IPC_FBR_TYPE_TIMESTAMP = 10,
+  ARROW_IPC_FBR_TYPE_INTERVAL = 11,
+  ARROW_IPC_FBR_TYPE_LIST = 12,
+  ARROW_IPC_FBR_TYPE_STRUCT = 13,
+  ARROW_IPC_FBR_TYPE_UNION = 14,
+  ARROW_IPC_FBR_TYPE_FIXED_SIZE_BINARY = 15,
+  ARROW_IPC_FBR_TYPE_FIXED_SIZE_LIST = 16,
+  ARROW_IPC_FBR_TYPE_MAP = 17,
+  ARROW_IPC_FBR_TYPE_DURATION = 18,
+  ARROW_IPC_FBR_TYPE_LARGE_BINARY = 19,
+  ARROW_IPC_FBR_TYPE_LARGE_UTF8 = 20,
+  ARROW_IPC_FBR_TYPE_LARGE_LIST = 21,
+  ARROW_IPC_FBR_TYPE_RUN_END_ENCODED = 22,
+  ARROW_IPC_FBR_TYPE_BINARY_VIEW = 23,
+  ARROW_IPC_FBR_TYPE_UTF8_VIEW = 24,
+  ARROW_IPC_FBR_TYPE_LIST_VIEW = 25,
+  ARROW_IPC_FBR_TYPE_LARGE_LIST_VIEW = 26
 };
 
 /* Field ids of the tables used here. */
-enum { FB_FIELD_NAME, FB_FIELD_NULLABLE, FB_FIELD_TYPE_TYPE, FB_FIELD_TYPE,
-       FB_FIELD_DICTIONARY, FB_FIELD_CHILDREN, FB_FIELD_CUSTOM_METADATA };
-enum { FB_SCHEMA_ENDIANNESS, FB_SCHEMA_FIELDS, FB_SCHEMA_CUSTOM_METADATA,
-       FB_SCHEMA_FEATURES };
-enum { FB_MESSAGE_VERSION, FB_MESSAGE_HEADER_TYPE, FB_MESSAGE_HEADER,
-       FB_MESSAGE_BODY_LENGTH, FB_MESSAGE_CUSTOM_METADATA };
-enum { FB_HEADER_SCHEMA = 1, FB_HEADER_DICTIONARY_BATCH = 2, FB_HEADER_RECORD_BATCH = 3 };
+enum { ARROW_IPC_FBR_FIELD_NAME, ARROW_IPC_FBR_FIELD_NULLABLE, ARROW_IPC_FBR_FIELD_TYPE_TYPE, ARROW_IPC_FBR_FIELD_TYPE,
+       ARROW_IPC_FBR_FIELD_DICTIONARY, ARROW_IPC_FBR_FIELD_CHILDREN, ARROW_IPC_FBR_FIELD_CUSTOM_METADATA };
+enum { ARROW_IPC_FBR_SCHEMA_ENDIANNESS, ARROW_IPC_FBR_SCHEMA_FIELDS, ARROW_IPC_FBR_SCHEMA_CUSTOM_METADATA,
+       ARROW_IPC_FBR_SCHEMA_FEATURES };
+enum { ARROW_IPC_FBR_MESSAGE_VERSION, ARROW_IPC_FBR_MESSAGE_HEADER_TYPE, ARROW_IPC_FBR_MESSAGE_HEADER,
+       ARROW_IPC_FBR_MESSAGE_BODY_LENGTH, ARROW_IPC_FBR_MESSAGE_CUSTOM_METADATA };
+enum { ARROW_IPC_FBR_HEADER_SCHEMA = 1, ARROW_IPC_FBR_HEADER_DICTIONARY_BATCH = 2, ARROW_IPC_FBR_HEADER_RECORD_BATCH = 3 };
 
 /* ---- Verification ---- */
 
-static int VerifyKeyValues(struct ArrowIpcFbVerifier* v, const struct ArrowIpcFbTable* t,
+static int IpcSchemaVerifyKeyValues(struct ArrowIpcFbrVerifier* v, const struct ArrowIpcFbrTable* t,
                            int id, int depth) {
-  struct ArrowIpcFbVector vec;
-  struct ArrowIpcFbTable kv;
+  struct ArrowIpcFbrVector vec;
+  struct ArrowIpcFbrTable kv;
   int present;
   int64_t i;
   NANOARROW_RETURN_NOT_OK(
-      ArrowIpcFbVerifyVector(v, t, id, 4, 4, "custom_metadata", &vec, &present));
+      ArrowIpcFbrVerifyVector(v, t, id, 4, 4, "custom_metadata", &vec, &present));
   for (i = 0; present && i < vec.n; i++) {
-    int64_t target = vec.pos + 4 * i + (int64_t)ArrowIpcFbLoadU32(v->data + vec.pos + 4 * i);
-    NANOARROW_RETURN_NOT_OK(ArrowIpcFbVerifyTableAt(v, target, depth, "KeyValue", &kv));
-    NANOARROW_RETURN_NOT_OK(ArrowIpcFbVerifyString(v, &kv, 0, "KeyValue.key"));
-    NANOARROW_RETURN_NOT_OK(ArrowIpcFbVerifyString(v, &kv, 1, "KeyValue.value"));
+    int64_t target = vec.pos + 4 * i + (int64_t)ArrowIpcFbrLoadU32(v->data + vec.pos + 4 * i);
+    NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyTableAt(v, target, depth, "KeyValue", &kv));
+    NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyString(v, &kv, 0, "KeyValue.key"));
+    NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyString(v, &kv, 1, "KeyValue.value"));
   }
   return NANOARROW_OK;
 }
 
-static int VerifyType(struct ArrowIpcFbVerifier* v, const struct ArrowIpcFbTable* field,
+static int IpcSchemaVerifyType(struct ArrowIpcFbrVerifier* v, const struct ArrowIpcFbrTable* field,
                       int depth) {
-  struct ArrowIpcFbTable t;
-  struct ArrowIpcFbVector vec;
+  struct ArrowIpcFbrTable t;
+  struct ArrowIpcFbrVector vec;
   int present;
-  int type_id = (uint8_t)ArrowIpcFbGetInt8(field, FB_FIELD_TYPE_TYPE, 0);
+  int type_id = (uint8_t)ArrowIpcFbrGetInt8(field, ARROW_IPC_FBR_FIELD_TYPE_TYPE, 0);
   NANOARROW_RETURN_NOT_OK(
-      ArrowIpcFbVerifySubTable(v, field, FB_FIELD_TYPE, depth, "Field.type", &t, &present));
+      ArrowIpcFbrVerifySubTable(v, field, ARROW_IPC_FBR_FIELD_TYPE, depth, "Field.type", &t, &present));
   if (!present) return NANOARROW_OK;
   /* Every scalar of every type table is at most 4 bytes; check the widest. */
-  NANOARROW_RETURN_NOT_OK(ArrowIpcFbVerifyScalar(v, &t, 0, 2, "type field 0"));
+  NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyScalar(v, &t, 0, 2, "type field 0"));
   switch (type_id) {
-    case FB_TYPE_INT:
-    case FB_TYPE_DECIMAL:
-    case FB_TYPE_FIXED_SIZE_BINARY:
-    case FB_TYPE_FIXED_SIZE_LIST:
-      NANOARROW_RETURN_NOT_OK(ArrowIpcFbVerifyScalar(v, &t, 0, 4, "type field 0"));
-      NANOARROW_RETURN_NOT_OK(ArrowIpcFbVerifyScalar(v, &t, 1, 4, "type field 1"));
-      NANOARROW_RETURN_NOT_OK(ArrowIpcFbVerifyScalar(v, &t, 2, 4, "type field 2"));
+    case ARROW_IPC_FBR_TYPE_INT:
+    case ARROW_IPC_FBR_TYPE_DECIMAL:
+    case ARROW_IPC_FBR_TYPE_FIXED_SIZE_BINARY:
+    case ARROW_IPC_FBR_TYPE_FIXED_SIZE_LIST:
+      NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyScalar(v, &t, 0, 4, "type field 0"));
+      NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyScalar(v, &t, 1, 4, "type field 1"));
+      NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyScalar(v, &t, 2, 4, "type field 2"));
       break;
-    case FB_TYPE_TIME:
-      NANOARROW_RETURN_NOT_OK(ArrowIpcFbVerifyScalar(v, &t, 1, 4, "Time.bitWidth"));
+    case ARROW_IPC_FBR_TYPE_TIME:
+      NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyScalar(v, &t, 1, 4, "Time.bitWidth"));
       break;
-    case FB_TYPE_TIMESTAMP:
-      NANOARROW_RETURN_NOT_OK(ArrowIpcFbVerifyString(v, &t, 1, "Timestamp.timezone"));
+    case ARROW_IPC_FBR_TYPE_TIMESTAMP:
+      NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyString(v, &t, 1, "Timestamp.timezone"));
       break;
-    case FB_TYPE_UNION:
+    case ARROW_IPC_FBR_TYPE_UNION:
       NANOARROW_RETURN_NOT_OK(
-          ArrowIpcFbVerifyVector(v, &t, 1, 4, 4, "Union.typeIds", &vec, &present));
+          ArrowIpcFbrVerifyVector(v, &t, 1, 4, 4, "Union.typeIds", &vec, &present));
       break;
     default:
       break;
@@ -4293,135 +6180,135 @@ static int VerifyType(struct ArrowIpcFbVerifier* v, const struct ArrowIpcFbTable
   return NANOARROW_OK;
 }
 
-static int VerifyField(struct ArrowIpcFbVerifier* v, const struct ArrowIpcFbTable* field,
+static int IpcSchemaVerifyField(struct ArrowIpcFbrVerifier* v, const struct ArrowIpcFbrTable* field,
                        int depth) {
-  struct ArrowIpcFbTable t;
-  struct ArrowIpcFbTable child;
-  struct ArrowIpcFbVector vec;
+  struct ArrowIpcFbrTable t;
+  struct ArrowIpcFbrTable child;
+  struct ArrowIpcFbrVector vec;
   int present;
   int64_t i;
-  NANOARROW_RETURN_NOT_OK(ArrowIpcFbVerifyString(v, field, FB_FIELD_NAME, "Field.name"));
+  NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyString(v, field, ARROW_IPC_FBR_FIELD_NAME, "Field.name"));
   NANOARROW_RETURN_NOT_OK(
-      ArrowIpcFbVerifyScalar(v, field, FB_FIELD_NULLABLE, 1, "Field.nullable"));
+      ArrowIpcFbrVerifyScalar(v, field, ARROW_IPC_FBR_FIELD_NULLABLE, 1, "Field.nullable"));
   NANOARROW_RETURN_NOT_OK(
-      ArrowIpcFbVerifyScalar(v, field, FB_FIELD_TYPE_TYPE, 1, "Field.type_type"));
-  NANOARROW_RETURN_NOT_OK(VerifyType(v, field, depth + 1));
-  NANOARROW_RETURN_NOT_OK(ArrowIpcFbVerifySubTable(v, field, FB_FIELD_DICTIONARY, depth + 1,
+      ArrowIpcFbrVerifyScalar(v, field, ARROW_IPC_FBR_FIELD_TYPE_TYPE, 1, "Field.type_type"));
+  NANOARROW_RETURN_NOT_OK(IpcSchemaVerifyType(v, field, depth + 1));
+  NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifySubTable(v, field, ARROW_IPC_FBR_FIELD_DICTIONARY, depth + 1,
                                                    "Field.dictionary", &t, &present));
   if (present) {
-    struct ArrowIpcFbTable index_type;
-    NANOARROW_RETURN_NOT_OK(ArrowIpcFbVerifyScalar(v, &t, 0, 8, "DictionaryEncoding.id"));
+    struct ArrowIpcFbrTable index_type;
+    NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyScalar(v, &t, 0, 8, "DictionaryEncoding.id"));
     NANOARROW_RETURN_NOT_OK(
-        ArrowIpcFbVerifyScalar(v, &t, 2, 1, "DictionaryEncoding.isOrdered"));
-    NANOARROW_RETURN_NOT_OK(ArrowIpcFbVerifySubTable(
+        ArrowIpcFbrVerifyScalar(v, &t, 2, 1, "DictionaryEncoding.isOrdered"));
+    NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifySubTable(
         v, &t, 1, depth + 2, "DictionaryEncoding.indexType", &index_type, &present));
     if (present) {
-      NANOARROW_RETURN_NOT_OK(ArrowIpcFbVerifyScalar(v, &index_type, 0, 4, "Int.bitWidth"));
-      NANOARROW_RETURN_NOT_OK(ArrowIpcFbVerifyScalar(v, &index_type, 1, 1, "Int.is_signed"));
+      NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyScalar(v, &index_type, 0, 4, "Int.bitWidth"));
+      NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyScalar(v, &index_type, 1, 1, "Int.is_signed"));
     }
   }
   NANOARROW_RETURN_NOT_OK(
-      ArrowIpcFbVerifyVector(v, field, FB_FIELD_CHILDREN, 4, 4, "Field.children", &vec,
+      ArrowIpcFbrVerifyVector(v, field, ARROW_IPC_FBR_FIELD_CHILDREN, 4, 4, "Field.children", &vec,
                              &present));
   for (i = 0; present && i < vec.n; i++) {
-    int64_t target = vec.pos + 4 * i + (int64_t)ArrowIpcFbLoadU32(v->data + vec.pos + 4 * i);
-    NANOARROW_RETURN_NOT_OK(ArrowIpcFbVerifyTableAt(v, target, depth + 2, "Field", &child));
-    NANOARROW_RETURN_NOT_OK(VerifyField(v, &child, depth + 2));
+    int64_t target = vec.pos + 4 * i + (int64_t)ArrowIpcFbrLoadU32(v->data + vec.pos + 4 * i);
+    NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyTableAt(v, target, depth + 2, "Field", &child));
+    NANOARROW_RETURN_NOT_OK(IpcSchemaVerifyField(v, &child, depth + 2));
   }
-  return VerifyKeyValues(v, field, FB_FIELD_CUSTOM_METADATA, depth + 1);
+  return IpcSchemaVerifyKeyValues(v, field, ARROW_IPC_FBR_FIELD_CUSTOM_METADATA, depth + 1);
 }
 
-static int VerifySchema(struct ArrowIpcFbVerifier* v, const struct ArrowIpcFbTable* schema,
+static int IpcSchemaVerifySchema(struct ArrowIpcFbrVerifier* v, const struct ArrowIpcFbrTable* schema,
                         int depth) {
-  struct ArrowIpcFbVector vec;
-  struct ArrowIpcFbTable field;
+  struct ArrowIpcFbrVector vec;
+  struct ArrowIpcFbrTable field;
   int present;
   int64_t i;
   NANOARROW_RETURN_NOT_OK(
-      ArrowIpcFbVerifyScalar(v, schema, FB_SCHEMA_ENDIANNESS, 2, "Schema.endianness"));
-  NANOARROW_RETURN_NOT_OK(ArrowIpcFbVerifyVector(v, schema, FB_SCHEMA_FIELDS, 4, 4,
+      ArrowIpcFbrVerifyScalar(v, schema, ARROW_IPC_FBR_SCHEMA_ENDIANNESS, 2, "Schema.endianness"));
+  NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyVector(v, schema, ARROW_IPC_FBR_SCHEMA_FIELDS, 4, 4,
                                                  "Schema.fields", &vec, &present));
   for (i = 0; present && i < vec.n; i++) {
-    int64_t target = vec.pos + 4 * i + (int64_t)ArrowIpcFbLoadU32(v->data + vec.pos + 4 * i);
-    NANOARROW_RETURN_NOT_OK(ArrowIpcFbVerifyTableAt(v, target, depth + 1, "Field", &field));
-    NANOARROW_RETURN_NOT_OK(VerifyField(v, &field, depth + 1));
+    int64_t target = vec.pos + 4 * i + (int64_t)ArrowIpcFbrLoadU32(v->data + vec.pos + 4 * i);
+    NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyTableAt(v, target, depth + 1, "Field", &field));
+    NANOARROW_RETURN_NOT_OK(IpcSchemaVerifyField(v, &field, depth + 1));
   }
-  NANOARROW_RETURN_NOT_OK(VerifyKeyValues(v, schema, FB_SCHEMA_CUSTOM_METADATA, depth + 1));
-  return ArrowIpcFbVerifyVector(v, schema, FB_SCHEMA_FEATURES, 8, 8, "Schema.features",
+  NANOARROW_RETURN_NOT_OK(IpcSchemaVerifyKeyValues(v, schema, ARROW_IPC_FBR_SCHEMA_CUSTOM_METADATA, depth + 1));
+  return ArrowIpcFbrVerifyVector(v, schema, ARROW_IPC_FBR_SCHEMA_FEATURES, 8, 8, "Schema.features",
                                 &vec, &present);
 }
 
-static int VerifyRecordBatch(struct ArrowIpcFbVerifier* v, const struct ArrowIpcFbTable* rb,
+static int IpcSchemaVerifyRecordBatch(struct ArrowIpcFbrVerifier* v, const struct ArrowIpcFbrTable* rb,
                              int depth) {
-  struct ArrowIpcFbVector vec;
-  struct ArrowIpcFbTable compression;
+  struct ArrowIpcFbrVector vec;
+  struct ArrowIpcFbrTable compression;
   int present;
-  NANOARROW_RETURN_NOT_OK(ArrowIpcFbVerifyScalar(v, rb, 0, 8, "RecordBatch.length"));
+  NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyScalar(v, rb, 0, 8, "RecordBatch.length"));
   NANOARROW_RETURN_NOT_OK(
-      ArrowIpcFbVerifyVector(v, rb, 1, 16, 8, "RecordBatch.nodes", &vec, &present));
+      ArrowIpcFbrVerifyVector(v, rb, 1, 16, 8, "RecordBatch.nodes", &vec, &present));
   NANOARROW_RETURN_NOT_OK(
-      ArrowIpcFbVerifyVector(v, rb, 2, 16, 8, "RecordBatch.buffers", &vec, &present));
-  NANOARROW_RETURN_NOT_OK(ArrowIpcFbVerifySubTable(v, rb, 3, depth + 1,
+      ArrowIpcFbrVerifyVector(v, rb, 2, 16, 8, "RecordBatch.buffers", &vec, &present));
+  NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifySubTable(v, rb, 3, depth + 1,
                                                    "RecordBatch.compression",
                                                    &compression, &present));
   if (present) {
     NANOARROW_RETURN_NOT_OK(
-        ArrowIpcFbVerifyScalar(v, &compression, 0, 1, "BodyCompression.codec"));
+        ArrowIpcFbrVerifyScalar(v, &compression, 0, 1, "BodyCompression.codec"));
     NANOARROW_RETURN_NOT_OK(
-        ArrowIpcFbVerifyScalar(v, &compression, 1, 1, "BodyCompression.method"));
+        ArrowIpcFbrVerifyScalar(v, &compression, 1, 1, "BodyCompression.method"));
   }
-  return ArrowIpcFbVerifyVector(v, rb, 4, 8, 8, "RecordBatch.variadicBufferCounts", &vec,
+  return ArrowIpcFbrVerifyVector(v, rb, 4, 8, 8, "RecordBatch.variadicBufferCounts", &vec,
                                 &present);
 }
 
-static int VerifyRoot(struct ArrowIpcFbVerifier* v, struct ArrowIpcFbTable* root,
+static int IpcSchemaVerifyRoot(struct ArrowIpcFbrVerifier* v, struct ArrowIpcFbrTable* root,
                       const char* what) {
   if (v->size < 8) {
     ArrowErrorSet(v->error, "%s flatbuffer of %ld bytes is too short", what,
                   (long)v->size);
     return EINVAL;
   }
-  return ArrowIpcFbVerifyTableAt(v, (int64_t)ArrowIpcFbLoadU32(v->data), 0, what, root);
+  return ArrowIpcFbrVerifyTableAt(v, (int64_t)ArrowIpcFbrLoadU32(v->data), 0, what, root);
 }
 
 ArrowErrorCode ArrowIpcPrivateVerifyMessage(const uint8_t* data, int64_t size,
                                             struct ArrowError* error) {
-  struct ArrowIpcFbVerifier v;
-  struct ArrowIpcFbTable message;
-  struct ArrowIpcFbTable header;
+  struct ArrowIpcFbrVerifier v;
+  struct ArrowIpcFbrTable message;
+  struct ArrowIpcFbrTable header;
   int present;
-  ArrowIpcFbVerifierInit(&v, data, size, error);
-  NANOARROW_RETURN_NOT_OK(VerifyRoot(&v, &message, "Message"));
+  ArrowIpcFbrVerifierInit(&v, data, size, error);
+  NANOARROW_RETURN_NOT_OK(IpcSchemaVerifyRoot(&v, &message, "Message"));
   NANOARROW_RETURN_NOT_OK(
-      ArrowIpcFbVerifyScalar(&v, &message, FB_MESSAGE_VERSION, 2, "Message.version"));
-  NANOARROW_RETURN_NOT_OK(ArrowIpcFbVerifyScalar(&v, &message, FB_MESSAGE_HEADER_TYPE, 1,
+      ArrowIpcFbrVerifyScalar(&v, &message, ARROW_IPC_FBR_MESSAGE_VERSION, 2, "Message.version"));
+  NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyScalar(&v, &message, ARROW_IPC_FBR_MESSAGE_HEADER_TYPE, 1,
                                                  "Message.header_type"));
-  NANOARROW_RETURN_NOT_OK(ArrowIpcFbVerifyScalar(&v, &message, FB_MESSAGE_BODY_LENGTH, 8,
+  NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyScalar(&v, &message, ARROW_IPC_FBR_MESSAGE_BODY_LENGTH, 8,
                                                  "Message.bodyLength"));
-  NANOARROW_RETURN_NOT_OK(VerifyKeyValues(&v, &message, FB_MESSAGE_CUSTOM_METADATA, 1));
-  NANOARROW_RETURN_NOT_OK(ArrowIpcFbVerifySubTable(&v, &message, FB_MESSAGE_HEADER, 1,
+  NANOARROW_RETURN_NOT_OK(IpcSchemaVerifyKeyValues(&v, &message, ARROW_IPC_FBR_MESSAGE_CUSTOM_METADATA, 1));
+  NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifySubTable(&v, &message, ARROW_IPC_FBR_MESSAGE_HEADER, 1,
                                                    "Message.header", &header, &present));
   if (!present) {
     ArrowErrorSet(error, "Message has no header");
     return EINVAL;
   }
-  switch ((uint8_t)ArrowIpcFbGetInt8(&message, FB_MESSAGE_HEADER_TYPE, 0)) {
-    case FB_HEADER_SCHEMA:
-      return VerifySchema(&v, &header, 1);
-    case FB_HEADER_RECORD_BATCH:
-      return VerifyRecordBatch(&v, &header, 1);
-    case FB_HEADER_DICTIONARY_BATCH: {
-      struct ArrowIpcFbTable rb;
-      NANOARROW_RETURN_NOT_OK(ArrowIpcFbVerifyScalar(&v, &header, 0, 8, "DictionaryBatch.id"));
+  switch ((uint8_t)ArrowIpcFbrGetInt8(&message, ARROW_IPC_FBR_MESSAGE_HEADER_TYPE, 0)) {
+    case ARROW_IPC_FBR_HEADER_SCHEMA:
+      return IpcSchemaVerifySchema(&v, &header, 1);
+    case ARROW_IPC_FBR_HEADER_RECORD_BATCH:
+      return IpcSchemaVerifyRecordBatch(&v, &header, 1);
+    case ARROW_IPC_FBR_HEADER_DICTIONARY_BATCH: {
+      struct ArrowIpcFbrTable rb;
+      NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyScalar(&v, &header, 0, 8, "DictionaryBatch.id"));
       NANOARROW_RETURN_NOT_OK(
-          ArrowIpcFbVerifyScalar(&v, &header, 2, 1, "DictionaryBatch.isDelta"));
-      NANOARROW_RETURN_NOT_OK(ArrowIpcFbVerifySubTable(&v, &header, 1, 2,
+          ArrowIpcFbrVerifyScalar(&v, &header, 2, 1, "DictionaryBatch.isDelta"));
+      NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifySubTable(&v, &header, 1, 2,
                                                        "DictionaryBatch.data", &rb, &present));
       if (!present) {
         ArrowErrorSet(error, "DictionaryBatch has no data");
         return EINVAL;
       }
-      return VerifyRecordBatch(&v, &rb, 2);
+      return IpcSchemaVerifyRecordBatch(&v, &rb, 2);
     }
     default:
       /* Tensors and unknown headers are refused when decoded. */
@@ -4431,45 +6318,45 @@ ArrowErrorCode ArrowIpcPrivateVerifyMessage(const uint8_t* data, int64_t size,
 
 ArrowErrorCode ArrowIpcPrivateVerifyFooter(const uint8_t* data, int64_t size,
                                            struct ArrowError* error) {
-  struct ArrowIpcFbVerifier v;
-  struct ArrowIpcFbTable footer;
-  struct ArrowIpcFbTable schema;
-  struct ArrowIpcFbVector vec;
+  struct ArrowIpcFbrVerifier v;
+  struct ArrowIpcFbrTable footer;
+  struct ArrowIpcFbrTable schema;
+  struct ArrowIpcFbrVector vec;
   int present;
-  ArrowIpcFbVerifierInit(&v, data, size, error);
-  NANOARROW_RETURN_NOT_OK(VerifyRoot(&v, &footer, "Footer"));
-  NANOARROW_RETURN_NOT_OK(ArrowIpcFbVerifyScalar(&v, &footer, 0, 2, "Footer.version"));
+  ArrowIpcFbrVerifierInit(&v, data, size, error);
+  NANOARROW_RETURN_NOT_OK(IpcSchemaVerifyRoot(&v, &footer, "Footer"));
+  NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyScalar(&v, &footer, 0, 2, "Footer.version"));
   NANOARROW_RETURN_NOT_OK(
-      ArrowIpcFbVerifySubTable(&v, &footer, 1, 1, "Footer.schema", &schema, &present));
+      ArrowIpcFbrVerifySubTable(&v, &footer, 1, 1, "Footer.schema", &schema, &present));
   if (!present) {
     ArrowErrorSet(error, "Footer has no schema");
     return EINVAL;
   }
-  NANOARROW_RETURN_NOT_OK(VerifySchema(&v, &schema, 1));
+  NANOARROW_RETURN_NOT_OK(IpcSchemaVerifySchema(&v, &schema, 1));
   NANOARROW_RETURN_NOT_OK(
-      ArrowIpcFbVerifyVector(&v, &footer, 2, 24, 8, "Footer.dictionaries", &vec, &present));
-  return ArrowIpcFbVerifyVector(&v, &footer, 3, 24, 8, "Footer.recordBatches", &vec,
+      ArrowIpcFbrVerifyVector(&v, &footer, 2, 24, 8, "Footer.dictionaries", &vec, &present));
+  return ArrowIpcFbrVerifyVector(&v, &footer, 3, 24, 8, "Footer.recordBatches", &vec,
                                 &present);
 }
 
 /* ---- Schema decoding ---- */
 
-static ArrowErrorCode SetMetadata(const struct ArrowIpcFbTable* table, int id,
+static ArrowErrorCode IpcSchemaSetMetadata(const struct ArrowIpcFbrTable* table, int id,
                                   struct ArrowSchema* out) {
-  struct ArrowIpcFbVector vec;
-  struct ArrowIpcFbTable kv;
+  struct ArrowIpcFbrVector vec;
+  struct ArrowIpcFbrTable kv;
   struct ArrowBuffer metadata;
   int64_t i;
   ArrowErrorCode result = NANOARROW_OK;
-  if (!ArrowIpcFbGetVector(table, id, 4, 4, &vec) || vec.n == 0) return NANOARROW_OK;
+  if (!ArrowIpcFbrGetVector(table, id, 4, 4, &vec) || vec.n == 0) return NANOARROW_OK;
   NANOARROW_RETURN_NOT_OK(ArrowMetadataBuilderInit(&metadata, NULL));
   for (i = 0; i < vec.n && result == NANOARROW_OK; i++) {
     struct ArrowStringView key = {"", 0};
     struct ArrowStringView value = {"", 0};
-    if (ArrowIpcFbVectorTable(&vec, i, &kv)) {
-      struct ArrowStringView s = ArrowIpcFbGetString(&kv, 0);
+    if (ArrowIpcFbrVectorTable(&vec, i, &kv)) {
+      struct ArrowStringView s = ArrowIpcFbrGetString(&kv, 0);
       if (s.data != NULL) key = s;
-      s = ArrowIpcFbGetString(&kv, 1);
+      s = ArrowIpcFbrGetString(&kv, 1);
       if (s.data != NULL) value = s;
     }
     result = ArrowMetadataBuilderAppend(&metadata, key, value);
@@ -4481,13 +6368,13 @@ static ArrowErrorCode SetMetadata(const struct ArrowIpcFbTable* table, int id,
   return result;
 }
 
-static const char kTimeUnitChars[] = {'s', 'm', 'u', 'n'};
+static const char kIpcSchemaTimeUnitChars[] = {'s', 'm', 'u', 'n'};
 
 /* Writes the format of an Int table (NULL table: the default int32 index). */
-static ArrowErrorCode IntFormat(const struct ArrowIpcFbTable* t, char* format,
+static ArrowErrorCode IpcSchemaIntFormat(const struct ArrowIpcFbrTable* t, char* format,
                                 struct ArrowError* error, const char* path) {
-  int32_t bit_width = t ? ArrowIpcFbGetInt32(t, 0, 0) : 32;
-  int is_signed = t ? ArrowIpcFbGetInt8(t, 1, 0) != 0 : 1;
+  int32_t bit_width = t ? ArrowIpcFbrGetInt32(t, 0, 0) : 32;
+  int is_signed = t ? ArrowIpcFbrGetInt8(t, 1, 0) != 0 : 1;
   const char* chars = is_signed ? "csil" : "CSIL";
   switch (bit_width) {
     case 8: format[0] = chars[0]; break;
@@ -4503,7 +6390,7 @@ static ArrowErrorCode IntFormat(const struct ArrowIpcFbTable* t, char* format,
   return NANOARROW_OK;
 }
 
-static ArrowErrorCode CheckChildren(int64_t n_children, int64_t expected, const char* type,
+static ArrowErrorCode IpcSchemaCheckChildren(int64_t n_children, int64_t expected, const char* type,
                                     struct ArrowError* error, const char* path) {
   if (n_children != expected) {
     ArrowErrorSet(error, "%s: %s must have %ld children but has %ld", path, type,
@@ -4514,12 +6401,12 @@ static ArrowErrorCode CheckChildren(int64_t n_children, int64_t expected, const 
 }
 
 /* The format string of the Field's type (into format, of format_size bytes). */
-static ArrowErrorCode TypeFormat(const struct ArrowIpcFbTable* field, int64_t n_children,
+static ArrowErrorCode IpcSchemaTypeFormat(const struct ArrowIpcFbrTable* field, int64_t n_children,
                                  char* format, size_t format_size, int64_t* flags,
                                  struct ArrowError* error, const char* path) {
-  struct ArrowIpcFbTable t;
-  int type_id = (uint8_t)ArrowIpcFbGetInt8(field, FB_FIELD_TYPE_TYPE, 0);
-  int has_table = ArrowIpcFbGetTable(field, FB_FIELD_TYPE, &t);
+  struct ArrowIpcFbrTable t;
+  int type_id = (uint8_t)ArrowIpcFbrGetInt8(field, ARROW_IPC_FBR_FIELD_TYPE_TYPE, 0);
+  int has_table = ArrowIpcFbrGetTable(field, ARROW_IPC_FBR_FIELD_TYPE, &t);
   int16_t unit;
   int32_t width;
   const char* fixed = NULL;
@@ -4531,43 +6418,43 @@ static ArrowErrorCode TypeFormat(const struct ArrowIpcFbTable* field, int64_t n_
   }
 
   switch (type_id) {
-    case FB_TYPE_NULL: fixed = "n"; break;
-    case FB_TYPE_BOOL: fixed = "b"; break;
-    case FB_TYPE_BINARY: fixed = "z"; break;
-    case FB_TYPE_UTF8: fixed = "u"; break;
-    case FB_TYPE_LARGE_BINARY: fixed = "Z"; break;
-    case FB_TYPE_LARGE_UTF8: fixed = "U"; break;
-    case FB_TYPE_BINARY_VIEW: fixed = "vz"; break;
-    case FB_TYPE_UTF8_VIEW: fixed = "vu"; break;
-    case FB_TYPE_LIST: fixed = "+l"; expected_children = 1; break;
-    case FB_TYPE_LARGE_LIST: fixed = "+L"; expected_children = 1; break;
-    case FB_TYPE_LIST_VIEW: fixed = "+vl"; expected_children = 1; break;
-    case FB_TYPE_LARGE_LIST_VIEW: fixed = "+vL"; expected_children = 1; break;
-    case FB_TYPE_RUN_END_ENCODED: fixed = "+r"; expected_children = 2; break;
-    case FB_TYPE_STRUCT: fixed = "+s"; expected_children = n_children; break;
-    case FB_TYPE_MAP:
+    case ARROW_IPC_FBR_TYPE_NULL: fixed = "n"; break;
+    case ARROW_IPC_FBR_TYPE_BOOL: fixed = "b"; break;
+    case ARROW_IPC_FBR_TYPE_BINARY: fixed = "z"; break;
+    case ARROW_IPC_FBR_TYPE_UTF8: fixed = "u"; break;
+    case ARROW_IPC_FBR_TYPE_LARGE_BINARY: fixed = "Z"; break;
+    case ARROW_IPC_FBR_TYPE_LARGE_UTF8: fixed = "U"; break;
+    case ARROW_IPC_FBR_TYPE_BINARY_VIEW: fixed = "vz"; break;
+    case ARROW_IPC_FBR_TYPE_UTF8_VIEW: fixed = "vu"; break;
+    case ARROW_IPC_FBR_TYPE_LIST: fixed = "+l"; expected_children = 1; break;
+    case ARROW_IPC_FBR_TYPE_LARGE_LIST: fixed = "+L"; expected_children = 1; break;
+    case ARROW_IPC_FBR_TYPE_LIST_VIEW: fixed = "+vl"; expected_children = 1; break;
+    case ARROW_IPC_FBR_TYPE_LARGE_LIST_VIEW: fixed = "+vL"; expected_children = 1; break;
+    case ARROW_IPC_FBR_TYPE_RUN_END_ENCODED: fixed = "+r"; expected_children = 2; break;
+    case ARROW_IPC_FBR_TYPE_STRUCT: fixed = "+s"; expected_children = n_children; break;
+    case ARROW_IPC_FBR_TYPE_MAP:
       fixed = "+m";
       expected_children = 1;
-      if (ArrowIpcFbGetInt8(&t, 0, 0)) *flags |= ARROW_FLAG_MAP_KEYS_SORTED;
+      if (ArrowIpcFbrGetInt8(&t, 0, 0)) *flags |= ARROW_FLAG_MAP_KEYS_SORTED;
       break;
-    case FB_TYPE_INT:
-      NANOARROW_RETURN_NOT_OK(IntFormat(&t, format, error, path));
+    case ARROW_IPC_FBR_TYPE_INT:
+      NANOARROW_RETURN_NOT_OK(IpcSchemaIntFormat(&t, format, error, path));
       break;
-    case FB_TYPE_FLOATING_POINT:
-      switch (ArrowIpcFbGetInt16(&t, 0, 0)) {
+    case ARROW_IPC_FBR_TYPE_FLOATING_POINT:
+      switch (ArrowIpcFbrGetInt16(&t, 0, 0)) {
         case 0: fixed = "e"; break;
         case 1: fixed = "f"; break;
         case 2: fixed = "g"; break;
         default:
           ArrowErrorSet(error, "%s: unknown FloatingPoint precision %d", path,
-                        (int)ArrowIpcFbGetInt16(&t, 0, 0));
+                        (int)ArrowIpcFbrGetInt16(&t, 0, 0));
           return EINVAL;
       }
       break;
-    case FB_TYPE_DECIMAL: {
-      int32_t precision = ArrowIpcFbGetInt32(&t, 0, 0);
-      int32_t scale = ArrowIpcFbGetInt32(&t, 1, 0);
-      width = ArrowIpcFbGetInt32(&t, 2, 128);
+    case ARROW_IPC_FBR_TYPE_DECIMAL: {
+      int32_t precision = ArrowIpcFbrGetInt32(&t, 0, 0);
+      int32_t scale = ArrowIpcFbrGetInt32(&t, 1, 0);
+      width = ArrowIpcFbrGetInt32(&t, 2, 128);
       if (width != 32 && width != 64 && width != 128 && width != 256) {
         ArrowErrorSet(error, "%s: Decimal bitWidth %d is not 32, 64, 128 or 256", path,
                       (int)width);
@@ -4586,8 +6473,8 @@ static ArrowErrorCode TypeFormat(const struct ArrowIpcFbTable* field, int64_t n_
       }
       break;
     }
-    case FB_TYPE_DATE:
-      switch (ArrowIpcFbGetInt16(&t, 0, 1)) {
+    case ARROW_IPC_FBR_TYPE_DATE:
+      switch (ArrowIpcFbrGetInt16(&t, 0, 1)) {
         case 0: fixed = "tdD"; break;
         case 1: fixed = "tdm"; break;
         default:
@@ -4595,19 +6482,19 @@ static ArrowErrorCode TypeFormat(const struct ArrowIpcFbTable* field, int64_t n_
           return EINVAL;
       }
       break;
-    case FB_TYPE_TIME:
-      unit = ArrowIpcFbGetInt16(&t, 0, 1);
-      width = ArrowIpcFbGetInt32(&t, 1, 32);
+    case ARROW_IPC_FBR_TYPE_TIME:
+      unit = ArrowIpcFbrGetInt16(&t, 0, 1);
+      width = ArrowIpcFbrGetInt32(&t, 1, 32);
       if (unit < 0 || unit > 3 || width != (unit < 2 ? 32 : 64)) {
         ArrowErrorSet(error, "%s: Time unit %d with bitWidth %d is invalid", path,
                       (int)unit, (int)width);
         return EINVAL;
       }
-      snprintf(format, format_size, "tt%c", kTimeUnitChars[unit]);
+      snprintf(format, format_size, "tt%c", kIpcSchemaTimeUnitChars[unit]);
       break;
-    case FB_TYPE_TIMESTAMP: {
-      struct ArrowStringView tz = ArrowIpcFbGetString(&t, 1);
-      unit = ArrowIpcFbGetInt16(&t, 0, 0);
+    case ARROW_IPC_FBR_TYPE_TIMESTAMP: {
+      struct ArrowStringView tz = ArrowIpcFbrGetString(&t, 1);
+      unit = ArrowIpcFbrGetInt16(&t, 0, 0);
       if (unit < 0 || unit > 3) {
         ArrowErrorSet(error, "%s: unknown Timestamp unit %d", path, (int)unit);
         return EINVAL;
@@ -4617,20 +6504,20 @@ static ArrowErrorCode TypeFormat(const struct ArrowIpcFbTable* field, int64_t n_
                       (long)tz.size_bytes);
         return EINVAL;
       }
-      snprintf(format, format_size, "ts%c:%.*s", kTimeUnitChars[unit],
+      snprintf(format, format_size, "ts%c:%.*s", kIpcSchemaTimeUnitChars[unit],
                (int)tz.size_bytes, tz.data ? tz.data : "");
       break;
     }
-    case FB_TYPE_DURATION:
-      unit = ArrowIpcFbGetInt16(&t, 0, 1);
+    case ARROW_IPC_FBR_TYPE_DURATION:
+      unit = ArrowIpcFbrGetInt16(&t, 0, 1);
       if (unit < 0 || unit > 3) {
         ArrowErrorSet(error, "%s: unknown Duration unit %d", path, (int)unit);
         return EINVAL;
       }
-      snprintf(format, format_size, "tD%c", kTimeUnitChars[unit]);
+      snprintf(format, format_size, "tD%c", kIpcSchemaTimeUnitChars[unit]);
       break;
-    case FB_TYPE_INTERVAL:
-      switch (ArrowIpcFbGetInt16(&t, 0, 0)) {
+    case ARROW_IPC_FBR_TYPE_INTERVAL:
+      switch (ArrowIpcFbrGetInt16(&t, 0, 0)) {
         case 0: fixed = "tiM"; break;
         case 1: fixed = "tiD"; break;
         case 2: fixed = "tin"; break;
@@ -4639,17 +6526,22 @@ static ArrowErrorCode TypeFormat(const struct ArrowIpcFbTable* field, int64_t n_
           return EINVAL;
       }
       break;
-    case FB_TYPE_FIXED_SIZE_BINARY:
-      width = ArrowIpcFbGetInt32(&t, 0, 0);
-      if (width < 0) {
-        ArrowErrorSet(error, "%s: FixedSizeBinary byteWidth %d is negative", path,
-                      (int)width);
+    case ARROW_IPC_FBR_TYPE_FIXED_SIZE_BINARY:
+      width = ArrowIpcFbrGetInt32(&t, 0, 0);
+      /* "w:0" is no valid format: refuse it here, where the field can be named. */
+      if (width <= 0) {
+        struct ArrowStringView name = ArrowIpcFbrGetString(field, ARROW_IPC_FBR_FIELD_NAME);
+        ArrowErrorSet(error,
+                      "%s (field '%.*s'): FixedSizeBinary byteWidth must be positive, "
+                      "got %d",
+                      path, name.data != NULL ? (int)name.size_bytes : 0,
+                      name.data != NULL ? name.data : "", (int)width);
         return EINVAL;
       }
       snprintf(format, format_size, "w:%d", (int)width);
       break;
-    case FB_TYPE_FIXED_SIZE_LIST:
-      width = ArrowIpcFbGetInt32(&t, 0, 0);
+    case ARROW_IPC_FBR_TYPE_FIXED_SIZE_LIST:
+      width = ArrowIpcFbrGetInt32(&t, 0, 0);
       if (width < 0) {
         ArrowErrorSet(error, "%s: FixedSizeList listSize %d is negative", path,
                       (int)width);
@@ -4658,9 +6550,9 @@ static ArrowErrorCode TypeFormat(const struct ArrowIpcFbTable* field, int64_t n_
       snprintf(format, format_size, "+w:%d", (int)width);
       expected_children = 1;
       break;
-    case FB_TYPE_UNION: {
-      struct ArrowIpcFbVector ids;
-      int16_t mode = ArrowIpcFbGetInt16(&t, 0, 0);
+    case ARROW_IPC_FBR_TYPE_UNION: {
+      struct ArrowIpcFbrVector ids;
+      int16_t mode = ArrowIpcFbrGetInt16(&t, 0, 0);
       int64_t i;
       size_t pos;
       if (mode != 0 && mode != 1) {
@@ -4673,18 +6565,22 @@ static ArrowErrorCode TypeFormat(const struct ArrowIpcFbTable* field, int64_t n_
         return EINVAL;
       }
       pos = (size_t)snprintf(format, format_size, "+u%c:", mode == 0 ? 's' : 'd');
-      if (ArrowIpcFbGetVector(&t, 1, 4, 4, &ids)) {
+      if (ArrowIpcFbrGetVector(&t, 1, 4, 4, &ids)) {
         NANOARROW_RETURN_NOT_OK(
-            CheckChildren(n_children, ids.n, "Union (one per type id)", error, path));
+            IpcSchemaCheckChildren(n_children, ids.n, "Union (one per type id)", error, path));
       }
       for (i = 0; i < n_children; i++) {
         int32_t type_id_value =
-            ArrowIpcFbGetVector(&t, 1, 4, 4, &ids)
-                ? ArrowIpcFbLoadI32(ids.data + ids.pos + 4 * i)
+            ArrowIpcFbrGetVector(&t, 1, 4, 4, &ids)
+                ? ArrowIpcFbrLoadI32(ids.data + ids.pos + 4 * i)
                 : (int32_t)i;
         if (type_id_value < 0 || type_id_value > 127) {
           ArrowErrorSet(error, "%s: Union type id %d is outside [0, 127]", path,
                         (int)type_id_value);
+          return EINVAL;
+        }
+        if (pos + 5 > format_size) {
+          ArrowErrorSet(error, "%s: Union type ids do not fit the format", path);
           return EINVAL;
         }
         pos += (size_t)snprintf(format + pos, format_size - pos, i == 0 ? "%d" : ",%d",
@@ -4698,43 +6594,80 @@ static ArrowErrorCode TypeFormat(const struct ArrowIpcFbTable* field, int64_t n_
       return ENOTSUP;
   }
 
-  if (fixed != NULL) snprintf(format, format_size, "%s", fixed);
-  return CheckChildren(n_children, expected_children, format, error, path);
+  if (fixed != NULL) {
+    size_t fixed_size = strlen(fixed);
+    if (fixed_size >= format_size) fixed_size = format_size - 1;
+    memcpy(format, fixed, fixed_size);
+    format[fixed_size] = '\0';
+  }
+  return IpcSchemaCheckChildren(n_children, expected_children, format, error, path);
 }
 
-static ArrowErrorCode DecodeField(const struct ArrowIpcFbTable* field,
+static ArrowErrorCode IpcSchemaDecodeField(const struct ArrowIpcFbrTable* field,
                                   struct ArrowSchema* out, int depth, const char* path,
                                   struct ArrowError* error);
 
-static ArrowErrorCode DecodeChildren(const struct ArrowIpcFbTable* table, int id,
+/* out = path + ".children[i]" (truncated to fit); snprintf costs too much per
+ * field of a wide schema. */
+static void IpcSchemaChildPath(char* out, size_t out_size, const char* path, int64_t i) {
+  static const char kChildren[] = ".children[";
+  char digits[24];
+  size_t n_digits = 0;
+  size_t pos;
+  size_t path_size = strlen(path);
+  if (path_size + sizeof(kChildren) + sizeof(digits) + 2 > out_size) {
+    path_size = out_size - sizeof(kChildren) - sizeof(digits) - 2;
+  }
+  memcpy(out, path, path_size);
+  memcpy(out + path_size, kChildren, sizeof(kChildren) - 1);
+  pos = path_size + sizeof(kChildren) - 1;
+  do {
+    digits[n_digits++] = (char)('0' + i % 10);
+    i /= 10;
+  } while (i > 0);
+  while (n_digits > 0) out[pos++] = digits[--n_digits];
+  out[pos++] = ']';
+  out[pos] = '\0';
+}
+
+/* The path of a first, optimistic decode: errors are reported by decoding again
+ * with paths (building one per field costs too much for wide schemas). */
+static const char kIpcSchemaNoPath[] = "";
+
+static ArrowErrorCode IpcSchemaDecodeChildren(const struct ArrowIpcFbrTable* table, int id,
                                      struct ArrowSchema* out, int depth, const char* path,
                                      struct ArrowError* error) {
-  struct ArrowIpcFbVector vec;
-  struct ArrowIpcFbTable child;
+  struct ArrowIpcFbrVector vec;
+  struct ArrowIpcFbrTable child;
   int64_t i;
-  char child_path[256];
-  if (!ArrowIpcFbGetVector(table, id, 4, 4, &vec)) vec.n = 0;
+  char child_path_buffer[256];
+  const char* child_path = kIpcSchemaNoPath;
+  if (!ArrowIpcFbrGetVector(table, id, 4, 4, &vec)) vec.n = 0;
   NANOARROW_RETURN_NOT_OK(ArrowSchemaAllocateChildren(out, vec.n));
   for (i = 0; i < vec.n; i++) {
-    snprintf(child_path, sizeof(child_path), "%s.children[%ld]", path, (long)i);
-    if (!ArrowIpcFbVectorTable(&vec, i, &child)) {
+    if (path != kIpcSchemaNoPath) {
+      IpcSchemaChildPath(child_path_buffer, sizeof(child_path_buffer), path, i);
+      child_path = child_path_buffer;
+    }
+    if (!ArrowIpcFbrVectorTable(&vec, i, &child)) {
       ArrowErrorSet(error, "%s: invalid Field table", child_path);
       return EINVAL;
     }
-    NANOARROW_RETURN_NOT_OK(DecodeField(&child, out->children[i], depth + 1, child_path,
+    NANOARROW_RETURN_NOT_OK(IpcSchemaDecodeField(&child, out->children[i], depth + 1, child_path,
                                         error));
   }
   return NANOARROW_OK;
 }
 
-static ArrowErrorCode DecodeField(const struct ArrowIpcFbTable* field,
+static ArrowErrorCode IpcSchemaDecodeField(const struct ArrowIpcFbrTable* field,
                                   struct ArrowSchema* out, int depth, const char* path,
                                   struct ArrowError* error) {
-  struct ArrowIpcFbTable dictionary;
-  struct ArrowIpcFbVector children;
+  struct ArrowIpcFbrTable dictionary;
+  struct ArrowIpcFbrVector children;
   struct ArrowStringView name;
   struct ArrowSchema* value_schema = out;
-  char format[512];
+  /* Fits "+ud:" and 127 type ids of up to 4 characters, or a 1000-byte timezone. */
+  char format[1024];
   int64_t flags = 0;
   int64_t n_children;
 
@@ -4744,27 +6677,27 @@ static ArrowErrorCode DecodeField(const struct ArrowIpcFbTable* field,
     return EINVAL;
   }
 
-  name = ArrowIpcFbGetString(field, FB_FIELD_NAME);
+  name = ArrowIpcFbrGetString(field, ARROW_IPC_FBR_FIELD_NAME);
   if (name.data != NULL) NANOARROW_RETURN_NOT_OK(ArrowSchemaSetName(out, name.data));
-  if (ArrowIpcFbGetInt8(field, FB_FIELD_NULLABLE, 0)) flags |= ARROW_FLAG_NULLABLE;
+  if (ArrowIpcFbrGetInt8(field, ARROW_IPC_FBR_FIELD_NULLABLE, 0)) flags |= ARROW_FLAG_NULLABLE;
 
-  n_children = ArrowIpcFbGetVector(field, FB_FIELD_CHILDREN, 4, 4, &children)
+  n_children = ArrowIpcFbrGetVector(field, ARROW_IPC_FBR_FIELD_CHILDREN, 4, 4, &children)
                    ? children.n : 0;
 
-  if (ArrowIpcFbGetTable(field, FB_FIELD_DICTIONARY, &dictionary)) {
-    struct ArrowIpcFbTable index_type;
-    int has_index_type = ArrowIpcFbGetTable(&dictionary, 1, &index_type);
+  if (ArrowIpcFbrGetTable(field, ARROW_IPC_FBR_FIELD_DICTIONARY, &dictionary)) {
+    struct ArrowIpcFbrTable index_type;
+    int has_index_type = ArrowIpcFbrGetTable(&dictionary, 1, &index_type);
     NANOARROW_RETURN_NOT_OK(
-        IntFormat(has_index_type ? &index_type : NULL, format, error, path));
+        IpcSchemaIntFormat(has_index_type ? &index_type : NULL, format, error, path));
     NANOARROW_RETURN_NOT_OK(ArrowSchemaSetFormat(out, format));
-    if (ArrowIpcFbGetInt8(&dictionary, 2, 0)) flags |= ARROW_FLAG_DICTIONARY_ORDERED;
+    if (ArrowIpcFbrGetInt8(&dictionary, 2, 0)) flags |= ARROW_FLAG_DICTIONARY_ORDERED;
     NANOARROW_RETURN_NOT_OK(ArrowSchemaAllocateDictionary(out));
     value_schema = out->dictionary;
     value_schema->flags = flags & ARROW_FLAG_NULLABLE;
   }
 
   NANOARROW_RETURN_NOT_OK(
-      TypeFormat(field, n_children, format, sizeof(format), &flags, error, path));
+      IpcSchemaTypeFormat(field, n_children, format, sizeof(format), &flags, error, path));
   NANOARROW_RETURN_NOT_OK(ArrowSchemaSetFormat(value_schema, format));
   if (value_schema != out) {
     value_schema->flags |= flags & ARROW_FLAG_MAP_KEYS_SORTED;
@@ -4772,42 +6705,54 @@ static ArrowErrorCode DecodeField(const struct ArrowIpcFbTable* field,
   }
   out->flags = flags;
   NANOARROW_RETURN_NOT_OK(
-      DecodeChildren(field, FB_FIELD_CHILDREN, value_schema, depth, path, error));
-  return SetMetadata(field, FB_FIELD_CUSTOM_METADATA, out);
+      IpcSchemaDecodeChildren(field, ARROW_IPC_FBR_FIELD_CHILDREN, value_schema, depth, path, error));
+  return IpcSchemaSetMetadata(field, ARROW_IPC_FBR_FIELD_CUSTOM_METADATA, out);
 }
 
-ArrowErrorCode ArrowIpcPrivateDecodeSchema(const struct ArrowIpcFbTable* schema_table,
+/* out (released on failure) from the Schema table; path names its fields in
+ * error messages. */
+static ArrowErrorCode IpcSchemaDecodeRoot(const struct ArrowIpcFbrTable* schema_table,
+                                          struct ArrowSchema* out, const char* path,
+                                          struct ArrowError* error) {
+  ArrowErrorCode result;
+  ArrowSchemaInit(out);
+  result = ArrowSchemaSetFormat(out, "+s");
+  if (result == NANOARROW_OK) {
+    result = IpcSchemaDecodeChildren(schema_table, ARROW_IPC_FBR_SCHEMA_FIELDS, out, 0, path,
+                                     error);
+  }
+  if (result == NANOARROW_OK) {
+    result = IpcSchemaSetMetadata(schema_table, ARROW_IPC_FBR_SCHEMA_CUSTOM_METADATA, out);
+  }
+  if (result != NANOARROW_OK) ArrowSchemaRelease(out);
+  return result;
+}
+
+ArrowErrorCode ArrowIpcPrivateDecodeSchema(const struct ArrowIpcFbrTable* schema_table,
                                            struct ArrowSchema* out,
                                            enum ArrowIpcEndianness* endianness,
                                            int32_t* features, struct ArrowError* error) {
-  struct ArrowIpcFbVector vec;
+  struct ArrowIpcFbrVector vec;
   ArrowErrorCode result;
   int64_t i;
 
-  *endianness = ArrowIpcFbGetInt16(schema_table, FB_SCHEMA_ENDIANNESS, 0) == 0
+  *endianness = ArrowIpcFbrGetInt16(schema_table, ARROW_IPC_FBR_SCHEMA_ENDIANNESS, 0) == 0
                     ? NANOARROW_IPC_ENDIANNESS_LITTLE
                     : NANOARROW_IPC_ENDIANNESS_BIG;
   *features = 0;
-  if (ArrowIpcFbGetVector(schema_table, FB_SCHEMA_FEATURES, 8, 8, &vec)) {
+  if (ArrowIpcFbrGetVector(schema_table, ARROW_IPC_FBR_SCHEMA_FEATURES, 8, 8, &vec)) {
     for (i = 0; i < vec.n; i++) {
-      *features |= (int32_t)(ArrowIpcFbLoadI64(vec.data + vec.pos + 8 * i) &
+      *features |= (int32_t)(ArrowIpcFbrLoadI64(vec.data + vec.pos + 8 * i) &
                              (NANOARROW_IPC_FEATURE_DICTIONARY_REPLACEMENT |
                               NANOARROW_IPC_FEATURE_COMPRESSED_BODY));
     }
   }
 
-  ArrowSchemaInit(out);
-  result = ArrowSchemaSetFormat(out, "+s");
-  if (result == NANOARROW_OK) {
-    result = DecodeChildren(schema_table, FB_SCHEMA_FIELDS, out, 0, "fields", error);
+  result = IpcSchemaDecodeRoot(schema_table, out, kIpcSchemaNoPath, error);
+  if (result != NANOARROW_OK && result != ENOMEM) {
+    result = IpcSchemaDecodeRoot(schema_table, out, "fields", error);
   }
-  if (result == NANOARROW_OK) {
-    result = SetMetadata(schema_table, FB_SCHEMA_CUSTOM_METADATA, out);
-  }
-  if (result != NANOARROW_OK) {
-    if (result == ENOMEM) ArrowErrorSet(error, "out of memory decoding schema");
-    ArrowSchemaRelease(out);
-  }
+  if (result == ENOMEM) ArrowErrorSet(error, "out of memory decoding schema");
   return result;
 }
 
@@ -4827,7 +6772,7 @@ void ArrowIpcPrivateSharedBlockRelease(struct ArrowIpcSharedBlock* block) {
 }
 
 /* private_src is a non-owning view: freeing it drops this reference. */
-static void SharedBufferDeallocate(struct ArrowBufferAllocator* allocator, uint8_t* ptr,
+static void IpcSharedBufferDeallocate(struct ArrowBufferAllocator* allocator, uint8_t* ptr,
                                    int64_t size) {
   NANOARROW_UNUSED(ptr);
   NANOARROW_UNUSED(size);
@@ -4845,7 +6790,7 @@ ArrowErrorCode ArrowIpcSharedBufferInit(struct ArrowIpcSharedBuffer* shared,
   shared->private_src.data = block->src.data;
   shared->private_src.size_bytes = block->src.size_bytes;
   shared->private_src.capacity_bytes = block->src.size_bytes;
-  shared->private_src.allocator = ArrowBufferDeallocator(&SharedBufferDeallocate, block);
+  shared->private_src.allocator = ArrowBufferDeallocator(&IpcSharedBufferDeallocate, block);
   return NANOARROW_OK;
 }
 
@@ -4857,3 +6802,1653 @@ void ArrowIpcSharedBufferReset(struct ArrowIpcSharedBuffer* shared) {
 }
 
 int ArrowIpcSharedBufferIsThreadSafe(void) { return ARROW_IPC_ATOMIC_REFCOUNT; }
+
+/* [bundle] src/ipc/stream_reader.c */
+
+/* ArrowIpcArrayStreamReaderInit: an ArrowArrayStream over IPC stream (or file)
+ * input. Messages are read one at a time; with a buffer input and shared buffers,
+ * bodies are sliced from the input instead of being read into new memory. */
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+
+
+/* Reads grow their buffer by at most this much beyond the bytes received, so a
+ * length claimed by the input costs memory only once the bytes exist. */
+#define IPC_STREAM_READ_CHUNK ((int64_t)1 << 20)
+
+/* Seekable files are read this much at a time; messages are sliced from these
+ * chunks like from a buffer input (a retained batch keeps its chunk alive). */
+#define IPC_STREAM_READ_AHEAD ((int64_t)1 << 16)
+#define IPC_STREAM_READ_PAST ((int64_t)1 << 12)
+
+struct IpcStreamReaderPrivate {
+  struct ArrowIpcInputStream input;
+  struct ArrowIpcDecoder decoder;
+  struct ArrowIpcArrayStreamReaderOptions options;
+  enum ArrowValidationLevel validation_level;
+  /* What get_schema copies (NULL until the schema is known): the decoder's own
+   * schema or one of its columns, or schema (file mode). */
+  const struct ArrowSchema* exported_schema;
+  struct ArrowSchema schema;
+  struct ArrowBuffer header;
+  struct ArrowBuffer body;
+  /* Zero-copy over a buffer input: the input's bytes and the read position (or,
+   * with read_ahead, the current chunk of a seekable file). */
+  struct ArrowIpcSharedBlock* input_block;
+  int64_t input_position;
+  int read_ahead;
+  /* The Schema message (kept by schema_block): the first get_schema takes the
+   * decoder's schema itself and later ones decode the message again. */
+  struct ArrowIpcSharedBlock* schema_block;
+  const uint8_t* schema_message;
+  int64_t schema_message_size;
+  int schema_handed_out;
+  /* File mode (input started with the ARROW1 magic). */
+  int is_file;
+  struct ArrowIpcFileReader file_reader;
+  int64_t next_batch;
+  int finished;
+  struct ArrowError error;
+};
+
+/* Appends up to n bytes from the input to buffer; *n_read_out tells how many. */
+static ArrowErrorCode IpcStreamReadAppend(struct IpcStreamReaderPrivate* private_data,
+                                 struct ArrowBuffer* buffer, int64_t n, int64_t* n_read_out) {
+  int64_t total = 0;
+  while (total < n) {
+    int64_t chunk = n - total < IPC_STREAM_READ_CHUNK ? n - total : IPC_STREAM_READ_CHUNK;
+    int64_t n_read = 0;
+    if (ArrowBufferReserve(buffer, chunk) != NANOARROW_OK) {
+      ArrowErrorSet(&private_data->error, "out of memory reading %ld bytes", (long)n);
+      return ENOMEM;
+    }
+    NANOARROW_RETURN_NOT_OK(private_data->input.read(
+        &private_data->input, buffer->data + buffer->size_bytes, chunk, &n_read,
+        &private_data->error));
+    if (n_read <= 0) break;
+    buffer->size_bytes += n_read;
+    total += n_read;
+  }
+  *n_read_out = total;
+  return NANOARROW_OK;
+}
+
+static ArrowErrorCode IpcStreamReadExactly(struct IpcStreamReaderPrivate* private_data,
+                                  struct ArrowBuffer* buffer, int64_t n, const char* what) {
+  int64_t n_read;
+  NANOARROW_RETURN_NOT_OK(IpcStreamReadAppend(private_data, buffer, n, &n_read));
+  if (n_read != n) {
+    ArrowErrorSet(&private_data->error, "expected %ld bytes of %s but found %ld",
+                  (long)n, what, (long)n_read);
+    return EINVAL;
+  }
+  return NANOARROW_OK;
+}
+
+static ArrowErrorCode IpcStreamStartFileMode(struct IpcStreamReaderPrivate* private_data,
+                                    struct ArrowBuffer* all) {
+  int64_t n_read;
+  ArrowErrorCode result = IpcStreamReadAppend(private_data, all, INT64_MAX / 2, &n_read);
+  if (result == NANOARROW_OK) {
+    result = ArrowIpcFileReaderInitBuffer(&private_data->file_reader, all,
+                                          &private_data->error);
+  }
+  ArrowBufferReset(all);
+  if (result == NANOARROW_OK) private_data->is_file = 1;
+  return result;
+}
+
+/* Makes up to n bytes after input_position available in input_block (fewer only
+ * at the end of the input); *available_out tells how many there are. */
+static ArrowErrorCode IpcStreamReadAhead(struct IpcStreamReaderPrivate* private_data,
+                                         int64_t n, int64_t* available_out) {
+  struct ArrowIpcSharedBlock* block = private_data->input_block;
+  int64_t available = block == NULL ? 0 : block->src.size_bytes - private_data->input_position;
+  if (available >= n) {
+    *available_out = available;
+    return NANOARROW_OK;
+  }
+  if (block != NULL && n > block->src.capacity_bytes - private_data->input_position &&
+      ArrowIpcRefIsUnique(&block->refcount)) {
+    /* No batch uses the chunk any more: reuse it from the unread bytes on (it
+     * grows below if it must). */
+    memmove(block->src.data, block->src.data + private_data->input_position,
+            (size_t)available);
+    block->src.size_bytes = available;
+    private_data->input_position = 0;
+  } else if (block == NULL ||
+             n > block->src.capacity_bytes - private_data->input_position) {
+    /* A new chunk starting with the unread bytes (slices of the old one keep it). */
+    struct ArrowBuffer chunk;
+    struct ArrowIpcSharedBuffer shared;
+    /* Room for what follows too (usually the next message's header). */
+    int64_t capacity = n > IPC_STREAM_READ_CHUNK ? n : n + IPC_STREAM_READ_PAST;
+    if (capacity > available + IPC_STREAM_READ_CHUNK) capacity = available + IPC_STREAM_READ_CHUNK;
+    if (capacity < IPC_STREAM_READ_AHEAD) capacity = IPC_STREAM_READ_AHEAD;
+    ArrowBufferInit(&chunk);
+    if (ArrowBufferReserve(&chunk, capacity) != NANOARROW_OK ||
+        (available > 0 &&
+         ArrowBufferAppend(&chunk, block->src.data + private_data->input_position,
+                           available) != NANOARROW_OK) ||
+        ArrowIpcSharedBufferInit(&shared, &chunk) != NANOARROW_OK) {
+      ArrowBufferReset(&chunk);
+      ArrowErrorSet(&private_data->error, "out of memory reading %ld bytes", (long)n);
+      return ENOMEM;
+    }
+    if (block != NULL) ArrowIpcPrivateSharedBlockRelease(block);
+    block = (struct ArrowIpcSharedBlock*)shared.private_src.allocator.private_data;
+    private_data->input_block = block;
+    private_data->input_position = 0;
+  }
+  while (available < n) {
+    int64_t n_read = 0;
+    /* Small messages are read a chunk at a time; past a large one only enough for
+     * the next header, since what is read ahead is copied when the chunk moves. */
+    int64_t ahead = n > IPC_STREAM_READ_AHEAD ? IPC_STREAM_READ_PAST : IPC_STREAM_READ_AHEAD;
+    int64_t n_wanted = n - available > INT64_MAX - ahead ? INT64_MAX : n - available + ahead;
+    if (block->src.size_bytes == block->src.capacity_bytes) {
+      /* Only a chunk nothing else refers to is ever full here. */
+      int64_t grow = n - available < IPC_STREAM_READ_CHUNK ? n - available
+                                                           : IPC_STREAM_READ_CHUNK;
+      if (ArrowBufferReserve(&block->src, grow) != NANOARROW_OK) {
+        ArrowErrorSet(&private_data->error, "out of memory reading %ld bytes", (long)n);
+        return ENOMEM;
+      }
+    }
+    if (n_wanted > block->src.capacity_bytes - block->src.size_bytes) {
+      n_wanted = block->src.capacity_bytes - block->src.size_bytes;
+    }
+    NANOARROW_RETURN_NOT_OK(private_data->input.read(&private_data->input,
+                                                     block->src.data + block->src.size_bytes,
+                                                     n_wanted, &n_read, &private_data->error));
+    if (n_read <= 0) break;
+    block->src.size_bytes += n_read;
+    available += n_read;
+  }
+  *available_out = available;
+  return NANOARROW_OK;
+}
+
+/* IpcStreamReadMessage over chunks of a seekable file (same results and errors as
+ * reading each piece separately). */
+static ArrowErrorCode IpcStreamReadMessageAhead(struct IpcStreamReaderPrivate* private_data,
+                                                struct ArrowBufferView* body_out,
+                                                struct ArrowIpcSharedBlock** shared_out,
+                                                int first) {
+  struct ArrowIpcDecoder* decoder = &private_data->decoder;
+  struct ArrowError* error = &private_data->error;
+  struct ArrowBufferView view;
+  const uint8_t* header_data;
+  int32_t prefix = 0;
+  int64_t available;
+  int64_t message_size;
+  ArrowErrorCode result;
+
+  NANOARROW_RETURN_NOT_OK(IpcStreamReadAhead(private_data, 8, &available));
+  if (available == 0) return ENODATA;
+  if (available < 4) {
+    ArrowErrorSet(error, "stream ends inside a message prefix");
+    return EINVAL;
+  }
+  view.data.as_uint8 = private_data->input_block->src.data + private_data->input_position;
+  if (first && memcmp(view.data.data, "ARRO", 4) == 0) {
+    struct ArrowBuffer all;
+    ArrowBufferInit(&all);
+    if (ArrowBufferAppend(&all, view.data.data, available) != NANOARROW_OK) {
+      ArrowBufferReset(&all);
+      return ENOMEM;
+    }
+    return IpcStreamStartFileMode(private_data, &all) == NANOARROW_OK ? ENOENT : EINVAL;
+  }
+  if (ArrowIpcFbrLoadI32(view.data.as_uint8) == -1 && available < 8) {
+    ArrowErrorSet(error, "expected 4 bytes of prefix but found %ld", (long)(available - 4));
+    return EINVAL;
+  }
+  view.size_bytes = available;
+  result = ArrowIpcDecoderPeekHeader(decoder, view, &prefix, error);
+  if (result == ENODATA) return ENODATA;
+  NANOARROW_RETURN_NOT_OK(result);
+
+  NANOARROW_RETURN_NOT_OK(IpcStreamReadAhead(private_data, decoder->header_size_bytes, &available));
+  if (available < decoder->header_size_bytes) {
+    ArrowErrorSet(error, "expected %ld bytes of metadata but found %ld",
+                  (long)(decoder->header_size_bytes - prefix), (long)(available - prefix));
+    return EINVAL;
+  }
+  view.data.as_uint8 = private_data->input_block->src.data + private_data->input_position;
+  view.size_bytes = decoder->header_size_bytes;
+  NANOARROW_RETURN_NOT_OK(ArrowIpcDecoderDecodeHeader(decoder, view, error));
+  header_data = view.data.as_uint8;
+
+  /* A body too large for int64 arithmetic reads to the end and fails below. */
+  message_size = decoder->body_size_bytes > INT64_MAX - decoder->header_size_bytes
+                     ? INT64_MAX
+                     : decoder->header_size_bytes + decoder->body_size_bytes;
+  NANOARROW_RETURN_NOT_OK(IpcStreamReadAhead(private_data, message_size, &available));
+  if (available < message_size) {
+    ArrowErrorSet(error, "expected %ld bytes of body but found %ld",
+                  (long)decoder->body_size_bytes,
+                  (long)(available - decoder->header_size_bytes));
+    return EINVAL;
+  }
+  view.data.as_uint8 = private_data->input_block->src.data + private_data->input_position;
+  if (view.data.as_uint8 != header_data) {
+    /* The header moved to a new chunk: decode it where it now lives. */
+    NANOARROW_RETURN_NOT_OK(ArrowIpcDecoderDecodeHeader(decoder, view, error));
+  }
+  body_out->data.as_uint8 = view.data.as_uint8 + decoder->header_size_bytes;
+  body_out->size_bytes = decoder->body_size_bytes;
+  private_data->input_position += message_size;
+  *shared_out = private_data->input_block;
+  return NANOARROW_OK;
+}
+
+/* Reads and decodes the next message header; its body is then at *body_out.
+ * ENODATA at the end of the stream. */
+static ArrowErrorCode IpcStreamReadMessage(struct IpcStreamReaderPrivate* private_data,
+                                  struct ArrowBufferView* body_out,
+                                  struct ArrowIpcSharedBlock** shared_out, int first) {
+  struct ArrowIpcDecoder* decoder = &private_data->decoder;
+  struct ArrowError* error = &private_data->error;
+  struct ArrowBufferView view;
+  int32_t prefix = 0;
+  int64_t n_read;
+  ArrowErrorCode result;
+
+  *shared_out = NULL;
+  if (private_data->read_ahead) {
+    return IpcStreamReadMessageAhead(private_data, body_out, shared_out, first);
+  }
+  if (private_data->input_block != NULL) {
+    /* Slicing the input buffer directly. */
+    const uint8_t* data = private_data->input_block->src.data;
+    int64_t size = private_data->input_block->src.size_bytes;
+    int64_t pos = private_data->input_position;
+    if (pos == size) return ENODATA;
+    view.data.as_uint8 = data + pos;
+    view.size_bytes = size - pos;
+    if (first && view.size_bytes >= 6 && memcmp(view.data.data, "ARROW1", 6) == 0) {
+      struct ArrowBuffer all;
+      ArrowBufferInit(&all);
+      if (ArrowBufferAppend(&all, view.data.data, view.size_bytes) != NANOARROW_OK) {
+        return ENOMEM;
+      }
+      return IpcStreamStartFileMode(private_data, &all) == NANOARROW_OK ? ENOENT : EINVAL;
+    }
+    result = ArrowIpcDecoderPeekHeader(decoder, view, &prefix, error);
+    if (result == ENODATA) return ENODATA;
+    if (result == ESPIPE) result = EINVAL;
+    NANOARROW_RETURN_NOT_OK(result);
+    result = ArrowIpcDecoderDecodeHeader(decoder, view, error);
+    if (result == ESPIPE) result = EINVAL;
+    NANOARROW_RETURN_NOT_OK(result);
+    pos += decoder->header_size_bytes;
+    if (decoder->body_size_bytes > size - pos) {
+      ArrowErrorSet(error, "message body of %ld bytes extends past the input's end",
+                    (long)decoder->body_size_bytes);
+      return EINVAL;
+    }
+    body_out->data.as_uint8 = data + pos;
+    body_out->size_bytes = decoder->body_size_bytes;
+    private_data->input_position = pos + decoder->body_size_bytes;
+    *shared_out = private_data->input_block;
+    return NANOARROW_OK;
+  }
+
+  private_data->header.size_bytes = 0;
+  NANOARROW_RETURN_NOT_OK(IpcStreamReadAppend(private_data, &private_data->header, 4, &n_read));
+  if (n_read == 0) return ENODATA;
+  if (n_read < 4) {
+    ArrowErrorSet(error, "stream ends inside a message prefix");
+    return EINVAL;
+  }
+  if (first && memcmp(private_data->header.data, "ARRO", 4) == 0) {
+    struct ArrowBuffer all;
+    ArrowBufferInit(&all);
+    ArrowBufferMove(&private_data->header, &all);
+    return IpcStreamStartFileMode(private_data, &all) == NANOARROW_OK ? ENOENT : EINVAL;
+  }
+  if (ArrowIpcFbrLoadI32(private_data->header.data) == -1) {
+    NANOARROW_RETURN_NOT_OK(IpcStreamReadExactly(private_data, &private_data->header, 4, "prefix"));
+  }
+  view.data.as_uint8 = private_data->header.data;
+  view.size_bytes = private_data->header.size_bytes;
+  result = ArrowIpcDecoderPeekHeader(decoder, view, &prefix, error);
+  if (result == ENODATA) return ENODATA;
+  NANOARROW_RETURN_NOT_OK(result);
+  NANOARROW_RETURN_NOT_OK(IpcStreamReadExactly(private_data, &private_data->header,
+                                      decoder->header_size_bytes - prefix, "metadata"));
+  view.data.as_uint8 = private_data->header.data;
+  view.size_bytes = private_data->header.size_bytes;
+  NANOARROW_RETURN_NOT_OK(ArrowIpcDecoderDecodeHeader(decoder, view, error));
+
+  private_data->body.size_bytes = 0;
+  NANOARROW_RETURN_NOT_OK(
+      IpcStreamReadExactly(private_data, &private_data->body, decoder->body_size_bytes, "body"));
+  if (private_data->options.use_shared_buffers) {
+    struct ArrowIpcSharedBuffer shared;
+    if (ArrowIpcSharedBufferInit(&shared, &private_data->body) != NANOARROW_OK) {
+      return ENOMEM;
+    }
+    *shared_out = (struct ArrowIpcSharedBlock*)shared.private_src.allocator.private_data;
+    body_out->data.as_uint8 = (*shared_out)->src.data;
+    body_out->size_bytes = (*shared_out)->src.size_bytes;
+  } else {
+    body_out->data.as_uint8 = private_data->body.data;
+    body_out->size_bytes = private_data->body.size_bytes;
+  }
+  return NANOARROW_OK;
+}
+
+static void IpcStreamDropShared(struct IpcStreamReaderPrivate* private_data,
+                       struct ArrowIpcSharedBlock* shared) {
+  /* Slices of the input hold no reference of their own. */
+  if (shared != NULL && shared != private_data->input_block) {
+    ArrowIpcPrivateSharedBlockRelease(shared);
+  }
+}
+
+/* Keeps the selected part of full (moving it when it is all of it). */
+static ArrowErrorCode IpcStreamSelectSchema(struct IpcStreamReaderPrivate* private_data,
+                                   struct ArrowSchema* full) {
+  int64_t i = private_data->options.field_index;
+  if (i == -1) {
+    ArrowSchemaMove(full, &private_data->schema);
+    return NANOARROW_OK;
+  }
+  if (i < 0 || i >= full->n_children) {
+    ArrowErrorSet(&private_data->error, "field index %ld is out of range [0, %ld)",
+                  (long)i, (long)full->n_children);
+    return EINVAL;
+  }
+  return ArrowSchemaDeepCopy(full->children[i], &private_data->schema);
+}
+
+/* Points exported_schema at the selected part of the decoder's schema. */
+static ArrowErrorCode IpcStreamSelectDecoderSchema(struct IpcStreamReaderPrivate* private_data) {
+  const struct ArrowSchema* full =
+      &((struct ArrowIpcDecoderPrivate*)private_data->decoder.private_data)->tree.schema;
+  int64_t i = private_data->options.field_index;
+  if (i == -1) {
+    private_data->exported_schema = full;
+    return NANOARROW_OK;
+  }
+  if (i < 0 || i >= full->n_children) {
+    ArrowErrorSet(&private_data->error, "field index %ld is out of range [0, %ld)",
+                  (long)i, (long)full->n_children);
+    return EINVAL;
+  }
+  private_data->exported_schema = full->children[i];
+  return NANOARROW_OK;
+}
+
+/* Keeps the bytes of the Schema message just decoded (a reference to the input's
+ * block, or the header buffer itself); without them get_schema always copies. */
+static void IpcStreamKeepSchemaMessage(struct IpcStreamReaderPrivate* private_data) {
+  const uint8_t* message =
+      ((struct ArrowIpcDecoderPrivate*)private_data->decoder.private_data)->message;
+  private_data->schema_message_size = private_data->decoder.header_size_bytes;
+  if (private_data->input_block != NULL) {
+    ArrowIpcRefAdd(&private_data->input_block->refcount);
+    private_data->schema_block = private_data->input_block;
+    private_data->schema_message = message;
+  } else {
+    struct ArrowIpcSharedBuffer shared;
+    int64_t offset = message - private_data->header.data;
+    if (ArrowIpcSharedBufferInit(&shared, &private_data->header) != NANOARROW_OK) return;
+    private_data->schema_block =
+        (struct ArrowIpcSharedBlock*)shared.private_src.allocator.private_data;
+    private_data->schema_message = private_data->schema_block->src.data + offset;
+  }
+}
+
+/* A new copy of the schema from the kept Schema message. */
+static ArrowErrorCode IpcStreamDecodeKeptSchema(struct IpcStreamReaderPrivate* private_data,
+                                                struct ArrowSchema* out) {
+  struct ArrowIpcDecoder decoder;
+  struct ArrowBufferView view;
+  ArrowErrorCode result;
+  if (ArrowIpcDecoderInit(&decoder) != NANOARROW_OK) return ENOMEM;
+  view.data.as_uint8 = private_data->schema_message;
+  view.size_bytes = private_data->schema_message_size;
+  result = ArrowIpcDecoderDecodeHeader(&decoder, view, &private_data->error);
+  if (result == NANOARROW_OK) {
+    result = ArrowIpcDecoderDecodeSchema(&decoder, out, &private_data->error);
+  }
+  ArrowIpcDecoderReset(&decoder);
+  return result;
+}
+
+static ArrowErrorCode IpcStreamEnsureSchema(struct IpcStreamReaderPrivate* private_data) {
+  struct ArrowBufferView body;
+  struct ArrowIpcSharedBlock* shared;
+  struct ArrowSchema full;
+  ArrowErrorCode result;
+  if (private_data->exported_schema != NULL) return NANOARROW_OK;
+
+  result = IpcStreamReadMessage(private_data, &body, &shared, 1);
+  if (result == ENOENT && private_data->is_file) {
+    NANOARROW_RETURN_NOT_OK(ArrowIpcFileReaderGetSchema(&private_data->file_reader, &full,
+                                                        &private_data->error));
+    result = IpcStreamSelectSchema(private_data, &full);
+    if (full.release != NULL) ArrowSchemaRelease(&full);
+    if (result == NANOARROW_OK) private_data->exported_schema = &private_data->schema;
+    return result;
+  }
+  if (result == ENODATA) {
+    ArrowErrorSet(&private_data->error, "stream ended before its Schema message");
+    return EINVAL;
+  }
+  NANOARROW_RETURN_NOT_OK(result);
+  IpcStreamDropShared(private_data, shared);
+  if (private_data->decoder.message_type != NANOARROW_IPC_MESSAGE_TYPE_SCHEMA) {
+    ArrowErrorSet(&private_data->error, "expected a Schema message but got message type %d",
+                  (int)private_data->decoder.message_type);
+    return EINVAL;
+  }
+  IpcStreamKeepSchemaMessage(private_data);
+  NANOARROW_RETURN_NOT_OK(
+      ArrowIpcDecoderDecodeSchema(&private_data->decoder, &full, &private_data->error));
+  /* The decoder keeps the decoded schema itself; get_schema copies from it. */
+  NANOARROW_RETURN_NOT_OK(
+      ArrowIpcPrivateDecoderAdoptSchema(&private_data->decoder, &full, &private_data->error));
+  return IpcStreamSelectDecoderSchema(private_data);
+}
+
+static int IpcStreamReaderGetSchema(struct ArrowArrayStream* stream, struct ArrowSchema* out) {
+  struct IpcStreamReaderPrivate* private_data =
+      (struct IpcStreamReaderPrivate*)stream->private_data;
+  private_data->error.message[0] = '\0';
+  struct ArrowIpcDecoderPrivate* decoder_private;
+  int64_t i;
+  NANOARROW_RETURN_NOT_OK(IpcStreamEnsureSchema(private_data));
+  if (private_data->schema_handed_out) return IpcStreamDecodeKeptSchema(private_data, out);
+  decoder_private = (struct ArrowIpcDecoderPrivate*)private_data->decoder.private_data;
+  if (private_data->schema_block == NULL ||
+      private_data->exported_schema != &decoder_private->tree.schema) {
+    return ArrowSchemaDeepCopy(private_data->exported_schema, out);
+  }
+  /* The decoder needs its schema no more once its columns are set up; the
+   * encodings it pointed into go with it. */
+  ArrowSchemaMove(&decoder_private->tree.schema, out);
+  for (i = 0; i < decoder_private->encodings.n_encodings; i++) {
+    decoder_private->encodings.encodings[i].schema = NULL;
+  }
+  private_data->schema_handed_out = 1;
+  return NANOARROW_OK;
+}
+
+/* Moves top-level column i out of a whole batch. */
+static void IpcStreamSelectColumn(struct ArrowArray* batch, int64_t i, struct ArrowArray* out) {
+  ArrowArrayMove(batch->children[i], out);
+  batch->release(batch);
+}
+
+static int IpcStreamReaderGetNextFile(struct IpcStreamReaderPrivate* private_data,
+                             struct ArrowArray* out) {
+  struct ArrowArray batch;
+  if (private_data->next_batch >=
+      ArrowIpcFileReaderNumRecordBatches(&private_data->file_reader)) {
+    out->release = NULL;
+    return NANOARROW_OK;
+  }
+  NANOARROW_RETURN_NOT_OK(ArrowIpcFileReaderReadBatch(
+      &private_data->file_reader, private_data->next_batch, &batch,
+      private_data->validation_level, &private_data->error));
+  private_data->next_batch++;
+  if (private_data->options.field_index == -1) {
+    ArrowArrayMove(&batch, out);
+  } else {
+    IpcStreamSelectColumn(&batch, private_data->options.field_index, out);
+  }
+  return NANOARROW_OK;
+}
+
+static int IpcStreamReaderGetNext(struct ArrowArrayStream* stream, struct ArrowArray* out) {
+  struct IpcStreamReaderPrivate* private_data =
+      (struct IpcStreamReaderPrivate*)stream->private_data;
+  struct ArrowIpcDecoder* decoder = &private_data->decoder;
+  enum ArrowValidationLevel level = private_data->validation_level;
+  private_data->error.message[0] = '\0';
+  NANOARROW_RETURN_NOT_OK(IpcStreamEnsureSchema(private_data));
+  if (private_data->is_file) return IpcStreamReaderGetNextFile(private_data, out);
+
+  while (!private_data->finished) {
+    struct ArrowBufferView body;
+    struct ArrowIpcSharedBlock* shared;
+    ArrowErrorCode result = IpcStreamReadMessage(private_data, &body, &shared, 0);
+    if (result == ENODATA) {
+      private_data->finished = 1;
+      break;
+    }
+    NANOARROW_RETURN_NOT_OK(result);
+    switch (decoder->message_type) {
+      case NANOARROW_IPC_MESSAGE_TYPE_DICTIONARY_BATCH:
+        if (shared != NULL) {
+          result = ArrowIpcPrivateDecoderDecodeShared(decoder, shared, body.data.as_uint8,
+                                                      body.size_bytes, -1, NULL, level,
+                                                      &private_data->error);
+        } else {
+          result = ArrowIpcDecoderDecodeDictionary(decoder, body, level, NULL,
+                                                   &private_data->error);
+        }
+        IpcStreamDropShared(private_data, shared);
+        NANOARROW_RETURN_NOT_OK(result);
+        continue;
+      case NANOARROW_IPC_MESSAGE_TYPE_RECORD_BATCH:
+        if (shared != NULL) {
+          result = ArrowIpcPrivateDecoderDecodeShared(
+              decoder, shared, body.data.as_uint8, body.size_bytes,
+              private_data->options.field_index, out, level, &private_data->error);
+        } else {
+          result = ArrowIpcDecoderDecodeArray(decoder, body, private_data->options.field_index,
+                                              out, level, &private_data->error);
+        }
+        IpcStreamDropShared(private_data, shared);
+        return result;
+      default:
+        IpcStreamDropShared(private_data, shared);
+        ArrowErrorSet(&private_data->error, "unexpected message type %d in stream",
+                      (int)decoder->message_type);
+        return EINVAL;
+    }
+  }
+  out->release = NULL;
+  return NANOARROW_OK;
+}
+
+static const char* IpcStreamReaderGetLastError(struct ArrowArrayStream* stream) {
+  struct IpcStreamReaderPrivate* private_data =
+      (struct IpcStreamReaderPrivate*)stream->private_data;
+  return private_data->error.message;
+}
+
+static void IpcStreamReaderRelease(struct ArrowArrayStream* stream) {
+  struct IpcStreamReaderPrivate* private_data =
+      (struct IpcStreamReaderPrivate*)stream->private_data;
+  if (private_data->input.release != NULL) private_data->input.release(&private_data->input);
+  ArrowIpcDecoderReset(&private_data->decoder);
+  if (private_data->schema.release != NULL) ArrowSchemaRelease(&private_data->schema);
+  ArrowBufferReset(&private_data->header);
+  ArrowBufferReset(&private_data->body);
+  if (private_data->input_block != NULL) {
+    ArrowIpcPrivateSharedBlockRelease(private_data->input_block);
+  }
+  if (private_data->schema_block != NULL) {
+    ArrowIpcPrivateSharedBlockRelease(private_data->schema_block);
+  }
+  if (private_data->is_file) ArrowIpcFileReaderReset(&private_data->file_reader);
+  ArrowFree(private_data);
+  stream->release = NULL;
+}
+
+ArrowErrorCode ArrowIpcArrayStreamReaderInit(
+    struct ArrowArrayStream* out, struct ArrowIpcInputStream* input_stream,
+    struct ArrowIpcArrayStreamReaderOptions* options) {
+  return ArrowIpcArrayStreamReaderInitWithValidation(out, input_stream, options,
+                                                     NANOARROW_VALIDATION_LEVEL_FULL);
+}
+
+ArrowErrorCode ArrowIpcArrayStreamReaderInitWithValidation(
+    struct ArrowArrayStream* out, struct ArrowIpcInputStream* input_stream,
+    struct ArrowIpcArrayStreamReaderOptions* options,
+    enum ArrowValidationLevel validation_level) {
+  return ArrowIpcArrayStreamReaderInitWithLimits(out, input_stream, options,
+                                                 validation_level, -1);
+}
+
+ArrowErrorCode ArrowIpcArrayStreamReaderInitWithLimits(
+    struct ArrowArrayStream* out, struct ArrowIpcInputStream* input_stream,
+    struct ArrowIpcArrayStreamReaderOptions* options,
+    enum ArrowValidationLevel validation_level, int64_t max_decompressed_bytes) {
+  struct IpcStreamReaderPrivate* private_data;
+  struct ArrowBuffer* input_buffer;
+  int64_t* position;
+  if (input_stream == NULL || input_stream->release == NULL) return EINVAL;
+  if (max_decompressed_bytes < -1) return EINVAL;
+  switch (validation_level) {
+    case NANOARROW_VALIDATION_LEVEL_NONE:
+    case NANOARROW_VALIDATION_LEVEL_MINIMAL:
+    case NANOARROW_VALIDATION_LEVEL_DEFAULT:
+    case NANOARROW_VALIDATION_LEVEL_FULL:
+      break;
+    default:
+      return EINVAL;
+  }
+  private_data =
+      (struct IpcStreamReaderPrivate*)ArrowMalloc(sizeof(struct IpcStreamReaderPrivate));
+  if (private_data == NULL) return ENOMEM;
+  memset(private_data, 0, sizeof(*private_data));
+  if (ArrowIpcDecoderInit(&private_data->decoder) != NANOARROW_OK) {
+    ArrowFree(private_data);
+    return ENOMEM;
+  }
+  NANOARROW_ASSERT_OK(
+      ArrowIpcDecoderSetMaxDecompressedBytes(&private_data->decoder, max_decompressed_bytes));
+  if (options != NULL) {
+    private_data->options = *options;
+  } else {
+    private_data->options.field_index = -1;
+    private_data->options.use_shared_buffers = ArrowIpcSharedBufferIsThreadSafe();
+  }
+  private_data->validation_level = validation_level;
+  private_data->exported_schema = NULL;
+  private_data->schema_block = NULL;
+  private_data->schema.release = NULL;
+  ArrowBufferInit(&private_data->header);
+  ArrowBufferInit(&private_data->body);
+  ArrowIpcInputStreamMove(input_stream, &private_data->input);
+  out->get_schema = &IpcStreamReaderGetSchema;
+  out->get_next = &IpcStreamReaderGetNext;
+  out->get_last_error = &IpcStreamReaderGetLastError;
+  out->release = &IpcStreamReaderRelease;
+  out->private_data = private_data;
+
+  input_buffer = ArrowIpcPrivateInputStreamBuffer(&private_data->input, &position);
+  if (input_buffer != NULL && private_data->options.use_shared_buffers) {
+    struct ArrowIpcSharedBuffer shared;
+    struct ArrowBuffer remaining;
+    ArrowBufferInit(&remaining);
+    ArrowBufferMove(input_buffer, &remaining);
+    private_data->input_position = *position;
+    if (ArrowIpcSharedBufferInit(&shared, &remaining) != NANOARROW_OK) {
+      ArrowBufferReset(&remaining);
+      IpcStreamReaderRelease(out);
+      return ENOMEM;
+    }
+    private_data->input_block =
+        (struct ArrowIpcSharedBlock*)shared.private_src.allocator.private_data;
+  } else if (private_data->options.use_shared_buffers &&
+             ArrowIpcPrivateInputStreamIsSeekableFile(&private_data->input)) {
+    private_data->read_ahead = 1;
+  }
+  return NANOARROW_OK;
+}
+
+/* [bundle] src/ipc/writer.c */
+
+/* ArrowIpcWriter: the IPC stream and file formats over an ArrowIpcOutputStream.
+ *
+ * Each call encodes everything it will emit (dictionary batches, then the record
+ * batch) into memory before writing a byte, so an array that fails validation or
+ * encoding leaves the output untouched. A failed write poisons the writer: every
+ * later call returns that error and no footer is written, so a truncated file
+ * never ends with a footer that claims it is complete. */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdint.h>
+#include <string.h>
+
+
+
+/* What the reader on the other side knows about one dictionary id. */
+struct ArrowIpcWriterDictionary {
+  int64_t id;
+  /* How many values the reader holds (-1: none written yet). */
+  int64_t length;
+  /* The canonical value encoding of those values (ArrowIpcWriterAppendValue):
+   * equal bytes mean equal values. */
+  struct ArrowBuffer signature;
+};
+
+/* A dictionary batch planned for the record batch being written. */
+struct ArrowIpcWriterDictionaryPlan {
+  /* Index in ArrowIpcWriterPrivate.dictionaries (which may be reallocated). */
+  int64_t state_index;
+  const struct ArrowArrayView* values;
+  int64_t start;
+  char is_delta;
+  struct ArrowBuffer new_signature;
+};
+
+struct ArrowIpcWriterPrivate {
+  struct ArrowIpcEncoder encoder;
+  struct ArrowIpcOutputStream output_stream;
+  /* Encapsulated metadata of what goes before the record batch body. */
+  struct ArrowBuffer pending;
+  struct ArrowBuffer header;
+  struct ArrowBuffer body;
+  int64_t bytes_written;
+  int writing_file;
+  int eos_written;
+  int finalized;
+  /* The first output stream error; non-zero poisons the writer. */
+  ArrowErrorCode failure;
+  /* A copy of the written schema (release == NULL until written) and a view
+   * initialized from it, to check each batch's structure against. */
+  struct ArrowSchema schema;
+  struct ArrowArrayView schema_view;
+  struct ArrowBuffer record_batch_blocks;
+  struct ArrowBuffer dictionary_blocks;
+  struct ArrowIpcWriterDictionary* dictionaries;
+  int64_t n_dictionaries;
+  int64_t dictionaries_capacity;
+  /* Reused planning storage (struct ArrowIpcWriterDictionaryPlan). */
+  struct ArrowBuffer plans;
+  /* Dictionary blocks of pending, with offsets relative to its start. */
+  struct ArrowBuffer pending_blocks;
+  /* Non-zero when the schema's columns are all fixed-width without children or
+   * dictionaries (ArrowIpcWriterSchemaIsFixedWidth): batches then skip dictionary
+   * planning and may take the fast validation. */
+  int fixed_width_schema;
+};
+
+static const uint8_t kArrowIpcMagic[8] = {'A', 'R', 'R', 'O', 'W', '1', 0, 0};
+static const uint8_t kArrowIpcEndOfStream[8] = {0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0};
+
+ArrowErrorCode ArrowIpcWriterInit(struct ArrowIpcWriter* writer,
+                                  struct ArrowIpcOutputStream* output_stream) {
+  struct ArrowIpcWriterPrivate* private_data;
+  if (writer == NULL || output_stream == NULL || output_stream->release == NULL) {
+    return EINVAL;
+  }
+  private_data =
+      (struct ArrowIpcWriterPrivate*)ArrowMalloc(sizeof(struct ArrowIpcWriterPrivate));
+  if (private_data == NULL) return ENOMEM;
+  memset(private_data, 0, sizeof(*private_data));
+
+  if (ArrowIpcEncoderInit(&private_data->encoder) != NANOARROW_OK) {
+    ArrowFree(private_data);
+    return ENOMEM;
+  }
+  ArrowBufferInit(&private_data->pending);
+  ArrowBufferInit(&private_data->header);
+  ArrowBufferInit(&private_data->body);
+  ArrowBufferInit(&private_data->record_batch_blocks);
+  ArrowBufferInit(&private_data->dictionary_blocks);
+  ArrowBufferInit(&private_data->plans);
+  ArrowBufferInit(&private_data->pending_blocks);
+  private_data->schema.release = NULL;
+  ArrowIpcOutputStreamMove(output_stream, &private_data->output_stream);
+  writer->private_data = private_data;
+  return NANOARROW_OK;
+}
+
+void ArrowIpcWriterReset(struct ArrowIpcWriter* writer) {
+  struct ArrowIpcWriterPrivate* private_data =
+      (struct ArrowIpcWriterPrivate*)writer->private_data;
+  int64_t i;
+  if (private_data == NULL) return;
+  ArrowIpcEncoderReset(&private_data->encoder);
+  if (private_data->output_stream.release != NULL) {
+    private_data->output_stream.release(&private_data->output_stream);
+  }
+  ArrowBufferReset(&private_data->pending);
+  ArrowBufferReset(&private_data->header);
+  ArrowBufferReset(&private_data->body);
+  ArrowBufferReset(&private_data->record_batch_blocks);
+  ArrowBufferReset(&private_data->dictionary_blocks);
+  ArrowBufferReset(&private_data->plans);
+  ArrowBufferReset(&private_data->pending_blocks);
+  if (private_data->schema.release != NULL) {
+    ArrowArrayViewReset(&private_data->schema_view);
+    private_data->schema.release(&private_data->schema);
+  }
+  for (i = 0; i < private_data->n_dictionaries; i++) {
+    ArrowBufferReset(&private_data->dictionaries[i].signature);
+  }
+  ArrowFree(private_data->dictionaries);
+  ArrowFree(private_data);
+  writer->private_data = NULL;
+}
+
+ArrowErrorCode ArrowIpcWriterSetCompression(struct ArrowIpcWriter* writer,
+                                            enum ArrowIpcCompressionType codec,
+                                            struct ArrowError* error) {
+  struct ArrowIpcWriterPrivate* private_data =
+      (struct ArrowIpcWriterPrivate*)writer->private_data;
+  return ArrowIpcEncoderSetCompression(&private_data->encoder, codec, error);
+}
+
+ArrowErrorCode ArrowIpcWriterSetAlignment(struct ArrowIpcWriter* writer,
+                                          int64_t alignment, struct ArrowError* error) {
+  struct ArrowIpcWriterPrivate* private_data =
+      (struct ArrowIpcWriterPrivate*)writer->private_data;
+  if (ArrowIpcEncoderSetAlignment(&private_data->encoder, alignment) != NANOARROW_OK) {
+    ArrowErrorSet(error, "Alignment must be a power of two between 8 and 4096, got %" PRId64,
+                  alignment);
+    return EINVAL;
+  }
+  return NANOARROW_OK;
+}
+
+static ArrowErrorCode ArrowIpcWriterCheckUsable(struct ArrowIpcWriterPrivate* private_data,
+                                                struct ArrowError* error) {
+  if (private_data->failure != NANOARROW_OK) {
+    ArrowErrorSet(error, "A previous write to the output stream failed (errno %d)",
+                  private_data->failure);
+    return private_data->failure;
+  }
+  if (private_data->finalized) {
+    ArrowErrorSet(error, "The IPC file was already finalized");
+    return EINVAL;
+  }
+  return NANOARROW_OK;
+}
+
+/* Writes bytes to the output stream, poisoning the writer on failure. */
+static ArrowErrorCode ArrowIpcWriterWriteBytes(struct ArrowIpcWriterPrivate* private_data,
+                                               const void* data, int64_t size,
+                                               struct ArrowError* error) {
+  struct ArrowBufferView view;
+  int result;
+  if (size == 0) return NANOARROW_OK;
+  view.data.data = data;
+  view.size_bytes = size;
+  result = ArrowIpcOutputStreamWrite(&private_data->output_stream, view, error);
+  if (result != NANOARROW_OK) {
+    private_data->failure = result;
+    return result;
+  }
+  private_data->bytes_written += size;
+  return NANOARROW_OK;
+}
+
+/* Writes bytes [from, to) of the staged record batch body. */
+static ArrowErrorCode ArrowIpcWriterWriteStaged(struct ArrowIpcWriterPrivate* private_data,
+                                                int64_t from, int64_t to,
+                                                struct ArrowError* error) {
+  if (to == from) return NANOARROW_OK;
+  return ArrowIpcWriterWriteBytes(private_data, private_data->body.data + from, to - from,
+                                  error);
+}
+
+ArrowErrorCode ArrowIpcWriterStartFile(struct ArrowIpcWriter* writer,
+                                       struct ArrowError* error) {
+  struct ArrowIpcWriterPrivate* private_data =
+      (struct ArrowIpcWriterPrivate*)writer->private_data;
+  NANOARROW_RETURN_NOT_OK(ArrowIpcWriterCheckUsable(private_data, error));
+  if (private_data->bytes_written != 0 || private_data->writing_file) {
+    ArrowErrorSet(error, "ArrowIpcWriterStartFile() must be called before anything is "
+                         "written");
+    return EINVAL;
+  }
+  NANOARROW_RETURN_NOT_OK(
+      ArrowIpcWriterWriteBytes(private_data, kArrowIpcMagic, sizeof(kArrowIpcMagic), error));
+  private_data->writing_file = 1;
+  return NANOARROW_OK;
+}
+
+/* ---- Fast validation of record batches of fixed-width columns ---- */
+
+/* Storage types whose FULL validation is MINIMAL's buffer-size checks plus the
+ * null count (no offsets, views, type ids or run ends to read). */
+static int ArrowIpcWriterIsFixedWidth(enum ArrowType type) {
+  switch (type) {
+    case NANOARROW_TYPE_BOOL:
+    case NANOARROW_TYPE_UINT8:
+    case NANOARROW_TYPE_INT8:
+    case NANOARROW_TYPE_UINT16:
+    case NANOARROW_TYPE_INT16:
+    case NANOARROW_TYPE_UINT32:
+    case NANOARROW_TYPE_INT32:
+    case NANOARROW_TYPE_UINT64:
+    case NANOARROW_TYPE_INT64:
+    case NANOARROW_TYPE_HALF_FLOAT:
+    case NANOARROW_TYPE_FLOAT:
+    case NANOARROW_TYPE_DOUBLE:
+    case NANOARROW_TYPE_DECIMAL32:
+    case NANOARROW_TYPE_DECIMAL64:
+    case NANOARROW_TYPE_DECIMAL128:
+    case NANOARROW_TYPE_DECIMAL256:
+    case NANOARROW_TYPE_FIXED_SIZE_BINARY:
+    case NANOARROW_TYPE_DATE32:
+    case NANOARROW_TYPE_DATE64:
+    case NANOARROW_TYPE_TIMESTAMP:
+    case NANOARROW_TYPE_TIME32:
+    case NANOARROW_TYPE_TIME64:
+    case NANOARROW_TYPE_DURATION:
+    case NANOARROW_TYPE_INTERVAL_MONTHS:
+    case NANOARROW_TYPE_INTERVAL_DAY_TIME:
+    case NANOARROW_TYPE_INTERVAL_MONTH_DAY_NANO:
+      return 1;
+    default:
+      return 0;
+  }
+}
+
+/* Non-zero when every column of the schema is fixed-width without children or
+ * dictionary: batches of it can take ArrowIpcWriterValidateFixedWidth. */
+static int ArrowIpcWriterSchemaIsFixedWidth(const struct ArrowArrayView* schema_view) {
+  int64_t i;
+  if (schema_view->storage_type != NANOARROW_TYPE_STRUCT ||
+      schema_view->dictionary != NULL) {
+    return 0;
+  }
+  for (i = 0; i < schema_view->n_children; i++) {
+    const struct ArrowArrayView* column = schema_view->children[i];
+    if (!ArrowIpcWriterIsFixedWidth(column->storage_type) || column->n_children != 0 ||
+        column->dictionary != NULL) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* offset >= 0, length >= 0, null_count in [-1, length] and *end_out = offset +
+ * length without overflow. */
+static int ArrowIpcWriterLengthsValid(const struct ArrowArrayView* view,
+                                      int64_t* end_out) {
+  if (view->length < 0 || view->offset < 0 || view->offset > INT64_MAX - view->length ||
+      view->null_count < -1 || view->null_count > view->length ||
+      view->n_variadic_buffers != 0) {
+    return 0;
+  }
+  *end_out = view->offset + view->length;
+  return 1;
+}
+
+/* Non-zero when column (of a type ArrowIpcWriterIsFixedWidth accepts, like the
+ * schema's expected) matches expected's structure and passes FULL validation. */
+static int ArrowIpcWriterFixedColumnValid(const struct ArrowArrayView* expected,
+                                          const struct ArrowArrayView* column,
+                                          int64_t min_length) {
+  const struct ArrowBufferView* validity = &column->buffer_views[0];
+  const struct ArrowBufferView* data = &column->buffer_views[1];
+  int64_t bits = column->layout.element_size_bits[1];
+  int64_t end;
+  int64_t required;
+
+  if (column->storage_type != expected->storage_type ||
+      bits != expected->layout.element_size_bits[1] ||
+      column->layout.child_size_elements != expected->layout.child_size_elements ||
+      column->n_children != 0 || column->dictionary != NULL ||
+      column->layout.buffer_type[0] != NANOARROW_BUFFER_TYPE_VALIDITY ||
+      column->layout.buffer_type[1] != NANOARROW_BUFFER_TYPE_DATA ||
+      column->layout.buffer_type[2] != NANOARROW_BUFFER_TYPE_NONE ||
+      column->length < min_length || !ArrowIpcWriterLengthsValid(column, &end)) {
+    return 0;
+  }
+
+  if (validity->data.data == NULL) {
+    if (column->null_count > 0) return 0;
+  } else if (validity->size_bytes < end / 8 + (end % 8 != 0) ||
+             (column->null_count != -1 &&
+              ArrowArrayViewComputeNullCount(column) != column->null_count)) {
+    return 0;
+  }
+
+  if (bits <= 0 || end > INT64_MAX / bits) return 0;
+  required = end * bits / 8 + ((end * bits) % 8 != 0);
+  if (data->data.data == NULL) return required == 0;
+  return data->size_bytes >= required;
+}
+
+/* Non-zero when the batch certainly passes the checks of ArrowIpcWriterValidate
+ * (a schema of fixed-width columns only, see ArrowIpcWriterSchemaIsFixedWidth):
+ * O(1) per column, plus counting nulls. Zero sends the batch to the general
+ * checks, which also word the error. */
+static int ArrowIpcWriterFixedWidthBatchValid(
+    const struct ArrowIpcWriterPrivate* private_data, const struct ArrowArrayView* in) {
+  const struct ArrowArrayView* schema_view = &private_data->schema_view;
+  int64_t end;
+  int64_t i;
+
+  if (in->storage_type != NANOARROW_TYPE_STRUCT ||
+      in->n_children != schema_view->n_children || in->dictionary != NULL ||
+      (in->n_children > 0 && in->children == NULL) ||
+      in->layout.buffer_type[0] != NANOARROW_BUFFER_TYPE_VALIDITY ||
+      in->layout.buffer_type[1] != NANOARROW_BUFFER_TYPE_NONE ||
+      in->layout.buffer_type[2] != NANOARROW_BUFFER_TYPE_NONE ||
+      in->buffer_views[0].data.data != NULL || in->null_count > 0 ||
+      !ArrowIpcWriterLengthsValid(in, &end)) {
+    return 0;
+  }
+  for (i = 0; i < in->n_children; i++) {
+    if (in->children[i] == NULL ||
+        !ArrowIpcWriterFixedColumnValid(schema_view->children[i], in->children[i], end)) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+ArrowErrorCode ArrowIpcWriterWriteSchema(struct ArrowIpcWriter* writer,
+                                         const struct ArrowSchema* in,
+                                         struct ArrowError* error) {
+  struct ArrowIpcWriterPrivate* private_data =
+      (struct ArrowIpcWriterPrivate*)writer->private_data;
+  struct ArrowSchema copy;
+  int result;
+
+  NANOARROW_RETURN_NOT_OK(ArrowIpcWriterCheckUsable(private_data, error));
+  if (private_data->schema.release != NULL) {
+    ArrowErrorSet(error, "A schema was already written");
+    return EINVAL;
+  }
+  NANOARROW_RETURN_NOT_OK(ArrowIpcEncoderEncodeSchema(&private_data->encoder, in, error));
+  private_data->header.size_bytes = 0;
+  NANOARROW_RETURN_NOT_OK_WITH_ERROR(
+      ArrowIpcEncoderFinalizeBuffer(&private_data->encoder, 1, &private_data->header),
+      error);
+  NANOARROW_RETURN_NOT_OK_WITH_ERROR(ArrowSchemaDeepCopy(in, &copy), error);
+  result = ArrowArrayViewInitFromSchema(&private_data->schema_view, &copy, error);
+  if (result != NANOARROW_OK) {
+    ArrowSchemaRelease(&copy);
+    return result;
+  }
+  ArrowSchemaMove(&copy, &private_data->schema);
+  private_data->fixed_width_schema =
+      ArrowIpcWriterSchemaIsFixedWidth(&private_data->schema_view);
+  return ArrowIpcWriterWriteBytes(private_data, private_data->header.data,
+                                  private_data->header.size_bytes, error);
+}
+
+/* The name of top-level column i for messages. */
+static const char* ArrowIpcWriterColumnName(const struct ArrowIpcWriterPrivate* private_data,
+                                            int64_t i) {
+  if (private_data->schema.release != NULL && i < private_data->schema.n_children &&
+      private_data->schema.children[i]->name != NULL) {
+    return private_data->schema.children[i]->name;
+  }
+  return "";
+}
+
+/* The array's structure must match the schema the stream announced (expected is
+ * an array view initialized from it, so no format string is parsed per batch). */
+static ArrowErrorCode ArrowIpcWriterCheckStructure(const struct ArrowArrayView* expected,
+                                                   const struct ArrowArrayView* view,
+                                                   int depth, struct ArrowError* error) {
+  int64_t i;
+  if (depth > NANOARROW_MAX_NESTING_DEPTH) {
+    ArrowErrorSet(error, "nested deeper than %d levels", NANOARROW_MAX_NESTING_DEPTH);
+    return EINVAL;
+  }
+  if (expected->storage_type != view->storage_type ||
+      expected->layout.element_size_bits[1] != view->layout.element_size_bits[1] ||
+      expected->layout.child_size_elements != view->layout.child_size_elements) {
+    ArrowErrorSet(error, "storage type %s does not match the schema's %s",
+                  ArrowTypeString(view->storage_type),
+                  ArrowTypeString(expected->storage_type));
+    return EINVAL;
+  }
+  if (expected->n_children != view->n_children) {
+    ArrowErrorSet(error, "%" PRId64 " children where the schema has %" PRId64,
+                  view->n_children, expected->n_children);
+    return EINVAL;
+  }
+  if ((expected->dictionary == NULL) != (view->dictionary == NULL)) {
+    ArrowErrorSet(error, "dictionary presence does not match the schema");
+    return EINVAL;
+  }
+  for (i = 0; i < view->n_children; i++) {
+    NANOARROW_RETURN_NOT_OK(ArrowIpcWriterCheckStructure(
+        expected->children[i], view->children[i], depth + 1, error));
+  }
+  if (expected->dictionary != NULL) {
+    return ArrowIpcWriterCheckStructure(expected->dictionary, view->dictionary, depth + 1,
+                                        error);
+  }
+  return NANOARROW_OK;
+}
+
+static ArrowErrorCode ArrowIpcWriterValidate(struct ArrowIpcWriterPrivate* private_data,
+                                             const struct ArrowArrayView* in,
+                                             struct ArrowError* error) {
+  struct ArrowError local_error;
+  int64_t i;
+  int result;
+
+  if (private_data->fixed_width_schema &&
+      ArrowIpcWriterFixedWidthBatchValid(private_data, in)) {
+    return NANOARROW_OK;
+  }
+
+  if (in->storage_type != NANOARROW_TYPE_STRUCT) {
+    ArrowErrorSet(error, "Record batches must be struct arrays");
+    return EINVAL;
+  }
+  if (private_data->schema.release != NULL &&
+      in->n_children != private_data->schema.n_children) {
+    ArrowErrorSet(error, "Record batch has %" PRId64 " columns but the schema has %" PRId64,
+                  in->n_children, private_data->schema.n_children);
+    return EINVAL;
+  }
+  if (private_data->schema.release != NULL) {
+    for (i = 0; i < in->n_children; i++) {
+      result = ArrowIpcWriterCheckStructure(private_data->schema_view.children[i],
+                                            in->children[i], 0, &local_error);
+      if (result != NANOARROW_OK) {
+        ArrowErrorSet(error, "Column %" PRId64 " ('%s') does not match the schema: %s", i,
+                      ArrowIpcWriterColumnName(private_data, i), local_error.message);
+        return result;
+      }
+    }
+  }
+
+  /* Validation reads the view only; the API just is not const-qualified. */
+  ArrowErrorInit(&local_error);
+  result = ArrowArrayViewValidate((struct ArrowArrayView*)in,
+                                  NANOARROW_VALIDATION_LEVEL_FULL, &local_error);
+  if (result == NANOARROW_OK) return NANOARROW_OK;
+
+  /* Only on failure: find the column to name it. */
+  for (i = 0; i < in->n_children; i++) {
+    result = ArrowArrayViewValidate((struct ArrowArrayView*)in->children[i],
+                                    NANOARROW_VALIDATION_LEVEL_FULL, &local_error);
+    if (result != NANOARROW_OK) {
+      ArrowErrorSet(error, "Column %" PRId64 " ('%s') is invalid: %s", i,
+                    ArrowIpcWriterColumnName(private_data, i), local_error.message);
+      return result;
+    }
+  }
+  result = ArrowArrayViewValidate((struct ArrowArrayView*)in,
+                                  NANOARROW_VALIDATION_LEVEL_FULL, &local_error);
+  ArrowErrorSet(error, "Invalid record batch: %s", local_error.message);
+  return result != NANOARROW_OK ? result : EINVAL;
+}
+
+/* ---- Dictionaries ---- */
+
+/* Appends a canonical encoding of the value of element i of view: equal values
+ * give equal bytes whatever sits under nulls, where buffers start or how offsets
+ * are based, and the encoding of elements [0, n) is a prefix of that of [0, m > n). */
+static ArrowErrorCode ArrowIpcWriterAppendValue(struct ArrowBuffer* out,
+                                                const struct ArrowArrayView* view,
+                                                int64_t i, int depth);
+
+static ArrowErrorCode ArrowIpcWriterAppendValues(struct ArrowBuffer* out,
+                                                 const struct ArrowArrayView* view,
+                                                 int64_t start, int64_t end, int depth) {
+  int64_t i;
+  for (i = start; i < end; i++) {
+    NANOARROW_RETURN_NOT_OK(ArrowIpcWriterAppendValue(out, view, i, depth));
+  }
+  return NANOARROW_OK;
+}
+
+static ArrowErrorCode ArrowIpcWriterAppendLength(struct ArrowBuffer* out, int64_t length) {
+  return ArrowBufferAppend(out, &length, sizeof(length));
+}
+
+static ArrowErrorCode ArrowIpcWriterAppendValue(struct ArrowBuffer* out,
+                                                const struct ArrowArrayView* view,
+                                                int64_t i, int depth) {
+  int64_t j = view->offset + i;
+  int64_t start;
+  int64_t end;
+  if (depth > NANOARROW_MAX_NESTING_DEPTH) return EINVAL;
+  if (ArrowArrayViewIsNull(view, i)) return ArrowBufferAppendUInt8(out, 0);
+  NANOARROW_RETURN_NOT_OK(ArrowBufferAppendUInt8(out, 1));
+
+  if (view->dictionary != NULL) {
+    int64_t index = ArrowArrayViewGetIntUnsafe(view, i);
+    if (index < 0 || index >= view->dictionary->length) return EINVAL;
+    return ArrowIpcWriterAppendValue(out, view->dictionary, index, depth + 1);
+  }
+
+  switch (view->storage_type) {
+    case NANOARROW_TYPE_NA:
+      return NANOARROW_OK;
+    case NANOARROW_TYPE_BOOL:
+      return ArrowBufferAppendUInt8(
+          out, (uint8_t)ArrowBitGet(view->buffer_views[1].data.as_uint8, j));
+    case NANOARROW_TYPE_STRING:
+    case NANOARROW_TYPE_BINARY:
+    case NANOARROW_TYPE_LARGE_STRING:
+    case NANOARROW_TYPE_LARGE_BINARY:
+    case NANOARROW_TYPE_STRING_VIEW:
+    case NANOARROW_TYPE_BINARY_VIEW: {
+      struct ArrowBufferView bytes = ArrowArrayViewGetBytesUnsafe(view, i);
+      NANOARROW_RETURN_NOT_OK(ArrowIpcWriterAppendLength(out, bytes.size_bytes));
+      return ArrowBufferAppend(out, bytes.data.data, bytes.size_bytes);
+    }
+    case NANOARROW_TYPE_LIST:
+    case NANOARROW_TYPE_LARGE_LIST:
+    case NANOARROW_TYPE_MAP:
+      start = ArrowArrayViewListChildOffset(view, j);
+      end = ArrowArrayViewListChildOffset(view, j + 1);
+      NANOARROW_RETURN_NOT_OK(ArrowIpcWriterAppendLength(out, end - start));
+      return ArrowIpcWriterAppendValues(out, view->children[0], start, end, depth + 1);
+    case NANOARROW_TYPE_LIST_VIEW:
+    case NANOARROW_TYPE_LARGE_LIST_VIEW:
+      if (view->storage_type == NANOARROW_TYPE_LIST_VIEW) {
+        start = view->buffer_views[1].data.as_int32[j];
+        end = start + view->buffer_views[2].data.as_int32[j];
+      } else {
+        start = view->buffer_views[1].data.as_int64[j];
+        end = start + view->buffer_views[2].data.as_int64[j];
+      }
+      NANOARROW_RETURN_NOT_OK(ArrowIpcWriterAppendLength(out, end - start));
+      return ArrowIpcWriterAppendValues(out, view->children[0], start, end, depth + 1);
+    case NANOARROW_TYPE_FIXED_SIZE_LIST:
+      start = j * view->layout.child_size_elements;
+      return ArrowIpcWriterAppendValues(out, view->children[0], start,
+                                        start + view->layout.child_size_elements,
+                                        depth + 1);
+    case NANOARROW_TYPE_STRUCT: {
+      int64_t k;
+      for (k = 0; k < view->n_children; k++) {
+        NANOARROW_RETURN_NOT_OK(
+            ArrowIpcWriterAppendValue(out, view->children[k], j, depth + 1));
+      }
+      return NANOARROW_OK;
+    }
+    case NANOARROW_TYPE_SPARSE_UNION:
+    case NANOARROW_TYPE_DENSE_UNION: {
+      int8_t type_id = ArrowArrayViewUnionTypeId(view, i);
+      int8_t child = ArrowArrayViewUnionChildIndex(view, i);
+      if (child < 0 || child >= view->n_children) return EINVAL;
+      NANOARROW_RETURN_NOT_OK(ArrowBufferAppendInt8(out, type_id));
+      return ArrowIpcWriterAppendValue(out, view->children[child],
+                                       ArrowArrayViewUnionChildOffset(view, i), depth + 1);
+    }
+    case NANOARROW_TYPE_RUN_END_ENCODED: {
+      /* The value of the first run ending after j. */
+      const struct ArrowArrayView* run_ends = view->children[0];
+      int64_t lo = 0;
+      int64_t hi = run_ends->length;
+      while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (ArrowArrayViewGetIntUnsafe(run_ends, mid) > j) {
+          hi = mid;
+        } else {
+          lo = mid + 1;
+        }
+      }
+      if (lo >= view->children[1]->length) return EINVAL;
+      return ArrowIpcWriterAppendValue(out, view->children[1], lo, depth + 1);
+    }
+    default: {
+      /* Fixed width: primitives, decimals, intervals, temporal, fixed-size binary. */
+      int64_t width = view->layout.element_size_bits[1] / 8;
+      if (width <= 0) return ENOTSUP;
+      return ArrowBufferAppend(out, view->buffer_views[1].data.as_uint8 + j * width,
+                               width);
+    }
+  }
+}
+
+static int64_t ArrowIpcWriterFindDictionary(const struct ArrowIpcWriterPrivate* private_data,
+                                            int64_t id) {
+  int64_t i;
+  for (i = 0; i < private_data->n_dictionaries; i++) {
+    if (private_data->dictionaries[i].id == id) return i;
+  }
+  return -1;
+}
+
+static ArrowErrorCode ArrowIpcWriterAddDictionary(struct ArrowIpcWriterPrivate* private_data,
+                                                  int64_t id) {
+  struct ArrowIpcWriterDictionary* dictionary;
+  if (private_data->n_dictionaries == private_data->dictionaries_capacity) {
+    int64_t capacity = private_data->dictionaries_capacity * 2 + 4;
+    struct ArrowIpcWriterDictionary* grown = (struct ArrowIpcWriterDictionary*)ArrowRealloc(
+        private_data->dictionaries, capacity * (int64_t)sizeof(*grown));
+    if (grown == NULL) return ENOMEM;
+    private_data->dictionaries = grown;
+    private_data->dictionaries_capacity = capacity;
+  }
+  dictionary = &private_data->dictionaries[private_data->n_dictionaries++];
+  dictionary->id = id;
+  dictionary->length = -1; /* never written */
+  ArrowBufferInit(&dictionary->signature);
+  return NANOARROW_OK;
+}
+
+static struct ArrowIpcWriterDictionaryPlan* ArrowIpcWriterPlans(
+    struct ArrowIpcWriterPrivate* private_data, int64_t* n_out) {
+  *n_out = private_data->plans.size_bytes /
+           (int64_t)sizeof(struct ArrowIpcWriterDictionaryPlan);
+  return (struct ArrowIpcWriterDictionaryPlan*)private_data->plans.data;
+}
+
+static void ArrowIpcWriterClearPlans(struct ArrowIpcWriterPrivate* private_data) {
+  int64_t n_plans;
+  struct ArrowIpcWriterDictionaryPlan* plans = ArrowIpcWriterPlans(private_data, &n_plans);
+  int64_t i;
+  for (i = 0; i < n_plans; i++) ArrowBufferReset(&plans[i].new_signature);
+  private_data->plans.size_bytes = 0;
+}
+
+/* Decides what the reader needs for dictionary id holding values: nothing when
+ * its values are unchanged, a delta when the known values are a prefix of them,
+ * otherwise the whole dictionary. Values are compared, not bytes. */
+static ArrowErrorCode ArrowIpcWriterPlanDictionary(struct ArrowIpcWriterPrivate* private_data,
+                                                   int64_t id,
+                                                   const struct ArrowArrayView* values,
+                                                   int64_t column,
+                                                   struct ArrowError* error) {
+  struct ArrowIpcWriterDictionaryPlan plan;
+  const struct ArrowIpcWriterDictionary* state;
+  int64_t n_plans;
+  int64_t i;
+  int unchanged_prefix = 0;
+  int result;
+  struct ArrowIpcWriterDictionaryPlan* plans = ArrowIpcWriterPlans(private_data, &n_plans);
+
+  /* A dictionary id is planned at most once per record batch. */
+  for (i = 0; i < n_plans; i++) {
+    if (private_data->dictionaries[plans[i].state_index].id == id) return NANOARROW_OK;
+  }
+  memset(&plan, 0, sizeof(plan));
+  plan.state_index = ArrowIpcWriterFindDictionary(private_data, id);
+  if (plan.state_index < 0) {
+    NANOARROW_RETURN_NOT_OK_WITH_ERROR(ArrowIpcWriterAddDictionary(private_data, id), error);
+    plan.state_index = private_data->n_dictionaries - 1;
+  }
+  state = &private_data->dictionaries[plan.state_index];
+  plan.values = values;
+  ArrowBufferInit(&plan.new_signature);
+
+  if (state->length >= 0 && values->length >= state->length) {
+    result = ArrowIpcWriterAppendValues(&plan.new_signature, values, 0, state->length, 0);
+    unchanged_prefix = result == NANOARROW_OK &&
+                       plan.new_signature.size_bytes == state->signature.size_bytes &&
+                       memcmp(plan.new_signature.data, state->signature.data,
+                              (size_t)state->signature.size_bytes) == 0;
+    if (result == NANOARROW_OK) {
+      result = ArrowIpcWriterAppendValues(&plan.new_signature, values, state->length,
+                                          values->length, 0);
+    }
+  } else {
+    result = ArrowIpcWriterAppendValues(&plan.new_signature, values, 0, values->length, 0);
+  }
+  if (result != NANOARROW_OK) {
+    ArrowBufferReset(&plan.new_signature);
+    ArrowErrorSet(error, "Column %" PRId64 " ('%s'): cannot compare dictionary %" PRId64
+                         " with the one written before (errno %d)",
+                  column, ArrowIpcWriterColumnName(private_data, column), id, result);
+    return result;
+  }
+
+  if (state->length >= 0) {
+    if (unchanged_prefix && values->length == state->length) {
+      ArrowBufferReset(&plan.new_signature);
+      return NANOARROW_OK;
+    } else if (unchanged_prefix) {
+      plan.is_delta = 1;
+      plan.start = state->length;
+    } else if (private_data->writing_file) {
+      ArrowBufferReset(&plan.new_signature);
+      ArrowErrorSet(error, "Column %" PRId64 " ('%s'): dictionary %" PRId64
+                           " changed, and the IPC file format allows only deltas",
+                    column, ArrowIpcWriterColumnName(private_data, column), id);
+      return EINVAL;
+    }
+  }
+
+  if (ArrowBufferAppend(&private_data->plans, &plan, sizeof(plan)) != NANOARROW_OK) {
+    ArrowBufferReset(&plan.new_signature);
+    ArrowErrorSet(error, "Out of memory planning dictionaries");
+    return ENOMEM;
+  }
+  return NANOARROW_OK;
+}
+
+/* Walks view in the pre-order ArrowIpcEncoderEncodeSchema numbers dictionaries in,
+ * planning inner dictionaries before the dictionary whose values use them. */
+static ArrowErrorCode ArrowIpcWriterPlanDictionaries(
+    struct ArrowIpcWriterPrivate* private_data, const struct ArrowArrayView* view,
+    int64_t* next_id, int64_t column, int depth, struct ArrowError* error) {
+  const struct ArrowArrayView* value_view = view;
+  int64_t id = -1;
+  int64_t i;
+  if (depth > NANOARROW_MAX_NESTING_DEPTH) {
+    ArrowErrorSet(error, "Array is nested deeper than %d levels", NANOARROW_MAX_NESTING_DEPTH);
+    return EINVAL;
+  }
+  if (view->dictionary != NULL) {
+    id = (*next_id)++;
+    value_view = view->dictionary;
+  }
+  for (i = 0; i < value_view->n_children; i++) {
+    NANOARROW_RETURN_NOT_OK(ArrowIpcWriterPlanDictionaries(
+        private_data, value_view->children[i], next_id, column, depth + 1, error));
+  }
+  if (id >= 0) {
+    return ArrowIpcWriterPlanDictionary(private_data, id, view->dictionary, column, error);
+  }
+  return NANOARROW_OK;
+}
+
+/* Encodes every planned dictionary batch into pending (with its blocks). */
+static ArrowErrorCode ArrowIpcWriterEncodeDictionaries(
+    struct ArrowIpcWriterPrivate* private_data, struct ArrowError* error) {
+  int64_t n_plans;
+  struct ArrowIpcWriterDictionaryPlan* plans = ArrowIpcWriterPlans(private_data, &n_plans);
+  int64_t i;
+  for (i = 0; i < n_plans; i++) {
+    struct ArrowArrayView slice = *plans[i].values;
+    struct ArrowIpcFileBlock block;
+    slice.offset += plans[i].start;
+    slice.length -= plans[i].start;
+    slice.null_count = plans[i].start == 0 ? slice.null_count : -1;
+    private_data->body.size_bytes = 0;
+    NANOARROW_RETURN_NOT_OK(ArrowIpcEncoderEncodeDictionaryBatch(
+        &private_data->encoder, private_data->dictionaries[plans[i].state_index].id,
+        plans[i].is_delta, &slice, &private_data->body, error));
+    block.offset = private_data->pending.size_bytes;
+    NANOARROW_RETURN_NOT_OK_WITH_ERROR(
+        ArrowIpcEncoderFinalizeBuffer(&private_data->encoder, 1, &private_data->pending),
+        error);
+    block.metadata_length = (int32_t)(private_data->pending.size_bytes - block.offset);
+    block.body_length = private_data->body.size_bytes;
+    NANOARROW_RETURN_NOT_OK_WITH_ERROR(
+        ArrowBufferAppend(&private_data->pending, private_data->body.data,
+                          private_data->body.size_bytes),
+        error);
+    NANOARROW_RETURN_NOT_OK_WITH_ERROR(
+        ArrowBufferAppend(&private_data->pending_blocks, &block, sizeof(block)), error);
+  }
+  return NANOARROW_OK;
+}
+
+/* After the bytes are out: the reader now knows the planned dictionaries. */
+static ArrowErrorCode ArrowIpcWriterCommitDictionaries(
+    struct ArrowIpcWriterPrivate* private_data, int64_t pending_start,
+    struct ArrowError* error) {
+  int64_t n_plans;
+  struct ArrowIpcWriterDictionaryPlan* plans = ArrowIpcWriterPlans(private_data, &n_plans);
+  const struct ArrowIpcFileBlock* blocks =
+      (const struct ArrowIpcFileBlock*)private_data->pending_blocks.data;
+  int64_t i;
+  for (i = 0; i < n_plans; i++) {
+    struct ArrowIpcWriterDictionary* state =
+        &private_data->dictionaries[plans[i].state_index];
+    struct ArrowIpcFileBlock block = blocks[i];
+    ArrowBufferReset(&state->signature);
+    ArrowBufferMove(&plans[i].new_signature, &state->signature);
+    state->length = plans[i].values->length;
+    block.offset += pending_start;
+    if (private_data->writing_file) {
+      NANOARROW_RETURN_NOT_OK_WITH_ERROR(
+          ArrowBufferAppend(&private_data->dictionary_blocks, &block, sizeof(block)), error);
+    }
+  }
+  return NANOARROW_OK;
+}
+
+/* ---- Record batches ---- */
+
+static ArrowErrorCode ArrowIpcWriterWriteEndOfStream(
+    struct ArrowIpcWriterPrivate* private_data, struct ArrowError* error) {
+  NANOARROW_RETURN_NOT_OK(ArrowIpcWriterWriteBytes(private_data, kArrowIpcEndOfStream,
+                                                   sizeof(kArrowIpcEndOfStream), error));
+  private_data->eos_written = 1;
+  return NANOARROW_OK;
+}
+
+static ArrowErrorCode ArrowIpcWriterWriteBatch(struct ArrowIpcWriterPrivate* private_data,
+                                               const struct ArrowArrayView* in,
+                                               struct ArrowError* error) {
+  struct ArrowIpcFileBlock block;
+  const struct ArrowIpcBodySpan* spans;
+  int64_t n_spans;
+  int64_t body_length;
+  int64_t staged_written = 0;
+  int64_t next_id = 0;
+  int64_t pending_start;
+  int64_t i;
+  int result;
+
+  NANOARROW_RETURN_NOT_OK(ArrowIpcWriterValidate(private_data, in, error));
+
+  private_data->pending.size_bytes = 0;
+  private_data->pending_blocks.size_bytes = 0;
+  if (!private_data->fixed_width_schema) {
+    for (i = 0; i < in->n_children; i++) {
+      NANOARROW_RETURN_NOT_OK(ArrowIpcWriterPlanDictionaries(
+          private_data, in->children[i], &next_id, i, 0, error));
+    }
+    NANOARROW_RETURN_NOT_OK(ArrowIpcWriterEncodeDictionaries(private_data, error));
+  }
+
+  /* The record batch body is deferred: large buffers go from the caller's arrays
+   * straight to the output stream. */
+  private_data->body.size_bytes = 0;
+  ArrowIpcEncoderPrivateSetDeferBody(&private_data->encoder, 1);
+  result = ArrowIpcEncoderEncodeSimpleRecordBatch(&private_data->encoder, in,
+                                                  &private_data->body, error);
+  ArrowIpcEncoderPrivateSetDeferBody(&private_data->encoder, 0);
+  NANOARROW_RETURN_NOT_OK(result);
+  spans = ArrowIpcEncoderPrivateBodySpans(&private_data->encoder, &n_spans, &body_length);
+  private_data->header.size_bytes = 0;
+  NANOARROW_RETURN_NOT_OK_WITH_ERROR(
+      ArrowIpcEncoderFinalizeBuffer(&private_data->encoder, 1, &private_data->header), error);
+  block.metadata_length = (int32_t)private_data->header.size_bytes;
+  block.body_length = body_length;
+  if (n_spans == 0 && private_data->body.size_bytes <= NANOARROW_IPC_DEFER_MIN_BYTES * 64) {
+    /* A small body goes out with its metadata in one write. */
+    NANOARROW_RETURN_NOT_OK_WITH_ERROR(
+        ArrowBufferAppend(&private_data->header, private_data->body.data,
+                          private_data->body.size_bytes),
+        error);
+    private_data->body.size_bytes = 0;
+  }
+
+  /* Everything is encoded: only now does a byte go out. */
+  pending_start = private_data->bytes_written;
+  NANOARROW_RETURN_NOT_OK(ArrowIpcWriterWriteBytes(private_data, private_data->pending.data,
+                                                   private_data->pending.size_bytes, error));
+  block.offset = private_data->bytes_written;
+  NANOARROW_RETURN_NOT_OK(ArrowIpcWriterWriteBytes(private_data, private_data->header.data,
+                                                   private_data->header.size_bytes, error));
+  for (i = 0; i < n_spans; i++) {
+    NANOARROW_RETURN_NOT_OK(
+        ArrowIpcWriterWriteStaged(private_data, staged_written, spans[i].staged_end, error));
+    NANOARROW_RETURN_NOT_OK(
+        ArrowIpcWriterWriteBytes(private_data, spans[i].data, spans[i].size_bytes, error));
+    staged_written = spans[i].staged_end;
+  }
+  NANOARROW_RETURN_NOT_OK(ArrowIpcWriterWriteStaged(private_data, staged_written,
+                                                    private_data->body.size_bytes, error));
+
+  NANOARROW_RETURN_NOT_OK(ArrowIpcWriterCommitDictionaries(private_data, pending_start, error));
+  if (private_data->writing_file) {
+    NANOARROW_RETURN_NOT_OK_WITH_ERROR(
+        ArrowBufferAppend(&private_data->record_batch_blocks, &block, sizeof(block)), error);
+  }
+  return NANOARROW_OK;
+}
+
+ArrowErrorCode ArrowIpcWriterWriteArrayView(struct ArrowIpcWriter* writer,
+                                            const struct ArrowArrayView* in,
+                                            struct ArrowError* error) {
+  struct ArrowIpcWriterPrivate* private_data =
+      (struct ArrowIpcWriterPrivate*)writer->private_data;
+  int result;
+
+  NANOARROW_RETURN_NOT_OK(ArrowIpcWriterCheckUsable(private_data, error));
+  if (private_data->eos_written) {
+    ArrowErrorSet(error, "The end-of-stream marker was already written");
+    return EINVAL;
+  }
+  if (in == NULL) return ArrowIpcWriterWriteEndOfStream(private_data, error);
+
+  result = ArrowIpcWriterWriteBatch(private_data, in, error);
+  ArrowIpcWriterClearPlans(private_data);
+  return result;
+}
+
+ArrowErrorCode ArrowIpcWriterWriteArrayStream(struct ArrowIpcWriter* writer,
+                                              struct ArrowArrayStream* in,
+                                              struct ArrowError* error) {
+  struct ArrowSchema schema;
+  struct ArrowArrayView array_view;
+  struct ArrowArray array;
+  int result;
+
+  NANOARROW_RETURN_NOT_OK(ArrowArrayStreamGetSchema(in, &schema, error));
+  result = ArrowIpcWriterWriteSchema(writer, &schema, error);
+  if (result == NANOARROW_OK) {
+    result = ArrowArrayViewInitFromSchema(&array_view, &schema, error);
+    if (result == NANOARROW_OK) {
+      for (;;) {
+        result = ArrowArrayStreamGetNext(in, &array, error);
+        if (result != NANOARROW_OK || array.release == NULL) break;
+        result = ArrowArrayViewSetArray(&array_view, &array, error);
+        if (result == NANOARROW_OK) {
+          result = ArrowIpcWriterWriteArrayView(writer, &array_view, error);
+        }
+        ArrowArrayRelease(&array);
+        if (result != NANOARROW_OK) break;
+      }
+      ArrowArrayViewReset(&array_view);
+    }
+  }
+  schema.release(&schema);
+  NANOARROW_RETURN_NOT_OK(result);
+  return ArrowIpcWriterWriteArrayView(writer, NULL, error);
+}
+
+ArrowErrorCode ArrowIpcWriterFinalizeFile(struct ArrowIpcWriter* writer,
+                                          struct ArrowError* error) {
+  struct ArrowIpcWriterPrivate* private_data =
+      (struct ArrowIpcWriterPrivate*)writer->private_data;
+  struct ArrowIpcFooter footer;
+  int64_t footer_start;
+  int64_t footer_size;
+  uint8_t footer_size_le[4];
+  int i;
+
+  NANOARROW_RETURN_NOT_OK(ArrowIpcWriterCheckUsable(private_data, error));
+  if (!private_data->writing_file) {
+    ArrowErrorSet(error, "ArrowIpcWriterStartFile() was not called");
+    return EINVAL;
+  }
+  if (private_data->schema.release == NULL) {
+    ArrowErrorSet(error, "No schema was written");
+    return EINVAL;
+  }
+
+  /* Borrowed for encoding only: nothing of footer is released here. */
+  footer.schema = private_data->schema;
+  footer.record_batch_blocks = private_data->record_batch_blocks;
+  footer.dictionary_blocks = private_data->dictionary_blocks;
+  NANOARROW_RETURN_NOT_OK(
+      ArrowIpcEncoderEncodeFooter(&private_data->encoder, &footer, error));
+
+  /* Footer, its length and the closing magic go out in one write. */
+  private_data->header.size_bytes = 0;
+  if (!private_data->eos_written) {
+    NANOARROW_RETURN_NOT_OK_WITH_ERROR(
+        ArrowBufferAppend(&private_data->header, kArrowIpcEndOfStream,
+                          sizeof(kArrowIpcEndOfStream)),
+        error);
+  }
+  footer_start = private_data->header.size_bytes;
+  NANOARROW_RETURN_NOT_OK_WITH_ERROR(
+      ArrowIpcEncoderFinalizeBuffer(&private_data->encoder, 0, &private_data->header),
+      error);
+  footer_size = private_data->header.size_bytes - footer_start;
+  if (footer_size > INT32_MAX) {
+    ArrowErrorSet(error, "Footer exceeds 2 GiB");
+    return ERANGE;
+  }
+  for (i = 0; i < 4; i++) footer_size_le[i] = (uint8_t)(footer_size >> (8 * i));
+  NANOARROW_RETURN_NOT_OK_WITH_ERROR(
+      ArrowBufferAppend(&private_data->header, footer_size_le, 4), error);
+  NANOARROW_RETURN_NOT_OK_WITH_ERROR(
+      ArrowBufferAppend(&private_data->header, kArrowIpcMagic, 6), error);
+
+  NANOARROW_RETURN_NOT_OK(ArrowIpcWriterWriteBytes(private_data, private_data->header.data,
+                                                   private_data->header.size_bytes, error));
+  private_data->eos_written = 1;
+  private_data->finalized = 1;
+  return NANOARROW_OK;
+}

@@ -38,6 +38,8 @@
 #define ArrowIpcDecoderInit NANOARROW_SYMBOL(ArrowIpcDecoderInit)
 #define ArrowIpcDecoderReset NANOARROW_SYMBOL(ArrowIpcDecoderReset)
 #define ArrowIpcDecoderSetDecompressor NANOARROW_SYMBOL(ArrowIpcDecoderSetDecompressor)
+#define ArrowIpcDecoderSetMaxDecompressedBytes \
+  NANOARROW_SYMBOL(ArrowIpcDecoderSetMaxDecompressedBytes)
 #define ArrowIpcDecoderPeekHeader NANOARROW_SYMBOL(ArrowIpcDecoderPeekHeader)
 #define ArrowIpcDecoderVerifyHeader NANOARROW_SYMBOL(ArrowIpcDecoderVerifyHeader)
 #define ArrowIpcDecoderDecodeHeader NANOARROW_SYMBOL(ArrowIpcDecoderDecodeHeader)
@@ -54,6 +56,19 @@
 #define ArrowIpcDecoderDecodeDictionaryFromShared \
   NANOARROW_SYMBOL(ArrowIpcDecoderDecodeDictionaryFromShared)
 #define ArrowIpcDecoderGetDictionary NANOARROW_SYMBOL(ArrowIpcDecoderGetDictionary)
+#define ArrowIpcDecoderDecodeSchemaWithDictionaries \
+  NANOARROW_SYMBOL(ArrowIpcDecoderDecodeSchemaWithDictionaries)
+#define ArrowIpcDecoderSetSchemaWithDictionaries \
+  NANOARROW_SYMBOL(ArrowIpcDecoderSetSchemaWithDictionaries)
+#define ArrowIpcDictionaryEncodingsInit NANOARROW_SYMBOL(ArrowIpcDictionaryEncodingsInit)
+#define ArrowIpcDictionaryEncodingsReset NANOARROW_SYMBOL(ArrowIpcDictionaryEncodingsReset)
+#define ArrowIpcDictionaryEncodingsAppend NANOARROW_SYMBOL(ArrowIpcDictionaryEncodingsAppend)
+#define ArrowIpcDictionaryEncodingsAppendSchema \
+  NANOARROW_SYMBOL(ArrowIpcDictionaryEncodingsAppendSchema)
+#define ArrowIpcDictionariesInit NANOARROW_SYMBOL(ArrowIpcDictionariesInit)
+#define ArrowIpcDictionariesReset NANOARROW_SYMBOL(ArrowIpcDictionariesReset)
+#define ArrowIpcDictionariesFindCurrentValue \
+  NANOARROW_SYMBOL(ArrowIpcDictionariesFindCurrentValue)
 #define ArrowIpcFooterInit NANOARROW_SYMBOL(ArrowIpcFooterInit)
 #define ArrowIpcFooterReset NANOARROW_SYMBOL(ArrowIpcFooterReset)
 #define ArrowIpcDecoderPeekFooter NANOARROW_SYMBOL(ArrowIpcDecoderPeekFooter)
@@ -63,6 +78,10 @@
 #define ArrowIpcInputStreamInitFile NANOARROW_SYMBOL(ArrowIpcInputStreamInitFile)
 #define ArrowIpcInputStreamMove NANOARROW_SYMBOL(ArrowIpcInputStreamMove)
 #define ArrowIpcArrayStreamReaderInit NANOARROW_SYMBOL(ArrowIpcArrayStreamReaderInit)
+#define ArrowIpcArrayStreamReaderInitWithValidation \
+  NANOARROW_SYMBOL(ArrowIpcArrayStreamReaderInitWithValidation)
+#define ArrowIpcArrayStreamReaderInitWithLimits \
+  NANOARROW_SYMBOL(ArrowIpcArrayStreamReaderInitWithLimits)
 #define ArrowIpcFileReaderInitBuffer NANOARROW_SYMBOL(ArrowIpcFileReaderInitBuffer)
 #define ArrowIpcFileReaderInitFile NANOARROW_SYMBOL(ArrowIpcFileReaderInitFile)
 #define ArrowIpcFileReaderReset NANOARROW_SYMBOL(ArrowIpcFileReaderReset)
@@ -217,6 +236,31 @@ void ArrowIpcDecoderReset(struct ArrowIpcDecoder* decoder);
 ArrowErrorCode ArrowIpcDecoderSetDecompressor(struct ArrowIpcDecoder* decoder,
                                               struct ArrowIpcDecompressor* decompressor);
 
+/* ---- Reader limits ----
+ * Decompressed bytes: all compressed buffers of one message body together may
+ * declare (and so make the decoder allocate) at most a limit of decompressed bytes,
+ * checked before anything is allocated or decompressed. By default the limit is
+ * NANOARROW_IPC_DEFAULT_DECOMPRESSION_RATIO x the body's size +
+ * NANOARROW_IPC_DEFAULT_DECOMPRESSION_ALLOWANCE bytes (64 x + 1 MiB); bodies that
+ * compress better than that need a larger limit.
+ *
+ * Lengths no input bytes pay for: null arrays, structs without children,
+ * fixed-size lists of size 0 and the logical length of run-end encoded arrays
+ * cost nothing however long they claim to be. RecordBatch.length and every field
+ * node's length must therefore be at most the larger of
+ * NANOARROW_IPC_MAX_UNBACKED_LENGTH (2^31 - 1) and 8 x the bytes the body may
+ * hold (its size, plus the decompressed-byte limit when it is compressed): any
+ * array whose elements take at least one bit of the body is within it. Each
+ * top-level field's length must also equal RecordBatch.length. */
+#define NANOARROW_IPC_DEFAULT_DECOMPRESSION_RATIO 64
+#define NANOARROW_IPC_DEFAULT_DECOMPRESSION_ALLOWANCE (1 << 20)
+#define NANOARROW_IPC_MAX_UNBACKED_LENGTH INT32_MAX
+
+/* Sets the decompressed-byte limit per message body of decoder to max_bytes
+ * (>= 0), or back to the default with -1 (EINVAL for anything else). */
+ArrowErrorCode ArrowIpcDecoderSetMaxDecompressedBytes(struct ArrowIpcDecoder* decoder,
+                                                      int64_t max_bytes);
+
 /* Reads the message prefix (0xFFFFFFFF + int32 length, or a legacy int32 length)
  * and sets header_size_bytes. ESPIPE when data is too short to tell, ENODATA at an
  * end-of-stream marker, EINVAL for an impossible length. prefix_size_bytes (may be
@@ -268,36 +312,97 @@ ArrowErrorCode ArrowIpcDecoderDecodeArrayFromShared(
     struct ArrowError* error);
 
 /* ---- Dictionaries ----
- * Dictionary-encoded fields of the decoder's schema. DictionaryBatch messages are
- * decoded into the decoder's dictionary store with ArrowIpcDecoderDecodeDictionary
- * (a delta appends, a non-delta replaces); decoded record batches then carry the
- * current dictionary of each encoded field (one dictionary may serve several
- * fields; arrays decoded earlier keep the dictionary they were decoded with). */
+ * A DictionaryBatch message carries the values of one dictionary id; record
+ * batches carry only the indices. ArrowIpcDictionaryEncodings says which fields of
+ * a schema are dictionary-encoded and with which id (one id may serve several
+ * fields); ArrowIpcDictionaries holds the current values of each id. A delta batch
+ * appends to the current values, any other batch replaces them; arrays decoded
+ * earlier keep the values they were decoded with. */
+
+enum ArrowIpcDictionaryKind {
+  /* The dictionary's values are an ordinary array (the only kind IPC has). */
+  NANOARROW_IPC_DICTIONARY_KIND_DENSE_ARRAY
+};
 
 struct ArrowIpcDictionaryEncoding {
+  /* The DictionaryBatch id of this field's values. */
   int64_t id;
-  /* The dictionary-encoded field (index type in format, values in ->dictionary). */
+  enum ArrowIpcDictionaryKind kind;
+  /* The dictionary-encoded field: its format is the index type, its dictionary
+   * the value type, ARROW_FLAG_DICTIONARY_ORDERED in its flags tells whether the
+   * dictionary is ordered. Borrowed: must outlive the encodings. */
   const struct ArrowSchema* schema;
 };
 
+/* A growable list of encodings, in schema pre-order when made from a schema. */
 struct ArrowIpcDictionaryEncodings {
   int64_t n_encodings;
-  const struct ArrowIpcDictionaryEncoding* encodings;
+  struct ArrowIpcDictionaryEncoding* encodings;
+  int64_t capacity;
 };
 
-/* The encodings of the current schema (valid until the schema changes). */
+/* Makes an empty list (never fails). */
+void ArrowIpcDictionaryEncodingsInit(struct ArrowIpcDictionaryEncodings* encodings);
+void ArrowIpcDictionaryEncodingsReset(struct ArrowIpcDictionaryEncodings* encodings);
+/* Appends one encoding (EINVAL when encoding.schema is not dictionary-encoded). */
+ArrowErrorCode ArrowIpcDictionaryEncodingsAppend(
+    struct ArrowIpcDictionaryEncodings* encodings,
+    struct ArrowIpcDictionaryEncoding encoding);
+/* Appends every dictionary-encoded field of schema (including those inside
+ * dictionary values) in pre-order, numbering them n_encodings, n_encodings + 1,
+ * ... as IPC writers do. The fields are borrowed from schema. */
+ArrowErrorCode ArrowIpcDictionaryEncodingsAppendSchema(
+    struct ArrowIpcDictionaryEncodings* encodings, const struct ArrowSchema* schema);
+
+/* The current values of every dictionary id of some encodings. */
+struct ArrowIpcDictionaries {
+  void* private_data;
+};
+
+/* One empty slot per distinct id of encodings (copied; encodings may be reset
+ * afterwards). */
+ArrowErrorCode ArrowIpcDictionariesInit(struct ArrowIpcDictionaries* dictionaries,
+                                        const struct ArrowIpcDictionaryEncodings* encodings,
+                                        struct ArrowError* error);
+/* Drops this object's references; arrays that use the values keep them alive. */
+void ArrowIpcDictionariesReset(struct ArrowIpcDictionaries* dictionaries);
+/* The current values of id (borrowed, valid until they change or Reset), or
+ * EINVAL when id is unknown or no DictionaryBatch for it was decoded yet. */
+ArrowErrorCode ArrowIpcDictionariesFindCurrentValue(
+    const struct ArrowIpcDictionaries* dictionaries, int64_t id,
+    const struct ArrowArray** out, struct ArrowError* error);
+
+/* Like ArrowIpcDecoderDecodeSchema, and appends the schema's dictionary encodings
+ * (with the ids of the Schema message) to encodings; their fields point into out. */
+ArrowErrorCode ArrowIpcDecoderDecodeSchemaWithDictionaries(
+    struct ArrowIpcDecoder* decoder, struct ArrowSchema* out,
+    struct ArrowIpcDictionaryEncodings* encodings, struct ArrowError* error);
+/* Like ArrowIpcDecoderSetSchema with the dictionary ids taken from encodings (whose
+ * fields must point into schema). ArrowIpcDecoderSetSchema takes them from the
+ * last decoded Schema message when it matches, else numbers them in pre-order. */
+ArrowErrorCode ArrowIpcDecoderSetSchemaWithDictionaries(
+    struct ArrowIpcDecoder* decoder, struct ArrowSchema* schema,
+    const struct ArrowIpcDictionaryEncodings* encodings, struct ArrowError* error);
+/* The encodings of the decoder's schema (owned by the decoder, valid until the
+ * schema changes). */
 ArrowErrorCode ArrowIpcDecoderGetDictionaryEncodings(
-    struct ArrowIpcDecoder* decoder, struct ArrowIpcDictionaryEncodings* out);
-/* Decodes the last decoded DictionaryBatch header with body (copied). */
+    struct ArrowIpcDecoder* decoder, const struct ArrowIpcDictionaryEncodings** out);
+
+/* Decodes the last decoded DictionaryBatch header with body (copied). The decoder
+ * keeps the result for the record batches it decodes next; when dictionaries is
+ * not NULL, the id's current value there is set to it as well. */
 ArrowErrorCode ArrowIpcDecoderDecodeDictionary(struct ArrowIpcDecoder* decoder,
                                                struct ArrowBufferView body,
                                                enum ArrowValidationLevel validation_level,
+                                               struct ArrowIpcDictionaries* dictionaries,
                                                struct ArrowError* error);
+/* The same with the values referring to (and keeping alive) the shared body. */
 ArrowErrorCode ArrowIpcDecoderDecodeDictionaryFromShared(
     struct ArrowIpcDecoder* decoder, struct ArrowIpcSharedBuffer* shared,
-    enum ArrowValidationLevel validation_level, struct ArrowError* error);
-/* The current dictionary with id (a borrowed array owned by the decoder), or
- * EINVAL when none was decoded yet. */
+    enum ArrowValidationLevel validation_level, struct ArrowIpcDictionaries* dictionaries,
+    struct ArrowError* error);
+/* The values of id the decoder currently uses (borrowed), or EINVAL when none was
+ * decoded yet. */
 ArrowErrorCode ArrowIpcDecoderGetDictionary(struct ArrowIpcDecoder* decoder, int64_t id,
                                             const struct ArrowArray** out,
                                             struct ArrowError* error);
@@ -342,17 +447,36 @@ ArrowErrorCode ArrowIpcInputStreamInitFile(struct ArrowIpcInputStream* stream,
 struct ArrowIpcArrayStreamReaderOptions {
   /* -1: whole batches (struct arrays); otherwise only top-level column i. */
   int64_t field_index;
-  /* Non-zero: arrays share each message body instead of copying it. */
+  /* Non-zero: arrays share each message body instead of copying it (from a
+   * buffer input, they point straight into the input). */
   int use_shared_buffers;
-  /* How thoroughly each batch is validated (FULL when options is NULL). */
-  enum ArrowValidationLevel validation_level;
 };
 
 /* An ArrowArrayStream over an IPC stream or (detected by its "ARROW1" magic) an IPC
- * file. Takes ownership of input_stream. options may be NULL. */
+ * file. Takes ownership of input_stream. options may be NULL (field_index -1,
+ * use_shared_buffers 1). Every batch is validated at NANOARROW_VALIDATION_LEVEL_FULL,
+ * as the input is untrusted (for fixed-width columns this costs O(columns) per
+ * batch; offsets, run ends and view buffers are checked element by element). */
 ArrowErrorCode ArrowIpcArrayStreamReaderInit(
     struct ArrowArrayStream* out, struct ArrowIpcInputStream* input_stream,
     struct ArrowIpcArrayStreamReaderOptions* options);
+
+/* ArrowIpcArrayStreamReaderInit validating each batch at validation_level instead
+ * (NANOARROW_VALIDATION_LEVEL_DEFAULT skips the element-wise checks; NONE is only
+ * safe for trusted input). */
+ArrowErrorCode ArrowIpcArrayStreamReaderInitWithValidation(
+    struct ArrowArrayStream* out, struct ArrowIpcInputStream* input_stream,
+    struct ArrowIpcArrayStreamReaderOptions* options,
+    enum ArrowValidationLevel validation_level);
+
+/* ArrowIpcArrayStreamReaderInitWithValidation with the decoder's decompressed-byte
+ * limit per message body set to max_decompressed_bytes (-1: the default; see
+ * ArrowIpcDecoderSetMaxDecompressedBytes). EINVAL for a level or limit out of
+ * range. */
+ArrowErrorCode ArrowIpcArrayStreamReaderInitWithLimits(
+    struct ArrowArrayStream* out, struct ArrowIpcInputStream* input_stream,
+    struct ArrowIpcArrayStreamReaderOptions* options,
+    enum ArrowValidationLevel validation_level, int64_t max_decompressed_bytes);
 
 /* ---- IPC file reader with random access ---- */
 
@@ -390,7 +514,7 @@ ArrowErrorCode ArrowIpcFileReaderArrayStream(struct ArrowIpcFileReader* reader,
 }
 #endif
 
-#endif /* NANOARROW_IPC_H_INCLUDED */
+/* The writing half of the IPC API (nanoarrow declares both in this header). */
 
 /* [bundle] include/nanoarrow/nanoarrow_ipc_writer.h */
 
@@ -582,5 +706,7 @@ ArrowErrorCode ArrowIpcWriterFinalizeFile(struct ArrowIpcWriter* writer,
 #endif
 
 #endif /* NANOARROW_IPC_WRITER_H_INCLUDED */
+
+#endif /* NANOARROW_IPC_H_INCLUDED */
 
 #endif /* NANOARROW_IPC_BUNDLE_H_INCLUDED */

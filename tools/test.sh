@@ -56,7 +56,7 @@ printf '\n== test.sh: bundle, namespace, packaging checks\n'
 tools/check-bundle.sh
 
 printf '\n== test.sh: every fuzz harness for a bounded time (FUZZ_SECONDS each)\n'
-FUZZ_SECONDS=${FUZZ_SECONDS:-20} fuzz/run.sh
+FUZZ_SECONDS=${FUZZ_SECONDS:-60} fuzz/run.sh
 
 printf '\n== test.sh: benchmark report tests and a quick benchmark run\n'
 python3 -m unittest discover -s bench -p 'test_report.py'
