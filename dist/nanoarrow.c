@@ -565,13 +565,6 @@ ArrowErrorCode ArrowDecimalAppendStringToBuffer(const struct ArrowDecimal* decim
 #include <string.h>
 
 
-/* Building metadata happens once per schema: that code is optimized for size. */
-#if defined(__GNUC__) || defined(__clang__)
-#define NANOARROW_COLD __attribute__((cold))
-#else
-#define NANOARROW_COLD
-#endif
-
 static int32_t ReadInt32(const char* ptr) {
   int32_t value;
   memcpy(&value, ptr, sizeof(value));
@@ -902,15 +895,6 @@ NANOARROW_COLD ArrowErrorCode ArrowMetadataBuilderSet(struct ArrowBuffer* buffer
 #include <stdio.h>
 #include <string.h>
 
-
-/* Code that runs once per schema rather than per element is optimized for size. */
-#if defined(__GNUC__) || defined(__clang__)
-#define NANOARROW_COLD __attribute__((cold))
-#define NANOARROW_NOINLINE __attribute__((noinline))
-#else
-#define NANOARROW_COLD
-#define NANOARROW_NOINLINE
-#endif
 
 /* Formats of the types that take no parameters, then the formats and child names the
  * type setters use, NUL-separated; kStaticFormatOffset and kStatic* below index it.
@@ -2303,16 +2287,6 @@ ArrowErrorCode ArrowSchemaViewInit(struct ArrowSchemaView* schema_view,
 #include <string.h>
 
 
-/* Error paths and code that runs once per array tree rather than per element are
- * optimized for size (GCC and clang also lay out the branches to them as unlikely). */
-#if defined(__GNUC__) || defined(__clang__)
-#define NANOARROW_COLD __attribute__((cold))
-#define NANOARROW_NOINLINE __attribute__((noinline))
-#else
-#define NANOARROW_COLD
-#define NANOARROW_NOINLINE
-#endif
-
 /* Size of a union type id map: [0, 128) type id -> child index, [128, 256) back. */
 #define ARROW_ARRAY_UNION_MAP_SIZE 256
 
@@ -3216,14 +3190,6 @@ ArrowErrorCode ArrowArrayFinishBuildingDefault(struct ArrowArray* array,
 #include <stdio.h>
 #include <string.h>
 
-
-/* Error paths and code that runs once per schema or comparison are optimized for size
- * (GCC and clang also lay out the branches leading to them as unlikely). */
-#if defined(__GNUC__) || defined(__clang__)
-#define NANOARROW_COLD __attribute__((cold))
-#else
-#define NANOARROW_COLD
-#endif
 
 /* ---- Error reporting with the path of the offending child ---- */
 

@@ -134,14 +134,20 @@ struct ArrowArrayStream {
 
 #define NANOARROW_UNUSED(x) (void)(x)
 
+/* NANOARROW_COLD marks rarely run code (error paths, once-per-schema work): the
+ * compiler optimizes it for size and lays out branches into it as unlikely. */
 #if defined(__GNUC__) || defined(__clang__)
 #define NANOARROW_PREDICT_TRUE(x) (__builtin_expect(!!(x), 1))
 #define NANOARROW_PREDICT_FALSE(x) (__builtin_expect(!!(x), 0))
 #define NANOARROW_CHECK_PRINTF_ATTRIBUTE __attribute__((format(printf, 2, 3)))
+#define NANOARROW_COLD __attribute__((cold))
+#define NANOARROW_NOINLINE __attribute__((noinline))
 #else
 #define NANOARROW_PREDICT_TRUE(x) (x)
 #define NANOARROW_PREDICT_FALSE(x) (x)
 #define NANOARROW_CHECK_PRINTF_ATTRIBUTE
+#define NANOARROW_COLD
+#define NANOARROW_NOINLINE
 #endif
 
 /* ---- Errors ---- */

@@ -559,13 +559,6 @@ static inline int ArrowIpcRefDropN(ArrowIpcRefCount* rc, long n) { return (*rc -
 static inline int ArrowIpcRefIsUnique(ArrowIpcRefCount* rc) { return *rc == 1; }
 #endif
 
-/* Rarely run code (errors, dictionary deltas): optimized for size, kept off the
- * hot paths' cache lines. */
-#if defined(__GNUC__) || defined(__clang__)
-#define NANOARROW_IPC_COLD __attribute__((cold))
-#else
-#define NANOARROW_IPC_COLD
-#endif
 
 /* The heap block behind an ArrowIpcSharedBuffer (its private_src.allocator's
  * private_data). */
@@ -2122,7 +2115,7 @@ ArrowErrorCode ArrowIpcSerialDecompressorSetFunction(
 
 /* Copies n bits of src starting at src_bit to dst starting at dst_bit (dst holds at
  * least dst_bit + n bits). */
-NANOARROW_IPC_COLD
+NANOARROW_COLD
 static void IpcConcatCopyBits(uint8_t* dst, int64_t dst_bit, const uint8_t* src,
                               int64_t src_bit, int64_t n) {
   int64_t i;
@@ -2140,7 +2133,7 @@ static void IpcConcatCopyBits(uint8_t* dst, int64_t dst_bit, const uint8_t* src,
 }
 
 /* Appends n bits of src (NULL: all set) starting at src_bit to bitmap. */
-NANOARROW_IPC_COLD
+NANOARROW_COLD
 static ArrowErrorCode IpcConcatAppendBitmap(struct ArrowBitmap* bitmap, const uint8_t* src,
                                             int64_t src_bit, int64_t n) {
   NANOARROW_RETURN_NOT_OK(ArrowBitmapReserve(bitmap, n));
@@ -2158,13 +2151,13 @@ static ArrowErrorCode IpcConcatAppendBitmap(struct ArrowBitmap* bitmap, const ui
   return NANOARROW_OK;
 }
 
-NANOARROW_IPC_COLD
+NANOARROW_COLD
 static int64_t IpcConcatReadInt(const struct ArrowBufferView* buffer, int large, int64_t i) {
   return large ? buffer->data.as_int64[i] : (int64_t)buffer->data.as_int32[i];
 }
 
 /* Appends value to an int32 (large == 0) or int64 buffer; ERANGE if it does not fit. */
-NANOARROW_IPC_COLD
+NANOARROW_COLD
 static ArrowErrorCode IpcConcatAppendInt(struct ArrowBuffer* buffer, int large,
                                          int64_t value) {
   if (large) return ArrowBufferAppendInt64(buffer, value);
@@ -2172,14 +2165,14 @@ static ArrowErrorCode IpcConcatAppendInt(struct ArrowBuffer* buffer, int large,
   return ArrowBufferAppendInt32(buffer, (int32_t)value);
 }
 
-NANOARROW_IPC_COLD
+NANOARROW_COLD
 static ArrowErrorCode IpcConcatAppend(struct ArrowArray* out, const struct ArrowArrayView* view,
                                       int64_t start, int64_t length, int with_dictionary,
                                       int depth, struct ArrowError* error);
 
 /* Offsets [abs, abs + length] rebased so that offsets[abs] becomes shift; the
  * builder's offsets buffer gets its leading zero first if it has none yet. */
-NANOARROW_IPC_COLD
+NANOARROW_COLD
 static ArrowErrorCode IpcConcatAppendOffsets(struct ArrowBuffer* offsets,
                                              const struct ArrowBufferView* source,
                                              int large, int64_t abs, int64_t length,
@@ -2198,7 +2191,7 @@ static ArrowErrorCode IpcConcatAppendOffsets(struct ArrowBuffer* offsets,
 }
 
 /* List views: the child range the elements use, then offsets rebased onto it. */
-NANOARROW_IPC_COLD
+NANOARROW_COLD
 static ArrowErrorCode IpcConcatAppendListView(struct ArrowArray* out,
                                               const struct ArrowArrayView* view, int64_t abs,
                                               int64_t length, int with_dictionary, int depth,
@@ -2233,14 +2226,14 @@ static ArrowErrorCode IpcConcatAppendListView(struct ArrowArray* out,
 }
 
 /* Child index of a (validated) type id. */
-NANOARROW_IPC_COLD
+NANOARROW_COLD
 static int IpcConcatUnionChild(const struct ArrowArrayView* view, int8_t type_id) {
   return view->union_type_id_map != NULL ? view->union_type_id_map[type_id] : type_id;
 }
 
 /* Dense unions: for each child, the range of child elements the union elements
  * use is appended and the offsets are rebased onto it. */
-NANOARROW_IPC_COLD
+NANOARROW_COLD
 static ArrowErrorCode IpcConcatAppendDenseUnion(struct ArrowArray* out,
                                                 const struct ArrowArrayView* view,
                                                 int64_t abs, int64_t length,
@@ -2281,7 +2274,7 @@ static ArrowErrorCode IpcConcatAppendDenseUnion(struct ArrowArray* out,
   return NANOARROW_OK;
 }
 
-NANOARROW_IPC_COLD
+NANOARROW_COLD
 static int64_t IpcConcatRunEnd(const struct ArrowArrayView* run_ends, int64_t i) {
   const struct ArrowBufferView* data = &run_ends->buffer_views[1];
   switch (run_ends->storage_type) {
@@ -2296,7 +2289,7 @@ static int64_t IpcConcatRunEnd(const struct ArrowArrayView* run_ends, int64_t i)
 
 /* Run-end encoded: the runs covering logical [abs, abs + length), run ends rebased
  * onto the output's logical length, and the values of those runs. */
-NANOARROW_IPC_COLD
+NANOARROW_COLD
 static ArrowErrorCode IpcConcatAppendRunEndEncoded(struct ArrowArray* out,
                                                    const struct ArrowArrayView* view,
                                                    int64_t abs, int64_t length,
@@ -2351,7 +2344,7 @@ static ArrowErrorCode IpcConcatAppendRunEndEncoded(struct ArrowArray* out,
 
 /* Binary/string views: the views, with the long ones' buffer indexes rebased past
  * the variadic buffers already in out, then copies of view's variadic buffers. */
-NANOARROW_IPC_COLD
+NANOARROW_COLD
 static ArrowErrorCode IpcConcatAppendBinaryView(struct ArrowArray* out,
                                                 const struct ArrowArrayView* view,
                                                 int64_t abs, int64_t length) {
@@ -2393,7 +2386,7 @@ static ArrowErrorCode IpcConcatAppendBinaryView(struct ArrowArray* out,
 /* Appends elements [start, start + length) of view (start excludes view->offset)
  * to the builder out; with_dictionary also copies view's dictionaries, which the
  * indices of every piece appended before must refer to as well. */
-NANOARROW_IPC_COLD
+NANOARROW_COLD
 static ArrowErrorCode IpcConcatAppend(struct ArrowArray* out, const struct ArrowArrayView* view,
                                       int64_t start, int64_t length, int with_dictionary,
                                       int depth, struct ArrowError* error) {
@@ -2533,7 +2526,7 @@ static ArrowErrorCode IpcConcatAppend(struct ArrowArray* out, const struct Arrow
   return NANOARROW_OK;
 }
 
-NANOARROW_IPC_COLD
+NANOARROW_COLD
 ArrowErrorCode ArrowIpcPrivateConcatenate(const struct ArrowSchema* schema,
                                           struct ArrowArrayView* old_view,
                                           struct ArrowArrayView* delta_view,

@@ -9,16 +9,6 @@
 
 #include "nanoarrow/nanoarrow.h"
 
-/* Error paths and code that runs once per array tree rather than per element are
- * optimized for size (GCC and clang also lay out the branches to them as unlikely). */
-#if defined(__GNUC__) || defined(__clang__)
-#define NANOARROW_COLD __attribute__((cold))
-#define NANOARROW_NOINLINE __attribute__((noinline))
-#else
-#define NANOARROW_COLD
-#define NANOARROW_NOINLINE
-#endif
-
 /* Size of a union type id map: [0, 128) type id -> child index, [128, 256) back. */
 #define ARROW_ARRAY_UNION_MAP_SIZE 256
 

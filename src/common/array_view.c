@@ -11,14 +11,6 @@
 
 #include "nanoarrow/nanoarrow.h"
 
-/* Error paths and code that runs once per schema or comparison are optimized for size
- * (GCC and clang also lay out the branches leading to them as unlikely). */
-#if defined(__GNUC__) || defined(__clang__)
-#define NANOARROW_COLD __attribute__((cold))
-#else
-#define NANOARROW_COLD
-#endif
-
 /* ---- Error reporting with the path of the offending child ---- */
 
 /* One step from the root to a nested array, kept on the stack while recursing.

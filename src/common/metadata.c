@@ -14,13 +14,6 @@
 
 #include "nanoarrow/nanoarrow.h"
 
-/* Building metadata happens once per schema: that code is optimized for size. */
-#if defined(__GNUC__) || defined(__clang__)
-#define NANOARROW_COLD __attribute__((cold))
-#else
-#define NANOARROW_COLD
-#endif
-
 static int32_t ReadInt32(const char* ptr) {
   int32_t value;
   memcpy(&value, ptr, sizeof(value));

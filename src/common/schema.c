@@ -18,15 +18,6 @@
 
 #include "nanoarrow/nanoarrow.h"
 
-/* Code that runs once per schema rather than per element is optimized for size. */
-#if defined(__GNUC__) || defined(__clang__)
-#define NANOARROW_COLD __attribute__((cold))
-#define NANOARROW_NOINLINE __attribute__((noinline))
-#else
-#define NANOARROW_COLD
-#define NANOARROW_NOINLINE
-#endif
-
 /* Formats of the types that take no parameters, then the formats and child names the
  * type setters use, NUL-separated; kStaticFormatOffset and kStatic* below index it.
  * A schema string pointing in here is shared, never copied or freed. */

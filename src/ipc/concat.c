@@ -15,7 +15,7 @@
 
 /* Copies n bits of src starting at src_bit to dst starting at dst_bit (dst holds at
  * least dst_bit + n bits). */
-NANOARROW_IPC_COLD
+NANOARROW_COLD
 static void IpcConcatCopyBits(uint8_t* dst, int64_t dst_bit, const uint8_t* src,
                               int64_t src_bit, int64_t n) {
   int64_t i;
@@ -33,7 +33,7 @@ static void IpcConcatCopyBits(uint8_t* dst, int64_t dst_bit, const uint8_t* src,
 }
 
 /* Appends n bits of src (NULL: all set) starting at src_bit to bitmap. */
-NANOARROW_IPC_COLD
+NANOARROW_COLD
 static ArrowErrorCode IpcConcatAppendBitmap(struct ArrowBitmap* bitmap, const uint8_t* src,
                                             int64_t src_bit, int64_t n) {
   NANOARROW_RETURN_NOT_OK(ArrowBitmapReserve(bitmap, n));
@@ -51,13 +51,13 @@ static ArrowErrorCode IpcConcatAppendBitmap(struct ArrowBitmap* bitmap, const ui
   return NANOARROW_OK;
 }
 
-NANOARROW_IPC_COLD
+NANOARROW_COLD
 static int64_t IpcConcatReadInt(const struct ArrowBufferView* buffer, int large, int64_t i) {
   return large ? buffer->data.as_int64[i] : (int64_t)buffer->data.as_int32[i];
 }
 
 /* Appends value to an int32 (large == 0) or int64 buffer; ERANGE if it does not fit. */
-NANOARROW_IPC_COLD
+NANOARROW_COLD
 static ArrowErrorCode IpcConcatAppendInt(struct ArrowBuffer* buffer, int large,
                                          int64_t value) {
   if (large) return ArrowBufferAppendInt64(buffer, value);
@@ -65,14 +65,14 @@ static ArrowErrorCode IpcConcatAppendInt(struct ArrowBuffer* buffer, int large,
   return ArrowBufferAppendInt32(buffer, (int32_t)value);
 }
 
-NANOARROW_IPC_COLD
+NANOARROW_COLD
 static ArrowErrorCode IpcConcatAppend(struct ArrowArray* out, const struct ArrowArrayView* view,
                                       int64_t start, int64_t length, int with_dictionary,
                                       int depth, struct ArrowError* error);
 
 /* Offsets [abs, abs + length] rebased so that offsets[abs] becomes shift; the
  * builder's offsets buffer gets its leading zero first if it has none yet. */
-NANOARROW_IPC_COLD
+NANOARROW_COLD
 static ArrowErrorCode IpcConcatAppendOffsets(struct ArrowBuffer* offsets,
                                              const struct ArrowBufferView* source,
                                              int large, int64_t abs, int64_t length,
@@ -91,7 +91,7 @@ static ArrowErrorCode IpcConcatAppendOffsets(struct ArrowBuffer* offsets,
 }
 
 /* List views: the child range the elements use, then offsets rebased onto it. */
-NANOARROW_IPC_COLD
+NANOARROW_COLD
 static ArrowErrorCode IpcConcatAppendListView(struct ArrowArray* out,
                                               const struct ArrowArrayView* view, int64_t abs,
                                               int64_t length, int with_dictionary, int depth,
@@ -126,14 +126,14 @@ static ArrowErrorCode IpcConcatAppendListView(struct ArrowArray* out,
 }
 
 /* Child index of a (validated) type id. */
-NANOARROW_IPC_COLD
+NANOARROW_COLD
 static int IpcConcatUnionChild(const struct ArrowArrayView* view, int8_t type_id) {
   return view->union_type_id_map != NULL ? view->union_type_id_map[type_id] : type_id;
 }
 
 /* Dense unions: for each child, the range of child elements the union elements
  * use is appended and the offsets are rebased onto it. */
-NANOARROW_IPC_COLD
+NANOARROW_COLD
 static ArrowErrorCode IpcConcatAppendDenseUnion(struct ArrowArray* out,
                                                 const struct ArrowArrayView* view,
                                                 int64_t abs, int64_t length,
@@ -174,7 +174,7 @@ static ArrowErrorCode IpcConcatAppendDenseUnion(struct ArrowArray* out,
   return NANOARROW_OK;
 }
 
-NANOARROW_IPC_COLD
+NANOARROW_COLD
 static int64_t IpcConcatRunEnd(const struct ArrowArrayView* run_ends, int64_t i) {
   const struct ArrowBufferView* data = &run_ends->buffer_views[1];
   switch (run_ends->storage_type) {
@@ -189,7 +189,7 @@ static int64_t IpcConcatRunEnd(const struct ArrowArrayView* run_ends, int64_t i)
 
 /* Run-end encoded: the runs covering logical [abs, abs + length), run ends rebased
  * onto the output's logical length, and the values of those runs. */
-NANOARROW_IPC_COLD
+NANOARROW_COLD
 static ArrowErrorCode IpcConcatAppendRunEndEncoded(struct ArrowArray* out,
                                                    const struct ArrowArrayView* view,
                                                    int64_t abs, int64_t length,
@@ -244,7 +244,7 @@ static ArrowErrorCode IpcConcatAppendRunEndEncoded(struct ArrowArray* out,
 
 /* Binary/string views: the views, with the long ones' buffer indexes rebased past
  * the variadic buffers already in out, then copies of view's variadic buffers. */
-NANOARROW_IPC_COLD
+NANOARROW_COLD
 static ArrowErrorCode IpcConcatAppendBinaryView(struct ArrowArray* out,
                                                 const struct ArrowArrayView* view,
                                                 int64_t abs, int64_t length) {
@@ -286,7 +286,7 @@ static ArrowErrorCode IpcConcatAppendBinaryView(struct ArrowArray* out,
 /* Appends elements [start, start + length) of view (start excludes view->offset)
  * to the builder out; with_dictionary also copies view's dictionaries, which the
  * indices of every piece appended before must refer to as well. */
-NANOARROW_IPC_COLD
+NANOARROW_COLD
 static ArrowErrorCode IpcConcatAppend(struct ArrowArray* out, const struct ArrowArrayView* view,
                                       int64_t start, int64_t length, int with_dictionary,
                                       int depth, struct ArrowError* error) {
@@ -426,7 +426,7 @@ static ArrowErrorCode IpcConcatAppend(struct ArrowArray* out, const struct Arrow
   return NANOARROW_OK;
 }
 
-NANOARROW_IPC_COLD
+NANOARROW_COLD
 ArrowErrorCode ArrowIpcPrivateConcatenate(const struct ArrowSchema* schema,
                                           struct ArrowArrayView* old_view,
                                           struct ArrowArrayView* delta_view,

@@ -85,13 +85,6 @@ static inline int ArrowIpcRefDropN(ArrowIpcRefCount* rc, long n) { return (*rc -
 static inline int ArrowIpcRefIsUnique(ArrowIpcRefCount* rc) { return *rc == 1; }
 #endif
 
-/* Rarely run code (errors, dictionary deltas): optimized for size, kept off the
- * hot paths' cache lines. */
-#if defined(__GNUC__) || defined(__clang__)
-#define NANOARROW_IPC_COLD __attribute__((cold))
-#else
-#define NANOARROW_IPC_COLD
-#endif
 
 /* The heap block behind an ArrowIpcSharedBuffer (its private_src.allocator's
  * private_data). */
