@@ -3,6 +3,7 @@
 
 #include <criterion/criterion.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "nanoarrow/nanoarrow.h"
@@ -582,4 +583,95 @@ Test(array_release, allocate_children_twice_is_rejected) {
   /* Uninitialized children and dictionary are skipped by release. */
   ArrowArrayRelease(&array);
   cr_assert_null(array.release);
+}
+
+/* Short values are copied without memcpy; each length class (0, 1-3, 4-7, 8-16, more)
+ * takes its own path. Every source is a heap block of exactly its length, so an
+ * over-read is an ASan failure. */
+Test(array_append, strings_of_every_short_length) {
+  enum ArrowType types[] = {NANOARROW_TYPE_STRING, NANOARROW_TYPE_LARGE_STRING,
+                            NANOARROW_TYPE_BINARY};
+  int t;
+  for (t = 0; t < 3; t++) {
+    struct ArrowArray array;
+    struct ArrowArrayView view;
+    int64_t n;
+    init_started(&array, types[t]);
+    for (n = 0; n <= 40; n++) {
+      char* value = (char*)malloc(n == 0 ? 1 : (size_t)n);
+      struct ArrowStringView view_in;
+      int64_t i;
+      for (i = 0; i < n; i++) value[i] = (char)('a' + (n + i) % 26);
+      view_in.data = value;
+      view_in.size_bytes = n;
+      cr_assert_eq(ArrowArrayAppendString(&array, view_in), NANOARROW_OK);
+      free(value);
+    }
+    finish_ok(&array);
+    ArrowArrayViewInitFromType(&view, types[t]);
+    cr_assert_eq(ArrowArrayViewSetArray(&view, &array, NULL), NANOARROW_OK);
+    for (n = 0; n <= 40; n++) {
+      struct ArrowStringView got = ArrowArrayViewGetStringUnsafe(&view, n);
+      int64_t i;
+      cr_assert_eq(got.size_bytes, n);
+      for (i = 0; i < n; i++) {
+        cr_assert_eq(got.data[i], (char)('a' + (n + i) % 26), "length %d byte %d",
+                     (int)n, (int)i);
+      }
+    }
+    ArrowArrayViewReset(&view);
+    ArrowArrayRelease(&array);
+  }
+}
+
+/* The inline integer append must hand over to the general path whenever the array has
+ * a validity bitmap, including one the caller allocated through
+ * ArrowArrayValidityBitmap() before any null. */
+Test(array_append, integers_after_a_caller_reserved_bitmap) {
+  enum ArrowType types[] = {NANOARROW_TYPE_INT8, NANOARROW_TYPE_INT16,
+                            NANOARROW_TYPE_INT32, NANOARROW_TYPE_INT64};
+  int t;
+  for (t = 0; t < 4; t++) {
+    struct ArrowArray array;
+    struct ArrowArrayView view;
+    int64_t i;
+    init_started(&array, types[t]);
+    cr_assert_eq(ArrowArrayAppendInt(&array, -5), NANOARROW_OK);
+    cr_assert_eq(ArrowBitmapReserve(ArrowArrayValidityBitmap(&array), 1), NANOARROW_OK);
+    cr_assert_eq(ArrowArrayAppendInt(&array, 7), NANOARROW_OK);
+    cr_assert_eq(ArrowArrayAppendNull(&array, 1), NANOARROW_OK);
+    for (i = 0; i < 100; i++) {
+      cr_assert_eq(ArrowArrayAppendInt(&array, i - 50), NANOARROW_OK);
+    }
+    cr_assert_eq(ArrowArrayValidityBitmap(&array)->size_bits, 103);
+    finish_ok(&array);
+    ArrowArrayViewInitFromType(&view, types[t]);
+    cr_assert_eq(ArrowArrayViewSetArray(&view, &array, NULL), NANOARROW_OK);
+    cr_assert_eq(ArrowArrayViewGetIntUnsafe(&view, 0), -5);
+    cr_assert_eq(ArrowArrayViewGetIntUnsafe(&view, 1), 7);
+    cr_assert(!ArrowArrayViewIsNull(&view, 1));
+    cr_assert(ArrowArrayViewIsNull(&view, 2));
+    for (i = 0; i < 100; i++) {
+      cr_assert(!ArrowArrayViewIsNull(&view, 3 + i));
+      cr_assert_eq(ArrowArrayViewGetIntUnsafe(&view, 3 + i), i - 50);
+    }
+    ArrowArrayViewReset(&view);
+    ArrowArrayRelease(&array);
+  }
+}
+
+/* Nothing forces the data buffer to hold whole elements while building; a store at an
+ * odd byte offset must still land where size_bytes says (and be clean under UBSan). */
+Test(array_append, integer_after_odd_sized_data_buffer) {
+  struct ArrowArray array;
+  const uint8_t one = 0xAB;
+  int32_t stored;
+  init_started(&array, NANOARROW_TYPE_INT32);
+  cr_assert_eq(ArrowBufferAppend(ArrowArrayBuffer(&array, 1), &one, 1), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayAppendInt(&array, 0x01020304), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayBuffer(&array, 1)->size_bytes, 5);
+  memcpy(&stored, ArrowArrayBuffer(&array, 1)->data + 1, 4);
+  cr_assert_eq(stored, 0x01020304);
+  cr_assert_eq(array.length, 1);
+  ArrowArrayRelease(&array);
 }
