@@ -888,6 +888,9 @@ NANOARROW_COLD ArrowErrorCode ArrowMetadataBuilderSet(struct ArrowBuffer* buffer
  *   followed by the child structs. A consumer may still move any child out (its
  *   struct stays in the block); a child pointer replaced by another ArrowMalloc'ed
  *   struct is freed separately, as before.
+ * - ArrowPrivateSchemaSetChildNames() (for decoders building wide schemas) copies the
+ *   names of a schema's children into one allocation, which each named child holds a
+ *   reference to (its private_data), so a child moved out keeps its name alive.
  * The setters refuse schemas whose release callback is not ours, since they would
  * otherwise free memory that somebody else owns. */
 
@@ -915,9 +918,43 @@ static int IsStaticFormat(const char* value) {
   return (uintptr_t)value - (uintptr_t)kStaticFormats < sizeof(kStaticFormats);
 }
 
-/* Frees a string owned by a schema. */
-static void FreeSchemaString(const char* value) {
-  if (value != NULL && !IsStaticFormat(value)) {
+#if defined(NANOARROW_NAMESPACE)
+#define ArrowPrivateSchemaSetChildNames NANOARROW_SYMBOL(ArrowPrivateSchemaSetChildNames)
+#endif
+
+/* Declared here and in src/ipc/ipc_private.h (its only caller). */
+ArrowErrorCode ArrowPrivateSchemaSetChildNames(
+    struct ArrowSchema* schema,
+    void (*name_at)(const void* context, int64_t i, struct ArrowStringView* out),
+    const void* context);
+
+/* The names of a schema's children, NUL-terminated one after the other after this
+ * header. One reference per child naming into it (freed with the last). */
+struct SchemaNames {
+  long refcount;
+  int64_t size_bytes;
+};
+
+/* Children may be released on different threads. */
+#if defined(__GNUC__) || defined(__clang__)
+static int SchemaNamesDrop(struct SchemaNames* names, long n) {
+  return __atomic_sub_fetch(&names->refcount, n, __ATOMIC_ACQ_REL) == 0;
+}
+#else
+static int SchemaNamesDrop(struct SchemaNames* names, long n) {
+  return (names->refcount -= n) == 0;
+}
+#endif
+
+static int IsSharedName(const struct ArrowSchema* schema, const char* value) {
+  const struct SchemaNames* names = (const struct SchemaNames*)schema->private_data;
+  return names != NULL && (uintptr_t)value - (uintptr_t)(names + 1) <
+                              (uintptr_t)names->size_bytes;
+}
+
+/* Frees a string owned by schema (not a static or shared one). */
+static void FreeSchemaString(const struct ArrowSchema* schema, const char* value) {
+  if (value != NULL && !IsStaticFormat(value) && !IsSharedName(schema, value)) {
     ArrowFree((void*)value);
   }
 }
@@ -927,26 +964,45 @@ static struct ArrowSchema* ChildStructs(struct ArrowSchema** children, int64_t n
   return (struct ArrowSchema*)(void*)(children + n_children);
 }
 
-static void ArrowSchemaReleaseInternal(struct ArrowSchema* schema) {
-  FreeSchemaString(schema->format);
-  FreeSchemaString(schema->name);
+static void ArrowSchemaReleaseInternal(struct ArrowSchema* schema);
+
+/* Releases schema, except for its reference on its shared names (returned). */
+static struct SchemaNames* ReleaseKeepingNames(struct ArrowSchema* schema) {
+  FreeSchemaString(schema, schema->format);
+  FreeSchemaString(schema, schema->name);
   if (schema->metadata != NULL) {
     ArrowFree((void*)schema->metadata);
   }
 
   if (schema->children != NULL) {
     struct ArrowSchema* child_structs = ChildStructs(schema->children, schema->n_children);
+    /* Children naming into the same block drop their references at once. */
+    struct SchemaNames* pending = NULL;
+    long n_pending = 0;
     for (int64_t i = 0; i < schema->n_children; i++) {
       struct ArrowSchema* child = schema->children[i];
       if (child == NULL) {
         continue;
       }
-      if (child->release != NULL) {
+      if (child->release == &ArrowSchemaReleaseInternal) {
+        struct SchemaNames* names = ReleaseKeepingNames(child);
+        if (names != pending) {
+          if (pending != NULL && SchemaNamesDrop(pending, n_pending)) {
+            ArrowFree(pending);
+          }
+          pending = names;
+          n_pending = 0;
+        }
+        n_pending++;
+      } else if (child->release != NULL) {
         child->release(child);
       }
       if (child != &child_structs[i]) {
         ArrowFree(child);
       }
+    }
+    if (pending != NULL && SchemaNamesDrop(pending, n_pending)) {
+      ArrowFree(pending);
     }
     ArrowFree(schema->children);
   }
@@ -959,6 +1015,14 @@ static void ArrowSchemaReleaseInternal(struct ArrowSchema* schema) {
   }
 
   schema->release = NULL;
+  return (struct SchemaNames*)schema->private_data;
+}
+
+static void ArrowSchemaReleaseInternal(struct ArrowSchema* schema) {
+  struct SchemaNames* names = ReleaseKeepingNames(schema);
+  if (names != NULL && SchemaNamesDrop(names, 1)) {
+    ArrowFree(names);
+  }
 }
 
 static int IsOwnSchema(const struct ArrowSchema* schema) {
@@ -979,7 +1043,9 @@ void ArrowSchemaInit(struct ArrowSchema* schema) {
 
 /* Replaces *slot with a copy of value (or NULL). Shared by the setters rather than
  * inlined into each, to keep the library small. */
-static NANOARROW_NOINLINE ArrowErrorCode ReplaceString(const char** slot, const char* value) {
+static NANOARROW_NOINLINE ArrowErrorCode ReplaceString(const struct ArrowSchema* schema,
+                                                       const char** slot,
+                                                       const char* value) {
   char* copy = NULL;
   if (value != NULL) {
     size_t size = strlen(value) + 1;
@@ -989,7 +1055,7 @@ static NANOARROW_NOINLINE ArrowErrorCode ReplaceString(const char** slot, const 
     }
     memcpy(copy, value, size);
   }
-  FreeSchemaString(*slot);
+  FreeSchemaString(schema, *slot);
   *slot = copy;
   return NANOARROW_OK;
 }
@@ -998,20 +1064,20 @@ ArrowErrorCode ArrowSchemaSetFormat(struct ArrowSchema* schema, const char* form
   if (!IsOwnSchema(schema)) {
     return EINVAL;
   }
-  return ReplaceString(&schema->format, format);
+  return ReplaceString(schema, &schema->format, format);
 }
 
 ArrowErrorCode ArrowSchemaSetName(struct ArrowSchema* schema, const char* name) {
   if (!IsOwnSchema(schema)) {
     return EINVAL;
   }
-  return ReplaceString(&schema->name, name);
+  return ReplaceString(schema, &schema->name, name);
 }
 
 /* Points schema->name at a string of kStaticFormats, saving the copy (a deep copy of
  * the schema still copies it). */
 static void SetStaticName(struct ArrowSchema* schema, const char* static_name) {
-  FreeSchemaString(schema->name);
+  FreeSchemaString(schema, schema->name);
   schema->name = static_name;
 }
 
@@ -1065,6 +1131,93 @@ ArrowErrorCode ArrowSchemaAllocateChildren(struct ArrowSchema* schema, int64_t n
   }
   schema->children = children;
   schema->n_children = n_children;
+  return NANOARROW_OK;
+}
+
+ArrowErrorCode ArrowPrivateSchemaSetChildNames(
+    struct ArrowSchema* schema,
+    void (*name_at)(const void* context, int64_t i, struct ArrowStringView* out),
+    const void* context) {
+  struct ArrowStringView name;
+  struct SchemaNames* names;
+  int64_t capacity;
+  int64_t size_bytes = 0;
+  int64_t i;
+  long n_named = 0;
+  if (!IsOwnSchema(schema)) {
+    return EINVAL;
+  }
+  for (i = 0; i < schema->n_children; i++) {
+    if (!IsOwnSchema(schema->children[i]) || schema->children[i]->private_data != NULL) {
+      return EINVAL;
+    }
+  }
+  if (schema->n_children == 0) {
+    return NANOARROW_OK;
+  }
+
+  /* Grown as needed; each named child remembers its name's offset + 1 in
+   * private_data until the block stops moving. */
+  capacity = schema->n_children < INT64_MAX / 32 ? 16 * schema->n_children : INT64_MAX / 2;
+  names = (struct SchemaNames*)ArrowMalloc((int64_t)sizeof(struct SchemaNames) + capacity);
+  for (i = 0; names != NULL && i < schema->n_children; i++) {
+    struct ArrowSchema* child = schema->children[i];
+    name_at(context, i, &name);
+    if (name.data == NULL || name.size_bytes < 0) {
+      continue;
+    }
+    if (name.size_bytes >= capacity - size_bytes) {
+      struct SchemaNames* grown = NULL;
+      if (name.size_bytes < INT64_MAX / 4 - size_bytes) {
+        capacity = 2 * (size_bytes + name.size_bytes + 1);
+        grown = (struct SchemaNames*)ArrowRealloc(
+            names, (int64_t)sizeof(struct SchemaNames) + capacity);
+      }
+      if (grown == NULL) {
+        ArrowFree(names);
+        names = NULL;
+        break;
+      }
+      names = grown;
+    }
+    memcpy((char*)(names + 1) + size_bytes, name.data, (size_t)name.size_bytes);
+    ((char*)(names + 1))[size_bytes + name.size_bytes] = '\0';
+    FreeSchemaString(child, child->name);
+    child->name = NULL;
+    child->private_data = (void*)(uintptr_t)(size_bytes + 1);
+    size_bytes += name.size_bytes + 1;
+    n_named++;
+  }
+
+  if (names == NULL) {
+    for (i = 0; i < schema->n_children; i++) {
+      schema->children[i]->private_data = NULL;
+    }
+    return ENOMEM;
+  }
+  if (n_named == 0) {
+    ArrowFree(names);
+    return NANOARROW_OK;
+  }
+  /* Give back what the estimate left over (shrinking does not fail in practice; the
+   * larger block is as good otherwise). */
+  if (size_bytes < capacity) {
+    struct SchemaNames* shrunk = (struct SchemaNames*)ArrowRealloc(
+        names, (int64_t)sizeof(struct SchemaNames) + size_bytes);
+    if (shrunk != NULL) {
+      names = shrunk;
+    }
+  }
+  names->size_bytes = size_bytes;
+  /* Nobody else sees the block yet. */
+  names->refcount = n_named;
+  for (i = 0; i < schema->n_children; i++) {
+    struct ArrowSchema* child = schema->children[i];
+    if (child->private_data != NULL) {
+      child->name = (const char*)(names + 1) + ((uintptr_t)child->private_data - 1);
+      child->private_data = names;
+    }
+  }
   return NANOARROW_OK;
 }
 
@@ -1168,7 +1321,7 @@ ArrowErrorCode ArrowSchemaSetType(struct ArrowSchema* schema, enum ArrowType typ
     return EINVAL;
   }
   /* The static string is shared, not copied. */
-  FreeSchemaString(schema->format);
+  FreeSchemaString(schema, schema->format);
   schema->format = format;
 
   switch (type) {
@@ -1268,7 +1421,7 @@ ArrowSchemaSetTypeRunEndEncoded(struct ArrowSchema* schema, enum ArrowType run_e
   if (!IsOwnSchema(schema)) {
     return EINVAL;
   }
-  FreeSchemaString(schema->format);
+  FreeSchemaString(schema, schema->format);
   schema->format = kStaticRunEndEncoded;
   NANOARROW_RETURN_NOT_OK(ArrowSchemaAllocateChildren(schema, 2));
   struct ArrowSchema* run_ends = schema->children[0];
@@ -3549,6 +3702,21 @@ ArrowViewInitUnionMap(struct ArrowArrayView* array_view, const char* type_ids,
   return NANOARROW_OK;
 }
 
+/* Whether schema would get the same view as previous (a sibling that got
+ * previous_view): both leaves with the same format and nothing else ArrowSchemaViewInit
+ * looks at, and a view that owns nothing (so it can be copied). */
+static int ArrowViewIsSameLeaf(const struct ArrowSchema* previous,
+                               const struct ArrowArrayView* previous_view,
+                               const struct ArrowSchema* schema) {
+  return schema != NULL && schema->release != NULL && schema->format != NULL &&
+         schema->n_children == 0 && schema->dictionary == NULL &&
+         schema->metadata == NULL && previous->n_children == 0 &&
+         previous->dictionary == NULL && previous->metadata == NULL &&
+         previous_view->union_type_id_map == NULL && previous_view->children == NULL &&
+         previous_view->dictionary == NULL &&
+         (schema->format == previous->format || strcmp(schema->format, previous->format) == 0);
+}
+
 static NANOARROW_COLD ArrowErrorCode ArrowViewInitFromSchemaImpl(
     struct ArrowArrayView* array_view, const struct ArrowSchema* schema,
     const struct ArrowViewPath* path, int depth, struct ArrowError* error) {
@@ -3568,17 +3736,8 @@ static NANOARROW_COLD ArrowErrorCode ArrowViewInitFromSchemaImpl(
   NANOARROW_RETURN_NOT_OK(ArrowSchemaViewInit(&schema_view, schema, error));
 
   array_view->storage_type = schema_view.storage_type;
-  ArrowLayoutInit(&array_view->layout, schema_view.storage_type);
-  switch (schema_view.storage_type) {
-    case NANOARROW_TYPE_FIXED_SIZE_BINARY:
-      array_view->layout.element_size_bits[1] = (int64_t)schema_view.fixed_size * 8;
-      break;
-    case NANOARROW_TYPE_FIXED_SIZE_LIST:
-      array_view->layout.child_size_elements = schema_view.fixed_size;
-      break;
-    default:
-      break;
-  }
+  /* The schema view's layout has the fixed sizes filled in already. */
+  array_view->layout = schema_view.layout;
 
   if (schema->n_children < 0 || (schema->n_children > 0 && schema->children == NULL)) {
     return ArrowViewInvalid(error, path, "Expected %" PRId64 " non-NULL schema children",
@@ -3591,6 +3750,12 @@ static NANOARROW_COLD ArrowErrorCode ArrowViewInitFromSchemaImpl(
   }
   for (i = 0; i < schema->n_children; i++) {
     struct ArrowViewPath child_path;
+    if (i > 0 && ArrowViewIsSameLeaf(schema->children[i - 1], array_view->children[i - 1],
+                                      schema->children[i])) {
+      /* Wide schemas repeat types: the view the parse would give is that one. */
+      *array_view->children[i] = *array_view->children[i - 1];
+      continue;
+    }
     child_path.parent = path;
     child_path.child_index = i;
     NANOARROW_RETURN_NOT_OK(ArrowViewInitFromSchemaImpl(

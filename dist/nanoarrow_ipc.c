@@ -505,7 +505,17 @@ static inline int ArrowIpcFbrVerifyString(struct ArrowIpcFbrVerifier* verifier,
 #define ArrowIpcPrivateDecoderAdoptSchema \
   NANOARROW_SYMBOL(ArrowIpcPrivateDecoderAdoptSchema)
 #define ArrowIpcPrivateDictionariesSlot NANOARROW_SYMBOL(ArrowIpcPrivateDictionariesSlot)
+#define ArrowPrivateSchemaSetChildNames NANOARROW_SYMBOL(ArrowPrivateSchemaSetChildNames)
 #endif
+
+/* Defined in src/common/schema.c: names every child i of schema (built by this
+ * library, children not named this way yet) after name_at(context, i) (data ==
+ * NULL: no name), the copies sharing one allocation that each named child holds a
+ * reference to. */
+ArrowErrorCode ArrowPrivateSchemaSetChildNames(
+    struct ArrowSchema* schema,
+    void (*name_at)(const void* context, int64_t i, struct ArrowStringView* out),
+    const void* context);
 
 /* ---- Reference counts: C11 atomics, else GCC/Clang builtins, else plain ---- */
 
@@ -614,9 +624,6 @@ struct ArrowIpcTree {
   struct ArrowArrayView view;
   int64_t n_fields;
   struct ArrowIpcTreeField* fields;
-  /* The top-level child views when they share one allocation (flat schemas),
-   * else NULL (view's children are allocated by ArrowArrayViewInitFromSchema). */
-  struct ArrowArrayView* child_views;
   int64_t n_variadic_fields;
   /* Export sizes of the whole batch: fixed buffers of every node (root included)
    * except binary views, and dictionary-encoded fields. */
@@ -2593,27 +2600,6 @@ static struct ArrowIpcDecoderPrivate* IpcDecoderGetPrivate(struct ArrowIpcDecode
 
 /* ---- Column trees ---- */
 
-/* Resets tree->view, whose first n_ready shared child views (if it has them) are
- * initialized. */
-static void IpcDecoderTreeResetViews(struct ArrowIpcTree* tree, int64_t n_ready) {
-  int64_t i;
-  if (tree->child_views != NULL) {
-    for (i = 0; i < n_ready; i++) {
-      /* A column view owns nothing else unless InitFromSchema allocated it. */
-      struct ArrowArrayView* child = &tree->child_views[i];
-      if (child->children != NULL || child->dictionary != NULL ||
-          child->union_type_id_map != NULL) {
-        ArrowArrayViewReset(child);
-      }
-    }
-    ArrowFree(tree->child_views);
-    tree->child_views = NULL;
-    tree->view.children = NULL;
-    tree->view.n_children = 0;
-  }
-  ArrowArrayViewReset(&tree->view);
-}
-
 static void IpcDecoderTreeInitEmpty(struct ArrowIpcTree* tree) {
   memset(tree, 0, sizeof(*tree));
   tree->schema.release = NULL;
@@ -2633,56 +2619,9 @@ void ArrowIpcPrivateTreeReset(struct ArrowIpcTree* tree) {
     ArrowFree(tree->fields[i].variadic_sizes);
   }
   ArrowFree(tree->fields);
-  IpcDecoderTreeResetViews(tree, tree->view.n_children);
+  ArrowArrayViewReset(&tree->view);
   if (tree->schema.release != NULL) ArrowSchemaRelease(&tree->schema);
   IpcDecoderTreeInitEmpty(tree);
-}
-
-/* A flat struct schema: every child without children or dictionary. */
-static int IpcDecoderIsFlat(const struct ArrowSchema* schema) {
-  int64_t i;
-  if (schema->dictionary != NULL || schema->n_children <= 0 || schema->children == NULL) {
-    return 0;
-  }
-  for (i = 0; i < schema->n_children; i++) {
-    const struct ArrowSchema* child = schema->children[i];
-    if (child == NULL || child->n_children != 0 || child->dictionary != NULL) return 0;
-  }
-  return 1;
-}
-
-/* tree->view for tree->schema. The views of a flat schema's columns share one
- * allocation (one malloc instead of one per column); anything else, or any
- * error (so that its message names the child), goes through
- * ArrowArrayViewInitFromSchema. */
-static ArrowErrorCode IpcDecoderTreeInitViews(struct ArrowIpcTree* tree,
-                                              struct ArrowError* error) {
-  const struct ArrowSchema* schema = &tree->schema;
-  if (IpcDecoderIsFlat(schema)) {
-    int64_t n = schema->n_children;
-    int64_t i;
-    struct ArrowArrayView* views = NULL;
-    if (n <= INT64_MAX / (int64_t)(sizeof(struct ArrowArrayView) + sizeof(void*))) {
-      views = (struct ArrowArrayView*)ArrowMalloc(
-          n * (int64_t)(sizeof(struct ArrowArrayView) + sizeof(struct ArrowArrayView*)));
-    }
-    if (views != NULL) {
-      ArrowArrayViewInitFromType(&tree->view, NANOARROW_TYPE_STRUCT);
-      tree->child_views = views;
-      tree->view.children = (struct ArrowArrayView**)(views + n);
-      tree->view.n_children = n;
-      for (i = 0; i < n; i++) {
-        tree->view.children[i] = &views[i];
-        if (ArrowArrayViewInitFromSchema(&views[i], schema->children[i], NULL) !=
-            NANOARROW_OK) {
-          break;
-        }
-      }
-      if (i == n) return NANOARROW_OK;
-      IpcDecoderTreeResetViews(tree, i);
-    }
-  }
-  return ArrowArrayViewInitFromSchema(&tree->view, schema, error);
 }
 
 /* Dictionary ids in schema pre-order, as given by the last Schema message. */
@@ -2821,7 +2760,7 @@ static ArrowErrorCode IpcDecoderTreeInitWithIds(struct ArrowIpcDecoderPrivate* p
   } else {
     NANOARROW_RETURN_NOT_OK(ArrowSchemaDeepCopy(schema, &tree->schema));
   }
-  NANOARROW_RETURN_NOT_OK(IpcDecoderTreeInitViews(tree, error));
+  NANOARROW_RETURN_NOT_OK(ArrowArrayViewInitFromSchema(&tree->view, &tree->schema, error));
   tree->n_fields = IpcDecoderCountNodes(&tree->view) - 1;
   tree->fields = (struct ArrowIpcTreeField*)ArrowMalloc(
       (tree->n_fields > 0 ? tree->n_fields : 1) * (int64_t)sizeof(struct ArrowIpcTreeField));
@@ -5610,6 +5549,13 @@ int64_t ArrowIpcFileReaderNumRecordBatches(struct ArrowIpcFileReader* reader) {
          (int64_t)sizeof(struct ArrowIpcFileBlock);
 }
 
+ArrowErrorCode ArrowIpcFileReaderSetMaxDecompressedBytes(struct ArrowIpcFileReader* reader,
+                                                         int64_t max_bytes) {
+  struct IpcFileReaderPrivate* private_data = (struct IpcFileReaderPrivate*)reader->private_data;
+  if (private_data == NULL) return EINVAL;
+  return ArrowIpcDecoderSetMaxDecompressedBytes(&private_data->decoder, max_bytes);
+}
+
 ArrowErrorCode ArrowIpcFileReaderReadBatch(struct ArrowIpcFileReader* reader, int64_t i,
                                            struct ArrowArray* out,
                                            enum ArrowValidationLevel validation_level,
@@ -6622,6 +6568,46 @@ static ArrowErrorCode IpcSchemaDecodeField(const struct ArrowIpcFbrTable* field,
                                   struct ArrowSchema* out, int depth, const char* path,
                                   struct ArrowError* error);
 
+/* The type of a format that ArrowSchemaSetType() writes without copying it (types
+ * without parameters or children of their own); UNINITIALIZED for the others. */
+static enum ArrowType IpcSchemaStaticType(const char* format) {
+  if (format[0] != '\0' && format[1] == '\0') {
+    switch (format[0]) {
+      case 'n': return NANOARROW_TYPE_NA;
+      case 'b': return NANOARROW_TYPE_BOOL;
+      case 'c': return NANOARROW_TYPE_INT8;
+      case 'C': return NANOARROW_TYPE_UINT8;
+      case 's': return NANOARROW_TYPE_INT16;
+      case 'S': return NANOARROW_TYPE_UINT16;
+      case 'i': return NANOARROW_TYPE_INT32;
+      case 'I': return NANOARROW_TYPE_UINT32;
+      case 'l': return NANOARROW_TYPE_INT64;
+      case 'L': return NANOARROW_TYPE_UINT64;
+      case 'e': return NANOARROW_TYPE_HALF_FLOAT;
+      case 'f': return NANOARROW_TYPE_FLOAT;
+      case 'g': return NANOARROW_TYPE_DOUBLE;
+      case 'z': return NANOARROW_TYPE_BINARY;
+      case 'u': return NANOARROW_TYPE_STRING;
+      case 'Z': return NANOARROW_TYPE_LARGE_BINARY;
+      case 'U': return NANOARROW_TYPE_LARGE_STRING;
+      default: return NANOARROW_TYPE_UNINITIALIZED;
+    }
+  }
+  if (strcmp(format, "+s") == 0) return NANOARROW_TYPE_STRUCT;
+  if (strcmp(format, "vu") == 0) return NANOARROW_TYPE_STRING_VIEW;
+  if (strcmp(format, "vz") == 0) return NANOARROW_TYPE_BINARY_VIEW;
+  if (strcmp(format, "tdD") == 0) return NANOARROW_TYPE_DATE32;
+  if (strcmp(format, "tdm") == 0) return NANOARROW_TYPE_DATE64;
+  return NANOARROW_TYPE_UNINITIALIZED;
+}
+
+/* ArrowSchemaSetFormat(), sharing the library's static copy of common formats. */
+static ArrowErrorCode IpcSchemaSetFormat(struct ArrowSchema* schema, const char* format) {
+  enum ArrowType type = IpcSchemaStaticType(format);
+  if (type != NANOARROW_TYPE_UNINITIALIZED) return ArrowSchemaSetType(schema, type);
+  return ArrowSchemaSetFormat(schema, format);
+}
+
 /* out = path + ".children[i]" (truncated to fit); snprintf costs too much per
  * field of a wide schema. */
 static void IpcSchemaChildPath(char* out, size_t out_size, const char* path, int64_t i) {
@@ -6649,6 +6635,17 @@ static void IpcSchemaChildPath(char* out, size_t out_size, const char* path, int
  * with paths (building one per field costs too much for wide schemas). */
 static const char kIpcSchemaNoPath[] = "";
 
+/* The name of Field i of a vector of Fields (for ArrowPrivateSchemaSetChildNames). */
+static void IpcSchemaFieldNameAt(const void* context, int64_t i, struct ArrowStringView* out) {
+  struct ArrowIpcFbrTable field;
+  if (ArrowIpcFbrVectorTable((const struct ArrowIpcFbrVector*)context, i, &field)) {
+    *out = ArrowIpcFbrGetString(&field, ARROW_IPC_FBR_FIELD_NAME);
+  } else {
+    out->data = NULL;
+    out->size_bytes = 0;
+  }
+}
+
 static ArrowErrorCode IpcSchemaDecodeChildren(const struct ArrowIpcFbrTable* table, int id,
                                      struct ArrowSchema* out, int depth, const char* path,
                                      struct ArrowError* error) {
@@ -6659,6 +6656,8 @@ static ArrowErrorCode IpcSchemaDecodeChildren(const struct ArrowIpcFbrTable* tab
   const char* child_path = kIpcSchemaNoPath;
   if (!ArrowIpcFbrGetVector(table, id, 4, 4, &vec)) vec.n = 0;
   NANOARROW_RETURN_NOT_OK(ArrowSchemaAllocateChildren(out, vec.n));
+  /* All names in one allocation rather than one each. */
+  NANOARROW_RETURN_NOT_OK(ArrowPrivateSchemaSetChildNames(out, &IpcSchemaFieldNameAt, &vec));
   for (i = 0; i < vec.n; i++) {
     if (path != kIpcSchemaNoPath) {
       IpcSchemaChildPath(child_path_buffer, sizeof(child_path_buffer), path, i);
@@ -6679,7 +6678,6 @@ static ArrowErrorCode IpcSchemaDecodeField(const struct ArrowIpcFbrTable* field,
                                   struct ArrowError* error) {
   struct ArrowIpcFbrTable dictionary;
   struct ArrowIpcFbrVector children;
-  struct ArrowStringView name;
   struct ArrowSchema* value_schema = out;
   /* Fits "+ud:" and 127 type ids of up to 4 characters, or a 1000-byte timezone. */
   char format[1024];
@@ -6692,8 +6690,7 @@ static ArrowErrorCode IpcSchemaDecodeField(const struct ArrowIpcFbrTable* field,
     return EINVAL;
   }
 
-  name = ArrowIpcFbrGetString(field, ARROW_IPC_FBR_FIELD_NAME);
-  if (name.data != NULL) NANOARROW_RETURN_NOT_OK(ArrowSchemaSetName(out, name.data));
+  /* The name was set by the caller (IpcSchemaDecodeChildren). */
   if (ArrowIpcFbrGetInt8(field, ARROW_IPC_FBR_FIELD_NULLABLE, 0)) flags |= ARROW_FLAG_NULLABLE;
 
   n_children = ArrowIpcFbrGetVector(field, ARROW_IPC_FBR_FIELD_CHILDREN, 4, 4, &children)
@@ -6704,7 +6701,7 @@ static ArrowErrorCode IpcSchemaDecodeField(const struct ArrowIpcFbrTable* field,
     int has_index_type = ArrowIpcFbrGetTable(&dictionary, 1, &index_type);
     NANOARROW_RETURN_NOT_OK(
         IpcSchemaIntFormat(has_index_type ? &index_type : NULL, format, error, path));
-    NANOARROW_RETURN_NOT_OK(ArrowSchemaSetFormat(out, format));
+    NANOARROW_RETURN_NOT_OK(IpcSchemaSetFormat(out, format));
     if (ArrowIpcFbrGetInt8(&dictionary, 2, 0)) flags |= ARROW_FLAG_DICTIONARY_ORDERED;
     NANOARROW_RETURN_NOT_OK(ArrowSchemaAllocateDictionary(out));
     value_schema = out->dictionary;
@@ -6713,7 +6710,7 @@ static ArrowErrorCode IpcSchemaDecodeField(const struct ArrowIpcFbrTable* field,
 
   NANOARROW_RETURN_NOT_OK(
       IpcSchemaTypeFormat(field, n_children, format, sizeof(format), &flags, error, path));
-  NANOARROW_RETURN_NOT_OK(ArrowSchemaSetFormat(value_schema, format));
+  NANOARROW_RETURN_NOT_OK(IpcSchemaSetFormat(value_schema, format));
   if (value_schema != out) {
     value_schema->flags |= flags & ARROW_FLAG_MAP_KEYS_SORTED;
     flags &= ~(int64_t)ARROW_FLAG_MAP_KEYS_SORTED;
@@ -6910,6 +6907,14 @@ static ArrowErrorCode IpcStreamStartFileMode(struct IpcStreamReaderPrivate* priv
   if (result == NANOARROW_OK) {
     result = ArrowIpcFileReaderInitBuffer(&private_data->file_reader, all,
                                           &private_data->error);
+  }
+  if (result == NANOARROW_OK) {
+    /* The stream reader's limit holds for the file's batches too. */
+    const struct ArrowIpcDecoderPrivate* decoder_private =
+        (const struct ArrowIpcDecoderPrivate*)private_data->decoder.private_data;
+    result = ArrowIpcFileReaderSetMaxDecompressedBytes(
+        &private_data->file_reader, decoder_private->max_decompressed_bytes);
+    if (result != NANOARROW_OK) ArrowIpcFileReaderReset(&private_data->file_reader);
   }
   ArrowBufferReset(all);
   if (result == NANOARROW_OK) private_data->is_file = 1;

@@ -79,6 +79,8 @@
   NANOARROW_SYMBOL(ArrowIpcFileReaderNumRecordBatches)
 #define ArrowIpcFileReaderReadBatch NANOARROW_SYMBOL(ArrowIpcFileReaderReadBatch)
 #define ArrowIpcFileReaderArrayStream NANOARROW_SYMBOL(ArrowIpcFileReaderArrayStream)
+#define ArrowIpcFileReaderSetMaxDecompressedBytes \
+  NANOARROW_SYMBOL(ArrowIpcFileReaderSetMaxDecompressedBytes)
 #endif
 
 #ifdef __cplusplus
@@ -488,6 +490,12 @@ ArrowErrorCode ArrowIpcFileReaderGetSchema(struct ArrowIpcFileReader* reader,
                                            struct ArrowSchema* out,
                                            struct ArrowError* error);
 int64_t ArrowIpcFileReaderNumRecordBatches(struct ArrowIpcFileReader* reader);
+/* Sets the decompressed-byte limit per message body of the record batches read
+ * from now on to max_bytes (>= 0), or back to the default with -1 (EINVAL for
+ * anything else; see ArrowIpcDecoderSetMaxDecompressedBytes). Dictionaries are
+ * decoded by the Init functions, under the default limit. */
+ArrowErrorCode ArrowIpcFileReaderSetMaxDecompressedBytes(struct ArrowIpcFileReader* reader,
+                                                         int64_t max_bytes);
 /* Decodes record batch i (a struct array) without reading the others. */
 ArrowErrorCode ArrowIpcFileReaderReadBatch(struct ArrowIpcFileReader* reader, int64_t i,
                                            struct ArrowArray* out,

@@ -369,6 +369,21 @@ ArrowViewInitUnionMap(struct ArrowArrayView* array_view, const char* type_ids,
   return NANOARROW_OK;
 }
 
+/* Whether schema would get the same view as previous (a sibling that got
+ * previous_view): both leaves with the same format and nothing else ArrowSchemaViewInit
+ * looks at, and a view that owns nothing (so it can be copied). */
+static int ArrowViewIsSameLeaf(const struct ArrowSchema* previous,
+                               const struct ArrowArrayView* previous_view,
+                               const struct ArrowSchema* schema) {
+  return schema != NULL && schema->release != NULL && schema->format != NULL &&
+         schema->n_children == 0 && schema->dictionary == NULL &&
+         schema->metadata == NULL && previous->n_children == 0 &&
+         previous->dictionary == NULL && previous->metadata == NULL &&
+         previous_view->union_type_id_map == NULL && previous_view->children == NULL &&
+         previous_view->dictionary == NULL &&
+         (schema->format == previous->format || strcmp(schema->format, previous->format) == 0);
+}
+
 static NANOARROW_COLD ArrowErrorCode ArrowViewInitFromSchemaImpl(
     struct ArrowArrayView* array_view, const struct ArrowSchema* schema,
     const struct ArrowViewPath* path, int depth, struct ArrowError* error) {
@@ -388,17 +403,8 @@ static NANOARROW_COLD ArrowErrorCode ArrowViewInitFromSchemaImpl(
   NANOARROW_RETURN_NOT_OK(ArrowSchemaViewInit(&schema_view, schema, error));
 
   array_view->storage_type = schema_view.storage_type;
-  ArrowLayoutInit(&array_view->layout, schema_view.storage_type);
-  switch (schema_view.storage_type) {
-    case NANOARROW_TYPE_FIXED_SIZE_BINARY:
-      array_view->layout.element_size_bits[1] = (int64_t)schema_view.fixed_size * 8;
-      break;
-    case NANOARROW_TYPE_FIXED_SIZE_LIST:
-      array_view->layout.child_size_elements = schema_view.fixed_size;
-      break;
-    default:
-      break;
-  }
+  /* The schema view's layout has the fixed sizes filled in already. */
+  array_view->layout = schema_view.layout;
 
   if (schema->n_children < 0 || (schema->n_children > 0 && schema->children == NULL)) {
     return ArrowViewInvalid(error, path, "Expected %" PRId64 " non-NULL schema children",
@@ -411,6 +417,12 @@ static NANOARROW_COLD ArrowErrorCode ArrowViewInitFromSchemaImpl(
   }
   for (i = 0; i < schema->n_children; i++) {
     struct ArrowViewPath child_path;
+    if (i > 0 && ArrowViewIsSameLeaf(schema->children[i - 1], array_view->children[i - 1],
+                                      schema->children[i])) {
+      /* Wide schemas repeat types: the view the parse would give is that one. */
+      *array_view->children[i] = *array_view->children[i - 1];
+      continue;
+    }
     child_path.parent = path;
     child_path.child_index = i;
     NANOARROW_RETURN_NOT_OK(ArrowViewInitFromSchemaImpl(

@@ -27,27 +27,6 @@ static struct ArrowIpcDecoderPrivate* IpcDecoderGetPrivate(struct ArrowIpcDecode
 
 /* ---- Column trees ---- */
 
-/* Resets tree->view, whose first n_ready shared child views (if it has them) are
- * initialized. */
-static void IpcDecoderTreeResetViews(struct ArrowIpcTree* tree, int64_t n_ready) {
-  int64_t i;
-  if (tree->child_views != NULL) {
-    for (i = 0; i < n_ready; i++) {
-      /* A column view owns nothing else unless InitFromSchema allocated it. */
-      struct ArrowArrayView* child = &tree->child_views[i];
-      if (child->children != NULL || child->dictionary != NULL ||
-          child->union_type_id_map != NULL) {
-        ArrowArrayViewReset(child);
-      }
-    }
-    ArrowFree(tree->child_views);
-    tree->child_views = NULL;
-    tree->view.children = NULL;
-    tree->view.n_children = 0;
-  }
-  ArrowArrayViewReset(&tree->view);
-}
-
 static void IpcDecoderTreeInitEmpty(struct ArrowIpcTree* tree) {
   memset(tree, 0, sizeof(*tree));
   tree->schema.release = NULL;
@@ -67,56 +46,9 @@ void ArrowIpcPrivateTreeReset(struct ArrowIpcTree* tree) {
     ArrowFree(tree->fields[i].variadic_sizes);
   }
   ArrowFree(tree->fields);
-  IpcDecoderTreeResetViews(tree, tree->view.n_children);
+  ArrowArrayViewReset(&tree->view);
   if (tree->schema.release != NULL) ArrowSchemaRelease(&tree->schema);
   IpcDecoderTreeInitEmpty(tree);
-}
-
-/* A flat struct schema: every child without children or dictionary. */
-static int IpcDecoderIsFlat(const struct ArrowSchema* schema) {
-  int64_t i;
-  if (schema->dictionary != NULL || schema->n_children <= 0 || schema->children == NULL) {
-    return 0;
-  }
-  for (i = 0; i < schema->n_children; i++) {
-    const struct ArrowSchema* child = schema->children[i];
-    if (child == NULL || child->n_children != 0 || child->dictionary != NULL) return 0;
-  }
-  return 1;
-}
-
-/* tree->view for tree->schema. The views of a flat schema's columns share one
- * allocation (one malloc instead of one per column); anything else, or any
- * error (so that its message names the child), goes through
- * ArrowArrayViewInitFromSchema. */
-static ArrowErrorCode IpcDecoderTreeInitViews(struct ArrowIpcTree* tree,
-                                              struct ArrowError* error) {
-  const struct ArrowSchema* schema = &tree->schema;
-  if (IpcDecoderIsFlat(schema)) {
-    int64_t n = schema->n_children;
-    int64_t i;
-    struct ArrowArrayView* views = NULL;
-    if (n <= INT64_MAX / (int64_t)(sizeof(struct ArrowArrayView) + sizeof(void*))) {
-      views = (struct ArrowArrayView*)ArrowMalloc(
-          n * (int64_t)(sizeof(struct ArrowArrayView) + sizeof(struct ArrowArrayView*)));
-    }
-    if (views != NULL) {
-      ArrowArrayViewInitFromType(&tree->view, NANOARROW_TYPE_STRUCT);
-      tree->child_views = views;
-      tree->view.children = (struct ArrowArrayView**)(views + n);
-      tree->view.n_children = n;
-      for (i = 0; i < n; i++) {
-        tree->view.children[i] = &views[i];
-        if (ArrowArrayViewInitFromSchema(&views[i], schema->children[i], NULL) !=
-            NANOARROW_OK) {
-          break;
-        }
-      }
-      if (i == n) return NANOARROW_OK;
-      IpcDecoderTreeResetViews(tree, i);
-    }
-  }
-  return ArrowArrayViewInitFromSchema(&tree->view, schema, error);
 }
 
 /* Dictionary ids in schema pre-order, as given by the last Schema message. */
@@ -255,7 +187,7 @@ static ArrowErrorCode IpcDecoderTreeInitWithIds(struct ArrowIpcDecoderPrivate* p
   } else {
     NANOARROW_RETURN_NOT_OK(ArrowSchemaDeepCopy(schema, &tree->schema));
   }
-  NANOARROW_RETURN_NOT_OK(IpcDecoderTreeInitViews(tree, error));
+  NANOARROW_RETURN_NOT_OK(ArrowArrayViewInitFromSchema(&tree->view, &tree->schema, error));
   tree->n_fields = IpcDecoderCountNodes(&tree->view) - 1;
   tree->fields = (struct ArrowIpcTreeField*)ArrowMalloc(
       (tree->n_fields > 0 ? tree->n_fields : 1) * (int64_t)sizeof(struct ArrowIpcTreeField));

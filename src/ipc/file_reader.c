@@ -262,6 +262,13 @@ int64_t ArrowIpcFileReaderNumRecordBatches(struct ArrowIpcFileReader* reader) {
          (int64_t)sizeof(struct ArrowIpcFileBlock);
 }
 
+ArrowErrorCode ArrowIpcFileReaderSetMaxDecompressedBytes(struct ArrowIpcFileReader* reader,
+                                                         int64_t max_bytes) {
+  struct IpcFileReaderPrivate* private_data = (struct IpcFileReaderPrivate*)reader->private_data;
+  if (private_data == NULL) return EINVAL;
+  return ArrowIpcDecoderSetMaxDecompressedBytes(&private_data->decoder, max_bytes);
+}
+
 ArrowErrorCode ArrowIpcFileReaderReadBatch(struct ArrowIpcFileReader* reader, int64_t i,
                                            struct ArrowArray* out,
                                            enum ArrowValidationLevel validation_level,

@@ -31,7 +31,17 @@
 #define ArrowIpcPrivateDecoderAdoptSchema \
   NANOARROW_SYMBOL(ArrowIpcPrivateDecoderAdoptSchema)
 #define ArrowIpcPrivateDictionariesSlot NANOARROW_SYMBOL(ArrowIpcPrivateDictionariesSlot)
+#define ArrowPrivateSchemaSetChildNames NANOARROW_SYMBOL(ArrowPrivateSchemaSetChildNames)
 #endif
+
+/* Defined in src/common/schema.c: names every child i of schema (built by this
+ * library, children not named this way yet) after name_at(context, i) (data ==
+ * NULL: no name), the copies sharing one allocation that each named child holds a
+ * reference to. */
+ArrowErrorCode ArrowPrivateSchemaSetChildNames(
+    struct ArrowSchema* schema,
+    void (*name_at)(const void* context, int64_t i, struct ArrowStringView* out),
+    const void* context);
 
 /* ---- Reference counts: C11 atomics, else GCC/Clang builtins, else plain ---- */
 
@@ -140,9 +150,6 @@ struct ArrowIpcTree {
   struct ArrowArrayView view;
   int64_t n_fields;
   struct ArrowIpcTreeField* fields;
-  /* The top-level child views when they share one allocation (flat schemas),
-   * else NULL (view's children are allocated by ArrowArrayViewInitFromSchema). */
-  struct ArrowArrayView* child_views;
   int64_t n_variadic_fields;
   /* Export sizes of the whole batch: fixed buffers of every node (root included)
    * except binary views, and dictionary-encoded fields. */

@@ -531,6 +531,46 @@ static ArrowErrorCode IpcSchemaDecodeField(const struct ArrowIpcFbrTable* field,
                                   struct ArrowSchema* out, int depth, const char* path,
                                   struct ArrowError* error);
 
+/* The type of a format that ArrowSchemaSetType() writes without copying it (types
+ * without parameters or children of their own); UNINITIALIZED for the others. */
+static enum ArrowType IpcSchemaStaticType(const char* format) {
+  if (format[0] != '\0' && format[1] == '\0') {
+    switch (format[0]) {
+      case 'n': return NANOARROW_TYPE_NA;
+      case 'b': return NANOARROW_TYPE_BOOL;
+      case 'c': return NANOARROW_TYPE_INT8;
+      case 'C': return NANOARROW_TYPE_UINT8;
+      case 's': return NANOARROW_TYPE_INT16;
+      case 'S': return NANOARROW_TYPE_UINT16;
+      case 'i': return NANOARROW_TYPE_INT32;
+      case 'I': return NANOARROW_TYPE_UINT32;
+      case 'l': return NANOARROW_TYPE_INT64;
+      case 'L': return NANOARROW_TYPE_UINT64;
+      case 'e': return NANOARROW_TYPE_HALF_FLOAT;
+      case 'f': return NANOARROW_TYPE_FLOAT;
+      case 'g': return NANOARROW_TYPE_DOUBLE;
+      case 'z': return NANOARROW_TYPE_BINARY;
+      case 'u': return NANOARROW_TYPE_STRING;
+      case 'Z': return NANOARROW_TYPE_LARGE_BINARY;
+      case 'U': return NANOARROW_TYPE_LARGE_STRING;
+      default: return NANOARROW_TYPE_UNINITIALIZED;
+    }
+  }
+  if (strcmp(format, "+s") == 0) return NANOARROW_TYPE_STRUCT;
+  if (strcmp(format, "vu") == 0) return NANOARROW_TYPE_STRING_VIEW;
+  if (strcmp(format, "vz") == 0) return NANOARROW_TYPE_BINARY_VIEW;
+  if (strcmp(format, "tdD") == 0) return NANOARROW_TYPE_DATE32;
+  if (strcmp(format, "tdm") == 0) return NANOARROW_TYPE_DATE64;
+  return NANOARROW_TYPE_UNINITIALIZED;
+}
+
+/* ArrowSchemaSetFormat(), sharing the library's static copy of common formats. */
+static ArrowErrorCode IpcSchemaSetFormat(struct ArrowSchema* schema, const char* format) {
+  enum ArrowType type = IpcSchemaStaticType(format);
+  if (type != NANOARROW_TYPE_UNINITIALIZED) return ArrowSchemaSetType(schema, type);
+  return ArrowSchemaSetFormat(schema, format);
+}
+
 /* out = path + ".children[i]" (truncated to fit); snprintf costs too much per
  * field of a wide schema. */
 static void IpcSchemaChildPath(char* out, size_t out_size, const char* path, int64_t i) {
@@ -558,6 +598,17 @@ static void IpcSchemaChildPath(char* out, size_t out_size, const char* path, int
  * with paths (building one per field costs too much for wide schemas). */
 static const char kIpcSchemaNoPath[] = "";
 
+/* The name of Field i of a vector of Fields (for ArrowPrivateSchemaSetChildNames). */
+static void IpcSchemaFieldNameAt(const void* context, int64_t i, struct ArrowStringView* out) {
+  struct ArrowIpcFbrTable field;
+  if (ArrowIpcFbrVectorTable((const struct ArrowIpcFbrVector*)context, i, &field)) {
+    *out = ArrowIpcFbrGetString(&field, ARROW_IPC_FBR_FIELD_NAME);
+  } else {
+    out->data = NULL;
+    out->size_bytes = 0;
+  }
+}
+
 static ArrowErrorCode IpcSchemaDecodeChildren(const struct ArrowIpcFbrTable* table, int id,
                                      struct ArrowSchema* out, int depth, const char* path,
                                      struct ArrowError* error) {
@@ -568,6 +619,8 @@ static ArrowErrorCode IpcSchemaDecodeChildren(const struct ArrowIpcFbrTable* tab
   const char* child_path = kIpcSchemaNoPath;
   if (!ArrowIpcFbrGetVector(table, id, 4, 4, &vec)) vec.n = 0;
   NANOARROW_RETURN_NOT_OK(ArrowSchemaAllocateChildren(out, vec.n));
+  /* All names in one allocation rather than one each. */
+  NANOARROW_RETURN_NOT_OK(ArrowPrivateSchemaSetChildNames(out, &IpcSchemaFieldNameAt, &vec));
   for (i = 0; i < vec.n; i++) {
     if (path != kIpcSchemaNoPath) {
       IpcSchemaChildPath(child_path_buffer, sizeof(child_path_buffer), path, i);
@@ -588,7 +641,6 @@ static ArrowErrorCode IpcSchemaDecodeField(const struct ArrowIpcFbrTable* field,
                                   struct ArrowError* error) {
   struct ArrowIpcFbrTable dictionary;
   struct ArrowIpcFbrVector children;
-  struct ArrowStringView name;
   struct ArrowSchema* value_schema = out;
   /* Fits "+ud:" and 127 type ids of up to 4 characters, or a 1000-byte timezone. */
   char format[1024];
@@ -601,8 +653,7 @@ static ArrowErrorCode IpcSchemaDecodeField(const struct ArrowIpcFbrTable* field,
     return EINVAL;
   }
 
-  name = ArrowIpcFbrGetString(field, ARROW_IPC_FBR_FIELD_NAME);
-  if (name.data != NULL) NANOARROW_RETURN_NOT_OK(ArrowSchemaSetName(out, name.data));
+  /* The name was set by the caller (IpcSchemaDecodeChildren). */
   if (ArrowIpcFbrGetInt8(field, ARROW_IPC_FBR_FIELD_NULLABLE, 0)) flags |= ARROW_FLAG_NULLABLE;
 
   n_children = ArrowIpcFbrGetVector(field, ARROW_IPC_FBR_FIELD_CHILDREN, 4, 4, &children)
@@ -613,7 +664,7 @@ static ArrowErrorCode IpcSchemaDecodeField(const struct ArrowIpcFbrTable* field,
     int has_index_type = ArrowIpcFbrGetTable(&dictionary, 1, &index_type);
     NANOARROW_RETURN_NOT_OK(
         IpcSchemaIntFormat(has_index_type ? &index_type : NULL, format, error, path));
-    NANOARROW_RETURN_NOT_OK(ArrowSchemaSetFormat(out, format));
+    NANOARROW_RETURN_NOT_OK(IpcSchemaSetFormat(out, format));
     if (ArrowIpcFbrGetInt8(&dictionary, 2, 0)) flags |= ARROW_FLAG_DICTIONARY_ORDERED;
     NANOARROW_RETURN_NOT_OK(ArrowSchemaAllocateDictionary(out));
     value_schema = out->dictionary;
@@ -622,7 +673,7 @@ static ArrowErrorCode IpcSchemaDecodeField(const struct ArrowIpcFbrTable* field,
 
   NANOARROW_RETURN_NOT_OK(
       IpcSchemaTypeFormat(field, n_children, format, sizeof(format), &flags, error, path));
-  NANOARROW_RETURN_NOT_OK(ArrowSchemaSetFormat(value_schema, format));
+  NANOARROW_RETURN_NOT_OK(IpcSchemaSetFormat(value_schema, format));
   if (value_schema != out) {
     value_schema->flags |= flags & ARROW_FLAG_MAP_KEYS_SORTED;
     flags &= ~(int64_t)ARROW_FLAG_MAP_KEYS_SORTED;

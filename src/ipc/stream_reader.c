@@ -92,6 +92,14 @@ static ArrowErrorCode IpcStreamStartFileMode(struct IpcStreamReaderPrivate* priv
     result = ArrowIpcFileReaderInitBuffer(&private_data->file_reader, all,
                                           &private_data->error);
   }
+  if (result == NANOARROW_OK) {
+    /* The stream reader's limit holds for the file's batches too. */
+    const struct ArrowIpcDecoderPrivate* decoder_private =
+        (const struct ArrowIpcDecoderPrivate*)private_data->decoder.private_data;
+    result = ArrowIpcFileReaderSetMaxDecompressedBytes(
+        &private_data->file_reader, decoder_private->max_decompressed_bytes);
+    if (result != NANOARROW_OK) ArrowIpcFileReaderReset(&private_data->file_reader);
+  }
   ArrowBufferReset(all);
   if (result == NANOARROW_OK) private_data->is_file = 1;
   return result;

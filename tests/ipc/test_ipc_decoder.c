@@ -338,3 +338,65 @@ Test(ipc_decoder, max_decompressed_bytes_is_honoured) {
     ArrowArrayStreamRelease(&stream);
   }
 }
+
+/* Decoded children share one allocation for their names: a child moved out of the
+ * schema keeps its name (and may be renamed) after the parent is released. */
+Test(ipc_decoder, decoded_child_names_outlive_their_parent) {
+  static const char* const kNames[] = {"first", "", "third column"};
+  struct ArrowSchema schema;
+  struct ArrowSchema decoded;
+  struct ArrowSchema moved;
+  struct ArrowSchema other;
+  struct ArrowBuffer bytes;
+  struct ArrowIpcOutputStream output;
+  struct ArrowIpcWriter writer;
+  struct ArrowIpcInputStream input;
+  struct ArrowArrayStream stream;
+  struct ArrowError error;
+  int64_t i;
+
+  cr_assert_eq(ArrowSchemaInitFromType(&schema, NANOARROW_TYPE_STRUCT), NANOARROW_OK);
+  cr_assert_eq(ArrowSchemaAllocateChildren(&schema, 4), NANOARROW_OK);
+  for (i = 0; i < 4; i++) {
+    cr_assert_eq(ArrowSchemaInitFromType(schema.children[i], NANOARROW_TYPE_INT32),
+                 NANOARROW_OK);
+    if (i < 3) {
+      cr_assert_eq(ArrowSchemaSetName(schema.children[i], kNames[i]), NANOARROW_OK);
+    }
+  }
+  ArrowBufferInit(&bytes);
+  cr_assert_eq(ArrowIpcOutputStreamInitBuffer(&output, &bytes), NANOARROW_OK);
+  cr_assert_eq(ArrowIpcWriterInit(&writer, &output), NANOARROW_OK);
+  cr_assert_eq(ArrowIpcWriterWriteSchema(&writer, &schema, &error), NANOARROW_OK, "%s",
+               error.message);
+  cr_assert_eq(ArrowIpcWriterWriteArrayView(&writer, NULL, &error), NANOARROW_OK);
+  ArrowIpcWriterReset(&writer);
+  ArrowSchemaRelease(&schema);
+
+  cr_assert_eq(ArrowIpcInputStreamInitBuffer(&input, &bytes), NANOARROW_OK);
+  cr_assert_eq(ArrowIpcArrayStreamReaderInit(&stream, &input, NULL), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayStreamGetSchema(&stream, &decoded, &error), NANOARROW_OK);
+  ArrowArrayStreamRelease(&stream);
+  cr_assert_eq(decoded.n_children, 4);
+  for (i = 0; i < 3; i++) cr_assert_str_eq(decoded.children[i]->name, kNames[i]);
+  /* The writer gives an unnamed field an empty name. */
+  cr_assert(decoded.children[3]->name == NULL || decoded.children[3]->name[0] == '\0');
+
+  /* Move two children out, rename one of them and the first still in place. */
+  ArrowSchemaMove(decoded.children[0], &moved);
+  ArrowSchemaMove(decoded.children[2], &other);
+  cr_assert_eq(ArrowSchemaSetName(&other, "renamed"), NANOARROW_OK);
+  cr_assert_eq(ArrowSchemaSetName(decoded.children[1], "second"), NANOARROW_OK);
+  cr_assert_str_eq(decoded.children[1]->name, "second");
+  ArrowSchemaRelease(&decoded);
+
+  cr_assert_str_eq(moved.name, "first");
+  cr_assert_str_eq(other.name, "renamed");
+  ArrowSchemaRelease(&other);
+  cr_assert_str_eq(moved.name, "first");
+  /* A deep copy owns its own name. */
+  cr_assert_eq(ArrowSchemaDeepCopy(&moved, &other), NANOARROW_OK);
+  ArrowSchemaRelease(&moved);
+  cr_assert_str_eq(other.name, "first");
+  ArrowSchemaRelease(&other);
+}

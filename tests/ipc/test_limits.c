@@ -731,3 +731,91 @@ Test(ipc_limits, stream_reader_limit_is_honoured) {
   cr_assert_not_null(input_stream.release);
   input_stream.release(&input_stream);
 }
+
+/* An IPC file of one ZSTD-compressed batch: one int32 column of n_rows zeros (so the
+ * body claims 4 x n_rows decompressed bytes in all). 0 when ZSTD is not built in. */
+static int WriteCompressedFile(int64_t n_rows, struct ArrowBuffer* out) {
+  struct ArrowIpcOutputStream output;
+  struct ArrowIpcWriter writer;
+  struct ArrowSchema schema;
+  struct ArrowArray array;
+  struct ArrowArrayView view;
+  struct ArrowError error;
+  int64_t i;
+  int rc;
+
+  cr_assert_eq(ArrowSchemaInitFromType(&schema, NANOARROW_TYPE_STRUCT), NANOARROW_OK);
+  cr_assert_eq(ArrowSchemaAllocateChildren(&schema, 1), NANOARROW_OK);
+  cr_assert_eq(ArrowSchemaInitFromType(schema.children[0], NANOARROW_TYPE_INT32),
+               NANOARROW_OK);
+  cr_assert_eq(ArrowSchemaSetName(schema.children[0], "zeros"), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayInitFromSchema(&array, &schema, NULL), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayStartAppending(&array), NANOARROW_OK);
+  for (i = 0; i < n_rows; i++) {
+    cr_assert_eq(ArrowArrayAppendInt(array.children[0], 0), NANOARROW_OK);
+    cr_assert_eq(ArrowArrayFinishElement(&array), NANOARROW_OK);
+  }
+  cr_assert_eq(ArrowArrayFinishBuildingDefault(&array, NULL), NANOARROW_OK);
+
+  ArrowBufferInit(out);
+  cr_assert_eq(ArrowIpcOutputStreamInitBuffer(&output, out), NANOARROW_OK);
+  cr_assert_eq(ArrowIpcWriterInit(&writer, &output), NANOARROW_OK);
+  rc = ArrowIpcWriterSetCompression(&writer, NANOARROW_IPC_COMPRESSION_TYPE_ZSTD, &error);
+  if (rc == NANOARROW_OK) {
+    cr_assert_eq(ArrowIpcWriterStartFile(&writer, &error), NANOARROW_OK, "%s", error.message);
+    cr_assert_eq(ArrowIpcWriterWriteSchema(&writer, &schema, &error), NANOARROW_OK, "%s",
+                 error.message);
+    cr_assert_eq(ArrowArrayViewInitFromSchema(&view, &schema, &error), NANOARROW_OK);
+    cr_assert_eq(ArrowArrayViewSetArray(&view, &array, &error), NANOARROW_OK);
+    cr_assert_eq(ArrowIpcWriterWriteArrayView(&writer, &view, &error), NANOARROW_OK, "%s",
+                 error.message);
+    cr_assert_eq(ArrowIpcWriterFinalizeFile(&writer, &error), NANOARROW_OK, "%s",
+                 error.message);
+    ArrowArrayViewReset(&view);
+  }
+  ArrowIpcWriterReset(&writer);
+  ArrowArrayRelease(&array);
+  ArrowSchemaRelease(&schema);
+  return rc == NANOARROW_OK;
+}
+
+Test(ipc_limits, file_reader_limit_is_honoured) {
+  struct ArrowBuffer bytes;
+  struct ArrowIpcFileReader reader;
+  struct ArrowArray batch;
+  struct ArrowError error;
+  /* 4096 int32 zeros: 16384 decompressed bytes from a few compressed ones. */
+  if (!WriteCompressedFile(4096, &bytes)) {
+    ArrowBufferReset(&bytes);
+    cr_skip_test("built without ZSTD");
+  }
+  cr_assert_eq(ArrowIpcFileReaderInitBuffer(&reader, &bytes, &error), NANOARROW_OK, "%s",
+               error.message);
+
+  /* Just under the claim: refused, naming the limit. */
+  cr_assert_eq(ArrowIpcFileReaderSetMaxDecompressedBytes(&reader, 16383), NANOARROW_OK);
+  error.message[0] = '\0';
+  cr_assert_eq(ArrowIpcFileReaderReadBatch(&reader, 0, &batch,
+                                           NANOARROW_VALIDATION_LEVEL_FULL, &error),
+               EINVAL);
+  cr_assert(strstr(error.message, "over the limit of 16383 decompressed bytes") != NULL,
+            "%s", error.message);
+
+  /* At the claim, and back at the default: read. */
+  cr_assert_eq(ArrowIpcFileReaderSetMaxDecompressedBytes(&reader, 16384), NANOARROW_OK);
+  cr_assert_eq(ArrowIpcFileReaderReadBatch(&reader, 0, &batch,
+                                           NANOARROW_VALIDATION_LEVEL_FULL, &error),
+               NANOARROW_OK, "%s", error.message);
+  cr_assert_eq(batch.length, 4096);
+  ArrowArrayRelease(&batch);
+  cr_assert_eq(ArrowIpcFileReaderSetMaxDecompressedBytes(&reader, 0), NANOARROW_OK);
+  cr_assert_eq(ArrowIpcFileReaderSetMaxDecompressedBytes(&reader, -1), NANOARROW_OK);
+  cr_assert_eq(ArrowIpcFileReaderReadBatch(&reader, 0, &batch,
+                                           NANOARROW_VALIDATION_LEVEL_FULL, &error),
+               NANOARROW_OK, "%s", error.message);
+  ArrowArrayRelease(&batch);
+
+  /* Limits below -1 are refused and leave the limit alone. */
+  cr_assert_eq(ArrowIpcFileReaderSetMaxDecompressedBytes(&reader, -2), EINVAL);
+  ArrowIpcFileReaderReset(&reader);
+}
