@@ -2860,14 +2860,14 @@ static inline int64_t ArrowArrayViewGetBufferElementSizeBits(
 static inline int8_t ArrowArrayViewIsNull(const struct ArrowArrayView* array_view,
                                           int64_t i) {
   const uint8_t* validity = array_view->buffer_views[0].data.as_uint8;
-  if (array_view->layout.buffer_type[0] != NANOARROW_BUFFER_TYPE_VALIDITY) {
-    return array_view->storage_type == NANOARROW_TYPE_NA;
+  if (NANOARROW_PREDICT_TRUE(validity != NULL && array_view->layout.buffer_type[0] ==
+                                                     NANOARROW_BUFFER_TYPE_VALIDITY)) {
+    i += array_view->offset;
+    return (int8_t)!((validity[i >> 3] >> (i & 7)) & 1);
   }
-  if (validity == NULL) {
-    return 0;
-  }
-  i += array_view->offset;
-  return (int8_t)(((validity[i >> 3] >> (i & 7)) & 1) ^ 1);
+  /* No validity bitmap: only the null type has nulls (all of them). A union's first
+   * buffer holds type ids, not validity. */
+  return array_view->storage_type == NANOARROW_TYPE_NA;
 }
 
 static inline int64_t ArrowArrayViewComputeNullCount(

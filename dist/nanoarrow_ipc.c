@@ -489,6 +489,7 @@ static inline int ArrowIpcFbrVerifyString(struct ArrowIpcFbrVerifier* verifier,
 #define ArrowIpcPrivateVerifyFooter NANOARROW_SYMBOL(ArrowIpcPrivateVerifyFooter)
 #define ArrowIpcPrivateDecodeSchema NANOARROW_SYMBOL(ArrowIpcPrivateDecodeSchema)
 #define ArrowIpcPrivateTreeReset NANOARROW_SYMBOL(ArrowIpcPrivateTreeReset)
+#define ArrowIpcPrivateTreeEnsureViews NANOARROW_SYMBOL(ArrowIpcPrivateTreeEnsureViews)
 #define ArrowIpcPrivateDecodeBatch NANOARROW_SYMBOL(ArrowIpcPrivateDecodeBatch)
 #define ArrowIpcPrivateOwnerRelease NANOARROW_SYMBOL(ArrowIpcPrivateOwnerRelease)
 #define ArrowIpcPrivateSharedArrayExport NANOARROW_SYMBOL(ArrowIpcPrivateSharedArrayExport)
@@ -607,21 +608,37 @@ void ArrowIpcPrivateSharedArrayRelease(struct ArrowIpcSharedArray* shared);
 
 /* ---- Column trees: a struct schema flattened in IPC pre-order ---- */
 
+/* Variadic buffers of the last batch for one binary/string view field. */
+struct ArrowIpcTreeVariadic {
+  int64_t capacity;
+  const void** buffers;
+  int64_t* sizes;
+};
+
 struct ArrowIpcTreeField {
+  /* The field's view (NULL until the tree's views are built). */
   struct ArrowArrayView* view;
-  /* Index into ArrowIpcDecoderPrivate.dictionaries, or -1. */
-  int64_t dictionary_index;
+  int64_t n_children;
+  /* Fixed-size lists: the list size; other types: the bits per element of
+   * layout buffer 1 (what the schema's parameters give, e.g. for fixed-size
+   * binary). */
+  int64_t fixed_size;
   /* Generation of the dictionary last attached to view->dictionary (0: none). */
   int64_t dictionary_generation;
-  /* Variadic buffers of this batch (binary/string views): pointers and sizes. */
-  int64_t variadic_capacity;
-  const void** variadic_buffers;
-  int64_t* variadic_sizes;
+  /* Binary/string views only, allocated by the first batch that needs it. */
+  struct ArrowIpcTreeVariadic* variadic;
+  /* Index into ArrowIpcDecoderPrivate.dictionaries, or -1. */
+  int32_t dictionary_index;
+  /* enum ArrowType */
+  int32_t storage_type;
 };
 
 struct ArrowIpcTree {
   struct ArrowSchema schema; /* "+s" */
+  /* The root view: its children are the columns once the views are built. */
   struct ArrowArrayView view;
+  int has_views;
+  int64_t n_columns;
   int64_t n_fields;
   struct ArrowIpcTreeField* fields;
   int64_t n_variadic_fields;
@@ -633,9 +650,16 @@ struct ArrowIpcTree {
    * a dictionary: buffer sizes, child lengths and (FULL) null counts then cover
    * every validation level, so batches are checked while they are decoded. */
   int quick_validation;
+  /* Whole batches of a quick tree are decoded straight into the exported arrays;
+   * the views are built only when something asks for them. */
+  int direct_export;
   /* Some field has children (nested struct or fixed-size list). */
   int has_nested_fields;
 };
+
+/* Builds the views of a direct_export tree (once). */
+ArrowErrorCode ArrowIpcPrivateTreeEnsureViews(struct ArrowIpcTree* tree,
+                                              struct ArrowError* error);
 
 void ArrowIpcPrivateTreeReset(struct ArrowIpcTree* tree);
 
@@ -997,9 +1021,9 @@ struct IpcBatchContext {
 /* Byte swapping: > 0 reverses each element of that many bytes. */
 enum { IPC_BATCH_SWAP_NONE = 0, IPC_BATCH_SWAP_MONTH_DAY_NANO = -1, IPC_BATCH_SWAP_BINARY_VIEW = -2 };
 
-static int IpcBatchSwapKind(const struct ArrowArrayView* view, int slot) {
-  enum ArrowBufferType type = view->layout.buffer_type[slot];
-  int64_t bits = view->layout.element_size_bits[slot];
+/* How a buffer of the given type and element size is byte-swapped. */
+static int IpcBatchSwapKind(enum ArrowType storage_type, enum ArrowBufferType type,
+                            int64_t bits) {
   switch (type) {
     case NANOARROW_BUFFER_TYPE_DATA_OFFSET:
     case NANOARROW_BUFFER_TYPE_UNION_OFFSET:
@@ -1007,7 +1031,7 @@ static int IpcBatchSwapKind(const struct ArrowArrayView* view, int slot) {
     case NANOARROW_BUFFER_TYPE_SIZE:
       return (int)(bits / 8);
     case NANOARROW_BUFFER_TYPE_DATA:
-      switch (view->storage_type) {
+      switch (storage_type) {
         case NANOARROW_TYPE_BOOL:
         case NANOARROW_TYPE_FIXED_SIZE_BINARY:
         case NANOARROW_TYPE_STRING:
@@ -1180,15 +1204,16 @@ static ArrowErrorCode IpcBatchResolveBuffer(struct IpcBatchContext* ctx, int64_t
   return NANOARROW_OK;
 }
 
-/* The alignment buffer slot needs: 1, 2, 4 or 8 (a power of two). */
-static int64_t IpcBatchAlignment(const struct ArrowArrayView* view, int slot) {
-  int64_t bytes = view->layout.element_size_bits[slot] / 8;
-  if (view->layout.buffer_type[slot] == NANOARROW_BUFFER_TYPE_DATA &&
-      (view->storage_type == NANOARROW_TYPE_FIXED_SIZE_BINARY ||
-       view->storage_type == NANOARROW_TYPE_STRING ||
-       view->storage_type == NANOARROW_TYPE_BINARY ||
-       view->storage_type == NANOARROW_TYPE_LARGE_STRING ||
-       view->storage_type == NANOARROW_TYPE_LARGE_BINARY)) {
+/* The alignment a buffer of the given type and element size needs: 1, 2, 4 or 8
+ * (a power of two). */
+static int64_t IpcBatchAlignment(enum ArrowType storage_type, enum ArrowBufferType type,
+                                 int64_t bits) {
+  int64_t bytes = bits / 8;
+  if (type == NANOARROW_BUFFER_TYPE_DATA &&
+      (storage_type == NANOARROW_TYPE_FIXED_SIZE_BINARY ||
+       storage_type == NANOARROW_TYPE_STRING || storage_type == NANOARROW_TYPE_BINARY ||
+       storage_type == NANOARROW_TYPE_LARGE_STRING ||
+       storage_type == NANOARROW_TYPE_LARGE_BINARY)) {
     return 1;
   }
   return bytes >= 8 ? 8 : bytes >= 4 ? 4 : bytes >= 2 ? 2 : 1;
@@ -1197,22 +1222,16 @@ static int64_t IpcBatchAlignment(const struct ArrowArrayView* view, int slot) {
 /* What ArrowArrayViewValidate(MINIMAL) requires of a fixed-width buffer: room for
  * length elements (a present validity bitmap too). Failing only routes the batch
  * through ArrowArrayViewValidate, which reports the problem. */
-static void IpcBatchQuickCheckBuffer(struct IpcBatchContext* ctx,
-                                     const struct ArrowArrayView* view, int slot) {
-  int64_t bits = view->layout.element_size_bits[slot];
-  int64_t size = view->buffer_views[slot].size_bytes;
+static void IpcBatchQuickCheckBuffer(struct IpcBatchContext* ctx, int64_t length,
+                                     int64_t bits, int64_t size, int is_validity) {
   int64_t required;
   /* Both below 2^31 (the usual case) cannot overflow; else divide to check. */
-  if (bits <= 0 || ((view->length | bits) >> 31 != 0 &&
-                    view->length > (INT64_MAX - 7) / bits)) {
+  if (bits <= 0 || ((length | bits) >> 31 != 0 && length > (INT64_MAX - 7) / bits)) {
     ctx->quick_ok = 0;
     return;
   }
-  required = (view->length * bits + 7) / 8;
-  if (size < required && (size > 0 || view->layout.buffer_type[slot] !=
-                                          NANOARROW_BUFFER_TYPE_VALIDITY)) {
-    ctx->quick_ok = 0;
-  }
+  required = (length * bits + 7) / 8;
+  if (size < required && (size > 0 || !is_validity)) ctx->quick_ok = 0;
 }
 
 /* Children of struct and fixed-size list fields (and top-level columns) must
@@ -1231,18 +1250,12 @@ static int IpcBatchQuickCheckChildren(const struct ArrowArrayView* view) {
   return 1;
 }
 
-static int64_t IpcBatchSubtreeSize(const struct ArrowArrayView* view);
-
-/* Field k of the tree, which is top-level column `column` (or -1). */
-static ArrowErrorCode IpcBatchDecodeField(struct IpcBatchContext* ctx, int64_t k,
-                                          int64_t column) {
-  struct ArrowIpcTreeField* field = &ctx->tree->fields[k];
-  struct ArrowArrayView* view = field->view;
+/* Reads and checks field node k (top-level column `column`, or -1). */
+static ArrowErrorCode IpcBatchReadNode(struct IpcBatchContext* ctx, int64_t k, int64_t column,
+                                       int64_t* length_out, int64_t* null_count_out) {
   const uint8_t* node;
   int64_t length;
   int64_t null_count;
-  int slot;
-
   if (k >= ctx->header->nodes.n) {
     ArrowErrorSet(ctx->error, "message has %ld field nodes but the schema needs %ld",
                   (long)ctx->header->nodes.n, (long)ctx->tree->n_fields);
@@ -1259,12 +1272,16 @@ static ArrowErrorCode IpcBatchDecodeField(struct IpcBatchContext* ctx, int64_t k
   /* The format requires it, and it keeps a short batch from carrying a column of
    * any length. */
   if (column >= 0 && length != ctx->header->length) {
-    const char* name = ctx->tree->schema.children[column]->name;
+    /* The name is only known while the decoder still owns its schema: the stream
+     * reader hands the schema itself to its consumer, who may have released it. */
+    const char* name = ctx->tree->schema.release != NULL
+                           ? ctx->tree->schema.children[column]->name
+                           : NULL;
     ArrowErrorSet(ctx->error,
-                  "column %ld ('%s'): field length %ld differs from the record batch "
+                  "column %ld%s%s%s: field length %ld differs from the record batch "
                   "length %ld",
-                  (long)column, name != NULL ? name : "", (long)length,
-                  (long)ctx->header->length);
+                  (long)column, name != NULL ? " ('" : "", name != NULL ? name : "",
+                  name != NULL ? "')" : "", (long)length, (long)ctx->header->length);
     return EINVAL;
   }
   if (length > ctx->max_length) {
@@ -1274,6 +1291,21 @@ static ArrowErrorCode IpcBatchDecodeField(struct IpcBatchContext* ctx, int64_t k
                   (long)k, (long)length, (long)ctx->max_length, (long)ctx->body_size);
     return EINVAL;
   }
+  *length_out = length;
+  *null_count_out = null_count;
+  return NANOARROW_OK;
+}
+
+/* Field k of the tree, which is top-level column `column` (or -1), into its view. */
+static ArrowErrorCode IpcBatchDecodeField(struct IpcBatchContext* ctx, int64_t k,
+                                          int64_t column) {
+  struct ArrowIpcTreeField* field = &ctx->tree->fields[k];
+  struct ArrowArrayView* view = field->view;
+  int64_t length;
+  int64_t null_count;
+  int slot;
+
+  NANOARROW_RETURN_NOT_OK(IpcBatchReadNode(ctx, k, column, &length, &null_count));
   view->offset = 0;
   view->length = length;
   view->null_count = null_count;
@@ -1292,14 +1324,21 @@ static ArrowErrorCode IpcBatchDecodeField(struct IpcBatchContext* ctx, int64_t k
       buffer_view->size_bytes = 0;
       continue;
     }
+    enum ArrowBufferType type = view->layout.buffer_type[slot];
+    int64_t bits = view->layout.element_size_bits[slot];
     NANOARROW_RETURN_NOT_OK(IpcBatchResolveBuffer(
-        ctx, k, ctx->swap_endian ? IpcBatchSwapKind(view, slot) : IPC_BATCH_SWAP_NONE,
-        IpcBatchAlignment(view, slot), buffer_view));
+        ctx, k,
+        ctx->swap_endian ? IpcBatchSwapKind(view->storage_type, type, bits)
+                         : IPC_BATCH_SWAP_NONE,
+        IpcBatchAlignment(view->storage_type, type, bits), buffer_view));
     if (buffer_view->size_bytes == 0 &&
         view->layout.buffer_type[slot] != NANOARROW_BUFFER_TYPE_VALIDITY) {
       buffer_view->data.data = kIpcBatchEmptyBuffer;
     }
-    if (ctx->quick) IpcBatchQuickCheckBuffer(ctx, view, slot);
+    if (ctx->quick) {
+      IpcBatchQuickCheckBuffer(ctx, length, bits, buffer_view->size_bytes,
+                               type == NANOARROW_BUFFER_TYPE_VALIDITY);
+    }
   }
 
   if (view->layout.buffer_type[0] == NANOARROW_BUFFER_TYPE_VALIDITY && null_count > 0 &&
@@ -1317,6 +1356,7 @@ static ArrowErrorCode IpcBatchDecodeField(struct IpcBatchContext* ctx, int64_t k
 
   if (view->storage_type == NANOARROW_TYPE_BINARY_VIEW ||
       view->storage_type == NANOARROW_TYPE_STRING_VIEW) {
+    struct ArrowIpcTreeVariadic* variadic;
     int64_t n_variadic;
     int64_t j;
     if (ctx->variadic_i >= ctx->header->variadic_counts.n) {
@@ -1333,27 +1373,33 @@ static ArrowErrorCode IpcBatchDecodeField(struct IpcBatchContext* ctx, int64_t k
                     (long)n_variadic);
       return EINVAL;
     }
-    if (n_variadic > field->variadic_capacity) {
+    if (field->variadic == NULL) {
+      field->variadic =
+          (struct ArrowIpcTreeVariadic*)ArrowMalloc(sizeof(struct ArrowIpcTreeVariadic));
+      if (field->variadic == NULL) return ENOMEM;
+      memset(field->variadic, 0, sizeof(struct ArrowIpcTreeVariadic));
+    }
+    variadic = field->variadic;
+    if (n_variadic > variadic->capacity) {
       const void** buffers = (const void**)ArrowRealloc(
-          (void*)field->variadic_buffers, n_variadic * (int64_t)sizeof(void*));
+          (void*)variadic->buffers, n_variadic * (int64_t)sizeof(void*));
       int64_t* sizes;
       if (buffers == NULL) return ENOMEM;
-      field->variadic_buffers = buffers;
-      sizes = (int64_t*)ArrowRealloc(field->variadic_sizes,
-                                     n_variadic * (int64_t)sizeof(int64_t));
+      variadic->buffers = buffers;
+      sizes = (int64_t*)ArrowRealloc(variadic->sizes, n_variadic * (int64_t)sizeof(int64_t));
       if (sizes == NULL) return ENOMEM;
-      field->variadic_sizes = sizes;
-      field->variadic_capacity = n_variadic;
+      variadic->sizes = sizes;
+      variadic->capacity = n_variadic;
     }
     for (j = 0; j < n_variadic; j++) {
       struct ArrowBufferView data;
       NANOARROW_RETURN_NOT_OK(IpcBatchResolveBuffer(ctx, k, IPC_BATCH_SWAP_NONE, 1, &data));
-      field->variadic_buffers[j] = data.size_bytes > 0 ? data.data.data : kIpcBatchEmptyBuffer;
-      field->variadic_sizes[j] = data.size_bytes;
+      variadic->buffers[j] = data.size_bytes > 0 ? data.data.data : kIpcBatchEmptyBuffer;
+      variadic->sizes[j] = data.size_bytes;
     }
     view->n_variadic_buffers = (int32_t)n_variadic;
-    view->variadic_buffers = field->variadic_buffers;
-    view->variadic_buffer_sizes = field->variadic_sizes;
+    view->variadic_buffers = variadic->buffers;
+    view->variadic_buffer_sizes = variadic->sizes;
   }
 
   if (field->dictionary_index >= 0) {
@@ -1436,10 +1482,11 @@ static void IpcBatchCountExport(const struct ArrowIpcTree* tree,
   }
 }
 
-static int64_t IpcBatchExportBytes(const struct IpcBatchExportSize* size) {
-  return (size->n_nodes - 1) * (int64_t)(sizeof(struct ArrowArray) + sizeof(void*)) +
-         size->n_buffers * (int64_t)sizeof(void*) +
-         size->n_dictionaries * (int64_t)sizeof(struct ArrowArray);
+static int64_t IpcBatchExportBytes(int64_t n_nodes, int64_t n_buffers,
+                                   int64_t n_dictionaries) {
+  return (n_nodes - 1) * (int64_t)(sizeof(struct ArrowArray) + sizeof(void*)) +
+         n_buffers * (int64_t)sizeof(void*) +
+         n_dictionaries * (int64_t)sizeof(struct ArrowArray);
 }
 
 /* Points the export cursors of ctx at the room after the owner's head. */
@@ -1541,11 +1588,12 @@ static ArrowErrorCode IpcBatchExport(struct IpcBatchContext* ctx,
   return result;
 }
 
-static int64_t IpcBatchSubtreeSize(const struct ArrowArrayView* view) {
-  int64_t n = 1;
+/* The field after the subtree of field k (pre-order). */
+static int64_t IpcBatchSubtreeEnd(const struct ArrowIpcTree* tree, int64_t k) {
+  int64_t end = k + 1;
   int64_t i;
-  for (i = 0; i < view->n_children; i++) n += IpcBatchSubtreeSize(view->children[i]);
-  return n;
+  for (i = 0; i < tree->fields[k].n_children; i++) end = IpcBatchSubtreeEnd(tree, end);
+  return end;
 }
 
 /* The decompressed-byte and length limits of the body about to be decoded (see
@@ -1580,8 +1628,191 @@ static void IpcBatchSetLimits(struct IpcBatchContext* ctx,
 static int64_t IpcBatchTopLevelFieldIndex(const struct ArrowIpcTree* tree, int64_t i) {
   int64_t k = 0;
   int64_t j;
-  for (j = 0; j < i; j++) k += IpcBatchSubtreeSize(tree->view.children[j]);
+  if (!tree->has_nested_fields) return i;
+  for (j = 0; j < i; j++) k = IpcBatchSubtreeEnd(tree, k);
   return k;
+}
+
+/* Creates ctx->owner with export_bytes of room for the exported nodes, copying
+ * the body into it when copy_body. */
+static ArrowErrorCode IpcBatchBegin(struct IpcBatchContext* ctx, const uint8_t* body,
+                                    struct ArrowIpcSharedBlock* shared, int copy_body,
+                                    int64_t export_bytes) {
+  ctx->owner = IpcBatchOwnerNew(shared, export_bytes);
+  if (ctx->owner == NULL) {
+    ArrowErrorSet(ctx->error, "out of memory");
+    return ENOMEM;
+  }
+  ctx->body = body;
+  if (copy_body && ctx->body_size > 0) {
+    uint8_t* copy = IpcBatchOwnerAllocate(ctx->owner, ctx->body_size);
+    if (copy == NULL) {
+      ArrowIpcPrivateOwnerRelease(ctx->owner);
+      ArrowErrorSet(ctx->error, "out of memory copying a body of %ld bytes",
+                    (long)ctx->body_size);
+      return ENOMEM;
+    }
+    memcpy(copy, body, (size_t)ctx->body_size);
+    ctx->body = copy;
+  }
+  return NANOARROW_OK;
+}
+
+/* ---- Direct export ----
+ *
+ * Whole batches of a quick tree (see ArrowIpcTree.direct_export) go straight
+ * into the exported nodes, with the same checks, in the same order, as decoding
+ * into the views; the views are left alone. */
+
+/* Layout buffers of a quick type: validity then data (see IpcDecoderIsQuickType). */
+static int IpcBatchQuickBufferCount(enum ArrowType type) {
+  switch (type) {
+    case NANOARROW_TYPE_NA:
+      return 0;
+    case NANOARROW_TYPE_STRUCT:
+    case NANOARROW_TYPE_FIXED_SIZE_LIST:
+      return 1;
+    default:
+      return 2;
+  }
+}
+
+/* Field *k (top-level column `column`, or -1) and its subtree into out, a node of
+ * ctx->owner; *k moves past the subtree. */
+static ArrowErrorCode IpcBatchDirectField(struct IpcBatchContext* ctx, int64_t* k,
+                                          int64_t column, struct ArrowArray* out) {
+  const struct ArrowIpcTreeField* field = &ctx->tree->fields[*k];
+  enum ArrowType type = (enum ArrowType)field->storage_type;
+  int n_buffers = IpcBatchQuickBufferCount(type);
+  const void** buffers = ctx->next_buffers;
+  int64_t field_k = (*k)++;
+  int64_t length;
+  int64_t null_count;
+  int64_t i;
+
+  NANOARROW_RETURN_NOT_OK(IpcBatchReadNode(ctx, field_k, column, &length, &null_count));
+  ctx->next_buffers += n_buffers;
+  if (n_buffers > 0) {
+    struct ArrowBufferView validity;
+    NANOARROW_RETURN_NOT_OK(
+        IpcBatchResolveBuffer(ctx, field_k, IPC_BATCH_SWAP_NONE, 1, &validity));
+    buffers[0] = validity.data.data;
+    if (ctx->quick) IpcBatchQuickCheckBuffer(ctx, length, 1, validity.size_bytes, 1);
+    if (n_buffers > 1) {
+      struct ArrowBufferView data;
+      int64_t bits = field->fixed_size;
+      NANOARROW_RETURN_NOT_OK(IpcBatchResolveBuffer(
+          ctx, field_k,
+          ctx->swap_endian ? IpcBatchSwapKind(type, NANOARROW_BUFFER_TYPE_DATA, bits)
+                           : IPC_BATCH_SWAP_NONE,
+          IpcBatchAlignment(type, NANOARROW_BUFFER_TYPE_DATA, bits), &data));
+      buffers[1] = data.size_bytes > 0 ? data.data.data : kIpcBatchEmptyBuffer;
+      if (ctx->quick) IpcBatchQuickCheckBuffer(ctx, length, bits, data.size_bytes, 0);
+    }
+    if (null_count > 0 && validity.size_bytes == 0) {
+      ArrowErrorSet(ctx->error,
+                    "field %ld: null_count is %ld but there is no validity buffer",
+                    (long)field_k, (long)null_count);
+      return EINVAL;
+    }
+    if (ctx->quick_full && ctx->quick_ok && buffers[0] != NULL &&
+        length - ArrowBitCountSet((const uint8_t*)buffers[0], 0, length) != null_count) {
+      ctx->quick_ok = 0;
+    }
+  }
+  if (type == NANOARROW_TYPE_NA) null_count = length;
+
+  out->length = length;
+  out->null_count = null_count;
+  out->offset = 0;
+  out->n_buffers = n_buffers;
+  out->buffers = buffers;
+  out->n_children = field->n_children;
+  out->children = ctx->next_child_pointers;
+  ctx->next_child_pointers += field->n_children;
+  for (i = 0; i < field->n_children; i++) {
+    out->children[i] = ctx->next_array++;
+    out->children[i]->release = NULL;
+  }
+  out->dictionary = NULL;
+  out->private_data = ctx->owner;
+  out->release = IpcBatchArrayRelease;
+  ctx->n_exported++;
+
+  if (field->n_children > 0) {
+    /* Children must cover their parent's elements. */
+    int64_t needed = length;
+    if (type == NANOARROW_TYPE_FIXED_SIZE_LIST) {
+      if (field->fixed_size > 0 && needed > INT64_MAX / field->fixed_size) {
+        ctx->quick_ok = 0;
+      } else {
+        needed *= field->fixed_size;
+      }
+    }
+    for (i = 0; i < field->n_children; i++) {
+      NANOARROW_RETURN_NOT_OK(IpcBatchDirectField(ctx, k, -1, out->children[i]));
+      if (out->children[i]->length < needed) ctx->quick_ok = 0;
+    }
+  }
+  return NANOARROW_OK;
+}
+
+/* The whole batch of a direct_export tree into out. *fallback_out is set (and
+ * nothing exported) when the quick checks failed, so that the views and
+ * ArrowArrayViewValidate() judge the batch. */
+static ArrowErrorCode IpcBatchDecodeDirect(struct IpcBatchContext* ctx,
+                                           struct ArrowArray* out, int* fallback_out) {
+  struct IpcBatchExportSize size;
+  ArrowErrorCode result = NANOARROW_OK;
+  int64_t k = 0;
+  int64_t i;
+
+  size.n_nodes = ctx->tree->n_fields + 1;
+  size.n_buffers = ctx->tree->n_export_buffers;
+  size.n_dictionaries = 0;
+  IpcBatchExportStart(ctx, &size);
+  out->length = ctx->header->length;
+  out->null_count = 0;
+  out->offset = 0;
+  out->n_buffers = 1;
+  out->buffers = ctx->next_buffers++;
+  out->buffers[0] = NULL;
+  out->n_children = ctx->tree->n_columns;
+  out->children = ctx->next_child_pointers;
+  ctx->next_child_pointers += ctx->tree->n_columns;
+  for (i = 0; i < ctx->tree->n_columns; i++) {
+    out->children[i] = ctx->next_array++;
+    out->children[i]->release = NULL;
+  }
+  out->dictionary = NULL;
+  out->private_data = ctx->owner;
+  out->release = NULL;
+  ctx->n_exported = 1;
+
+  for (i = 0; i < ctx->tree->n_columns && result == NANOARROW_OK; i++) {
+    result = IpcBatchDirectField(ctx, &k, i, out->children[i]);
+  }
+  if (ctx->n_decompressing > 0) {
+    ArrowErrorCode wait_result = ctx->private_data->decompressor.decompress_wait(
+        &ctx->private_data->decompressor, -1, result == NANOARROW_OK ? ctx->error : NULL);
+    if (result == NANOARROW_OK) result = wait_result;
+  }
+  if (result == NANOARROW_OK && ctx->header->variadic_counts.n > 0) {
+    ArrowErrorSet(ctx->error,
+                  "message has %ld variadic buffer counts but the schema needs 0",
+                  (long)ctx->header->variadic_counts.n);
+    result = EINVAL;
+  }
+  if (result != NANOARROW_OK || (ctx->quick && !ctx->quick_ok)) {
+    /* Nothing outside refers to the nodes yet. */
+    *fallback_out = result == NANOARROW_OK;
+    IpcBatchOwnerFree(ctx->owner);
+    return result;
+  }
+  out->release = IpcBatchArrayRelease;
+  /* Nobody else sees the owner yet. */
+  ArrowIpcRefInitN(&ctx->owner->refcount, (long)ctx->n_exported);
+  return NANOARROW_OK;
 }
 
 ArrowErrorCode ArrowIpcPrivateDecodeBatch(struct ArrowIpcDecoder* decoder,
@@ -1605,9 +1836,9 @@ ArrowErrorCode ArrowIpcPrivateDecodeBatch(struct ArrowIpcDecoder* decoder,
   int64_t next_column_k = 0;
   int64_t n_columns = 0;
 
-  if (field_index < -1 || field_index >= tree->view.n_children) {
+  if (field_index < -1 || field_index >= tree->n_columns) {
     ArrowErrorSet(error, "field index %ld is out of range [-1, %ld)", (long)field_index,
-                  (long)tree->view.n_children);
+                  (long)tree->n_columns);
     return EINVAL;
   }
   if (body_size < decoder->body_size_bytes) {
@@ -1650,6 +1881,19 @@ ArrowErrorCode ArrowIpcPrivateDecodeBatch(struct ArrowIpcDecoder* decoder,
   ctx.quick = tree->quick_validation && validation_level != NANOARROW_VALIDATION_LEVEL_NONE;
   ctx.quick_full = ctx.quick && validation_level == NANOARROW_VALIDATION_LEVEL_FULL;
   ctx.quick_ok = 1;
+  /* Only the declared body is ever addressed. */
+  ctx.body_size = decoder->body_size_bytes;
+
+  if (out != NULL && field_index < 0 && tree->direct_export) {
+    struct IpcBatchContext start = ctx;
+    int fallback = 0;
+    result = IpcBatchBegin(&ctx, body, shared, copy_body,
+                           IpcBatchExportBytes(tree->n_fields + 1, tree->n_export_buffers, 0));
+    if (result == NANOARROW_OK) result = IpcBatchDecodeDirect(&ctx, out, &fallback);
+    if (!fallback) return result;
+    ctx = start;
+  }
+  NANOARROW_RETURN_NOT_OK(ArrowIpcPrivateTreeEnsureViews(tree, error));
 
   /* The exported nodes are sized now so that they share the owner's allocation. */
   if (field_index < 0) {
@@ -1664,24 +1908,11 @@ ArrowErrorCode ArrowIpcPrivateDecodeBatch(struct ArrowIpcDecoder* decoder,
     k = result_k;
     if (out != NULL) IpcBatchCountExport(tree, result_view, &k, &export_size);
   }
-  ctx.owner = IpcBatchOwnerNew(shared, out != NULL ? IpcBatchExportBytes(&export_size) : 0);
-  if (ctx.owner == NULL) {
-    ArrowErrorSet(error, "out of memory");
-    return ENOMEM;
-  }
-  /* Only the declared body is ever addressed. */
-  ctx.body_size = decoder->body_size_bytes;
-  ctx.body = body;
-  if (copy_body && ctx.body_size > 0) {
-    uint8_t* copy = IpcBatchOwnerAllocate(ctx.owner, ctx.body_size);
-    if (copy == NULL) {
-      ArrowIpcPrivateOwnerRelease(ctx.owner);
-      ArrowErrorSet(error, "out of memory copying a body of %ld bytes", (long)ctx.body_size);
-      return ENOMEM;
-    }
-    memcpy(copy, body, (size_t)ctx.body_size);
-    ctx.body = copy;
-  }
+  NANOARROW_RETURN_NOT_OK(IpcBatchBegin(
+      &ctx, body, shared, copy_body,
+      out != NULL ? IpcBatchExportBytes(export_size.n_nodes, export_size.n_buffers,
+                                        export_size.n_dictionaries)
+                  : 0));
 
   tree->view.offset = 0;
   tree->view.length = header->length;
@@ -1690,9 +1921,7 @@ ArrowErrorCode ArrowIpcPrivateDecodeBatch(struct ArrowIpcDecoder* decoder,
     int64_t column = -1;
     if (k == next_column_k) {
       column = n_columns++;
-      next_column_k += tree->has_nested_fields
-                           ? IpcBatchSubtreeSize(tree->view.children[column])
-                           : 1;
+      next_column_k = tree->has_nested_fields ? IpcBatchSubtreeEnd(tree, k) : k + 1;
     }
     result = IpcBatchDecodeField(&ctx, k, column);
   }
@@ -2609,14 +2838,17 @@ static void IpcDecoderTreeInitEmpty(struct ArrowIpcTree* tree) {
 void ArrowIpcPrivateTreeReset(struct ArrowIpcTree* tree) {
   int64_t i;
   for (i = 0; i < tree->n_fields; i++) {
+    struct ArrowIpcTreeVariadic* variadic = tree->fields[i].variadic;
+    if (variadic == NULL) continue;
     /* The variadic arrays are ours: detach them before the view is reset. */
     if (tree->fields[i].view != NULL) {
       tree->fields[i].view->n_variadic_buffers = 0;
       tree->fields[i].view->variadic_buffers = NULL;
       tree->fields[i].view->variadic_buffer_sizes = NULL;
     }
-    ArrowFree((void*)tree->fields[i].variadic_buffers);
-    ArrowFree(tree->fields[i].variadic_sizes);
+    ArrowFree((void*)variadic->buffers);
+    ArrowFree(variadic->sizes);
+    ArrowFree(variadic);
   }
   ArrowFree(tree->fields);
   ArrowArrayViewReset(&tree->view);
@@ -2633,25 +2865,19 @@ struct IpcDecoderIdList {
 
 static ArrowErrorCode IpcDecoderTreeInitWithIds(struct ArrowIpcDecoderPrivate* private_data,
                                       struct ArrowIpcTree* tree, struct ArrowSchema* schema,
-                                      int adopt, struct IpcDecoderIdList* ids,
+                                      int adopt, int direct_export,
+                                      struct IpcDecoderIdList* ids,
                                       int64_t* n_encodings, struct ArrowError* error);
-
-static int64_t IpcDecoderCountNodes(const struct ArrowArrayView* view) {
-  int64_t n = 1;
-  int64_t i;
-  for (i = 0; i < view->n_children; i++) n += IpcDecoderCountNodes(view->children[i]);
-  return n;
-}
 
 static ArrowErrorCode IpcDecoderRegisterDictionary(struct ArrowIpcDecoderPrivate* private_data,
                                          const struct ArrowSchema* field, struct IpcDecoderIdList* ids,
-                                         int64_t* n_encodings, int64_t* index_out,
+                                         int64_t* n_encodings, int32_t* index_out,
                                          struct ArrowError* error);
 
-static int64_t IpcDecoderFixedBufferCount(const struct ArrowArrayView* view) {
+static int64_t IpcDecoderFixedBufferCount(const struct ArrowLayout* layout) {
   int64_t n = 0;
   while (n < NANOARROW_MAX_FIXED_BUFFERS &&
-         view->layout.buffer_type[n] != NANOARROW_BUFFER_TYPE_NONE) {
+         layout->buffer_type[n] != NANOARROW_BUFFER_TYPE_NONE) {
     n++;
   }
   return n;
@@ -2696,59 +2922,166 @@ static int IpcDecoderIsQuickType(enum ArrowType type) {
   }
 }
 
-/* Fills tree->fields in pre-order from the view and schema trees. */
-static ArrowErrorCode IpcDecoderFlattenFields(struct ArrowIpcDecoderPrivate* private_data,
-                                    struct ArrowIpcTree* tree, struct ArrowArrayView* view,
-                                    const struct ArrowSchema* schema, int64_t* k,
-                                    struct IpcDecoderIdList* ids, int64_t* n_encodings, int depth,
-                                    struct ArrowError* error) {
+/* Adds the fields below schema (its children and theirs, not dictionaries) to
+ * *n, refusing malformed or too deeply nested trees. */
+static ArrowErrorCode IpcDecoderCountFields(const struct ArrowSchema* schema, int depth,
+                                            int64_t* n, struct ArrowError* error) {
   int64_t i;
-  struct ArrowIpcTreeField* field = &tree->fields[*k];
-  if (depth > NANOARROW_MAX_NESTING_DEPTH) {
+  if (schema->n_children < 0 || (schema->n_children > 0 && schema->children == NULL)) {
+    ArrowErrorSet(error, "schema has %ld children but no child array",
+                  (long)schema->n_children);
+    return EINVAL;
+  }
+  if (schema->n_children > 0 && depth >= NANOARROW_MAX_NESTING_DEPTH) {
     ArrowErrorSet(error, "schema nested deeper than %d", NANOARROW_MAX_NESTING_DEPTH);
     return EINVAL;
   }
-  (*k)++;
-  field->view = view;
-  field->dictionary_index = -1;
-  if (view->storage_type == NANOARROW_TYPE_BINARY_VIEW ||
-      view->storage_type == NANOARROW_TYPE_STRING_VIEW) {
-    tree->n_variadic_fields++;
-  } else {
-    tree->n_export_buffers += IpcDecoderFixedBufferCount(view);
-  }
-  if (schema->dictionary != NULL || !IpcDecoderIsQuickType(view->storage_type)) {
-    tree->quick_validation = 0;
-  }
-  if (view->n_children > 0) tree->has_nested_fields = 1;
-  tree->n_dictionary_fields += schema->dictionary != NULL;
-  if (schema->dictionary != NULL) {
-    if (view->dictionary == NULL) {
-      ArrowErrorSet(error, "dictionary-encoded field has no dictionary view");
+  for (i = 0; i < schema->n_children; i++) {
+    if (schema->children[i] == NULL) {
+      ArrowErrorSet(error, "schema child %ld is NULL", (long)i);
       return EINVAL;
     }
-    NANOARROW_RETURN_NOT_OK(IpcDecoderRegisterDictionary(private_data, schema, ids, n_encodings,
-                                               &field->dictionary_index, error));
+    NANOARROW_RETURN_NOT_OK(IpcDecoderCountFields(schema->children[i], depth + 1, n, error));
   }
-  if (view->n_children != schema->n_children) {
-    ArrowErrorSet(error, "schema and view disagree on the number of children");
-    return EINVAL;
-  }
-  for (i = 0; i < view->n_children; i++) {
-    NANOARROW_RETURN_NOT_OK(IpcDecoderFlattenFields(private_data, tree, view->children[i],
-                                          schema->children[i], k, ids, n_encodings,
-                                          depth + 1, error));
+  *n += schema->n_children;
+  return NANOARROW_OK;
+}
+
+/* Wide schemas repeat leaf types: one that parses like the previous sibling (the
+ * same format, nothing else to look at) gets its record without a parse. */
+static int IpcDecoderIsSameLeaf(const struct ArrowSchema* previous,
+                                const struct ArrowSchema* schema) {
+  return schema->release != NULL && schema->format != NULL && schema->n_children == 0 &&
+         schema->dictionary == NULL && schema->metadata == NULL &&
+         previous->n_children == 0 && previous->dictionary == NULL &&
+         (schema->format == previous->format || strcmp(schema->format, previous->format) == 0);
+}
+
+/* Fills tree->fields in pre-order (from *k on) for the children of parent. */
+static ArrowErrorCode IpcDecoderFlattenChildren(struct ArrowIpcDecoderPrivate* private_data,
+                                      struct ArrowIpcTree* tree,
+                                      const struct ArrowSchema* parent, int64_t* k,
+                                      struct IpcDecoderIdList* ids, int64_t* n_encodings,
+                                      int depth, struct ArrowError* error) {
+  const struct ArrowSchema* previous = NULL;
+  const struct ArrowIpcTreeField* previous_field = NULL;
+  int64_t previous_n_buffers = 0;
+  int64_t i;
+  /* The tree was counted (and its shape checked) first. */
+  for (i = 0; i < parent->n_children; i++) {
+    const struct ArrowSchema* schema = parent->children[i];
+    struct ArrowIpcTreeField* field = &tree->fields[*k];
+    (*k)++;
+    field->view = NULL;
+    field->n_children = schema->n_children;
+    field->dictionary_index = -1;
+    if (previous != NULL && IpcDecoderIsSameLeaf(previous, schema)) {
+      field->storage_type = previous_field->storage_type;
+      field->fixed_size = previous_field->fixed_size;
+    } else {
+      struct ArrowSchemaView schema_view;
+      NANOARROW_RETURN_NOT_OK(ArrowSchemaViewInit(&schema_view, schema, error));
+      field->storage_type = (int32_t)schema_view.storage_type;
+      field->fixed_size = schema_view.storage_type == NANOARROW_TYPE_FIXED_SIZE_LIST
+                              ? schema_view.layout.child_size_elements
+                              : schema_view.layout.element_size_bits[1];
+      previous_n_buffers = IpcDecoderFixedBufferCount(&schema_view.layout);
+      if (schema->dictionary != NULL ||
+          !IpcDecoderIsQuickType(schema_view.storage_type)) {
+        tree->quick_validation = 0;
+      }
+    }
+    if (field->storage_type == NANOARROW_TYPE_BINARY_VIEW ||
+        field->storage_type == NANOARROW_TYPE_STRING_VIEW) {
+      tree->n_variadic_fields++;
+    } else {
+      tree->n_export_buffers += previous_n_buffers;
+    }
+    if (schema->n_children > 0) tree->has_nested_fields = 1;
+    tree->n_dictionary_fields += schema->dictionary != NULL;
+    if (schema->dictionary != NULL) {
+      NANOARROW_RETURN_NOT_OK(IpcDecoderRegisterDictionary(
+          private_data, schema, ids, n_encodings, &field->dictionary_index, error));
+    }
+    NANOARROW_RETURN_NOT_OK(IpcDecoderFlattenChildren(private_data, tree, schema, k, ids,
+                                                      n_encodings, depth + 1, error));
+    previous = schema;
+    previous_field = field;
   }
   return NANOARROW_OK;
 }
 
+/* Points the fields at their views (built from the schema), in pre-order. */
+static ArrowErrorCode IpcDecoderAttachViews(struct ArrowIpcTree* tree,
+                                            struct ArrowArrayView* parent, int64_t* k,
+                                            struct ArrowError* error) {
+  int64_t i;
+  for (i = 0; i < parent->n_children; i++) {
+    struct ArrowIpcTreeField* field = &tree->fields[*k];
+    struct ArrowArrayView* view = parent->children[i];
+    (*k)++;
+    if (view->n_children != field->n_children) {
+      ArrowErrorSet(error, "schema and view disagree on the number of children");
+      return EINVAL;
+    }
+    if (field->dictionary_index >= 0 && view->dictionary == NULL) {
+      ArrowErrorSet(error, "dictionary-encoded field has no dictionary view");
+      return EINVAL;
+    }
+    field->view = view;
+    NANOARROW_RETURN_NOT_OK(IpcDecoderAttachViews(tree, view, k, error));
+  }
+  return NANOARROW_OK;
+}
+
+/* The views of a quick tree from its field records: what
+ * ArrowArrayViewInitFromSchema gives for these types. */
+static ArrowErrorCode IpcDecoderBuildViews(struct ArrowIpcTree* tree,
+                                           struct ArrowArrayView* parent, int64_t* k) {
+  int64_t i;
+  NANOARROW_RETURN_NOT_OK(ArrowArrayViewAllocateChildren(
+      parent, parent == &tree->view ? tree->n_columns : tree->fields[*k - 1].n_children));
+  for (i = 0; i < parent->n_children; i++) {
+    struct ArrowIpcTreeField* field = &tree->fields[*k];
+    struct ArrowArrayView* view = parent->children[i];
+    (*k)++;
+    ArrowArrayViewInitFromType(view, (enum ArrowType)field->storage_type);
+    if (field->storage_type == NANOARROW_TYPE_FIXED_SIZE_LIST) {
+      view->layout.child_size_elements = field->fixed_size;
+    } else if (view->layout.buffer_type[1] != NANOARROW_BUFFER_TYPE_NONE) {
+      view->layout.element_size_bits[1] = field->fixed_size;
+    }
+    field->view = view;
+    NANOARROW_RETURN_NOT_OK(IpcDecoderBuildViews(tree, view, k));
+  }
+  return NANOARROW_OK;
+}
+
+ArrowErrorCode ArrowIpcPrivateTreeEnsureViews(struct ArrowIpcTree* tree,
+                                              struct ArrowError* error) {
+  int64_t k = 0;
+  ArrowErrorCode result;
+  if (tree->has_views) return NANOARROW_OK;
+  ArrowArrayViewInitFromType(&tree->view, NANOARROW_TYPE_STRUCT);
+  result = IpcDecoderBuildViews(tree, &tree->view, &k);
+  if (result != NANOARROW_OK) {
+    for (k = 0; k < tree->n_fields; k++) tree->fields[k].view = NULL;
+    ArrowArrayViewReset(&tree->view);
+    ArrowArrayViewInitFromType(&tree->view, NANOARROW_TYPE_UNINITIALIZED);
+    ArrowErrorSet(error, "out of memory building the batch's array views");
+    return result;
+  }
+  tree->has_views = 1;
+  return NANOARROW_OK;
+}
+
 /* With adopt, schema is moved into the tree (when its format is right) rather
- * than copied. */
+ * than copied. With direct_export, a quick tree leaves its views for later. */
 static ArrowErrorCode IpcDecoderTreeInitWithIds(struct ArrowIpcDecoderPrivate* private_data,
                                       struct ArrowIpcTree* tree, struct ArrowSchema* schema,
-                                      int adopt, struct IpcDecoderIdList* ids,
+                                      int adopt, int direct_export,
+                                      struct IpcDecoderIdList* ids,
                                       int64_t* n_encodings, struct ArrowError* error) {
-  int64_t i;
   int64_t k = 0;
   IpcDecoderTreeInitEmpty(tree);
   if (schema->format == NULL || strcmp(schema->format, "+s") != 0) {
@@ -2760,8 +3093,10 @@ static ArrowErrorCode IpcDecoderTreeInitWithIds(struct ArrowIpcDecoderPrivate* p
   } else {
     NANOARROW_RETURN_NOT_OK(ArrowSchemaDeepCopy(schema, &tree->schema));
   }
-  NANOARROW_RETURN_NOT_OK(ArrowArrayViewInitFromSchema(&tree->view, &tree->schema, error));
-  tree->n_fields = IpcDecoderCountNodes(&tree->view) - 1;
+  NANOARROW_RETURN_NOT_OK(IpcDecoderCountFields(&tree->schema, 1, &k, error));
+  tree->n_fields = k;
+  k = 0;
+  tree->n_columns = tree->schema.n_children;
   tree->fields = (struct ArrowIpcTreeField*)ArrowMalloc(
       (tree->n_fields > 0 ? tree->n_fields : 1) * (int64_t)sizeof(struct ArrowIpcTreeField));
   if (tree->fields == NULL) {
@@ -2770,14 +3105,16 @@ static ArrowErrorCode IpcDecoderTreeInitWithIds(struct ArrowIpcDecoderPrivate* p
     return ENOMEM;
   }
   memset(tree->fields, 0, (size_t)tree->n_fields * sizeof(struct ArrowIpcTreeField));
-  tree->n_export_buffers = IpcDecoderFixedBufferCount(&tree->view);
+  tree->n_export_buffers = 1; /* The root's validity. */
   tree->quick_validation = 1;
-  for (i = 0; i < tree->view.n_children; i++) {
-    NANOARROW_RETURN_NOT_OK(IpcDecoderFlattenFields(private_data, tree, tree->view.children[i],
-                                          tree->schema.children[i], &k, ids, n_encodings,
-                                          1, error));
-  }
-  return NANOARROW_OK;
+  NANOARROW_RETURN_NOT_OK(IpcDecoderFlattenChildren(private_data, tree, &tree->schema, &k,
+                                                    ids, n_encodings, 1, error));
+  tree->direct_export = direct_export && tree->quick_validation;
+  if (tree->direct_export) return NANOARROW_OK;
+  NANOARROW_RETURN_NOT_OK(ArrowArrayViewInitFromSchema(&tree->view, &tree->schema, error));
+  tree->has_views = 1;
+  k = 0;
+  return IpcDecoderAttachViews(tree, &tree->view, &k, error);
 }
 
 static int64_t IpcDecoderCountDictionaries(const struct ArrowSchema* schema, int depth) {
@@ -2793,7 +3130,7 @@ static int64_t IpcDecoderCountDictionaries(const struct ArrowSchema* schema, int
 
 static ArrowErrorCode IpcDecoderRegisterDictionary(struct ArrowIpcDecoderPrivate* private_data,
                                          const struct ArrowSchema* field, struct IpcDecoderIdList* ids,
-                                         int64_t* n_encodings, int64_t* index_out,
+                                         int64_t* n_encodings, int32_t* index_out,
                                          struct ArrowError* error) {
   int64_t id = ids->next < ids->n_ids ? ids->ids[ids->next] : ids->next;
   int64_t i;
@@ -2810,7 +3147,7 @@ static ArrowErrorCode IpcDecoderRegisterDictionary(struct ArrowIpcDecoderPrivate
     if (private_data->dictionaries[i].id == id) {
       /* A shared dictionary: the value type's own dictionaries were registered by
        * its first user; skip their ids. */
-      *index_out = i;
+      *index_out = (int32_t)i;
       ids->next += IpcDecoderCountDictionaries(field->dictionary, 0);
       return NANOARROW_OK;
     }
@@ -2818,7 +3155,7 @@ static ArrowErrorCode IpcDecoderRegisterDictionary(struct ArrowIpcDecoderPrivate
 
   /* The entries array was sized for every dictionary field up front. */
   entry = &private_data->dictionaries[private_data->n_dictionaries];
-  *index_out = private_data->n_dictionaries;
+  *index_out = (int32_t)private_data->n_dictionaries;
   private_data->n_dictionaries++;
   entry->id = id;
   entry->current = NULL;
@@ -2834,7 +3171,7 @@ static ArrowErrorCode IpcDecoderRegisterDictionary(struct ArrowIpcDecoderPrivate
       result = ArrowSchemaDeepCopy(field->dictionary, wrapper.children[0]);
     }
     if (result == NANOARROW_OK) {
-      result = IpcDecoderTreeInitWithIds(private_data, &entry->tree, &wrapper, 1, ids,
+      result = IpcDecoderTreeInitWithIds(private_data, &entry->tree, &wrapper, 1, 0, ids,
                                          n_encodings, error);
     }
     if (wrapper.release != NULL) ArrowSchemaRelease(&wrapper);
@@ -3190,6 +3527,11 @@ static ArrowErrorCode IpcDecoderSetSchemaWithIds(struct ArrowIpcDecoder* decoder
     return EINVAL;
   }
   n_dictionary_fields = IpcDecoderCountDictionaries(schema, 0);
+  if (n_dictionary_fields > INT32_MAX) {
+    ArrowErrorSet(error, "schema has %ld dictionary-encoded fields (at most %ld)",
+                  (long)n_dictionary_fields, (long)INT32_MAX);
+    return EINVAL;
+  }
   private_data->dictionaries = (struct ArrowIpcDictionaryEntry*)ArrowMalloc(
       (n_dictionary_fields + 1) * (int64_t)sizeof(struct ArrowIpcDictionaryEntry));
   private_data->encodings.encodings = (struct ArrowIpcDictionaryEncoding*)ArrowMalloc(
@@ -3208,7 +3550,7 @@ static ArrowErrorCode IpcDecoderSetSchemaWithIds(struct ArrowIpcDecoder* decoder
   if (ids.n_ids != n_dictionary_fields) ids.n_ids = 0;
   ids.next = 0;
 
-  result = IpcDecoderTreeInitWithIds(private_data, &private_data->tree, schema, adopt, &ids,
+  result = IpcDecoderTreeInitWithIds(private_data, &private_data->tree, schema, adopt, 1, &ids,
                                      &n_encodings, error);
   private_data->encodings.n_encodings = n_encodings;
   if (result != NANOARROW_OK) {

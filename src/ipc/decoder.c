@@ -36,14 +36,17 @@ static void IpcDecoderTreeInitEmpty(struct ArrowIpcTree* tree) {
 void ArrowIpcPrivateTreeReset(struct ArrowIpcTree* tree) {
   int64_t i;
   for (i = 0; i < tree->n_fields; i++) {
+    struct ArrowIpcTreeVariadic* variadic = tree->fields[i].variadic;
+    if (variadic == NULL) continue;
     /* The variadic arrays are ours: detach them before the view is reset. */
     if (tree->fields[i].view != NULL) {
       tree->fields[i].view->n_variadic_buffers = 0;
       tree->fields[i].view->variadic_buffers = NULL;
       tree->fields[i].view->variadic_buffer_sizes = NULL;
     }
-    ArrowFree((void*)tree->fields[i].variadic_buffers);
-    ArrowFree(tree->fields[i].variadic_sizes);
+    ArrowFree((void*)variadic->buffers);
+    ArrowFree(variadic->sizes);
+    ArrowFree(variadic);
   }
   ArrowFree(tree->fields);
   ArrowArrayViewReset(&tree->view);
@@ -60,25 +63,19 @@ struct IpcDecoderIdList {
 
 static ArrowErrorCode IpcDecoderTreeInitWithIds(struct ArrowIpcDecoderPrivate* private_data,
                                       struct ArrowIpcTree* tree, struct ArrowSchema* schema,
-                                      int adopt, struct IpcDecoderIdList* ids,
+                                      int adopt, int direct_export,
+                                      struct IpcDecoderIdList* ids,
                                       int64_t* n_encodings, struct ArrowError* error);
-
-static int64_t IpcDecoderCountNodes(const struct ArrowArrayView* view) {
-  int64_t n = 1;
-  int64_t i;
-  for (i = 0; i < view->n_children; i++) n += IpcDecoderCountNodes(view->children[i]);
-  return n;
-}
 
 static ArrowErrorCode IpcDecoderRegisterDictionary(struct ArrowIpcDecoderPrivate* private_data,
                                          const struct ArrowSchema* field, struct IpcDecoderIdList* ids,
-                                         int64_t* n_encodings, int64_t* index_out,
+                                         int64_t* n_encodings, int32_t* index_out,
                                          struct ArrowError* error);
 
-static int64_t IpcDecoderFixedBufferCount(const struct ArrowArrayView* view) {
+static int64_t IpcDecoderFixedBufferCount(const struct ArrowLayout* layout) {
   int64_t n = 0;
   while (n < NANOARROW_MAX_FIXED_BUFFERS &&
-         view->layout.buffer_type[n] != NANOARROW_BUFFER_TYPE_NONE) {
+         layout->buffer_type[n] != NANOARROW_BUFFER_TYPE_NONE) {
     n++;
   }
   return n;
@@ -123,59 +120,166 @@ static int IpcDecoderIsQuickType(enum ArrowType type) {
   }
 }
 
-/* Fills tree->fields in pre-order from the view and schema trees. */
-static ArrowErrorCode IpcDecoderFlattenFields(struct ArrowIpcDecoderPrivate* private_data,
-                                    struct ArrowIpcTree* tree, struct ArrowArrayView* view,
-                                    const struct ArrowSchema* schema, int64_t* k,
-                                    struct IpcDecoderIdList* ids, int64_t* n_encodings, int depth,
-                                    struct ArrowError* error) {
+/* Adds the fields below schema (its children and theirs, not dictionaries) to
+ * *n, refusing malformed or too deeply nested trees. */
+static ArrowErrorCode IpcDecoderCountFields(const struct ArrowSchema* schema, int depth,
+                                            int64_t* n, struct ArrowError* error) {
   int64_t i;
-  struct ArrowIpcTreeField* field = &tree->fields[*k];
-  if (depth > NANOARROW_MAX_NESTING_DEPTH) {
+  if (schema->n_children < 0 || (schema->n_children > 0 && schema->children == NULL)) {
+    ArrowErrorSet(error, "schema has %ld children but no child array",
+                  (long)schema->n_children);
+    return EINVAL;
+  }
+  if (schema->n_children > 0 && depth >= NANOARROW_MAX_NESTING_DEPTH) {
     ArrowErrorSet(error, "schema nested deeper than %d", NANOARROW_MAX_NESTING_DEPTH);
     return EINVAL;
   }
-  (*k)++;
-  field->view = view;
-  field->dictionary_index = -1;
-  if (view->storage_type == NANOARROW_TYPE_BINARY_VIEW ||
-      view->storage_type == NANOARROW_TYPE_STRING_VIEW) {
-    tree->n_variadic_fields++;
-  } else {
-    tree->n_export_buffers += IpcDecoderFixedBufferCount(view);
-  }
-  if (schema->dictionary != NULL || !IpcDecoderIsQuickType(view->storage_type)) {
-    tree->quick_validation = 0;
-  }
-  if (view->n_children > 0) tree->has_nested_fields = 1;
-  tree->n_dictionary_fields += schema->dictionary != NULL;
-  if (schema->dictionary != NULL) {
-    if (view->dictionary == NULL) {
-      ArrowErrorSet(error, "dictionary-encoded field has no dictionary view");
+  for (i = 0; i < schema->n_children; i++) {
+    if (schema->children[i] == NULL) {
+      ArrowErrorSet(error, "schema child %ld is NULL", (long)i);
       return EINVAL;
     }
-    NANOARROW_RETURN_NOT_OK(IpcDecoderRegisterDictionary(private_data, schema, ids, n_encodings,
-                                               &field->dictionary_index, error));
+    NANOARROW_RETURN_NOT_OK(IpcDecoderCountFields(schema->children[i], depth + 1, n, error));
   }
-  if (view->n_children != schema->n_children) {
-    ArrowErrorSet(error, "schema and view disagree on the number of children");
-    return EINVAL;
-  }
-  for (i = 0; i < view->n_children; i++) {
-    NANOARROW_RETURN_NOT_OK(IpcDecoderFlattenFields(private_data, tree, view->children[i],
-                                          schema->children[i], k, ids, n_encodings,
-                                          depth + 1, error));
+  *n += schema->n_children;
+  return NANOARROW_OK;
+}
+
+/* Wide schemas repeat leaf types: one that parses like the previous sibling (the
+ * same format, nothing else to look at) gets its record without a parse. */
+static int IpcDecoderIsSameLeaf(const struct ArrowSchema* previous,
+                                const struct ArrowSchema* schema) {
+  return schema->release != NULL && schema->format != NULL && schema->n_children == 0 &&
+         schema->dictionary == NULL && schema->metadata == NULL &&
+         previous->n_children == 0 && previous->dictionary == NULL &&
+         (schema->format == previous->format || strcmp(schema->format, previous->format) == 0);
+}
+
+/* Fills tree->fields in pre-order (from *k on) for the children of parent. */
+static ArrowErrorCode IpcDecoderFlattenChildren(struct ArrowIpcDecoderPrivate* private_data,
+                                      struct ArrowIpcTree* tree,
+                                      const struct ArrowSchema* parent, int64_t* k,
+                                      struct IpcDecoderIdList* ids, int64_t* n_encodings,
+                                      int depth, struct ArrowError* error) {
+  const struct ArrowSchema* previous = NULL;
+  const struct ArrowIpcTreeField* previous_field = NULL;
+  int64_t previous_n_buffers = 0;
+  int64_t i;
+  /* The tree was counted (and its shape checked) first. */
+  for (i = 0; i < parent->n_children; i++) {
+    const struct ArrowSchema* schema = parent->children[i];
+    struct ArrowIpcTreeField* field = &tree->fields[*k];
+    (*k)++;
+    field->view = NULL;
+    field->n_children = schema->n_children;
+    field->dictionary_index = -1;
+    if (previous != NULL && IpcDecoderIsSameLeaf(previous, schema)) {
+      field->storage_type = previous_field->storage_type;
+      field->fixed_size = previous_field->fixed_size;
+    } else {
+      struct ArrowSchemaView schema_view;
+      NANOARROW_RETURN_NOT_OK(ArrowSchemaViewInit(&schema_view, schema, error));
+      field->storage_type = (int32_t)schema_view.storage_type;
+      field->fixed_size = schema_view.storage_type == NANOARROW_TYPE_FIXED_SIZE_LIST
+                              ? schema_view.layout.child_size_elements
+                              : schema_view.layout.element_size_bits[1];
+      previous_n_buffers = IpcDecoderFixedBufferCount(&schema_view.layout);
+      if (schema->dictionary != NULL ||
+          !IpcDecoderIsQuickType(schema_view.storage_type)) {
+        tree->quick_validation = 0;
+      }
+    }
+    if (field->storage_type == NANOARROW_TYPE_BINARY_VIEW ||
+        field->storage_type == NANOARROW_TYPE_STRING_VIEW) {
+      tree->n_variadic_fields++;
+    } else {
+      tree->n_export_buffers += previous_n_buffers;
+    }
+    if (schema->n_children > 0) tree->has_nested_fields = 1;
+    tree->n_dictionary_fields += schema->dictionary != NULL;
+    if (schema->dictionary != NULL) {
+      NANOARROW_RETURN_NOT_OK(IpcDecoderRegisterDictionary(
+          private_data, schema, ids, n_encodings, &field->dictionary_index, error));
+    }
+    NANOARROW_RETURN_NOT_OK(IpcDecoderFlattenChildren(private_data, tree, schema, k, ids,
+                                                      n_encodings, depth + 1, error));
+    previous = schema;
+    previous_field = field;
   }
   return NANOARROW_OK;
 }
 
+/* Points the fields at their views (built from the schema), in pre-order. */
+static ArrowErrorCode IpcDecoderAttachViews(struct ArrowIpcTree* tree,
+                                            struct ArrowArrayView* parent, int64_t* k,
+                                            struct ArrowError* error) {
+  int64_t i;
+  for (i = 0; i < parent->n_children; i++) {
+    struct ArrowIpcTreeField* field = &tree->fields[*k];
+    struct ArrowArrayView* view = parent->children[i];
+    (*k)++;
+    if (view->n_children != field->n_children) {
+      ArrowErrorSet(error, "schema and view disagree on the number of children");
+      return EINVAL;
+    }
+    if (field->dictionary_index >= 0 && view->dictionary == NULL) {
+      ArrowErrorSet(error, "dictionary-encoded field has no dictionary view");
+      return EINVAL;
+    }
+    field->view = view;
+    NANOARROW_RETURN_NOT_OK(IpcDecoderAttachViews(tree, view, k, error));
+  }
+  return NANOARROW_OK;
+}
+
+/* The views of a quick tree from its field records: what
+ * ArrowArrayViewInitFromSchema gives for these types. */
+static ArrowErrorCode IpcDecoderBuildViews(struct ArrowIpcTree* tree,
+                                           struct ArrowArrayView* parent, int64_t* k) {
+  int64_t i;
+  NANOARROW_RETURN_NOT_OK(ArrowArrayViewAllocateChildren(
+      parent, parent == &tree->view ? tree->n_columns : tree->fields[*k - 1].n_children));
+  for (i = 0; i < parent->n_children; i++) {
+    struct ArrowIpcTreeField* field = &tree->fields[*k];
+    struct ArrowArrayView* view = parent->children[i];
+    (*k)++;
+    ArrowArrayViewInitFromType(view, (enum ArrowType)field->storage_type);
+    if (field->storage_type == NANOARROW_TYPE_FIXED_SIZE_LIST) {
+      view->layout.child_size_elements = field->fixed_size;
+    } else if (view->layout.buffer_type[1] != NANOARROW_BUFFER_TYPE_NONE) {
+      view->layout.element_size_bits[1] = field->fixed_size;
+    }
+    field->view = view;
+    NANOARROW_RETURN_NOT_OK(IpcDecoderBuildViews(tree, view, k));
+  }
+  return NANOARROW_OK;
+}
+
+ArrowErrorCode ArrowIpcPrivateTreeEnsureViews(struct ArrowIpcTree* tree,
+                                              struct ArrowError* error) {
+  int64_t k = 0;
+  ArrowErrorCode result;
+  if (tree->has_views) return NANOARROW_OK;
+  ArrowArrayViewInitFromType(&tree->view, NANOARROW_TYPE_STRUCT);
+  result = IpcDecoderBuildViews(tree, &tree->view, &k);
+  if (result != NANOARROW_OK) {
+    for (k = 0; k < tree->n_fields; k++) tree->fields[k].view = NULL;
+    ArrowArrayViewReset(&tree->view);
+    ArrowArrayViewInitFromType(&tree->view, NANOARROW_TYPE_UNINITIALIZED);
+    ArrowErrorSet(error, "out of memory building the batch's array views");
+    return result;
+  }
+  tree->has_views = 1;
+  return NANOARROW_OK;
+}
+
 /* With adopt, schema is moved into the tree (when its format is right) rather
- * than copied. */
+ * than copied. With direct_export, a quick tree leaves its views for later. */
 static ArrowErrorCode IpcDecoderTreeInitWithIds(struct ArrowIpcDecoderPrivate* private_data,
                                       struct ArrowIpcTree* tree, struct ArrowSchema* schema,
-                                      int adopt, struct IpcDecoderIdList* ids,
+                                      int adopt, int direct_export,
+                                      struct IpcDecoderIdList* ids,
                                       int64_t* n_encodings, struct ArrowError* error) {
-  int64_t i;
   int64_t k = 0;
   IpcDecoderTreeInitEmpty(tree);
   if (schema->format == NULL || strcmp(schema->format, "+s") != 0) {
@@ -187,8 +291,10 @@ static ArrowErrorCode IpcDecoderTreeInitWithIds(struct ArrowIpcDecoderPrivate* p
   } else {
     NANOARROW_RETURN_NOT_OK(ArrowSchemaDeepCopy(schema, &tree->schema));
   }
-  NANOARROW_RETURN_NOT_OK(ArrowArrayViewInitFromSchema(&tree->view, &tree->schema, error));
-  tree->n_fields = IpcDecoderCountNodes(&tree->view) - 1;
+  NANOARROW_RETURN_NOT_OK(IpcDecoderCountFields(&tree->schema, 1, &k, error));
+  tree->n_fields = k;
+  k = 0;
+  tree->n_columns = tree->schema.n_children;
   tree->fields = (struct ArrowIpcTreeField*)ArrowMalloc(
       (tree->n_fields > 0 ? tree->n_fields : 1) * (int64_t)sizeof(struct ArrowIpcTreeField));
   if (tree->fields == NULL) {
@@ -197,14 +303,16 @@ static ArrowErrorCode IpcDecoderTreeInitWithIds(struct ArrowIpcDecoderPrivate* p
     return ENOMEM;
   }
   memset(tree->fields, 0, (size_t)tree->n_fields * sizeof(struct ArrowIpcTreeField));
-  tree->n_export_buffers = IpcDecoderFixedBufferCount(&tree->view);
+  tree->n_export_buffers = 1; /* The root's validity. */
   tree->quick_validation = 1;
-  for (i = 0; i < tree->view.n_children; i++) {
-    NANOARROW_RETURN_NOT_OK(IpcDecoderFlattenFields(private_data, tree, tree->view.children[i],
-                                          tree->schema.children[i], &k, ids, n_encodings,
-                                          1, error));
-  }
-  return NANOARROW_OK;
+  NANOARROW_RETURN_NOT_OK(IpcDecoderFlattenChildren(private_data, tree, &tree->schema, &k,
+                                                    ids, n_encodings, 1, error));
+  tree->direct_export = direct_export && tree->quick_validation;
+  if (tree->direct_export) return NANOARROW_OK;
+  NANOARROW_RETURN_NOT_OK(ArrowArrayViewInitFromSchema(&tree->view, &tree->schema, error));
+  tree->has_views = 1;
+  k = 0;
+  return IpcDecoderAttachViews(tree, &tree->view, &k, error);
 }
 
 static int64_t IpcDecoderCountDictionaries(const struct ArrowSchema* schema, int depth) {
@@ -220,7 +328,7 @@ static int64_t IpcDecoderCountDictionaries(const struct ArrowSchema* schema, int
 
 static ArrowErrorCode IpcDecoderRegisterDictionary(struct ArrowIpcDecoderPrivate* private_data,
                                          const struct ArrowSchema* field, struct IpcDecoderIdList* ids,
-                                         int64_t* n_encodings, int64_t* index_out,
+                                         int64_t* n_encodings, int32_t* index_out,
                                          struct ArrowError* error) {
   int64_t id = ids->next < ids->n_ids ? ids->ids[ids->next] : ids->next;
   int64_t i;
@@ -237,7 +345,7 @@ static ArrowErrorCode IpcDecoderRegisterDictionary(struct ArrowIpcDecoderPrivate
     if (private_data->dictionaries[i].id == id) {
       /* A shared dictionary: the value type's own dictionaries were registered by
        * its first user; skip their ids. */
-      *index_out = i;
+      *index_out = (int32_t)i;
       ids->next += IpcDecoderCountDictionaries(field->dictionary, 0);
       return NANOARROW_OK;
     }
@@ -245,7 +353,7 @@ static ArrowErrorCode IpcDecoderRegisterDictionary(struct ArrowIpcDecoderPrivate
 
   /* The entries array was sized for every dictionary field up front. */
   entry = &private_data->dictionaries[private_data->n_dictionaries];
-  *index_out = private_data->n_dictionaries;
+  *index_out = (int32_t)private_data->n_dictionaries;
   private_data->n_dictionaries++;
   entry->id = id;
   entry->current = NULL;
@@ -261,7 +369,7 @@ static ArrowErrorCode IpcDecoderRegisterDictionary(struct ArrowIpcDecoderPrivate
       result = ArrowSchemaDeepCopy(field->dictionary, wrapper.children[0]);
     }
     if (result == NANOARROW_OK) {
-      result = IpcDecoderTreeInitWithIds(private_data, &entry->tree, &wrapper, 1, ids,
+      result = IpcDecoderTreeInitWithIds(private_data, &entry->tree, &wrapper, 1, 0, ids,
                                          n_encodings, error);
     }
     if (wrapper.release != NULL) ArrowSchemaRelease(&wrapper);
@@ -617,6 +725,11 @@ static ArrowErrorCode IpcDecoderSetSchemaWithIds(struct ArrowIpcDecoder* decoder
     return EINVAL;
   }
   n_dictionary_fields = IpcDecoderCountDictionaries(schema, 0);
+  if (n_dictionary_fields > INT32_MAX) {
+    ArrowErrorSet(error, "schema has %ld dictionary-encoded fields (at most %ld)",
+                  (long)n_dictionary_fields, (long)INT32_MAX);
+    return EINVAL;
+  }
   private_data->dictionaries = (struct ArrowIpcDictionaryEntry*)ArrowMalloc(
       (n_dictionary_fields + 1) * (int64_t)sizeof(struct ArrowIpcDictionaryEntry));
   private_data->encodings.encodings = (struct ArrowIpcDictionaryEncoding*)ArrowMalloc(
@@ -635,7 +748,7 @@ static ArrowErrorCode IpcDecoderSetSchemaWithIds(struct ArrowIpcDecoder* decoder
   if (ids.n_ids != n_dictionary_fields) ids.n_ids = 0;
   ids.next = 0;
 
-  result = IpcDecoderTreeInitWithIds(private_data, &private_data->tree, schema, adopt, &ids,
+  result = IpcDecoderTreeInitWithIds(private_data, &private_data->tree, schema, adopt, 1, &ids,
                                      &n_encodings, error);
   private_data->encodings.n_encodings = n_encodings;
   if (result != NANOARROW_OK) {

@@ -15,6 +15,7 @@
 #define ArrowIpcPrivateVerifyFooter NANOARROW_SYMBOL(ArrowIpcPrivateVerifyFooter)
 #define ArrowIpcPrivateDecodeSchema NANOARROW_SYMBOL(ArrowIpcPrivateDecodeSchema)
 #define ArrowIpcPrivateTreeReset NANOARROW_SYMBOL(ArrowIpcPrivateTreeReset)
+#define ArrowIpcPrivateTreeEnsureViews NANOARROW_SYMBOL(ArrowIpcPrivateTreeEnsureViews)
 #define ArrowIpcPrivateDecodeBatch NANOARROW_SYMBOL(ArrowIpcPrivateDecodeBatch)
 #define ArrowIpcPrivateOwnerRelease NANOARROW_SYMBOL(ArrowIpcPrivateOwnerRelease)
 #define ArrowIpcPrivateSharedArrayExport NANOARROW_SYMBOL(ArrowIpcPrivateSharedArrayExport)
@@ -133,21 +134,37 @@ void ArrowIpcPrivateSharedArrayRelease(struct ArrowIpcSharedArray* shared);
 
 /* ---- Column trees: a struct schema flattened in IPC pre-order ---- */
 
+/* Variadic buffers of the last batch for one binary/string view field. */
+struct ArrowIpcTreeVariadic {
+  int64_t capacity;
+  const void** buffers;
+  int64_t* sizes;
+};
+
 struct ArrowIpcTreeField {
+  /* The field's view (NULL until the tree's views are built). */
   struct ArrowArrayView* view;
-  /* Index into ArrowIpcDecoderPrivate.dictionaries, or -1. */
-  int64_t dictionary_index;
+  int64_t n_children;
+  /* Fixed-size lists: the list size; other types: the bits per element of
+   * layout buffer 1 (what the schema's parameters give, e.g. for fixed-size
+   * binary). */
+  int64_t fixed_size;
   /* Generation of the dictionary last attached to view->dictionary (0: none). */
   int64_t dictionary_generation;
-  /* Variadic buffers of this batch (binary/string views): pointers and sizes. */
-  int64_t variadic_capacity;
-  const void** variadic_buffers;
-  int64_t* variadic_sizes;
+  /* Binary/string views only, allocated by the first batch that needs it. */
+  struct ArrowIpcTreeVariadic* variadic;
+  /* Index into ArrowIpcDecoderPrivate.dictionaries, or -1. */
+  int32_t dictionary_index;
+  /* enum ArrowType */
+  int32_t storage_type;
 };
 
 struct ArrowIpcTree {
   struct ArrowSchema schema; /* "+s" */
+  /* The root view: its children are the columns once the views are built. */
   struct ArrowArrayView view;
+  int has_views;
+  int64_t n_columns;
   int64_t n_fields;
   struct ArrowIpcTreeField* fields;
   int64_t n_variadic_fields;
@@ -159,9 +176,16 @@ struct ArrowIpcTree {
    * a dictionary: buffer sizes, child lengths and (FULL) null counts then cover
    * every validation level, so batches are checked while they are decoded. */
   int quick_validation;
+  /* Whole batches of a quick tree are decoded straight into the exported arrays;
+   * the views are built only when something asks for them. */
+  int direct_export;
   /* Some field has children (nested struct or fixed-size list). */
   int has_nested_fields;
 };
+
+/* Builds the views of a direct_export tree (once). */
+ArrowErrorCode ArrowIpcPrivateTreeEnsureViews(struct ArrowIpcTree* tree,
+                                              struct ArrowError* error);
 
 void ArrowIpcPrivateTreeReset(struct ArrowIpcTree* tree);
 

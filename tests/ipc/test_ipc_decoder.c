@@ -400,3 +400,131 @@ Test(ipc_decoder, decoded_child_names_outlive_their_parent) {
   cr_assert_str_eq(other.name, "first");
   ArrowSchemaRelease(&other);
 }
+
+/* Whole batches of fixed-width schemas are exported without the decoder's own
+ * views; those are built when ArrowIpcDecoderDecodeArrayView() asks, and must
+ * match what ArrowArrayViewInitFromSchema() gives. */
+Test(ipc_decoder, views_built_later_match_the_schema) {
+  static const char* const kFormats[] = {"i", "w:3", "d:10,2", "+w:2", "+s"};
+  static const char kLetters[] = "abcdefghi";
+  struct ArrowSchema schema;
+  struct ArrowArray array;
+  struct ArrowArrayView source;
+  struct ArrowArrayView expected;
+  struct ArrowArrayView* decoded;
+  struct ArrowArray batch;
+  struct ArrowArray column;
+  struct ArrowBuffer bytes;
+  struct ArrowIpcOutputStream output;
+  struct ArrowIpcWriter writer;
+  struct ArrowIpcDecoder decoder;
+  struct ArrowBufferView data;
+  struct ArrowError error;
+  int64_t i;
+  int64_t row;
+
+  ArrowSchemaInit(&schema);
+  cr_assert_eq(ArrowSchemaSetFormat(&schema, "+s"), NANOARROW_OK);
+  cr_assert_eq(ArrowSchemaAllocateChildren(&schema, 5), NANOARROW_OK);
+  for (i = 0; i < 5; i++) {
+    cr_assert_eq(ArrowSchemaSetFormat(schema.children[i], kFormats[i]), NANOARROW_OK);
+    cr_assert_eq(ArrowSchemaSetName(schema.children[i], kFormats[i]), NANOARROW_OK);
+  }
+  cr_assert_eq(ArrowSchemaAllocateChildren(schema.children[3], 1), NANOARROW_OK);
+  cr_assert_eq(ArrowSchemaInitFromType(schema.children[3]->children[0], NANOARROW_TYPE_INT16),
+               NANOARROW_OK);
+  cr_assert_eq(ArrowSchemaAllocateChildren(schema.children[4], 2), NANOARROW_OK);
+  cr_assert_eq(ArrowSchemaInitFromType(schema.children[4]->children[0], NANOARROW_TYPE_BOOL),
+               NANOARROW_OK);
+  cr_assert_eq(ArrowSchemaInitFromType(schema.children[4]->children[1], NANOARROW_TYPE_NA),
+               NANOARROW_OK);
+
+  cr_assert_eq(ArrowArrayInitFromSchema(&array, &schema, &error), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayStartAppending(&array), NANOARROW_OK);
+  for (row = 0; row < 3; row++) {
+    struct ArrowBufferView fsb;
+    fsb.data.data = &kLetters[3 * row];
+    fsb.size_bytes = 3;
+    cr_assert_eq(ArrowArrayAppendInt(array.children[0], row * 10), NANOARROW_OK);
+    cr_assert_eq(ArrowArrayAppendBytes(array.children[1], fsb), NANOARROW_OK);
+    cr_assert_eq(ArrowArrayAppendNull(array.children[2], 1), NANOARROW_OK);
+    cr_assert_eq(ArrowArrayAppendInt(array.children[3]->children[0], row), NANOARROW_OK);
+    cr_assert_eq(ArrowArrayAppendInt(array.children[3]->children[0], -row), NANOARROW_OK);
+    cr_assert_eq(ArrowArrayFinishElement(array.children[3]), NANOARROW_OK);
+    cr_assert_eq(ArrowArrayAppendInt(array.children[4]->children[0], row % 2), NANOARROW_OK);
+    cr_assert_eq(ArrowArrayAppendNull(array.children[4]->children[1], 1), NANOARROW_OK);
+    cr_assert_eq(ArrowArrayFinishElement(array.children[4]), NANOARROW_OK);
+    cr_assert_eq(ArrowArrayFinishElement(&array), NANOARROW_OK);
+  }
+  cr_assert_eq(ArrowArrayFinishBuildingDefault(&array, &error), NANOARROW_OK, "%s",
+               error.message);
+  cr_assert_eq(ArrowArrayViewInitFromSchema(&source, &schema, &error), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayViewSetArray(&source, &array, &error), NANOARROW_OK);
+
+  ArrowBufferInit(&bytes);
+  cr_assert_eq(ArrowIpcOutputStreamInitBuffer(&output, &bytes), NANOARROW_OK);
+  cr_assert_eq(ArrowIpcWriterInit(&writer, &output), NANOARROW_OK);
+  cr_assert_eq(ArrowIpcWriterWriteSchema(&writer, &schema, &error), NANOARROW_OK, "%s",
+               error.message);
+  cr_assert_eq(ArrowIpcWriterWriteArrayView(&writer, &source, &error), NANOARROW_OK, "%s",
+               error.message);
+  ArrowIpcWriterReset(&writer);
+
+  cr_assert_eq(ArrowIpcDecoderInit(&decoder), NANOARROW_OK);
+  data = View(bytes.data, bytes.size_bytes);
+  cr_assert_eq(ArrowIpcDecoderDecodeHeader(&decoder, data, &error), NANOARROW_OK);
+  cr_assert_eq(ArrowIpcDecoderSetSchema(&decoder, &schema, &error), NANOARROW_OK);
+  data.data.as_uint8 += decoder.header_size_bytes + decoder.body_size_bytes;
+  data.size_bytes -= decoder.header_size_bytes + decoder.body_size_bytes;
+  cr_assert_eq(ArrowIpcDecoderDecodeHeader(&decoder, data, &error), NANOARROW_OK, "%s",
+               error.message);
+  data.data.as_uint8 += decoder.header_size_bytes;
+  data.size_bytes = decoder.body_size_bytes;
+
+  /* The exported batch is complete, and its children stand on their own. */
+  cr_assert_eq(ArrowIpcDecoderDecodeArray(&decoder, data, -1, &batch,
+                                          NANOARROW_VALIDATION_LEVEL_FULL, &error),
+               NANOARROW_OK, "%s", error.message);
+  cr_assert_eq(batch.n_children, 5);
+  ArrowArrayMove(batch.children[3], &column);
+  ArrowArrayRelease(&batch);
+  cr_assert_eq(ArrowArrayViewInitFromSchema(&expected, schema.children[3], &error),
+               NANOARROW_OK);
+  cr_assert_eq(ArrowArrayViewSetArray(&expected, &column, &error), NANOARROW_OK, "%s",
+               error.message);
+  cr_assert_eq(ArrowArrayViewGetIntUnsafe(expected.children[0], 5), -2);
+  ArrowArrayViewReset(&expected);
+  ArrowArrayRelease(&column);
+
+  cr_assert_eq(ArrowIpcDecoderDecodeArrayView(&decoder, data, -1, &decoded, &error),
+               NANOARROW_OK, "%s", error.message);
+  cr_assert_eq(ArrowArrayViewInitFromSchema(&expected, &schema, &error), NANOARROW_OK);
+  cr_assert_eq(decoded->n_children, 5);
+  for (i = 0; i < 5; i++) {
+    const struct ArrowArrayView* got = decoded->children[i];
+    const struct ArrowArrayView* want = expected.children[i];
+    int64_t j;
+    cr_assert_eq(got->storage_type, want->storage_type, "column %d", (int)i);
+    cr_assert_eq(memcmp(&got->layout, &want->layout, sizeof(got->layout)), 0,
+                 "column %d", (int)i);
+    cr_assert_eq(got->n_children, want->n_children);
+    for (j = 0; j < got->n_children; j++) {
+      cr_assert_eq(got->children[j]->storage_type, want->children[j]->storage_type);
+      cr_assert_eq(memcmp(&got->children[j]->layout, &want->children[j]->layout,
+                          sizeof(got->layout)),
+                   0, "column %d child %d", (int)i, (int)j);
+    }
+  }
+  cr_assert_eq(ArrowArrayViewGetIntUnsafe(decoded->children[0], 2), 20);
+  cr_assert_eq(memcmp(decoded->children[1]->buffer_views[1].data.as_uint8 + 3, "def", 3),
+               0);
+  cr_assert_eq(ArrowArrayViewValidate(decoded, NANOARROW_VALIDATION_LEVEL_FULL, &error),
+               NANOARROW_OK, "%s", error.message);
+
+  ArrowArrayViewReset(&expected);
+  ArrowIpcDecoderReset(&decoder);
+  ArrowArrayViewReset(&source);
+  ArrowArrayRelease(&array);
+  ArrowSchemaRelease(&schema);
+  ArrowBufferReset(&bytes);
+}
