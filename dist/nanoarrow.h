@@ -2455,9 +2455,12 @@ static inline ArrowErrorCode ArrowArrayAppendBytes(struct ArrowArray* array,
         NANOARROW_RETURN_NOT_OK(ArrowArrayPrivateGrow(offsets, 4));
         NANOARROW_RETURN_NOT_OK(ArrowArrayPrivateGrow(data, value.size_bytes));
       }
+      NANOARROW_ARRAY_PREFETCH_WRITE(data->data, data->size_bytes + 2048);
+      NANOARROW_ARRAY_PREFETCH_WRITE(offsets->data, offsets->size_bytes + 2048);
       ArrowArrayPrivateCopyBytes(data, (const uint8_t*)value.data.data, value.size_bytes);
       data->size_bytes = end;
-      memcpy(offsets->data + offsets->size_bytes, &end32, sizeof(int32_t));
+      NANOARROW_ARRAY_STORE(int32_t, ArrowArrayPrivateUnalignedInt32,
+                            offsets->data + offsets->size_bytes, end32);
       offsets->size_bytes += (int64_t)sizeof(int32_t);
       break;
     }
