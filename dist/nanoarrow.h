@@ -2326,17 +2326,6 @@ static inline ArrowErrorCode ArrowArrayAppendInt(struct ArrowArray* array, int64
   struct ArrowBuffer* data = &private_data->buffers[0];
 
   switch (private_data->storage_type) {
-    case NANOARROW_TYPE_INT32:
-      NANOARROW_ARRAY_APPEND_INT_FAST(int32_t, ArrowArrayPrivateUnalignedInt32,
-                                      (uint64_t)value - (uint64_t)INT32_MIN <= UINT32_MAX);
-      break;
-    case NANOARROW_TYPE_INT64:
-      NANOARROW_ARRAY_APPEND_INT_FAST(int64_t, ArrowArrayPrivateUnalignedInt64, 1);
-      break;
-    case NANOARROW_TYPE_INT16:
-      NANOARROW_ARRAY_APPEND_INT_FAST(int16_t, ArrowArrayPrivateUnalignedInt16,
-                                      (uint64_t)value - (uint64_t)INT16_MIN <= UINT16_MAX);
-      break;
     case NANOARROW_TYPE_INT8:
       if (NANOARROW_PREDICT_TRUE((uint64_t)value - (uint64_t)INT8_MIN <= UINT8_MAX &&
                                  data->size_bytes < data->capacity_bytes &&
@@ -2347,6 +2336,17 @@ static inline ArrowErrorCode ArrowArrayAppendInt(struct ArrowArray* array, int64
         array->length++;
         return NANOARROW_OK;
       }
+      break;
+    case NANOARROW_TYPE_INT16:
+      NANOARROW_ARRAY_APPEND_INT_FAST(int16_t, ArrowArrayPrivateUnalignedInt16,
+                                      (uint64_t)value - (uint64_t)INT16_MIN <= UINT16_MAX);
+      break;
+    case NANOARROW_TYPE_INT32:
+      NANOARROW_ARRAY_APPEND_INT_FAST(int32_t, ArrowArrayPrivateUnalignedInt32,
+                                      (uint64_t)value - (uint64_t)INT32_MIN <= UINT32_MAX);
+      break;
+    case NANOARROW_TYPE_INT64:
+      NANOARROW_ARRAY_APPEND_INT_FAST(int64_t, ArrowArrayPrivateUnalignedInt64, 1);
       break;
     default:
       break;
