@@ -5632,7 +5632,9 @@ const struct ArrowIpcBodySpan* ArrowIpcEncoderPrivateBodySpans(
 
 /* The IPC file format: "ARROW1" + padding, stream-format messages, the Footer,
  * int32 footer length, "ARROW1". Batches are read through the footer's blocks,
- * so batch i is decoded without reading the others. */
+ * so batch i is decoded without reading the others. Init reads only the footer;
+ * the dictionaries are decoded when the first batch is read, so that they obey
+ * the decompressed-byte limit the caller sets after Init. */
 
 #include <errno.h>
 #include <stdio.h>
@@ -5649,6 +5651,8 @@ struct IpcFileReaderPrivate {
   int close_on_release;
   /* Bytes before the footer: every block must lie inside them. */
   int64_t blocks_end;
+  /* The footer's dictionary blocks decoded so far (in file order). */
+  int64_t n_dictionaries_read;
 };
 
 static void IpcFileReaderPrivateFree(struct IpcFileReaderPrivate* private_data) {
@@ -5712,12 +5716,14 @@ static ArrowErrorCode IpcFileReaderReadBlock(struct IpcFileReaderPrivate* privat
   }
 }
 
-/* Decodes the message in block: a dictionary (out == NULL) or a record batch. */
+/* Decodes the message in block: a dictionary (out == NULL) or a record batch.
+ * *header_ok_out (may be NULL) is set to 1 once the header is decoded and of the
+ * expected type, so that an error can name what the header says. */
 static ArrowErrorCode IpcFileReaderDecodeBlock(struct IpcFileReaderPrivate* private_data,
                                   const struct ArrowIpcFileBlock* block,
                                   enum ArrowIpcMessageType expected, struct ArrowArray* out,
                                   enum ArrowValidationLevel validation_level,
-                                  struct ArrowError* error) {
+                                  int* header_ok_out, struct ArrowError* error) {
   struct ArrowIpcSharedBlock* shared = NULL;
   const uint8_t* bytes = NULL;
   struct ArrowBufferView header;
@@ -5732,6 +5738,7 @@ static ArrowErrorCode IpcFileReaderDecodeBlock(struct IpcFileReaderPrivate* priv
                   (int)expected);
     result = EINVAL;
   }
+  if (result == NANOARROW_OK && header_ok_out != NULL) *header_ok_out = 1;
   if (result == NANOARROW_OK) {
     result = ArrowIpcPrivateDecoderDecodeShared(
         &private_data->decoder, shared, bytes + block->metadata_length, block->body_length,
@@ -5741,22 +5748,51 @@ static ArrowErrorCode IpcFileReaderDecodeBlock(struct IpcFileReaderPrivate* priv
   return result;
 }
 
+/* Decodes the footer (and its schema); the dictionaries wait for the first batch. */
 static ArrowErrorCode IpcFileReaderStart(struct IpcFileReaderPrivate* private_data,
                                       struct ArrowBufferView tail, int64_t file_size,
                                       struct ArrowError* error) {
   struct ArrowIpcDecoder* decoder = &private_data->decoder;
-  const struct ArrowIpcFileBlock* blocks;
-  int64_t n_dictionaries;
-  int64_t i;
   NANOARROW_RETURN_NOT_OK(ArrowIpcDecoderDecodeFooter(decoder, tail, error));
   private_data->blocks_end = file_size - decoder->header_size_bytes;
-  blocks = (const struct ArrowIpcFileBlock*)decoder->footer->dictionary_blocks.data;
-  n_dictionaries =
-      decoder->footer->dictionary_blocks.size_bytes / (int64_t)sizeof(struct ArrowIpcFileBlock);
-  for (i = 0; i < n_dictionaries; i++) {
-    NANOARROW_RETURN_NOT_OK(IpcFileReaderDecodeBlock(private_data, &blocks[i],
-                                        NANOARROW_IPC_MESSAGE_TYPE_DICTIONARY_BATCH, NULL,
-                                        NANOARROW_VALIDATION_LEVEL_FULL, error));
+  return NANOARROW_OK;
+}
+
+/* Decodes the dictionary blocks not read yet, in file order, under the limit in
+ * force now. A DictionaryBatch changes its dictionary only once it decoded whole,
+ * so after an error the next call starts again at the block that failed. */
+static ArrowErrorCode IpcFileReaderEnsureDictionaries(
+    struct IpcFileReaderPrivate* private_data, struct ArrowError* error) {
+  const struct ArrowBuffer* dictionary_blocks =
+      &private_data->decoder.footer->dictionary_blocks;
+  const struct ArrowIpcFileBlock* blocks =
+      (const struct ArrowIpcFileBlock*)dictionary_blocks->data;
+  int64_t n_dictionaries =
+      dictionary_blocks->size_bytes / (int64_t)sizeof(struct ArrowIpcFileBlock);
+  while (private_data->n_dictionaries_read < n_dictionaries) {
+    int64_t i = private_data->n_dictionaries_read;
+    int header_ok = 0;
+    struct ArrowError detail;
+    ArrowErrorCode result;
+    detail.message[0] = '\0';
+    result = IpcFileReaderDecodeBlock(private_data, &blocks[i],
+                                      NANOARROW_IPC_MESSAGE_TYPE_DICTIONARY_BATCH, NULL,
+                                      NANOARROW_VALIDATION_LEVEL_FULL, &header_ok, &detail);
+    if (result != NANOARROW_OK) {
+      if (header_ok) {
+        const struct ArrowIpcDecoderPrivate* decoder_private =
+            (const struct ArrowIpcDecoderPrivate*)private_data->decoder.private_data;
+        ArrowErrorSet(error,
+                      "dictionary id %ld (dictionary block %ld of %ld, file offset %ld): %s",
+                      (long)decoder_private->dictionary_id, (long)i,
+                      (long)n_dictionaries, (long)blocks[i].offset, detail.message);
+      } else {
+        ArrowErrorSet(error, "dictionary block %ld of %ld (file offset %ld): %s", (long)i,
+                      (long)n_dictionaries, (long)blocks[i].offset, detail.message);
+      }
+      return result;
+    }
+    private_data->n_dictionaries_read++;
   }
   return NANOARROW_OK;
 }
@@ -5910,8 +5946,9 @@ ArrowErrorCode ArrowIpcFileReaderReadBatch(struct ArrowIpcFileReader* reader, in
                   (long)ArrowIpcFileReaderNumRecordBatches(reader));
     return EINVAL;
   }
+  NANOARROW_RETURN_NOT_OK(IpcFileReaderEnsureDictionaries(private_data, error));
   return IpcFileReaderDecodeBlock(private_data, &blocks[i], NANOARROW_IPC_MESSAGE_TYPE_RECORD_BATCH, out,
-                     validation_level, error);
+                     validation_level, NULL, error);
 }
 
 /* ---- ArrowArrayStream over a file ---- */
@@ -7251,7 +7288,8 @@ static ArrowErrorCode IpcStreamStartFileMode(struct IpcStreamReaderPrivate* priv
                                           &private_data->error);
   }
   if (result == NANOARROW_OK) {
-    /* The stream reader's limit holds for the file's batches too. */
+    /* The stream reader's limit holds for the file's batches too, and for its
+     * dictionaries: the file reader decodes them with the first batch. */
     const struct ArrowIpcDecoderPrivate* decoder_private =
         (const struct ArrowIpcDecoderPrivate*)private_data->decoder.private_data;
     result = ArrowIpcFileReaderSetMaxDecompressedBytes(

@@ -476,12 +476,16 @@ struct ArrowIpcFileReader {
 };
 
 /* Takes ownership of data (the whole file's bytes; may wrap a memory map through
- * ArrowBufferDeallocator). Reads the footer and every dictionary. */
+ * ArrowBufferDeallocator). Reads and verifies the footer (with the schema) only:
+ * the dictionaries are decoded by the first ArrowIpcFileReaderReadBatch (or the
+ * first get_next of ArrowIpcFileReaderArrayStream), so an error in one is
+ * reported there, not here. */
 ArrowErrorCode ArrowIpcFileReaderInitBuffer(struct ArrowIpcFileReader* reader,
                                             struct ArrowBuffer* data,
                                             struct ArrowError* error);
-/* Reads through a seekable FILE* (passed as void*): the footer and dictionaries
- * now, each record batch only when asked for. */
+/* Reads through a seekable FILE* (passed as void*): the footer (with the schema)
+ * now; the dictionaries with the first record batch read and each record batch
+ * only when asked for, as with ArrowIpcFileReaderInitBuffer. */
 ArrowErrorCode ArrowIpcFileReaderInitFile(struct ArrowIpcFileReader* reader,
                                           void* file_ptr, int close_on_release,
                                           struct ArrowError* error);
@@ -490,18 +494,27 @@ ArrowErrorCode ArrowIpcFileReaderGetSchema(struct ArrowIpcFileReader* reader,
                                            struct ArrowSchema* out,
                                            struct ArrowError* error);
 int64_t ArrowIpcFileReaderNumRecordBatches(struct ArrowIpcFileReader* reader);
-/* Sets the decompressed-byte limit per message body of the record batches read
- * from now on to max_bytes (>= 0), or back to the default with -1 (EINVAL for
- * anything else; see ArrowIpcDecoderSetMaxDecompressedBytes). Dictionaries are
- * decoded by the Init functions, under the default limit. */
+/* Sets the decompressed-byte limit per message body of the messages decoded from
+ * now on to max_bytes (>= 0), or back to the default with -1 (EINVAL for anything
+ * else; see ArrowIpcDecoderSetMaxDecompressedBytes). It applies to the record
+ * batches and to the dictionaries not decoded yet: those are all decoded by the
+ * first batch read, so a limit set between Init and that read covers them. */
 ArrowErrorCode ArrowIpcFileReaderSetMaxDecompressedBytes(struct ArrowIpcFileReader* reader,
                                                          int64_t max_bytes);
-/* Decodes record batch i (a struct array) without reading the others. */
+/* Decodes record batch i (a struct array) without reading the other batches. The
+ * first call that gets past the index check also decodes every dictionary of the
+ * file (each validated at NANOARROW_VALIDATION_LEVEL_FULL, under the current
+ * decompressed-byte limit); a dictionary error fails the call with a message
+ * naming the dictionary id (when its header could be read), the footer's
+ * dictionary block and its file offset, and the next call tries that dictionary
+ * again (e.g. after a higher limit). The reader stays valid for Reset either way. */
 ArrowErrorCode ArrowIpcFileReaderReadBatch(struct ArrowIpcFileReader* reader, int64_t i,
                                            struct ArrowArray* out,
                                            enum ArrowValidationLevel validation_level,
                                            struct ArrowError* error);
-/* Moves the reader into an ArrowArrayStream over all of its record batches. */
+/* Moves the reader into an ArrowArrayStream over all of its record batches. get_next
+ * reads them with ArrowIpcFileReaderReadBatch, so dictionaries not decoded yet are
+ * decoded by the first get_next, under the limit set on the reader before. */
 ArrowErrorCode ArrowIpcFileReaderArrayStream(struct ArrowIpcFileReader* reader,
                                              struct ArrowArrayStream* out,
                                              enum ArrowValidationLevel validation_level,

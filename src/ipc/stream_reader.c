@@ -93,7 +93,8 @@ static ArrowErrorCode IpcStreamStartFileMode(struct IpcStreamReaderPrivate* priv
                                           &private_data->error);
   }
   if (result == NANOARROW_OK) {
-    /* The stream reader's limit holds for the file's batches too. */
+    /* The stream reader's limit holds for the file's batches too, and for its
+     * dictionaries: the file reader decodes them with the first batch. */
     const struct ArrowIpcDecoderPrivate* decoder_private =
         (const struct ArrowIpcDecoderPrivate*)private_data->decoder.private_data;
     result = ArrowIpcFileReaderSetMaxDecompressedBytes(
