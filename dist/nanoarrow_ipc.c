@@ -509,6 +509,43 @@ static inline int ArrowIpcFbrVerifyString(struct ArrowIpcFbrVerifier* verifier,
 #define ArrowPrivateSchemaSetChildNames NANOARROW_SYMBOL(ArrowPrivateSchemaSetChildNames)
 #endif
 
+/* Storage types made of a validity bitmap and one buffer of fixed-size elements (or
+ * bits): checking one at any validation level is buffer sizes and the null count, with
+ * no offsets, views, type ids or run ends to read. */
+static inline int ArrowIpcPrivateIsFixedWidthType(enum ArrowType type) {
+  switch (type) {
+    case NANOARROW_TYPE_BOOL:
+    case NANOARROW_TYPE_UINT8:
+    case NANOARROW_TYPE_INT8:
+    case NANOARROW_TYPE_UINT16:
+    case NANOARROW_TYPE_INT16:
+    case NANOARROW_TYPE_UINT32:
+    case NANOARROW_TYPE_INT32:
+    case NANOARROW_TYPE_UINT64:
+    case NANOARROW_TYPE_INT64:
+    case NANOARROW_TYPE_HALF_FLOAT:
+    case NANOARROW_TYPE_FLOAT:
+    case NANOARROW_TYPE_DOUBLE:
+    case NANOARROW_TYPE_DECIMAL32:
+    case NANOARROW_TYPE_DECIMAL64:
+    case NANOARROW_TYPE_DECIMAL128:
+    case NANOARROW_TYPE_DECIMAL256:
+    case NANOARROW_TYPE_FIXED_SIZE_BINARY:
+    case NANOARROW_TYPE_DATE32:
+    case NANOARROW_TYPE_DATE64:
+    case NANOARROW_TYPE_TIMESTAMP:
+    case NANOARROW_TYPE_TIME32:
+    case NANOARROW_TYPE_TIME64:
+    case NANOARROW_TYPE_DURATION:
+    case NANOARROW_TYPE_INTERVAL_MONTHS:
+    case NANOARROW_TYPE_INTERVAL_DAY_TIME:
+    case NANOARROW_TYPE_INTERVAL_MONTH_DAY_NANO:
+      return 1;
+    default:
+      return 0;
+  }
+}
+
 /* Defined in src/common/schema.c: names every child i of schema (built by this
  * library, children not named this way yet) after name_at(context, i) (data ==
  * NULL: no name), the copies sharing one allocation that each named child holds a
@@ -2886,40 +2923,8 @@ static int64_t IpcDecoderFixedBufferCount(const struct ArrowLayout* layout) {
 /* Types whose validation at every level is buffer sizes, child lengths and the
  * null count (see ArrowIpcTree.quick_validation). */
 static int IpcDecoderIsQuickType(enum ArrowType type) {
-  switch (type) {
-    case NANOARROW_TYPE_NA:
-    case NANOARROW_TYPE_BOOL:
-    case NANOARROW_TYPE_UINT8:
-    case NANOARROW_TYPE_INT8:
-    case NANOARROW_TYPE_UINT16:
-    case NANOARROW_TYPE_INT16:
-    case NANOARROW_TYPE_UINT32:
-    case NANOARROW_TYPE_INT32:
-    case NANOARROW_TYPE_UINT64:
-    case NANOARROW_TYPE_INT64:
-    case NANOARROW_TYPE_HALF_FLOAT:
-    case NANOARROW_TYPE_FLOAT:
-    case NANOARROW_TYPE_DOUBLE:
-    case NANOARROW_TYPE_FIXED_SIZE_BINARY:
-    case NANOARROW_TYPE_DATE32:
-    case NANOARROW_TYPE_DATE64:
-    case NANOARROW_TYPE_TIMESTAMP:
-    case NANOARROW_TYPE_TIME32:
-    case NANOARROW_TYPE_TIME64:
-    case NANOARROW_TYPE_INTERVAL_MONTHS:
-    case NANOARROW_TYPE_INTERVAL_DAY_TIME:
-    case NANOARROW_TYPE_INTERVAL_MONTH_DAY_NANO:
-    case NANOARROW_TYPE_DECIMAL32:
-    case NANOARROW_TYPE_DECIMAL64:
-    case NANOARROW_TYPE_DECIMAL128:
-    case NANOARROW_TYPE_DECIMAL256:
-    case NANOARROW_TYPE_DURATION:
-    case NANOARROW_TYPE_STRUCT:
-    case NANOARROW_TYPE_FIXED_SIZE_LIST:
-      return 1;
-    default:
-      return 0;
-  }
+  return ArrowIpcPrivateIsFixedWidthType(type) || type == NANOARROW_TYPE_NA ||
+         type == NANOARROW_TYPE_STRUCT || type == NANOARROW_TYPE_FIXED_SIZE_LIST;
 }
 
 /* Adds the fields below schema (its children and theirs, not dictionaries) to
@@ -8075,42 +8080,6 @@ ArrowErrorCode ArrowIpcWriterStartFile(struct ArrowIpcWriter* writer,
 
 /* ---- Fast validation of record batches of fixed-width columns ---- */
 
-/* Storage types whose FULL validation is MINIMAL's buffer-size checks plus the
- * null count (no offsets, views, type ids or run ends to read). */
-static int ArrowIpcWriterIsFixedWidth(enum ArrowType type) {
-  switch (type) {
-    case NANOARROW_TYPE_BOOL:
-    case NANOARROW_TYPE_UINT8:
-    case NANOARROW_TYPE_INT8:
-    case NANOARROW_TYPE_UINT16:
-    case NANOARROW_TYPE_INT16:
-    case NANOARROW_TYPE_UINT32:
-    case NANOARROW_TYPE_INT32:
-    case NANOARROW_TYPE_UINT64:
-    case NANOARROW_TYPE_INT64:
-    case NANOARROW_TYPE_HALF_FLOAT:
-    case NANOARROW_TYPE_FLOAT:
-    case NANOARROW_TYPE_DOUBLE:
-    case NANOARROW_TYPE_DECIMAL32:
-    case NANOARROW_TYPE_DECIMAL64:
-    case NANOARROW_TYPE_DECIMAL128:
-    case NANOARROW_TYPE_DECIMAL256:
-    case NANOARROW_TYPE_FIXED_SIZE_BINARY:
-    case NANOARROW_TYPE_DATE32:
-    case NANOARROW_TYPE_DATE64:
-    case NANOARROW_TYPE_TIMESTAMP:
-    case NANOARROW_TYPE_TIME32:
-    case NANOARROW_TYPE_TIME64:
-    case NANOARROW_TYPE_DURATION:
-    case NANOARROW_TYPE_INTERVAL_MONTHS:
-    case NANOARROW_TYPE_INTERVAL_DAY_TIME:
-    case NANOARROW_TYPE_INTERVAL_MONTH_DAY_NANO:
-      return 1;
-    default:
-      return 0;
-  }
-}
-
 /* Non-zero when every column of the schema is fixed-width without children or
  * dictionary: batches of it can take ArrowIpcWriterValidateFixedWidth. */
 static int ArrowIpcWriterSchemaIsFixedWidth(const struct ArrowArrayView* schema_view) {
@@ -8121,7 +8090,7 @@ static int ArrowIpcWriterSchemaIsFixedWidth(const struct ArrowArrayView* schema_
   }
   for (i = 0; i < schema_view->n_children; i++) {
     const struct ArrowArrayView* column = schema_view->children[i];
-    if (!ArrowIpcWriterIsFixedWidth(column->storage_type) || column->n_children != 0 ||
+    if (!ArrowIpcPrivateIsFixedWidthType(column->storage_type) || column->n_children != 0 ||
         column->dictionary != NULL) {
       return 0;
     }
@@ -8142,7 +8111,7 @@ static int ArrowIpcWriterLengthsValid(const struct ArrowArrayView* view,
   return 1;
 }
 
-/* Non-zero when column (of a type ArrowIpcWriterIsFixedWidth accepts, like the
+/* Non-zero when column (of a type ArrowIpcPrivateIsFixedWidthType accepts, like the
  * schema's expected) matches expected's structure and passes FULL validation. */
 static int ArrowIpcWriterFixedColumnValid(const struct ArrowArrayView* expected,
                                           const struct ArrowArrayView* column,

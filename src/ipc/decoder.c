@@ -84,40 +84,8 @@ static int64_t IpcDecoderFixedBufferCount(const struct ArrowLayout* layout) {
 /* Types whose validation at every level is buffer sizes, child lengths and the
  * null count (see ArrowIpcTree.quick_validation). */
 static int IpcDecoderIsQuickType(enum ArrowType type) {
-  switch (type) {
-    case NANOARROW_TYPE_NA:
-    case NANOARROW_TYPE_BOOL:
-    case NANOARROW_TYPE_UINT8:
-    case NANOARROW_TYPE_INT8:
-    case NANOARROW_TYPE_UINT16:
-    case NANOARROW_TYPE_INT16:
-    case NANOARROW_TYPE_UINT32:
-    case NANOARROW_TYPE_INT32:
-    case NANOARROW_TYPE_UINT64:
-    case NANOARROW_TYPE_INT64:
-    case NANOARROW_TYPE_HALF_FLOAT:
-    case NANOARROW_TYPE_FLOAT:
-    case NANOARROW_TYPE_DOUBLE:
-    case NANOARROW_TYPE_FIXED_SIZE_BINARY:
-    case NANOARROW_TYPE_DATE32:
-    case NANOARROW_TYPE_DATE64:
-    case NANOARROW_TYPE_TIMESTAMP:
-    case NANOARROW_TYPE_TIME32:
-    case NANOARROW_TYPE_TIME64:
-    case NANOARROW_TYPE_INTERVAL_MONTHS:
-    case NANOARROW_TYPE_INTERVAL_DAY_TIME:
-    case NANOARROW_TYPE_INTERVAL_MONTH_DAY_NANO:
-    case NANOARROW_TYPE_DECIMAL32:
-    case NANOARROW_TYPE_DECIMAL64:
-    case NANOARROW_TYPE_DECIMAL128:
-    case NANOARROW_TYPE_DECIMAL256:
-    case NANOARROW_TYPE_DURATION:
-    case NANOARROW_TYPE_STRUCT:
-    case NANOARROW_TYPE_FIXED_SIZE_LIST:
-      return 1;
-    default:
-      return 0;
-  }
+  return ArrowIpcPrivateIsFixedWidthType(type) || type == NANOARROW_TYPE_NA ||
+         type == NANOARROW_TYPE_STRUCT || type == NANOARROW_TYPE_FIXED_SIZE_LIST;
 }
 
 /* Adds the fields below schema (its children and theirs, not dictionaries) to

@@ -35,6 +35,43 @@
 #define ArrowPrivateSchemaSetChildNames NANOARROW_SYMBOL(ArrowPrivateSchemaSetChildNames)
 #endif
 
+/* Storage types made of a validity bitmap and one buffer of fixed-size elements (or
+ * bits): checking one at any validation level is buffer sizes and the null count, with
+ * no offsets, views, type ids or run ends to read. */
+static inline int ArrowIpcPrivateIsFixedWidthType(enum ArrowType type) {
+  switch (type) {
+    case NANOARROW_TYPE_BOOL:
+    case NANOARROW_TYPE_UINT8:
+    case NANOARROW_TYPE_INT8:
+    case NANOARROW_TYPE_UINT16:
+    case NANOARROW_TYPE_INT16:
+    case NANOARROW_TYPE_UINT32:
+    case NANOARROW_TYPE_INT32:
+    case NANOARROW_TYPE_UINT64:
+    case NANOARROW_TYPE_INT64:
+    case NANOARROW_TYPE_HALF_FLOAT:
+    case NANOARROW_TYPE_FLOAT:
+    case NANOARROW_TYPE_DOUBLE:
+    case NANOARROW_TYPE_DECIMAL32:
+    case NANOARROW_TYPE_DECIMAL64:
+    case NANOARROW_TYPE_DECIMAL128:
+    case NANOARROW_TYPE_DECIMAL256:
+    case NANOARROW_TYPE_FIXED_SIZE_BINARY:
+    case NANOARROW_TYPE_DATE32:
+    case NANOARROW_TYPE_DATE64:
+    case NANOARROW_TYPE_TIMESTAMP:
+    case NANOARROW_TYPE_TIME32:
+    case NANOARROW_TYPE_TIME64:
+    case NANOARROW_TYPE_DURATION:
+    case NANOARROW_TYPE_INTERVAL_MONTHS:
+    case NANOARROW_TYPE_INTERVAL_DAY_TIME:
+    case NANOARROW_TYPE_INTERVAL_MONTH_DAY_NANO:
+      return 1;
+    default:
+      return 0;
+  }
+}
+
 /* Defined in src/common/schema.c: names every child i of schema (built by this
  * library, children not named this way yet) after name_at(context, i) (data ==
  * NULL: no name), the copies sharing one allocation that each named child holds a

@@ -15,6 +15,7 @@
 #include "nanoarrow/nanoarrow_ipc.h"
 #include "nanoarrow/nanoarrow_ipc_writer.h"
 
+#include "ipc/ipc_private.h"
 #include "ipc/writer_private.h"
 
 /* What the reader on the other side knows about one dictionary id. */
@@ -207,42 +208,6 @@ ArrowErrorCode ArrowIpcWriterStartFile(struct ArrowIpcWriter* writer,
 
 /* ---- Fast validation of record batches of fixed-width columns ---- */
 
-/* Storage types whose FULL validation is MINIMAL's buffer-size checks plus the
- * null count (no offsets, views, type ids or run ends to read). */
-static int ArrowIpcWriterIsFixedWidth(enum ArrowType type) {
-  switch (type) {
-    case NANOARROW_TYPE_BOOL:
-    case NANOARROW_TYPE_UINT8:
-    case NANOARROW_TYPE_INT8:
-    case NANOARROW_TYPE_UINT16:
-    case NANOARROW_TYPE_INT16:
-    case NANOARROW_TYPE_UINT32:
-    case NANOARROW_TYPE_INT32:
-    case NANOARROW_TYPE_UINT64:
-    case NANOARROW_TYPE_INT64:
-    case NANOARROW_TYPE_HALF_FLOAT:
-    case NANOARROW_TYPE_FLOAT:
-    case NANOARROW_TYPE_DOUBLE:
-    case NANOARROW_TYPE_DECIMAL32:
-    case NANOARROW_TYPE_DECIMAL64:
-    case NANOARROW_TYPE_DECIMAL128:
-    case NANOARROW_TYPE_DECIMAL256:
-    case NANOARROW_TYPE_FIXED_SIZE_BINARY:
-    case NANOARROW_TYPE_DATE32:
-    case NANOARROW_TYPE_DATE64:
-    case NANOARROW_TYPE_TIMESTAMP:
-    case NANOARROW_TYPE_TIME32:
-    case NANOARROW_TYPE_TIME64:
-    case NANOARROW_TYPE_DURATION:
-    case NANOARROW_TYPE_INTERVAL_MONTHS:
-    case NANOARROW_TYPE_INTERVAL_DAY_TIME:
-    case NANOARROW_TYPE_INTERVAL_MONTH_DAY_NANO:
-      return 1;
-    default:
-      return 0;
-  }
-}
-
 /* Non-zero when every column of the schema is fixed-width without children or
  * dictionary: batches of it can take ArrowIpcWriterValidateFixedWidth. */
 static int ArrowIpcWriterSchemaIsFixedWidth(const struct ArrowArrayView* schema_view) {
@@ -253,7 +218,7 @@ static int ArrowIpcWriterSchemaIsFixedWidth(const struct ArrowArrayView* schema_
   }
   for (i = 0; i < schema_view->n_children; i++) {
     const struct ArrowArrayView* column = schema_view->children[i];
-    if (!ArrowIpcWriterIsFixedWidth(column->storage_type) || column->n_children != 0 ||
+    if (!ArrowIpcPrivateIsFixedWidthType(column->storage_type) || column->n_children != 0 ||
         column->dictionary != NULL) {
       return 0;
     }
@@ -274,7 +239,7 @@ static int ArrowIpcWriterLengthsValid(const struct ArrowArrayView* view,
   return 1;
 }
 
-/* Non-zero when column (of a type ArrowIpcWriterIsFixedWidth accepts, like the
+/* Non-zero when column (of a type ArrowIpcPrivateIsFixedWidthType accepts, like the
  * schema's expected) matches expected's structure and passes FULL validation. */
 static int ArrowIpcWriterFixedColumnValid(const struct ArrowArrayView* expected,
                                           const struct ArrowArrayView* column,
