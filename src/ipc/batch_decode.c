@@ -687,6 +687,31 @@ static void IpcBatchExportStart(struct IpcBatchContext* ctx,
   ctx->n_exported = 0;
 }
 
+/* Fills out as the next exported node of ctx->owner, with n_children children
+ * taken (unreleased) from the owner's area. */
+static void IpcBatchExportNode(struct IpcBatchContext* ctx, struct ArrowArray* out,
+                               int64_t length, int64_t offset, int64_t null_count,
+                               int64_t n_buffers, const void** buffers,
+                               int64_t n_children) {
+  int64_t i;
+  out->length = length;
+  out->offset = offset;
+  out->null_count = null_count;
+  out->n_buffers = n_buffers;
+  out->buffers = buffers;
+  out->n_children = n_children;
+  out->children = ctx->next_child_pointers;
+  ctx->next_child_pointers += n_children;
+  for (i = 0; i < n_children; i++) {
+    out->children[i] = ctx->next_array++;
+    out->children[i]->release = NULL;
+  }
+  out->dictionary = NULL;
+  out->private_data = ctx->owner;
+  out->release = IpcBatchArrayRelease;
+  ctx->n_exported++;
+}
+
 /* Exports view (field k, or the root when k == -1) as a node of ctx->owner. On
  * failure the nodes exported so far form a releasable tree under out. */
 static ArrowErrorCode IpcBatchExportView(struct IpcBatchContext* ctx, struct ArrowArrayView* view,
@@ -723,22 +748,8 @@ static ArrowErrorCode IpcBatchExportView(struct IpcBatchContext* ctx, struct Arr
   }
   for (i = 0; i < n_fixed; i++) buffers[i] = view->buffer_views[i].data.data;
 
-  out->length = view->length;
-  out->offset = view->offset;
-  out->null_count = view->null_count;
-  out->n_buffers = n_buffers;
-  out->buffers = buffers;
-  out->n_children = view->n_children;
-  out->children = ctx->next_child_pointers;
-  ctx->next_child_pointers += view->n_children;
-  for (i = 0; i < view->n_children; i++) {
-    out->children[i] = ctx->next_array++;
-    out->children[i]->release = NULL;
-  }
-  out->dictionary = NULL;
-  out->private_data = ctx->owner;
-  out->release = IpcBatchArrayRelease;
-  ctx->n_exported++;
+  IpcBatchExportNode(ctx, out, view->length, view->offset, view->null_count, n_buffers,
+                     buffers, view->n_children);
 
   for (i = 0; i < view->n_children; i++) {
     (*k)++;
@@ -909,22 +920,8 @@ static ArrowErrorCode IpcBatchDirectField(struct IpcBatchContext* ctx, int64_t* 
   }
   if (type == NANOARROW_TYPE_NA) null_count = length;
 
-  out->length = length;
-  out->null_count = null_count;
-  out->offset = 0;
-  out->n_buffers = n_buffers;
-  out->buffers = buffers;
-  out->n_children = field->n_children;
-  out->children = ctx->next_child_pointers;
-  ctx->next_child_pointers += field->n_children;
-  for (i = 0; i < field->n_children; i++) {
-    out->children[i] = ctx->next_array++;
-    out->children[i]->release = NULL;
-  }
-  out->dictionary = NULL;
-  out->private_data = ctx->owner;
-  out->release = IpcBatchArrayRelease;
-  ctx->n_exported++;
+  IpcBatchExportNode(ctx, out, length, 0, null_count, n_buffers, buffers,
+                     field->n_children);
 
   if (field->n_children > 0) {
     /* Children must cover their parent's elements. */
