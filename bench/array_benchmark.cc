@@ -204,6 +204,43 @@ static void ArrayAppendString(benchmark::State& state) {
   AppendStrings(state, SevenLetterStrings());
 }
 
+/// Floor: push 1,000,000 strings of 7 bytes onto plain growable C arrays
+///
+/// The memory work of ArrayAppendString without the library: an int32 end offset and
+/// the bytes of each std::string, into two realloc-doubled arrays.
+static void FloorAppendString(benchmark::State& state) {
+  const std::vector<std::string> values = SevenLetterStrings();
+  for (auto _ : state) {
+    int64_t n_offsets = 0;
+    int64_t offsets_capacity = 0;
+    int32_t* offsets = nullptr;
+    int64_t n_bytes = 0;
+    int64_t bytes_capacity = 0;
+    char* bytes = nullptr;
+    for (const std::string& value : values) {
+      int64_t size = static_cast<int64_t>(value.size());
+      if (n_offsets == offsets_capacity) {
+        offsets_capacity = offsets_capacity == 0 ? 16 : offsets_capacity * 2;
+        offsets = static_cast<int32_t*>(realloc(offsets, offsets_capacity * sizeof(int32_t)));
+      }
+      if (n_bytes + size > bytes_capacity) {
+        while (n_bytes + size > bytes_capacity) {
+          bytes_capacity = bytes_capacity == 0 ? 64 : bytes_capacity * 2;
+        }
+        bytes = static_cast<char*>(realloc(bytes, bytes_capacity));
+      }
+      memcpy(bytes + n_bytes, value.data(), value.size());
+      n_bytes += size;
+      offsets[n_offsets++] = static_cast<int32_t>(n_bytes);
+    }
+    benchmark::DoNotOptimize(offsets);
+    benchmark::DoNotOptimize(bytes);
+    free(offsets);
+    free(bytes);
+  }
+  state.SetItemsProcessed(state.iterations() * kNumItems);
+}
+
 /// Append 1,000,000 strings of 0 to 15 bytes
 ///
 /// ArrowArrayAppendString() of std::strings whose lengths cycle through 0..15, so
@@ -484,6 +521,7 @@ BENCHMARK(ArrayAppendDouble);
 BENCHMARK(ArrayAppendNulls);
 BENCHMARK(ArrayAppendString);
 BENCHMARK(ArrayAppendStringMixedLengths);
+BENCHMARK(FloorAppendString);
 BENCHMARK(ArrayViewGetInt8);
 BENCHMARK(ArrayViewGetInt16);
 BENCHMARK(ArrayViewGetInt32);

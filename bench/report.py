@@ -27,6 +27,7 @@ FLOORS = {
     "ArrayAppendInt32": "FloorAppendInt32",
     "ArrayAppendInt64": "FloorAppendInt32",
     "ArrayAppendDouble": "FloorAppendInt32",
+    "ArrayAppendString": "FloorAppendString",
     "ArrayViewGetInt8": "FloorCopyInt8",
     "ArrayViewGetInt16": "FloorCopyInt16",
     "ArrayViewGetInt32": "FloorCopyInt32",
