@@ -2545,18 +2545,6 @@ static ArrowErrorCode IpcConcatAppendDenseUnion(struct ArrowArray* out,
 }
 
 NANOARROW_COLD
-static int64_t IpcConcatRunEnd(const struct ArrowArrayView* run_ends, int64_t i) {
-  const struct ArrowBufferView* data = &run_ends->buffer_views[1];
-  switch (run_ends->storage_type) {
-    case NANOARROW_TYPE_INT16:
-      return data->data.as_int16[run_ends->offset + i];
-    case NANOARROW_TYPE_INT32:
-      return data->data.as_int32[run_ends->offset + i];
-    default:
-      return data->data.as_int64[run_ends->offset + i];
-  }
-}
-
 /* Run-end encoded: the runs covering logical [abs, abs + length), run ends rebased
  * onto the output's logical length, and the values of those runs. */
 NANOARROW_COLD
@@ -2571,24 +2559,12 @@ static ArrowErrorCode IpcConcatAppendRunEndEncoded(struct ArrowArray* out,
   int64_t max_run_end = run_ends->storage_type == NANOARROW_TYPE_INT16   ? INT16_MAX
                         : run_ends->storage_type == NANOARROW_TYPE_INT32 ? INT32_MAX
                                                                          : INT64_MAX;
-  int64_t low = 0;
-  int64_t high = run_ends->length;
-  int64_t first_run;
+  int64_t first_run = ArrowArrayViewPrivateRunIndex(run_ends, abs);
   int64_t run;
 
-  /* First run whose end is past abs (run ends are strictly increasing). */
-  while (low < high) {
-    int64_t middle = low + (high - low) / 2;
-    if (IpcConcatRunEnd(run_ends, middle) > abs) {
-      high = middle;
-    } else {
-      low = middle + 1;
-    }
-  }
-  first_run = low;
   if (out->length > max_run_end - length) return ERANGE;
   for (run = first_run; run < run_ends->length; run++) {
-    int64_t end = IpcConcatRunEnd(run_ends, run) - abs;
+    int64_t end = ArrowArrayViewGetIntUnsafe(run_ends, run) - abs;
     int64_t rebased = (end < length ? end : length) + out->length;
     switch (run_ends->storage_type) {
       case NANOARROW_TYPE_INT16:
@@ -5012,17 +4988,6 @@ static ArrowErrorCode ArrowIpcEmitFixed(struct ArrowIpcEncoderPrivate* private_d
                             length * element_size, error);
 }
 
-static int64_t ArrowIpcReadRunEnd(const struct ArrowArrayView* run_ends, int64_t i) {
-  switch (run_ends->storage_type) {
-    case NANOARROW_TYPE_INT16:
-      return run_ends->buffer_views[1].data.as_int16[i];
-    case NANOARROW_TYPE_INT32:
-      return run_ends->buffer_views[1].data.as_int32[i];
-    default:
-      return run_ends->buffer_views[1].data.as_int64[i];
-  }
-}
-
 /* Run-end encoded slice: only the runs overlapping [start, start + length), with
  * run ends made relative to start and the last one clamped to length. */
 static ArrowErrorCode ArrowIpcEncodeRunEndEncoded(
@@ -5032,8 +4997,6 @@ static ArrowErrorCode ArrowIpcEncodeRunEndEncoded(
   const struct ArrowArrayView* run_ends;
   const struct ArrowArrayView* values;
   int64_t element_size;
-  int64_t lo;
-  int64_t hi;
   int64_t first_run;
   int64_t n_runs = 0;
   int64_t i;
@@ -5057,23 +5020,12 @@ static ArrowErrorCode ArrowIpcEncodeRunEndEncoded(
     return EINVAL;
   }
 
-  /* First run whose end is past start (run ends are strictly increasing). */
-  lo = run_ends->offset;
-  hi = run_ends->offset + run_ends->length;
-  while (lo < hi) {
-    int64_t mid = lo + (hi - lo) / 2;
-    if (ArrowIpcReadRunEnd(run_ends, mid) > start) {
-      hi = mid;
-    } else {
-      lo = mid + 1;
-    }
-  }
-  first_run = lo;
+  first_run = ArrowArrayViewPrivateRunIndex(run_ends, start);
 
   private_data->scratch.size_bytes = 0;
   if (length > 0) {
-    for (i = first_run; i < run_ends->offset + run_ends->length; i++) {
-      int64_t end = ArrowIpcReadRunEnd(run_ends, i) - start;
+    for (i = first_run; i < run_ends->length; i++) {
+      int64_t end = ArrowArrayViewGetIntUnsafe(run_ends, i) - start;
       uint8_t bytes[8];
       if (end > length) end = length;
       ArrowIpcFbbStoreLE(bytes, (uint64_t)end, (int)element_size);
@@ -5082,7 +5034,7 @@ static ArrowErrorCode ArrowIpcEncodeRunEndEncoded(
       if (end == length) break;
     }
     if (n_runs == 0 ||
-        ArrowIpcReadRunEnd(run_ends, first_run + n_runs - 1) - start < length) {
+        ArrowArrayViewGetIntUnsafe(run_ends, first_run + n_runs - 1) - start < length) {
       ArrowErrorSet(error, "Run ends do not cover the array's length %" PRId64,
                     start + length);
       return EINVAL;
@@ -5095,7 +5047,7 @@ static ArrowErrorCode ArrowIpcEncodeRunEndEncoded(
   NANOARROW_RETURN_NOT_OK(ArrowIpcEmitScratch(private_data, body, private_data->scratch.data,
                                               n_runs * element_size, error));
   return ArrowIpcEncodeColumn(private_data, body, values,
-                              values->offset + (first_run - run_ends->offset), n_runs,
+                              values->offset + first_run, n_runs,
                               depth + 1, error);
 }
 
@@ -8405,17 +8357,7 @@ static ArrowErrorCode ArrowIpcWriterAppendValue(struct ArrowBuffer* out,
     }
     case NANOARROW_TYPE_RUN_END_ENCODED: {
       /* The value of the first run ending after j. */
-      const struct ArrowArrayView* run_ends = view->children[0];
-      int64_t lo = 0;
-      int64_t hi = run_ends->length;
-      while (lo < hi) {
-        int64_t mid = lo + (hi - lo) / 2;
-        if (ArrowArrayViewGetIntUnsafe(run_ends, mid) > j) {
-          hi = mid;
-        } else {
-          lo = mid + 1;
-        }
-      }
+      int64_t lo = ArrowArrayViewPrivateRunIndex(view->children[0], j);
       if (lo >= view->children[1]->length) return EINVAL;
       return ArrowIpcWriterAppendValue(out, view->children[1], lo, depth + 1);
     }

@@ -468,6 +468,26 @@ static inline void ArrowArrayViewGetIntervalUnsafe(const struct ArrowArrayView* 
   }
 }
 
+/* ---- Run-end encoded ---- */
+
+/* The run holding logical position p of a run-end encoded array whose run ends
+ * view is run_ends: the index of the first run end greater than p (run_ends->length
+ * when p is past the last run). Binary search; run ends are strictly increasing. */
+static inline int64_t ArrowArrayViewPrivateRunIndex(const struct ArrowArrayView* run_ends,
+                                                   int64_t p) {
+  int64_t lo = 0;
+  int64_t hi = run_ends->length;
+  while (lo < hi) {
+    int64_t mid = lo + (hi - lo) / 2;
+    if (ArrowArrayViewGetIntUnsafe(run_ends, mid) > p) {
+      hi = mid;
+    } else {
+      lo = mid + 1;
+    }
+  }
+  return lo;
+}
+
 #ifdef __cplusplus
 }
 #endif

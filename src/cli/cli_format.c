@@ -262,17 +262,7 @@ static ArrowErrorCode PutElement(struct ArrowBuffer* out, const struct ArrowSche
                         ArrowArrayViewUnionChildOffset(view, i), depth + 1);
     }
     case NANOARROW_TYPE_RUN_END_ENCODED: {
-      const struct ArrowArrayView* run_ends = view->children[0];
-      int64_t lo = 0;
-      int64_t hi = run_ends->length;
-      while (lo < hi) {
-        int64_t mid = lo + (hi - lo) / 2;
-        if (ArrowArrayViewGetIntUnsafe(run_ends, mid) > p) {
-          hi = mid;
-        } else {
-          lo = mid + 1;
-        }
-      }
+      int64_t lo = ArrowArrayViewPrivateRunIndex(view->children[0], p);
       if (lo >= view->children[1]->length) return EINVAL;
       return PutElement(out, schema->children[1], view->children[1], lo, depth + 1);
     }

@@ -175,18 +175,6 @@ static ArrowErrorCode IpcConcatAppendDenseUnion(struct ArrowArray* out,
 }
 
 NANOARROW_COLD
-static int64_t IpcConcatRunEnd(const struct ArrowArrayView* run_ends, int64_t i) {
-  const struct ArrowBufferView* data = &run_ends->buffer_views[1];
-  switch (run_ends->storage_type) {
-    case NANOARROW_TYPE_INT16:
-      return data->data.as_int16[run_ends->offset + i];
-    case NANOARROW_TYPE_INT32:
-      return data->data.as_int32[run_ends->offset + i];
-    default:
-      return data->data.as_int64[run_ends->offset + i];
-  }
-}
-
 /* Run-end encoded: the runs covering logical [abs, abs + length), run ends rebased
  * onto the output's logical length, and the values of those runs. */
 NANOARROW_COLD
@@ -201,24 +189,12 @@ static ArrowErrorCode IpcConcatAppendRunEndEncoded(struct ArrowArray* out,
   int64_t max_run_end = run_ends->storage_type == NANOARROW_TYPE_INT16   ? INT16_MAX
                         : run_ends->storage_type == NANOARROW_TYPE_INT32 ? INT32_MAX
                                                                          : INT64_MAX;
-  int64_t low = 0;
-  int64_t high = run_ends->length;
-  int64_t first_run;
+  int64_t first_run = ArrowArrayViewPrivateRunIndex(run_ends, abs);
   int64_t run;
 
-  /* First run whose end is past abs (run ends are strictly increasing). */
-  while (low < high) {
-    int64_t middle = low + (high - low) / 2;
-    if (IpcConcatRunEnd(run_ends, middle) > abs) {
-      high = middle;
-    } else {
-      low = middle + 1;
-    }
-  }
-  first_run = low;
   if (out->length > max_run_end - length) return ERANGE;
   for (run = first_run; run < run_ends->length; run++) {
-    int64_t end = IpcConcatRunEnd(run_ends, run) - abs;
+    int64_t end = ArrowArrayViewGetIntUnsafe(run_ends, run) - abs;
     int64_t rebased = (end < length ? end : length) + out->length;
     switch (run_ends->storage_type) {
       case NANOARROW_TYPE_INT16:

@@ -1051,17 +1051,6 @@ static ArrowErrorCode ArrowIpcEmitFixed(struct ArrowIpcEncoderPrivate* private_d
                             length * element_size, error);
 }
 
-static int64_t ArrowIpcReadRunEnd(const struct ArrowArrayView* run_ends, int64_t i) {
-  switch (run_ends->storage_type) {
-    case NANOARROW_TYPE_INT16:
-      return run_ends->buffer_views[1].data.as_int16[i];
-    case NANOARROW_TYPE_INT32:
-      return run_ends->buffer_views[1].data.as_int32[i];
-    default:
-      return run_ends->buffer_views[1].data.as_int64[i];
-  }
-}
-
 /* Run-end encoded slice: only the runs overlapping [start, start + length), with
  * run ends made relative to start and the last one clamped to length. */
 static ArrowErrorCode ArrowIpcEncodeRunEndEncoded(
@@ -1071,8 +1060,6 @@ static ArrowErrorCode ArrowIpcEncodeRunEndEncoded(
   const struct ArrowArrayView* run_ends;
   const struct ArrowArrayView* values;
   int64_t element_size;
-  int64_t lo;
-  int64_t hi;
   int64_t first_run;
   int64_t n_runs = 0;
   int64_t i;
@@ -1096,23 +1083,12 @@ static ArrowErrorCode ArrowIpcEncodeRunEndEncoded(
     return EINVAL;
   }
 
-  /* First run whose end is past start (run ends are strictly increasing). */
-  lo = run_ends->offset;
-  hi = run_ends->offset + run_ends->length;
-  while (lo < hi) {
-    int64_t mid = lo + (hi - lo) / 2;
-    if (ArrowIpcReadRunEnd(run_ends, mid) > start) {
-      hi = mid;
-    } else {
-      lo = mid + 1;
-    }
-  }
-  first_run = lo;
+  first_run = ArrowArrayViewPrivateRunIndex(run_ends, start);
 
   private_data->scratch.size_bytes = 0;
   if (length > 0) {
-    for (i = first_run; i < run_ends->offset + run_ends->length; i++) {
-      int64_t end = ArrowIpcReadRunEnd(run_ends, i) - start;
+    for (i = first_run; i < run_ends->length; i++) {
+      int64_t end = ArrowArrayViewGetIntUnsafe(run_ends, i) - start;
       uint8_t bytes[8];
       if (end > length) end = length;
       ArrowIpcFbbStoreLE(bytes, (uint64_t)end, (int)element_size);
@@ -1121,7 +1097,7 @@ static ArrowErrorCode ArrowIpcEncodeRunEndEncoded(
       if (end == length) break;
     }
     if (n_runs == 0 ||
-        ArrowIpcReadRunEnd(run_ends, first_run + n_runs - 1) - start < length) {
+        ArrowArrayViewGetIntUnsafe(run_ends, first_run + n_runs - 1) - start < length) {
       ArrowErrorSet(error, "Run ends do not cover the array's length %" PRId64,
                     start + length);
       return EINVAL;
@@ -1134,7 +1110,7 @@ static ArrowErrorCode ArrowIpcEncodeRunEndEncoded(
   NANOARROW_RETURN_NOT_OK(ArrowIpcEmitScratch(private_data, body, private_data->scratch.data,
                                               n_runs * element_size, error));
   return ArrowIpcEncodeColumn(private_data, body, values,
-                              values->offset + (first_run - run_ends->offset), n_runs,
+                              values->offset + first_run, n_runs,
                               depth + 1, error);
 }
 

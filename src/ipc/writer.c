@@ -536,17 +536,7 @@ static ArrowErrorCode ArrowIpcWriterAppendValue(struct ArrowBuffer* out,
     }
     case NANOARROW_TYPE_RUN_END_ENCODED: {
       /* The value of the first run ending after j. */
-      const struct ArrowArrayView* run_ends = view->children[0];
-      int64_t lo = 0;
-      int64_t hi = run_ends->length;
-      while (lo < hi) {
-        int64_t mid = lo + (hi - lo) / 2;
-        if (ArrowArrayViewGetIntUnsafe(run_ends, mid) > j) {
-          hi = mid;
-        } else {
-          lo = mid + 1;
-        }
-      }
+      int64_t lo = ArrowArrayViewPrivateRunIndex(view->children[0], j);
       if (lo >= view->children[1]->length) return EINVAL;
       return ArrowIpcWriterAppendValue(out, view->children[1], lo, depth + 1);
     }

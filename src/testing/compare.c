@@ -235,21 +235,6 @@ static int64_t OffsetAt(const struct ArrowArrayView* view, int buffer, int64_t p
   return view->buffer_views[buffer].data.as_int32[p];
 }
 
-/* Physical index of the run holding logical element p of a run-end encoded view. */
-static int64_t RunIndex(const struct ArrowArrayView* view, int64_t p) {
-  const struct ArrowArrayView* run_ends = view->children[0];
-  int64_t lo = 0;
-  int64_t hi = run_ends->length;
-  while (lo < hi) {
-    int64_t mid = lo + (hi - lo) / 2;
-    if (ArrowArrayViewGetIntUnsafe(run_ends, mid) > p) {
-      hi = mid;
-    } else {
-      lo = mid + 1;
-    }
-  }
-  return lo;
-}
 
 static int CompareElement(const struct ArrowSchema* schema, const struct ArrowArrayView* a,
                           int64_t i, const struct ArrowArrayView* b, int64_t j, int depth,
@@ -382,8 +367,8 @@ static int CompareElement(const struct ArrowSchema* schema, const struct ArrowAr
                                ArrowArrayViewUnionChildOffset(b, j), 1, depth, reason);
     }
     case NANOARROW_TYPE_RUN_END_ENCODED: {
-      int64_t run_a = RunIndex(a, pa);
-      int64_t run_b = RunIndex(b, pb);
+      int64_t run_a = ArrowArrayViewPrivateRunIndex(a->children[0], pa);
+      int64_t run_b = ArrowArrayViewPrivateRunIndex(b->children[0], pb);
       if (run_a >= a->children[1]->length || run_b >= b->children[1]->length) {
         ArrowErrorSet(reason, "run-end encoded element outside of the runs");
         return COMPARE_DIFFERENT;
