@@ -481,9 +481,11 @@ static ArrowErrorCode PutViews(struct ArrowBuffer* out, const struct ArrowArrayV
   return Put(out, "]");
 }
 
+/* Writes each child whole (whole != 0), or every child's elements
+ * [start, start + length). */
 static ArrowErrorCode PutChildren(struct ArrowBuffer* out, const struct ArrowSchema* schema,
-                                  const struct ArrowArrayView* view, const int64_t* starts,
-                                  const int64_t* lengths, int depth,
+                                  const struct ArrowArrayView* view, int whole,
+                                  int64_t start, int64_t length, int depth,
                                   struct ArrowError* error) {
   int64_t k;
   NANOARROW_RETURN_NOT_OK(Put(out, ", \"children\": ["));
@@ -491,8 +493,8 @@ static ArrowErrorCode PutChildren(struct ArrowBuffer* out, const struct ArrowSch
     ArrowErrorCode rc;
     if (k > 0) NANOARROW_RETURN_NOT_OK(Put(out, ", "));
     rc = PutColumn(out, schema->children[k], view->children[k],
-                   starts == NULL ? 0 : starts[k],
-                   lengths == NULL ? view->children[k]->length : lengths[k], depth + 1, error);
+                   whole ? 0 : start, whole ? view->children[k]->length : length,
+                   depth + 1, error);
     if (rc != NANOARROW_OK) {
       ArrowTestingPrefixError(error, "children[%" PRId64 "]", k);
       return rc;
@@ -541,22 +543,7 @@ static ArrowErrorCode PutColumn(struct ArrowBuffer* out, const struct ArrowSchem
           return EINVAL;
         }
       }
-      {
-        int64_t* child_starts = (int64_t*)ArrowMalloc((view->n_children + 1) * sizeof(int64_t));
-        int64_t* child_lengths =
-            (int64_t*)ArrowMalloc((view->n_children + 1) * sizeof(int64_t));
-        ArrowErrorCode rc = (child_starts == NULL || child_lengths == NULL) ? ENOMEM : 0;
-        for (k = 0; rc == NANOARROW_OK && k < view->n_children; k++) {
-          child_starts[k] = p0;
-          child_lengths[k] = length;
-        }
-        if (rc == NANOARROW_OK) {
-          rc = PutChildren(out, schema, view, child_starts, child_lengths, depth, error);
-        }
-        ArrowFree(child_starts);
-        ArrowFree(child_lengths);
-        NANOARROW_RETURN_NOT_OK(rc);
-      }
+      NANOARROW_RETURN_NOT_OK(PutChildren(out, schema, view, 0, p0, length, depth, error));
       break;
     }
     case NANOARROW_TYPE_SPARSE_UNION:
@@ -569,22 +556,9 @@ static ArrowErrorCode PutColumn(struct ArrowBuffer* out, const struct ArrowSchem
       NANOARROW_RETURN_NOT_OK(Put(out, "]"));
       if (view->storage_type == NANOARROW_TYPE_DENSE_UNION) {
         NANOARROW_RETURN_NOT_OK(PutOffsets(out, ", \"OFFSET\": [", view, 1, p0, length, 0));
-        NANOARROW_RETURN_NOT_OK(PutChildren(out, schema, view, NULL, NULL, depth, error));
+        NANOARROW_RETURN_NOT_OK(PutChildren(out, schema, view, 1, 0, 0, depth, error));
       } else {
-        int64_t* child_starts = (int64_t*)ArrowMalloc((view->n_children + 1) * sizeof(int64_t));
-        int64_t* child_lengths =
-            (int64_t*)ArrowMalloc((view->n_children + 1) * sizeof(int64_t));
-        ArrowErrorCode rc = (child_starts == NULL || child_lengths == NULL) ? ENOMEM : 0;
-        for (k = 0; rc == NANOARROW_OK && k < view->n_children; k++) {
-          child_starts[k] = p0;
-          child_lengths[k] = length;
-        }
-        if (rc == NANOARROW_OK) {
-          rc = PutChildren(out, schema, view, child_starts, child_lengths, depth, error);
-        }
-        ArrowFree(child_starts);
-        ArrowFree(child_lengths);
-        NANOARROW_RETURN_NOT_OK(rc);
+        NANOARROW_RETURN_NOT_OK(PutChildren(out, schema, view, 0, p0, length, depth, error));
       }
       break;
     }
@@ -598,20 +572,20 @@ static ArrowErrorCode PutColumn(struct ArrowBuffer* out, const struct ArrowSchem
                               : view->buffer_views[1].data.as_int32[p0 + length];
       int64_t child_length = last - first;
       NANOARROW_RETURN_NOT_OK(PutOffsets(out, ", \"OFFSET\": [", view, 1, p0, length + 1, first));
-      NANOARROW_RETURN_NOT_OK(PutChildren(out, schema, view, &first, &child_length, depth, error));
+      NANOARROW_RETURN_NOT_OK(PutChildren(out, schema, view, 0, first, child_length, depth, error));
       break;
     }
     case NANOARROW_TYPE_LIST_VIEW:
     case NANOARROW_TYPE_LARGE_LIST_VIEW:
       NANOARROW_RETURN_NOT_OK(PutOffsets(out, ", \"OFFSET\": [", view, 1, p0, length, 0));
       NANOARROW_RETURN_NOT_OK(PutOffsets(out, ", \"SIZE\": [", view, 2, p0, length, 0));
-      NANOARROW_RETURN_NOT_OK(PutChildren(out, schema, view, NULL, NULL, depth, error));
+      NANOARROW_RETURN_NOT_OK(PutChildren(out, schema, view, 1, 0, 0, depth, error));
       break;
     case NANOARROW_TYPE_FIXED_SIZE_LIST: {
       int64_t child_start = p0 * sv.fixed_size;
       int64_t child_length = length * sv.fixed_size;
       NANOARROW_RETURN_NOT_OK(
-          PutChildren(out, schema, view, &child_start, &child_length, depth, error));
+          PutChildren(out, schema, view, 0, child_start, child_length, depth, error));
       break;
     }
     case NANOARROW_TYPE_RUN_END_ENCODED:
@@ -619,7 +593,7 @@ static ArrowErrorCode PutColumn(struct ArrowBuffer* out, const struct ArrowSchem
         ArrowErrorSet(error, "a sliced run-end encoded array has no integration JSON form");
         return ENOTSUP;
       }
-      NANOARROW_RETURN_NOT_OK(PutChildren(out, schema, view, NULL, NULL, depth, error));
+      NANOARROW_RETURN_NOT_OK(PutChildren(out, schema, view, 1, 0, 0, depth, error));
       break;
     case NANOARROW_TYPE_STRING_VIEW:
     case NANOARROW_TYPE_BINARY_VIEW:
