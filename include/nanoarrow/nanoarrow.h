@@ -416,6 +416,10 @@ ArrowErrorCode ArrowArrayViewCompare(const struct ArrowArrayView* actual,
 void ArrowArrayViewReset(struct ArrowArrayView* array_view);
 
 /* nanoarrow_array_view_inline.h */
+/* Moves src (and what it owns) into dst, which must not own anything; src is left
+ * an empty view that need not be reset. */
+static inline void ArrowArrayViewMove(struct ArrowArrayView* src,
+                                      struct ArrowArrayView* dst);
 static inline int64_t ArrowArrayViewGetNumBuffers(const struct ArrowArrayView* array_view);
 static inline struct ArrowBufferView ArrowArrayViewGetBufferView(
     const struct ArrowArrayView* array_view, int64_t i);

@@ -151,6 +151,16 @@ static inline int64_t ArrowArrayViewGetBufferElementSizeBits(
   return 0;
 }
 
+/* ---- Ownership ---- */
+
+/* A view owns only heap blocks (children, dictionary, union map, variadic arrays) and
+ * no pointer into itself, so a byte copy moves it. */
+static inline void ArrowArrayViewMove(struct ArrowArrayView* src,
+                                      struct ArrowArrayView* dst) {
+  memcpy(dst, src, sizeof(struct ArrowArrayView));
+  ArrowArrayViewInitFromType(src, NANOARROW_TYPE_UNINITIALIZED);
+}
+
 /* ---- Nulls ---- */
 
 /* Unions and run-end encoded arrays have no validity of their own: they are never
