@@ -9,8 +9,13 @@
  *   - ArrowArrayStream implementations: ArrayStreamFactory<T>, EmptyArrayStream,
  *     VectorArrayStream
  *   - BufferInitSequence: hand a C++ container's memory to an ArrowBuffer
- *   - range-for views: ViewArrayAs<T>, ViewArrayAsBytes<N>,
- *     ViewArrayAsFixedSizeBytes and ViewArrayStream
+ *   - range-for views: ViewArrayAs<T> (ViewAs<T>; bool reads the bitmap),
+ *     ViewArrayAsBytes<N> (ViewAsBytes<N>), ViewArrayAsFixedSizeBytes,
+ *     ViewBinaryViewArrayAsBytes and ViewArrayStream
+ *   - C++17 only (when NANOARROW_HAS_ZIP is 1): Zip(ranges...) and Enumerate,
+ *     for `for (auto [i, value] : Zip(Enumerate, ViewAs<int32_t>(&view)))`
+ *
+ * The headers in nanoarrow/hpp/ only include this one.
  *
  * When NANOARROW_NAMESPACE is set, everything lives in an inline namespace of
  * that name inside nanoarrow, so two vendored copies built with different
@@ -31,6 +36,28 @@
 #include <vector>
 
 #include "nanoarrow/nanoarrow.h"
+
+/* NANOARROW_HAS_ZIP is 1 when the compiler has what Zip and Enumerate need
+ * (C++17: structured bindings, class template argument deduction, fold
+ * expressions, inline variables and range-for over an end of another type),
+ * else 0. Define it to 0 beforehand to leave them out. */
+#if !defined(NANOARROW_HAS_ZIP)
+#if defined(__cpp_structured_bindings) && __cpp_structured_bindings >= 201606L && \
+    defined(__cpp_deduction_guides) && __cpp_deduction_guides >= 201703L &&     \
+    defined(__cpp_fold_expressions) && __cpp_fold_expressions >= 201603L &&     \
+    defined(__cpp_inline_variables) && __cpp_inline_variables >= 201606L &&     \
+    defined(__cpp_range_based_for) && __cpp_range_based_for >= 201603L &&       \
+    (defined(__cpp_lib_integer_sequence) || __cplusplus >= 201402L ||           \
+     (defined(_MSVC_LANG) && _MSVC_LANG >= 201402L))
+#define NANOARROW_HAS_ZIP 1
+#else
+#define NANOARROW_HAS_ZIP 0
+#endif
+#endif
+
+#if NANOARROW_HAS_ZIP
+#include <tuple>
+#endif
 
 #if defined(NANOARROW_NAMESPACE)
 #define NANOARROW_HPP_BEGIN_NAMESPACE \
@@ -528,6 +555,39 @@ struct FixedSizeBytesGet {
   }
 };
 
+/* BOOL values are a bitmap like validity: element i is bit (offset + i). */
+struct BoolGet {
+  const uint8_t* validity;
+  const uint8_t* values;
+  int64_t offset;
+  Nullable<bool> operator()(int64_t i) const {
+    if (!IsValid(validity, offset + i)) return NA;
+    return ArrowBitGet(values, offset + i) != 0;
+  }
+};
+
+/* BINARY_VIEW / STRING_VIEW: 16-byte views; short values are stored in the view
+ * itself, longer ones in the variadic buffer the view names. */
+struct BinaryViewGet {
+  const uint8_t* validity;
+  const union ArrowBinaryView* views;
+  const void* const* variadic_buffers;
+  int64_t offset;
+  Nullable<struct ArrowStringView> operator()(int64_t i) const {
+    if (!IsValid(validity, offset + i)) return NA;
+    const union ArrowBinaryView& view = views[offset + i];
+    struct ArrowStringView out;
+    out.size_bytes = view.inlined.size;
+    if (view.inlined.size <= NANOARROW_BINARY_VIEW_INLINE_SIZE) {
+      out.data = view.inlined.data;
+    } else {
+      out.data = static_cast<const char*>(variadic_buffers[view.ref.buffer_index]) +
+                 view.ref.offset;
+    }
+    return out;
+  }
+};
+
 /* Array buffers are only read through the validity bitmap when nulls may exist. */
 inline const uint8_t* ArrayValidity(const struct ArrowArray* array) {
   return array->null_count == 0 ? nullptr : static_cast<const uint8_t*>(array->buffers[0]);
@@ -551,6 +611,22 @@ class ViewArrayAs : public internal::IndexRange<internal::FixedWidthGet<T>> {
              view->length) {}
   explicit ViewArrayAs(const struct ArrowArray* array)
       : Base({internal::ArrayValidity(array), static_cast<const T*>(array->buffers[1]),
+              array->offset},
+             array->length) {}
+};
+
+/* BOOL arrays store one bit per value, so the elements are read from the bitmap. */
+template <>
+class ViewArrayAs<bool> : public internal::IndexRange<internal::BoolGet> {
+  using Base = internal::IndexRange<internal::BoolGet>;
+
+ public:
+  explicit ViewArrayAs(const struct ArrowArrayView* view)
+      : Base({internal::ViewValidity(view), view->buffer_views[1].data.as_uint8,
+              view->offset},
+             view->length) {}
+  explicit ViewArrayAs(const struct ArrowArray* array)
+      : Base({internal::ArrayValidity(array), static_cast<const uint8_t*>(array->buffers[1]),
               array->offset},
              array->length) {}
 };
@@ -590,6 +666,24 @@ class ViewArrayAsFixedSizeBytes
   ViewArrayAsFixedSizeBytes(const struct ArrowArray* array, int32_t fixed_size)
       : Base({internal::ArrayValidity(array), static_cast<const char*>(array->buffers[1]),
               array->offset, fixed_size},
+             array->length) {}
+};
+
+/* The elements of a BINARY_VIEW or STRING_VIEW array as Nullable<ArrowStringView>.
+ * Inline values point into the array's views buffer, the others into its
+ * variadic data buffers; both stay valid as long as the array does. */
+class ViewBinaryViewArrayAsBytes : public internal::IndexRange<internal::BinaryViewGet> {
+  using Base = internal::IndexRange<internal::BinaryViewGet>;
+
+ public:
+  explicit ViewBinaryViewArrayAsBytes(const struct ArrowArrayView* view)
+      : Base({internal::ViewValidity(view), view->buffer_views[1].data.as_binary_view,
+              view->variadic_buffers, view->offset},
+             view->length) {}
+  explicit ViewBinaryViewArrayAsBytes(const struct ArrowArray* array)
+      : Base({internal::ArrayValidity(array),
+              static_cast<const union ArrowBinaryView*>(array->buffers[1]),
+              array->buffers + NANOARROW_BINARY_VIEW_FIXED_BUFFERS, array->offset},
              array->length) {}
 };
 
@@ -642,6 +736,8 @@ class ViewArrayStream {
         owner_ = nullptr;
       } else if (array_->release == nullptr) {
         owner_ = nullptr;
+      } else {
+        owner_->count_++;
       }
     }
 
@@ -654,6 +750,9 @@ class ViewArrayStream {
 
   ArrowErrorCode code() const { return *code_; }
   struct ArrowError* error() { return error_; }
+  /* The number of arrays drawn from the stream so far (errors and the end of
+   * the stream are not counted). */
+  int count() const { return count_; }
 
  private:
   struct ArrowArrayStream* stream_;
@@ -661,7 +760,150 @@ class ViewArrayStream {
   struct ArrowError* error_;
   ArrowErrorCode internal_code_ = NANOARROW_OK;
   struct ArrowError internal_error_;
+  int count_ = 0;
 };
+
+/* Shorter names for the views: ViewAs<int32_t>(&view), ViewAsBytes<32>(array). */
+template <typename T>
+using ViewAs = ViewArrayAs<T>;
+template <int OffsetSize>
+using ViewAsBytes = ViewArrayAsBytes<OffsetSize>;
+
+#if NANOARROW_HAS_ZIP
+
+/* ======================================================================== */
+/* Zip and Enumerate (C++17)                                                */
+/* ======================================================================== */
+
+namespace internal {
+
+template <typename Range>
+using RangeBegin = decltype(std::begin(std::declval<Range&>()));
+template <typename Range>
+using RangeEnd = decltype(std::end(std::declval<Range&>()));
+
+/* Counts 0, 1, 2, ... without end. */
+class EnumerateRange {
+ public:
+  struct sentinel {};
+
+  class iterator {
+   public:
+    using value_type = int64_t;
+    using difference_type = int64_t;
+    using reference = int64_t;
+    using pointer = void;
+    using iterator_category = std::input_iterator_tag;
+
+    constexpr int64_t operator*() const { return i_; }
+    constexpr iterator& operator++() {
+      ++i_;
+      return *this;
+    }
+    constexpr iterator operator++(int) {
+      iterator previous = *this;
+      ++i_;
+      return previous;
+    }
+    friend constexpr bool operator==(const iterator&, sentinel) { return false; }
+    friend constexpr bool operator!=(const iterator&, sentinel) { return true; }
+    friend constexpr bool operator==(sentinel, const iterator&) { return false; }
+    friend constexpr bool operator!=(sentinel, const iterator&) { return true; }
+
+   private:
+    int64_t i_ = 0;
+  };
+
+  constexpr iterator begin() const { return iterator(); }
+  constexpr sentinel end() const { return sentinel(); }
+};
+
+}  // namespace internal
+
+/* Iterates ranges in lockstep until the first of them ends:
+ *
+ *   for (auto [i, value, out] : Zip(Enumerate, ViewAs<int32_t>(&view), vec)) ...
+ *
+ * Each element is a std::tuple of what the ranges' iterators yield (a
+ * std::vector<T>& gives T&, so assigning to that binding writes into the
+ * vector). Ranges passed as lvalues are referenced, rvalues are moved in. */
+template <typename... Ranges>
+class Zip {
+  static_assert(sizeof...(Ranges) > 0, "Zip needs at least one range");
+
+  template <typename Is>
+  struct Impl;
+
+  template <std::size_t... I>
+  struct Impl<std::index_sequence<I...>> {
+    struct sentinel {
+      std::tuple<internal::RangeEnd<Ranges>...> ends;
+    };
+
+    class iterator {
+     public:
+      using value_type =
+          std::tuple<decltype(*std::declval<const internal::RangeBegin<Ranges>&>())...>;
+      using reference = value_type;
+      using difference_type = std::ptrdiff_t;
+      using pointer = void;
+      using iterator_category = std::input_iterator_tag;
+
+      explicit iterator(std::tuple<internal::RangeBegin<Ranges>...> its)
+          : its_(std::move(its)) {}
+
+      value_type operator*() const { return value_type(*std::get<I>(its_)...); }
+      iterator& operator++() {
+        ((void)++std::get<I>(its_), ...);
+        return *this;
+      }
+      void operator++(int) { ++*this; }
+
+      /* Equal to the end as soon as one range is at its end. */
+      friend bool operator==(const iterator& it, const sentinel& end) {
+        return ((std::get<I>(it.its_) == std::get<I>(end.ends)) || ...);
+      }
+      friend bool operator!=(const iterator& it, const sentinel& end) { return !(it == end); }
+      friend bool operator==(const sentinel& end, const iterator& it) { return it == end; }
+      friend bool operator!=(const sentinel& end, const iterator& it) { return !(it == end); }
+
+     private:
+      std::tuple<internal::RangeBegin<Ranges>...> its_;
+    };
+
+    static iterator Begin(std::tuple<Ranges...>& ranges) {
+      return iterator(std::tuple<internal::RangeBegin<Ranges>...>(
+          std::begin(std::get<I>(ranges))...));
+    }
+    static sentinel End(std::tuple<Ranges...>& ranges) {
+      return sentinel{
+          std::tuple<internal::RangeEnd<Ranges>...>(std::end(std::get<I>(ranges))...)};
+    }
+  };
+  using Indexed = Impl<std::index_sequence_for<Ranges...>>;
+
+ public:
+  using iterator = typename Indexed::iterator;
+  using sentinel = typename Indexed::sentinel;
+
+  explicit Zip(Ranges&&... ranges) : ranges_(std::forward<Ranges>(ranges)...) {}
+
+  iterator begin() { return Indexed::Begin(ranges_); }
+  sentinel end() { return Indexed::End(ranges_); }
+
+ private:
+  std::tuple<Ranges...> ranges_;
+};
+
+/* An lvalue argument deduces a reference type (held by reference), an rvalue a
+ * plain type (moved into the Zip). */
+template <typename... Ranges>
+Zip(Ranges&&...) -> Zip<Ranges...>;
+
+/* The indices 0, 1, 2, ... as a range to Zip with others. */
+inline constexpr internal::EnumerateRange Enumerate{};
+
+#endif /* NANOARROW_HAS_ZIP */
 
 /* ======================================================================== */
 /* Literals                                                                 */

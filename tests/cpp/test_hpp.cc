@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "nanoarrow/nanoarrow.hpp"
@@ -255,6 +256,191 @@ static void TestViewArrayAsBytes() {
   CHECK(fixed_values[2] == "cd"_asv);
 }
 
+// A bool array [T, F, null, T, T, F, F, T, T, null, T] (nulls only when with_null):
+// eleven elements so that the bitmap spans two bytes.
+static nanoarrow::UniqueArray MakeBoolArray(bool with_null) {
+  nanoarrow::UniqueArray array;
+  NANOARROW_THROW_NOT_OK(ArrowArrayInitFromType(array.get(), NANOARROW_TYPE_BOOL));
+  NANOARROW_THROW_NOT_OK(ArrowArrayStartAppending(array.get()));
+  const int values[] = {1, 0, -1, 1, 1, 0, 0, 1, 1, -1, 1};
+  for (int value : values) {
+    if (value < 0 && with_null) {
+      NANOARROW_THROW_NOT_OK(ArrowArrayAppendNull(array.get(), 1));
+    } else {
+      NANOARROW_THROW_NOT_OK(ArrowArrayAppendInt(array.get(), value < 0 ? 0 : value));
+    }
+  }
+  NANOARROW_THROW_NOT_OK(ArrowArrayFinishBuildingDefault(array.get(), nullptr));
+  return array;
+}
+
+// Renders bools as a string: '1', '0' and 'n' for null.
+template <typename Range>
+static std::string BoolsToString(const Range& range) {
+  std::string out;
+  for (nanoarrow::Nullable<bool> value : range) {
+    out += value ? (*value ? '1' : '0') : 'n';
+  }
+  return out;
+}
+
+static void TestViewArrayAsBool() {
+  nanoarrow::UniqueArray array = MakeBoolArray(true);
+  CHECK(array->null_count == 2);
+  CHECK(BoolsToString(nanoarrow::ViewArrayAs<bool>(array.get())) == "10n110011n1");
+
+  nanoarrow::ViewArrayAs<bool> bools(array.get());
+  CHECK(bools.size() == 11);
+  CHECK(bools[0] == true);
+  CHECK(bools[1] == false);
+  CHECK(bools[2] == nanoarrow::NA);
+  CHECK(bools[8] == true);  // second byte of the bitmap
+  CHECK(bools[9].value_or(true) == true);
+  CHECK(bools[10].value_or(false) == true);
+
+  // A slice through an ArrowArrayView: offset 3, length 7 -> [T, T, F, F, T, T, null].
+  nanoarrow::UniqueArrayView view;
+  ArrowArrayViewInitFromType(view.get(), NANOARROW_TYPE_BOOL);
+  array->offset = 3;
+  array->length = 7;
+  array->null_count = -1;
+  NANOARROW_THROW_NOT_OK(ArrowArrayViewSetArray(view.get(), array.get(), nullptr));
+  CHECK(BoolsToString(nanoarrow::ViewArrayAs<bool>(view.get())) == "110011n");
+  // ... and the same slice read from the ArrowArray directly.
+  CHECK(BoolsToString(nanoarrow::ViewArrayAs<bool>(array.get())) == "110011n");
+  nanoarrow::ViewArrayAs<bool> sliced(view.get());
+  CHECK(sliced.size() == 7);
+  CHECK(sliced[2] == false);
+  CHECK(sliced[5] == true);
+  CHECK(!sliced[6].has_value());
+
+  // Without nulls (null_count 0: no validity bitmap) and sliced at offset 1.
+  nanoarrow::UniqueArray dense = MakeBoolArray(false);
+  CHECK(dense->null_count == 0);
+  CHECK(BoolsToString(nanoarrow::ViewArrayAs<bool>(dense.get())) == "10011001101");
+  dense->offset = 1;
+  dense->length = 9;
+  CHECK(BoolsToString(nanoarrow::ViewAs<bool>(dense.get())) == "001100110");
+}
+
+// Appends each value (nullptr for null) to a BINARY_VIEW or STRING_VIEW array.
+static nanoarrow::UniqueArray MakeBinaryViewArray(enum ArrowType type,
+                                                  const std::vector<const std::string*>& values) {
+  nanoarrow::UniqueArray array;
+  NANOARROW_THROW_NOT_OK(ArrowArrayInitFromType(array.get(), type));
+  NANOARROW_THROW_NOT_OK(ArrowArrayStartAppending(array.get()));
+  for (const std::string* value : values) {
+    if (value == nullptr) {
+      NANOARROW_THROW_NOT_OK(ArrowArrayAppendNull(array.get(), 1));
+    } else {
+      struct ArrowBufferView bytes;
+      bytes.data.data = value->data();
+      bytes.size_bytes = static_cast<int64_t>(value->size());
+      NANOARROW_THROW_NOT_OK(ArrowArrayAppendBytes(array.get(), bytes));
+    }
+  }
+  NANOARROW_THROW_NOT_OK(ArrowArrayFinishBuildingDefault(array.get(), nullptr));
+  return array;
+}
+
+static std::string ToString(const nanoarrow::Nullable<struct ArrowStringView>& value) {
+  if (!value) return "<null>";
+  return std::string(value->data, static_cast<size_t>(value->size_bytes));
+}
+
+// True when p lies within [begin, begin + size).
+static bool PointsInto(const void* p, const void* begin, int64_t size) {
+  const char* c = static_cast<const char*>(p);
+  const char* b = static_cast<const char*>(begin);
+  return c >= b && c < b + size;
+}
+
+static void TestViewBinaryViewArrayAsBytes() {
+  // Inline up to 12 bytes, out of line from 13; a null and an empty string.
+  nanoarrow::UniqueArray array;
+  NANOARROW_THROW_NOT_OK(ArrowArrayInitFromType(array.get(), NANOARROW_TYPE_STRING_VIEW));
+  NANOARROW_THROW_NOT_OK(ArrowArrayStartAppending(array.get()));
+  NANOARROW_THROW_NOT_OK(ArrowArrayAppendString(array.get(), "short"_asv));
+  NANOARROW_THROW_NOT_OK(ArrowArrayAppendString(array.get(), "exactly 12 b"_asv));
+  NANOARROW_THROW_NOT_OK(ArrowArrayAppendNull(array.get(), 1));
+  NANOARROW_THROW_NOT_OK(ArrowArrayAppendString(array.get(), ""_asv));
+  NANOARROW_THROW_NOT_OK(
+      ArrowArrayAppendString(array.get(), "a value longer than the inline size"_asv));
+  NANOARROW_THROW_NOT_OK(ArrowArrayAppendString(array.get(), "thirteen byte"_asv));
+  NANOARROW_THROW_NOT_OK(ArrowArrayFinishBuildingDefault(array.get(), nullptr));
+  CHECK(array->n_buffers == 4);  // validity, views, one data buffer, sizes
+
+  std::vector<std::string> seen;
+  for (auto value : nanoarrow::ViewBinaryViewArrayAsBytes(array.get())) {
+    seen.push_back(ToString(value));
+  }
+  CHECK((seen == std::vector<std::string>{"short", "exactly 12 b", "<null>", "",
+                                          "a value longer than the inline size",
+                                          "thirteen byte"}));
+
+  // Inline values point into their view, the others into the data buffer.
+  const union ArrowBinaryView* views =
+      static_cast<const union ArrowBinaryView*>(array->buffers[1]);
+  nanoarrow::ViewBinaryViewArrayAsBytes strings(array.get());
+  CHECK(strings.size() == 6);
+  CHECK(strings[0]->data == views[0].inlined.data);
+  CHECK(strings[1]->data == views[1].inlined.data);
+  CHECK(strings[1]->size_bytes == 12);
+  CHECK(strings[2] == nanoarrow::NA);
+  CHECK(strings[3] == ""_asv);
+  const char* data = static_cast<const char*>(array->buffers[2]);
+  CHECK(strings[4]->data == data);
+  CHECK(strings[5]->data == data + 35);
+  CHECK(strings[5] == "thirteen byte"_asv);
+
+  // Through an ArrowArrayView of a slice: offset 2, length 4.
+  nanoarrow::UniqueArrayView view;
+  ArrowArrayViewInitFromType(view.get(), NANOARROW_TYPE_STRING_VIEW);
+  array->offset = 2;
+  array->length = 4;
+  array->null_count = -1;
+  NANOARROW_THROW_NOT_OK(ArrowArrayViewSetArray(view.get(), array.get(), nullptr));
+  seen.clear();
+  for (auto value : nanoarrow::ViewBinaryViewArrayAsBytes(view.get())) {
+    seen.push_back(ToString(value));
+  }
+  CHECK((seen == std::vector<std::string>{"<null>", "",
+                                          "a value longer than the inline size",
+                                          "thirteen byte"}));
+  nanoarrow::ViewBinaryViewArrayAsBytes sliced(view.get());
+  CHECK(sliced[0] == nanoarrow::NA);
+  CHECK(PointsInto(sliced[2]->data, view->variadic_buffers[0], view->variadic_buffer_sizes[0]));
+  CHECK(sliced[3] == "thirteen byte"_asv);
+
+  // BINARY_VIEW with bytes that need two variadic buffers (32 KiB blocks): the
+  // second long value is found through its buffer index.
+  std::string first(20000, 'x');
+  first[0] = '\0';
+  std::string second(20000, 'y');
+  second[19999] = 'z';
+  std::string small("\x01\x02\x03", 3);
+  nanoarrow::UniqueArray binary =
+      MakeBinaryViewArray(NANOARROW_TYPE_BINARY_VIEW, {&first, nullptr, &second, &small});
+  CHECK(binary->n_buffers == 5);  // validity, views, two data buffers, sizes
+  const union ArrowBinaryView* binary_views =
+      static_cast<const union ArrowBinaryView*>(binary->buffers[1]);
+  CHECK(binary_views[2].ref.buffer_index == 1);
+  nanoarrow::ViewBinaryViewArrayAsBytes blobs(binary.get());
+  CHECK(ToString(blobs[0]) == first);
+  CHECK(blobs[1] == nanoarrow::NA);
+  CHECK(ToString(blobs[2]) == second);
+  CHECK(PointsInto(blobs[2]->data, binary->buffers[3], 20000));
+  CHECK(ToString(blobs[3]) == small);
+
+  nanoarrow::UniqueArrayView binary_view;
+  ArrowArrayViewInitFromType(binary_view.get(), NANOARROW_TYPE_BINARY_VIEW);
+  NANOARROW_THROW_NOT_OK(ArrowArrayViewSetArray(binary_view.get(), binary.get(), nullptr));
+  nanoarrow::ViewBinaryViewArrayAsBytes blob_view(binary_view.get());
+  CHECK(blob_view.size() == 4);
+  CHECK(ToString(blob_view[2]) == second);
+  CHECK(ToString(blob_view[0]) == first);
+}
+
 // A stream whose second get_next fails, to check error propagation.
 class FailingStream {
  public:
@@ -295,12 +481,15 @@ static void TestStreams() {
   int n_arrays = 0;
   int64_t total_length = 0;
   nanoarrow::ViewArrayStream batches(stream.get());
+  CHECK(batches.count() == 0);
   for (struct ArrowArray& array : batches) {
     n_arrays++;
+    CHECK(batches.count() == n_arrays);  // counts the arrays drawn so far
     total_length += array.length;
   }
   CHECK(batches.code() == NANOARROW_OK);
   CHECK(n_arrays == 2);
+  CHECK(batches.count() == 2);  // the end of the stream is not counted
   CHECK(total_length == 8);
 
   // EmptyArrayStream: a schema and no arrays.
@@ -311,11 +500,13 @@ static void TestStreams() {
   ArrowErrorCode code = EINVAL;
   struct ArrowError error;
   int n_empty = 0;
-  for (struct ArrowArray& array : nanoarrow::ViewArrayStream(empty.get(), &code, &error)) {
+  nanoarrow::ViewArrayStream empty_view(empty.get(), &code, &error);
+  for (struct ArrowArray& array : empty_view) {
     (void)array;
     n_empty++;
   }
   CHECK(n_empty == 0);
+  CHECK(empty_view.count() == 0);
   CHECK(code == NANOARROW_OK);
   nanoarrow::UniqueSchema empty_stream_schema;
   NANOARROW_THROW_NOT_OK(
@@ -334,9 +525,28 @@ static void TestStreams() {
     n_before_error++;
   }
   CHECK(n_before_error == 1);
+  CHECK(failing_view.count() == 1);  // the failed get_next is not counted
   CHECK(failing_view.code() == EIO);
   CHECK(std::strstr(failing_view.error()->message, "disk on fire") != nullptr);
 }
+
+// ViewAs / ViewAsBytes are plain aliases, usable from C++11.
+static void TestViewAsAliases() {
+  static_assert(std::is_same<nanoarrow::ViewAs<int32_t>, nanoarrow::ViewArrayAs<int32_t>>::value,
+                "ViewAs<T> is ViewArrayAs<T>");
+  static_assert(std::is_same<nanoarrow::ViewAsBytes<64>, nanoarrow::ViewArrayAsBytes<64>>::value,
+                "ViewAsBytes<N> is ViewArrayAsBytes<N>");
+  nanoarrow::UniqueArray array = MakeInt32Array(true);
+  nanoarrow::ViewAs<int32_t> values(array.get());
+  CHECK(values.size() == 4);
+  CHECK(values[1] == nanoarrow::NA);
+  CHECK(values[3] == 4);
+}
+
+// This file is C++11: Zip and Enumerate must be switched off here.
+#if __cplusplus < 201703L
+static_assert(NANOARROW_HAS_ZIP == 0, "NANOARROW_HAS_ZIP must be 0 before C++17");
+#endif
 
 static void TestBufferInitSequence() {
   nanoarrow::UniqueBuffer buffer;
@@ -363,6 +573,9 @@ int main() {
     TestUniqueArrayAndView();
     TestViewArrayAs();
     TestViewArrayAsBytes();
+    TestViewArrayAsBool();
+    TestViewBinaryViewArrayAsBytes();
+    TestViewAsAliases();
     TestStreams();
     TestBufferInitSequence();
   } catch (const std::exception& e) {
