@@ -485,8 +485,8 @@ class IndexRange {
     using pointer = void;
     using iterator_category = std::input_iterator_tag;
 
-    const_iterator(const Get* get, int64_t i) : get_(get), i_(i) {}
-    value_type operator*() const { return (*get_)(i_); }
+    const_iterator(const Get& get, int64_t i) : get_(get), i_(i) {}
+    value_type operator*() const { return get_(i_); }
     const_iterator& operator++() {
       ++i_;
       return *this;
@@ -500,13 +500,16 @@ class IndexRange {
     bool operator!=(const const_iterator& other) const { return i_ != other.i_; }
 
    private:
-    const Get* get_;
+    /* A copy, not a pointer to the range's: the loop then keeps the buffer
+     * pointers in registers instead of reloading them after every store the
+     * loop body makes (which could alias them), and can be vectorized. */
+    Get get_;
     int64_t i_;
   };
 
   IndexRange(Get get, int64_t size) : get_(get), size_(size) {}
-  const_iterator begin() const { return const_iterator(&get_, 0); }
-  const_iterator end() const { return const_iterator(&get_, size_); }
+  const_iterator begin() const { return const_iterator(get_, 0); }
+  const_iterator end() const { return const_iterator(get_, size_); }
   int64_t size() const { return size_; }
   value_type operator[](int64_t i) const { return get_(i); }
 
@@ -823,6 +826,29 @@ class EnumerateRange {
   constexpr sentinel end() const { return sentinel(); }
 };
 
+/* A range whose length is known up front (std::size works: containers, arrays,
+ * the views above) and one that never ends (Enumerate). When every range of a
+ * Zip is one or the other, the Zip counts its length down instead of comparing
+ * each iterator with its end: one exit test per element, which compilers can
+ * vectorize. */
+template <typename Range, typename = void>
+struct IsSizedRange : std::false_type {};
+template <typename Range>
+struct IsSizedRange<Range, std::void_t<decltype(std::size(std::declval<Range&>()))>>
+    : std::true_type {};
+template <typename Range>
+struct IsEndlessRange : std::is_same<std::decay_t<Range>, EnumerateRange> {};
+
+template <typename Range>
+std::ptrdiff_t ZipLength(Range& range, std::ptrdiff_t shortest) {
+  if constexpr (IsSizedRange<Range>::value) {
+    const auto size = static_cast<std::ptrdiff_t>(std::size(range));
+    return (shortest < 0 || size < shortest) ? size : shortest;
+  } else {
+    return shortest;
+  }
+}
+
 }  // namespace internal
 
 /* Iterates ranges in lockstep until the first of them ends:
@@ -841,6 +867,12 @@ class Zip {
 
   template <std::size_t... I>
   struct Impl<std::index_sequence<I...>> {
+    /* Counted: every range is sized or endless, and at least one is sized. */
+    static constexpr bool kCounted =
+        ((internal::IsSizedRange<Ranges>::value || internal::IsEndlessRange<Ranges>::value) &&
+         ...) &&
+        (internal::IsSizedRange<Ranges>::value || ...);
+
     struct sentinel {
       std::tuple<internal::RangeEnd<Ranges>...> ends;
     };
@@ -854,19 +886,25 @@ class Zip {
       using pointer = void;
       using iterator_category = std::input_iterator_tag;
 
-      explicit iterator(std::tuple<internal::RangeBegin<Ranges>...> its)
-          : its_(std::move(its)) {}
+      iterator(std::tuple<internal::RangeBegin<Ranges>...> its, std::ptrdiff_t remaining)
+          : its_(std::move(its)), remaining_(remaining) {}
 
       value_type operator*() const { return value_type(*std::get<I>(its_)...); }
       iterator& operator++() {
         ((void)++std::get<I>(its_), ...);
+        if constexpr (kCounted) --remaining_;
         return *this;
       }
       void operator++(int) { ++*this; }
 
       /* Equal to the end as soon as one range is at its end. */
       friend bool operator==(const iterator& it, const sentinel& end) {
-        return ((std::get<I>(it.its_) == std::get<I>(end.ends)) || ...);
+        if constexpr (kCounted) {
+          (void)end;
+          return it.remaining_ <= 0;
+        } else {
+          return ((std::get<I>(it.its_) == std::get<I>(end.ends)) || ...);
+        }
       }
       friend bool operator!=(const iterator& it, const sentinel& end) { return !(it == end); }
       friend bool operator==(const sentinel& end, const iterator& it) { return it == end; }
@@ -874,11 +912,17 @@ class Zip {
 
      private:
       std::tuple<internal::RangeBegin<Ranges>...> its_;
+      std::ptrdiff_t remaining_;
     };
 
     static iterator Begin(std::tuple<Ranges...>& ranges) {
-      return iterator(std::tuple<internal::RangeBegin<Ranges>...>(
-          std::begin(std::get<I>(ranges))...));
+      std::ptrdiff_t remaining = -1;
+      if constexpr (kCounted) {
+        ((remaining = internal::ZipLength(std::get<I>(ranges), remaining)), ...);
+      }
+      return iterator(
+          std::tuple<internal::RangeBegin<Ranges>...>(std::begin(std::get<I>(ranges))...),
+          remaining);
     }
     static sentinel End(std::tuple<Ranges...>& ranges) {
       return sentinel{

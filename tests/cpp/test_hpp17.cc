@@ -172,6 +172,15 @@ static void TestZipStopsAtShortest() {
     CHECK(i == static_cast<int64_t>(seen.size()) - 1);
   }
   CHECK(seen == "arrow");
+
+  // A sized range beside one that is not: the unsized one can still end first.
+  n = 0;
+  for (auto [a, c] : Zip(five, CStringRange{"ab"})) {
+    (void)a;
+    (void)c;
+    n++;
+  }
+  CHECK(n == 2);
 }
 
 static void TestEnumerate() {
