@@ -2964,8 +2964,8 @@ static inline int64_t ArrowArrayViewListChildOffset(const struct ArrowArrayView*
 #endif
 
 /* The switch cases reading element I (offset applied) of every numeric storage
- * type, converted with RETURN_AS. */
-#define NANOARROW_PRIVATE_NUMERIC_CASES(DATA, I, RETURN_AS, BOOL_EXPR)          \
+ * type, converted with RETURN_AS (FLOAT_AS for floating point values). */
+#define NANOARROW_PRIVATE_NUMERIC_CASES(DATA, I, RETURN_AS, FLOAT_AS, BOOL_EXPR) \
   case NANOARROW_TYPE_INT32:                                                    \
   case NANOARROW_TYPE_DATE32:                                                   \
   case NANOARROW_TYPE_TIME32:                                                   \
@@ -2978,9 +2978,9 @@ static inline int64_t ArrowArrayViewListChildOffset(const struct ArrowArrayView*
   case NANOARROW_TYPE_DURATION:                                                 \
     return RETURN_AS(DATA.as_int64[I]);                                         \
   case NANOARROW_TYPE_DOUBLE:                                                   \
-    return RETURN_AS(DATA.as_double[I]);                                        \
+    return FLOAT_AS(DATA.as_double[I]);                                         \
   case NANOARROW_TYPE_FLOAT:                                                    \
-    return RETURN_AS(DATA.as_float[I]);                                         \
+    return FLOAT_AS(DATA.as_float[I]);                                          \
   case NANOARROW_TYPE_UINT32:                                                   \
     return RETURN_AS(DATA.as_uint32[I]);                                        \
   case NANOARROW_TYPE_UINT64:                                                   \
@@ -2994,7 +2994,7 @@ static inline int64_t ArrowArrayViewListChildOffset(const struct ArrowArrayView*
   case NANOARROW_TYPE_UINT8:                                                    \
     return RETURN_AS(DATA.as_uint8[I]);                                         \
   case NANOARROW_TYPE_HALF_FLOAT:                                               \
-    return RETURN_AS(ArrowHalfFloatToFloat(DATA.as_uint16[I]));                 \
+    return FLOAT_AS(ArrowHalfFloatToFloat(DATA.as_uint16[I]));                  \
   case NANOARROW_TYPE_BOOL:                                                     \
     return RETURN_AS(BOOL_EXPR)
 
@@ -3002,12 +3002,28 @@ static inline int64_t ArrowArrayViewListChildOffset(const struct ArrowArrayView*
 #define NANOARROW_PRIVATE_AS_UINT64(x) ((uint64_t)(x))
 #define NANOARROW_PRIVATE_AS_DOUBLE(x) ((double)(x))
 
+/* Floating point to integer conversions that are defined for every input (a C
+ * cast is not for NaN or out-of-range values): truncated toward zero, saturated
+ * at the type's limits, NaN as 0. */
+static inline int64_t ArrowPrivateDoubleToInt64(double x) {
+  if (x != x) return 0;
+  if (x >= 9223372036854775808.0) return INT64_MAX;
+  if (x <= -9223372036854775808.0) return INT64_MIN;
+  return (int64_t)x;
+}
+
+static inline uint64_t ArrowPrivateDoubleToUInt64(double x) {
+  if (!(x > -1.0)) return 0; /* NaN, and negative values below -1 */
+  if (x >= 18446744073709551616.0) return UINT64_MAX;
+  return (uint64_t)x;
+}
+
 NANOARROW_PRIVATE_SLOW_PATH int64_t ArrowPrivateArrayViewGetIntSlow(
     const struct ArrowArrayView* array_view, int64_t i) {
   const union ArrowBufferViewData data = array_view->buffer_views[1].data;
   switch (array_view->storage_type) {
     NANOARROW_PRIVATE_NUMERIC_CASES(data, i, NANOARROW_PRIVATE_AS_INT64,
-                                    (data.as_uint8[i >> 3] >> (i & 7)) & 1);
+                                    ArrowPrivateDoubleToInt64, (data.as_uint8[i >> 3] >> (i & 7)) & 1);
     default:
       return INT64_MAX;
   }
@@ -3018,7 +3034,7 @@ NANOARROW_PRIVATE_SLOW_PATH uint64_t ArrowPrivateArrayViewGetUIntSlow(
   const union ArrowBufferViewData data = array_view->buffer_views[1].data;
   switch (array_view->storage_type) {
     NANOARROW_PRIVATE_NUMERIC_CASES(data, i, NANOARROW_PRIVATE_AS_UINT64,
-                                    (data.as_uint8[i >> 3] >> (i & 7)) & 1);
+                                    ArrowPrivateDoubleToUInt64, (data.as_uint8[i >> 3] >> (i & 7)) & 1);
     default:
       return UINT64_MAX;
   }
@@ -3029,14 +3045,14 @@ NANOARROW_PRIVATE_SLOW_PATH double ArrowPrivateArrayViewGetDoubleSlow(
   const union ArrowBufferViewData data = array_view->buffer_views[1].data;
   switch (array_view->storage_type) {
     NANOARROW_PRIVATE_NUMERIC_CASES(data, i, NANOARROW_PRIVATE_AS_DOUBLE,
-                                    (data.as_uint8[i >> 3] >> (i & 7)) & 1);
+                                    NANOARROW_PRIVATE_AS_DOUBLE, (data.as_uint8[i >> 3] >> (i & 7)) & 1);
     default:
       return 0.0;
   }
 }
 
-/* Element i as an int64 (floating point truncated; INT64_MAX for non-numeric
- * types). */
+/* Element i as an int64 (floating point truncated and saturated, NaN as 0;
+ * INT64_MAX for non-numeric types). */
 static inline int64_t ArrowArrayViewGetIntUnsafe(const struct ArrowArrayView* array_view,
                                                  int64_t i) {
   const union ArrowBufferViewData data = array_view->buffer_views[1].data;
@@ -3057,7 +3073,8 @@ static inline int64_t ArrowArrayViewGetIntUnsafe(const struct ArrowArrayView* ar
   return ArrowPrivateArrayViewGetIntSlow(array_view, i);
 }
 
-/* Element i as a uint64 (UINT64_MAX for non-numeric types). */
+/* Element i as a uint64 (floating point truncated and saturated, NaN and negative
+ * values as 0; UINT64_MAX for non-numeric types). */
 static inline uint64_t ArrowArrayViewGetUIntUnsafe(const struct ArrowArrayView* array_view,
                                                    int64_t i) {
   const union ArrowBufferViewData data = array_view->buffer_views[1].data;

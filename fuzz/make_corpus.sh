@@ -59,6 +59,46 @@ printf '\002\0\0\0\001\0\0\0k\001\0\0\0v\003\0\0\0key\005\0\0\0value' \
   > "$out/metadata_fuzzer/two_pairs"
 printf '\0\0\0\0' > "$out/metadata_fuzzer/empty"
 
+# The array view harness builds arrays from its own byte encoding (see the header
+# of fuzz/array_view_fuzzer.c): valid arrays of diverse types. zeros N pads the
+# raw bytes of a buffer.
+zeros() { head -c "$1" /dev/zero; }
+av="$out/array_view_fuzzer"
+mkdir -p "$av"
+# int32[5] with a null at 2
+{ printf '\006\000\005\000\140\001\002\000\000'; printf '\001\000\000\000\002\000\000\000'; zeros 12; } > "$av/int32"
+# utf8 ["ab", "\303\251", "wxyz"]
+printf '\015\000\003\000\000\000\000\002\002\004\000ab\340wxyz' > "$av/string"
+# struct<int32, large_utf8>[3]
+{ printf '\055\002\000\003\000\006\000\000\000\000\000'; zeros 12;
+  printf '\016\000\000\000\000\000\000\001\002\003\000abcdef\000'; } > "$av/struct"
+# list<int64>[4] over 10 values
+{ printf '\046\000\004\000\010\000\012\000\000\000'; printf '\007'; zeros 79;
+  printf '\000\000\000\002\001\000\002'; } > "$av/list"
+# dense_union<3: int8, 7: utf8>[4]
+printf '\061\000\004\000\002\000\003\000\000\000\001\002\003\015\000\002\000\000\000\000\001\001\000xy\000\000\001\000\001\000\000\000\001\000\002\000\001\000' > "$av/dense_union"
+# run_end_encoded<int32, double>[8], 3 runs
+{ printf '\070\000\010\000\000\003\000\000\000\001\002\000\014\000\000\000\000\000'; printf '\000\000\000\000\000\000\360\077'; zeros 16; } > "$av/run_end_encoded"
+# dictionary<int32 indices, utf8 values ["a", "b", "c"]>[6] with a null
+printf '\073\000\006\000\015\000\003\000\000\000\000\001\001\001\000abc\140\001\001\000\000\000\001\002\000\001\002' > "$av/dictionary"
+# utf8_view[4]: inlined, two references into one 40-byte buffer, empty
+{ printf '\021\001\000\004\000\000\050\000'; printf 'abcdefghijklmnopqrstuvwxyz0123456789ABCD';
+  printf '\000\000\011abcd\000\000\005\003\000\000\000\024\001'; } > "$av/string_view"
+# map<utf8, int32>[2] over 3 entries
+{ printf '\057\000\002\000\000\003\000\015\000\000\000\000\000\000\001\001\001\000abc\006\000\000\000\000\000'; zeros 12;
+  printf '\000\000\000\000\001\002'; } > "$av/map"
+# sparse_union<0: bool, 1: decimal128>[3]
+{ printf '\060\000\003\000\001\000\000\000\000\000\005\030\000\000\000\000\000'; zeros 48; printf '\000\000\001\000'; } > "$av/sparse_union"
+# list_view<int8>[3] over 5 values
+printf '\050\000\003\000\002\000\005\000\000\000\001\002\003\004\005\000\000\000\001\002\000\005\004\001' > "$av/list_view"
+# fixed_size_list<float, 3>[2]
+{ printf '\054\000\002\000\013\000\000\000\000\000'; zeros 24; printf '\000'; } > "$av/fixed_size_list"
+# int64[4] at offset 5
+{ printf '\010\000\004\305\260\377\375\000'; zeros 72; } > "$av/sliced_int64"
+# struct<month_day_nano interval, fixed_size_binary(5), decimal256>[2]
+{ printf '\055\003\000\002\000\045\000\000\000\000\000'; zeros 32; printf '\024\000\000\000\000\000'; zeros 10;
+  printf '\031\000\000\000\000\000'; zeros 64; printf '\000'; } > "$av/struct_fixed_width"
+
 # Every input that ever crashed a harness.
 for h in "$here"/regressions/*/; do
   [ -d "$h" ] || continue

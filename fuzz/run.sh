@@ -5,7 +5,7 @@
 # suite: tests/fuzz/test_regressions.c) and make the script fail.
 #
 # usage: fuzz/run.sh [SECONDS_PER_HARNESS] [HARNESS...]
-#   SECONDS_PER_HARNESS  default $FUZZ_SECONDS, else 30 (CI: 6 harnesses x 30 s on
+#   SECONDS_PER_HARNESS  default $FUZZ_SECONDS, else 30 (CI: 7 harnesses x 30 s on
 #                        2 cores fits the 20 minute budget with the build)
 #   HARNESS              default: every harness that was built
 # environment:
@@ -38,7 +38,7 @@ if [ $# -gt 0 ]; then
 else
   harnesses=""
   for h in ipc_stream_fuzzer ipc_file_fuzzer ipc_decoder_fuzzer schema_view_fuzzer \
-           metadata_fuzzer json_fuzzer; do
+           metadata_fuzzer array_view_fuzzer json_fuzzer; do
     if [ -x "$build/fuzz/$h" ]; then
       harnesses="$harnesses $h"
     else

@@ -114,6 +114,10 @@ static int ArrowViewIsVarBinary(enum ArrowType type) {
   }
 }
 
+/* The data of string and binary views whose values are all empty and whose data
+ * buffer is NULL: never read, only offset by 0. */
+static const uint8_t kArrowViewNoBytes[1] = {0};
+
 static int ArrowViewIsBinaryView(enum ArrowType type) {
   return type == NANOARROW_TYPE_BINARY_VIEW || type == NANOARROW_TYPE_STRING_VIEW;
 }
@@ -838,10 +842,15 @@ static ArrowErrorCode ArrowViewValidateDefault(struct ArrowArrayView* array_view
       }
       NANOARROW_RETURN_NOT_OK(ArrowViewValidateOffsetRange(
           array_view, data_view->size_bytes, "data buffer size", &last, path, error));
-      if (last > 0 && data_view->data.data == NULL) {
-        return ArrowViewInvalid(error, path,
-                                "Expected non-NULL data buffer for last offset %" PRId64,
-                                last);
+      if (data_view->data.data == NULL) {
+        if (last > 0) {
+          return ArrowViewInvalid(error, path,
+                                  "Expected non-NULL data buffer for last offset %" PRId64,
+                                  last);
+        }
+        /* Every value is empty. The getters add offsets to the data pointer, which
+         * must then not be NULL (NULL + 0 is undefined in C). */
+        data_view->data.data = kArrowViewNoBytes;
       }
       /* Arrays from the C interface have no data size: the last offset is it. */
       if (data_view->size_bytes < 0) {
@@ -1357,6 +1366,11 @@ static ArrowErrorCode ArrowViewValidateRunEndsFull(const struct ArrowArrayView* 
   int64_t i;
 
   for (i = 0; i < run_ends->length; i++) {
+    /* A null_count of -1 (unknown) passes the DEFAULT checks; the bits decide. */
+    if (ArrowArrayViewIsNull(run_ends, i)) {
+      return ArrowViewInvalid(error, path, "Expected run ends without nulls but run end %" PRId64
+                              " is null", i);
+    }
     current = ArrowArrayViewGetIntUnsafe(run_ends, i);
     if (current <= previous) {
       return ArrowViewInvalid(error, path,

@@ -799,6 +799,37 @@ Test(validate_full, run_ends_increasing_and_positive) {
   ArrowSchemaRelease(&schema);
 }
 
+/* A run-ends child whose null_count is -1 (unknown) passes DEFAULT; its bitmap
+ * still marks run end 1 null, which FULL must refuse. */
+Test(validate_full, run_ends_with_unknown_null_count_and_a_null) {
+  static const int64_t run_ends[] = {2, 4, 5};
+  static const uint8_t validity[] = {0x05}; /* 0b101: run end 1 is null */
+  static const double values[] = {1.0, 2.0, 3.0};
+  const void* run_end_buffers[] = {validity, run_ends};
+  const void* value_buffers[] = {NULL, values};
+  struct ArrowArray array, run_ends_array, values_array;
+  struct ArrowArray* children[] = {&run_ends_array, &values_array};
+  struct ArrowSchema schema;
+  struct ArrowArrayView view;
+
+  hand_schema(&schema, "+r", 2, "l");
+  cr_assert_eq(ArrowSchemaSetFormat(schema.children[1], "g"), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayViewInitFromSchema(&view, &schema, NULL), NANOARROW_OK);
+  hand_array(&array, 5, 0, 0, 0, NULL);
+  array.n_children = 2;
+  array.children = children;
+  hand_array(&run_ends_array, 3, 0, -1, 2, run_end_buffers);
+  hand_array(&values_array, 3, 0, 0, 2, value_buffers);
+  expect_full_failure(&view, &array, "Expected run ends without nulls but run end 1 is null");
+
+  /* The same bits with every run end valid pass. */
+  static const uint8_t all_valid[] = {0x07};
+  run_end_buffers[0] = all_valid;
+  expect_full_ok(&view, &array);
+  ArrowArrayViewReset(&view);
+  ArrowSchemaRelease(&schema);
+}
+
 Test(validate_full, dictionary_indices) {
   static const int16_t indices[] = {0, 3, 1};
   static const uint8_t validity[] = {0x05}; /* element 1 null */

@@ -189,6 +189,75 @@ Test(array_view, non_numeric_getters_return_sentinels) {
   cr_assert_null(ArrowArrayViewGetBytesUnsafe(&view, 0).data.data);
 }
 
+/* Integer getters on floating point values: truncated toward zero, saturated at the
+ * limits, NaN as 0 (a plain C cast is undefined for these; UBSan reports it). */
+Test(array_view, integer_getters_on_floating_point_saturate) {
+  static const double doubles[] = {1e300, -1e300, 0.0 / 0.0, -1.5, 2.9, -0.5,
+                                   9223372036854775808.0, 18446744073709551616.0};
+  static const float floats[] = {1e30f, -1e30f, 7.75f};
+  const void* double_buffers[] = {NULL, doubles};
+  const void* float_buffers[] = {NULL, floats};
+  struct ArrowArray array;
+  struct ArrowArrayView view;
+
+  hand_array(&array, 8, 0, 0, 2, double_buffers);
+  ArrowArrayViewInitFromType(&view, NANOARROW_TYPE_DOUBLE);
+  cr_assert_eq(ArrowArrayViewSetArray(&view, &array, NULL), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayViewGetIntUnsafe(&view, 0), INT64_MAX);
+  cr_assert_eq(ArrowArrayViewGetIntUnsafe(&view, 1), INT64_MIN);
+  cr_assert_eq(ArrowArrayViewGetIntUnsafe(&view, 2), 0);
+  cr_assert_eq(ArrowArrayViewGetIntUnsafe(&view, 3), -1);
+  cr_assert_eq(ArrowArrayViewGetIntUnsafe(&view, 4), 2);
+  cr_assert_eq(ArrowArrayViewGetIntUnsafe(&view, 6), INT64_MAX);
+  cr_assert_eq(ArrowArrayViewGetUIntUnsafe(&view, 0), UINT64_MAX);
+  cr_assert_eq(ArrowArrayViewGetUIntUnsafe(&view, 1), 0);
+  cr_assert_eq(ArrowArrayViewGetUIntUnsafe(&view, 2), 0);
+  cr_assert_eq(ArrowArrayViewGetUIntUnsafe(&view, 3), 0);
+  cr_assert_eq(ArrowArrayViewGetUIntUnsafe(&view, 4), 2);
+  cr_assert_eq(ArrowArrayViewGetUIntUnsafe(&view, 5), 0);
+  cr_assert_eq(ArrowArrayViewGetUIntUnsafe(&view, 6), UINT64_C(9223372036854775808));
+  cr_assert_eq(ArrowArrayViewGetUIntUnsafe(&view, 7), UINT64_MAX);
+  ArrowArrayViewReset(&view);
+
+  hand_array(&array, 3, 0, 0, 2, float_buffers);
+  ArrowArrayViewInitFromType(&view, NANOARROW_TYPE_FLOAT);
+  cr_assert_eq(ArrowArrayViewSetArray(&view, &array, NULL), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayViewGetIntUnsafe(&view, 0), INT64_MAX);
+  cr_assert_eq(ArrowArrayViewGetIntUnsafe(&view, 1), INT64_MIN);
+  cr_assert_eq(ArrowArrayViewGetIntUnsafe(&view, 2), 7);
+  cr_assert_eq(ArrowArrayViewGetUIntUnsafe(&view, 0), UINT64_MAX);
+  ArrowArrayViewReset(&view);
+}
+
+/* All-empty strings may come with a NULL data buffer; the values must still have
+ * a non-NULL data pointer (the getters add an offset to it). */
+Test(array_view, empty_strings_with_null_data_buffer) {
+  static const int32_t offsets[] = {0, 0, 0, 0};
+  static const int64_t large_offsets[] = {0, 0, 0};
+  const void* buffers[] = {NULL, offsets, NULL};
+  const void* large_buffers[] = {NULL, large_offsets, NULL};
+  struct ArrowArray array;
+  struct ArrowArrayView view;
+  struct ArrowError error;
+
+  hand_array(&array, 3, 0, 0, 3, buffers);
+  ArrowArrayViewInitFromType(&view, NANOARROW_TYPE_STRING);
+  cr_assert_eq(ArrowArrayViewSetArray(&view, &array, &error), NANOARROW_OK, "%s",
+               error.message);
+  cr_assert_eq(ArrowArrayViewGetStringUnsafe(&view, 1).size_bytes, 0);
+  cr_assert_not_null(ArrowArrayViewGetStringUnsafe(&view, 1).data);
+  cr_assert_eq(view.buffer_views[2].size_bytes, 0);
+  ArrowArrayViewReset(&view);
+
+  hand_array(&array, 2, 0, 0, 3, large_buffers);
+  ArrowArrayViewInitFromType(&view, NANOARROW_TYPE_LARGE_BINARY);
+  cr_assert_eq(ArrowArrayViewSetArray(&view, &array, &error), NANOARROW_OK, "%s",
+               error.message);
+  cr_assert_eq(ArrowArrayViewGetBytesUnsafe(&view, 0).size_bytes, 0);
+  cr_assert_not_null(ArrowArrayViewGetBytesUnsafe(&view, 0).data.data);
+  ArrowArrayViewReset(&view);
+}
+
 Test(array_view, strings_with_offset) {
   static const int32_t offsets[] = {0, 3, 3, 8, 10};
   static const char data[] = "abcworldxy";

@@ -28,6 +28,9 @@
 #define LLVMFuzzerTestOneInput FuzzMetadataOne
 #include "../../fuzz/metadata_fuzzer.c"
 #undef LLVMFuzzerTestOneInput
+#define LLVMFuzzerTestOneInput FuzzArrayViewOne
+#include "../../fuzz/array_view_fuzzer.c"
+#undef LLVMFuzzerTestOneInput
 
 typedef int (*FuzzEntryPoint)(const uint8_t* data, size_t size);
 
@@ -114,6 +117,10 @@ Test(fuzz_regressions, schema_view_fuzzer) {
 
 Test(fuzz_regressions, metadata_fuzzer) {
   ReplayHarness("metadata_fuzzer", &FuzzMetadataOne);
+}
+
+Test(fuzz_regressions, array_view_fuzzer) {
+  ReplayHarness("array_view_fuzzer", &FuzzArrayViewOne);
 }
 
 /* The arrow-testing fuzz regressions (inputs that once broke Arrow C++) through
