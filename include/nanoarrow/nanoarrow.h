@@ -41,6 +41,7 @@
 #define ArrowSchemaSetTypeDateTime NANOARROW_SYMBOL(ArrowSchemaSetTypeDateTime)
 #define ArrowSchemaSetTypeUnion NANOARROW_SYMBOL(ArrowSchemaSetTypeUnion)
 #define ArrowSchemaDeepCopy NANOARROW_SYMBOL(ArrowSchemaDeepCopy)
+#define ArrowSchemaCompare NANOARROW_SYMBOL(ArrowSchemaCompare)
 #define ArrowSchemaSetFormat NANOARROW_SYMBOL(ArrowSchemaSetFormat)
 #define ArrowSchemaSetName NANOARROW_SYMBOL(ArrowSchemaSetName)
 #define ArrowSchemaSetMetadata NANOARROW_SYMBOL(ArrowSchemaSetMetadata)
@@ -100,6 +101,8 @@ int ArrowNanoarrowVersionInt(void);
 ArrowErrorCode ArrowErrorSet(struct ArrowError* error, const char* fmt, ...)
     NANOARROW_CHECK_PRINTF_ATTRIBUTE;
 static inline void ArrowErrorInit(struct ArrowError* error);
+/* Copies src into the message, truncated to fit (ignored when error is NULL). */
+static inline void ArrowErrorSetString(struct ArrowError* error, const char* src);
 /* The message, or "" when error is NULL. */
 static inline const char* ArrowErrorMessage(struct ArrowError* error);
 
@@ -215,6 +218,13 @@ ArrowErrorCode ArrowSchemaSetTypeUnion(struct ArrowSchema* schema, enum ArrowTyp
                                        int64_t n_children);
 ArrowErrorCode ArrowSchemaDeepCopy(const struct ArrowSchema* schema,
                                    struct ArrowSchema* schema_out);
+/* *out = 1 when the schemas are equal at level (IDENTICAL: same formats, names,
+ * metadata bytes, flags, children and dictionaries); otherwise 0 and reason names
+ * the first difference and where it is. */
+ArrowErrorCode ArrowSchemaCompare(const struct ArrowSchema* actual,
+                                  const struct ArrowSchema* expected,
+                                  enum ArrowCompareLevel level, int* out,
+                                  struct ArrowError* reason);
 ArrowErrorCode ArrowSchemaSetFormat(struct ArrowSchema* schema, const char* format);
 ArrowErrorCode ArrowSchemaSetName(struct ArrowSchema* schema, const char* name);
 /* Copies a serialized metadata blob (NULL removes the metadata). */
@@ -365,7 +375,7 @@ static inline ArrowErrorCode ArrowArrayShrinkToFit(struct ArrowArray* array);
 static inline ArrowErrorCode ArrowArrayAppendNull(struct ArrowArray* array, int64_t n);
 /* Appends n non-null "zero" elements (empty strings/lists, zeroed values). */
 static inline ArrowErrorCode ArrowArrayAppendEmpty(struct ArrowArray* array, int64_t n);
-/* ERANGE when the value does not fit the storage type. */
+/* EINVAL when the value does not fit the storage type (or the type is not numeric). */
 static inline ArrowErrorCode ArrowArrayAppendInt(struct ArrowArray* array, int64_t value);
 static inline ArrowErrorCode ArrowArrayAppendUInt(struct ArrowArray* array, uint64_t value);
 static inline ArrowErrorCode ArrowArrayAppendDouble(struct ArrowArray* array, double value);
@@ -377,7 +387,8 @@ static inline ArrowErrorCode ArrowArrayAppendInterval(struct ArrowArray* array,
                                                       const struct ArrowInterval* value);
 static inline ArrowErrorCode ArrowArrayAppendDecimal(struct ArrowArray* array,
                                                      const struct ArrowDecimal* value);
-/* Closes the current list / struct / map element after its children were appended. */
+/* Closes the current list / struct / map element after its children were appended
+ * (EINVAL when a struct child does not hold exactly one more element). */
 static inline ArrowErrorCode ArrowArrayFinishElement(struct ArrowArray* array);
 /* Closes a union element whose value was appended to the child for type_id. */
 static inline ArrowErrorCode ArrowArrayFinishUnionElement(struct ArrowArray* array,
@@ -408,7 +419,8 @@ ArrowErrorCode ArrowArrayViewSetArrayMinimal(struct ArrowArrayView* array_view,
 ArrowErrorCode ArrowArrayViewValidate(struct ArrowArrayView* array_view,
                                       enum ArrowValidationLevel validation_level,
                                       struct ArrowError* error);
-/* *out = 1 when equal at level; otherwise 0 and reason names the first difference. */
+/* *out = 1 when equal at level (see enum ArrowCompareLevel); otherwise 0 and reason
+ * names the first difference and where it is. */
 ArrowErrorCode ArrowArrayViewCompare(const struct ArrowArrayView* actual,
                                      const struct ArrowArrayView* expected,
                                      enum ArrowCompareLevel level, int* out,

@@ -560,8 +560,9 @@ static inline ArrowErrorCode ArrowArrayAppendEmpty(struct ArrowArray* array, int
   return ArrowArrayPrivateAppendEmpty(array, n, 1);
 }
 
-/* Stores one element of a fixed-width type and completes the append. The ERANGE
- * checks each compile to one compare of value shifted into an unsigned range. */
+/* Stores one element of a fixed-width type and completes the append. The range
+ * checks (EINVAL when the value does not fit, as documented) each compile to one
+ * compare of value shifted into an unsigned range. */
 #define NANOARROW_ARRAY_APPEND_VALUE(CTYPE, VALUE)                                       \
   do {                                                                                   \
     CTYPE stored = (CTYPE)(VALUE);                                                       \
@@ -579,12 +580,12 @@ NANOARROW_ARRAY_SLOW_PATH ArrowErrorCode ArrowArrayPrivateAppendIntAny(
   switch (private_data->storage_type) {
     case NANOARROW_TYPE_INT8:
       if ((uint64_t)value - (uint64_t)INT8_MIN > UINT8_MAX) {
-        return ERANGE;
+        return EINVAL;
       }
       NANOARROW_ARRAY_APPEND_VALUE(int8_t, value);
     case NANOARROW_TYPE_INT16:
       if ((uint64_t)value - (uint64_t)INT16_MIN > UINT16_MAX) {
-        return ERANGE;
+        return EINVAL;
       }
       NANOARROW_ARRAY_APPEND_VALUE(int16_t, value);
     case NANOARROW_TYPE_INT32:
@@ -592,7 +593,7 @@ NANOARROW_ARRAY_SLOW_PATH ArrowErrorCode ArrowArrayPrivateAppendIntAny(
     case NANOARROW_TYPE_TIME32:
     case NANOARROW_TYPE_INTERVAL_MONTHS:
       if (NANOARROW_PREDICT_FALSE((uint64_t)value - (uint64_t)INT32_MIN > UINT32_MAX)) {
-        return ERANGE;
+        return EINVAL;
       }
       NANOARROW_ARRAY_APPEND_VALUE(int32_t, value);
     case NANOARROW_TYPE_INT64:
@@ -603,22 +604,22 @@ NANOARROW_ARRAY_SLOW_PATH ArrowErrorCode ArrowArrayPrivateAppendIntAny(
       NANOARROW_ARRAY_APPEND_VALUE(int64_t, value);
     case NANOARROW_TYPE_UINT8:
       if (NANOARROW_PREDICT_FALSE((uint64_t)value > UINT8_MAX)) {
-        return ERANGE;
+        return EINVAL;
       }
       NANOARROW_ARRAY_APPEND_VALUE(uint8_t, value);
     case NANOARROW_TYPE_UINT16:
       if (NANOARROW_PREDICT_FALSE((uint64_t)value > UINT16_MAX)) {
-        return ERANGE;
+        return EINVAL;
       }
       NANOARROW_ARRAY_APPEND_VALUE(uint16_t, value);
     case NANOARROW_TYPE_UINT32:
       if (NANOARROW_PREDICT_FALSE((uint64_t)value > UINT32_MAX)) {
-        return ERANGE;
+        return EINVAL;
       }
       NANOARROW_ARRAY_APPEND_VALUE(uint32_t, value);
     case NANOARROW_TYPE_UINT64:
       if (NANOARROW_PREDICT_FALSE(value < 0)) {
-        return ERANGE;
+        return EINVAL;
       }
       NANOARROW_ARRAY_APPEND_VALUE(uint64_t, value);
     case NANOARROW_TYPE_DOUBLE:
@@ -699,7 +700,7 @@ static inline ArrowErrorCode ArrowArrayAppendUInt(struct ArrowArray* array, uint
     case NANOARROW_TYPE_UINT32: {
       uint32_t value_u32 = (uint32_t)value;
       if (value > UINT32_MAX) {
-        return ERANGE;
+        return EINVAL;
       }
       NANOARROW_RETURN_NOT_OK(ArrowArrayPrivatePush(data, &value_u32, 4));
       break;
@@ -707,7 +708,7 @@ static inline ArrowErrorCode ArrowArrayAppendUInt(struct ArrowArray* array, uint
     case NANOARROW_TYPE_UINT16: {
       uint16_t value_u16 = (uint16_t)value;
       if (value > UINT16_MAX) {
-        return ERANGE;
+        return EINVAL;
       }
       NANOARROW_RETURN_NOT_OK(ArrowArrayPrivatePush(data, &value_u16, 2));
       break;
@@ -715,7 +716,7 @@ static inline ArrowErrorCode ArrowArrayAppendUInt(struct ArrowArray* array, uint
     case NANOARROW_TYPE_UINT8: {
       uint8_t value_u8 = (uint8_t)value;
       if (value > UINT8_MAX) {
-        return ERANGE;
+        return EINVAL;
       }
       NANOARROW_RETURN_NOT_OK(ArrowArrayPrivatePush(data, &value_u8, 1));
       break;
@@ -743,7 +744,7 @@ static inline ArrowErrorCode ArrowArrayAppendUInt(struct ArrowArray* array, uint
           case NANOARROW_TYPE_TIMESTAMP:
           case NANOARROW_TYPE_DURATION:
           case NANOARROW_TYPE_INTERVAL_MONTHS:
-            return ERANGE;
+            return EINVAL;
           default:
             return EINVAL;
         }
@@ -913,9 +914,17 @@ static inline ArrowErrorCode ArrowArrayFinishElement(struct ArrowArray* array) {
     return EINVAL;
   }
   switch (private_data->storage_type) {
-    case NANOARROW_TYPE_STRUCT:
-      /* The children were appended to directly. */
+    case NANOARROW_TYPE_STRUCT: {
+      /* The children were appended to directly: each must now hold one more
+       * element than the struct. */
+      int64_t k;
+      for (k = 0; k < array->n_children; k++) {
+        if (array->children[k]->length != array->length + 1) {
+          return EINVAL;
+        }
+      }
       break;
+    }
     case NANOARROW_TYPE_LIST:
     case NANOARROW_TYPE_MAP: {
       int32_t end32;

@@ -138,7 +138,7 @@ static inline int64_t ArrowArrayViewGetBufferElementSizeBits(
       case 0:
         return array_view->layout.element_size_bits[i];
       case 1:
-        return 8;
+        return 0; /* variadic data: values of no fixed size */
       case 2:
         return 64;
       default:
@@ -228,15 +228,18 @@ static inline int64_t ArrowArrayViewUnionChildOffset(const struct ArrowArrayView
   }
 }
 
-/* The raw value of offsets buffer element i (as nanoarrow does, the view's offset is
- * not added: pass array_view->offset + i for element i of a sliced array). */
+/* The raw value of offsets buffer element i (for list views, where element i starts
+ * in the child). As nanoarrow does, the view's offset is not added: pass
+ * array_view->offset + i for element i of a sliced array. */
 static inline int64_t ArrowArrayViewListChildOffset(const struct ArrowArrayView* array_view,
                                                     int64_t i) {
   switch (array_view->storage_type) {
     case NANOARROW_TYPE_LIST:
     case NANOARROW_TYPE_MAP:
+    case NANOARROW_TYPE_LIST_VIEW:
       return array_view->buffer_views[1].data.as_int32[i];
     case NANOARROW_TYPE_LARGE_LIST:
+    case NANOARROW_TYPE_LARGE_LIST_VIEW:
       return array_view->buffer_views[1].data.as_int64[i];
     default:
       return -1;

@@ -23,6 +23,19 @@ static inline void ArrowErrorInit(struct ArrowError* error) {
   }
 }
 
+static inline void ArrowErrorSetString(struct ArrowError* error, const char* src) {
+  size_t size;
+  if (error == NULL) {
+    return;
+  }
+  size = strlen(src);
+  if (size >= sizeof(error->message)) {
+    size = sizeof(error->message) - 1;
+  }
+  memcpy(error->message, src, size);
+  error->message[size] = '\0';
+}
+
 static inline const char* ArrowErrorMessage(struct ArrowError* error) {
   return error == NULL ? "" : error->message;
 }
@@ -493,20 +506,21 @@ static inline ArrowErrorCode ArrowBufferSetAllocator(struct ArrowBuffer* buffer,
   return NANOARROW_OK;
 }
 
+/* The allocator's free runs even when data is NULL: a custom deallocator may own
+ * something besides the bytes (the object an empty wrapped buffer came from).
+ * The buffer is then empty with the default allocator. */
 static inline void ArrowBufferReset(struct ArrowBuffer* buffer) {
-  if (buffer->data != NULL) {
+  if (buffer->allocator.free != NULL) {
     buffer->allocator.free(&buffer->allocator, buffer->data, buffer->capacity_bytes);
-    buffer->data = NULL;
   }
-  buffer->size_bytes = 0;
-  buffer->capacity_bytes = 0;
+  ArrowBufferInit(buffer);
 }
 
+/* dst takes the bytes and the allocator (and what it owns); src is left empty with
+ * the default allocator, so resetting both frees everything once. */
 static inline void ArrowBufferMove(struct ArrowBuffer* src, struct ArrowBuffer* dst) {
   memcpy(dst, src, sizeof(struct ArrowBuffer));
-  src->data = NULL;
-  src->size_bytes = 0;
-  src->capacity_bytes = 0;
+  ArrowBufferInit(src);
 }
 
 /* Sets the capacity to exactly new_capacity_bytes (>= size_bytes). */
@@ -576,11 +590,12 @@ static inline ArrowErrorCode ArrowBufferAppend(struct ArrowBuffer* buffer, const
 
 static inline ArrowErrorCode ArrowBufferAppendFill(struct ArrowBuffer* buffer, uint8_t value,
                                                    int64_t size_bytes) {
-  NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(buffer, size_bytes));
-  if (size_bytes > 0) {
-    memset(buffer->data + buffer->size_bytes, value, (size_t)size_bytes);
-    buffer->size_bytes += size_bytes;
+  if (size_bytes == 0) {
+    return NANOARROW_OK; /* touches nothing, not even the buffer */
   }
+  NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(buffer, size_bytes));
+  memset(buffer->data + buffer->size_bytes, value, (size_t)size_bytes);
+  buffer->size_bytes += size_bytes;
   return NANOARROW_OK;
 }
 

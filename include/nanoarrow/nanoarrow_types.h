@@ -55,6 +55,10 @@ struct ArrowArray {
 
 #endif /* ARROW_C_DATA_INTERFACE */
 
+/* Every flag of the C data interface that this library understands. */
+#define NANOARROW_FLAG_ALL_SUPPORTED \
+  (ARROW_FLAG_DICTIONARY_ORDERED | ARROW_FLAG_NULLABLE | ARROW_FLAG_MAP_KEYS_SORTED)
+
 #ifndef ARROW_C_STREAM_INTERFACE
 #define ARROW_C_STREAM_INTERFACE
 
@@ -226,7 +230,13 @@ enum ArrowValidationLevel {
   NANOARROW_VALIDATION_LEVEL_FULL = 3
 };
 
-enum ArrowCompareLevel { NANOARROW_COMPARE_IDENTICAL };
+/* How ArrowArrayViewCompare (and ArrowSchemaCompare) decide equality.
+ * IDENTICAL: same storage types, offsets, lengths, null counts and buffers byte for
+ * byte (sizes included), children and dictionaries likewise; two arrays holding
+ * the same values at different offsets are not identical.
+ * EQUAL (arrays only; an extension of this library): the same logical values,
+ * whatever the offsets and the bytes under null slots. */
+enum ArrowCompareLevel { NANOARROW_COMPARE_IDENTICAL = 0, NANOARROW_COMPARE_EQUAL = 1 };
 
 enum ArrowBufferType {
   NANOARROW_BUFFER_TYPE_NONE,

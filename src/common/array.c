@@ -785,18 +785,15 @@ static ArrowErrorCode ArrowArrayFinalize(struct ArrowArray* array, int depth,
                                        error);
   }
 
-  switch (private_data->storage_type) {
-    case NANOARROW_TYPE_STRING:
-    case NANOARROW_TYPE_BINARY:
-    case NANOARROW_TYPE_LARGE_STRING:
-    case NANOARROW_TYPE_LARGE_BINARY:
-      if (private_data->buffers[1].data == NULL) {
-        NANOARROW_RETURN_NOT_OK_WITH_ERROR(
-            ArrowArrayReserveBytes(&private_data->buffers[1], 1), error);
-      }
-      break;
-    default:
-      break;
+  /* The C interface allows NULL for buffers of empty arrays, but some consumers
+   * still dereference them: every buffer but the validity bitmap gets storage. A
+   * buffer that cannot grow (a wrapped one) stays NULL, which is still valid. */
+  for (i = 0; i < NANOARROW_MAX_FIXED_BUFFERS; i++) {
+    enum ArrowBufferType type = private_data->layout.buffer_type[i];
+    if (type != NANOARROW_BUFFER_TYPE_NONE && type != NANOARROW_BUFFER_TYPE_VALIDITY &&
+        ArrowArrayBuffer(array, i)->data == NULL) {
+      (void)ArrowArrayReserveBytes(ArrowArrayBuffer(array, i), 1);
+    }
   }
   ArrowArrayFlushBufferPointers(array);
 

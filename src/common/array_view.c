@@ -1830,16 +1830,127 @@ static NANOARROW_COLD ArrowErrorCode ArrowViewCompareRange(
   return NANOARROW_OK;
 }
 
+/* Buffer i of both views holds the same bytes (sizes included). */
+static NANOARROW_COLD ArrowErrorCode ArrowViewCompareBufferBytes(
+    const void* actual, int64_t actual_size, const void* expected, int64_t expected_size,
+    const char* what, int64_t i, const struct ArrowViewPath* path,
+    struct ArrowError* reason) {
+  const uint8_t* a = (const uint8_t*)actual;
+  const uint8_t* e = (const uint8_t*)expected;
+  int64_t k;
+  if (actual_size != expected_size) {
+    return ArrowViewDiffer(reason, path,
+                           "Expected %s %" PRId64 " of %" PRId64 " bytes but found %" PRId64,
+                           what, i, expected_size, actual_size);
+  }
+  if (actual_size <= 0 || a == e) {
+    return NANOARROW_OK;
+  }
+  if (a == NULL || e == NULL) {
+    return ArrowViewDiffer(reason, path, "Expected %s %" PRId64 " to be %s", what, i,
+                           e == NULL ? "NULL" : "non-NULL");
+  }
+  if (memcmp(a, e, (size_t)actual_size) == 0) {
+    return NANOARROW_OK;
+  }
+  for (k = 0; a[k] == e[k]; k++) {
+  }
+  return ArrowViewDiffer(reason, path,
+                         "Expected byte %" PRId64 " of %s %" PRId64
+                         " to be 0x%02x but found 0x%02x",
+                         k, what, i, (unsigned)e[k], (unsigned)a[k]);
+}
+
+/* NANOARROW_COMPARE_IDENTICAL: the views describe the same bytes. */
+static NANOARROW_COLD ArrowErrorCode ArrowViewCompareIdentical(
+    const struct ArrowArrayView* actual, const struct ArrowArrayView* expected,
+    const struct ArrowViewPath* path, int depth, struct ArrowError* reason) {
+  struct ArrowViewPath child_path;
+  int64_t i;
+
+  if (depth > NANOARROW_MAX_NESTING_DEPTH) {
+    ArrowErrorSet(reason, "Expected nesting depth <= %d", NANOARROW_MAX_NESTING_DEPTH);
+    return EINVAL;
+  }
+  if (actual->storage_type != expected->storage_type) {
+    return ArrowViewDiffer(reason, path, "Expected storage type %s but found %s",
+                           ArrowViewTypeName(expected->storage_type),
+                           ArrowViewTypeName(actual->storage_type));
+  }
+  if (actual->offset != expected->offset) {
+    return ArrowViewDiffer(reason, path, "Expected offset %" PRId64 " but found %" PRId64,
+                           expected->offset, actual->offset);
+  }
+  if (actual->length != expected->length) {
+    return ArrowViewDiffer(reason, path, "Expected length %" PRId64 " but found %" PRId64,
+                           expected->length, actual->length);
+  }
+  if (actual->null_count != expected->null_count) {
+    return ArrowViewDiffer(reason, path,
+                           "Expected null_count %" PRId64 " but found %" PRId64,
+                           expected->null_count, actual->null_count);
+  }
+  for (i = 0; i < NANOARROW_MAX_FIXED_BUFFERS; i++) {
+    NANOARROW_RETURN_NOT_OK(ArrowViewCompareBufferBytes(
+        actual->buffer_views[i].data.data, actual->buffer_views[i].size_bytes,
+        expected->buffer_views[i].data.data, expected->buffer_views[i].size_bytes,
+        "buffer", i, path, reason));
+  }
+  if (actual->n_variadic_buffers != expected->n_variadic_buffers) {
+    return ArrowViewDiffer(reason, path,
+                           "Expected %" PRId32 " variadic buffers but found %" PRId32,
+                           expected->n_variadic_buffers, actual->n_variadic_buffers);
+  }
+  for (i = 0; i < actual->n_variadic_buffers; i++) {
+    NANOARROW_RETURN_NOT_OK(ArrowViewCompareBufferBytes(
+        actual->variadic_buffers[i], actual->variadic_buffer_sizes[i],
+        expected->variadic_buffers[i], expected->variadic_buffer_sizes[i],
+        "variadic buffer", i, path, reason));
+  }
+  if (actual->n_children != expected->n_children) {
+    return ArrowViewDiffer(reason, path,
+                           "Expected %" PRId64 " children but found %" PRId64,
+                           expected->n_children, actual->n_children);
+  }
+  child_path.parent = path;
+  for (i = 0; i < actual->n_children; i++) {
+    child_path.child_index = i;
+    NANOARROW_RETURN_NOT_OK(ArrowViewCompareIdentical(
+        actual->children[i], expected->children[i], &child_path, depth + 1, reason));
+  }
+  if ((actual->dictionary == NULL) != (expected->dictionary == NULL)) {
+    return ArrowViewDiffer(reason, path, "Expected %s dictionary",
+                           expected->dictionary == NULL ? "no" : "a");
+  }
+  if (actual->dictionary != NULL) {
+    child_path.child_index = -1;
+    NANOARROW_RETURN_NOT_OK(ArrowViewCompareIdentical(
+        actual->dictionary, expected->dictionary, &child_path, depth + 1, reason));
+  }
+  return NANOARROW_OK;
+}
+
 NANOARROW_COLD ArrowErrorCode ArrowArrayViewCompare(const struct ArrowArrayView* actual,
                                                     const struct ArrowArrayView* expected,
                                                     enum ArrowCompareLevel level,
                                                     int* out, struct ArrowError* reason) {
   ArrowErrorCode result;
-  if (level != NANOARROW_COMPARE_IDENTICAL) {
+  if (level == NANOARROW_COMPARE_IDENTICAL) {
+    *out = 0;
+    result = ArrowViewCompareIdentical(actual, expected, NULL, 1, reason);
+    if (result == NANOARROW_VIEW_DIFFERENT) {
+      return NANOARROW_OK;
+    }
+    NANOARROW_RETURN_NOT_OK(result);
+    *out = 1;
+    return NANOARROW_OK;
+  }
+  if (level != NANOARROW_COMPARE_EQUAL) {
     ArrowErrorSet(reason, "Unknown comparison level %d", (int)level);
     return EINVAL;
   }
 
+  /* NANOARROW_COMPARE_EQUAL: the values, wherever they sit in the buffers. */
   *out = 0;
   if (actual->length != expected->length) {
     ArrowErrorSet(reason, "Expected length %" PRId64 " but found %" PRId64,

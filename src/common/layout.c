@@ -17,12 +17,13 @@ static void ArrowLayoutSetFixedWidth(struct ArrowLayout* layout, enum ArrowType 
                        element_size_bits);
 }
 
-/* Validity, offsets (offset_bits wide) and a byte data buffer. */
+/* Validity, offsets (offset_bits wide) and a data buffer of bytes whose elements
+ * have no fixed size (element size 0, as the layout contract has it). */
 static void ArrowLayoutSetVarWidth(struct ArrowLayout* layout, enum ArrowType offset_type,
                                    int64_t offset_bits, enum ArrowType data_type) {
   ArrowLayoutSetBuffer(layout, 1, NANOARROW_BUFFER_TYPE_DATA_OFFSET, offset_type,
                        offset_bits);
-  ArrowLayoutSetBuffer(layout, 2, NANOARROW_BUFFER_TYPE_DATA, data_type, 8);
+  ArrowLayoutSetBuffer(layout, 2, NANOARROW_BUFFER_TYPE_DATA, data_type, 0);
 }
 
 /* Validity, view offsets and view sizes (list views). */

@@ -117,6 +117,15 @@ Test(array_nested, list_views) {
   cr_assert_eq(memcmp(array.buffers[1], expected_offsets, sizeof(expected_offsets)), 0);
   cr_assert_eq(memcmp(array.buffers[2], expected_sizes, sizeof(expected_sizes)), 0);
   cr_assert_eq(u8(array.buffers[0])[0], 0x0D);
+  {
+    /* ListChildOffset reads a list view's offsets (where each element starts). */
+    struct ArrowArrayView view;
+    cr_assert_eq(ArrowArrayViewInitFromSchema(&view, &schema, NULL), NANOARROW_OK);
+    cr_assert_eq(ArrowArrayViewSetArray(&view, &array, NULL), NANOARROW_OK);
+    cr_assert_eq(ArrowArrayViewListChildOffset(&view, 0), 0);
+    cr_assert_eq(ArrowArrayViewListChildOffset(&view, 2), 2);
+    ArrowArrayViewReset(&view);
+  }
   ArrowArrayRelease(&array);
   ArrowSchemaRelease(&schema);
 
@@ -128,6 +137,13 @@ Test(array_nested, list_views) {
   cr_assert_eq(memcmp(array.buffers[1], expected_offsets64, sizeof(expected_offsets64)), 0);
   cr_assert_eq(memcmp(array.buffers[2], expected_sizes64, sizeof(expected_sizes64)), 0);
   cr_assert_null(array.buffers[0]);
+  {
+    struct ArrowArrayView view;
+    cr_assert_eq(ArrowArrayViewInitFromSchema(&view, &schema, NULL), NANOARROW_OK);
+    cr_assert_eq(ArrowArrayViewSetArray(&view, &array, NULL), NANOARROW_OK);
+    cr_assert_eq(ArrowArrayViewListChildOffset(&view, 1), 1);
+    ArrowArrayViewReset(&view);
+  }
   ArrowArrayRelease(&array);
   ArrowSchemaRelease(&schema);
 }
@@ -185,6 +201,37 @@ Test(array_nested, struct_children_get_empties_for_parent_nulls) {
   cr_assert_eq(memcmp(array.children[1]->buffers[1], expected_offsets,
                       sizeof(expected_offsets)),
                0);
+  ArrowArrayRelease(&array);
+  ArrowSchemaRelease(&schema);
+}
+
+/* A struct element is finished only when every child holds exactly one more
+ * element than the struct. */
+Test(array_nested, struct_finish_element_checks_child_lengths) {
+  struct ArrowSchema schema;
+  struct ArrowArray array;
+  struct ArrowError error;
+
+  ArrowSchemaInit(&schema);
+  cr_assert_eq(ArrowSchemaSetTypeStruct(&schema, 2), NANOARROW_OK);
+  cr_assert_eq(ArrowSchemaSetType(schema.children[0], NANOARROW_TYPE_INT32), NANOARROW_OK);
+  cr_assert_eq(ArrowSchemaSetType(schema.children[1], NANOARROW_TYPE_INT32), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayInitFromSchema(&array, &schema, &error), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayStartAppending(&array), NANOARROW_OK);
+
+  /* Only the first child was appended to. */
+  cr_assert_eq(ArrowArrayAppendInt(array.children[0], 1), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayFinishElement(&array), EINVAL);
+  cr_assert_eq(array.length, 0);
+  cr_assert_eq(ArrowArrayAppendInt(array.children[1], 2), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayFinishElement(&array), NANOARROW_OK);
+  cr_assert_eq(array.length, 1);
+  /* Both children one element too far ahead. */
+  cr_assert_eq(ArrowArrayAppendInt(array.children[0], 3), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayAppendInt(array.children[1], 4), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayAppendInt(array.children[0], 5), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayAppendInt(array.children[1], 6), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayFinishElement(&array), EINVAL);
   ArrowArrayRelease(&array);
   ArrowSchemaRelease(&schema);
 }
@@ -328,7 +375,7 @@ Test(array_nested, run_end_encoded_nulls_become_runs) {
   cr_assert_eq(ArrowArrayAppendInt(array.children[0], 9), NANOARROW_OK);
   cr_assert_eq(ArrowArrayAppendDouble(array.children[1], 2.5), NANOARROW_OK);
   array.length = 9;
-  cr_assert_eq(ArrowArrayAppendNull(&array, 40000), ERANGE); /* run end > INT16_MAX */
+  cr_assert_eq(ArrowArrayAppendNull(&array, 40000), EINVAL); /* run end > INT16_MAX */
   cr_assert_eq(array.null_count, 0);
   finish_full(&array);
   cr_assert_eq(((const int16_t*)array.children[0]->buffers[1])[0], 3);
@@ -357,7 +404,7 @@ Test(array_nested, dictionary_indices_and_values) {
   cr_assert_eq(ArrowArrayAppendString(array.dictionary, ArrowCharView("y")), NANOARROW_OK);
   cr_assert_eq(ArrowArrayAppendInt(&array, 1), NANOARROW_OK);
   cr_assert_eq(ArrowArrayAppendNull(&array, 1), NANOARROW_OK);
-  cr_assert_eq(ArrowArrayAppendInt(&array, 200), ERANGE);
+  cr_assert_eq(ArrowArrayAppendInt(&array, 200), EINVAL);
   finish_full(&array);
   cr_assert_eq(((const int8_t*)array.buffers[1])[0], 1);
   cr_assert_eq(array.dictionary->length, 2);

@@ -388,6 +388,9 @@ Test(array_view, string_view_inline_and_variadic) {
   cr_assert_eq(ArrowArrayViewGetBufferElementSizeBits(&view, 1), 128);
   cr_assert_eq(ArrowArrayViewGetBufferType(&view, 3), NANOARROW_BUFFER_TYPE_VARIADIC_DATA);
   cr_assert_eq(ArrowArrayViewGetBufferDataType(&view, 3), NANOARROW_TYPE_STRING);
+  /* Variable-size values: no element size (0), like a string's data buffer. */
+  cr_assert_eq(ArrowArrayViewGetBufferElementSizeBits(&view, 3), 0);
+  cr_assert_eq(ArrowArrayViewGetBufferElementSizeBits(&view, 4), 64);
   buffer = ArrowArrayViewGetBufferView(&view, 3);
   cr_assert_eq(buffer.data.data, block1);
   cr_assert_eq(buffer.size_bytes, sizes[1]);
@@ -929,7 +932,8 @@ Test(array_view, move_transfers_ownership) {
 
 /* ---- Compare ---- */
 
-Test(array_view, compare_normalizes_offsets) {
+/* EQUAL compares values: offsets and bytes under nulls do not matter. */
+Test(array_view, compare_equal_normalizes_offsets) {
   static const int32_t a_values[] = {9, 1, 2, 3};
   static const int32_t b_values[] = {1, 2, 3};
   static const uint8_t a_validity[] = {0x0B}; /* 1 1 0 1: buffer element 2 null */
@@ -949,7 +953,7 @@ Test(array_view, compare_normalizes_offsets) {
   ArrowArrayViewInitFromType(&b_view, NANOARROW_TYPE_INT32);
   cr_assert_eq(ArrowArrayViewSetArray(&a_view, &a, NULL), NANOARROW_OK);
   cr_assert_eq(ArrowArrayViewSetArray(&b_view, &b, NULL), NANOARROW_OK);
-  cr_assert_eq(ArrowArrayViewCompare(&a_view, &b_view, NANOARROW_COMPARE_IDENTICAL, &equal,
+  cr_assert_eq(ArrowArrayViewCompare(&a_view, &b_view, NANOARROW_COMPARE_EQUAL, &equal,
                                      &reason),
                NANOARROW_OK);
   cr_assert_eq(equal, 1, "%s", reason.message);
@@ -962,7 +966,7 @@ Test(array_view, compare_normalizes_offsets) {
   a.null_count = -1;
   cr_assert_eq(ArrowArrayViewSetArray(&b_view, &b, NULL), NANOARROW_OK);
   cr_assert_eq(ArrowArrayViewSetArray(&a_view, &a, NULL), NANOARROW_OK);
-  cr_assert_eq(ArrowArrayViewCompare(&a_view, &b_view, NANOARROW_COMPARE_IDENTICAL, &equal,
+  cr_assert_eq(ArrowArrayViewCompare(&a_view, &b_view, NANOARROW_COMPARE_EQUAL, &equal,
                                      &reason),
                NANOARROW_OK);
   cr_assert_eq(equal, 0);
@@ -971,7 +975,7 @@ Test(array_view, compare_normalizes_offsets) {
   ArrowArrayViewReset(&b_view);
 }
 
-Test(array_view, compare_reports_nested_path) {
+Test(array_view, compare_equal_reports_nested_path) {
   static const int32_t offsets_a[] = {0, 2, 3};
   static const int32_t offsets_b[] = {0, 2, 3};
   static const int64_t child_a[] = {1, 2, 3};
@@ -1000,7 +1004,7 @@ Test(array_view, compare_reports_nested_path) {
   b.children = b_children;
   cr_assert_eq(ArrowArrayViewSetArray(&a_view, &a, NULL), NANOARROW_OK);
   cr_assert_eq(ArrowArrayViewSetArray(&b_view, &b, NULL), NANOARROW_OK);
-  cr_assert_eq(ArrowArrayViewCompare(&a_view, &b_view, NANOARROW_COMPARE_IDENTICAL, &equal,
+  cr_assert_eq(ArrowArrayViewCompare(&a_view, &b_view, NANOARROW_COMPARE_EQUAL, &equal,
                                      &reason),
                NANOARROW_OK);
   cr_assert_eq(equal, 0);
@@ -1011,7 +1015,7 @@ Test(array_view, compare_reports_nested_path) {
   a.length = b.length = 1;
   cr_assert_eq(ArrowArrayViewSetArray(&a_view, &a, NULL), NANOARROW_OK);
   cr_assert_eq(ArrowArrayViewSetArray(&b_view, &b, NULL), NANOARROW_OK);
-  cr_assert_eq(ArrowArrayViewCompare(&a_view, &b_view, NANOARROW_COMPARE_IDENTICAL, &equal,
+  cr_assert_eq(ArrowArrayViewCompare(&a_view, &b_view, NANOARROW_COMPARE_EQUAL, &equal,
                                      &reason),
                NANOARROW_OK);
   cr_assert_eq(equal, 1, "%s", reason.message);
@@ -1020,7 +1024,7 @@ Test(array_view, compare_reports_nested_path) {
   ArrowSchemaRelease(&schema);
 }
 
-Test(array_view, compare_type_length_and_strings) {
+Test(array_view, compare_equal_type_length_and_strings) {
   static const int32_t offsets_a[] = {0, 3, 6};
   static const int32_t offsets_b[] = {0, 3, 5};
   const void* a_buffers[] = {NULL, offsets_a, "abcdef"};
@@ -1036,25 +1040,152 @@ Test(array_view, compare_type_length_and_strings) {
   ArrowArrayViewInitFromType(&b_view, NANOARROW_TYPE_STRING);
   cr_assert_eq(ArrowArrayViewSetArray(&a_view, &a, NULL), NANOARROW_OK);
   cr_assert_eq(ArrowArrayViewSetArray(&b_view, &b, NULL), NANOARROW_OK);
-  cr_assert_eq(ArrowArrayViewCompare(&a_view, &b_view, NANOARROW_COMPARE_IDENTICAL, &equal,
+  cr_assert_eq(ArrowArrayViewCompare(&a_view, &b_view, NANOARROW_COMPARE_EQUAL, &equal,
                                      &reason),
                NANOARROW_OK);
   cr_assert_eq(equal, 0);
   cr_assert(strstr(reason.message, "index 1") != NULL, "%s", reason.message);
 
   b_view.storage_type = NANOARROW_TYPE_BINARY;
-  cr_assert_eq(ArrowArrayViewCompare(&a_view, &b_view, NANOARROW_COMPARE_IDENTICAL, &equal,
+  cr_assert_eq(ArrowArrayViewCompare(&a_view, &b_view, NANOARROW_COMPARE_EQUAL, &equal,
                                      &reason),
                NANOARROW_OK);
   cr_assert_eq(equal, 0);
   cr_assert(strstr(reason.message, "storage type") != NULL, "%s", reason.message);
 
   b_view.length = 1;
-  cr_assert_eq(ArrowArrayViewCompare(&a_view, &b_view, NANOARROW_COMPARE_IDENTICAL, &equal,
+  cr_assert_eq(ArrowArrayViewCompare(&a_view, &b_view, NANOARROW_COMPARE_EQUAL, &equal,
                                      &reason),
                NANOARROW_OK);
   cr_assert_eq(equal, 0);
   cr_assert(strstr(reason.message, "length") != NULL, "%s", reason.message);
   ArrowArrayViewReset(&a_view);
   ArrowArrayViewReset(&b_view);
+}
+
+/* IDENTICAL compares bytes: the same values at another offset differ, and the
+ * first differing byte is named with its buffer and path. */
+Test(array_view, compare_identical_is_byte_for_byte) {
+  static const int32_t a_values[] = {9, 1, 2, 3};
+  static const int32_t b_values[] = {1, 2, 3};
+  static const int32_t c_values[] = {1, 2, 4};
+  const void* a_buffers[] = {NULL, a_values};
+  const void* b_buffers[] = {NULL, b_values};
+  const void* c_buffers[] = {NULL, c_values};
+  struct ArrowArray a, b, c;
+  struct ArrowArrayView a_view, b_view, c_view;
+  struct ArrowError reason;
+  int equal = -1;
+
+  hand_array(&a, 3, 1, 0, 2, a_buffers);
+  hand_array(&b, 3, 0, 0, 2, b_buffers);
+  hand_array(&c, 3, 0, 0, 2, c_buffers);
+  ArrowArrayViewInitFromType(&a_view, NANOARROW_TYPE_INT32);
+  ArrowArrayViewInitFromType(&b_view, NANOARROW_TYPE_INT32);
+  ArrowArrayViewInitFromType(&c_view, NANOARROW_TYPE_INT32);
+  cr_assert_eq(ArrowArrayViewSetArray(&a_view, &a, NULL), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayViewSetArray(&b_view, &b, NULL), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayViewSetArray(&c_view, &c, NULL), NANOARROW_OK);
+
+  /* Same values: EQUAL, but not IDENTICAL (offset 1 vs 0). */
+  cr_assert_eq(ArrowArrayViewCompare(&a_view, &b_view, NANOARROW_COMPARE_EQUAL, &equal,
+                                     &reason),
+               NANOARROW_OK);
+  cr_assert_eq(equal, 1, "%s", reason.message);
+  cr_assert_eq(ArrowArrayViewCompare(&a_view, &b_view, NANOARROW_COMPARE_IDENTICAL, &equal,
+                                     &reason),
+               NANOARROW_OK);
+  cr_assert_eq(equal, 0);
+  cr_assert(strstr(reason.message, "Expected offset 0 but found 1") != NULL, "%s",
+            reason.message);
+
+  /* A view is identical to itself and to another view of the same bytes. */
+  cr_assert_eq(ArrowArrayViewCompare(&b_view, &b_view, NANOARROW_COMPARE_IDENTICAL, &equal,
+                                     &reason),
+               NANOARROW_OK);
+  cr_assert_eq(equal, 1, "%s", reason.message);
+
+  /* One byte differs: byte 8 of buffer 1 (the third int32). */
+  cr_assert_eq(ArrowArrayViewCompare(&c_view, &b_view, NANOARROW_COMPARE_IDENTICAL, &equal,
+                                     &reason),
+               NANOARROW_OK);
+  cr_assert_eq(equal, 0);
+  cr_assert(strstr(reason.message, "byte 8 of buffer 1") != NULL, "%s", reason.message);
+
+  /* A shorter buffer (length 2) is a different size, and a different length. */
+  c.length = 2;
+  cr_assert_eq(ArrowArrayViewSetArray(&c_view, &c, NULL), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayViewCompare(&c_view, &b_view, NANOARROW_COMPARE_IDENTICAL, &equal,
+                                     &reason),
+               NANOARROW_OK);
+  cr_assert_eq(equal, 0);
+  cr_assert(strstr(reason.message, "length") != NULL, "%s", reason.message);
+
+  /* null_count -1 (unknown) and 0 are not identical. */
+  b.null_count = -1;
+  cr_assert_eq(ArrowArrayViewSetArray(&c_view, &b, NULL), NANOARROW_OK);
+  b.null_count = 0;
+  cr_assert_eq(ArrowArrayViewCompare(&c_view, &b_view, NANOARROW_COMPARE_IDENTICAL, &equal,
+                                     &reason),
+               NANOARROW_OK);
+  cr_assert_eq(equal, 0);
+  cr_assert(strstr(reason.message, "null_count") != NULL, "%s", reason.message);
+
+  /* An unknown level is an error. */
+  cr_assert_eq(ArrowArrayViewCompare(&b_view, &b_view, (enum ArrowCompareLevel)7, &equal,
+                                     &reason),
+               EINVAL);
+  ArrowArrayViewReset(&a_view);
+  ArrowArrayViewReset(&b_view);
+  ArrowArrayViewReset(&c_view);
+}
+
+/* IDENTICAL walks children and dictionaries and names where they differ. */
+Test(array_view, compare_identical_nested_path) {
+  static const int32_t offsets[] = {0, 2, 3};
+  static const int64_t child_a[] = {1, 2, 3};
+  static const int64_t child_b[] = {1, 2, 4};
+  const void* a_buffers[] = {NULL, offsets};
+  const void* b_buffers[] = {NULL, offsets};
+  const void* a_child_buffers[] = {NULL, child_a};
+  const void* b_child_buffers[] = {NULL, child_b};
+  struct ArrowArray a, b, a_child, b_child;
+  struct ArrowArray* a_children[] = {&a_child};
+  struct ArrowArray* b_children[] = {&b_child};
+  struct ArrowSchema schema;
+  struct ArrowArrayView a_view, b_view;
+  struct ArrowError reason;
+  int equal = -1;
+
+  hand_schema(&schema, "+l", 1, "l");
+  cr_assert_eq(ArrowArrayViewInitFromSchema(&a_view, &schema, NULL), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayViewInitFromSchema(&b_view, &schema, NULL), NANOARROW_OK);
+  hand_array(&a, 2, 0, 0, 2, a_buffers);
+  hand_array(&b, 2, 0, 0, 2, b_buffers);
+  hand_array(&a_child, 3, 0, 0, 2, a_child_buffers);
+  hand_array(&b_child, 3, 0, 0, 2, b_child_buffers);
+  a.n_children = b.n_children = 1;
+  a.children = a_children;
+  b.children = b_children;
+  cr_assert_eq(ArrowArrayViewSetArray(&a_view, &a, NULL), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayViewSetArray(&b_view, &b, NULL), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayViewCompare(&a_view, &b_view, NANOARROW_COMPARE_IDENTICAL, &equal,
+                                     &reason),
+               NANOARROW_OK);
+  cr_assert_eq(equal, 0);
+  cr_assert(strstr(reason.message, "byte 16 of buffer 1") != NULL, "%s", reason.message);
+  cr_assert(strstr(reason.message, "children[0]") != NULL, "%s", reason.message);
+
+  /* Sliced to the first list both are still different: the children are compared
+   * whole, not only the range the parent uses. */
+  a.length = b.length = 1;
+  cr_assert_eq(ArrowArrayViewSetArray(&a_view, &a, NULL), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayViewSetArray(&b_view, &b, NULL), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayViewCompare(&a_view, &b_view, NANOARROW_COMPARE_IDENTICAL, &equal,
+                                     &reason),
+               NANOARROW_OK);
+  cr_assert_eq(equal, 0);
+  ArrowArrayViewReset(&a_view);
+  ArrowArrayViewReset(&b_view);
+  ArrowSchemaRelease(&schema);
 }

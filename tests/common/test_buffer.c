@@ -185,9 +185,30 @@ Test(buffer, move_keeps_custom_allocator) {
   cr_assert_eq(ArrowBufferAppendInt32(&src, 7), NANOARROW_OK);
 
   ArrowBufferMove(&src, &dst);
+  /* src is left with the default allocator: resetting it frees nothing of dst's. */
+  cr_assert_neq(src.allocator.private_data, &stats);
+  ArrowBufferReset(&src);
+  cr_assert_eq(stats.n_free, 0);
   ArrowBufferReset(&dst);
   cr_assert_eq(stats.n_free, 1);
   cr_assert_eq(stats.bytes_live, 0);
+}
+
+/* Reset hands an empty buffer to the allocator's free too (a custom deallocator
+ * may own the object the buffer wrapped), then restores the default allocator. */
+Test(buffer, reset_frees_through_allocator_even_when_empty) {
+  struct CountingAllocatorStats stats = {0, 0, 0};
+  struct ArrowBuffer buffer;
+  struct ArrowBufferAllocator fallback = ArrowBufferAllocatorDefault();
+  ArrowBufferInit(&buffer);
+  cr_assert_eq(ArrowBufferSetAllocator(&buffer, CountingAllocator(&stats)), NANOARROW_OK);
+  ArrowBufferReset(&buffer);
+  cr_assert_eq(stats.n_free, 1);
+  cr_assert_null(buffer.data);
+  cr_assert_eq(buffer.allocator.free, fallback.free);
+  cr_assert_eq(buffer.allocator.reallocate, fallback.reallocate);
+  ArrowBufferReset(&buffer);
+  cr_assert_eq(stats.n_free, 1);
 }
 
 Test(buffer, custom_allocator_sees_every_call) {
@@ -246,6 +267,8 @@ Test(buffer, append_fill) {
   cr_assert_eq(ArrowBufferAppendFill(&buffer, 0xAB, 5), NANOARROW_OK);
   cr_assert_eq(ArrowBufferAppendFill(&buffer, 0x00, 3), NANOARROW_OK);
   cr_assert_eq(ArrowBufferAppendFill(&buffer, 0x11, 0), NANOARROW_OK);
+  /* Nothing to fill touches nothing, not even the buffer. */
+  cr_assert_eq(ArrowBufferAppendFill(NULL, 0x11, 0), NANOARROW_OK);
   cr_assert_eq(buffer.size_bytes, 8);
   const uint8_t expected[] = {0xAB, 0xAB, 0xAB, 0xAB, 0xAB, 0, 0, 0};
   cr_assert_eq(memcmp(buffer.data, expected, 8), 0);

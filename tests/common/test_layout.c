@@ -76,20 +76,20 @@ Test(layout, variable_length_binary) {
   ArrowLayoutInit(&layout, NANOARROW_TYPE_STRING);
   expect_validity(&layout);
   expect_buffer(&layout, 1, NANOARROW_BUFFER_TYPE_DATA_OFFSET, NANOARROW_TYPE_INT32, 32);
-  expect_buffer(&layout, 2, NANOARROW_BUFFER_TYPE_DATA, NANOARROW_TYPE_STRING, 8);
+  expect_buffer(&layout, 2, NANOARROW_BUFFER_TYPE_DATA, NANOARROW_TYPE_STRING, 0);
 
   ArrowLayoutInit(&layout, NANOARROW_TYPE_BINARY);
   expect_buffer(&layout, 1, NANOARROW_BUFFER_TYPE_DATA_OFFSET, NANOARROW_TYPE_INT32, 32);
-  expect_buffer(&layout, 2, NANOARROW_BUFFER_TYPE_DATA, NANOARROW_TYPE_BINARY, 8);
+  expect_buffer(&layout, 2, NANOARROW_BUFFER_TYPE_DATA, NANOARROW_TYPE_BINARY, 0);
 
   ArrowLayoutInit(&layout, NANOARROW_TYPE_LARGE_STRING);
   expect_validity(&layout);
   expect_buffer(&layout, 1, NANOARROW_BUFFER_TYPE_DATA_OFFSET, NANOARROW_TYPE_INT64, 64);
-  expect_buffer(&layout, 2, NANOARROW_BUFFER_TYPE_DATA, NANOARROW_TYPE_STRING, 8);
+  expect_buffer(&layout, 2, NANOARROW_BUFFER_TYPE_DATA, NANOARROW_TYPE_STRING, 0);
 
   ArrowLayoutInit(&layout, NANOARROW_TYPE_LARGE_BINARY);
   expect_buffer(&layout, 1, NANOARROW_BUFFER_TYPE_DATA_OFFSET, NANOARROW_TYPE_INT64, 64);
-  expect_buffer(&layout, 2, NANOARROW_BUFFER_TYPE_DATA, NANOARROW_TYPE_BINARY, 8);
+  expect_buffer(&layout, 2, NANOARROW_BUFFER_TYPE_DATA, NANOARROW_TYPE_BINARY, 0);
 }
 
 Test(layout, binary_views) {

@@ -563,6 +563,43 @@ static void TestBufferInitSequence() {
   CHECK(text->size_bytes == 36);
   CHECK(std::memcmp(text->data, "hello", 5) == 0);
   // Both are released (and the containers deleted) by the wrappers; ASan checks.
+
+  // An empty container: the buffer holds no bytes but still owns the container,
+  // which resetting must delete (LeakSanitizer reports it otherwise).
+  nanoarrow::UniqueBuffer empty;
+  nanoarrow::BufferInitSequence(empty.get(), std::vector<int64_t>());
+  CHECK(empty->size_bytes == 0);
+}
+
+// A counter of live Tracked objects, to see BufferInitWrapped destroy its object.
+static int g_tracked_live = 0;
+struct Tracked {
+  std::vector<uint8_t> bytes;
+  explicit Tracked(std::vector<uint8_t> b) : bytes(std::move(b)) { g_tracked_live++; }
+  Tracked(Tracked&& other) : bytes(std::move(other.bytes)) { g_tracked_live++; }
+  Tracked(const Tracked&) = delete;
+  ~Tracked() { g_tracked_live--; }
+};
+
+static void TestBufferInitWrapped() {
+  {
+    Tracked tracked(std::vector<uint8_t>{1, 2, 3, 4, 5});
+    const uint8_t* data = tracked.bytes.data();
+    nanoarrow::UniqueBuffer buffer;
+    nanoarrow::BufferInitWrapped(buffer.get(), std::move(tracked), data + 1, 3);
+    CHECK(buffer->data == data + 1);
+    CHECK(buffer->size_bytes == 3);
+    CHECK(buffer->data[2] == 4);
+    // It cannot grow: the bytes belong to the wrapped object.
+    CHECK(ArrowBufferAppendInt8(buffer.get(), 9) != NANOARROW_OK);
+    CHECK(g_tracked_live == 2);  // the moved-from local and the buffer's copy
+  }
+  CHECK(g_tracked_live == 0);
+
+  // The upstream name for an element that may be null.
+  nanoarrow::internal::Maybe<int32_t> maybe = nanoarrow::NA;
+  CHECK(!maybe);
+  CHECK(maybe.value_or(3) == 3);
 }
 
 int main() {
@@ -578,6 +615,7 @@ int main() {
     TestViewAsAliases();
     TestStreams();
     TestBufferInitSequence();
+    TestBufferInitWrapped();
   } catch (const std::exception& e) {
     std::fprintf(stderr, "unexpected exception: %s\n", e.what());
     return 1;

@@ -215,10 +215,10 @@ static void DeltaBatch(struct ArrowSchema* schema, struct ArrowArray* batch,
   dictionary = batch->children[0]->dictionary;
   fill(dictionary, n);
   DELTA_OK(ArrowArrayAppendInt(batch->children[0], dictionary->length - 1));
+  DELTA_OK(ArrowArrayFinishElement(batch));
   DELTA_OK(ArrowArrayAppendInt(batch->children[0], 0));
+  DELTA_OK(ArrowArrayFinishElement(batch));
   DELTA_OK(ArrowArrayAppendInt(batch->children[0], dictionary->length - 2));
-  DELTA_OK(ArrowArrayFinishElement(batch));
-  DELTA_OK(ArrowArrayFinishElement(batch));
   DELTA_OK(ArrowArrayFinishElement(batch));
   cr_assert_eq(ArrowArrayFinishBuilding(batch, NANOARROW_VALIDATION_LEVEL_FULL, &error),
                NANOARROW_OK, "%s", error.message);
@@ -314,7 +314,7 @@ static void DeltaReadBack(struct ArrowBuffer* bytes, DeltaSchemaFn make_values,
                  NANOARROW_OK, "batch %d: %s", k, error.message);
     cr_assert_eq(read_view.children[0]->dictionary->length,
                  expected_view.children[0]->dictionary->length, "batch %d", k);
-    DELTA_OK(ArrowArrayViewCompare(&read_view, &expected_view, NANOARROW_COMPARE_IDENTICAL,
+    DELTA_OK(ArrowArrayViewCompare(&read_view, &expected_view, NANOARROW_COMPARE_EQUAL,
                                    &equal, &error));
     cr_assert(equal, "batch %d differs: %s", k, error.message);
     ArrowArrayViewReset(&read_view);

@@ -1,7 +1,8 @@
 /* Acceptance round trip: every arrow-testing integration stream is read with this
  * library's reader, written back with its writer (stream and file format, each
  * uncompressed, LZ4 and ZSTD) and read again; schemas and every batch (dictionaries
- * included, through ArrowArrayViewCompare) must be identical to the original. */
+ * included, through ArrowArrayViewCompare at the EQUAL level) must hold the same
+ * values as the original. */
 
 #include <dirent.h>
 #include <errno.h>
@@ -261,7 +262,7 @@ static int RtCompareContent(const struct RtContent* actual,
     if (ArrowArrayViewSetArray(&actual_view, &actual->batches[i], &error) != NANOARROW_OK ||
         ArrowArrayViewSetArray(&expected_view, &expected->batches[i], &error) !=
             NANOARROW_OK ||
-        ArrowArrayViewCompare(&actual_view, &expected_view, NANOARROW_COMPARE_IDENTICAL,
+        ArrowArrayViewCompare(&actual_view, &expected_view, NANOARROW_COMPARE_EQUAL,
                               &equal, &error) != NANOARROW_OK) {
       equal = 0;
     }
