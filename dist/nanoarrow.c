@@ -136,12 +136,13 @@ static void ArrowLayoutSetFixedWidth(struct ArrowLayout* layout, enum ArrowType 
                        element_size_bits);
 }
 
-/* Validity, offsets (offset_bits wide) and a byte data buffer. */
+/* Validity, offsets (offset_bits wide) and a data buffer of bytes whose elements
+ * have no fixed size (element size 0, as the layout contract has it). */
 static void ArrowLayoutSetVarWidth(struct ArrowLayout* layout, enum ArrowType offset_type,
                                    int64_t offset_bits, enum ArrowType data_type) {
   ArrowLayoutSetBuffer(layout, 1, NANOARROW_BUFFER_TYPE_DATA_OFFSET, offset_type,
                        offset_bits);
-  ArrowLayoutSetBuffer(layout, 2, NANOARROW_BUFFER_TYPE_DATA, data_type, 8);
+  ArrowLayoutSetBuffer(layout, 2, NANOARROW_BUFFER_TYPE_DATA, data_type, 0);
 }
 
 /* Validity, view offsets and view sizes (list views). */
@@ -1222,8 +1223,11 @@ ArrowErrorCode ArrowPrivateSchemaSetChildNames(
 }
 
 ArrowErrorCode ArrowSchemaAllocateDictionary(struct ArrowSchema* schema) {
-  if (!IsOwnSchema(schema) || schema->dictionary != NULL) {
+  if (!IsOwnSchema(schema)) {
     return EINVAL;
+  }
+  if (schema->dictionary != NULL) {
+    return EEXIST;
   }
   schema->dictionary = (struct ArrowSchema*)ArrowMalloc(sizeof(struct ArrowSchema));
   if (schema->dictionary == NULL) {
@@ -2249,6 +2253,28 @@ static ArrowErrorCode CheckChildren(const struct ArrowSchema* schema,
                       (long)entries->n_children);
         return EINVAL;
       }
+      /* The Arrow columnar format: a map's entries and keys are never null. */
+      if (entries->flags & ARROW_FLAG_NULLABLE) {
+        ArrowErrorSet(error,
+                      "Expected map entries schema->children[0] to be non-nullable but "
+                      "ARROW_FLAG_NULLABLE is set");
+        return EINVAL;
+      }
+      const struct ArrowSchema* key =
+          entries->children != NULL ? entries->children[0] : NULL;
+      if (key == NULL || key->release == NULL) {
+        ArrowErrorSet(error,
+                      "Expected valid map key schema at schema->children[0]->children[0] "
+                      "but found %s",
+                      key == NULL ? "NULL" : "a released schema");
+        return EINVAL;
+      }
+      if (key->flags & ARROW_FLAG_NULLABLE) {
+        ArrowErrorSet(error,
+                      "Expected map key schema->children[0]->children[0] to be "
+                      "non-nullable but ARROW_FLAG_NULLABLE is set");
+        return EINVAL;
+      }
       return NANOARROW_OK;
     }
 
@@ -2363,6 +2389,15 @@ static ArrowErrorCode ParseSchema(struct ArrowSchemaView* schema_view,
     ArrowErrorSet(error, "Error parsing schema->format: expected a string but found NULL");
     return EINVAL;
   }
+  if (schema->flags & ~(int64_t)NANOARROW_FLAG_ALL_SUPPORTED) {
+    ArrowErrorSet(error,
+                  "Expected schema->flags to use only ARROW_FLAG_DICTIONARY_ORDERED, "
+                  "ARROW_FLAG_NULLABLE and ARROW_FLAG_MAP_KEYS_SORTED but found unknown "
+                  "flag bits 0x%llx",
+                  (unsigned long long)(schema->flags &
+                                       ~(int64_t)NANOARROW_FLAG_ALL_SUPPORTED));
+    return EINVAL;
+  }
   schema_view->schema = schema;
 
   const char* end = NULL;
@@ -2374,7 +2409,26 @@ static ArrowErrorCode ParseSchema(struct ArrowSchemaView* schema_view,
   }
 
   NANOARROW_RETURN_NOT_OK(CheckChildren(schema, schema_view, error));
-  return CheckDictionary(schema, schema_view, error);
+  NANOARROW_RETURN_NOT_OK(CheckDictionary(schema, schema_view, error));
+
+  /* Flags that only make sense for some types. A dictionary-encoded map keeps
+   * MAP_KEYS_SORTED on its dictionary (the map), not on the indices. */
+  if ((schema->flags & ARROW_FLAG_DICTIONARY_ORDERED) && schema->dictionary == NULL) {
+    ArrowErrorSet(error,
+                  "ARROW_FLAG_DICTIONARY_ORDERED is set on a schema without a dictionary "
+                  "(format '%s')",
+                  schema->format);
+    return EINVAL;
+  }
+  if ((schema->flags & ARROW_FLAG_MAP_KEYS_SORTED) &&
+      schema_view->storage_type != NANOARROW_TYPE_MAP) {
+    ArrowErrorSet(error,
+                  "ARROW_FLAG_MAP_KEYS_SORTED is set on a schema that is not a map "
+                  "(format '%s')",
+                  schema->format);
+    return EINVAL;
+  }
+  return NANOARROW_OK;
 }
 
 ArrowErrorCode ArrowSchemaViewInit(struct ArrowSchemaView* schema_view,
@@ -2426,6 +2480,289 @@ ArrowErrorCode ArrowSchemaViewInit(struct ArrowSchemaView* schema_view,
   }
 
   return ReadExtensionMetadata(schema, schema_view, error);
+}
+
+/* [bundle] src/common/schema_compare.c */
+
+/* ArrowSchemaCompare: are two ArrowSchema trees identical?
+ *
+ * NANOARROW_COMPARE_IDENTICAL (the only level) compares, node by node from the root:
+ * the format strings, the names (both NULL or equal strings), the metadata blobs (as
+ * bytes: a NULL blob equals only another NULL blob, not one holding zero keys), the
+ * flags, the number of children, each child in turn, then the presence of a
+ * dictionary and the dictionary itself. The first difference sets *out = 0 and is
+ * described in reason with the path of the node that differs, such as
+ * "root.children[1].dictionary".
+ *
+ * The schemas come from outside: a NULL or released node, an impossible child count,
+ * malformed metadata or nesting deeper than NANOARROW_MAX_NESTING_DEPTH (the limit
+ * ArrowSchemaDeepCopy() uses) is an error (EINVAL), not a difference. Nodes are
+ * checked as the comparison reaches them, so an invalid node after the first
+ * difference goes unnoticed. Nothing is allocated; recursion is bounded by the depth
+ * limit. All names here start with SchemaCompare: the bundle puts every source file
+ * into one translation unit. */
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+
+/* Returned internally when the schemas differ (never to the caller). */
+#define SCHEMA_COMPARE_DIFFERENT (-1)
+
+/* One step from the root to the node being compared, kept on the stack. The root
+ * has no step (NULL). */
+struct SchemaComparePath {
+  const struct SchemaComparePath* parent;
+  /* Child index, or -1 for the dictionary. */
+  int64_t child_index;
+};
+
+static NANOARROW_COLD void SchemaComparePathFormat(const struct SchemaComparePath* path,
+                                                   char* out, size_t out_size) {
+  const struct SchemaComparePath* steps[NANOARROW_MAX_NESTING_DEPTH + 2];
+  int n_steps = 0;
+  size_t used;
+  int written;
+
+  for (; path != NULL && n_steps < NANOARROW_MAX_NESTING_DEPTH + 2; path = path->parent) {
+    steps[n_steps++] = path;
+  }
+
+  written = snprintf(out, out_size, "root");
+  used = written < 0 ? 0 : (size_t)written;
+  while (n_steps-- > 0 && used < out_size) {
+    if (steps[n_steps]->child_index < 0) {
+      written = snprintf(out + used, out_size - used, ".dictionary");
+    } else {
+      written = snprintf(out + used, out_size - used, ".children[%ld]",
+                         (long)steps[n_steps]->child_index);
+    }
+    if (written < 0) {
+      return;
+    }
+    used += (size_t)written;
+  }
+}
+
+#if defined(__GNUC__) || defined(__clang__)
+#define SCHEMA_COMPARE_PRINTF(fmt_index) \
+  __attribute__((format(printf, fmt_index, fmt_index + 1)))
+#else
+#define SCHEMA_COMPARE_PRINTF(fmt_index)
+#endif
+
+static void SchemaCompareReport(struct ArrowError* reason,
+                                const struct SchemaComparePath* path, const char* fmt,
+                                ...) SCHEMA_COMPARE_PRINTF(3);
+
+/* Writes "<path>: <message>" to reason (when there is one). */
+static NANOARROW_COLD void SchemaCompareReport(struct ArrowError* reason,
+                                               const struct SchemaComparePath* path,
+                                               const char* fmt, ...) {
+  /* Room for the deepest path (64 levels of ".children[0]"); the whole message is
+   * cut to fit ArrowError. */
+  char where[1024];
+  char message[512];
+  va_list args;
+  if (reason == NULL) {
+    return;
+  }
+  SchemaComparePathFormat(path, where, sizeof(where));
+  va_start(args, fmt);
+  vsnprintf(message, sizeof(message), fmt, args);
+  va_end(args);
+  ArrowErrorSet(reason, "%s: %s", where, message);
+}
+
+/* "'value'" or "NULL", for messages; truncates long values. */
+static NANOARROW_COLD void SchemaCompareQuote(const char* value, char* out,
+                                              size_t out_size) {
+  if (value == NULL) {
+    snprintf(out, out_size, "NULL");
+  } else {
+    snprintf(out, out_size, "'%.200s'", value);
+  }
+}
+
+static int SchemaCompareStrings(const char* actual, const char* expected) {
+  if (actual == NULL || expected == NULL) {
+    return actual == expected;
+  }
+  return strcmp(actual, expected) == 0;
+}
+
+/* The flags as "0x2 (NULLABLE)". */
+static NANOARROW_COLD void SchemaCompareFlagsString(int64_t flags, char* out,
+                                                   size_t out_size) {
+  static const struct {
+    int64_t flag;
+    const char* name;
+  } kFlags[] = {{ARROW_FLAG_DICTIONARY_ORDERED, "DICTIONARY_ORDERED"},
+                {ARROW_FLAG_NULLABLE, "NULLABLE"},
+                {ARROW_FLAG_MAP_KEYS_SORTED, "MAP_KEYS_SORTED"},
+                {~(int64_t)NANOARROW_FLAG_ALL_SUPPORTED, "unknown"}};
+  const char* separator = "";
+  size_t used;
+  size_t k;
+  int written = snprintf(out, out_size, "0x%llx (%s", (unsigned long long)flags,
+                         flags == 0 ? "none" : "");
+  used = written < 0 ? 0 : (size_t)written;
+  for (k = 0; k < sizeof(kFlags) / sizeof(kFlags[0]) && used < out_size; k++) {
+    if (flags & kFlags[k].flag) {
+      written = snprintf(out + used, out_size - used, "%s%s", separator, kFlags[k].name);
+      used += written < 0 ? 0 : (size_t)written;
+      separator = "|";
+    }
+  }
+  if (used < out_size) {
+    snprintf(out + used, out_size - used, ")");
+  }
+}
+
+/* The node must be a schema the comparison can walk. */
+static ArrowErrorCode SchemaCompareCheckNode(const struct ArrowSchema* schema,
+                                             const char* side,
+                                             const struct SchemaComparePath* path,
+                                             int64_t* metadata_size,
+                                             struct ArrowError* reason) {
+  if (schema == NULL) {
+    SchemaCompareReport(reason, path, "%s schema is NULL", side);
+    return EINVAL;
+  }
+  if (schema->release == NULL) {
+    SchemaCompareReport(reason, path, "%s schema is released", side);
+    return EINVAL;
+  }
+  if (schema->n_children < 0 || (schema->n_children > 0 && schema->children == NULL)) {
+    SchemaCompareReport(reason, path, "%s schema has n_children %ld and %s children array",
+                        side, (long)schema->n_children,
+                        schema->children == NULL ? "a NULL" : "a");
+    return EINVAL;
+  }
+  *metadata_size = ArrowMetadataSizeOf(schema->metadata);
+  if (schema->metadata != NULL && *metadata_size == 0) {
+    SchemaCompareReport(reason, path, "%s schema has malformed metadata", side);
+    return EINVAL;
+  }
+  return NANOARROW_OK;
+}
+
+static ArrowErrorCode SchemaCompareNode(const struct ArrowSchema* actual,
+                                        const struct ArrowSchema* expected,
+                                        const struct SchemaComparePath* path, int depth,
+                                        struct ArrowError* reason) {
+  char actual_text[256];
+  char expected_text[256];
+  int64_t actual_metadata_size;
+  int64_t expected_metadata_size;
+  struct SchemaComparePath step;
+  int64_t i;
+
+  if (depth > NANOARROW_MAX_NESTING_DEPTH) {
+    SchemaCompareReport(reason, path, "schema is nested more than %d levels deep",
+                        NANOARROW_MAX_NESTING_DEPTH);
+    return EINVAL;
+  }
+  NANOARROW_RETURN_NOT_OK(
+      SchemaCompareCheckNode(actual, "actual", path, &actual_metadata_size, reason));
+  NANOARROW_RETURN_NOT_OK(
+      SchemaCompareCheckNode(expected, "expected", path, &expected_metadata_size, reason));
+
+  if (!SchemaCompareStrings(actual->format, expected->format)) {
+    SchemaCompareQuote(actual->format, actual_text, sizeof(actual_text));
+    SchemaCompareQuote(expected->format, expected_text, sizeof(expected_text));
+    SchemaCompareReport(reason, path, "expected format %s but found %s", expected_text,
+                        actual_text);
+    return SCHEMA_COMPARE_DIFFERENT;
+  }
+
+  if (!SchemaCompareStrings(actual->name, expected->name)) {
+    SchemaCompareQuote(actual->name, actual_text, sizeof(actual_text));
+    SchemaCompareQuote(expected->name, expected_text, sizeof(expected_text));
+    SchemaCompareReport(reason, path, "expected name %s but found %s", expected_text,
+                        actual_text);
+    return SCHEMA_COMPARE_DIFFERENT;
+  }
+
+  if (actual_metadata_size != expected_metadata_size ||
+      (actual_metadata_size > 0 &&
+       memcmp(actual->metadata, expected->metadata, (size_t)actual_metadata_size) != 0)) {
+    if (expected->metadata == NULL) {
+      snprintf(expected_text, sizeof(expected_text), "no metadata");
+    } else {
+      snprintf(expected_text, sizeof(expected_text), "%ld bytes of metadata",
+               (long)expected_metadata_size);
+    }
+    if (actual->metadata == NULL) {
+      snprintf(actual_text, sizeof(actual_text), "none");
+    } else {
+      snprintf(actual_text, sizeof(actual_text), "%ld %sbytes",
+               (long)actual_metadata_size,
+               actual_metadata_size == expected_metadata_size ? "different " : "");
+    }
+    SchemaCompareReport(reason, path, "expected %s but found %s", expected_text,
+                        actual_text);
+    return SCHEMA_COMPARE_DIFFERENT;
+  }
+
+  if (actual->flags != expected->flags) {
+    SchemaCompareFlagsString(actual->flags, actual_text, sizeof(actual_text));
+    SchemaCompareFlagsString(expected->flags, expected_text, sizeof(expected_text));
+    SchemaCompareReport(reason, path, "expected flags %s but found %s", expected_text,
+                        actual_text);
+    return SCHEMA_COMPARE_DIFFERENT;
+  }
+
+  if (actual->n_children != expected->n_children) {
+    SchemaCompareReport(reason, path, "expected %ld children but found %ld",
+                        (long)expected->n_children, (long)actual->n_children);
+    return SCHEMA_COMPARE_DIFFERENT;
+  }
+
+  step.parent = path;
+  for (i = 0; i < actual->n_children; i++) {
+    step.child_index = i;
+    NANOARROW_RETURN_NOT_OK(SchemaCompareNode(actual->children[i], expected->children[i],
+                                              &step, depth + 1, reason));
+  }
+
+  if ((actual->dictionary == NULL) != (expected->dictionary == NULL)) {
+    SchemaCompareReport(reason, path, "expected %s but found %s",
+                        expected->dictionary == NULL ? "no dictionary" : "a dictionary",
+                        actual->dictionary == NULL ? "none" : "one");
+    return SCHEMA_COMPARE_DIFFERENT;
+  }
+  if (actual->dictionary != NULL) {
+    step.child_index = -1;
+    NANOARROW_RETURN_NOT_OK(SchemaCompareNode(actual->dictionary, expected->dictionary,
+                                              &step, depth + 1, reason));
+  }
+  return NANOARROW_OK;
+}
+
+NANOARROW_COLD ArrowErrorCode ArrowSchemaCompare(const struct ArrowSchema* actual,
+                                                 const struct ArrowSchema* expected,
+                                                 enum ArrowCompareLevel level, int* out,
+                                                 struct ArrowError* reason) {
+  ArrowErrorCode result;
+  if (out == NULL) {
+    ArrowErrorSet(reason, "Expected non-NULL out");
+    return EINVAL;
+  }
+  *out = 0;
+  if (level != NANOARROW_COMPARE_IDENTICAL) {
+    ArrowErrorSet(reason, "Unknown comparison level %d", (int)level);
+    return EINVAL;
+  }
+
+  result = SchemaCompareNode(actual, expected, NULL, 0, reason);
+  if (result == SCHEMA_COMPARE_DIFFERENT) {
+    return NANOARROW_OK;
+  }
+  NANOARROW_RETURN_NOT_OK(result);
+  *out = 1;
+  return NANOARROW_OK;
 }
 
 /* [bundle] src/common/array.c */
@@ -3216,18 +3553,15 @@ static ArrowErrorCode ArrowArrayFinalize(struct ArrowArray* array, int depth,
                                        error);
   }
 
-  switch (private_data->storage_type) {
-    case NANOARROW_TYPE_STRING:
-    case NANOARROW_TYPE_BINARY:
-    case NANOARROW_TYPE_LARGE_STRING:
-    case NANOARROW_TYPE_LARGE_BINARY:
-      if (private_data->buffers[1].data == NULL) {
-        NANOARROW_RETURN_NOT_OK_WITH_ERROR(
-            ArrowArrayReserveBytes(&private_data->buffers[1], 1), error);
-      }
-      break;
-    default:
-      break;
+  /* The C interface allows NULL for buffers of empty arrays, but some consumers
+   * still dereference them: every buffer but the validity bitmap gets storage. A
+   * buffer that cannot grow (a wrapped one) stays NULL, which is still valid. */
+  for (i = 0; i < NANOARROW_MAX_FIXED_BUFFERS; i++) {
+    enum ArrowBufferType type = private_data->layout.buffer_type[i];
+    if (type != NANOARROW_BUFFER_TYPE_NONE && type != NANOARROW_BUFFER_TYPE_VALIDITY &&
+        ArrowArrayBuffer(array, i)->data == NULL) {
+      (void)ArrowArrayReserveBytes(ArrowArrayBuffer(array, i), 1);
+    }
   }
   ArrowArrayFlushBufferPointers(array);
 
@@ -5163,16 +5497,127 @@ static NANOARROW_COLD ArrowErrorCode ArrowViewCompareRange(
   return NANOARROW_OK;
 }
 
+/* Buffer i of both views holds the same bytes (sizes included). */
+static NANOARROW_COLD ArrowErrorCode ArrowViewCompareBufferBytes(
+    const void* actual, int64_t actual_size, const void* expected, int64_t expected_size,
+    const char* what, int64_t i, const struct ArrowViewPath* path,
+    struct ArrowError* reason) {
+  const uint8_t* a = (const uint8_t*)actual;
+  const uint8_t* e = (const uint8_t*)expected;
+  int64_t k;
+  if (actual_size != expected_size) {
+    return ArrowViewDiffer(reason, path,
+                           "Expected %s %" PRId64 " of %" PRId64 " bytes but found %" PRId64,
+                           what, i, expected_size, actual_size);
+  }
+  if (actual_size <= 0 || a == e) {
+    return NANOARROW_OK;
+  }
+  if (a == NULL || e == NULL) {
+    return ArrowViewDiffer(reason, path, "Expected %s %" PRId64 " to be %s", what, i,
+                           e == NULL ? "NULL" : "non-NULL");
+  }
+  if (memcmp(a, e, (size_t)actual_size) == 0) {
+    return NANOARROW_OK;
+  }
+  for (k = 0; a[k] == e[k]; k++) {
+  }
+  return ArrowViewDiffer(reason, path,
+                         "Expected byte %" PRId64 " of %s %" PRId64
+                         " to be 0x%02x but found 0x%02x",
+                         k, what, i, (unsigned)e[k], (unsigned)a[k]);
+}
+
+/* NANOARROW_COMPARE_IDENTICAL: the views describe the same bytes. */
+static NANOARROW_COLD ArrowErrorCode ArrowViewCompareIdentical(
+    const struct ArrowArrayView* actual, const struct ArrowArrayView* expected,
+    const struct ArrowViewPath* path, int depth, struct ArrowError* reason) {
+  struct ArrowViewPath child_path;
+  int64_t i;
+
+  if (depth > NANOARROW_MAX_NESTING_DEPTH) {
+    ArrowErrorSet(reason, "Expected nesting depth <= %d", NANOARROW_MAX_NESTING_DEPTH);
+    return EINVAL;
+  }
+  if (actual->storage_type != expected->storage_type) {
+    return ArrowViewDiffer(reason, path, "Expected storage type %s but found %s",
+                           ArrowViewTypeName(expected->storage_type),
+                           ArrowViewTypeName(actual->storage_type));
+  }
+  if (actual->offset != expected->offset) {
+    return ArrowViewDiffer(reason, path, "Expected offset %" PRId64 " but found %" PRId64,
+                           expected->offset, actual->offset);
+  }
+  if (actual->length != expected->length) {
+    return ArrowViewDiffer(reason, path, "Expected length %" PRId64 " but found %" PRId64,
+                           expected->length, actual->length);
+  }
+  if (actual->null_count != expected->null_count) {
+    return ArrowViewDiffer(reason, path,
+                           "Expected null_count %" PRId64 " but found %" PRId64,
+                           expected->null_count, actual->null_count);
+  }
+  for (i = 0; i < NANOARROW_MAX_FIXED_BUFFERS; i++) {
+    NANOARROW_RETURN_NOT_OK(ArrowViewCompareBufferBytes(
+        actual->buffer_views[i].data.data, actual->buffer_views[i].size_bytes,
+        expected->buffer_views[i].data.data, expected->buffer_views[i].size_bytes,
+        "buffer", i, path, reason));
+  }
+  if (actual->n_variadic_buffers != expected->n_variadic_buffers) {
+    return ArrowViewDiffer(reason, path,
+                           "Expected %" PRId32 " variadic buffers but found %" PRId32,
+                           expected->n_variadic_buffers, actual->n_variadic_buffers);
+  }
+  for (i = 0; i < actual->n_variadic_buffers; i++) {
+    NANOARROW_RETURN_NOT_OK(ArrowViewCompareBufferBytes(
+        actual->variadic_buffers[i], actual->variadic_buffer_sizes[i],
+        expected->variadic_buffers[i], expected->variadic_buffer_sizes[i],
+        "variadic buffer", i, path, reason));
+  }
+  if (actual->n_children != expected->n_children) {
+    return ArrowViewDiffer(reason, path,
+                           "Expected %" PRId64 " children but found %" PRId64,
+                           expected->n_children, actual->n_children);
+  }
+  child_path.parent = path;
+  for (i = 0; i < actual->n_children; i++) {
+    child_path.child_index = i;
+    NANOARROW_RETURN_NOT_OK(ArrowViewCompareIdentical(
+        actual->children[i], expected->children[i], &child_path, depth + 1, reason));
+  }
+  if ((actual->dictionary == NULL) != (expected->dictionary == NULL)) {
+    return ArrowViewDiffer(reason, path, "Expected %s dictionary",
+                           expected->dictionary == NULL ? "no" : "a");
+  }
+  if (actual->dictionary != NULL) {
+    child_path.child_index = -1;
+    NANOARROW_RETURN_NOT_OK(ArrowViewCompareIdentical(
+        actual->dictionary, expected->dictionary, &child_path, depth + 1, reason));
+  }
+  return NANOARROW_OK;
+}
+
 NANOARROW_COLD ArrowErrorCode ArrowArrayViewCompare(const struct ArrowArrayView* actual,
                                                     const struct ArrowArrayView* expected,
                                                     enum ArrowCompareLevel level,
                                                     int* out, struct ArrowError* reason) {
   ArrowErrorCode result;
-  if (level != NANOARROW_COMPARE_IDENTICAL) {
+  if (level == NANOARROW_COMPARE_IDENTICAL) {
+    *out = 0;
+    result = ArrowViewCompareIdentical(actual, expected, NULL, 1, reason);
+    if (result == NANOARROW_VIEW_DIFFERENT) {
+      return NANOARROW_OK;
+    }
+    NANOARROW_RETURN_NOT_OK(result);
+    *out = 1;
+    return NANOARROW_OK;
+  }
+  if (level != NANOARROW_COMPARE_EQUAL) {
     ArrowErrorSet(reason, "Unknown comparison level %d", (int)level);
     return EINVAL;
   }
 
+  /* NANOARROW_COMPARE_EQUAL: the values, wherever they sit in the buffers. */
   *out = 0;
   if (actual->length != expected->length) {
     ArrowErrorSet(reason, "Expected length %" PRId64 " but found %" PRId64,

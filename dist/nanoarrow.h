@@ -35,6 +35,7 @@
 #define NANOARROW_TYPES_H_INCLUDED
 
 #include <errno.h>
+#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -104,6 +105,10 @@ struct ArrowArray {
 };
 
 #endif /* ARROW_C_DATA_INTERFACE */
+
+/* Every flag of the C data interface that this library understands. */
+#define NANOARROW_FLAG_ALL_SUPPORTED \
+  (ARROW_FLAG_DICTIONARY_ORDERED | ARROW_FLAG_NULLABLE | ARROW_FLAG_MAP_KEYS_SORTED)
 
 #ifndef ARROW_C_STREAM_INTERFACE
 #define ARROW_C_STREAM_INTERFACE
@@ -276,7 +281,13 @@ enum ArrowValidationLevel {
   NANOARROW_VALIDATION_LEVEL_FULL = 3
 };
 
-enum ArrowCompareLevel { NANOARROW_COMPARE_IDENTICAL };
+/* How ArrowArrayViewCompare (and ArrowSchemaCompare) decide equality.
+ * IDENTICAL: same storage types, offsets, lengths, null counts and buffers byte for
+ * byte (sizes included), children and dictionaries likewise; two arrays holding
+ * the same values at different offsets are not identical.
+ * EQUAL (arrays only; an extension of this library): the same logical values,
+ * whatever the offsets and the bytes under null slots. */
+enum ArrowCompareLevel { NANOARROW_COMPARE_IDENTICAL = 0, NANOARROW_COMPARE_EQUAL = 1 };
 
 enum ArrowBufferType {
   NANOARROW_BUFFER_TYPE_NONE,
@@ -515,6 +526,7 @@ struct ArrowSchemaView {
 #define ArrowSchemaSetTypeDateTime NANOARROW_SYMBOL(ArrowSchemaSetTypeDateTime)
 #define ArrowSchemaSetTypeUnion NANOARROW_SYMBOL(ArrowSchemaSetTypeUnion)
 #define ArrowSchemaDeepCopy NANOARROW_SYMBOL(ArrowSchemaDeepCopy)
+#define ArrowSchemaCompare NANOARROW_SYMBOL(ArrowSchemaCompare)
 #define ArrowSchemaSetFormat NANOARROW_SYMBOL(ArrowSchemaSetFormat)
 #define ArrowSchemaSetName NANOARROW_SYMBOL(ArrowSchemaSetName)
 #define ArrowSchemaSetMetadata NANOARROW_SYMBOL(ArrowSchemaSetMetadata)
@@ -574,6 +586,8 @@ int ArrowNanoarrowVersionInt(void);
 ArrowErrorCode ArrowErrorSet(struct ArrowError* error, const char* fmt, ...)
     NANOARROW_CHECK_PRINTF_ATTRIBUTE;
 static inline void ArrowErrorInit(struct ArrowError* error);
+/* Copies src into the message, truncated to fit (ignored when error is NULL). */
+static inline void ArrowErrorSetString(struct ArrowError* error, const char* src);
 /* The message, or "" when error is NULL. */
 static inline const char* ArrowErrorMessage(struct ArrowError* error);
 
@@ -689,12 +703,21 @@ ArrowErrorCode ArrowSchemaSetTypeUnion(struct ArrowSchema* schema, enum ArrowTyp
                                        int64_t n_children);
 ArrowErrorCode ArrowSchemaDeepCopy(const struct ArrowSchema* schema,
                                    struct ArrowSchema* schema_out);
+/* *out = 1 when the schemas are equal at level (IDENTICAL: same formats, names,
+ * metadata bytes, flags, children and dictionaries); otherwise 0 and reason names
+ * the first difference and where it is. */
+ArrowErrorCode ArrowSchemaCompare(const struct ArrowSchema* actual,
+                                  const struct ArrowSchema* expected,
+                                  enum ArrowCompareLevel level, int* out,
+                                  struct ArrowError* reason);
 ArrowErrorCode ArrowSchemaSetFormat(struct ArrowSchema* schema, const char* format);
 ArrowErrorCode ArrowSchemaSetName(struct ArrowSchema* schema, const char* name);
 /* Copies a serialized metadata blob (NULL removes the metadata). */
 ArrowErrorCode ArrowSchemaSetMetadata(struct ArrowSchema* schema, const char* metadata);
 /* Allocates n_children children, each initialized with ArrowSchemaInit. */
 ArrowErrorCode ArrowSchemaAllocateChildren(struct ArrowSchema* schema, int64_t n_children);
+/* Allocates schema->dictionary, initialized with ArrowSchemaInit (EEXIST when there
+ * already is one). */
 ArrowErrorCode ArrowSchemaAllocateDictionary(struct ArrowSchema* schema);
 
 /* ---- Metadata (the C Data Interface's int32-prefixed key/value blob) ---- */
@@ -720,7 +743,10 @@ ArrowErrorCode ArrowMetadataBuilderRemove(struct ArrowBuffer* buffer,
                                           struct ArrowStringView key);
 
 /* ---- Schema views ---- */
-/* Parses schema->format (and extension metadata) without allocating. */
+/* Parses schema->format (and extension metadata) without allocating, and checks
+ * what the format alone cannot say: child counts and types, flags (only those of
+ * NANOARROW_FLAG_ALL_SUPPORTED, dictionary-ordered only on dictionaries, keys-sorted
+ * only on maps), non-nullable map entries and keys, integer dictionary indices. */
 ArrowErrorCode ArrowSchemaViewInit(struct ArrowSchemaView* schema_view,
                                    const struct ArrowSchema* schema, struct ArrowError* error);
 
@@ -839,7 +865,7 @@ static inline ArrowErrorCode ArrowArrayShrinkToFit(struct ArrowArray* array);
 static inline ArrowErrorCode ArrowArrayAppendNull(struct ArrowArray* array, int64_t n);
 /* Appends n non-null "zero" elements (empty strings/lists, zeroed values). */
 static inline ArrowErrorCode ArrowArrayAppendEmpty(struct ArrowArray* array, int64_t n);
-/* ERANGE when the value does not fit the storage type. */
+/* EINVAL when the value does not fit the storage type (or the type is not numeric). */
 static inline ArrowErrorCode ArrowArrayAppendInt(struct ArrowArray* array, int64_t value);
 static inline ArrowErrorCode ArrowArrayAppendUInt(struct ArrowArray* array, uint64_t value);
 static inline ArrowErrorCode ArrowArrayAppendDouble(struct ArrowArray* array, double value);
@@ -851,7 +877,8 @@ static inline ArrowErrorCode ArrowArrayAppendInterval(struct ArrowArray* array,
                                                       const struct ArrowInterval* value);
 static inline ArrowErrorCode ArrowArrayAppendDecimal(struct ArrowArray* array,
                                                      const struct ArrowDecimal* value);
-/* Closes the current list / struct / map element after its children were appended. */
+/* Closes the current list / struct / map element after its children were appended
+ * (EINVAL when a struct child does not hold exactly one more element). */
 static inline ArrowErrorCode ArrowArrayFinishElement(struct ArrowArray* array);
 /* Closes a union element whose value was appended to the child for type_id. */
 static inline ArrowErrorCode ArrowArrayFinishUnionElement(struct ArrowArray* array,
@@ -882,7 +909,8 @@ ArrowErrorCode ArrowArrayViewSetArrayMinimal(struct ArrowArrayView* array_view,
 ArrowErrorCode ArrowArrayViewValidate(struct ArrowArrayView* array_view,
                                       enum ArrowValidationLevel validation_level,
                                       struct ArrowError* error);
-/* *out = 1 when equal at level; otherwise 0 and reason names the first difference. */
+/* *out = 1 when equal at level (see enum ArrowCompareLevel); otherwise 0 and reason
+ * names the first difference and where it is. */
 ArrowErrorCode ArrowArrayViewCompare(const struct ArrowArrayView* actual,
                                      const struct ArrowArrayView* expected,
                                      enum ArrowCompareLevel level, int* out,
@@ -972,6 +1000,19 @@ static inline void ArrowErrorInit(struct ArrowError* error) {
   if (error != NULL) {
     error->message[0] = '\0';
   }
+}
+
+static inline void ArrowErrorSetString(struct ArrowError* error, const char* src) {
+  size_t size;
+  if (error == NULL) {
+    return;
+  }
+  size = strlen(src);
+  if (size >= sizeof(error->message)) {
+    size = sizeof(error->message) - 1;
+  }
+  memcpy(error->message, src, size);
+  error->message[size] = '\0';
 }
 
 static inline const char* ArrowErrorMessage(struct ArrowError* error) {
@@ -1444,20 +1485,21 @@ static inline ArrowErrorCode ArrowBufferSetAllocator(struct ArrowBuffer* buffer,
   return NANOARROW_OK;
 }
 
+/* The allocator's free runs even when data is NULL: a custom deallocator may own
+ * something besides the bytes (the object an empty wrapped buffer came from).
+ * The buffer is then empty with the default allocator. */
 static inline void ArrowBufferReset(struct ArrowBuffer* buffer) {
-  if (buffer->data != NULL) {
+  if (buffer->allocator.free != NULL) {
     buffer->allocator.free(&buffer->allocator, buffer->data, buffer->capacity_bytes);
-    buffer->data = NULL;
   }
-  buffer->size_bytes = 0;
-  buffer->capacity_bytes = 0;
+  ArrowBufferInit(buffer);
 }
 
+/* dst takes the bytes and the allocator (and what it owns); src is left empty with
+ * the default allocator, so resetting both frees everything once. */
 static inline void ArrowBufferMove(struct ArrowBuffer* src, struct ArrowBuffer* dst) {
   memcpy(dst, src, sizeof(struct ArrowBuffer));
-  src->data = NULL;
-  src->size_bytes = 0;
-  src->capacity_bytes = 0;
+  ArrowBufferInit(src);
 }
 
 /* Sets the capacity to exactly new_capacity_bytes (>= size_bytes). */
@@ -1527,11 +1569,12 @@ static inline ArrowErrorCode ArrowBufferAppend(struct ArrowBuffer* buffer, const
 
 static inline ArrowErrorCode ArrowBufferAppendFill(struct ArrowBuffer* buffer, uint8_t value,
                                                    int64_t size_bytes) {
-  NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(buffer, size_bytes));
-  if (size_bytes > 0) {
-    memset(buffer->data + buffer->size_bytes, value, (size_t)size_bytes);
-    buffer->size_bytes += size_bytes;
+  if (size_bytes == 0) {
+    return NANOARROW_OK; /* touches nothing, not even the buffer */
   }
+  NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(buffer, size_bytes));
+  memset(buffer->data + buffer->size_bytes, value, (size_t)size_bytes);
+  buffer->size_bytes += size_bytes;
   return NANOARROW_OK;
 }
 
@@ -2233,8 +2276,9 @@ static inline ArrowErrorCode ArrowArrayAppendEmpty(struct ArrowArray* array, int
   return ArrowArrayPrivateAppendEmpty(array, n, 1);
 }
 
-/* Stores one element of a fixed-width type and completes the append. The ERANGE
- * checks each compile to one compare of value shifted into an unsigned range. */
+/* Stores one element of a fixed-width type and completes the append. The range
+ * checks (EINVAL when the value does not fit, as documented) each compile to one
+ * compare of value shifted into an unsigned range. */
 #define NANOARROW_ARRAY_APPEND_VALUE(CTYPE, VALUE)                                       \
   do {                                                                                   \
     CTYPE stored = (CTYPE)(VALUE);                                                       \
@@ -2252,12 +2296,12 @@ NANOARROW_ARRAY_SLOW_PATH ArrowErrorCode ArrowArrayPrivateAppendIntAny(
   switch (private_data->storage_type) {
     case NANOARROW_TYPE_INT8:
       if ((uint64_t)value - (uint64_t)INT8_MIN > UINT8_MAX) {
-        return ERANGE;
+        return EINVAL;
       }
       NANOARROW_ARRAY_APPEND_VALUE(int8_t, value);
     case NANOARROW_TYPE_INT16:
       if ((uint64_t)value - (uint64_t)INT16_MIN > UINT16_MAX) {
-        return ERANGE;
+        return EINVAL;
       }
       NANOARROW_ARRAY_APPEND_VALUE(int16_t, value);
     case NANOARROW_TYPE_INT32:
@@ -2265,7 +2309,7 @@ NANOARROW_ARRAY_SLOW_PATH ArrowErrorCode ArrowArrayPrivateAppendIntAny(
     case NANOARROW_TYPE_TIME32:
     case NANOARROW_TYPE_INTERVAL_MONTHS:
       if (NANOARROW_PREDICT_FALSE((uint64_t)value - (uint64_t)INT32_MIN > UINT32_MAX)) {
-        return ERANGE;
+        return EINVAL;
       }
       NANOARROW_ARRAY_APPEND_VALUE(int32_t, value);
     case NANOARROW_TYPE_INT64:
@@ -2276,22 +2320,22 @@ NANOARROW_ARRAY_SLOW_PATH ArrowErrorCode ArrowArrayPrivateAppendIntAny(
       NANOARROW_ARRAY_APPEND_VALUE(int64_t, value);
     case NANOARROW_TYPE_UINT8:
       if (NANOARROW_PREDICT_FALSE((uint64_t)value > UINT8_MAX)) {
-        return ERANGE;
+        return EINVAL;
       }
       NANOARROW_ARRAY_APPEND_VALUE(uint8_t, value);
     case NANOARROW_TYPE_UINT16:
       if (NANOARROW_PREDICT_FALSE((uint64_t)value > UINT16_MAX)) {
-        return ERANGE;
+        return EINVAL;
       }
       NANOARROW_ARRAY_APPEND_VALUE(uint16_t, value);
     case NANOARROW_TYPE_UINT32:
       if (NANOARROW_PREDICT_FALSE((uint64_t)value > UINT32_MAX)) {
-        return ERANGE;
+        return EINVAL;
       }
       NANOARROW_ARRAY_APPEND_VALUE(uint32_t, value);
     case NANOARROW_TYPE_UINT64:
       if (NANOARROW_PREDICT_FALSE(value < 0)) {
-        return ERANGE;
+        return EINVAL;
       }
       NANOARROW_ARRAY_APPEND_VALUE(uint64_t, value);
     case NANOARROW_TYPE_DOUBLE:
@@ -2372,7 +2416,7 @@ static inline ArrowErrorCode ArrowArrayAppendUInt(struct ArrowArray* array, uint
     case NANOARROW_TYPE_UINT32: {
       uint32_t value_u32 = (uint32_t)value;
       if (value > UINT32_MAX) {
-        return ERANGE;
+        return EINVAL;
       }
       NANOARROW_RETURN_NOT_OK(ArrowArrayPrivatePush(data, &value_u32, 4));
       break;
@@ -2380,7 +2424,7 @@ static inline ArrowErrorCode ArrowArrayAppendUInt(struct ArrowArray* array, uint
     case NANOARROW_TYPE_UINT16: {
       uint16_t value_u16 = (uint16_t)value;
       if (value > UINT16_MAX) {
-        return ERANGE;
+        return EINVAL;
       }
       NANOARROW_RETURN_NOT_OK(ArrowArrayPrivatePush(data, &value_u16, 2));
       break;
@@ -2388,7 +2432,7 @@ static inline ArrowErrorCode ArrowArrayAppendUInt(struct ArrowArray* array, uint
     case NANOARROW_TYPE_UINT8: {
       uint8_t value_u8 = (uint8_t)value;
       if (value > UINT8_MAX) {
-        return ERANGE;
+        return EINVAL;
       }
       NANOARROW_RETURN_NOT_OK(ArrowArrayPrivatePush(data, &value_u8, 1));
       break;
@@ -2416,7 +2460,7 @@ static inline ArrowErrorCode ArrowArrayAppendUInt(struct ArrowArray* array, uint
           case NANOARROW_TYPE_TIMESTAMP:
           case NANOARROW_TYPE_DURATION:
           case NANOARROW_TYPE_INTERVAL_MONTHS:
-            return ERANGE;
+            return EINVAL;
           default:
             return EINVAL;
         }
@@ -2586,9 +2630,17 @@ static inline ArrowErrorCode ArrowArrayFinishElement(struct ArrowArray* array) {
     return EINVAL;
   }
   switch (private_data->storage_type) {
-    case NANOARROW_TYPE_STRUCT:
-      /* The children were appended to directly. */
+    case NANOARROW_TYPE_STRUCT: {
+      /* The children were appended to directly: each must now hold one more
+       * element than the struct. */
+      int64_t k;
+      for (k = 0; k < array->n_children; k++) {
+        if (array->children[k]->length != array->length + 1) {
+          return EINVAL;
+        }
+      }
       break;
+    }
     case NANOARROW_TYPE_LIST:
     case NANOARROW_TYPE_MAP: {
       int32_t end32;
@@ -2847,7 +2899,7 @@ static inline int64_t ArrowArrayViewGetBufferElementSizeBits(
       case 0:
         return array_view->layout.element_size_bits[i];
       case 1:
-        return 8;
+        return 0; /* variadic data: values of no fixed size */
       case 2:
         return 64;
       default:
@@ -2937,15 +2989,18 @@ static inline int64_t ArrowArrayViewUnionChildOffset(const struct ArrowArrayView
   }
 }
 
-/* The raw value of offsets buffer element i (as nanoarrow does, the view's offset is
- * not added: pass array_view->offset + i for element i of a sliced array). */
+/* The raw value of offsets buffer element i (for list views, where element i starts
+ * in the child). As nanoarrow does, the view's offset is not added: pass
+ * array_view->offset + i for element i of a sliced array. */
 static inline int64_t ArrowArrayViewListChildOffset(const struct ArrowArrayView* array_view,
                                                     int64_t i) {
   switch (array_view->storage_type) {
     case NANOARROW_TYPE_LIST:
     case NANOARROW_TYPE_MAP:
+    case NANOARROW_TYPE_LIST_VIEW:
       return array_view->buffer_views[1].data.as_int32[i];
     case NANOARROW_TYPE_LARGE_LIST:
+    case NANOARROW_TYPE_LARGE_LIST_VIEW:
       return array_view->buffer_views[1].data.as_int64[i];
     default:
       return -1;

@@ -424,6 +424,21 @@ inline void BufferInitSequence(struct ArrowBuffer* buffer, T sequence) {
   buffer->allocator = ArrowBufferDeallocator(&internal::ReleaseSequence<T>, holder);
 }
 
+/* Initializes buffer to the size_bytes bytes at data, which obj (moved into the
+ * buffer) keeps alive: obj is destroyed when the buffer is reset. data must stay
+ * valid when obj is moved (true of a std::vector's elements, not of a short
+ * std::string's). The buffer cannot grow. */
+template <typename T>
+inline void BufferInitWrapped(struct ArrowBuffer* buffer, T obj, const uint8_t* data,
+                              int64_t size_bytes) {
+  auto* holder = new internal::SequenceHolder<T>{std::move(obj)};
+  ArrowBufferInit(buffer);
+  buffer->data = const_cast<uint8_t*>(data);
+  buffer->size_bytes = size_bytes;
+  buffer->capacity_bytes = size_bytes;
+  buffer->allocator = ArrowBufferDeallocator(&internal::ReleaseSequence<T>, holder);
+}
+
 /* ======================================================================== */
 /* Range-for views                                                          */
 /* ======================================================================== */
@@ -467,6 +482,12 @@ class Nullable {
   T value_;
   bool valid_;
 };
+
+namespace internal {
+/* The name upstream's helpers give an element that may be null. */
+template <typename T>
+using Maybe = Nullable<T>;
+}  // namespace internal
 
 namespace internal {
 

@@ -517,6 +517,10 @@ static void AvBuildChildren(struct AvInput* in, struct ArrowSchema* schema,
     ArrowSchemaRelease(schema->children[i]);
     AvBuildNode(in, schema->children[i], array->children[i], depth + 1, child_forced,
                 child_leaf_only, child_hint);
+    /* A map's entries and their keys are never nullable (the columnar spec). */
+    if (spec->kind == AV_MAP || (spec == &kAvMapEntries && i == 0)) {
+      schema->children[i]->flags &= ~(int64_t)ARROW_FLAG_NULLABLE;
+    }
   }
 }
 

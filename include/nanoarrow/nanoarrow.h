@@ -231,6 +231,8 @@ ArrowErrorCode ArrowSchemaSetName(struct ArrowSchema* schema, const char* name);
 ArrowErrorCode ArrowSchemaSetMetadata(struct ArrowSchema* schema, const char* metadata);
 /* Allocates n_children children, each initialized with ArrowSchemaInit. */
 ArrowErrorCode ArrowSchemaAllocateChildren(struct ArrowSchema* schema, int64_t n_children);
+/* Allocates schema->dictionary, initialized with ArrowSchemaInit (EEXIST when there
+ * already is one). */
 ArrowErrorCode ArrowSchemaAllocateDictionary(struct ArrowSchema* schema);
 
 /* ---- Metadata (the C Data Interface's int32-prefixed key/value blob) ---- */
@@ -256,7 +258,10 @@ ArrowErrorCode ArrowMetadataBuilderRemove(struct ArrowBuffer* buffer,
                                           struct ArrowStringView key);
 
 /* ---- Schema views ---- */
-/* Parses schema->format (and extension metadata) without allocating. */
+/* Parses schema->format (and extension metadata) without allocating, and checks
+ * what the format alone cannot say: child counts and types, flags (only those of
+ * NANOARROW_FLAG_ALL_SUPPORTED, dictionary-ordered only on dictionaries, keys-sorted
+ * only on maps), non-nullable map entries and keys, integer dictionary indices. */
 ArrowErrorCode ArrowSchemaViewInit(struct ArrowSchemaView* schema_view,
                                    const struct ArrowSchema* schema, struct ArrowError* error);
 

@@ -9,6 +9,7 @@
 #define NANOARROW_TYPES_H_INCLUDED
 
 #include <errno.h>
+#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>

@@ -344,8 +344,11 @@ ArrowErrorCode ArrowPrivateSchemaSetChildNames(
 }
 
 ArrowErrorCode ArrowSchemaAllocateDictionary(struct ArrowSchema* schema) {
-  if (!IsOwnSchema(schema) || schema->dictionary != NULL) {
+  if (!IsOwnSchema(schema)) {
     return EINVAL;
+  }
+  if (schema->dictionary != NULL) {
+    return EEXIST;
   }
   schema->dictionary = (struct ArrowSchema*)ArrowMalloc(sizeof(struct ArrowSchema));
   if (schema->dictionary == NULL) {

@@ -506,6 +506,28 @@ static ArrowErrorCode CheckChildren(const struct ArrowSchema* schema,
                       (long)entries->n_children);
         return EINVAL;
       }
+      /* The Arrow columnar format: a map's entries and keys are never null. */
+      if (entries->flags & ARROW_FLAG_NULLABLE) {
+        ArrowErrorSet(error,
+                      "Expected map entries schema->children[0] to be non-nullable but "
+                      "ARROW_FLAG_NULLABLE is set");
+        return EINVAL;
+      }
+      const struct ArrowSchema* key =
+          entries->children != NULL ? entries->children[0] : NULL;
+      if (key == NULL || key->release == NULL) {
+        ArrowErrorSet(error,
+                      "Expected valid map key schema at schema->children[0]->children[0] "
+                      "but found %s",
+                      key == NULL ? "NULL" : "a released schema");
+        return EINVAL;
+      }
+      if (key->flags & ARROW_FLAG_NULLABLE) {
+        ArrowErrorSet(error,
+                      "Expected map key schema->children[0]->children[0] to be "
+                      "non-nullable but ARROW_FLAG_NULLABLE is set");
+        return EINVAL;
+      }
       return NANOARROW_OK;
     }
 
@@ -620,6 +642,15 @@ static ArrowErrorCode ParseSchema(struct ArrowSchemaView* schema_view,
     ArrowErrorSet(error, "Error parsing schema->format: expected a string but found NULL");
     return EINVAL;
   }
+  if (schema->flags & ~(int64_t)NANOARROW_FLAG_ALL_SUPPORTED) {
+    ArrowErrorSet(error,
+                  "Expected schema->flags to use only ARROW_FLAG_DICTIONARY_ORDERED, "
+                  "ARROW_FLAG_NULLABLE and ARROW_FLAG_MAP_KEYS_SORTED but found unknown "
+                  "flag bits 0x%llx",
+                  (unsigned long long)(schema->flags &
+                                       ~(int64_t)NANOARROW_FLAG_ALL_SUPPORTED));
+    return EINVAL;
+  }
   schema_view->schema = schema;
 
   const char* end = NULL;
@@ -631,7 +662,26 @@ static ArrowErrorCode ParseSchema(struct ArrowSchemaView* schema_view,
   }
 
   NANOARROW_RETURN_NOT_OK(CheckChildren(schema, schema_view, error));
-  return CheckDictionary(schema, schema_view, error);
+  NANOARROW_RETURN_NOT_OK(CheckDictionary(schema, schema_view, error));
+
+  /* Flags that only make sense for some types. A dictionary-encoded map keeps
+   * MAP_KEYS_SORTED on its dictionary (the map), not on the indices. */
+  if ((schema->flags & ARROW_FLAG_DICTIONARY_ORDERED) && schema->dictionary == NULL) {
+    ArrowErrorSet(error,
+                  "ARROW_FLAG_DICTIONARY_ORDERED is set on a schema without a dictionary "
+                  "(format '%s')",
+                  schema->format);
+    return EINVAL;
+  }
+  if ((schema->flags & ARROW_FLAG_MAP_KEYS_SORTED) &&
+      schema_view->storage_type != NANOARROW_TYPE_MAP) {
+    ArrowErrorSet(error,
+                  "ARROW_FLAG_MAP_KEYS_SORTED is set on a schema that is not a map "
+                  "(format '%s')",
+                  schema->format);
+    return EINVAL;
+  }
+  return NANOARROW_OK;
 }
 
 ArrowErrorCode ArrowSchemaViewInit(struct ArrowSchemaView* schema_view,

@@ -445,9 +445,116 @@ Test(schema, allocate_children_and_dictionary) {
   cr_assert_eq(ArrowSchemaAllocateDictionary(&schema), NANOARROW_OK);
   cr_assert_not_null(schema.dictionary);
   cr_assert_not_null(schema.dictionary->release);
-  cr_assert_eq(ArrowSchemaAllocateDictionary(&schema), EINVAL);
+  struct ArrowSchema* dictionary = schema.dictionary;
+  cr_assert_eq(ArrowSchemaAllocateDictionary(&schema), EEXIST, "dictionary already allocated");
+  cr_assert_eq(schema.dictionary, dictionary, "the existing dictionary is kept");
   ArrowSchemaRelease(&schema);
   cr_assert_null(schema.release);
+}
+
+Test(schema, allocate_dictionary_twice_is_eexist_even_when_released) {
+  /* A moved-out (released) dictionary struct is still allocated: EEXIST too. */
+  struct ArrowSchema schema;
+  ArrowSchemaInit(&schema);
+  cr_assert_eq(ArrowSchemaSetFormat(&schema, "i"), NANOARROW_OK);
+  cr_assert_eq(ArrowSchemaAllocateDictionary(&schema), NANOARROW_OK);
+  struct ArrowSchema moved;
+  ArrowSchemaMove(schema.dictionary, &moved);
+  cr_assert_eq(ArrowSchemaAllocateDictionary(&schema), EEXIST);
+  ArrowSchemaRelease(&moved);
+  ArrowSchemaRelease(&schema);
+}
+
+Test(schema, release_frees_replaced_child_pointer) {
+  /* A child pointer replaced by the caller with its own ArrowMalloc'ed struct is
+   * released and freed by the parent; the struct left in the block is not touched
+   * (the caller moved it into the replacement first). ASan checks both. */
+  struct ArrowSchema schema;
+  cr_assert_eq(ArrowSchemaInitFromType(&schema, NANOARROW_TYPE_STRUCT), NANOARROW_OK);
+  cr_assert_eq(ArrowSchemaAllocateChildren(&schema, 3), NANOARROW_OK);
+  for (int i = 0; i < 3; i++) {
+    cr_assert_eq(ArrowSchemaSetType(schema.children[i], NANOARROW_TYPE_INT32), NANOARROW_OK);
+    cr_assert_eq(ArrowSchemaSetName(schema.children[i], "col"), NANOARROW_OK);
+  }
+
+  struct ArrowSchema* own = (struct ArrowSchema*)ArrowMalloc(sizeof(struct ArrowSchema));
+  cr_assert_not_null(own);
+  ArrowSchemaMove(schema.children[1], own);
+  schema.children[1] = own;
+
+  /* A replacement holding a freshly built schema, the old child released in place. */
+  struct ArrowSchema* fresh = (struct ArrowSchema*)ArrowMalloc(sizeof(struct ArrowSchema));
+  cr_assert_not_null(fresh);
+  cr_assert_eq(ArrowSchemaInitFromType(fresh, NANOARROW_TYPE_LIST), NANOARROW_OK);
+  cr_assert_eq(ArrowSchemaSetType(fresh->children[0], NANOARROW_TYPE_STRING), NANOARROW_OK);
+  ArrowSchemaRelease(schema.children[2]);
+  schema.children[2] = fresh;
+
+  char out[128];
+  ArrowSchemaToString(&schema, out, sizeof(out), 1);
+  cr_assert_str_eq(out, "struct<col: int32, col: int32, : list<item: string>>");
+
+  /* The copy and the comparison walk replaced pointers like any other. */
+  struct ArrowSchema copy;
+  cr_assert_eq(ArrowSchemaDeepCopy(&schema, &copy), NANOARROW_OK);
+  int identical = 0;
+  cr_assert_eq(ArrowSchemaCompare(&copy, &schema, NANOARROW_COMPARE_IDENTICAL, &identical,
+                                  NULL),
+               NANOARROW_OK);
+  cr_assert(identical);
+  ArrowSchemaRelease(&copy);
+  ArrowSchemaRelease(&schema);
+}
+
+Test(schema, upstream_style_child_initialization) {
+  /* Code written for children that start out released (initializing each one, or
+   * moving a schema into it) works with our pre-initialized children without leaks:
+   * a freshly initialized child owns nothing that overwriting it would lose. */
+  struct ArrowSchema schema;
+  ArrowSchemaInit(&schema);
+  cr_assert_eq(ArrowSchemaSetFormat(&schema, "+s"), NANOARROW_OK);
+  cr_assert_eq(ArrowSchemaAllocateChildren(&schema, 3), NANOARROW_OK);
+  cr_assert_eq(ArrowSchemaInitFromType(schema.children[0], NANOARROW_TYPE_INT64),
+               NANOARROW_OK);
+  ArrowSchemaInit(schema.children[1]);
+  cr_assert_eq(ArrowSchemaSetFormat(schema.children[1], "u"), NANOARROW_OK);
+  struct ArrowSchema source;
+  cr_assert_eq(ArrowSchemaInitFromType(&source, NANOARROW_TYPE_DOUBLE), NANOARROW_OK);
+  cr_assert_eq(ArrowSchemaSetName(&source, "moved_in"), NANOARROW_OK);
+  ArrowSchemaMove(&source, schema.children[2]);
+
+  char out[128];
+  ArrowSchemaToString(&schema, out, sizeof(out), 1);
+  cr_assert_str_eq(out, "struct<: int64, : string, moved_in: double>");
+  ArrowSchemaRelease(&schema);
+}
+
+Test(schema, released_children_are_skipped_and_reported) {
+  /* A child left released (moved out) must not crash release, deep copy, the view or
+   * ToString; the view and the copy report it. */
+  struct ArrowSchema schema;
+  cr_assert_eq(ArrowSchemaInitFromType(&schema, NANOARROW_TYPE_STRUCT), NANOARROW_OK);
+  cr_assert_eq(ArrowSchemaAllocateChildren(&schema, 2), NANOARROW_OK);
+  cr_assert_eq(ArrowSchemaSetType(schema.children[0], NANOARROW_TYPE_INT32), NANOARROW_OK);
+  cr_assert_eq(ArrowSchemaSetType(schema.children[1], NANOARROW_TYPE_INT32), NANOARROW_OK);
+  struct ArrowSchema moved;
+  ArrowSchemaMove(schema.children[1], &moved);
+
+  struct ArrowSchemaView view;
+  struct ArrowError error;
+  error.message[0] = '\0';
+  cr_assert_eq(ArrowSchemaViewInit(&view, &schema, &error), EINVAL);
+  cr_assert_not_null(strstr(error.message, "schema->children[1]"), "%s", error.message);
+  cr_assert_not_null(strstr(error.message, "released"), "%s", error.message);
+
+  struct ArrowSchema copy;
+  cr_assert_eq(ArrowSchemaDeepCopy(&schema, &copy), EINVAL);
+  cr_assert_null(copy.release);
+
+  AssertToString(&schema, "[invalid: Expected valid schema at schema->children[1] but "
+                          "found a released schema]");
+  ArrowSchemaRelease(&moved);
+  ArrowSchemaRelease(&schema);
 }
 
 Test(schema, release_handles_moved_out_children) {

@@ -21,6 +21,9 @@ static void AddValidChildren(struct ArrowSchema* schema, int64_t n_union_childre
     cr_assert_eq(ArrowSchemaSetTypeStruct(entries, 2), NANOARROW_OK);
     cr_assert_eq(ArrowSchemaSetFormat(entries->children[0], "u"), NANOARROW_OK);
     cr_assert_eq(ArrowSchemaSetFormat(entries->children[1], "i"), NANOARROW_OK);
+    /* Entries and keys of a map are never null. */
+    entries->flags = 0;
+    entries->children[0]->flags = 0;
   } else if (strcmp(format, "+r") == 0) {
     cr_assert_eq(ArrowSchemaAllocateChildren(schema, 2), NANOARROW_OK);
     cr_assert_eq(ArrowSchemaSetFormat(schema->children[0], "i"), NANOARROW_OK);
@@ -552,6 +555,174 @@ Test(schema_view, malformed_maps) {
   cr_assert_eq(ArrowSchemaSetTypeStruct(schema.children[1], 2), NANOARROW_OK);
   AssertInvalid(&schema, "'+m' to have 1 children but found 2");
   ArrowSchemaRelease(&schema);
+}
+
+Test(schema_view, map_entries_and_keys_must_not_be_nullable) {
+  struct ArrowSchema schema;
+  struct ArrowSchemaView view;
+
+  /* As built by ArrowSchemaSetType(): valid. */
+  cr_assert_eq(ArrowSchemaInitFromType(&schema, NANOARROW_TYPE_MAP), NANOARROW_OK);
+  cr_assert_eq(ArrowSchemaSetType(schema.children[0]->children[0], NANOARROW_TYPE_STRING),
+               NANOARROW_OK);
+  cr_assert_eq(ArrowSchemaSetType(schema.children[0]->children[1], NANOARROW_TYPE_INT32),
+               NANOARROW_OK);
+  ViewOf(&schema, &view);
+  cr_assert_eq(view.type, NANOARROW_TYPE_MAP);
+
+  /* The value may be nullable (it is by default). */
+  cr_assert(schema.children[0]->children[1]->flags & ARROW_FLAG_NULLABLE);
+
+  /* Nullable entries. */
+  schema.children[0]->flags |= ARROW_FLAG_NULLABLE;
+  AssertInvalid(&schema, "map entries schema->children[0] to be non-nullable");
+  schema.children[0]->flags &= ~ARROW_FLAG_NULLABLE;
+  ViewOf(&schema, &view);
+
+  /* Nullable key. */
+  schema.children[0]->children[0]->flags |= ARROW_FLAG_NULLABLE;
+  AssertInvalid(&schema, "map key schema->children[0]->children[0] to be non-nullable");
+  schema.children[0]->children[0]->flags &= ~ARROW_FLAG_NULLABLE;
+  ViewOf(&schema, &view);
+
+  /* A released or missing key is reported, not dereferenced. */
+  struct ArrowSchema moved;
+  ArrowSchemaMove(schema.children[0]->children[0], &moved);
+  AssertInvalid(&schema, "map key schema at schema->children[0]->children[0] but found a "
+                         "released schema");
+  ArrowSchemaMove(&moved, schema.children[0]->children[0]);
+  struct ArrowSchema* saved = schema.children[0]->children[0];
+  schema.children[0]->children[0] = NULL;
+  AssertInvalid(&schema, "but found NULL");
+  schema.children[0]->children[0] = saved;
+  struct ArrowSchema** saved_children = schema.children[0]->children;
+  schema.children[0]->children = NULL;
+  AssertInvalid(&schema, "map key");
+  schema.children[0]->children = saved_children;
+  ViewOf(&schema, &view);
+  ArrowSchemaRelease(&schema);
+
+  /* Helper-built map (MakeSchema) is valid too. */
+  MakeSchema(&schema, "+m", 0);
+  ViewOf(&schema, &view);
+  ArrowSchemaRelease(&schema);
+}
+
+/* ---- Flags ---- */
+
+Test(schema_view, unknown_flags_are_rejected) {
+  struct ArrowSchema schema;
+  struct ArrowSchemaView view;
+  MakeSchema(&schema, "i", 0);
+  schema.flags = ARROW_FLAG_NULLABLE | 8;
+  AssertInvalid(&schema, "unknown flag bits 0x8");
+  schema.flags = (int64_t)1 << 40;
+  AssertInvalid(&schema, "unknown flag bits 0x10000000000");
+  schema.flags = -1;
+  AssertInvalid(&schema, "unknown flag bits");
+  schema.flags = 0;
+  ViewOf(&schema, &view);
+  schema.flags = ARROW_FLAG_NULLABLE;
+  ViewOf(&schema, &view);
+  ArrowSchemaRelease(&schema);
+}
+
+Test(schema_view, dictionary_ordered_needs_a_dictionary) {
+  struct ArrowSchema schema;
+  struct ArrowSchemaView view;
+  MakeSchema(&schema, "i", 0);
+  schema.flags |= ARROW_FLAG_DICTIONARY_ORDERED;
+  AssertInvalid(&schema, "ARROW_FLAG_DICTIONARY_ORDERED is set on a schema without a "
+                         "dictionary (format 'i')");
+
+  cr_assert_eq(ArrowSchemaAllocateDictionary(&schema), NANOARROW_OK);
+  cr_assert_eq(ArrowSchemaSetType(schema.dictionary, NANOARROW_TYPE_STRING), NANOARROW_OK);
+  ViewOf(&schema, &view);
+  cr_assert_eq(view.type, NANOARROW_TYPE_DICTIONARY);
+
+  /* On the dictionary (the values) it is misplaced. */
+  schema.dictionary->flags |= ARROW_FLAG_DICTIONARY_ORDERED;
+  AssertInvalid(schema.dictionary, "ARROW_FLAG_DICTIONARY_ORDERED");
+  ArrowSchemaRelease(&schema);
+}
+
+Test(schema_view, map_keys_sorted_only_on_maps) {
+  struct ArrowSchema schema;
+  struct ArrowSchemaView view;
+  const char* not_maps[] = {"i", "+s", "+l", "u"};
+  for (int i = 0; i < 4; i++) {
+    MakeSchema(&schema, not_maps[i], 0);
+    if (strcmp(not_maps[i], "+s") == 0) {
+      cr_assert_eq(ArrowSchemaAllocateChildren(&schema, 1), NANOARROW_OK);
+      cr_assert_eq(ArrowSchemaSetFormat(schema.children[0], "i"), NANOARROW_OK);
+    }
+    ViewOf(&schema, &view);
+    schema.flags |= ARROW_FLAG_MAP_KEYS_SORTED;
+    char expected[64];
+    snprintf(expected, sizeof(expected), "not a map (format '%s')", not_maps[i]);
+    AssertInvalid(&schema, expected);
+    ArrowSchemaRelease(&schema);
+  }
+
+  MakeSchema(&schema, "+m", 0);
+  schema.flags |= ARROW_FLAG_MAP_KEYS_SORTED;
+  ViewOf(&schema, &view);
+  cr_assert_eq(view.type, NANOARROW_TYPE_MAP);
+  ArrowSchemaRelease(&schema);
+
+  /* A map extension type keeps the flag. */
+  MakeSchema(&schema, "+m", 0);
+  schema.flags |= ARROW_FLAG_MAP_KEYS_SORTED;
+  struct ArrowBuffer metadata;
+  cr_assert_eq(ArrowMetadataBuilderInit(&metadata, NULL), NANOARROW_OK);
+  cr_assert_eq(ArrowMetadataBuilderAppend(&metadata, ArrowCharView("ARROW:extension:name"),
+                                          ArrowCharView("my.map")),
+               NANOARROW_OK);
+  cr_assert_eq(ArrowSchemaSetMetadata(&schema, (const char*)metadata.data), NANOARROW_OK);
+  ArrowBufferReset(&metadata);
+  ViewOf(&schema, &view);
+  ArrowSchemaRelease(&schema);
+
+  /* Dictionary-encoded map: the flag belongs on the dictionary, not the indices. */
+  MakeSchema(&schema, "i", 0);
+  cr_assert_eq(ArrowSchemaAllocateDictionary(&schema), NANOARROW_OK);
+  cr_assert_eq(ArrowSchemaSetType(schema.dictionary, NANOARROW_TYPE_MAP), NANOARROW_OK);
+  cr_assert_eq(ArrowSchemaSetType(schema.dictionary->children[0]->children[0],
+                                  NANOARROW_TYPE_STRING),
+               NANOARROW_OK);
+  cr_assert_eq(ArrowSchemaSetType(schema.dictionary->children[0]->children[1],
+                                  NANOARROW_TYPE_INT32),
+               NANOARROW_OK);
+  schema.dictionary->flags |= ARROW_FLAG_MAP_KEYS_SORTED;
+  ViewOf(&schema, &view);
+  ViewOf(schema.dictionary, &view);
+  schema.flags |= ARROW_FLAG_MAP_KEYS_SORTED;
+  AssertInvalid(&schema, "not a map (format 'i')");
+  ArrowSchemaRelease(&schema);
+}
+
+Test(schema_view, every_einval_sets_a_message) {
+  /* A sample of invalid schemas of each kind: the view must never return EINVAL with
+   * the message left empty. */
+  struct ArrowSchema schema;
+  struct ArrowSchemaView view;
+  struct ArrowError error;
+  const char* formats[] = {"",    "x",    "+",    "+w",      "+w:-1", "d:1",  "d:1,2,3",
+                           "tsx", "ts",   "+ud:", "+ud:1,1", "w:0",   "tdX",  "vx",
+                           "ii",  "tiX",  "+vX",  "+uX",     "d:99,1"};
+  for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
+    MakeSchema(&schema, formats[i], 1);
+    memset(error.message, 0, sizeof(error.message));
+    ArrowErrorCode code = ArrowSchemaViewInit(&view, &schema, &error);
+    if (code != NANOARROW_OK) {
+      cr_assert_eq(code, EINVAL);
+      cr_assert_neq(error.message[0], '\0', "no message for format '%s'", formats[i]);
+    }
+    ArrowSchemaRelease(&schema);
+  }
+  memset(error.message, 0, sizeof(error.message));
+  cr_assert_eq(ArrowSchemaViewInit(NULL, NULL, &error), EINVAL);
+  cr_assert_neq(error.message[0], '\0');
 }
 
 Test(schema_view, run_ends_must_be_signed_16_32_64) {
