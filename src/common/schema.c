@@ -1,14 +1,12 @@
 /* Building, copying, releasing and printing ArrowSchema trees.
  *
  * A schema produced here owns its format, name and metadata (ArrowMalloc'ed copies),
- * its children and its dictionary struct. Two allocations are shared to keep wide
- * schemas cheap to build and release:
+ * its children and its dictionary struct. Wide schemas stay cheap to build and
+ * release because:
  * - the formats of parameterless types point into one static string table (never
  *   freed; nothing may write through schema->format anyway);
- * - ArrowSchemaAllocateChildren() makes one block holding the children pointer array
- *   followed by the child structs. A consumer may still move any child out (its
- *   struct stays in the block); a child pointer replaced by another ArrowMalloc'ed
- *   struct is freed separately, as before.
+ * - each child struct is its own ArrowMalloc'ed block, as nanoarrow documents, so a
+ *   consumer may ArrowFree() a child and replace the pointer;
  * - ArrowPrivateSchemaSetChildNames() (for decoders building wide schemas) copies the
  *   names of a schema's children into one allocation, which each named child holds a
  *   reference to (its private_data), so a child moved out keeps its name alive.
@@ -81,9 +79,13 @@ static void FreeSchemaString(const struct ArrowSchema* schema, const char* value
   }
 }
 
-/* The child structs of a block made by ArrowSchemaAllocateChildren(). */
-static struct ArrowSchema* ChildStructs(struct ArrowSchema** children, int64_t n_children) {
-  return (struct ArrowSchema*)(void*)(children + n_children);
+/* Frees structs chained through their private_data. */
+static void FreeSchemaChain(struct ArrowSchema* chain) {
+  while (chain != NULL) {
+    struct ArrowSchema* next = (struct ArrowSchema*)chain->private_data;
+    ArrowFree(chain);
+    chain = next;
+  }
 }
 
 static void ArrowSchemaReleaseInternal(struct ArrowSchema* schema);
@@ -97,8 +99,8 @@ static struct SchemaNames* ReleaseKeepingNames(struct ArrowSchema* schema) {
   }
 
   if (schema->children != NULL) {
-    struct ArrowSchema* child_structs = ChildStructs(schema->children, schema->n_children);
     /* Children naming into the same block drop their references at once. */
+    struct ArrowSchema* freed = NULL;
     struct SchemaNames* pending = NULL;
     long n_pending = 0;
     for (int64_t i = 0; i < schema->n_children; i++) {
@@ -119,14 +121,18 @@ static struct SchemaNames* ReleaseKeepingNames(struct ArrowSchema* schema) {
       } else if (child->release != NULL) {
         child->release(child);
       }
-      if (child != &child_structs[i]) {
-        ArrowFree(child);
-      }
+      /* Released: the struct now only links the ones to free below. */
+      child->private_data = freed;
+      freed = child;
     }
     if (pending != NULL && SchemaNamesDrop(pending, n_pending)) {
       ArrowFree(pending);
     }
+    /* The (large) pointer array goes first, then the small structs: allocators such
+     * as glibc's tidy up their free lists when a large block is freed, which is
+     * cheap before the structs join those lists and costly after. */
     ArrowFree(schema->children);
+    FreeSchemaChain(freed);
   }
 
   if (schema->dictionary != NULL) {
@@ -228,8 +234,7 @@ ArrowErrorCode ArrowSchemaSetMetadata(struct ArrowSchema* schema, const char* me
 }
 
 ArrowErrorCode ArrowSchemaAllocateChildren(struct ArrowSchema* schema, int64_t n_children) {
-  const int64_t bytes_per_child =
-      (int64_t)(sizeof(struct ArrowSchema*) + sizeof(struct ArrowSchema));
+  const int64_t bytes_per_child = (int64_t)sizeof(struct ArrowSchema*);
   if (!IsOwnSchema(schema) || schema->children != NULL || n_children < 0 ||
       (uint64_t)n_children > SIZE_MAX / (uint64_t)bytes_per_child ||
       n_children > INT64_MAX / bytes_per_child) {
@@ -239,17 +244,29 @@ ArrowErrorCode ArrowSchemaAllocateChildren(struct ArrowSchema* schema, int64_t n
     return NANOARROW_OK;
   }
 
-  /* One block: the pointer array, then the structs it points to (struct ArrowSchema
-   * needs no stricter alignment than a pointer). */
+  /* The structs first, chained through private_data, then the pointer array: a
+   * large request makes allocators such as glibc's consolidate their free lists,
+   * which is cheap once the structs have taken the small blocks they hold. */
+  struct ArrowSchema* chain = NULL;
+  for (int64_t i = 0; i < n_children; i++) {
+    struct ArrowSchema* child = (struct ArrowSchema*)ArrowMalloc(sizeof(struct ArrowSchema));
+    if (child == NULL) {
+      FreeSchemaChain(chain);
+      return ENOMEM;
+    }
+    child->private_data = chain;
+    chain = child;
+  }
   struct ArrowSchema** children =
       (struct ArrowSchema**)ArrowMalloc(n_children * bytes_per_child);
   if (children == NULL) {
+    FreeSchemaChain(chain);
     return ENOMEM;
   }
-  struct ArrowSchema* child_structs = ChildStructs(children, n_children);
-  for (int64_t i = 0; i < n_children; i++) {
-    ArrowSchemaInit(&child_structs[i]);
-    children[i] = &child_structs[i];
+  for (int64_t i = n_children - 1; i >= 0; i--) {
+    children[i] = chain;
+    chain = (struct ArrowSchema*)chain->private_data;
+    ArrowSchemaInit(children[i]);
   }
   schema->children = children;
   schema->n_children = n_children;

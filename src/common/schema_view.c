@@ -580,6 +580,11 @@ static ArrowErrorCode CheckDictionary(const struct ArrowSchema* schema,
     ArrowErrorSet(error, "Expected non-released schema->dictionary");
     return EINVAL;
   }
+  /* A dictionary allocated but never given a type has no format to read. */
+  if (schema->dictionary->format == NULL) {
+    ArrowErrorSet(error, "Expected schema->dictionary to have a format but found NULL");
+    return EINVAL;
+  }
   if (view->type != view->storage_type || !IsIntegerType(view->storage_type)) {
     ArrowErrorSet(error,
                   "Expected dictionary schema index type to be an integer but found format "

@@ -789,6 +789,8 @@ Test(schema_view, dictionary_errors) {
   struct ArrowSchema schema;
   MakeSchema(&schema, "i", 0);
   cr_assert_eq(ArrowSchemaAllocateDictionary(&schema), NANOARROW_OK);
+  /* Allocated but never given a type. */
+  AssertInvalid(&schema, "Expected schema->dictionary to have a format but found NULL");
   struct ArrowSchema moved;
   ArrowSchemaMove(schema.dictionary, &moved);
   AssertInvalid(&schema, "dictionary");
