@@ -99,7 +99,8 @@ static void IpcInputFileRelease(struct ArrowIpcInputStream* stream) {
 ArrowErrorCode ArrowIpcInputStreamInitFile(struct ArrowIpcInputStream* stream,
                                            void* file_ptr, int close_on_release) {
   struct IpcInputFilePrivate* private_data;
-  if (file_ptr == NULL) return EINVAL;
+  /* NULL is usually a failed fopen(): its errno says why. */
+  if (file_ptr == NULL) return errno != 0 ? errno : EINVAL;
   private_data = (struct IpcInputFilePrivate*)ArrowMalloc(sizeof(struct IpcInputFilePrivate));
   if (private_data == NULL) return ENOMEM;
   private_data->file = (FILE*)file_ptr;

@@ -106,7 +106,9 @@ static void ArrowIpcOutputStreamFileRelease(struct ArrowIpcOutputStream* stream)
 ArrowErrorCode ArrowIpcOutputStreamInitFile(struct ArrowIpcOutputStream* stream,
                                             void* file_ptr, int close_on_release) {
   struct ArrowIpcOutputStreamFilePrivate* private_data;
-  if (stream == NULL || file_ptr == NULL) return EINVAL;
+  if (stream == NULL) return EINVAL;
+  /* NULL is usually a failed fopen(): its errno says why. */
+  if (file_ptr == NULL) return errno != 0 ? errno : EINVAL;
   private_data = (struct ArrowIpcOutputStreamFilePrivate*)ArrowMalloc(
       sizeof(struct ArrowIpcOutputStreamFilePrivate));
   if (private_data == NULL) return ENOMEM;

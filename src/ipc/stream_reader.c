@@ -79,7 +79,7 @@ static ArrowErrorCode IpcStreamReadExactly(struct IpcStreamReaderPrivate* privat
   if (n_read != n) {
     ArrowErrorSet(&private_data->error, "expected %ld bytes of %s but found %ld",
                   (long)n, what, (long)n_read);
-    return EINVAL;
+    return ESPIPE;
   }
   return NANOARROW_OK;
 }
@@ -196,7 +196,7 @@ static ArrowErrorCode IpcStreamReadMessageAhead(struct IpcStreamReaderPrivate* p
   if (available == 0) return ENODATA;
   if (available < 4) {
     ArrowErrorSet(error, "stream ends inside a message prefix");
-    return EINVAL;
+    return ESPIPE;
   }
   view.data.as_uint8 = private_data->input_block->src.data + private_data->input_position;
   if (first && memcmp(view.data.data, "ARRO", 4) == 0) {
@@ -210,7 +210,7 @@ static ArrowErrorCode IpcStreamReadMessageAhead(struct IpcStreamReaderPrivate* p
   }
   if (ArrowIpcFbrLoadI32(view.data.as_uint8) == -1 && available < 8) {
     ArrowErrorSet(error, "expected 4 bytes of prefix but found %ld", (long)(available - 4));
-    return EINVAL;
+    return ESPIPE;
   }
   view.size_bytes = available;
   result = ArrowIpcDecoderPeekHeader(decoder, view, &prefix, error);
@@ -221,7 +221,7 @@ static ArrowErrorCode IpcStreamReadMessageAhead(struct IpcStreamReaderPrivate* p
   if (available < decoder->header_size_bytes) {
     ArrowErrorSet(error, "expected %ld bytes of metadata but found %ld",
                   (long)(decoder->header_size_bytes - prefix), (long)(available - prefix));
-    return EINVAL;
+    return ESPIPE;
   }
   view.data.as_uint8 = private_data->input_block->src.data + private_data->input_position;
   view.size_bytes = decoder->header_size_bytes;
@@ -237,7 +237,7 @@ static ArrowErrorCode IpcStreamReadMessageAhead(struct IpcStreamReaderPrivate* p
     ArrowErrorSet(error, "expected %ld bytes of body but found %ld",
                   (long)decoder->body_size_bytes,
                   (long)(available - decoder->header_size_bytes));
-    return EINVAL;
+    return ESPIPE;
   }
   view.data.as_uint8 = private_data->input_block->src.data + private_data->input_position;
   if (view.data.as_uint8 != header_data) {
@@ -252,7 +252,7 @@ static ArrowErrorCode IpcStreamReadMessageAhead(struct IpcStreamReaderPrivate* p
 }
 
 /* Reads and decodes the next message header; its body is then at *body_out.
- * ENODATA at the end of the stream. */
+ * ENODATA at the end of the stream, ESPIPE when it ends inside a message. */
 static ArrowErrorCode IpcStreamReadMessage(struct IpcStreamReaderPrivate* private_data,
                                   struct ArrowBufferView* body_out,
                                   struct ArrowIpcSharedBlock** shared_out, int first) {
@@ -285,16 +285,13 @@ static ArrowErrorCode IpcStreamReadMessage(struct IpcStreamReaderPrivate* privat
     }
     result = ArrowIpcDecoderPeekHeader(decoder, view, &prefix, error);
     if (result == ENODATA) return ENODATA;
-    if (result == ESPIPE) result = EINVAL;
     NANOARROW_RETURN_NOT_OK(result);
-    result = ArrowIpcDecoderDecodeHeader(decoder, view, error);
-    if (result == ESPIPE) result = EINVAL;
-    NANOARROW_RETURN_NOT_OK(result);
+    NANOARROW_RETURN_NOT_OK(ArrowIpcDecoderDecodeHeader(decoder, view, error));
     pos += decoder->header_size_bytes;
     if (decoder->body_size_bytes > size - pos) {
       ArrowErrorSet(error, "message body of %ld bytes extends past the input's end",
                     (long)decoder->body_size_bytes);
-      return EINVAL;
+      return ESPIPE;
     }
     body_out->data.as_uint8 = data + pos;
     body_out->size_bytes = decoder->body_size_bytes;
@@ -308,7 +305,7 @@ static ArrowErrorCode IpcStreamReadMessage(struct IpcStreamReaderPrivate* privat
   if (n_read == 0) return ENODATA;
   if (n_read < 4) {
     ArrowErrorSet(error, "stream ends inside a message prefix");
-    return EINVAL;
+    return ESPIPE;
   }
   if (first && memcmp(private_data->header.data, "ARRO", 4) == 0) {
     struct ArrowBuffer all;
@@ -445,7 +442,7 @@ static ArrowErrorCode IpcStreamEnsureSchema(struct IpcStreamReaderPrivate* priva
   }
   if (result == ENODATA) {
     ArrowErrorSet(&private_data->error, "stream ended before its Schema message");
-    return EINVAL;
+    return ENODATA;
   }
   NANOARROW_RETURN_NOT_OK(result);
   IpcStreamDropShared(private_data, shared);

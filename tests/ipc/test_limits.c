@@ -458,6 +458,62 @@ Test(ipc_limits, hand_built_stream_reads) {
   ArrowBufferReset(&input);
 }
 
+/* The reader's codes for input that ends early, as nanoarrow's: ENODATA for an
+ * empty stream, ESPIPE for one that stops inside a message; the same whether the
+ * input is a buffer or a stream read in chunks. */
+Test(ipc_limits, truncated_input_codes) {
+  struct ArrowBuffer input;
+  struct ArrowBuffer cut;
+  struct BatchSpec spec = {3, 3, 16, 16, 12, 0, 0, 0};
+  struct ReadOutcome outcome;
+  int64_t schema_end;
+  int64_t lengths[3];
+  int chunked;
+  int k;
+
+  ArrowBufferInit(&input);
+  AppendInt32Schema(&input);
+  schema_end = input.size_bytes;
+  AppendBatch(&input, &spec);
+  AppendEndOfStream(&input);
+
+  for (chunked = 0; chunked < 2; chunked++) {
+    ArrowBufferInit(&cut);
+    outcome = ReadAll(&cut, chunked);
+    cr_assert_eq(outcome.schema_code, ENODATA, "%s", outcome.message);
+
+    /* Inside the schema message, inside the batch's header, inside its body. */
+    lengths[0] = schema_end - 3;
+    lengths[1] = schema_end + 6;
+    lengths[2] = input.size_bytes - 8 - 4;
+    for (k = 0; k < 3; k++) {
+      cut.size_bytes = 0;
+      cr_assert_eq(ArrowBufferAppend(&cut, input.data, lengths[k]), NANOARROW_OK);
+      outcome = ReadAll(&cut, chunked);
+      if (k == 0) {
+        cr_assert_eq(outcome.schema_code, ESPIPE, "cut %d: %s", k, outcome.message);
+      } else {
+        cr_assert_eq(outcome.schema_code, NANOARROW_OK, "cut %d: %s", k, outcome.message);
+        cr_assert_eq(outcome.batch_code, ESPIPE, "cut %d: %s", k, outcome.message);
+      }
+    }
+    ArrowBufferReset(&cut);
+  }
+  ArrowBufferReset(&input);
+}
+
+/* A NULL FILE* (a failed fopen) reports fopen's errno. */
+Test(ipc_limits, null_file_reports_errno) {
+  struct ArrowIpcInputStream input_stream;
+  struct ArrowIpcOutputStream output_stream;
+  FILE* missing = fopen("/nonexistent-dir/nanoarrow-test.arrows", "rb");
+  cr_assert_null(missing);
+  cr_assert_eq(ArrowIpcInputStreamInitFile(&input_stream, missing, 1), ENOENT);
+  missing = fopen("/nonexistent-dir/nanoarrow-test.arrows", "wb");
+  cr_assert_null(missing);
+  cr_assert_eq(ArrowIpcOutputStreamInitFile(&output_stream, missing, 1), ENOENT);
+}
+
 Test(ipc_limits, nesting_deeper_than_the_limit_is_refused) {
   static const int64_t kDepths[] = {NANOARROW_MAX_NESTING_DEPTH + 2, 200, 20000};
   size_t i;
