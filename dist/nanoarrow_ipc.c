@@ -491,6 +491,7 @@ static inline int ArrowIpcFbrVerifyString(struct ArrowIpcFbrVerifier* verifier,
 #define ArrowIpcPrivateTreeReset NANOARROW_SYMBOL(ArrowIpcPrivateTreeReset)
 #define ArrowIpcPrivateTreeEnsureViews NANOARROW_SYMBOL(ArrowIpcPrivateTreeEnsureViews)
 #define ArrowIpcPrivateDecodeBatch NANOARROW_SYMBOL(ArrowIpcPrivateDecodeBatch)
+#define ArrowIpcPrivateCheckBatchCounts NANOARROW_SYMBOL(ArrowIpcPrivateCheckBatchCounts)
 #define ArrowIpcPrivateOwnerRelease NANOARROW_SYMBOL(ArrowIpcPrivateOwnerRelease)
 #define ArrowIpcPrivateSharedArrayExport NANOARROW_SYMBOL(ArrowIpcPrivateSharedArrayExport)
 #define ArrowIpcPrivateSharedArrayRelease \
@@ -762,6 +763,13 @@ ArrowErrorCode ArrowIpcPrivateDecodeSchema(const struct ArrowIpcFbrTable* schema
                                            struct ArrowSchema* out,
                                            enum ArrowIpcEndianness* endianness,
                                            int32_t* features, struct ArrowError* error);
+
+/* EINVAL unless header has the field nodes, variadic buffer counts and buffers
+ * that tree (the decoder's schema, or a dictionary's value type) needs. */
+ArrowErrorCode ArrowIpcPrivateCheckBatchCounts(const struct ArrowIpcDecoder* decoder,
+                                               const struct ArrowIpcTree* tree,
+                                               const struct ArrowIpcBatchHeader* header,
+                                               struct ArrowError* error);
 
 /* Decodes a batch header of tree with the body at body/body_size (owned by
  * shared when not NULL, else copied when copy_body). With out == NULL only the
@@ -1672,15 +1680,6 @@ static void IpcBatchSetLimits(struct IpcBatchContext* ctx,
   }
 }
 
-/* Pre-order index of top-level column i in the tree's fields. */
-static int64_t IpcBatchTopLevelFieldIndex(const struct ArrowIpcTree* tree, int64_t i) {
-  int64_t k = 0;
-  int64_t j;
-  if (!tree->has_nested_fields) return i;
-  for (j = 0; j < i; j++) k = IpcBatchSubtreeEnd(tree, k);
-  return k;
-}
-
 /* Creates ctx->owner with export_bytes of room for the exported nodes, copying
  * the body into it when copy_body. */
 static ArrowErrorCode IpcBatchBegin(struct IpcBatchContext* ctx, const uint8_t* body,
@@ -1870,11 +1869,16 @@ ArrowErrorCode ArrowIpcPrivateDecodeBatch(struct ArrowIpcDecoder* decoder,
   int64_t next_column_k = 0;
   int64_t n_columns = 0;
 
-  if (field_index < -1 || field_index >= tree->n_columns) {
-    ArrowErrorSet(error, "field index %ld is out of range [-1, %ld)", (long)field_index,
-                  (long)tree->n_columns);
+  /* Field indices count every field of the schema depth-first (a column, then its
+   * children, then the next column), not only the columns. */
+  if (field_index < -1 || field_index >= tree->n_fields) {
+    ArrowErrorSet(error,
+                  "field index %ld is out of range [-1, %ld) (fields are counted "
+                  "depth-first, children included)",
+                  (long)field_index, (long)tree->n_fields);
     return EINVAL;
   }
+  NANOARROW_RETURN_NOT_OK(ArrowIpcPrivateCheckBatchCounts(decoder, tree, header, error));
   if (body_size < decoder->body_size_bytes) {
     ArrowErrorSet(error, "expected a body of %ld bytes but got %ld",
                   (long)decoder->body_size_bytes, (long)body_size);
@@ -1937,8 +1941,8 @@ ArrowErrorCode ArrowIpcPrivateDecodeBatch(struct ArrowIpcDecoder* decoder,
     export_size.n_buffers = tree->n_export_buffers;
     export_size.n_dictionaries = tree->n_dictionary_fields;
   } else {
-    result_k = IpcBatchTopLevelFieldIndex(tree, field_index);
-    result_view = tree->view.children[field_index];
+    result_k = field_index;
+    result_view = tree->fields[field_index].view;
     k = result_k;
     if (out != NULL) IpcBatchCountExport(tree, result_view, &k, &export_size);
   }
@@ -1998,6 +2002,54 @@ ArrowErrorCode ArrowIpcPrivateDecodeBatch(struct ArrowIpcDecoder* decoder,
   return result;
 }
 
+/* ---- Field node and buffer counts ---- */
+
+ArrowErrorCode ArrowIpcPrivateCheckBatchCounts(const struct ArrowIpcDecoder* decoder,
+                                               const struct ArrowIpcTree* tree,
+                                               const struct ArrowIpcBatchHeader* header,
+                                               struct ArrowError* error) {
+  int64_t expected;
+  int64_t i;
+  if (header->nodes.n != tree->n_fields) {
+    ArrowErrorSet(error, "Expected %ld field nodes in message but found %ld",
+                  (long)tree->n_fields, (long)header->nodes.n);
+    return EINVAL;
+  }
+  if (header->variadic_counts.n != tree->n_variadic_fields) {
+    ArrowErrorSet(error, "Expected %ld variadic buffer counts in message but found %ld",
+                  (long)tree->n_variadic_fields, (long)header->variadic_counts.n);
+    return EINVAL;
+  }
+  /* The fixed buffers: those of an exported batch (less the root's validity) and
+   * the validity and views buffers of each binary/string view field. */
+  expected = tree->n_export_buffers - 1 + 2 * tree->n_variadic_fields;
+  if (decoder->metadata_version < NANOARROW_IPC_METADATA_VERSION_V5) {
+    /* Before V5, unions were preceded by a validity buffer. */
+    for (i = 0; i < tree->n_fields; i++) {
+      expected += tree->fields[i].storage_type == NANOARROW_TYPE_SPARSE_UNION ||
+                  tree->fields[i].storage_type == NANOARROW_TYPE_DENSE_UNION;
+    }
+  }
+  /* Then the variadic buffers of the view fields. Each count is below 2^31 and the
+   * vector's length below 2^28 (it lives in a message), so the sum fits. */
+  for (i = 0; i < header->variadic_counts.n; i++) {
+    int64_t n = ArrowIpcFbrLoadI64(header->variadic_counts.data +
+                                   header->variadic_counts.pos + 8 * i);
+    if (n < 0 || n > INT32_MAX) {
+      ArrowErrorSet(error, "variadic buffer count %ld of view field %ld is invalid",
+                    (long)n, (long)i);
+      return EINVAL;
+    }
+    expected += n;
+  }
+  if (header->buffers.n != expected) {
+    ArrowErrorSet(error, "Expected %ld buffers in message but found %ld", (long)expected,
+                  (long)header->buffers.n);
+    return EINVAL;
+  }
+  return NANOARROW_OK;
+}
+
 /* ---- Public entry points ---- */
 
 static ArrowErrorCode IpcBatchCheckRecordBatch(struct ArrowIpcDecoder* decoder,
@@ -2031,7 +2083,7 @@ ArrowErrorCode ArrowIpcDecoderDecodeArrayView(struct ArrowIpcDecoder* decoder,
       decoder, &private_data->tree, &private_data->batch, body.data.as_uint8,
       body.size_bytes, NULL, 0, i, NULL, NANOARROW_VALIDATION_LEVEL_NONE,
       &private_data->view_owner, error));
-  *out = i < 0 ? &private_data->tree.view : private_data->tree.view.children[i];
+  *out = i < 0 ? &private_data->tree.view : private_data->tree.fields[i].view;
   return NANOARROW_OK;
 }
 
@@ -3421,6 +3473,29 @@ static ArrowErrorCode IpcDecoderReadSchemaBasics(struct ArrowIpcDecoder* decoder
   return IpcDecoderCollectIds(schema, 1, &private_data->schema_ids, 0, error);
 }
 
+/* A DictionaryBatch's counts are those of its id's value type (an id the schema
+ * does not use is refused when the dictionary is decoded). */
+static ArrowErrorCode IpcDecoderCheckDictionaryCounts(struct ArrowIpcDecoder* decoder,
+                                                      struct ArrowError* error) {
+  struct ArrowIpcDecoderPrivate* private_data = IpcDecoderGetPrivate(decoder);
+  struct ArrowError detail;
+  ArrowErrorCode result;
+  int64_t i;
+  if (!private_data->has_schema) return NANOARROW_OK;
+  for (i = 0; i < private_data->n_dictionaries; i++) {
+    if (private_data->dictionaries[i].id == private_data->dictionary_id) break;
+  }
+  if (i == private_data->n_dictionaries) return NANOARROW_OK;
+  detail.message[0] = '\0';
+  result = ArrowIpcPrivateCheckBatchCounts(decoder, &private_data->dictionaries[i].tree,
+                                           &private_data->batch, &detail);
+  if (result != NANOARROW_OK) {
+    ArrowErrorSet(error, "DictionaryBatch id %ld: %s", (long)private_data->dictionary_id,
+                  detail.message);
+  }
+  return result;
+}
+
 ArrowErrorCode ArrowIpcDecoderDecodeHeader(struct ArrowIpcDecoder* decoder,
                                            struct ArrowBufferView data,
                                            struct ArrowError* error) {
@@ -3447,6 +3522,11 @@ ArrowErrorCode ArrowIpcDecoderDecodeHeader(struct ArrowIpcDecoder* decoder,
     case NANOARROW_IPC_MESSAGE_TYPE_RECORD_BATCH:
       NANOARROW_RETURN_NOT_OK(IpcDecoderReadBatchHeader(decoder, &private_data->header_table,
                                               &private_data->batch, error));
+      /* Decoding checks the counts again (the schema may change in between). */
+      if (private_data->has_schema) {
+        NANOARROW_RETURN_NOT_OK(ArrowIpcPrivateCheckBatchCounts(
+            decoder, &private_data->tree, &private_data->batch, error));
+      }
       break;
     case NANOARROW_IPC_MESSAGE_TYPE_DICTIONARY_BATCH:
       private_data->dictionary_id = ArrowIpcFbrGetInt64(&private_data->header_table, 0, 0);
@@ -3458,6 +3538,7 @@ ArrowErrorCode ArrowIpcDecoderDecodeHeader(struct ArrowIpcDecoder* decoder,
       }
       NANOARROW_RETURN_NOT_OK(
           IpcDecoderReadBatchHeader(decoder, &data_table, &private_data->batch, error));
+      NANOARROW_RETURN_NOT_OK(IpcDecoderCheckDictionaryCounts(decoder, error));
       break;
     default:
       ArrowErrorSet(error, "tensor messages are not supported");
@@ -3630,6 +3711,8 @@ ArrowErrorCode ArrowIpcDecoderDecodeSchemaWithDictionaries(
   const int64_t* ids = (const int64_t*)private_data->schema_ids.data;
   int64_t k = 0;
   ArrowErrorCode result;
+  /* encodings is output only: whatever it held is not looked at (nor freed). */
+  ArrowIpcDictionaryEncodingsInit(encodings);
   NANOARROW_RETURN_NOT_OK(ArrowIpcDecoderDecodeSchema(decoder, out, error));
   /* Every encoded Field of the message has one id, in the same pre-order. */
   if (private_data->schema_ids.size_bytes / 8 != IpcDecoderCountDictionaries(out, 0)) {
@@ -3637,6 +3720,7 @@ ArrowErrorCode ArrowIpcDecoderDecodeSchemaWithDictionaries(
   }
   result = IpcDecoderAppendEncodings(encodings, out, ids, &k, 0);
   if (result != NANOARROW_OK) {
+    ArrowIpcDictionaryEncodingsReset(encodings);
     ArrowSchemaRelease(out);
     ArrowErrorSet(error, "could not collect the schema's dictionary encodings");
   }
@@ -3852,16 +3936,13 @@ ArrowErrorCode ArrowIpcDecoderPeekFooter(struct ArrowIpcDecoder* decoder,
     return EINVAL;
   }
   footer_size = ArrowIpcFbrLoadI32(tail);
-  if (footer_size <= 0 || footer_size > INT32_MAX - 10) {
+  if (footer_size <= 0) {
     ArrowErrorSet(error, "footer size %d is invalid", (int)footer_size);
     return EINVAL;
   }
-  decoder->header_size_bytes = footer_size + 10;
-  if (data.size_bytes < decoder->header_size_bytes) {
-    ArrowErrorSet(error, "footer of %d bytes does not fit in %ld bytes", (int)footer_size,
-                  (long)data.size_bytes);
-    return ESPIPE;
-  }
+  /* The footer itself may lie outside data: a reader learns its size from the
+   * last 10 bytes alone. */
+  decoder->header_size_bytes = footer_size;
   return NANOARROW_OK;
 }
 
@@ -3872,8 +3953,13 @@ static ArrowErrorCode IpcDecoderVerifyFooterInternal(struct ArrowIpcDecoder* dec
   const uint8_t* fb;
   int64_t fb_size;
   NANOARROW_RETURN_NOT_OK(ArrowIpcDecoderPeekFooter(decoder, data, error));
-  fb_size = decoder->header_size_bytes - 10;
-  fb = data.data.as_uint8 + data.size_bytes - decoder->header_size_bytes;
+  fb_size = decoder->header_size_bytes;
+  if (data.size_bytes - 10 < fb_size) {
+    ArrowErrorSet(error, "expected a footer of %ld bytes before the last 10 but got %ld",
+                  (long)fb_size, (long)(data.size_bytes - 10));
+    return ESPIPE;
+  }
+  fb = data.data.as_uint8 + data.size_bytes - 10 - fb_size;
   NANOARROW_RETURN_NOT_OK(ArrowIpcPrivateVerifyFooter(fb, fb_size, error));
   if (ArrowIpcFbrTableInit(fb, fb_size, (int64_t)ArrowIpcFbrLoadU32(fb), footer) != 0) {
     ArrowErrorSet(error, "invalid Footer table");
@@ -5708,7 +5794,8 @@ static ArrowErrorCode IpcFileReaderStart(struct IpcFileReaderPrivate* private_da
                                       struct ArrowError* error) {
   struct ArrowIpcDecoder* decoder = &private_data->decoder;
   NANOARROW_RETURN_NOT_OK(ArrowIpcDecoderDecodeFooter(decoder, tail, error));
-  private_data->blocks_end = file_size - decoder->header_size_bytes;
+  /* header_size_bytes is the footer's size, without the 10 bytes after it. */
+  private_data->blocks_end = file_size - 10 - (int64_t)decoder->header_size_bytes;
   return NANOARROW_OK;
 }
 
@@ -6239,7 +6326,8 @@ static void IpcInputFileRelease(struct ArrowIpcInputStream* stream) {
 ArrowErrorCode ArrowIpcInputStreamInitFile(struct ArrowIpcInputStream* stream,
                                            void* file_ptr, int close_on_release) {
   struct IpcInputFilePrivate* private_data;
-  if (file_ptr == NULL) return EINVAL;
+  /* NULL is usually a failed fopen(): its errno says why. */
+  if (file_ptr == NULL) return errno != 0 ? errno : EINVAL;
   private_data = (struct IpcInputFilePrivate*)ArrowMalloc(sizeof(struct IpcInputFilePrivate));
   if (private_data == NULL) return ENOMEM;
   private_data->file = (FILE*)file_ptr;
@@ -6357,7 +6445,9 @@ static void ArrowIpcOutputStreamFileRelease(struct ArrowIpcOutputStream* stream)
 ArrowErrorCode ArrowIpcOutputStreamInitFile(struct ArrowIpcOutputStream* stream,
                                             void* file_ptr, int close_on_release) {
   struct ArrowIpcOutputStreamFilePrivate* private_data;
-  if (stream == NULL || file_ptr == NULL) return EINVAL;
+  if (stream == NULL) return EINVAL;
+  /* NULL is usually a failed fopen(): its errno says why. */
+  if (file_ptr == NULL) return errno != 0 ? errno : EINVAL;
   private_data = (struct ArrowIpcOutputStreamFilePrivate*)ArrowMalloc(
       sizeof(struct ArrowIpcOutputStreamFilePrivate));
   if (private_data == NULL) return ENOMEM;
@@ -7169,10 +7259,20 @@ int ArrowIpcSharedBufferIsThreadSafe(void) { return ARROW_IPC_ATOMIC_REFCOUNT; }
 #define IPC_STREAM_READ_AHEAD ((int64_t)1 << 16)
 #define IPC_STREAM_READ_PAST ((int64_t)1 << 12)
 
+/* Child indices from the root to the field that a flattened field index names:
+ * fields are numbered depth-first (the first top-level column is 0, then its
+ * children, then the next column), as in the decoder's field_i. */
+struct IpcStreamFieldPath {
+  int64_t steps[NANOARROW_MAX_NESTING_DEPTH + 1];
+  int n_steps;
+};
+
 struct IpcStreamReaderPrivate {
   struct ArrowIpcInputStream input;
   struct ArrowIpcDecoder decoder;
   struct ArrowIpcArrayStreamReaderOptions options;
+  /* Where options.field_index points (set with the schema when it is not -1). */
+  struct IpcStreamFieldPath field_path;
   enum ArrowValidationLevel validation_level;
   /* What get_schema copies (NULL until the schema is known): the decoder's own
    * schema or one of its columns, or schema (file mode). */
@@ -7228,7 +7328,7 @@ static ArrowErrorCode IpcStreamReadExactly(struct IpcStreamReaderPrivate* privat
   if (n_read != n) {
     ArrowErrorSet(&private_data->error, "expected %ld bytes of %s but found %ld",
                   (long)n, what, (long)n_read);
-    return EINVAL;
+    return ESPIPE;
   }
   return NANOARROW_OK;
 }
@@ -7345,7 +7445,7 @@ static ArrowErrorCode IpcStreamReadMessageAhead(struct IpcStreamReaderPrivate* p
   if (available == 0) return ENODATA;
   if (available < 4) {
     ArrowErrorSet(error, "stream ends inside a message prefix");
-    return EINVAL;
+    return ESPIPE;
   }
   view.data.as_uint8 = private_data->input_block->src.data + private_data->input_position;
   if (first && memcmp(view.data.data, "ARRO", 4) == 0) {
@@ -7359,7 +7459,7 @@ static ArrowErrorCode IpcStreamReadMessageAhead(struct IpcStreamReaderPrivate* p
   }
   if (ArrowIpcFbrLoadI32(view.data.as_uint8) == -1 && available < 8) {
     ArrowErrorSet(error, "expected 4 bytes of prefix but found %ld", (long)(available - 4));
-    return EINVAL;
+    return ESPIPE;
   }
   view.size_bytes = available;
   result = ArrowIpcDecoderPeekHeader(decoder, view, &prefix, error);
@@ -7370,7 +7470,7 @@ static ArrowErrorCode IpcStreamReadMessageAhead(struct IpcStreamReaderPrivate* p
   if (available < decoder->header_size_bytes) {
     ArrowErrorSet(error, "expected %ld bytes of metadata but found %ld",
                   (long)(decoder->header_size_bytes - prefix), (long)(available - prefix));
-    return EINVAL;
+    return ESPIPE;
   }
   view.data.as_uint8 = private_data->input_block->src.data + private_data->input_position;
   view.size_bytes = decoder->header_size_bytes;
@@ -7386,7 +7486,7 @@ static ArrowErrorCode IpcStreamReadMessageAhead(struct IpcStreamReaderPrivate* p
     ArrowErrorSet(error, "expected %ld bytes of body but found %ld",
                   (long)decoder->body_size_bytes,
                   (long)(available - decoder->header_size_bytes));
-    return EINVAL;
+    return ESPIPE;
   }
   view.data.as_uint8 = private_data->input_block->src.data + private_data->input_position;
   if (view.data.as_uint8 != header_data) {
@@ -7401,7 +7501,7 @@ static ArrowErrorCode IpcStreamReadMessageAhead(struct IpcStreamReaderPrivate* p
 }
 
 /* Reads and decodes the next message header; its body is then at *body_out.
- * ENODATA at the end of the stream. */
+ * ENODATA at the end of the stream, ESPIPE when it ends inside a message. */
 static ArrowErrorCode IpcStreamReadMessage(struct IpcStreamReaderPrivate* private_data,
                                   struct ArrowBufferView* body_out,
                                   struct ArrowIpcSharedBlock** shared_out, int first) {
@@ -7434,16 +7534,13 @@ static ArrowErrorCode IpcStreamReadMessage(struct IpcStreamReaderPrivate* privat
     }
     result = ArrowIpcDecoderPeekHeader(decoder, view, &prefix, error);
     if (result == ENODATA) return ENODATA;
-    if (result == ESPIPE) result = EINVAL;
     NANOARROW_RETURN_NOT_OK(result);
-    result = ArrowIpcDecoderDecodeHeader(decoder, view, error);
-    if (result == ESPIPE) result = EINVAL;
-    NANOARROW_RETURN_NOT_OK(result);
+    NANOARROW_RETURN_NOT_OK(ArrowIpcDecoderDecodeHeader(decoder, view, error));
     pos += decoder->header_size_bytes;
     if (decoder->body_size_bytes > size - pos) {
       ArrowErrorSet(error, "message body of %ld bytes extends past the input's end",
                     (long)decoder->body_size_bytes);
-      return EINVAL;
+      return ESPIPE;
     }
     body_out->data.as_uint8 = data + pos;
     body_out->size_bytes = decoder->body_size_bytes;
@@ -7457,7 +7554,7 @@ static ArrowErrorCode IpcStreamReadMessage(struct IpcStreamReaderPrivate* privat
   if (n_read == 0) return ENODATA;
   if (n_read < 4) {
     ArrowErrorSet(error, "stream ends inside a message prefix");
-    return EINVAL;
+    return ESPIPE;
   }
   if (first && memcmp(private_data->header.data, "ARRO", 4) == 0) {
     struct ArrowBuffer all;
@@ -7505,37 +7602,65 @@ static void IpcStreamDropShared(struct IpcStreamReaderPrivate* private_data,
   }
 }
 
+/* Counts fields below schema into *counter until it reaches target. */
+static int IpcStreamFindField(const struct ArrowSchema* schema, int64_t target,
+                              int64_t* counter, struct IpcStreamFieldPath* path) {
+  int64_t k;
+  if (path->n_steps > NANOARROW_MAX_NESTING_DEPTH) return 0;
+  for (k = 0; k < schema->n_children; k++) {
+    path->steps[path->n_steps++] = k;
+    if ((*counter)++ == target) return 1;
+    if (IpcStreamFindField(schema->children[k], target, counter, path)) return 1;
+    path->n_steps--;
+  }
+  return 0;
+}
+
+static ArrowErrorCode IpcStreamFieldPathOf(struct IpcStreamReaderPrivate* private_data,
+                                           const struct ArrowSchema* full,
+                                           struct IpcStreamFieldPath* path) {
+  int64_t counter = 0;
+  int64_t i = private_data->options.field_index;
+  path->n_steps = 0;
+  if (i >= 0 && IpcStreamFindField(full, i, &counter, path)) return NANOARROW_OK;
+  if (i >= 0) IpcStreamFindField(full, INT64_MAX, &counter, path);
+  ArrowErrorSet(&private_data->error,
+                "field index %ld is out of range [-1, %ld) (fields are numbered "
+                "depth-first)",
+                (long)i, (long)counter);
+  return EINVAL;
+}
+
+static const struct ArrowSchema* IpcStreamFieldAt(const struct ArrowSchema* full,
+                                                  const struct IpcStreamFieldPath* path) {
+  int k;
+  for (k = 0; k < path->n_steps; k++) full = full->children[path->steps[k]];
+  return full;
+}
+
 /* Keeps the selected part of full (moving it when it is all of it). */
 static ArrowErrorCode IpcStreamSelectSchema(struct IpcStreamReaderPrivate* private_data,
                                    struct ArrowSchema* full) {
-  int64_t i = private_data->options.field_index;
-  if (i == -1) {
+  struct IpcStreamFieldPath* path = &private_data->field_path;
+  if (private_data->options.field_index == -1) {
     ArrowSchemaMove(full, &private_data->schema);
     return NANOARROW_OK;
   }
-  if (i < 0 || i >= full->n_children) {
-    ArrowErrorSet(&private_data->error, "field index %ld is out of range [0, %ld)",
-                  (long)i, (long)full->n_children);
-    return EINVAL;
-  }
-  return ArrowSchemaDeepCopy(full->children[i], &private_data->schema);
+  NANOARROW_RETURN_NOT_OK(IpcStreamFieldPathOf(private_data, full, path));
+  return ArrowSchemaDeepCopy(IpcStreamFieldAt(full, path), &private_data->schema);
 }
 
 /* Points exported_schema at the selected part of the decoder's schema. */
 static ArrowErrorCode IpcStreamSelectDecoderSchema(struct IpcStreamReaderPrivate* private_data) {
   const struct ArrowSchema* full =
       &((struct ArrowIpcDecoderPrivate*)private_data->decoder.private_data)->tree.schema;
-  int64_t i = private_data->options.field_index;
-  if (i == -1) {
+  struct IpcStreamFieldPath* path = &private_data->field_path;
+  if (private_data->options.field_index == -1) {
     private_data->exported_schema = full;
     return NANOARROW_OK;
   }
-  if (i < 0 || i >= full->n_children) {
-    ArrowErrorSet(&private_data->error, "field index %ld is out of range [0, %ld)",
-                  (long)i, (long)full->n_children);
-    return EINVAL;
-  }
-  private_data->exported_schema = full->children[i];
+  NANOARROW_RETURN_NOT_OK(IpcStreamFieldPathOf(private_data, full, path));
+  private_data->exported_schema = IpcStreamFieldAt(full, path);
   return NANOARROW_OK;
 }
 
@@ -7594,7 +7719,7 @@ static ArrowErrorCode IpcStreamEnsureSchema(struct IpcStreamReaderPrivate* priva
   }
   if (result == ENODATA) {
     ArrowErrorSet(&private_data->error, "stream ended before its Schema message");
-    return EINVAL;
+    return ENODATA;
   }
   NANOARROW_RETURN_NOT_OK(result);
   IpcStreamDropShared(private_data, shared);
@@ -7635,9 +7760,15 @@ static int IpcStreamReaderGetSchema(struct ArrowArrayStream* stream, struct Arro
   return NANOARROW_OK;
 }
 
-/* Moves top-level column i out of a whole batch. */
-static void IpcStreamSelectColumn(struct ArrowArray* batch, int64_t i, struct ArrowArray* out) {
-  ArrowArrayMove(batch->children[i], out);
+/* Moves the array of the selected field (field_path) out of a whole batch. */
+static void IpcStreamSelectColumn(struct IpcStreamReaderPrivate* private_data,
+                                  struct ArrowArray* batch, struct ArrowArray* out) {
+  struct ArrowArray* node = batch;
+  int k;
+  for (k = 0; k < private_data->field_path.n_steps; k++) {
+    node = node->children[private_data->field_path.steps[k]];
+  }
+  ArrowArrayMove(node, out);
   batch->release(batch);
 }
 
@@ -7656,7 +7787,7 @@ static int IpcStreamReaderGetNextFile(struct IpcStreamReaderPrivate* private_dat
   if (private_data->options.field_index == -1) {
     ArrowArrayMove(&batch, out);
   } else {
-    IpcStreamSelectColumn(&batch, private_data->options.field_index, out);
+    IpcStreamSelectColumn(private_data, &batch, out);
   }
   return NANOARROW_OK;
 }

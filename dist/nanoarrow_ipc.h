@@ -123,14 +123,17 @@ enum ArrowIpcEndianness {
   NANOARROW_IPC_ENDIANNESS_BIG
 };
 
-/* Bits of ArrowIpcDecoder.feature_flags (the Schema's "features"). */
-enum ArrowIpcFeatures {
-  NANOARROW_IPC_FEATURE_DICTIONARY_REPLACEMENT = 1,
-  NANOARROW_IPC_FEATURE_COMPRESSED_BODY = 2
-};
-/* Also usable in #if / #ifdef, as nanoarrow defines them as macros. */
-#define NANOARROW_IPC_FEATURE_DICTIONARY_REPLACEMENT NANOARROW_IPC_FEATURE_DICTIONARY_REPLACEMENT
-#define NANOARROW_IPC_FEATURE_COMPRESSED_BODY NANOARROW_IPC_FEATURE_COMPRESSED_BODY
+/* The byte order of the machine running this code. */
+static inline enum ArrowIpcEndianness ArrowIpcSystemEndianness(void) {
+  const uint32_t one = 1;
+  return *(const uint8_t*)&one == 1 ? NANOARROW_IPC_ENDIANNESS_LITTLE
+                                    : NANOARROW_IPC_ENDIANNESS_BIG;
+}
+
+/* Bits of ArrowIpcDecoder.feature_flags (the Schema's "features"); plain macros, so
+ * they also work in #if. */
+#define NANOARROW_IPC_FEATURE_DICTIONARY_REPLACEMENT 1
+#define NANOARROW_IPC_FEATURE_COMPRESSED_BODY 2
 
 enum ArrowIpcCompressionType {
   NANOARROW_IPC_COMPRESSION_TYPE_NONE,
@@ -223,7 +226,9 @@ struct ArrowIpcDecoder {
   int32_t feature_flags;
   /* Of the last record batch / dictionary batch header. */
   enum ArrowIpcCompressionType codec;
-  /* Prefix plus flatbuffer size of the last peeked message (the body follows). */
+  /* Prefix plus flatbuffer size of the last peeked message (the body follows);
+   * after a footer was peeked, verified or decoded: the footer's flatbuffer size
+   * (the int32 before the trailing "ARROW1"). */
   int32_t header_size_bytes;
   int64_t body_size_bytes;
   /* The last decoded footer (NULL until ArrowIpcDecoderDecodeFooter succeeds). */
@@ -277,7 +282,11 @@ ArrowErrorCode ArrowIpcDecoderVerifyHeader(struct ArrowIpcDecoder* decoder,
                                            struct ArrowBufferView data,
                                            struct ArrowError* error);
 /* VerifyHeader + decoding of the header. data must stay valid until the next
- * header is decoded (the decoder refers to it). */
+ * header is decoded (the decoder refers to it). When the decoder has a schema, a
+ * RecordBatch (or a DictionaryBatch of one of the schema's ids) whose numbers of
+ * field nodes, variadic buffer counts or buffers differ from what the schema (the
+ * dictionary's value type) needs is refused with EINVAL; decoding checks them
+ * again. */
 ArrowErrorCode ArrowIpcDecoderDecodeHeader(struct ArrowIpcDecoder* decoder,
                                            struct ArrowBufferView data,
                                            struct ArrowError* error);
@@ -293,9 +302,13 @@ ArrowErrorCode ArrowIpcDecoderSetSchema(struct ArrowIpcDecoder* decoder,
 ArrowErrorCode ArrowIpcDecoderSetEndianness(struct ArrowIpcDecoder* decoder,
                                             enum ArrowIpcEndianness endianness);
 
-/* Decodes field i (-1: the whole batch as a struct) of the last decoded
- * RecordBatch header into a view owned by the decoder, valid until the next
- * decode and while body is. */
+/* Decodes field i of the last decoded RecordBatch header into a view owned by
+ * the decoder, valid until the next decode and while body is. i is -1 for the
+ * whole batch as a struct, else the index of a field counted depth-first over the
+ * schema (a column, then its children, then the next column; dictionary value
+ * types are not counted), which is not the column index when a column is nested:
+ * for struct<a: struct<x, y>, b>, 0 is a, 1 a.x, 2 a.y and 3 b. EINVAL outside
+ * [-1, number of fields). The same goes for i below. */
 ArrowErrorCode ArrowIpcDecoderDecodeArrayView(struct ArrowIpcDecoder* decoder,
                                               struct ArrowBufferView body, int64_t i,
                                               struct ArrowArrayView** out,
@@ -374,8 +387,10 @@ ArrowErrorCode ArrowIpcDictionariesFindCurrentValue(
     const struct ArrowIpcDictionaries* dictionaries, int64_t id,
     const struct ArrowArray** out, struct ArrowError* error);
 
-/* Like ArrowIpcDecoderDecodeSchema, and appends the schema's dictionary encodings
- * (with the ids of the Schema message) to encodings; their fields point into out. */
+/* Like ArrowIpcDecoderDecodeSchema, and initializes encodings (output only: any
+ * previous content is neither read nor freed, so reset it first) to the schema's
+ * dictionary encodings with the ids of the Schema message; their fields point into
+ * out. The caller resets encodings on success; on failure it is left empty. */
 ArrowErrorCode ArrowIpcDecoderDecodeSchemaWithDictionaries(
     struct ArrowIpcDecoder* decoder, struct ArrowSchema* out,
     struct ArrowIpcDictionaryEncodings* encodings, struct ArrowError* error);
@@ -412,7 +427,9 @@ ArrowErrorCode ArrowIpcDecoderGetDictionary(struct ArrowIpcDecoder* decoder, int
 /* ---- Footer decoding ---- */
 
 /* data ends with the footer: ... footer, int32 footer length, "ARROW1". Sets
- * header_size_bytes to the footer's size plus those 10 trailing bytes. */
+ * header_size_bytes to the footer's flatbuffer size (the int32, not counting the
+ * 10 trailing bytes). ESPIPE when data has fewer than 10 bytes; the footer itself
+ * need not be in data (VerifyFooter / DecodeFooter return ESPIPE when it is not). */
 ArrowErrorCode ArrowIpcDecoderPeekFooter(struct ArrowIpcDecoder* decoder,
                                          struct ArrowBufferView data,
                                          struct ArrowError* error);
@@ -447,7 +464,8 @@ ArrowErrorCode ArrowIpcInputStreamInitFile(struct ArrowIpcInputStream* stream,
 /* ---- ArrowArrayStream over IPC input ---- */
 
 struct ArrowIpcArrayStreamReaderOptions {
-  /* -1: whole batches (struct arrays); otherwise only top-level column i. */
+  /* -1: whole batches (struct arrays); otherwise only the arrays of field i, with
+   * fields numbered depth-first (top-level column 0, its children, then column 1). */
   int64_t field_index;
   /* Non-zero: arrays share each message body instead of copying it (from a
    * buffer input, they point straight into the input). */

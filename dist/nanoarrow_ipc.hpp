@@ -16,6 +16,8 @@
  *   UniqueOutputStream  struct ArrowIpcOutputStream
  *   UniqueWriter        struct ArrowIpcWriter
  *   UniqueFileReader    struct ArrowIpcFileReader (this library's file reader)
+ *   UniqueSharedBuffer  struct ArrowIpcSharedBuffer
+ *   UniqueDecompressor  struct ArrowIpcDecompressor
  *
  * A default-constructed decoder, encoder, writer or file reader is empty (not
  * yet initialized): pass get() to its Init function, e.g.
@@ -151,6 +153,37 @@ inline void release_pointer(struct ArrowIpcFileReader* data) {
   if (data->private_data != nullptr) ArrowIpcFileReaderReset(data);
 }
 
+template <>
+inline void init_pointer(struct ArrowIpcSharedBuffer* data) {
+  std::memset(data, 0, sizeof(struct ArrowIpcSharedBuffer));
+}
+template <>
+inline void move_pointer(struct ArrowIpcSharedBuffer* src,
+                         struct ArrowIpcSharedBuffer* dst) {
+  std::memcpy(dst, src, sizeof(struct ArrowIpcSharedBuffer));
+  std::memset(src, 0, sizeof(struct ArrowIpcSharedBuffer));
+}
+template <>
+inline void release_pointer(struct ArrowIpcSharedBuffer* data) {
+  /* Reset of a zeroed (never initialized or moved-from) shared buffer is a no-op. */
+  ArrowIpcSharedBufferReset(data);
+}
+
+template <>
+inline void init_pointer(struct ArrowIpcDecompressor* data) {
+  data->release = nullptr;
+}
+template <>
+inline void move_pointer(struct ArrowIpcDecompressor* src,
+                         struct ArrowIpcDecompressor* dst) {
+  std::memcpy(dst, src, sizeof(struct ArrowIpcDecompressor));
+  src->release = nullptr;
+}
+template <>
+inline void release_pointer(struct ArrowIpcDecompressor* data) {
+  if (data->release != nullptr) data->release(data);
+}
+
 }  // namespace internal
 
 namespace ipc {
@@ -162,6 +195,8 @@ using UniqueInputStream = internal::Unique<struct ArrowIpcInputStream>;
 using UniqueOutputStream = internal::Unique<struct ArrowIpcOutputStream>;
 using UniqueWriter = internal::Unique<struct ArrowIpcWriter>;
 using UniqueFileReader = internal::Unique<struct ArrowIpcFileReader>;
+using UniqueSharedBuffer = internal::Unique<struct ArrowIpcSharedBuffer>;
+using UniqueDecompressor = internal::Unique<struct ArrowIpcDecompressor>;
 
 }  // namespace ipc
 

@@ -12,6 +12,21 @@
 
 #include "fuzz_util.h"
 
+/* Field *i of the fields below parent counted depth-first (a column, then its
+ * children, then the next column; dictionary values are not fields), as
+ * ArrowIpcDecoderDecodeArray numbers them; NULL past the last one. */
+static const struct ArrowSchema* FuzzFlatField(const struct ArrowSchema* parent,
+                                               int64_t* i) {
+  int64_t c;
+  for (c = 0; c < parent->n_children; c++) {
+    const struct ArrowSchema* found;
+    if ((*i)-- == 0) return parent->children[c];
+    found = FuzzFlatField(parent->children[c], i);
+    if (found != NULL) return found;
+  }
+  return NULL;
+}
+
 /* A record batch body, every way the decoder offers. */
 static void FuzzDecodeBatch(struct ArrowIpcDecoder* decoder, const struct ArrowSchema* schema,
                             struct ArrowBufferView body) {
@@ -34,12 +49,14 @@ static void FuzzDecodeBatch(struct ArrowIpcDecoder* decoder, const struct ArrowS
     ArrowArrayRelease(&array);
   }
 
-  /* Single columns (and one index past the end, which must fail). */
-  for (i = 0; i <= schema->n_children && i < 4; i++) {
+  /* Single fields, numbered depth-first (an index past the last must fail). */
+  for (i = 0; i < 5; i++) {
     if (ArrowIpcDecoderDecodeArray(decoder, body, i, &array, NANOARROW_VALIDATION_LEVEL_FULL,
                                    &error) == NANOARROW_OK) {
-      FUZZ_CHECK(i < schema->n_children);
-      FuzzCheckBatch(schema->children[i], &array);
+      int64_t remaining = i;
+      const struct ArrowSchema* field = FuzzFlatField(schema, &remaining);
+      FUZZ_CHECK(field != NULL);
+      FuzzCheckBatch(field, &array);
       ArrowArrayRelease(&array);
     }
   }

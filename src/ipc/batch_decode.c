@@ -822,15 +822,6 @@ static void IpcBatchSetLimits(struct IpcBatchContext* ctx,
   }
 }
 
-/* Pre-order index of top-level column i in the tree's fields. */
-static int64_t IpcBatchTopLevelFieldIndex(const struct ArrowIpcTree* tree, int64_t i) {
-  int64_t k = 0;
-  int64_t j;
-  if (!tree->has_nested_fields) return i;
-  for (j = 0; j < i; j++) k = IpcBatchSubtreeEnd(tree, k);
-  return k;
-}
-
 /* Creates ctx->owner with export_bytes of room for the exported nodes, copying
  * the body into it when copy_body. */
 static ArrowErrorCode IpcBatchBegin(struct IpcBatchContext* ctx, const uint8_t* body,
@@ -1020,11 +1011,16 @@ ArrowErrorCode ArrowIpcPrivateDecodeBatch(struct ArrowIpcDecoder* decoder,
   int64_t next_column_k = 0;
   int64_t n_columns = 0;
 
-  if (field_index < -1 || field_index >= tree->n_columns) {
-    ArrowErrorSet(error, "field index %ld is out of range [-1, %ld)", (long)field_index,
-                  (long)tree->n_columns);
+  /* Field indices count every field of the schema depth-first (a column, then its
+   * children, then the next column), not only the columns. */
+  if (field_index < -1 || field_index >= tree->n_fields) {
+    ArrowErrorSet(error,
+                  "field index %ld is out of range [-1, %ld) (fields are counted "
+                  "depth-first, children included)",
+                  (long)field_index, (long)tree->n_fields);
     return EINVAL;
   }
+  NANOARROW_RETURN_NOT_OK(ArrowIpcPrivateCheckBatchCounts(decoder, tree, header, error));
   if (body_size < decoder->body_size_bytes) {
     ArrowErrorSet(error, "expected a body of %ld bytes but got %ld",
                   (long)decoder->body_size_bytes, (long)body_size);
@@ -1087,8 +1083,8 @@ ArrowErrorCode ArrowIpcPrivateDecodeBatch(struct ArrowIpcDecoder* decoder,
     export_size.n_buffers = tree->n_export_buffers;
     export_size.n_dictionaries = tree->n_dictionary_fields;
   } else {
-    result_k = IpcBatchTopLevelFieldIndex(tree, field_index);
-    result_view = tree->view.children[field_index];
+    result_k = field_index;
+    result_view = tree->fields[field_index].view;
     k = result_k;
     if (out != NULL) IpcBatchCountExport(tree, result_view, &k, &export_size);
   }
@@ -1148,6 +1144,54 @@ ArrowErrorCode ArrowIpcPrivateDecodeBatch(struct ArrowIpcDecoder* decoder,
   return result;
 }
 
+/* ---- Field node and buffer counts ---- */
+
+ArrowErrorCode ArrowIpcPrivateCheckBatchCounts(const struct ArrowIpcDecoder* decoder,
+                                               const struct ArrowIpcTree* tree,
+                                               const struct ArrowIpcBatchHeader* header,
+                                               struct ArrowError* error) {
+  int64_t expected;
+  int64_t i;
+  if (header->nodes.n != tree->n_fields) {
+    ArrowErrorSet(error, "Expected %ld field nodes in message but found %ld",
+                  (long)tree->n_fields, (long)header->nodes.n);
+    return EINVAL;
+  }
+  if (header->variadic_counts.n != tree->n_variadic_fields) {
+    ArrowErrorSet(error, "Expected %ld variadic buffer counts in message but found %ld",
+                  (long)tree->n_variadic_fields, (long)header->variadic_counts.n);
+    return EINVAL;
+  }
+  /* The fixed buffers: those of an exported batch (less the root's validity) and
+   * the validity and views buffers of each binary/string view field. */
+  expected = tree->n_export_buffers - 1 + 2 * tree->n_variadic_fields;
+  if (decoder->metadata_version < NANOARROW_IPC_METADATA_VERSION_V5) {
+    /* Before V5, unions were preceded by a validity buffer. */
+    for (i = 0; i < tree->n_fields; i++) {
+      expected += tree->fields[i].storage_type == NANOARROW_TYPE_SPARSE_UNION ||
+                  tree->fields[i].storage_type == NANOARROW_TYPE_DENSE_UNION;
+    }
+  }
+  /* Then the variadic buffers of the view fields. Each count is below 2^31 and the
+   * vector's length below 2^28 (it lives in a message), so the sum fits. */
+  for (i = 0; i < header->variadic_counts.n; i++) {
+    int64_t n = ArrowIpcFbrLoadI64(header->variadic_counts.data +
+                                   header->variadic_counts.pos + 8 * i);
+    if (n < 0 || n > INT32_MAX) {
+      ArrowErrorSet(error, "variadic buffer count %ld of view field %ld is invalid",
+                    (long)n, (long)i);
+      return EINVAL;
+    }
+    expected += n;
+  }
+  if (header->buffers.n != expected) {
+    ArrowErrorSet(error, "Expected %ld buffers in message but found %ld", (long)expected,
+                  (long)header->buffers.n);
+    return EINVAL;
+  }
+  return NANOARROW_OK;
+}
+
 /* ---- Public entry points ---- */
 
 static ArrowErrorCode IpcBatchCheckRecordBatch(struct ArrowIpcDecoder* decoder,
@@ -1181,7 +1225,7 @@ ArrowErrorCode ArrowIpcDecoderDecodeArrayView(struct ArrowIpcDecoder* decoder,
       decoder, &private_data->tree, &private_data->batch, body.data.as_uint8,
       body.size_bytes, NULL, 0, i, NULL, NANOARROW_VALIDATION_LEVEL_NONE,
       &private_data->view_owner, error));
-  *out = i < 0 ? &private_data->tree.view : private_data->tree.view.children[i];
+  *out = i < 0 ? &private_data->tree.view : private_data->tree.fields[i].view;
   return NANOARROW_OK;
 }
 

@@ -609,6 +609,29 @@ static ArrowErrorCode IpcDecoderReadSchemaBasics(struct ArrowIpcDecoder* decoder
   return IpcDecoderCollectIds(schema, 1, &private_data->schema_ids, 0, error);
 }
 
+/* A DictionaryBatch's counts are those of its id's value type (an id the schema
+ * does not use is refused when the dictionary is decoded). */
+static ArrowErrorCode IpcDecoderCheckDictionaryCounts(struct ArrowIpcDecoder* decoder,
+                                                      struct ArrowError* error) {
+  struct ArrowIpcDecoderPrivate* private_data = IpcDecoderGetPrivate(decoder);
+  struct ArrowError detail;
+  ArrowErrorCode result;
+  int64_t i;
+  if (!private_data->has_schema) return NANOARROW_OK;
+  for (i = 0; i < private_data->n_dictionaries; i++) {
+    if (private_data->dictionaries[i].id == private_data->dictionary_id) break;
+  }
+  if (i == private_data->n_dictionaries) return NANOARROW_OK;
+  detail.message[0] = '\0';
+  result = ArrowIpcPrivateCheckBatchCounts(decoder, &private_data->dictionaries[i].tree,
+                                           &private_data->batch, &detail);
+  if (result != NANOARROW_OK) {
+    ArrowErrorSet(error, "DictionaryBatch id %ld: %s", (long)private_data->dictionary_id,
+                  detail.message);
+  }
+  return result;
+}
+
 ArrowErrorCode ArrowIpcDecoderDecodeHeader(struct ArrowIpcDecoder* decoder,
                                            struct ArrowBufferView data,
                                            struct ArrowError* error) {
@@ -635,6 +658,11 @@ ArrowErrorCode ArrowIpcDecoderDecodeHeader(struct ArrowIpcDecoder* decoder,
     case NANOARROW_IPC_MESSAGE_TYPE_RECORD_BATCH:
       NANOARROW_RETURN_NOT_OK(IpcDecoderReadBatchHeader(decoder, &private_data->header_table,
                                               &private_data->batch, error));
+      /* Decoding checks the counts again (the schema may change in between). */
+      if (private_data->has_schema) {
+        NANOARROW_RETURN_NOT_OK(ArrowIpcPrivateCheckBatchCounts(
+            decoder, &private_data->tree, &private_data->batch, error));
+      }
       break;
     case NANOARROW_IPC_MESSAGE_TYPE_DICTIONARY_BATCH:
       private_data->dictionary_id = ArrowIpcFbrGetInt64(&private_data->header_table, 0, 0);
@@ -646,6 +674,7 @@ ArrowErrorCode ArrowIpcDecoderDecodeHeader(struct ArrowIpcDecoder* decoder,
       }
       NANOARROW_RETURN_NOT_OK(
           IpcDecoderReadBatchHeader(decoder, &data_table, &private_data->batch, error));
+      NANOARROW_RETURN_NOT_OK(IpcDecoderCheckDictionaryCounts(decoder, error));
       break;
     default:
       ArrowErrorSet(error, "tensor messages are not supported");
@@ -818,6 +847,8 @@ ArrowErrorCode ArrowIpcDecoderDecodeSchemaWithDictionaries(
   const int64_t* ids = (const int64_t*)private_data->schema_ids.data;
   int64_t k = 0;
   ArrowErrorCode result;
+  /* encodings is output only: whatever it held is not looked at (nor freed). */
+  ArrowIpcDictionaryEncodingsInit(encodings);
   NANOARROW_RETURN_NOT_OK(ArrowIpcDecoderDecodeSchema(decoder, out, error));
   /* Every encoded Field of the message has one id, in the same pre-order. */
   if (private_data->schema_ids.size_bytes / 8 != IpcDecoderCountDictionaries(out, 0)) {
@@ -825,6 +856,7 @@ ArrowErrorCode ArrowIpcDecoderDecodeSchemaWithDictionaries(
   }
   result = IpcDecoderAppendEncodings(encodings, out, ids, &k, 0);
   if (result != NANOARROW_OK) {
+    ArrowIpcDictionaryEncodingsReset(encodings);
     ArrowSchemaRelease(out);
     ArrowErrorSet(error, "could not collect the schema's dictionary encodings");
   }
@@ -1040,16 +1072,13 @@ ArrowErrorCode ArrowIpcDecoderPeekFooter(struct ArrowIpcDecoder* decoder,
     return EINVAL;
   }
   footer_size = ArrowIpcFbrLoadI32(tail);
-  if (footer_size <= 0 || footer_size > INT32_MAX - 10) {
+  if (footer_size <= 0) {
     ArrowErrorSet(error, "footer size %d is invalid", (int)footer_size);
     return EINVAL;
   }
-  decoder->header_size_bytes = footer_size + 10;
-  if (data.size_bytes < decoder->header_size_bytes) {
-    ArrowErrorSet(error, "footer of %d bytes does not fit in %ld bytes", (int)footer_size,
-                  (long)data.size_bytes);
-    return ESPIPE;
-  }
+  /* The footer itself may lie outside data: a reader learns its size from the
+   * last 10 bytes alone. */
+  decoder->header_size_bytes = footer_size;
   return NANOARROW_OK;
 }
 
@@ -1060,8 +1089,13 @@ static ArrowErrorCode IpcDecoderVerifyFooterInternal(struct ArrowIpcDecoder* dec
   const uint8_t* fb;
   int64_t fb_size;
   NANOARROW_RETURN_NOT_OK(ArrowIpcDecoderPeekFooter(decoder, data, error));
-  fb_size = decoder->header_size_bytes - 10;
-  fb = data.data.as_uint8 + data.size_bytes - decoder->header_size_bytes;
+  fb_size = decoder->header_size_bytes;
+  if (data.size_bytes - 10 < fb_size) {
+    ArrowErrorSet(error, "expected a footer of %ld bytes before the last 10 but got %ld",
+                  (long)fb_size, (long)(data.size_bytes - 10));
+    return ESPIPE;
+  }
+  fb = data.data.as_uint8 + data.size_bytes - 10 - fb_size;
   NANOARROW_RETURN_NOT_OK(ArrowIpcPrivateVerifyFooter(fb, fb_size, error));
   if (ArrowIpcFbrTableInit(fb, fb_size, (int64_t)ArrowIpcFbrLoadU32(fb), footer) != 0) {
     ArrowErrorSet(error, "invalid Footer table");

@@ -125,7 +125,8 @@ static ArrowErrorCode IpcFileReaderStart(struct IpcFileReaderPrivate* private_da
                                       struct ArrowError* error) {
   struct ArrowIpcDecoder* decoder = &private_data->decoder;
   NANOARROW_RETURN_NOT_OK(ArrowIpcDecoderDecodeFooter(decoder, tail, error));
-  private_data->blocks_end = file_size - decoder->header_size_bytes;
+  /* header_size_bytes is the footer's size, without the 10 bytes after it. */
+  private_data->blocks_end = file_size - 10 - (int64_t)decoder->header_size_bytes;
   return NANOARROW_OK;
 }
 

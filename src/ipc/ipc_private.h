@@ -17,6 +17,7 @@
 #define ArrowIpcPrivateTreeReset NANOARROW_SYMBOL(ArrowIpcPrivateTreeReset)
 #define ArrowIpcPrivateTreeEnsureViews NANOARROW_SYMBOL(ArrowIpcPrivateTreeEnsureViews)
 #define ArrowIpcPrivateDecodeBatch NANOARROW_SYMBOL(ArrowIpcPrivateDecodeBatch)
+#define ArrowIpcPrivateCheckBatchCounts NANOARROW_SYMBOL(ArrowIpcPrivateCheckBatchCounts)
 #define ArrowIpcPrivateOwnerRelease NANOARROW_SYMBOL(ArrowIpcPrivateOwnerRelease)
 #define ArrowIpcPrivateSharedArrayExport NANOARROW_SYMBOL(ArrowIpcPrivateSharedArrayExport)
 #define ArrowIpcPrivateSharedArrayRelease \
@@ -288,6 +289,13 @@ ArrowErrorCode ArrowIpcPrivateDecodeSchema(const struct ArrowIpcFbrTable* schema
                                            struct ArrowSchema* out,
                                            enum ArrowIpcEndianness* endianness,
                                            int32_t* features, struct ArrowError* error);
+
+/* EINVAL unless header has the field nodes, variadic buffer counts and buffers
+ * that tree (the decoder's schema, or a dictionary's value type) needs. */
+ArrowErrorCode ArrowIpcPrivateCheckBatchCounts(const struct ArrowIpcDecoder* decoder,
+                                               const struct ArrowIpcTree* tree,
+                                               const struct ArrowIpcBatchHeader* header,
+                                               struct ArrowError* error);
 
 /* Decodes a batch header of tree with the body at body/body_size (owned by
  * shared when not NULL, else copied when copy_body). With out == NULL only the

@@ -20,10 +20,20 @@
 #define IPC_STREAM_READ_AHEAD ((int64_t)1 << 16)
 #define IPC_STREAM_READ_PAST ((int64_t)1 << 12)
 
+/* Child indices from the root to the field that a flattened field index names:
+ * fields are numbered depth-first (the first top-level column is 0, then its
+ * children, then the next column), as in the decoder's field_i. */
+struct IpcStreamFieldPath {
+  int64_t steps[NANOARROW_MAX_NESTING_DEPTH + 1];
+  int n_steps;
+};
+
 struct IpcStreamReaderPrivate {
   struct ArrowIpcInputStream input;
   struct ArrowIpcDecoder decoder;
   struct ArrowIpcArrayStreamReaderOptions options;
+  /* Where options.field_index points (set with the schema when it is not -1). */
+  struct IpcStreamFieldPath field_path;
   enum ArrowValidationLevel validation_level;
   /* What get_schema copies (NULL until the schema is known): the decoder's own
    * schema or one of its columns, or schema (file mode). */
@@ -353,37 +363,65 @@ static void IpcStreamDropShared(struct IpcStreamReaderPrivate* private_data,
   }
 }
 
+/* Counts fields below schema into *counter until it reaches target. */
+static int IpcStreamFindField(const struct ArrowSchema* schema, int64_t target,
+                              int64_t* counter, struct IpcStreamFieldPath* path) {
+  int64_t k;
+  if (path->n_steps > NANOARROW_MAX_NESTING_DEPTH) return 0;
+  for (k = 0; k < schema->n_children; k++) {
+    path->steps[path->n_steps++] = k;
+    if ((*counter)++ == target) return 1;
+    if (IpcStreamFindField(schema->children[k], target, counter, path)) return 1;
+    path->n_steps--;
+  }
+  return 0;
+}
+
+static ArrowErrorCode IpcStreamFieldPathOf(struct IpcStreamReaderPrivate* private_data,
+                                           const struct ArrowSchema* full,
+                                           struct IpcStreamFieldPath* path) {
+  int64_t counter = 0;
+  int64_t i = private_data->options.field_index;
+  path->n_steps = 0;
+  if (i >= 0 && IpcStreamFindField(full, i, &counter, path)) return NANOARROW_OK;
+  if (i >= 0) IpcStreamFindField(full, INT64_MAX, &counter, path);
+  ArrowErrorSet(&private_data->error,
+                "field index %ld is out of range [-1, %ld) (fields are numbered "
+                "depth-first)",
+                (long)i, (long)counter);
+  return EINVAL;
+}
+
+static const struct ArrowSchema* IpcStreamFieldAt(const struct ArrowSchema* full,
+                                                  const struct IpcStreamFieldPath* path) {
+  int k;
+  for (k = 0; k < path->n_steps; k++) full = full->children[path->steps[k]];
+  return full;
+}
+
 /* Keeps the selected part of full (moving it when it is all of it). */
 static ArrowErrorCode IpcStreamSelectSchema(struct IpcStreamReaderPrivate* private_data,
                                    struct ArrowSchema* full) {
-  int64_t i = private_data->options.field_index;
-  if (i == -1) {
+  struct IpcStreamFieldPath* path = &private_data->field_path;
+  if (private_data->options.field_index == -1) {
     ArrowSchemaMove(full, &private_data->schema);
     return NANOARROW_OK;
   }
-  if (i < 0 || i >= full->n_children) {
-    ArrowErrorSet(&private_data->error, "field index %ld is out of range [0, %ld)",
-                  (long)i, (long)full->n_children);
-    return EINVAL;
-  }
-  return ArrowSchemaDeepCopy(full->children[i], &private_data->schema);
+  NANOARROW_RETURN_NOT_OK(IpcStreamFieldPathOf(private_data, full, path));
+  return ArrowSchemaDeepCopy(IpcStreamFieldAt(full, path), &private_data->schema);
 }
 
 /* Points exported_schema at the selected part of the decoder's schema. */
 static ArrowErrorCode IpcStreamSelectDecoderSchema(struct IpcStreamReaderPrivate* private_data) {
   const struct ArrowSchema* full =
       &((struct ArrowIpcDecoderPrivate*)private_data->decoder.private_data)->tree.schema;
-  int64_t i = private_data->options.field_index;
-  if (i == -1) {
+  struct IpcStreamFieldPath* path = &private_data->field_path;
+  if (private_data->options.field_index == -1) {
     private_data->exported_schema = full;
     return NANOARROW_OK;
   }
-  if (i < 0 || i >= full->n_children) {
-    ArrowErrorSet(&private_data->error, "field index %ld is out of range [0, %ld)",
-                  (long)i, (long)full->n_children);
-    return EINVAL;
-  }
-  private_data->exported_schema = full->children[i];
+  NANOARROW_RETURN_NOT_OK(IpcStreamFieldPathOf(private_data, full, path));
+  private_data->exported_schema = IpcStreamFieldAt(full, path);
   return NANOARROW_OK;
 }
 
@@ -483,9 +521,15 @@ static int IpcStreamReaderGetSchema(struct ArrowArrayStream* stream, struct Arro
   return NANOARROW_OK;
 }
 
-/* Moves top-level column i out of a whole batch. */
-static void IpcStreamSelectColumn(struct ArrowArray* batch, int64_t i, struct ArrowArray* out) {
-  ArrowArrayMove(batch->children[i], out);
+/* Moves the array of the selected field (field_path) out of a whole batch. */
+static void IpcStreamSelectColumn(struct IpcStreamReaderPrivate* private_data,
+                                  struct ArrowArray* batch, struct ArrowArray* out) {
+  struct ArrowArray* node = batch;
+  int k;
+  for (k = 0; k < private_data->field_path.n_steps; k++) {
+    node = node->children[private_data->field_path.steps[k]];
+  }
+  ArrowArrayMove(node, out);
   batch->release(batch);
 }
 
@@ -504,7 +548,7 @@ static int IpcStreamReaderGetNextFile(struct IpcStreamReaderPrivate* private_dat
   if (private_data->options.field_index == -1) {
     ArrowArrayMove(&batch, out);
   } else {
-    IpcStreamSelectColumn(&batch, private_data->options.field_index, out);
+    IpcStreamSelectColumn(private_data, &batch, out);
   }
   return NANOARROW_OK;
 }

@@ -202,6 +202,85 @@ Test(ipc_decoder, stream_reader_field_index) {
   ArrowArrayStreamRelease(&stream);
 }
 
+/* Fields in depth-first order (the numbering of field_index), with the matching
+ * arrays of a batch. */
+struct FlatFields {
+  const struct ArrowSchema* schemas[64];
+  const struct ArrowArray* arrays[64];
+  int n;
+};
+
+static void FlattenFields(const struct ArrowSchema* schema, const struct ArrowArray* array,
+                          struct FlatFields* out) {
+  int64_t k;
+  for (k = 0; k < schema->n_children && out->n < 64; k++) {
+    out->schemas[out->n] = schema->children[k];
+    out->arrays[out->n] = array->children[k];
+    out->n++;
+    FlattenFields(schema->children[k], array->children[k], out);
+  }
+}
+
+static void OpenReader(const char* path, int64_t field_index, struct ArrowArrayStream* stream) {
+  struct ArrowIpcInputStream input;
+  struct ArrowIpcArrayStreamReaderOptions options;
+  FILE* file = fopen(path, "rb");
+  cr_assert_not_null(file, "cannot open %s", path);
+  options.field_index = field_index;
+  options.use_shared_buffers = 1;
+  cr_assert_eq(ArrowIpcInputStreamInitFile(&input, file, 1), NANOARROW_OK);
+  cr_assert_eq(ArrowIpcArrayStreamReaderInit(stream, &input, &options), NANOARROW_OK);
+}
+
+/* field_index numbers nested fields depth-first, from a stream and from a file. */
+Test(ipc_decoder, stream_reader_field_index_is_depth_first) {
+  static const char* const kFiles[] = {"generated_nested.stream", "generated_nested.arrow_file"};
+  char path[1024];
+  int f;
+  for (f = 0; f < 2; f++) {
+    struct ArrowArrayStream stream;
+    struct ArrowSchema full;
+    struct ArrowArray batch;
+    struct FlatFields flat;
+    int k;
+    snprintf(path, sizeof(path), "%s/arrow-ipc-stream/integration/1.0.0-littleendian/%s",
+             NANOARROW_TEST_DATA_DIR, kFiles[f]);
+    OpenReader(path, -1, &stream);
+    cr_assert_eq(stream.get_schema(&stream, &full), NANOARROW_OK);
+    cr_assert_eq(stream.get_next(&stream, &batch), NANOARROW_OK);
+    cr_assert_not_null(batch.release);
+    flat.n = 0;
+    FlattenFields(&full, &batch, &flat);
+    cr_assert_gt(flat.n, full.n_children, "the file has nested fields");
+    ArrowArrayStreamRelease(&stream);
+
+    for (k = 0; k <= flat.n; k++) {
+      struct ArrowSchema schema;
+      struct ArrowArray array;
+      OpenReader(path, k, &stream);
+      if (k == flat.n) {
+        cr_assert_eq(stream.get_schema(&stream, &schema), EINVAL);
+        cr_assert(strstr(stream.get_last_error(&stream), "out of range") != NULL);
+        ArrowArrayStreamRelease(&stream);
+        break;
+      }
+      cr_assert_eq(stream.get_schema(&stream, &schema), NANOARROW_OK, "%s",
+                   stream.get_last_error(&stream));
+      cr_assert_str_eq(schema.format, flat.schemas[k]->format, "%s field %d", kFiles[f], k);
+      cr_assert_str_eq(schema.name, flat.schemas[k]->name, "%s field %d", kFiles[f], k);
+      cr_assert_eq(stream.get_next(&stream, &array), NANOARROW_OK, "%s",
+                   stream.get_last_error(&stream));
+      cr_assert_eq(array.length, flat.arrays[k]->length, "%s field %d", kFiles[f], k);
+      cr_assert_eq(array.n_children, flat.arrays[k]->n_children);
+      ArrowArrayRelease(&array);
+      ArrowSchemaRelease(&schema);
+      ArrowArrayStreamRelease(&stream);
+    }
+    ArrowArrayRelease(&batch);
+    ArrowSchemaRelease(&full);
+  }
+}
+
 /* The whole of an arrow-testing file (relative to NANOARROW_TEST_DATA_DIR). */
 static void ReadTestFile(const char* relative_path, struct ArrowBuffer* out) {
   char path[1024];

@@ -213,7 +213,7 @@ static void AppendInt32Schema(struct ArrowBuffer* out) {
 }
 
 /* A schema with a single nullable field of the null type (which has no buffers:
- * the two AppendBatch writes are extra, and ignored). */
+ * its batches are written with BatchSpec.no_buffers). */
 static void AppendNullSchema(struct ArrowBuffer* out) {
   struct ArrowIpcFbb fbb;
   int64_t slot = BeginSchema(&fbb);
@@ -234,6 +234,8 @@ struct BatchSpec {
   int compressed_lz4;
   /* The compressed data buffer's declared decompressed size (0: 1 TiB). */
   int64_t decompressed_claim;
+  /* Non-zero: the batch has no buffers (for the null schema). */
+  int no_buffers;
 };
 
 /* A RecordBatch for the int32 schema: one node, buffers validity (absent) and data. */
@@ -265,7 +267,8 @@ static void AppendBatch(struct ArrowBuffer* out, const struct BatchSpec* spec) {
   buffers[1] = 0;
   buffers[2] = 0;
   buffers[3] = spec->data_buffer_length;
-  cr_assert_eq(ArrowIpcFbbSetVector(&fbb, &batch, 2, buffers, 2, 16, 8, &position),
+  cr_assert_eq(ArrowIpcFbbSetVector(&fbb, &batch, 2, buffers, spec->no_buffers ? 0 : 2, 16,
+                                    8, &position),
                NANOARROW_OK);
   if (spec->compressed_lz4) {
     struct ArrowIpcFbbTable compression;
@@ -426,7 +429,7 @@ static void ExpectRefused(const struct ArrowBuffer* input) {
 Test(ipc_limits, hand_built_stream_reads) {
   /* Positive control: the builders above make streams the reader accepts. */
   struct ArrowBuffer input;
-  struct BatchSpec spec = {3, 3, 16, 16, 12, 0, 0, 0};
+  struct BatchSpec spec = {3, 3, 16, 16, 12, 0, 0, 0, 0};
   struct ReadOutcome outcome;
   ArrowBufferInit(&input);
   AppendInt32Schema(&input);
@@ -464,7 +467,7 @@ Test(ipc_limits, hand_built_stream_reads) {
 Test(ipc_limits, truncated_input_codes) {
   struct ArrowBuffer input;
   struct ArrowBuffer cut;
-  struct BatchSpec spec = {3, 3, 16, 16, 12, 0, 0, 0};
+  struct BatchSpec spec = {3, 3, 16, 16, 12, 0, 0, 0, 0};
   struct ReadOutcome outcome;
   int64_t schema_end;
   int64_t lengths[3];
@@ -556,7 +559,7 @@ Test(ipc_limits, enormous_body_length_is_refused) {
   size_t i;
   for (i = 0; i < sizeof(kClaims) / sizeof(kClaims[0]); i++) {
     struct ArrowBuffer input;
-    struct BatchSpec spec = {3, 3, kClaims[i], 16, 12, 0, 0, 0};
+    struct BatchSpec spec = {3, 3, kClaims[i], 16, 12, 0, 0, 0, 0};
     ArrowBufferInit(&input);
     AppendInt32Schema(&input);
     AppendBatch(&input, &spec);
@@ -572,8 +575,8 @@ Test(ipc_limits, enormous_array_lengths_are_refused) {
     struct ArrowBuffer input;
     /* Batch and node claim the length; the data buffer claims the bytes it needs
      * (possibly overflowing) but only 16 exist. */
-    struct BatchSpec spec = {kLengths[i], kLengths[i], 16, 16, 16, 0, 0, 0};
-    struct BatchSpec big_buffer = {kLengths[i], kLengths[i], 16, 16, kLengths[i], 0, 0, 0};
+    struct BatchSpec spec = {kLengths[i], kLengths[i], 16, 16, 16, 0, 0, 0, 0};
+    struct BatchSpec big_buffer = {kLengths[i], kLengths[i], 16, 16, kLengths[i], 0, 0, 0, 0};
     ArrowBufferInit(&input);
     AppendInt32Schema(&input);
     AppendBatch(&input, &spec);
@@ -595,7 +598,7 @@ Test(ipc_limits, enormous_vector_counts_are_refused) {
   size_t i;
   for (i = 0; i < sizeof(kCounts) / sizeof(kCounts[0]); i++) {
     struct ArrowBuffer input;
-    struct BatchSpec spec = {3, 3, 16, 16, 12, kCounts[i], 0, 0};
+    struct BatchSpec spec = {3, 3, 16, 16, 12, kCounts[i], 0, 0, 0};
     ArrowBufferInit(&input);
     AppendInt32Schema(&input);
     AppendBatch(&input, &spec);
@@ -608,7 +611,7 @@ Test(ipc_limits, enormous_vector_counts_are_refused) {
 Test(ipc_limits, decompression_bomb_is_refused) {
   struct ArrowBuffer input;
   /* A 32-byte "LZ4" buffer claiming to expand to 1 TiB. */
-  struct BatchSpec spec = {3, 3, 32, 32, 32, 0, 1, 0};
+  struct BatchSpec spec = {3, 3, 32, 32, 32, 0, 1, 0, 0};
   ArrowBufferInit(&input);
   AppendInt32Schema(&input);
   AppendBatch(&input, &spec);
@@ -621,7 +624,7 @@ Test(ipc_limits, many_empty_batches_cost_input) {
   /* 20000 zero-row batches: each costs the reader one message of input, and the
    * memory in use stays bounded while they are read. */
   struct ArrowBuffer input;
-  struct BatchSpec spec = {0, 0, 0, 0, 0, 0, 0, 0};
+  struct BatchSpec spec = {0, 0, 0, 0, 0, 0, 0, 0, 0};
   struct ReadOutcome outcome;
   int i;
   ArrowBufferInit(&input);
@@ -674,7 +677,7 @@ Test(ipc_limits, column_length_must_equal_batch_length) {
 
   /* Backed by its bytes but shorter than the batch. */
   {
-    struct BatchSpec spec = {3, 2, 16, 16, 8, 0, 0, 0};
+    struct BatchSpec spec = {3, 2, 16, 16, 8, 0, 0, 0, 0};
     ArrowBufferInit(&input);
     AppendInt32Schema(&input);
     AppendBatch(&input, &spec);
@@ -688,10 +691,10 @@ Test(ipc_limits, column_length_must_equal_batch_length) {
 Test(ipc_limits, unbacked_lengths_are_capped) {
   struct ArrowBuffer input;
   struct ReadOutcome outcome;
-  struct BatchSpec at_limit = {INT32_MAX, INT32_MAX, 0, 0, 0, 0, 0, 0};
+  struct BatchSpec at_limit = {INT32_MAX, INT32_MAX, 0, 0, 0, 0, 0, 0, 1};
   struct BatchSpec over_limit = {(int64_t)INT32_MAX + 1, (int64_t)INT32_MAX + 1, 0, 0, 0, 0,
-                                 0, 0};
-  struct BatchSpec huge = {(int64_t)1 << 60, (int64_t)1 << 60, 16, 16, 0, 0, 0, 0};
+                                 0, 0, 1};
+  struct BatchSpec huge = {(int64_t)1 << 60, (int64_t)1 << 60, 16, 16, 0, 0, 0, 0, 1};
 
   /* A null column as long as the limit still reads. */
   ArrowBufferInit(&input);
@@ -740,8 +743,8 @@ Test(ipc_limits, decompressed_claims_over_the_default_limit_are_refused) {
   /* A 32-byte body: the default limit is 64 x 32 + 1 MiB. */
   const int64_t limit = NANOARROW_IPC_DEFAULT_DECOMPRESSION_RATIO * 32 +
                         NANOARROW_IPC_DEFAULT_DECOMPRESSION_ALLOWANCE;
-  struct BatchSpec over = {3, 3, 32, 32, 32, 0, 1, limit + 1};
-  struct BatchSpec at = {3, 3, 32, 32, 32, 0, 1, limit};
+  struct BatchSpec over = {3, 3, 32, 32, 32, 0, 1, limit + 1, 0};
+  struct BatchSpec at = {3, 3, 32, 32, 32, 0, 1, limit, 0};
   struct ArrowBuffer input;
   struct ReadOutcome outcome;
   char expected[128];
@@ -767,7 +770,7 @@ Test(ipc_limits, decompressed_claims_over_the_default_limit_are_refused) {
 }
 
 Test(ipc_limits, stream_reader_limit_is_honoured) {
-  struct BatchSpec spec = {3, 3, 32, 32, 32, 0, 1, 4096};
+  struct BatchSpec spec = {3, 3, 32, 32, 32, 0, 1, 4096, 0};
   struct ArrowBuffer input;
   struct ArrowIpcInputStream input_stream;
   struct ArrowArrayStream stream;
