@@ -1503,6 +1503,23 @@ static NANOARROW_COLD ArrowErrorCode ArrowViewDiffer(struct ArrowError* reason,
   return NANOARROW_VIEW_DIFFERENT;
 }
 
+/* What both comparison levels check first at every node: the depth bound and the
+ * storage type. */
+static NANOARROW_COLD ArrowErrorCode ArrowViewCompareNodeType(
+    const struct ArrowArrayView* actual, const struct ArrowArrayView* expected,
+    const struct ArrowViewPath* path, int depth, struct ArrowError* reason) {
+  if (depth > NANOARROW_MAX_NESTING_DEPTH) {
+    ArrowErrorSet(reason, "Expected nesting depth <= %d", NANOARROW_MAX_NESTING_DEPTH);
+    return EINVAL;
+  }
+  if (actual->storage_type != expected->storage_type) {
+    return ArrowViewDiffer(reason, path, "Expected storage type %s but found %s",
+                           ArrowViewTypeName(expected->storage_type),
+                           ArrowViewTypeName(actual->storage_type));
+  }
+  return NANOARROW_OK;
+}
+
 static ArrowErrorCode ArrowViewCompareRange(const struct ArrowArrayView* actual,
                                             int64_t actual_start,
                                             const struct ArrowArrayView* expected,
@@ -1705,15 +1722,7 @@ static NANOARROW_COLD ArrowErrorCode ArrowViewCompareRange(
   int8_t a_null;
   int8_t e_null;
 
-  if (depth > NANOARROW_MAX_NESTING_DEPTH) {
-    ArrowErrorSet(reason, "Expected nesting depth <= %d", NANOARROW_MAX_NESTING_DEPTH);
-    return EINVAL;
-  }
-  if (actual->storage_type != expected->storage_type) {
-    return ArrowViewDiffer(reason, path, "Expected storage type %s but found %s",
-                           ArrowViewTypeName(expected->storage_type),
-                           ArrowViewTypeName(actual->storage_type));
-  }
+  NANOARROW_RETURN_NOT_OK(ArrowViewCompareNodeType(actual, expected, path, depth, reason));
   if (actual->n_children != expected->n_children) {
     return ArrowViewDiffer(reason, path,
                            "Expected %" PRId64 " children but found %" PRId64,
@@ -1868,15 +1877,7 @@ static NANOARROW_COLD ArrowErrorCode ArrowViewCompareIdentical(
   struct ArrowViewPath child_path;
   int64_t i;
 
-  if (depth > NANOARROW_MAX_NESTING_DEPTH) {
-    ArrowErrorSet(reason, "Expected nesting depth <= %d", NANOARROW_MAX_NESTING_DEPTH);
-    return EINVAL;
-  }
-  if (actual->storage_type != expected->storage_type) {
-    return ArrowViewDiffer(reason, path, "Expected storage type %s but found %s",
-                           ArrowViewTypeName(expected->storage_type),
-                           ArrowViewTypeName(actual->storage_type));
-  }
+  NANOARROW_RETURN_NOT_OK(ArrowViewCompareNodeType(actual, expected, path, depth, reason));
   if (actual->offset != expected->offset) {
     return ArrowViewDiffer(reason, path, "Expected offset %" PRId64 " but found %" PRId64,
                            expected->offset, actual->offset);
