@@ -1301,11 +1301,7 @@ static ArrowErrorCode IpcBatchReadNode(struct IpcBatchContext* ctx, int64_t k, i
   const uint8_t* node;
   int64_t length;
   int64_t null_count;
-  if (k >= ctx->header->nodes.n) {
-    ArrowErrorSet(ctx->error, "message has %ld field nodes but the schema needs %ld",
-                  (long)ctx->header->nodes.n, (long)ctx->tree->n_fields);
-    return EINVAL;
-  }
+  /* k < nodes.n: ArrowIpcPrivateCheckBatchCounts matched the counts to the schema. */
   node = ctx->header->nodes.data + ctx->header->nodes.pos + 16 * k;
   length = ArrowIpcFbrLoadI64(node);
   null_count = ArrowIpcFbrLoadI64(node + 8);
@@ -1404,20 +1400,11 @@ static ArrowErrorCode IpcBatchDecodeField(struct IpcBatchContext* ctx, int64_t k
     struct ArrowIpcTreeVariadic* variadic;
     int64_t n_variadic;
     int64_t j;
-    if (ctx->variadic_i >= ctx->header->variadic_counts.n) {
-      ArrowErrorSet(ctx->error, "field %ld: message has no variadic buffer count for it",
-                    (long)k);
-      return EINVAL;
-    }
+    /* One count per view field, each in [0, INT32_MAX] and within the buffers:
+     * ArrowIpcPrivateCheckBatchCounts checked them all. */
     n_variadic = ArrowIpcFbrLoadI64(ctx->header->variadic_counts.data +
                                    ctx->header->variadic_counts.pos + 8 * ctx->variadic_i);
     ctx->variadic_i++;
-    if (n_variadic < 0 || n_variadic > ctx->header->buffers.n - ctx->buffer_i ||
-        n_variadic > INT32_MAX) {
-      ArrowErrorSet(ctx->error, "field %ld: variadic buffer count %ld is invalid", (long)k,
-                    (long)n_variadic);
-      return EINVAL;
-    }
     if (field->variadic == NULL) {
       field->variadic =
           (struct ArrowIpcTreeVariadic*)ArrowMalloc(sizeof(struct ArrowIpcTreeVariadic));
@@ -1830,12 +1817,6 @@ static ArrowErrorCode IpcBatchDecodeDirect(struct IpcBatchContext* ctx,
         &ctx->private_data->decompressor, -1, result == NANOARROW_OK ? ctx->error : NULL);
     if (result == NANOARROW_OK) result = wait_result;
   }
-  if (result == NANOARROW_OK && ctx->header->variadic_counts.n > 0) {
-    ArrowErrorSet(ctx->error,
-                  "message has %ld variadic buffer counts but the schema needs 0",
-                  (long)ctx->header->variadic_counts.n);
-    result = EINVAL;
-  }
   if (result != NANOARROW_OK || (ctx->quick && !ctx->quick_ok)) {
     /* Nothing outside refers to the nodes yet. */
     *fallback_out = result == NANOARROW_OK;
@@ -1967,12 +1948,6 @@ ArrowErrorCode ArrowIpcPrivateDecodeBatch(struct ArrowIpcDecoder* decoder,
     ArrowErrorCode wait_result = ctx.private_data->decompressor.decompress_wait(
         &ctx.private_data->decompressor, -1, result == NANOARROW_OK ? error : NULL);
     if (result == NANOARROW_OK) result = wait_result;
-  }
-
-  if (result == NANOARROW_OK && ctx.variadic_i < header->variadic_counts.n) {
-    ArrowErrorSet(error, "message has %ld variadic buffer counts but the schema needs %ld",
-                  (long)header->variadic_counts.n, (long)ctx.variadic_i);
-    result = EINVAL;
   }
 
   if (result == NANOARROW_OK && validation_level != NANOARROW_VALIDATION_LEVEL_NONE) {

@@ -401,6 +401,17 @@ inline void ReleaseSequence(struct ArrowBufferAllocator* allocator, uint8_t* ptr
   delete static_cast<SequenceHolder<T>*>(allocator->private_data);
 }
 
+/* Points buffer at size_bytes bytes at data, owned by holder (deleted on reset). */
+template <typename T>
+inline void InitHeldBuffer(struct ArrowBuffer* buffer, SequenceHolder<T>* holder,
+                           const void* data, int64_t size_bytes) {
+  ArrowBufferInit(buffer);
+  buffer->data = static_cast<uint8_t*>(const_cast<void*>(data));
+  buffer->size_bytes = size_bytes;
+  buffer->capacity_bytes = size_bytes;
+  buffer->allocator = ArrowBufferDeallocator(&ReleaseSequence<T>, holder);
+}
+
 }  // namespace internal
 
 /* Initializes buffer to point at the elements of a contiguous container (e.g.
@@ -409,14 +420,9 @@ inline void ReleaseSequence(struct ArrowBufferAllocator* allocator, uint8_t* ptr
 template <typename T>
 inline void BufferInitSequence(struct ArrowBuffer* buffer, T sequence) {
   auto* holder = new internal::SequenceHolder<T>{std::move(sequence)};
-  ArrowBufferInit(buffer);
-  buffer->data = reinterpret_cast<uint8_t*>(
-      const_cast<typename std::remove_const<typename std::remove_pointer<
-          decltype(holder->sequence.data())>::type>::type*>(holder->sequence.data()));
-  buffer->size_bytes = static_cast<int64_t>(holder->sequence.size() *
-                                            sizeof(*holder->sequence.data()));
-  buffer->capacity_bytes = buffer->size_bytes;
-  buffer->allocator = ArrowBufferDeallocator(&internal::ReleaseSequence<T>, holder);
+  internal::InitHeldBuffer(
+      buffer, holder, static_cast<const void*>(holder->sequence.data()),
+      static_cast<int64_t>(holder->sequence.size() * sizeof(*holder->sequence.data())));
 }
 
 /* Initializes buffer to the size_bytes bytes at data, which obj (moved into the
@@ -427,11 +433,7 @@ template <typename T>
 inline void BufferInitWrapped(struct ArrowBuffer* buffer, T obj, const uint8_t* data,
                               int64_t size_bytes) {
   auto* holder = new internal::SequenceHolder<T>{std::move(obj)};
-  ArrowBufferInit(buffer);
-  buffer->data = const_cast<uint8_t*>(data);
-  buffer->size_bytes = size_bytes;
-  buffer->capacity_bytes = size_bytes;
-  buffer->allocator = ArrowBufferDeallocator(&internal::ReleaseSequence<T>, holder);
+  internal::InitHeldBuffer(buffer, holder, data, size_bytes);
 }
 
 /* ======================================================================== */
