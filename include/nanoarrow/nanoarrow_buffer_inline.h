@@ -553,9 +553,6 @@ static inline ArrowErrorCode ArrowBufferReserve(struct ArrowBuffer* buffer,
   if (grown < needed) {
     grown = needed;
   }
-  if (grown < 64) {
-    grown = 64;
-  }
   return ArrowBufferSetCapacity(buffer, grown);
 }
 

@@ -91,6 +91,29 @@ Test(buffer, reserve_grows_capacity_not_size) {
   ArrowBufferReset(&buffer);
 }
 
+/* Capacities follow the documented rule exactly (callers size buffers by it): a
+ * reserve takes the larger of twice the capacity and what is needed, no minimum. */
+Test(buffer, reserve_capacity_is_max_of_double_and_needed) {
+  struct ArrowBuffer buffer;
+  ArrowBufferInit(&buffer);
+  cr_assert_eq(ArrowBufferReserve(&buffer, 10), NANOARROW_OK);
+  cr_assert_eq(buffer.capacity_bytes, 10);
+  cr_assert_eq(ArrowBufferAppendFill(&buffer, 0, 10), NANOARROW_OK);
+  cr_assert_eq(ArrowBufferReserve(&buffer, 1), NANOARROW_OK);
+  cr_assert_eq(buffer.capacity_bytes, 20);
+  cr_assert_eq(ArrowBufferReserve(&buffer, 100), NANOARROW_OK);
+  cr_assert_eq(buffer.capacity_bytes, 110);
+  ArrowBufferReset(&buffer);
+
+  struct ArrowBitmap bitmap;
+  ArrowBitmapInit(&bitmap);
+  cr_assert_eq(ArrowBitmapReserve(&bitmap, 1), NANOARROW_OK);
+  cr_assert_eq(bitmap.buffer.capacity_bytes, 1);
+  cr_assert_eq(ArrowBitmapResize(&bitmap, 200, 0), NANOARROW_OK);
+  cr_assert_eq(bitmap.buffer.capacity_bytes, 25);
+  ArrowBitmapReset(&bitmap);
+}
+
 Test(buffer, growth_is_geometric) {
   struct CountingAllocatorStats stats = {0, 0, 0};
   struct ArrowBuffer buffer;
