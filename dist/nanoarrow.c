@@ -116,6 +116,29 @@ struct ArrowBufferAllocator ArrowBufferDeallocator(ArrowBufferDeallocatorCallbac
   return allocator;
 }
 
+/* Every type's name, NUL-separated, in enum ArrowType order from NANOARROW_TYPE_NA;
+ * an offset table beside it costs less than a switch or a table of pointers. */
+static const char kArrowTypeNames[] =
+    "na\0bool\0uint8\0int8\0uint16\0int16\0uint32\0int32\0uint64\0int64\0half_float\0"
+    "float\0double\0string\0binary\0fixed_size_binary\0date32\0date64\0timestamp\0"
+    "time32\0time64\0interval_months\0interval_day_time\0decimal128\0decimal256\0"
+    "list\0struct\0sparse_union\0dense_union\0dictionary\0map\0extension\0"
+    "fixed_size_list\0duration\0large_string\0large_binary\0large_list\0"
+    "interval_month_day_nano\0run_end_encoded\0binary_view\0string_view\0decimal32\0"
+    "decimal64\0list_view\0large_list_view\0";
+static const uint16_t kArrowTypeNameOffsets[] = {
+    0, 3, 8, 14, 19, 26, 32, 39, 45, 52, 58, 69, 75, 82, 89, 96, 114, 121, 128, 138,
+    145, 152, 168, 186, 197, 208, 213, 220, 233, 245, 256, 260, 270, 286, 295, 308,
+    321, 332, 356, 372, 384, 396, 406, 416, 426};
+
+const char* ArrowPrivateTypeString(enum ArrowType type) {
+  int i = (int)type - (int)NANOARROW_TYPE_NA;
+  if (i < 0 || i >= (int)(sizeof(kArrowTypeNameOffsets) / sizeof(kArrowTypeNameOffsets[0]))) {
+    return NULL;
+  }
+  return kArrowTypeNames + kArrowTypeNameOffsets[i];
+}
+
 /* [bundle] src/common/layout.c */
 
 /* The buffer layout of each storage type, per the Arrow columnar format. */
@@ -5209,325 +5232,6 @@ static NANOARROW_COLD ArrowErrorCode ArrowViewCompareNodeType(
   return NANOARROW_OK;
 }
 
-static ArrowErrorCode ArrowViewCompareRange(const struct ArrowArrayView* actual,
-                                            int64_t actual_start,
-                                            const struct ArrowArrayView* expected,
-                                            int64_t expected_start, int64_t n,
-                                            const struct ArrowViewPath* path, int depth,
-                                            struct ArrowError* reason);
-
-static NANOARROW_COLD ArrowErrorCode
-ArrowViewCompareChild(const struct ArrowArrayView* actual, int64_t actual_start,
-                      const struct ArrowArrayView* expected, int64_t expected_start,
-                      int64_t n, int64_t child_index, const struct ArrowViewPath* path,
-                      int depth, struct ArrowError* reason) {
-  struct ArrowViewPath child_path;
-  child_path.parent = path;
-  child_path.child_index = child_index;
-  if (child_index < 0) {
-    return ArrowViewCompareRange(actual->dictionary, actual_start, expected->dictionary,
-                                 expected_start, n, &child_path, depth + 1, reason);
-  }
-  return ArrowViewCompareRange(actual->children[child_index], actual_start,
-                               expected->children[child_index], expected_start, n,
-                               &child_path, depth + 1, reason);
-}
-
-static NANOARROW_COLD ArrowErrorCode ArrowViewCompareBytes(
-    const struct ArrowArrayView* actual, int64_t actual_start,
-    const struct ArrowArrayView* expected, int64_t expected_start, int64_t n,
-    const struct ArrowViewPath* path, struct ArrowError* reason) {
-  struct ArrowBufferView a;
-  struct ArrowBufferView e;
-  int64_t k;
-  for (k = 0; k < n; k++) {
-    a = ArrowArrayViewGetBytesUnsafe(actual, actual_start + k);
-    e = ArrowArrayViewGetBytesUnsafe(expected, expected_start + k);
-    if (a.size_bytes != e.size_bytes ||
-        (a.size_bytes > 0 && memcmp(a.data.data, e.data.data, (size_t)a.size_bytes) != 0)) {
-      return ArrowViewDiffer(reason, path, "Expected identical bytes at index %" PRId64,
-                             actual_start + k);
-    }
-  }
-  return NANOARROW_OK;
-}
-
-static NANOARROW_COLD ArrowErrorCode ArrowViewCompareFixedWidth(
-    const struct ArrowArrayView* actual, int64_t actual_start,
-    const struct ArrowArrayView* expected, int64_t expected_start, int64_t n,
-    int buffer_i, const struct ArrowViewPath* path, struct ArrowError* reason) {
-  int64_t bits = actual->layout.element_size_bits[buffer_i];
-  int64_t width = bits / 8;
-  const uint8_t* a = actual->buffer_views[buffer_i].data.as_uint8;
-  const uint8_t* e = expected->buffer_views[buffer_i].data.as_uint8;
-  int64_t a_i;
-  int64_t e_i;
-  int64_t k;
-
-  if (bits != expected->layout.element_size_bits[buffer_i]) {
-    return ArrowViewDiffer(reason, path,
-                           "Expected %" PRId64 "-bit elements but found %" PRId64 "-bit",
-                           expected->layout.element_size_bits[buffer_i], bits);
-  }
-  if (n == 0 || bits == 0) {
-    return NANOARROW_OK;
-  }
-
-  for (k = 0; k < n; k++) {
-    a_i = actual->offset + actual_start + k;
-    e_i = expected->offset + expected_start + k;
-    if (bits == 1) {
-      if (((a[a_i >> 3] >> (a_i & 7)) & 1) != ((e[e_i >> 3] >> (e_i & 7)) & 1)) {
-        break;
-      }
-    } else if (memcmp(a + a_i * width, e + e_i * width, (size_t)width) != 0) {
-      break;
-    }
-  }
-  if (k < n) {
-    return ArrowViewDiffer(reason, path,
-                           "Expected identical %s values at index %" PRId64,
-                           ArrowViewBufferTypeName(actual->layout.buffer_type[buffer_i]),
-                           actual_start + k);
-  }
-  return NANOARROW_OK;
-}
-
-static NANOARROW_COLD ArrowErrorCode ArrowViewCompareLists(
-    const struct ArrowArrayView* actual, int64_t actual_start,
-    const struct ArrowArrayView* expected, int64_t expected_start, int64_t n,
-    const struct ArrowViewPath* path, int depth, struct ArrowError* reason) {
-  union ArrowBufferViewData a = actual->buffer_views[1].data;
-  union ArrowBufferViewData e = expected->buffer_views[1].data;
-  int a_large = ArrowViewOffsetsAreLarge(actual);
-  int e_large = ArrowViewOffsetsAreLarge(expected);
-  int64_t a_first = ArrowViewOffsetAt(a, a_large, actual->offset + actual_start);
-  int64_t e_first = ArrowViewOffsetAt(e, e_large, expected->offset + expected_start);
-  int64_t k;
-  int64_t a_size;
-  int64_t e_size;
-
-  for (k = 0; k < n; k++) {
-    a_size = ArrowViewOffsetAt(a, a_large, actual->offset + actual_start + k + 1) -
-             ArrowViewOffsetAt(a, a_large, actual->offset + actual_start + k);
-    e_size = ArrowViewOffsetAt(e, e_large, expected->offset + expected_start + k + 1) -
-             ArrowViewOffsetAt(e, e_large, expected->offset + expected_start + k);
-    if (a_size != e_size) {
-      return ArrowViewDiffer(reason, path,
-                             "Expected list of size %" PRId64 " at index %" PRId64
-                             " but found %" PRId64,
-                             e_size, actual_start + k, a_size);
-    }
-  }
-
-  /* The elements' child ranges are contiguous. */
-  return ArrowViewCompareChild(
-      actual, a_first, expected, e_first,
-      ArrowViewOffsetAt(a, a_large, actual->offset + actual_start + n) - a_first, 0, path,
-      depth, reason);
-}
-
-static NANOARROW_COLD ArrowErrorCode ArrowViewCompareListViews(
-    const struct ArrowArrayView* actual, int64_t actual_start,
-    const struct ArrowArrayView* expected, int64_t expected_start, int64_t n,
-    const struct ArrowViewPath* path, int depth, struct ArrowError* reason) {
-  int a_large = ArrowViewOffsetsAreLarge(actual);
-  int e_large = ArrowViewOffsetsAreLarge(expected);
-  int64_t k;
-  int64_t a_i;
-  int64_t e_i;
-  int64_t a_size;
-  int64_t e_size;
-
-  for (k = 0; k < n; k++) {
-    a_i = actual->offset + actual_start + k;
-    e_i = expected->offset + expected_start + k;
-    a_size = ArrowViewOffsetAt(actual->buffer_views[2].data, a_large, a_i);
-    e_size = ArrowViewOffsetAt(expected->buffer_views[2].data, e_large, e_i);
-    if (a_size != e_size) {
-      return ArrowViewDiffer(reason, path,
-                             "Expected list view of size %" PRId64 " at index %" PRId64
-                             " but found %" PRId64,
-                             e_size, actual_start + k, a_size);
-    }
-    NANOARROW_RETURN_NOT_OK(ArrowViewCompareChild(
-        actual, ArrowViewOffsetAt(actual->buffer_views[1].data, a_large, a_i), expected,
-        ArrowViewOffsetAt(expected->buffer_views[1].data, e_large, e_i), a_size, 0, path,
-        depth, reason));
-  }
-  return NANOARROW_OK;
-}
-
-static NANOARROW_COLD ArrowErrorCode ArrowViewCompareUnions(
-    const struct ArrowArrayView* actual, int64_t actual_start,
-    const struct ArrowArrayView* expected, int64_t expected_start, int64_t n,
-    const struct ArrowViewPath* path, int depth, struct ArrowError* reason) {
-  int64_t k;
-  int64_t child_index;
-
-  for (k = 0; k < n; k++) {
-    if (ArrowArrayViewUnionTypeId(actual, actual_start + k) !=
-            ArrowArrayViewUnionTypeId(expected, expected_start + k) ||
-        ArrowArrayViewUnionChildIndex(actual, actual_start + k) !=
-            ArrowArrayViewUnionChildIndex(expected, expected_start + k)) {
-      return ArrowViewDiffer(reason, path,
-                             "Expected union type id %d at index %" PRId64 " but found %d",
-                             (int)ArrowArrayViewUnionTypeId(expected, expected_start + k),
-                             actual_start + k,
-                             (int)ArrowArrayViewUnionTypeId(actual, actual_start + k));
-    }
-  }
-
-  if (actual->storage_type == NANOARROW_TYPE_SPARSE_UNION) {
-    for (child_index = 0; child_index < actual->n_children; child_index++) {
-      NANOARROW_RETURN_NOT_OK(ArrowViewCompareChild(
-          actual, actual->offset + actual_start, expected,
-          expected->offset + expected_start, n, child_index, path, depth, reason));
-    }
-    return NANOARROW_OK;
-  }
-
-  for (k = 0; k < n; k++) {
-    child_index = ArrowArrayViewUnionChildIndex(actual, actual_start + k);
-    if (child_index < 0 || child_index >= actual->n_children) {
-      return ArrowViewDiffer(reason, path, "Undeclared union type id at index %" PRId64,
-                             actual_start + k);
-    }
-    NANOARROW_RETURN_NOT_OK(ArrowViewCompareChild(
-        actual, ArrowArrayViewUnionChildOffset(actual, actual_start + k), expected,
-        ArrowArrayViewUnionChildOffset(expected, expected_start + k), 1, child_index, path,
-        depth, reason));
-  }
-  return NANOARROW_OK;
-}
-
-static NANOARROW_COLD ArrowErrorCode ArrowViewCompareRange(
-    const struct ArrowArrayView* actual, int64_t actual_start,
-    const struct ArrowArrayView* expected, int64_t expected_start, int64_t n,
-    const struct ArrowViewPath* path, int depth, struct ArrowError* reason) {
-  int64_t k;
-  int64_t child_index;
-  int64_t list_size;
-  int8_t a_null;
-  int8_t e_null;
-
-  NANOARROW_RETURN_NOT_OK(ArrowViewCompareNodeType(actual, expected, path, depth, reason));
-  if (actual->n_children != expected->n_children) {
-    return ArrowViewDiffer(reason, path,
-                           "Expected %" PRId64 " children but found %" PRId64,
-                           expected->n_children, actual->n_children);
-  }
-  if ((actual->dictionary == NULL) != (expected->dictionary == NULL)) {
-    return ArrowViewDiffer(reason, path, "Expected %s dictionary",
-                           expected->dictionary == NULL ? "no" : "a");
-  }
-  if (n == 0) {
-    return NANOARROW_OK;
-  }
-
-  for (k = 0; k < n; k++) {
-    a_null = ArrowArrayViewIsNull(actual, actual_start + k);
-    e_null = ArrowArrayViewIsNull(expected, expected_start + k);
-    if (a_null != e_null) {
-      return ArrowViewDiffer(reason, path, "Expected %s at index %" PRId64,
-                             e_null ? "null" : "non-null", actual_start + k);
-    }
-  }
-
-  switch (actual->storage_type) {
-    case NANOARROW_TYPE_NA:
-      break;
-    case NANOARROW_TYPE_STRING:
-    case NANOARROW_TYPE_BINARY:
-    case NANOARROW_TYPE_LARGE_STRING:
-    case NANOARROW_TYPE_LARGE_BINARY:
-    case NANOARROW_TYPE_STRING_VIEW:
-    case NANOARROW_TYPE_BINARY_VIEW:
-      NANOARROW_RETURN_NOT_OK(ArrowViewCompareBytes(actual, actual_start, expected,
-                                                    expected_start, n, path, reason));
-      break;
-    case NANOARROW_TYPE_LIST:
-    case NANOARROW_TYPE_LARGE_LIST:
-    case NANOARROW_TYPE_MAP:
-      NANOARROW_RETURN_NOT_OK(ArrowViewCompareLists(actual, actual_start, expected,
-                                                    expected_start, n, path, depth, reason));
-      break;
-    case NANOARROW_TYPE_LIST_VIEW:
-    case NANOARROW_TYPE_LARGE_LIST_VIEW:
-      NANOARROW_RETURN_NOT_OK(ArrowViewCompareListViews(
-          actual, actual_start, expected, expected_start, n, path, depth, reason));
-      break;
-    case NANOARROW_TYPE_FIXED_SIZE_LIST:
-      list_size = actual->layout.child_size_elements;
-      if (list_size != expected->layout.child_size_elements) {
-        return ArrowViewDiffer(reason, path,
-                               "Expected fixed-size list size %" PRId64
-                               " but found %" PRId64,
-                               expected->layout.child_size_elements, list_size);
-      }
-      NANOARROW_RETURN_NOT_OK(ArrowViewCompareChild(
-          actual, (actual->offset + actual_start) * list_size, expected,
-          (expected->offset + expected_start) * list_size, n * list_size, 0, path, depth,
-          reason));
-      break;
-    case NANOARROW_TYPE_STRUCT:
-      for (child_index = 0; child_index < actual->n_children; child_index++) {
-        NANOARROW_RETURN_NOT_OK(ArrowViewCompareChild(
-            actual, actual->offset + actual_start, expected,
-            expected->offset + expected_start, n, child_index, path, depth, reason));
-      }
-      break;
-    case NANOARROW_TYPE_SPARSE_UNION:
-    case NANOARROW_TYPE_DENSE_UNION:
-      NANOARROW_RETURN_NOT_OK(ArrowViewCompareUnions(actual, actual_start, expected,
-                                                     expected_start, n, path, depth,
-                                                     reason));
-      break;
-    case NANOARROW_TYPE_RUN_END_ENCODED:
-      /* Runs are compared as stored: same physical position, same children. */
-      if (actual->offset + actual_start != expected->offset + expected_start) {
-        return ArrowViewDiffer(reason, path,
-                               "Expected run-end encoded offset %" PRId64
-                               " but found %" PRId64,
-                               expected->offset + expected_start,
-                               actual->offset + actual_start);
-      }
-      for (child_index = 0; child_index < actual->n_children; child_index++) {
-        if (actual->children[child_index]->length !=
-            expected->children[child_index]->length) {
-          return ArrowViewDiffer(reason, path,
-                                 "Expected run-end encoded child %" PRId64
-                                 " of length %" PRId64 " but found %" PRId64,
-                                 child_index, expected->children[child_index]->length,
-                                 actual->children[child_index]->length);
-        }
-        NANOARROW_RETURN_NOT_OK(ArrowViewCompareChild(
-            actual, 0, expected, 0, actual->children[child_index]->length, child_index,
-            path, depth, reason));
-      }
-      break;
-    default:
-      /* Fixed width: primitives, decimals, intervals, fixed-size binary, indices. */
-      if (actual->layout.buffer_type[1] == NANOARROW_BUFFER_TYPE_DATA) {
-        NANOARROW_RETURN_NOT_OK(ArrowViewCompareFixedWidth(
-            actual, actual_start, expected, expected_start, n, 1, path, reason));
-      }
-      break;
-  }
-
-  if (actual->dictionary != NULL) {
-    if (actual->dictionary->length != expected->dictionary->length) {
-      return ArrowViewDiffer(reason, path,
-                             "Expected dictionary of length %" PRId64 " but found %" PRId64,
-                             expected->dictionary->length, actual->dictionary->length);
-    }
-    NANOARROW_RETURN_NOT_OK(ArrowViewCompareChild(actual, 0, expected, 0,
-                                                  actual->dictionary->length, -1, path,
-                                                  depth, reason));
-  }
-  return NANOARROW_OK;
-}
-
 /* Buffer i of both views holds the same bytes (sizes included). */
 static NANOARROW_COLD ArrowErrorCode ArrowViewCompareBufferBytes(
     const void* actual, int64_t actual_size, const void* expected, int64_t expected_size,
@@ -5635,32 +5339,130 @@ NANOARROW_COLD ArrowErrorCode ArrowArrayViewCompare(const struct ArrowArrayView*
     *out = 1;
     return NANOARROW_OK;
   }
-  if (level != NANOARROW_COMPARE_EQUAL) {
-    ArrowErrorSet(reason, "Unknown comparison level %d", (int)level);
-    return EINVAL;
-  }
+  ArrowErrorSet(reason, "Unknown comparison level %d", (int)level);
+  return EINVAL;
+}
 
-  /* NANOARROW_COMPARE_EQUAL: the values, wherever they sit in the buffers. */
-  *out = 0;
-  if (actual->length != expected->length) {
-    ArrowErrorSet(reason, "Expected length %" PRId64 " but found %" PRId64,
-                  expected->length, actual->length);
-    return NANOARROW_OK;
-  }
-  if (actual->null_count != -1 && expected->null_count != -1 &&
-      actual->null_count != expected->null_count) {
-    ArrowErrorSet(reason, "Expected null_count %" PRId64 " but found %" PRId64,
-                  expected->null_count, actual->null_count);
-    return NANOARROW_OK;
-  }
+/* Floating point to integer conversions that are defined for every input (a C
+ * cast is not for NaN or out-of-range values): truncated toward zero, saturated
+ * at the type's limits, NaN as 0. */
+static int64_t ArrowViewDoubleToInt64(double x) {
+  if (x != x) return 0;
+  if (x >= 9223372036854775808.0) return INT64_MAX;
+  if (x <= -9223372036854775808.0) return INT64_MIN;
+  return (int64_t)x;
+}
 
-  result = ArrowViewCompareRange(actual, 0, expected, 0, actual->length, NULL, 1, reason);
-  if (result == NANOARROW_VIEW_DIFFERENT) {
-    return NANOARROW_OK;
+static uint64_t ArrowViewDoubleToUInt64(double x) {
+  if (!(x > -1.0)) return 0; /* NaN, and negative values below -1 */
+  if (x >= 18446744073709551616.0) return UINT64_MAX;
+  return (uint64_t)x;
+}
+
+/* What ArrowViewReadNumber found at an element. */
+#define NANOARROW_VIEW_NUMBER_SIGNED 0   /* *as_int holds the value */
+#define NANOARROW_VIEW_NUMBER_UNSIGNED 1 /* *as_int holds a uint64's bits */
+#define NANOARROW_VIEW_NUMBER_FLOAT 2    /* *as_double holds the value */
+#define NANOARROW_VIEW_NUMBER_NONE 3     /* not a numeric storage type */
+
+/* Element i (offset applied) of any numeric storage type: one switch shared by the
+ * three out-of-line getters below. */
+static int ArrowViewReadNumber(const struct ArrowArrayView* array_view, int64_t i,
+                               int64_t* as_int, double* as_double) {
+  const union ArrowBufferViewData data = array_view->buffer_views[1].data;
+  switch (array_view->storage_type) {
+    case NANOARROW_TYPE_INT32:
+    case NANOARROW_TYPE_DATE32:
+    case NANOARROW_TYPE_TIME32:
+    case NANOARROW_TYPE_INTERVAL_MONTHS:
+      *as_int = data.as_int32[i];
+      return NANOARROW_VIEW_NUMBER_SIGNED;
+    case NANOARROW_TYPE_INT64:
+    case NANOARROW_TYPE_DATE64:
+    case NANOARROW_TYPE_TIME64:
+    case NANOARROW_TYPE_TIMESTAMP:
+    case NANOARROW_TYPE_DURATION:
+      *as_int = data.as_int64[i];
+      return NANOARROW_VIEW_NUMBER_SIGNED;
+    case NANOARROW_TYPE_INT16:
+      *as_int = data.as_int16[i];
+      return NANOARROW_VIEW_NUMBER_SIGNED;
+    case NANOARROW_TYPE_INT8:
+      *as_int = data.as_int8[i];
+      return NANOARROW_VIEW_NUMBER_SIGNED;
+    case NANOARROW_TYPE_UINT32:
+      *as_int = data.as_uint32[i];
+      return NANOARROW_VIEW_NUMBER_SIGNED;
+    case NANOARROW_TYPE_UINT16:
+      *as_int = data.as_uint16[i];
+      return NANOARROW_VIEW_NUMBER_SIGNED;
+    case NANOARROW_TYPE_UINT8:
+      *as_int = data.as_uint8[i];
+      return NANOARROW_VIEW_NUMBER_SIGNED;
+    case NANOARROW_TYPE_BOOL:
+      *as_int = (data.as_uint8[i >> 3] >> (i & 7)) & 1;
+      return NANOARROW_VIEW_NUMBER_SIGNED;
+    case NANOARROW_TYPE_UINT64:
+      *as_int = (int64_t)data.as_uint64[i];
+      return NANOARROW_VIEW_NUMBER_UNSIGNED;
+    case NANOARROW_TYPE_DOUBLE:
+      *as_double = data.as_double[i];
+      return NANOARROW_VIEW_NUMBER_FLOAT;
+    case NANOARROW_TYPE_FLOAT:
+      *as_double = data.as_float[i];
+      return NANOARROW_VIEW_NUMBER_FLOAT;
+    case NANOARROW_TYPE_HALF_FLOAT:
+      *as_double = ArrowHalfFloatToFloat(data.as_uint16[i]);
+      return NANOARROW_VIEW_NUMBER_FLOAT;
+    default:
+      return NANOARROW_VIEW_NUMBER_NONE;
   }
-  NANOARROW_RETURN_NOT_OK(result);
-  *out = 1;
-  return NANOARROW_OK;
+}
+
+/* The out-of-line getters of nanoarrow_array_view_inline.h (declared pure in
+ * nanoarrow.h so loops over the inline getters still unswitch). */
+int64_t ArrowPrivateArrayViewGetIntSlow(const struct ArrowArrayView* array_view,
+                                        int64_t i) {
+  int64_t as_int = 0;
+  double as_double = 0.0;
+  switch (ArrowViewReadNumber(array_view, i, &as_int, &as_double)) {
+    case NANOARROW_VIEW_NUMBER_FLOAT:
+      return ArrowViewDoubleToInt64(as_double);
+    case NANOARROW_VIEW_NUMBER_NONE:
+      return INT64_MAX;
+    default:
+      return as_int; /* a uint64 above INT64_MAX wraps, as a C conversion would */
+  }
+}
+
+uint64_t ArrowPrivateArrayViewGetUIntSlow(const struct ArrowArrayView* array_view,
+                                          int64_t i) {
+  int64_t as_int = 0;
+  double as_double = 0.0;
+  switch (ArrowViewReadNumber(array_view, i, &as_int, &as_double)) {
+    case NANOARROW_VIEW_NUMBER_FLOAT:
+      return ArrowViewDoubleToUInt64(as_double);
+    case NANOARROW_VIEW_NUMBER_NONE:
+      return UINT64_MAX;
+    default:
+      return (uint64_t)as_int; /* negative values wrap, as a C conversion would */
+  }
+}
+
+double ArrowPrivateArrayViewGetDoubleSlow(const struct ArrowArrayView* array_view,
+                                          int64_t i) {
+  int64_t as_int = 0;
+  double as_double = 0.0;
+  switch (ArrowViewReadNumber(array_view, i, &as_int, &as_double)) {
+    case NANOARROW_VIEW_NUMBER_FLOAT:
+      return as_double;
+    case NANOARROW_VIEW_NUMBER_UNSIGNED:
+      return (double)(uint64_t)as_int;
+    case NANOARROW_VIEW_NUMBER_SIGNED:
+      return (double)as_int;
+    default:
+      return 0.0;
+  }
 }
 
 /* [bundle] src/common/stream.c */

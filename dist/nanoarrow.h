@@ -147,12 +147,14 @@ struct ArrowArrayStream {
 #define NANOARROW_CHECK_PRINTF_ATTRIBUTE __attribute__((format(printf, 2, 3)))
 #define NANOARROW_COLD __attribute__((cold))
 #define NANOARROW_NOINLINE __attribute__((noinline))
+#define NANOARROW_PURE __attribute__((pure))
 #else
 #define NANOARROW_PREDICT_TRUE(x) (x)
 #define NANOARROW_PREDICT_FALSE(x) (x)
 #define NANOARROW_CHECK_PRINTF_ATTRIBUTE
 #define NANOARROW_COLD
 #define NANOARROW_NOINLINE
+#define NANOARROW_PURE
 #endif
 
 /* ---- Errors ---- */
@@ -284,10 +286,9 @@ enum ArrowValidationLevel {
 /* How ArrowArrayViewCompare (and ArrowSchemaCompare) decide equality.
  * IDENTICAL: same storage types, offsets, lengths, null counts and buffers byte for
  * byte (sizes included), children and dictionaries likewise; two arrays holding
- * the same values at different offsets are not identical.
- * EQUAL (arrays only; an extension of this library): the same logical values,
- * whatever the offsets and the bytes under null slots. */
-enum ArrowCompareLevel { NANOARROW_COMPARE_IDENTICAL = 0, NANOARROW_COMPARE_EQUAL = 1 };
+ * the same values at different offsets are not identical (ArrowTestingCompareArray
+ * of the testing library compares values). */
+enum ArrowCompareLevel { NANOARROW_COMPARE_IDENTICAL = 0 };
 
 enum ArrowBufferType {
   NANOARROW_BUFFER_TYPE_NONE,
@@ -506,6 +507,10 @@ struct ArrowSchemaView {
 #define ArrowNanoarrowVersion NANOARROW_SYMBOL(ArrowNanoarrowVersion)
 #define ArrowNanoarrowVersionInt NANOARROW_SYMBOL(ArrowNanoarrowVersionInt)
 #define ArrowErrorSet NANOARROW_SYMBOL(ArrowErrorSet)
+#define ArrowPrivateTypeString NANOARROW_SYMBOL(ArrowPrivateTypeString)
+#define ArrowPrivateArrayViewGetIntSlow NANOARROW_SYMBOL(ArrowPrivateArrayViewGetIntSlow)
+#define ArrowPrivateArrayViewGetUIntSlow NANOARROW_SYMBOL(ArrowPrivateArrayViewGetUIntSlow)
+#define ArrowPrivateArrayViewGetDoubleSlow NANOARROW_SYMBOL(ArrowPrivateArrayViewGetDoubleSlow)
 #define ArrowMalloc NANOARROW_SYMBOL(ArrowMalloc)
 #define ArrowRealloc NANOARROW_SYMBOL(ArrowRealloc)
 #define ArrowFree NANOARROW_SYMBOL(ArrowFree)
@@ -604,6 +609,7 @@ struct ArrowBufferAllocator ArrowBufferDeallocator(ArrowBufferDeallocatorCallbac
 
 /* Human-readable names ("int32", "timestamp", ...); NULL for unknown values. */
 static inline const char* ArrowTypeString(enum ArrowType type);
+const char* ArrowPrivateTypeString(enum ArrowType type);
 static inline const char* ArrowTimeUnitString(enum ArrowTimeUnit time_unit);
 
 /* ======================================================================== */
@@ -947,6 +953,14 @@ static inline uint64_t ArrowArrayViewGetUIntUnsafe(const struct ArrowArrayView* 
                                                    int64_t i);
 static inline double ArrowArrayViewGetDoubleUnsafe(const struct ArrowArrayView* array_view,
                                                    int64_t i);
+/* The less common numeric types of the three getters above, out of line (index i
+ * with the offset applied). Pure, so a loop over the inline getters still unswitches. */
+int64_t ArrowPrivateArrayViewGetIntSlow(const struct ArrowArrayView* array_view,
+                                        int64_t i) NANOARROW_PURE;
+uint64_t ArrowPrivateArrayViewGetUIntSlow(const struct ArrowArrayView* array_view,
+                                          int64_t i) NANOARROW_PURE;
+double ArrowPrivateArrayViewGetDoubleSlow(const struct ArrowArrayView* array_view,
+                                          int64_t i) NANOARROW_PURE;
 static inline struct ArrowStringView ArrowArrayViewGetStringUnsafe(
     const struct ArrowArrayView* array_view, int64_t i);
 static inline struct ArrowBufferView ArrowArrayViewGetBytesUnsafe(
@@ -1021,55 +1035,9 @@ static inline const char* ArrowErrorMessage(struct ArrowError* error) {
 
 /* ---- Names ---- */
 
+/* The names live in the library once (a switch per translation unit adds up). */
 static inline const char* ArrowTypeString(enum ArrowType type) {
-  switch (type) {
-    case NANOARROW_TYPE_NA: return "na";
-    case NANOARROW_TYPE_BOOL: return "bool";
-    case NANOARROW_TYPE_UINT8: return "uint8";
-    case NANOARROW_TYPE_INT8: return "int8";
-    case NANOARROW_TYPE_UINT16: return "uint16";
-    case NANOARROW_TYPE_INT16: return "int16";
-    case NANOARROW_TYPE_UINT32: return "uint32";
-    case NANOARROW_TYPE_INT32: return "int32";
-    case NANOARROW_TYPE_UINT64: return "uint64";
-    case NANOARROW_TYPE_INT64: return "int64";
-    case NANOARROW_TYPE_HALF_FLOAT: return "half_float";
-    case NANOARROW_TYPE_FLOAT: return "float";
-    case NANOARROW_TYPE_DOUBLE: return "double";
-    case NANOARROW_TYPE_STRING: return "string";
-    case NANOARROW_TYPE_BINARY: return "binary";
-    case NANOARROW_TYPE_FIXED_SIZE_BINARY: return "fixed_size_binary";
-    case NANOARROW_TYPE_DATE32: return "date32";
-    case NANOARROW_TYPE_DATE64: return "date64";
-    case NANOARROW_TYPE_TIMESTAMP: return "timestamp";
-    case NANOARROW_TYPE_TIME32: return "time32";
-    case NANOARROW_TYPE_TIME64: return "time64";
-    case NANOARROW_TYPE_INTERVAL_MONTHS: return "interval_months";
-    case NANOARROW_TYPE_INTERVAL_DAY_TIME: return "interval_day_time";
-    case NANOARROW_TYPE_DECIMAL128: return "decimal128";
-    case NANOARROW_TYPE_DECIMAL256: return "decimal256";
-    case NANOARROW_TYPE_LIST: return "list";
-    case NANOARROW_TYPE_STRUCT: return "struct";
-    case NANOARROW_TYPE_SPARSE_UNION: return "sparse_union";
-    case NANOARROW_TYPE_DENSE_UNION: return "dense_union";
-    case NANOARROW_TYPE_DICTIONARY: return "dictionary";
-    case NANOARROW_TYPE_MAP: return "map";
-    case NANOARROW_TYPE_EXTENSION: return "extension";
-    case NANOARROW_TYPE_FIXED_SIZE_LIST: return "fixed_size_list";
-    case NANOARROW_TYPE_DURATION: return "duration";
-    case NANOARROW_TYPE_LARGE_STRING: return "large_string";
-    case NANOARROW_TYPE_LARGE_BINARY: return "large_binary";
-    case NANOARROW_TYPE_LARGE_LIST: return "large_list";
-    case NANOARROW_TYPE_INTERVAL_MONTH_DAY_NANO: return "interval_month_day_nano";
-    case NANOARROW_TYPE_RUN_END_ENCODED: return "run_end_encoded";
-    case NANOARROW_TYPE_BINARY_VIEW: return "binary_view";
-    case NANOARROW_TYPE_STRING_VIEW: return "string_view";
-    case NANOARROW_TYPE_DECIMAL32: return "decimal32";
-    case NANOARROW_TYPE_DECIMAL64: return "decimal64";
-    case NANOARROW_TYPE_LIST_VIEW: return "list_view";
-    case NANOARROW_TYPE_LARGE_LIST_VIEW: return "large_list_view";
-    default: return NULL;
-  }
+  return ArrowPrivateTypeString(type);
 }
 
 static inline const char* ArrowTimeUnitString(enum ArrowTimeUnit time_unit) {
@@ -3009,99 +2977,6 @@ static inline int64_t ArrowArrayViewListChildOffset(const struct ArrowArrayView*
 /* The numeric getters test the most common types first and leave the rest to an
  * out-of-line pure function: the loop body stays small and the tests stay
  * loop-invariant, so compilers can unswitch (and vectorize) a loop over elements. */
-#if defined(__GNUC__) || defined(__clang__)
-#define NANOARROW_PRIVATE_SLOW_PATH static __attribute__((noinline, pure, unused))
-#else
-#define NANOARROW_PRIVATE_SLOW_PATH static inline
-#endif
-
-/* The switch cases reading element I (offset applied) of every numeric storage
- * type, converted with RETURN_AS (FLOAT_AS for floating point values). */
-#define NANOARROW_PRIVATE_NUMERIC_CASES(DATA, I, RETURN_AS, FLOAT_AS, BOOL_EXPR) \
-  case NANOARROW_TYPE_INT32:                                                    \
-  case NANOARROW_TYPE_DATE32:                                                   \
-  case NANOARROW_TYPE_TIME32:                                                   \
-  case NANOARROW_TYPE_INTERVAL_MONTHS:                                          \
-    return RETURN_AS(DATA.as_int32[I]);                                         \
-  case NANOARROW_TYPE_INT64:                                                    \
-  case NANOARROW_TYPE_DATE64:                                                   \
-  case NANOARROW_TYPE_TIME64:                                                   \
-  case NANOARROW_TYPE_TIMESTAMP:                                                \
-  case NANOARROW_TYPE_DURATION:                                                 \
-    return RETURN_AS(DATA.as_int64[I]);                                         \
-  case NANOARROW_TYPE_DOUBLE:                                                   \
-    return FLOAT_AS(DATA.as_double[I]);                                         \
-  case NANOARROW_TYPE_FLOAT:                                                    \
-    return FLOAT_AS(DATA.as_float[I]);                                          \
-  case NANOARROW_TYPE_UINT32:                                                   \
-    return RETURN_AS(DATA.as_uint32[I]);                                        \
-  case NANOARROW_TYPE_UINT64:                                                   \
-    return RETURN_AS(DATA.as_uint64[I]);                                        \
-  case NANOARROW_TYPE_INT16:                                                    \
-    return RETURN_AS(DATA.as_int16[I]);                                         \
-  case NANOARROW_TYPE_UINT16:                                                   \
-    return RETURN_AS(DATA.as_uint16[I]);                                        \
-  case NANOARROW_TYPE_INT8:                                                     \
-    return RETURN_AS(DATA.as_int8[I]);                                          \
-  case NANOARROW_TYPE_UINT8:                                                    \
-    return RETURN_AS(DATA.as_uint8[I]);                                         \
-  case NANOARROW_TYPE_HALF_FLOAT:                                               \
-    return FLOAT_AS(ArrowHalfFloatToFloat(DATA.as_uint16[I]));                  \
-  case NANOARROW_TYPE_BOOL:                                                     \
-    return RETURN_AS(BOOL_EXPR)
-
-#define NANOARROW_PRIVATE_AS_INT64(x) ((int64_t)(x))
-#define NANOARROW_PRIVATE_AS_UINT64(x) ((uint64_t)(x))
-#define NANOARROW_PRIVATE_AS_DOUBLE(x) ((double)(x))
-
-/* Floating point to integer conversions that are defined for every input (a C
- * cast is not for NaN or out-of-range values): truncated toward zero, saturated
- * at the type's limits, NaN as 0. */
-static inline int64_t ArrowPrivateDoubleToInt64(double x) {
-  if (x != x) return 0;
-  if (x >= 9223372036854775808.0) return INT64_MAX;
-  if (x <= -9223372036854775808.0) return INT64_MIN;
-  return (int64_t)x;
-}
-
-static inline uint64_t ArrowPrivateDoubleToUInt64(double x) {
-  if (!(x > -1.0)) return 0; /* NaN, and negative values below -1 */
-  if (x >= 18446744073709551616.0) return UINT64_MAX;
-  return (uint64_t)x;
-}
-
-NANOARROW_PRIVATE_SLOW_PATH int64_t ArrowPrivateArrayViewGetIntSlow(
-    const struct ArrowArrayView* array_view, int64_t i) {
-  const union ArrowBufferViewData data = array_view->buffer_views[1].data;
-  switch (array_view->storage_type) {
-    NANOARROW_PRIVATE_NUMERIC_CASES(data, i, NANOARROW_PRIVATE_AS_INT64,
-                                    ArrowPrivateDoubleToInt64, (data.as_uint8[i >> 3] >> (i & 7)) & 1);
-    default:
-      return INT64_MAX;
-  }
-}
-
-NANOARROW_PRIVATE_SLOW_PATH uint64_t ArrowPrivateArrayViewGetUIntSlow(
-    const struct ArrowArrayView* array_view, int64_t i) {
-  const union ArrowBufferViewData data = array_view->buffer_views[1].data;
-  switch (array_view->storage_type) {
-    NANOARROW_PRIVATE_NUMERIC_CASES(data, i, NANOARROW_PRIVATE_AS_UINT64,
-                                    ArrowPrivateDoubleToUInt64, (data.as_uint8[i >> 3] >> (i & 7)) & 1);
-    default:
-      return UINT64_MAX;
-  }
-}
-
-NANOARROW_PRIVATE_SLOW_PATH double ArrowPrivateArrayViewGetDoubleSlow(
-    const struct ArrowArrayView* array_view, int64_t i) {
-  const union ArrowBufferViewData data = array_view->buffer_views[1].data;
-  switch (array_view->storage_type) {
-    NANOARROW_PRIVATE_NUMERIC_CASES(data, i, NANOARROW_PRIVATE_AS_DOUBLE,
-                                    NANOARROW_PRIVATE_AS_DOUBLE, (data.as_uint8[i >> 3] >> (i & 7)) & 1);
-    default:
-      return 0.0;
-  }
-}
 
 /* Element i as an int64 (floating point truncated and saturated, NaN as 0;
  * INT64_MAX for non-numeric types). */

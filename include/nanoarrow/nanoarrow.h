@@ -21,6 +21,10 @@
 #define ArrowNanoarrowVersion NANOARROW_SYMBOL(ArrowNanoarrowVersion)
 #define ArrowNanoarrowVersionInt NANOARROW_SYMBOL(ArrowNanoarrowVersionInt)
 #define ArrowErrorSet NANOARROW_SYMBOL(ArrowErrorSet)
+#define ArrowPrivateTypeString NANOARROW_SYMBOL(ArrowPrivateTypeString)
+#define ArrowPrivateArrayViewGetIntSlow NANOARROW_SYMBOL(ArrowPrivateArrayViewGetIntSlow)
+#define ArrowPrivateArrayViewGetUIntSlow NANOARROW_SYMBOL(ArrowPrivateArrayViewGetUIntSlow)
+#define ArrowPrivateArrayViewGetDoubleSlow NANOARROW_SYMBOL(ArrowPrivateArrayViewGetDoubleSlow)
 #define ArrowMalloc NANOARROW_SYMBOL(ArrowMalloc)
 #define ArrowRealloc NANOARROW_SYMBOL(ArrowRealloc)
 #define ArrowFree NANOARROW_SYMBOL(ArrowFree)
@@ -119,6 +123,7 @@ struct ArrowBufferAllocator ArrowBufferDeallocator(ArrowBufferDeallocatorCallbac
 
 /* Human-readable names ("int32", "timestamp", ...); NULL for unknown values. */
 static inline const char* ArrowTypeString(enum ArrowType type);
+const char* ArrowPrivateTypeString(enum ArrowType type);
 static inline const char* ArrowTimeUnitString(enum ArrowTimeUnit time_unit);
 
 /* ======================================================================== */
@@ -462,6 +467,14 @@ static inline uint64_t ArrowArrayViewGetUIntUnsafe(const struct ArrowArrayView* 
                                                    int64_t i);
 static inline double ArrowArrayViewGetDoubleUnsafe(const struct ArrowArrayView* array_view,
                                                    int64_t i);
+/* The less common numeric types of the three getters above, out of line (index i
+ * with the offset applied). Pure, so a loop over the inline getters still unswitches. */
+int64_t ArrowPrivateArrayViewGetIntSlow(const struct ArrowArrayView* array_view,
+                                        int64_t i) NANOARROW_PURE;
+uint64_t ArrowPrivateArrayViewGetUIntSlow(const struct ArrowArrayView* array_view,
+                                          int64_t i) NANOARROW_PURE;
+double ArrowPrivateArrayViewGetDoubleSlow(const struct ArrowArrayView* array_view,
+                                          int64_t i) NANOARROW_PURE;
 static inline struct ArrowStringView ArrowArrayViewGetStringUnsafe(
     const struct ArrowArrayView* array_view, int64_t i);
 static inline struct ArrowBufferView ArrowArrayViewGetBytesUnsafe(

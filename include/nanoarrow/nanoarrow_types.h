@@ -97,12 +97,14 @@ struct ArrowArrayStream {
 #define NANOARROW_CHECK_PRINTF_ATTRIBUTE __attribute__((format(printf, 2, 3)))
 #define NANOARROW_COLD __attribute__((cold))
 #define NANOARROW_NOINLINE __attribute__((noinline))
+#define NANOARROW_PURE __attribute__((pure))
 #else
 #define NANOARROW_PREDICT_TRUE(x) (x)
 #define NANOARROW_PREDICT_FALSE(x) (x)
 #define NANOARROW_CHECK_PRINTF_ATTRIBUTE
 #define NANOARROW_COLD
 #define NANOARROW_NOINLINE
+#define NANOARROW_PURE
 #endif
 
 /* ---- Errors ---- */
@@ -234,10 +236,9 @@ enum ArrowValidationLevel {
 /* How ArrowArrayViewCompare (and ArrowSchemaCompare) decide equality.
  * IDENTICAL: same storage types, offsets, lengths, null counts and buffers byte for
  * byte (sizes included), children and dictionaries likewise; two arrays holding
- * the same values at different offsets are not identical.
- * EQUAL (arrays only; an extension of this library): the same logical values,
- * whatever the offsets and the bytes under null slots. */
-enum ArrowCompareLevel { NANOARROW_COMPARE_IDENTICAL = 0, NANOARROW_COMPARE_EQUAL = 1 };
+ * the same values at different offsets are not identical (ArrowTestingCompareArray
+ * of the testing library compares values). */
+enum ArrowCompareLevel { NANOARROW_COMPARE_IDENTICAL = 0 };
 
 enum ArrowBufferType {
   NANOARROW_BUFFER_TYPE_NONE,

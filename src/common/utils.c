@@ -107,3 +107,26 @@ struct ArrowBufferAllocator ArrowBufferDeallocator(ArrowBufferDeallocatorCallbac
   allocator.private_data = private_data;
   return allocator;
 }
+
+/* Every type's name, NUL-separated, in enum ArrowType order from NANOARROW_TYPE_NA;
+ * an offset table beside it costs less than a switch or a table of pointers. */
+static const char kArrowTypeNames[] =
+    "na\0bool\0uint8\0int8\0uint16\0int16\0uint32\0int32\0uint64\0int64\0half_float\0"
+    "float\0double\0string\0binary\0fixed_size_binary\0date32\0date64\0timestamp\0"
+    "time32\0time64\0interval_months\0interval_day_time\0decimal128\0decimal256\0"
+    "list\0struct\0sparse_union\0dense_union\0dictionary\0map\0extension\0"
+    "fixed_size_list\0duration\0large_string\0large_binary\0large_list\0"
+    "interval_month_day_nano\0run_end_encoded\0binary_view\0string_view\0decimal32\0"
+    "decimal64\0list_view\0large_list_view\0";
+static const uint16_t kArrowTypeNameOffsets[] = {
+    0, 3, 8, 14, 19, 26, 32, 39, 45, 52, 58, 69, 75, 82, 89, 96, 114, 121, 128, 138,
+    145, 152, 168, 186, 197, 208, 213, 220, 233, 245, 256, 260, 270, 286, 295, 308,
+    321, 332, 356, 372, 384, 396, 406, 416, 426};
+
+const char* ArrowPrivateTypeString(enum ArrowType type) {
+  int i = (int)type - (int)NANOARROW_TYPE_NA;
+  if (i < 0 || i >= (int)(sizeof(kArrowTypeNameOffsets) / sizeof(kArrowTypeNameOffsets[0]))) {
+    return NULL;
+  }
+  return kArrowTypeNames + kArrowTypeNameOffsets[i];
+}
