@@ -19,6 +19,7 @@ const char* ArrowNanoarrowVersion(void) { return NANOARROW_VERSION; }
 
 int ArrowNanoarrowVersionInt(void) { return NANOARROW_VERSION_INT; }
 
+NANOARROW_COLD
 ArrowErrorCode ArrowErrorSet(struct ArrowError* error, const char* fmt, ...) {
   if (error == NULL) {
     return NANOARROW_OK;
@@ -402,6 +403,7 @@ static uint32_t ArrowLimbsDivide(uint32_t* limbs, int n_limbs, uint32_t divisor)
   return (uint32_t)remainder;
 }
 
+NANOARROW_COLD
 ArrowErrorCode ArrowDecimalSetDigits(struct ArrowDecimal* decimal,
                                      struct ArrowStringView value) {
   if (decimal == NULL || !ArrowDecimalHasValidLayout(decimal) || value.size_bytes < 0 ||
@@ -468,6 +470,7 @@ ArrowErrorCode ArrowDecimalSetDigits(struct ArrowDecimal* decimal,
 
 /* Writes the sign and digits of the unscaled value into out (no terminator);
  * returns the number of characters written. */
+NANOARROW_COLD
 static int ArrowDecimalFormatDigits(const struct ArrowDecimal* decimal,
                                     char out[ARROW_DECIMAL_MAX_CHARS]) {
   uint32_t limbs[ARROW_DECIMAL_MAX_LIMBS] = {0};
@@ -515,6 +518,7 @@ static int ArrowDecimalFormatDigits(const struct ArrowDecimal* decimal,
   return n_chars + (ARROW_DECIMAL_MAX_CHARS - start);
 }
 
+NANOARROW_COLD
 ArrowErrorCode ArrowDecimalAppendDigitsToBuffer(const struct ArrowDecimal* decimal,
                                                 struct ArrowBuffer* buffer) {
   if (decimal == NULL || buffer == NULL || !ArrowDecimalHasValidLayout(decimal)) {
@@ -526,6 +530,7 @@ ArrowErrorCode ArrowDecimalAppendDigitsToBuffer(const struct ArrowDecimal* decim
   return ArrowBufferAppend(buffer, text, n_chars);
 }
 
+NANOARROW_COLD
 ArrowErrorCode ArrowDecimalAppendStringToBuffer(const struct ArrowDecimal* decimal,
                                                 struct ArrowBuffer* buffer) {
   if (decimal == NULL || buffer == NULL || !ArrowDecimalHasValidLayout(decimal)) {
@@ -2666,6 +2671,7 @@ static NANOARROW_COLD void SchemaCompareFlagsString(int64_t flags, char* out,
 }
 
 /* The node must be a schema the comparison can walk. */
+NANOARROW_COLD
 static ArrowErrorCode SchemaCompareCheckNode(const struct ArrowSchema* schema,
                                              const char* side,
                                              const struct SchemaComparePath* path,
@@ -2693,6 +2699,7 @@ static ArrowErrorCode SchemaCompareCheckNode(const struct ArrowSchema* schema,
   return NANOARROW_OK;
 }
 
+NANOARROW_COLD
 static ArrowErrorCode SchemaCompareNode(const struct ArrowSchema* actual,
                                         const struct ArrowSchema* expected,
                                         const struct SchemaComparePath* path, int depth,
@@ -3476,6 +3483,7 @@ ArrowErrorCode ArrowArrayAddVariadicBuffers(struct ArrowArray* array, int32_t nb
 
 /* ---- Reserve ---- */
 
+NANOARROW_COLD
 static ArrowErrorCode ArrowArrayReserveRecursive(struct ArrowArray* array,
                                                  int64_t additional, int depth) {
   struct ArrowArrayPrivateData* private_data =
@@ -3574,6 +3582,7 @@ static ArrowErrorCode ArrowArrayFitBitmap(const struct ArrowArray* array,
 /* Brings every array of the tree into its exportable state: the bitmap (when one
  * exists) covers exactly offset + length elements, string data buffers are never NULL
  * (some consumers reject that), and array->buffers points at the current data. */
+NANOARROW_COLD
 static ArrowErrorCode ArrowArrayFinalize(struct ArrowArray* array, int depth,
                                          struct ArrowError* error) {
   struct ArrowArrayPrivateData* private_data;
@@ -3634,6 +3643,7 @@ static ArrowErrorCode ArrowArrayFinalize(struct ArrowArray* array, int depth,
 /* Points array_view at array (already finalized, so every node is ours) with the
  * true size of every buffer, which the C interface alone cannot convey: validation
  * then catches a length that the buffers cannot back. */
+NANOARROW_COLD
 static ArrowErrorCode ArrowArrayViewInitFromBuiltArray(struct ArrowArrayView* array_view,
                                                        struct ArrowArray* array,
                                                        struct ArrowError* error) {
@@ -5518,6 +5528,7 @@ static const char* ArrowBasicArrayStreamGetLastError(
   return NULL;
 }
 
+NANOARROW_COLD
 static void ArrowBasicArrayStreamRelease(struct ArrowArrayStream* array_stream) {
   if (array_stream == NULL || array_stream->release == NULL) {
     return;
@@ -5542,6 +5553,7 @@ static void ArrowBasicArrayStreamRelease(struct ArrowArrayStream* array_stream) 
   array_stream->release = NULL;
 }
 
+NANOARROW_COLD
 ArrowErrorCode ArrowBasicArrayStreamInit(struct ArrowArrayStream* array_stream,
                                          struct ArrowSchema* schema, int64_t n_arrays) {
   if (array_stream == NULL || schema == NULL || n_arrays < 0 ||
@@ -5583,6 +5595,7 @@ ArrowErrorCode ArrowBasicArrayStreamInit(struct ArrowArrayStream* array_stream,
   return NANOARROW_OK;
 }
 
+NANOARROW_COLD
 void ArrowBasicArrayStreamSetArray(struct ArrowArrayStream* array_stream, int64_t i,
                                    struct ArrowArray* array) {
   struct ArrowBasicArrayStreamPrivate* private_data =
@@ -5599,6 +5612,7 @@ void ArrowBasicArrayStreamSetArray(struct ArrowArrayStream* array_stream, int64_
   ArrowArrayMove(array, &private_data->arrays[i]);
 }
 
+NANOARROW_COLD
 ArrowErrorCode ArrowBasicArrayStreamValidate(const struct ArrowArrayStream* array_stream,
                                              struct ArrowError* error) {
   if (array_stream == NULL || array_stream->release == NULL) {

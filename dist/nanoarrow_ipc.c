@@ -3200,6 +3200,7 @@ static void IpcDecoderResetDictionaries(struct ArrowIpcDecoderPrivate* private_d
 
 /* ---- Init / reset ---- */
 
+NANOARROW_COLD
 ArrowErrorCode ArrowIpcDecoderInit(struct ArrowIpcDecoder* decoder) {
   struct ArrowIpcDecoderPrivate* private_data;
   memset(decoder, 0, sizeof(*decoder));
@@ -3220,6 +3221,7 @@ ArrowErrorCode ArrowIpcDecoderInit(struct ArrowIpcDecoder* decoder) {
   return NANOARROW_OK;
 }
 
+NANOARROW_COLD
 void ArrowIpcDecoderReset(struct ArrowIpcDecoder* decoder) {
   struct ArrowIpcDecoderPrivate* private_data = IpcDecoderGetPrivate(decoder);
   if (private_data == NULL) return;
@@ -3775,6 +3777,7 @@ static int IpcDecoderCompareIds(const void* a, const void* b) {
   return (x > y) - (x < y);
 }
 
+NANOARROW_COLD
 ArrowErrorCode ArrowIpcDictionariesInit(struct ArrowIpcDictionaries* dictionaries,
                                         const struct ArrowIpcDictionaryEncodings* encodings,
                                         struct ArrowError* error) {
@@ -3888,12 +3891,14 @@ void ArrowIpcFooterInit(struct ArrowIpcFooter* footer) {
   ArrowBufferInit(&footer->dictionary_blocks);
 }
 
+NANOARROW_COLD
 void ArrowIpcFooterReset(struct ArrowIpcFooter* footer) {
   if (footer->schema.release != NULL) ArrowSchemaRelease(&footer->schema);
   ArrowBufferReset(&footer->record_batch_blocks);
   ArrowBufferReset(&footer->dictionary_blocks);
 }
 
+NANOARROW_COLD
 ArrowErrorCode ArrowIpcDecoderPeekFooter(struct ArrowIpcDecoder* decoder,
                                          struct ArrowBufferView data,
                                          struct ArrowError* error) {
@@ -3921,6 +3926,7 @@ ArrowErrorCode ArrowIpcDecoderPeekFooter(struct ArrowIpcDecoder* decoder,
   return NANOARROW_OK;
 }
 
+NANOARROW_COLD
 static ArrowErrorCode IpcDecoderVerifyFooterInternal(struct ArrowIpcDecoder* decoder,
                                            struct ArrowBufferView data,
                                            struct ArrowIpcFbrTable* footer,
@@ -3950,6 +3956,7 @@ ArrowErrorCode ArrowIpcDecoderVerifyFooter(struct ArrowIpcDecoder* decoder,
   return IpcDecoderVerifyFooterInternal(decoder, data, &footer, error);
 }
 
+NANOARROW_COLD
 static ArrowErrorCode IpcDecoderReadBlocks(const struct ArrowIpcFbrTable* footer, int id,
                                  struct ArrowBuffer* out, struct ArrowError* error) {
   struct ArrowIpcFbrVector vec;
@@ -3971,6 +3978,7 @@ static ArrowErrorCode IpcDecoderReadBlocks(const struct ArrowIpcFbrTable* footer
   return NANOARROW_OK;
 }
 
+NANOARROW_COLD
 ArrowErrorCode ArrowIpcDecoderDecodeFooter(struct ArrowIpcDecoder* decoder,
                                            struct ArrowBufferView data,
                                            struct ArrowError* error) {
@@ -4151,6 +4159,7 @@ static ArrowErrorCode ArrowIpcAppendLE64(struct ArrowBuffer* buffer, int64_t val
 
 /* ---- Lifecycle ---- */
 
+NANOARROW_COLD
 ArrowErrorCode ArrowIpcEncoderInit(struct ArrowIpcEncoder* encoder) {
   struct ArrowIpcEncoderPrivate* private_data =
       (struct ArrowIpcEncoderPrivate*)ArrowMalloc(sizeof(struct ArrowIpcEncoderPrivate));
@@ -4169,6 +4178,7 @@ ArrowErrorCode ArrowIpcEncoderInit(struct ArrowIpcEncoder* encoder) {
   return NANOARROW_OK;
 }
 
+NANOARROW_COLD
 void ArrowIpcEncoderReset(struct ArrowIpcEncoder* encoder) {
   struct ArrowIpcEncoderPrivate* private_data =
       (struct ArrowIpcEncoderPrivate*)encoder->private_data;
@@ -4184,6 +4194,7 @@ void ArrowIpcEncoderReset(struct ArrowIpcEncoder* encoder) {
   encoder->private_data = NULL;
 }
 
+NANOARROW_COLD
 ArrowErrorCode ArrowIpcEncoderSetCompression(struct ArrowIpcEncoder* encoder,
                                              enum ArrowIpcCompressionType codec,
                                              struct ArrowError* error) {
@@ -4216,6 +4227,7 @@ ArrowErrorCode ArrowIpcEncoderSetCompression(struct ArrowIpcEncoder* encoder,
   return NANOARROW_OK;
 }
 
+NANOARROW_COLD
 ArrowErrorCode ArrowIpcEncoderSetAlignment(struct ArrowIpcEncoder* encoder,
                                            int64_t alignment) {
   struct ArrowIpcEncoderPrivate* private_data =
@@ -5528,6 +5540,7 @@ ArrowErrorCode ArrowIpcEncoderEncodeSimpleRecordBatch(
   return NANOARROW_OK;
 }
 
+NANOARROW_COLD
 ArrowErrorCode ArrowIpcEncoderEncodeDictionaryBatch(
     struct ArrowIpcEncoder* encoder, int64_t id, char is_delta,
     const struct ArrowArrayView* values, struct ArrowBuffer* body_buffer,
@@ -5570,6 +5583,7 @@ ArrowErrorCode ArrowIpcEncoderEncodeDictionaryBatch(
 
 /* ---- Footer ---- */
 
+NANOARROW_COLD
 static ArrowErrorCode ArrowIpcFbWriteBlocks(struct ArrowIpcFbb* fbb,
                                             const struct ArrowIpcFbbTable* footer, int id,
                                             const struct ArrowBuffer* blocks) {
@@ -5591,6 +5605,7 @@ static ArrowErrorCode ArrowIpcFbWriteBlocks(struct ArrowIpcFbb* fbb,
   return NANOARROW_OK;
 }
 
+NANOARROW_COLD
 ArrowErrorCode ArrowIpcEncoderEncodeFooter(struct ArrowIpcEncoder* encoder,
                                            const struct ArrowIpcFooter* footer,
                                            struct ArrowError* error) {
@@ -5837,6 +5852,7 @@ static ArrowErrorCode IpcFileReaderCheckLeadingMagic(const uint8_t* data, int64_
   return NANOARROW_OK;
 }
 
+NANOARROW_COLD
 ArrowErrorCode ArrowIpcFileReaderInitBuffer(struct ArrowIpcFileReader* reader,
                                             struct ArrowBuffer* data,
                                             struct ArrowError* error) {
@@ -5865,6 +5881,7 @@ ArrowErrorCode ArrowIpcFileReaderInitBuffer(struct ArrowIpcFileReader* reader,
   return NANOARROW_OK;
 }
 
+NANOARROW_COLD
 ArrowErrorCode ArrowIpcFileReaderInitFile(struct ArrowIpcFileReader* reader,
                                           void* file_ptr, int close_on_release,
                                           struct ArrowError* error) {
@@ -5920,6 +5937,7 @@ ArrowErrorCode ArrowIpcFileReaderInitFile(struct ArrowIpcFileReader* reader,
   return NANOARROW_OK;
 }
 
+NANOARROW_COLD
 void ArrowIpcFileReaderReset(struct ArrowIpcFileReader* reader) {
   if (reader->private_data != NULL) {
     IpcFileReaderPrivateFree((struct IpcFileReaderPrivate*)reader->private_data);
@@ -7308,6 +7326,7 @@ static ArrowErrorCode IpcStreamReadExactly(struct IpcStreamReaderPrivate* privat
   return NANOARROW_OK;
 }
 
+NANOARROW_COLD
 static ArrowErrorCode IpcStreamStartFileMode(struct IpcStreamReaderPrivate* private_data,
                                     struct ArrowBuffer* all) {
   int64_t n_read;
@@ -7826,6 +7845,7 @@ static const char* IpcStreamReaderGetLastError(struct ArrowArrayStream* stream) 
   return private_data->error.message;
 }
 
+NANOARROW_COLD
 static void IpcStreamReaderRelease(struct ArrowArrayStream* stream) {
   struct IpcStreamReaderPrivate* private_data =
       (struct IpcStreamReaderPrivate*)stream->private_data;
@@ -7860,6 +7880,7 @@ ArrowErrorCode ArrowIpcArrayStreamReaderInitWithValidation(
                                                  validation_level, -1);
 }
 
+NANOARROW_COLD
 ArrowErrorCode ArrowIpcArrayStreamReaderInitWithLimits(
     struct ArrowArrayStream* out, struct ArrowIpcInputStream* input_stream,
     struct ArrowIpcArrayStreamReaderOptions* options,
@@ -8000,6 +8021,7 @@ struct ArrowIpcWriterPrivate {
 static const uint8_t kArrowIpcMagic[8] = {'A', 'R', 'R', 'O', 'W', '1', 0, 0};
 static const uint8_t kArrowIpcEndOfStream[8] = {0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0};
 
+NANOARROW_COLD
 ArrowErrorCode ArrowIpcWriterInit(struct ArrowIpcWriter* writer,
                                   struct ArrowIpcOutputStream* output_stream) {
   struct ArrowIpcWriterPrivate* private_data;
@@ -8028,6 +8050,7 @@ ArrowErrorCode ArrowIpcWriterInit(struct ArrowIpcWriter* writer,
   return NANOARROW_OK;
 }
 
+NANOARROW_COLD
 void ArrowIpcWriterReset(struct ArrowIpcWriter* writer) {
   struct ArrowIpcWriterPrivate* private_data =
       (struct ArrowIpcWriterPrivate*)writer->private_data;
@@ -8056,6 +8079,7 @@ void ArrowIpcWriterReset(struct ArrowIpcWriter* writer) {
   writer->private_data = NULL;
 }
 
+NANOARROW_COLD
 ArrowErrorCode ArrowIpcWriterSetCompression(struct ArrowIpcWriter* writer,
                                             enum ArrowIpcCompressionType codec,
                                             struct ArrowError* error) {
@@ -8064,6 +8088,7 @@ ArrowErrorCode ArrowIpcWriterSetCompression(struct ArrowIpcWriter* writer,
   return ArrowIpcEncoderSetCompression(&private_data->encoder, codec, error);
 }
 
+NANOARROW_COLD
 ArrowErrorCode ArrowIpcWriterSetAlignment(struct ArrowIpcWriter* writer,
                                           int64_t alignment, struct ArrowError* error) {
   struct ArrowIpcWriterPrivate* private_data =
@@ -8117,6 +8142,7 @@ static ArrowErrorCode ArrowIpcWriterWriteStaged(struct ArrowIpcWriterPrivate* pr
                                   error);
 }
 
+NANOARROW_COLD
 ArrowErrorCode ArrowIpcWriterStartFile(struct ArrowIpcWriter* writer,
                                        struct ArrowError* error) {
   struct ArrowIpcWriterPrivate* private_data =
@@ -8231,6 +8257,7 @@ static int ArrowIpcWriterFixedWidthBatchValid(
   return 1;
 }
 
+NANOARROW_COLD
 ArrowErrorCode ArrowIpcWriterWriteSchema(struct ArrowIpcWriter* writer,
                                          const struct ArrowSchema* in,
                                          struct ArrowError* error) {
@@ -8263,6 +8290,7 @@ ArrowErrorCode ArrowIpcWriterWriteSchema(struct ArrowIpcWriter* writer,
 }
 
 /* The name of top-level column i for messages. */
+NANOARROW_COLD
 static const char* ArrowIpcWriterColumnName(const struct ArrowIpcWriterPrivate* private_data,
                                             int64_t i) {
   if (private_data->schema.release != NULL && i < private_data->schema.n_children &&
@@ -8375,6 +8403,7 @@ static ArrowErrorCode ArrowIpcWriterAppendValue(struct ArrowBuffer* out,
                                                 const struct ArrowArrayView* view,
                                                 int64_t i, int depth);
 
+NANOARROW_COLD
 static ArrowErrorCode ArrowIpcWriterAppendValues(struct ArrowBuffer* out,
                                                  const struct ArrowArrayView* view,
                                                  int64_t start, int64_t end, int depth) {
@@ -8385,10 +8414,12 @@ static ArrowErrorCode ArrowIpcWriterAppendValues(struct ArrowBuffer* out,
   return NANOARROW_OK;
 }
 
+NANOARROW_COLD
 static ArrowErrorCode ArrowIpcWriterAppendLength(struct ArrowBuffer* out, int64_t length) {
   return ArrowBufferAppend(out, &length, sizeof(length));
 }
 
+NANOARROW_COLD
 static ArrowErrorCode ArrowIpcWriterAppendValue(struct ArrowBuffer* out,
                                                 const struct ArrowArrayView* view,
                                                 int64_t i, int depth) {
@@ -8477,6 +8508,7 @@ static ArrowErrorCode ArrowIpcWriterAppendValue(struct ArrowBuffer* out,
   }
 }
 
+NANOARROW_COLD
 static int64_t ArrowIpcWriterFindDictionary(const struct ArrowIpcWriterPrivate* private_data,
                                             int64_t id) {
   int64_t i;
@@ -8486,6 +8518,7 @@ static int64_t ArrowIpcWriterFindDictionary(const struct ArrowIpcWriterPrivate* 
   return -1;
 }
 
+NANOARROW_COLD
 static ArrowErrorCode ArrowIpcWriterAddDictionary(struct ArrowIpcWriterPrivate* private_data,
                                                   int64_t id) {
   struct ArrowIpcWriterDictionary* dictionary;
@@ -8504,6 +8537,7 @@ static ArrowErrorCode ArrowIpcWriterAddDictionary(struct ArrowIpcWriterPrivate* 
   return NANOARROW_OK;
 }
 
+NANOARROW_COLD
 static struct ArrowIpcWriterDictionaryPlan* ArrowIpcWriterPlans(
     struct ArrowIpcWriterPrivate* private_data, int64_t* n_out) {
   *n_out = private_data->plans.size_bytes /
@@ -8511,6 +8545,7 @@ static struct ArrowIpcWriterDictionaryPlan* ArrowIpcWriterPlans(
   return (struct ArrowIpcWriterDictionaryPlan*)private_data->plans.data;
 }
 
+NANOARROW_COLD
 static void ArrowIpcWriterClearPlans(struct ArrowIpcWriterPrivate* private_data) {
   int64_t n_plans;
   struct ArrowIpcWriterDictionaryPlan* plans = ArrowIpcWriterPlans(private_data, &n_plans);
@@ -8522,6 +8557,7 @@ static void ArrowIpcWriterClearPlans(struct ArrowIpcWriterPrivate* private_data)
 /* Decides what the reader needs for dictionary id holding values: nothing when
  * its values are unchanged, a delta when the known values are a prefix of them,
  * otherwise the whole dictionary. Values are compared, not bytes. */
+NANOARROW_COLD
 static ArrowErrorCode ArrowIpcWriterPlanDictionary(struct ArrowIpcWriterPrivate* private_data,
                                                    int64_t id,
                                                    const struct ArrowArrayView* values,
@@ -8621,6 +8657,7 @@ static ArrowErrorCode ArrowIpcWriterPlanDictionaries(
 }
 
 /* Encodes every planned dictionary batch into pending (with its blocks). */
+NANOARROW_COLD
 static ArrowErrorCode ArrowIpcWriterEncodeDictionaries(
     struct ArrowIpcWriterPrivate* private_data, struct ArrowError* error) {
   int64_t n_plans;
@@ -8653,6 +8690,7 @@ static ArrowErrorCode ArrowIpcWriterEncodeDictionaries(
 }
 
 /* After the bytes are out: the reader now knows the planned dictionaries. */
+NANOARROW_COLD
 static ArrowErrorCode ArrowIpcWriterCommitDictionaries(
     struct ArrowIpcWriterPrivate* private_data, int64_t pending_start,
     struct ArrowError* error) {
@@ -8679,6 +8717,7 @@ static ArrowErrorCode ArrowIpcWriterCommitDictionaries(
 
 /* ---- Record batches ---- */
 
+NANOARROW_COLD
 static ArrowErrorCode ArrowIpcWriterWriteEndOfStream(
     struct ArrowIpcWriterPrivate* private_data, struct ArrowError* error) {
   NANOARROW_RETURN_NOT_OK(ArrowIpcWriterWriteBytes(private_data, kArrowIpcEndOfStream,
@@ -8810,6 +8849,7 @@ ArrowErrorCode ArrowIpcWriterWriteArrayStream(struct ArrowIpcWriter* writer,
   return ArrowIpcWriterWriteArrayView(writer, NULL, error);
 }
 
+NANOARROW_COLD
 ArrowErrorCode ArrowIpcWriterFinalizeFile(struct ArrowIpcWriter* writer,
                                           struct ArrowError* error) {
   struct ArrowIpcWriterPrivate* private_data =

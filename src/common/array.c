@@ -663,6 +663,7 @@ ArrowErrorCode ArrowArrayAddVariadicBuffers(struct ArrowArray* array, int32_t nb
 
 /* ---- Reserve ---- */
 
+NANOARROW_COLD
 static ArrowErrorCode ArrowArrayReserveRecursive(struct ArrowArray* array,
                                                  int64_t additional, int depth) {
   struct ArrowArrayPrivateData* private_data =
@@ -761,6 +762,7 @@ static ArrowErrorCode ArrowArrayFitBitmap(const struct ArrowArray* array,
 /* Brings every array of the tree into its exportable state: the bitmap (when one
  * exists) covers exactly offset + length elements, string data buffers are never NULL
  * (some consumers reject that), and array->buffers points at the current data. */
+NANOARROW_COLD
 static ArrowErrorCode ArrowArrayFinalize(struct ArrowArray* array, int depth,
                                          struct ArrowError* error) {
   struct ArrowArrayPrivateData* private_data;
@@ -821,6 +823,7 @@ static ArrowErrorCode ArrowArrayFinalize(struct ArrowArray* array, int depth,
 /* Points array_view at array (already finalized, so every node is ours) with the
  * true size of every buffer, which the C interface alone cannot convey: validation
  * then catches a length that the buffers cannot back. */
+NANOARROW_COLD
 static ArrowErrorCode ArrowArrayViewInitFromBuiltArray(struct ArrowArrayView* array_view,
                                                        struct ArrowArray* array,
                                                        struct ArrowError* error) {

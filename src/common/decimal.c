@@ -107,6 +107,7 @@ static uint32_t ArrowLimbsDivide(uint32_t* limbs, int n_limbs, uint32_t divisor)
   return (uint32_t)remainder;
 }
 
+NANOARROW_COLD
 ArrowErrorCode ArrowDecimalSetDigits(struct ArrowDecimal* decimal,
                                      struct ArrowStringView value) {
   if (decimal == NULL || !ArrowDecimalHasValidLayout(decimal) || value.size_bytes < 0 ||
@@ -173,6 +174,7 @@ ArrowErrorCode ArrowDecimalSetDigits(struct ArrowDecimal* decimal,
 
 /* Writes the sign and digits of the unscaled value into out (no terminator);
  * returns the number of characters written. */
+NANOARROW_COLD
 static int ArrowDecimalFormatDigits(const struct ArrowDecimal* decimal,
                                     char out[ARROW_DECIMAL_MAX_CHARS]) {
   uint32_t limbs[ARROW_DECIMAL_MAX_LIMBS] = {0};
@@ -220,6 +222,7 @@ static int ArrowDecimalFormatDigits(const struct ArrowDecimal* decimal,
   return n_chars + (ARROW_DECIMAL_MAX_CHARS - start);
 }
 
+NANOARROW_COLD
 ArrowErrorCode ArrowDecimalAppendDigitsToBuffer(const struct ArrowDecimal* decimal,
                                                 struct ArrowBuffer* buffer) {
   if (decimal == NULL || buffer == NULL || !ArrowDecimalHasValidLayout(decimal)) {
@@ -231,6 +234,7 @@ ArrowErrorCode ArrowDecimalAppendDigitsToBuffer(const struct ArrowDecimal* decim
   return ArrowBufferAppend(buffer, text, n_chars);
 }
 
+NANOARROW_COLD
 ArrowErrorCode ArrowDecimalAppendStringToBuffer(const struct ArrowDecimal* decimal,
                                                 struct ArrowBuffer* buffer) {
   if (decimal == NULL || buffer == NULL || !ArrowDecimalHasValidLayout(decimal)) {

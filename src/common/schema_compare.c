@@ -136,6 +136,7 @@ static NANOARROW_COLD void SchemaCompareFlagsString(int64_t flags, char* out,
 }
 
 /* The node must be a schema the comparison can walk. */
+NANOARROW_COLD
 static ArrowErrorCode SchemaCompareCheckNode(const struct ArrowSchema* schema,
                                              const char* side,
                                              const struct SchemaComparePath* path,
@@ -163,6 +164,7 @@ static ArrowErrorCode SchemaCompareCheckNode(const struct ArrowSchema* schema,
   return NANOARROW_OK;
 }
 
+NANOARROW_COLD
 static ArrowErrorCode SchemaCompareNode(const struct ArrowSchema* actual,
                                         const struct ArrowSchema* expected,
                                         const struct SchemaComparePath* path, int depth,

@@ -50,6 +50,7 @@ static const char* ArrowBasicArrayStreamGetLastError(
   return NULL;
 }
 
+NANOARROW_COLD
 static void ArrowBasicArrayStreamRelease(struct ArrowArrayStream* array_stream) {
   if (array_stream == NULL || array_stream->release == NULL) {
     return;
@@ -74,6 +75,7 @@ static void ArrowBasicArrayStreamRelease(struct ArrowArrayStream* array_stream) 
   array_stream->release = NULL;
 }
 
+NANOARROW_COLD
 ArrowErrorCode ArrowBasicArrayStreamInit(struct ArrowArrayStream* array_stream,
                                          struct ArrowSchema* schema, int64_t n_arrays) {
   if (array_stream == NULL || schema == NULL || n_arrays < 0 ||
@@ -115,6 +117,7 @@ ArrowErrorCode ArrowBasicArrayStreamInit(struct ArrowArrayStream* array_stream,
   return NANOARROW_OK;
 }
 
+NANOARROW_COLD
 void ArrowBasicArrayStreamSetArray(struct ArrowArrayStream* array_stream, int64_t i,
                                    struct ArrowArray* array) {
   struct ArrowBasicArrayStreamPrivate* private_data =
@@ -131,6 +134,7 @@ void ArrowBasicArrayStreamSetArray(struct ArrowArrayStream* array_stream, int64_
   ArrowArrayMove(array, &private_data->arrays[i]);
 }
 
+NANOARROW_COLD
 ArrowErrorCode ArrowBasicArrayStreamValidate(const struct ArrowArrayStream* array_stream,
                                              struct ArrowError* error) {
   if (array_stream == NULL || array_stream->release == NULL) {

@@ -361,6 +361,7 @@ static void IpcDecoderResetDictionaries(struct ArrowIpcDecoderPrivate* private_d
 
 /* ---- Init / reset ---- */
 
+NANOARROW_COLD
 ArrowErrorCode ArrowIpcDecoderInit(struct ArrowIpcDecoder* decoder) {
   struct ArrowIpcDecoderPrivate* private_data;
   memset(decoder, 0, sizeof(*decoder));
@@ -381,6 +382,7 @@ ArrowErrorCode ArrowIpcDecoderInit(struct ArrowIpcDecoder* decoder) {
   return NANOARROW_OK;
 }
 
+NANOARROW_COLD
 void ArrowIpcDecoderReset(struct ArrowIpcDecoder* decoder) {
   struct ArrowIpcDecoderPrivate* private_data = IpcDecoderGetPrivate(decoder);
   if (private_data == NULL) return;
@@ -936,6 +938,7 @@ static int IpcDecoderCompareIds(const void* a, const void* b) {
   return (x > y) - (x < y);
 }
 
+NANOARROW_COLD
 ArrowErrorCode ArrowIpcDictionariesInit(struct ArrowIpcDictionaries* dictionaries,
                                         const struct ArrowIpcDictionaryEncodings* encodings,
                                         struct ArrowError* error) {
@@ -1049,12 +1052,14 @@ void ArrowIpcFooterInit(struct ArrowIpcFooter* footer) {
   ArrowBufferInit(&footer->dictionary_blocks);
 }
 
+NANOARROW_COLD
 void ArrowIpcFooterReset(struct ArrowIpcFooter* footer) {
   if (footer->schema.release != NULL) ArrowSchemaRelease(&footer->schema);
   ArrowBufferReset(&footer->record_batch_blocks);
   ArrowBufferReset(&footer->dictionary_blocks);
 }
 
+NANOARROW_COLD
 ArrowErrorCode ArrowIpcDecoderPeekFooter(struct ArrowIpcDecoder* decoder,
                                          struct ArrowBufferView data,
                                          struct ArrowError* error) {
@@ -1082,6 +1087,7 @@ ArrowErrorCode ArrowIpcDecoderPeekFooter(struct ArrowIpcDecoder* decoder,
   return NANOARROW_OK;
 }
 
+NANOARROW_COLD
 static ArrowErrorCode IpcDecoderVerifyFooterInternal(struct ArrowIpcDecoder* decoder,
                                            struct ArrowBufferView data,
                                            struct ArrowIpcFbrTable* footer,
@@ -1111,6 +1117,7 @@ ArrowErrorCode ArrowIpcDecoderVerifyFooter(struct ArrowIpcDecoder* decoder,
   return IpcDecoderVerifyFooterInternal(decoder, data, &footer, error);
 }
 
+NANOARROW_COLD
 static ArrowErrorCode IpcDecoderReadBlocks(const struct ArrowIpcFbrTable* footer, int id,
                                  struct ArrowBuffer* out, struct ArrowError* error) {
   struct ArrowIpcFbrVector vec;
@@ -1132,6 +1139,7 @@ static ArrowErrorCode IpcDecoderReadBlocks(const struct ArrowIpcFbrTable* footer
   return NANOARROW_OK;
 }
 
+NANOARROW_COLD
 ArrowErrorCode ArrowIpcDecoderDecodeFooter(struct ArrowIpcDecoder* decoder,
                                            struct ArrowBufferView data,
                                            struct ArrowError* error) {

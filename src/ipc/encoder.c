@@ -153,6 +153,7 @@ static ArrowErrorCode ArrowIpcAppendLE64(struct ArrowBuffer* buffer, int64_t val
 
 /* ---- Lifecycle ---- */
 
+NANOARROW_COLD
 ArrowErrorCode ArrowIpcEncoderInit(struct ArrowIpcEncoder* encoder) {
   struct ArrowIpcEncoderPrivate* private_data =
       (struct ArrowIpcEncoderPrivate*)ArrowMalloc(sizeof(struct ArrowIpcEncoderPrivate));
@@ -171,6 +172,7 @@ ArrowErrorCode ArrowIpcEncoderInit(struct ArrowIpcEncoder* encoder) {
   return NANOARROW_OK;
 }
 
+NANOARROW_COLD
 void ArrowIpcEncoderReset(struct ArrowIpcEncoder* encoder) {
   struct ArrowIpcEncoderPrivate* private_data =
       (struct ArrowIpcEncoderPrivate*)encoder->private_data;
@@ -186,6 +188,7 @@ void ArrowIpcEncoderReset(struct ArrowIpcEncoder* encoder) {
   encoder->private_data = NULL;
 }
 
+NANOARROW_COLD
 ArrowErrorCode ArrowIpcEncoderSetCompression(struct ArrowIpcEncoder* encoder,
                                              enum ArrowIpcCompressionType codec,
                                              struct ArrowError* error) {
@@ -218,6 +221,7 @@ ArrowErrorCode ArrowIpcEncoderSetCompression(struct ArrowIpcEncoder* encoder,
   return NANOARROW_OK;
 }
 
+NANOARROW_COLD
 ArrowErrorCode ArrowIpcEncoderSetAlignment(struct ArrowIpcEncoder* encoder,
                                            int64_t alignment) {
   struct ArrowIpcEncoderPrivate* private_data =
@@ -1530,6 +1534,7 @@ ArrowErrorCode ArrowIpcEncoderEncodeSimpleRecordBatch(
   return NANOARROW_OK;
 }
 
+NANOARROW_COLD
 ArrowErrorCode ArrowIpcEncoderEncodeDictionaryBatch(
     struct ArrowIpcEncoder* encoder, int64_t id, char is_delta,
     const struct ArrowArrayView* values, struct ArrowBuffer* body_buffer,
@@ -1572,6 +1577,7 @@ ArrowErrorCode ArrowIpcEncoderEncodeDictionaryBatch(
 
 /* ---- Footer ---- */
 
+NANOARROW_COLD
 static ArrowErrorCode ArrowIpcFbWriteBlocks(struct ArrowIpcFbb* fbb,
                                             const struct ArrowIpcFbbTable* footer, int id,
                                             const struct ArrowBuffer* blocks) {
@@ -1593,6 +1599,7 @@ static ArrowErrorCode ArrowIpcFbWriteBlocks(struct ArrowIpcFbb* fbb,
   return NANOARROW_OK;
 }
 
+NANOARROW_COLD
 ArrowErrorCode ArrowIpcEncoderEncodeFooter(struct ArrowIpcEncoder* encoder,
                                            const struct ArrowIpcFooter* footer,
                                            struct ArrowError* error) {

@@ -193,6 +193,7 @@ static ArrowErrorCode IpcFileReaderCheckLeadingMagic(const uint8_t* data, int64_
   return NANOARROW_OK;
 }
 
+NANOARROW_COLD
 ArrowErrorCode ArrowIpcFileReaderInitBuffer(struct ArrowIpcFileReader* reader,
                                             struct ArrowBuffer* data,
                                             struct ArrowError* error) {
@@ -221,6 +222,7 @@ ArrowErrorCode ArrowIpcFileReaderInitBuffer(struct ArrowIpcFileReader* reader,
   return NANOARROW_OK;
 }
 
+NANOARROW_COLD
 ArrowErrorCode ArrowIpcFileReaderInitFile(struct ArrowIpcFileReader* reader,
                                           void* file_ptr, int close_on_release,
                                           struct ArrowError* error) {
@@ -276,6 +278,7 @@ ArrowErrorCode ArrowIpcFileReaderInitFile(struct ArrowIpcFileReader* reader,
   return NANOARROW_OK;
 }
 
+NANOARROW_COLD
 void ArrowIpcFileReaderReset(struct ArrowIpcFileReader* reader) {
   if (reader->private_data != NULL) {
     IpcFileReaderPrivateFree((struct IpcFileReaderPrivate*)reader->private_data);

@@ -94,6 +94,7 @@ static ArrowErrorCode IpcStreamReadExactly(struct IpcStreamReaderPrivate* privat
   return NANOARROW_OK;
 }
 
+NANOARROW_COLD
 static ArrowErrorCode IpcStreamStartFileMode(struct IpcStreamReaderPrivate* private_data,
                                     struct ArrowBuffer* all) {
   int64_t n_read;
@@ -612,6 +613,7 @@ static const char* IpcStreamReaderGetLastError(struct ArrowArrayStream* stream) 
   return private_data->error.message;
 }
 
+NANOARROW_COLD
 static void IpcStreamReaderRelease(struct ArrowArrayStream* stream) {
   struct IpcStreamReaderPrivate* private_data =
       (struct IpcStreamReaderPrivate*)stream->private_data;
@@ -646,6 +648,7 @@ ArrowErrorCode ArrowIpcArrayStreamReaderInitWithValidation(
                                                  validation_level, -1);
 }
 
+NANOARROW_COLD
 ArrowErrorCode ArrowIpcArrayStreamReaderInitWithLimits(
     struct ArrowArrayStream* out, struct ArrowIpcInputStream* input_stream,
     struct ArrowIpcArrayStreamReaderOptions* options,

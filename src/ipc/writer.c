@@ -73,6 +73,7 @@ struct ArrowIpcWriterPrivate {
 static const uint8_t kArrowIpcMagic[8] = {'A', 'R', 'R', 'O', 'W', '1', 0, 0};
 static const uint8_t kArrowIpcEndOfStream[8] = {0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0};
 
+NANOARROW_COLD
 ArrowErrorCode ArrowIpcWriterInit(struct ArrowIpcWriter* writer,
                                   struct ArrowIpcOutputStream* output_stream) {
   struct ArrowIpcWriterPrivate* private_data;
@@ -101,6 +102,7 @@ ArrowErrorCode ArrowIpcWriterInit(struct ArrowIpcWriter* writer,
   return NANOARROW_OK;
 }
 
+NANOARROW_COLD
 void ArrowIpcWriterReset(struct ArrowIpcWriter* writer) {
   struct ArrowIpcWriterPrivate* private_data =
       (struct ArrowIpcWriterPrivate*)writer->private_data;
@@ -129,6 +131,7 @@ void ArrowIpcWriterReset(struct ArrowIpcWriter* writer) {
   writer->private_data = NULL;
 }
 
+NANOARROW_COLD
 ArrowErrorCode ArrowIpcWriterSetCompression(struct ArrowIpcWriter* writer,
                                             enum ArrowIpcCompressionType codec,
                                             struct ArrowError* error) {
@@ -137,6 +140,7 @@ ArrowErrorCode ArrowIpcWriterSetCompression(struct ArrowIpcWriter* writer,
   return ArrowIpcEncoderSetCompression(&private_data->encoder, codec, error);
 }
 
+NANOARROW_COLD
 ArrowErrorCode ArrowIpcWriterSetAlignment(struct ArrowIpcWriter* writer,
                                           int64_t alignment, struct ArrowError* error) {
   struct ArrowIpcWriterPrivate* private_data =
@@ -190,6 +194,7 @@ static ArrowErrorCode ArrowIpcWriterWriteStaged(struct ArrowIpcWriterPrivate* pr
                                   error);
 }
 
+NANOARROW_COLD
 ArrowErrorCode ArrowIpcWriterStartFile(struct ArrowIpcWriter* writer,
                                        struct ArrowError* error) {
   struct ArrowIpcWriterPrivate* private_data =
@@ -304,6 +309,7 @@ static int ArrowIpcWriterFixedWidthBatchValid(
   return 1;
 }
 
+NANOARROW_COLD
 ArrowErrorCode ArrowIpcWriterWriteSchema(struct ArrowIpcWriter* writer,
                                          const struct ArrowSchema* in,
                                          struct ArrowError* error) {
@@ -336,6 +342,7 @@ ArrowErrorCode ArrowIpcWriterWriteSchema(struct ArrowIpcWriter* writer,
 }
 
 /* The name of top-level column i for messages. */
+NANOARROW_COLD
 static const char* ArrowIpcWriterColumnName(const struct ArrowIpcWriterPrivate* private_data,
                                             int64_t i) {
   if (private_data->schema.release != NULL && i < private_data->schema.n_children &&
@@ -448,6 +455,7 @@ static ArrowErrorCode ArrowIpcWriterAppendValue(struct ArrowBuffer* out,
                                                 const struct ArrowArrayView* view,
                                                 int64_t i, int depth);
 
+NANOARROW_COLD
 static ArrowErrorCode ArrowIpcWriterAppendValues(struct ArrowBuffer* out,
                                                  const struct ArrowArrayView* view,
                                                  int64_t start, int64_t end, int depth) {
@@ -458,10 +466,12 @@ static ArrowErrorCode ArrowIpcWriterAppendValues(struct ArrowBuffer* out,
   return NANOARROW_OK;
 }
 
+NANOARROW_COLD
 static ArrowErrorCode ArrowIpcWriterAppendLength(struct ArrowBuffer* out, int64_t length) {
   return ArrowBufferAppend(out, &length, sizeof(length));
 }
 
+NANOARROW_COLD
 static ArrowErrorCode ArrowIpcWriterAppendValue(struct ArrowBuffer* out,
                                                 const struct ArrowArrayView* view,
                                                 int64_t i, int depth) {
@@ -550,6 +560,7 @@ static ArrowErrorCode ArrowIpcWriterAppendValue(struct ArrowBuffer* out,
   }
 }
 
+NANOARROW_COLD
 static int64_t ArrowIpcWriterFindDictionary(const struct ArrowIpcWriterPrivate* private_data,
                                             int64_t id) {
   int64_t i;
@@ -559,6 +570,7 @@ static int64_t ArrowIpcWriterFindDictionary(const struct ArrowIpcWriterPrivate* 
   return -1;
 }
 
+NANOARROW_COLD
 static ArrowErrorCode ArrowIpcWriterAddDictionary(struct ArrowIpcWriterPrivate* private_data,
                                                   int64_t id) {
   struct ArrowIpcWriterDictionary* dictionary;
@@ -577,6 +589,7 @@ static ArrowErrorCode ArrowIpcWriterAddDictionary(struct ArrowIpcWriterPrivate* 
   return NANOARROW_OK;
 }
 
+NANOARROW_COLD
 static struct ArrowIpcWriterDictionaryPlan* ArrowIpcWriterPlans(
     struct ArrowIpcWriterPrivate* private_data, int64_t* n_out) {
   *n_out = private_data->plans.size_bytes /
@@ -584,6 +597,7 @@ static struct ArrowIpcWriterDictionaryPlan* ArrowIpcWriterPlans(
   return (struct ArrowIpcWriterDictionaryPlan*)private_data->plans.data;
 }
 
+NANOARROW_COLD
 static void ArrowIpcWriterClearPlans(struct ArrowIpcWriterPrivate* private_data) {
   int64_t n_plans;
   struct ArrowIpcWriterDictionaryPlan* plans = ArrowIpcWriterPlans(private_data, &n_plans);
@@ -595,6 +609,7 @@ static void ArrowIpcWriterClearPlans(struct ArrowIpcWriterPrivate* private_data)
 /* Decides what the reader needs for dictionary id holding values: nothing when
  * its values are unchanged, a delta when the known values are a prefix of them,
  * otherwise the whole dictionary. Values are compared, not bytes. */
+NANOARROW_COLD
 static ArrowErrorCode ArrowIpcWriterPlanDictionary(struct ArrowIpcWriterPrivate* private_data,
                                                    int64_t id,
                                                    const struct ArrowArrayView* values,
@@ -694,6 +709,7 @@ static ArrowErrorCode ArrowIpcWriterPlanDictionaries(
 }
 
 /* Encodes every planned dictionary batch into pending (with its blocks). */
+NANOARROW_COLD
 static ArrowErrorCode ArrowIpcWriterEncodeDictionaries(
     struct ArrowIpcWriterPrivate* private_data, struct ArrowError* error) {
   int64_t n_plans;
@@ -726,6 +742,7 @@ static ArrowErrorCode ArrowIpcWriterEncodeDictionaries(
 }
 
 /* After the bytes are out: the reader now knows the planned dictionaries. */
+NANOARROW_COLD
 static ArrowErrorCode ArrowIpcWriterCommitDictionaries(
     struct ArrowIpcWriterPrivate* private_data, int64_t pending_start,
     struct ArrowError* error) {
@@ -752,6 +769,7 @@ static ArrowErrorCode ArrowIpcWriterCommitDictionaries(
 
 /* ---- Record batches ---- */
 
+NANOARROW_COLD
 static ArrowErrorCode ArrowIpcWriterWriteEndOfStream(
     struct ArrowIpcWriterPrivate* private_data, struct ArrowError* error) {
   NANOARROW_RETURN_NOT_OK(ArrowIpcWriterWriteBytes(private_data, kArrowIpcEndOfStream,
@@ -883,6 +901,7 @@ ArrowErrorCode ArrowIpcWriterWriteArrayStream(struct ArrowIpcWriter* writer,
   return ArrowIpcWriterWriteArrayView(writer, NULL, error);
 }
 
+NANOARROW_COLD
 ArrowErrorCode ArrowIpcWriterFinalizeFile(struct ArrowIpcWriter* writer,
                                           struct ArrowError* error) {
   struct ArrowIpcWriterPrivate* private_data =
