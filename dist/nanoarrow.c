@@ -1140,7 +1140,11 @@ ArrowErrorCode ArrowSchemaSetMetadata(struct ArrowSchema* schema, const char* me
   return NANOARROW_OK;
 }
 
-ArrowErrorCode ArrowSchemaAllocateChildren(struct ArrowSchema* schema, int64_t n_children) {
+/* Allocates the children array and each child struct: initialized (ArrowSchemaInit)
+ * for the setters here, released (zeroed, release NULL) for callers of
+ * ArrowSchemaAllocateChildren, who initialize each child themselves. */
+static ArrowErrorCode AllocateChildren(struct ArrowSchema* schema, int64_t n_children,
+                                       int initialize) {
   const int64_t bytes_per_child = (int64_t)sizeof(struct ArrowSchema*);
   if (!IsOwnSchema(schema) || schema->children != NULL || n_children < 0 ||
       (uint64_t)n_children > SIZE_MAX / (uint64_t)bytes_per_child ||
@@ -1173,11 +1177,19 @@ ArrowErrorCode ArrowSchemaAllocateChildren(struct ArrowSchema* schema, int64_t n
   for (int64_t i = n_children - 1; i >= 0; i--) {
     children[i] = chain;
     chain = (struct ArrowSchema*)chain->private_data;
-    ArrowSchemaInit(children[i]);
+    if (initialize) {
+      ArrowSchemaInit(children[i]);
+    } else {
+      memset(children[i], 0, sizeof(struct ArrowSchema));
+    }
   }
   schema->children = children;
   schema->n_children = n_children;
   return NANOARROW_OK;
+}
+
+ArrowErrorCode ArrowSchemaAllocateChildren(struct ArrowSchema* schema, int64_t n_children) {
+  return AllocateChildren(schema, n_children, 0);
 }
 
 ArrowErrorCode ArrowPrivateSchemaSetChildNames(
@@ -1278,7 +1290,9 @@ ArrowErrorCode ArrowSchemaAllocateDictionary(struct ArrowSchema* schema) {
   if (schema->dictionary == NULL) {
     return ENOMEM;
   }
-  ArrowSchemaInit(schema->dictionary);
+  /* Released, like the children of ArrowSchemaAllocateChildren: the caller
+   * initializes it. */
+  memset(schema->dictionary, 0, sizeof(struct ArrowSchema));
   return NANOARROW_OK;
 }
 
@@ -1344,13 +1358,13 @@ static const char* FormatWithoutParameters(enum ArrowType type) {
 
 /* Gives schema one child named "item" whose type the caller sets. */
 static NANOARROW_COLD ArrowErrorCode AddListItemChild(struct ArrowSchema* schema) {
-  NANOARROW_RETURN_NOT_OK(ArrowSchemaAllocateChildren(schema, 1));
+  NANOARROW_RETURN_NOT_OK(AllocateChildren(schema, 1, 1));
   SetStaticName(schema->children[0], kStaticItem);
   return NANOARROW_OK;
 }
 
 static NANOARROW_COLD ArrowErrorCode AddMapEntriesChild(struct ArrowSchema* schema) {
-  NANOARROW_RETURN_NOT_OK(ArrowSchemaAllocateChildren(schema, 1));
+  NANOARROW_RETURN_NOT_OK(AllocateChildren(schema, 1, 1));
   struct ArrowSchema* entries = schema->children[0];
   NANOARROW_RETURN_NOT_OK(ArrowSchemaSetTypeStruct(entries, 2));
   SetStaticName(entries, kStaticEntries);
@@ -1400,7 +1414,7 @@ ArrowErrorCode ArrowSchemaSetTypeStruct(struct ArrowSchema* schema, int64_t n_ch
     return EINVAL;
   }
   NANOARROW_RETURN_NOT_OK(ArrowSchemaSetType(schema, NANOARROW_TYPE_STRUCT));
-  return ArrowSchemaAllocateChildren(schema, n_children);
+  return AllocateChildren(schema, n_children, 1);
 }
 
 NANOARROW_COLD ArrowErrorCode ArrowSchemaSetTypeFixedSize(struct ArrowSchema* schema,
@@ -1472,7 +1486,7 @@ ArrowSchemaSetTypeRunEndEncoded(struct ArrowSchema* schema, enum ArrowType run_e
   }
   FreeSchemaString(schema, schema->format);
   schema->format = kStaticRunEndEncoded;
-  NANOARROW_RETURN_NOT_OK(ArrowSchemaAllocateChildren(schema, 2));
+  NANOARROW_RETURN_NOT_OK(AllocateChildren(schema, 2, 1));
   struct ArrowSchema* run_ends = schema->children[0];
   NANOARROW_RETURN_NOT_OK(ArrowSchemaSetType(run_ends, run_end_type));
   SetStaticName(run_ends, kStaticRunEnds);
@@ -1570,7 +1584,7 @@ NANOARROW_COLD ArrowErrorCode ArrowSchemaSetTypeUnion(struct ArrowSchema* schema
   *end = '\0';
 
   NANOARROW_RETURN_NOT_OK(ArrowSchemaSetFormat(schema, format));
-  return ArrowSchemaAllocateChildren(schema, n_children);
+  return AllocateChildren(schema, n_children, 1);
 }
 
 /* ---- Deep copy ---- */
@@ -1587,7 +1601,7 @@ static NANOARROW_COLD ArrowErrorCode DeepCopyInto(const struct ArrowSchema* sche
   NANOARROW_RETURN_NOT_OK(ArrowSchemaSetMetadata(out, schema->metadata));
   out->flags = schema->flags;
 
-  NANOARROW_RETURN_NOT_OK(ArrowSchemaAllocateChildren(out, schema->n_children));
+  NANOARROW_RETURN_NOT_OK(AllocateChildren(out, schema->n_children, 1));
   for (int64_t i = 0; i < schema->n_children; i++) {
     if (schema->children[i] == NULL) {
       return EINVAL;
@@ -1597,6 +1611,7 @@ static NANOARROW_COLD ArrowErrorCode DeepCopyInto(const struct ArrowSchema* sche
 
   if (schema->dictionary != NULL) {
     NANOARROW_RETURN_NOT_OK(ArrowSchemaAllocateDictionary(out));
+    ArrowSchemaInit(out->dictionary);
     NANOARROW_RETURN_NOT_OK(DeepCopyInto(schema->dictionary, out->dictionary, depth + 1));
   }
   return NANOARROW_OK;

@@ -720,9 +720,11 @@ ArrowErrorCode ArrowSchemaSetFormat(struct ArrowSchema* schema, const char* form
 ArrowErrorCode ArrowSchemaSetName(struct ArrowSchema* schema, const char* name);
 /* Copies a serialized metadata blob (NULL removes the metadata). */
 ArrowErrorCode ArrowSchemaSetMetadata(struct ArrowSchema* schema, const char* metadata);
-/* Allocates n_children children, each initialized with ArrowSchemaInit. */
+/* Allocates n_children child structs, released (release NULL): initialize each one
+ * (ArrowSchemaInit, ArrowSchemaInitFromType) before setting it. Releasing the parent
+ * frees them either way. */
 ArrowErrorCode ArrowSchemaAllocateChildren(struct ArrowSchema* schema, int64_t n_children);
-/* Allocates schema->dictionary, initialized with ArrowSchemaInit (EEXIST when there
+/* Allocates schema->dictionary, released like the children above (EEXIST when there
  * already is one). */
 ArrowErrorCode ArrowSchemaAllocateDictionary(struct ArrowSchema* schema);
 
@@ -1588,6 +1590,7 @@ static inline ArrowErrorCode ArrowBitmapReserve(struct ArrowBitmap* bitmap,
                                                 int64_t additional_size_bits) {
   int64_t min_bits;
   int64_t min_bytes;
+  int64_t old_capacity;
   if (additional_size_bits < 0 || additional_size_bits > INT64_MAX - 7 - bitmap->size_bits) {
     return EINVAL;
   }
@@ -1596,12 +1599,14 @@ static inline ArrowErrorCode ArrowBitmapReserve(struct ArrowBitmap* bitmap,
   if (NANOARROW_PREDICT_TRUE(min_bytes <= bitmap->buffer.capacity_bytes)) {
     return NANOARROW_OK;
   }
+  old_capacity = bitmap->buffer.capacity_bytes;
   NANOARROW_RETURN_NOT_OK(
       ArrowBufferReserve(&bitmap->buffer, min_bytes - bitmap->buffer.size_bytes));
-  /* Clear the new capacity so bits past size_bits are always zero: appends write
-   * partial bytes and exported bitmaps must be deterministic. */
-  memset(bitmap->buffer.data + bitmap->buffer.size_bytes, 0,
-         (size_t)(bitmap->buffer.capacity_bytes - bitmap->buffer.size_bytes));
+  /* Clear the capacity this call added (not bytes the caller already had), so that
+   * bits appended into fresh bytes start from zero and exported bitmaps are
+   * deterministic. */
+  memset(bitmap->buffer.data + old_capacity, 0,
+         (size_t)(bitmap->buffer.capacity_bytes - old_capacity));
   return NANOARROW_OK;
 }
 

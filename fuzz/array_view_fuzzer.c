@@ -464,6 +464,9 @@ static void AvBuildChildren(struct AvInput* in, struct ArrowSchema* schema,
   int64_t i;
   int64_t n;
   FUZZ_CHECK(ArrowSchemaAllocateChildren(schema, n_children) == NANOARROW_OK);
+  for (int64_t child_i = 0; child_i < schema->n_children; child_i++) {
+    ArrowSchemaInit(schema->children[child_i]);
+  }
   array->children =
       (struct ArrowArray**)calloc((size_t)n_children, sizeof(struct ArrowArray*));
   FUZZ_CHECK(array->children != NULL);
@@ -804,6 +807,7 @@ static void AvBuildNode(struct AvInput* in, struct ArrowSchema* schema,
   if (spec->kind == AV_DICT) {
     struct AvHint dictionary_hint = {-1, AV_ROLE_NONE, -1};
     FUZZ_CHECK(ArrowSchemaAllocateDictionary(schema) == NANOARROW_OK);
+    ArrowSchemaInit(schema->dictionary);
     ArrowSchemaRelease(schema->dictionary);
     array->dictionary = AvNewArray();
     AvBuildNode(in, schema->dictionary, array->dictionary, depth + 1, NULL, 0,

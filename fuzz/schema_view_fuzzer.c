@@ -99,6 +99,9 @@ static void FuzzBuildNode(struct ArrowSchema* schema, struct FuzzInput* input, i
   if (depth >= FUZZ_MAX_BUILD_DEPTH || input->n_nodes >= FUZZ_MAX_NODES) return;
   if ((shape & 7) > 0) {
     FUZZ_CHECK(ArrowSchemaAllocateChildren(schema, shape & 7) == NANOARROW_OK);
+    for (int64_t child_i = 0; child_i < schema->n_children; child_i++) {
+      ArrowSchemaInit(schema->children[child_i]);
+    }
     for (i = 0; i < (shape & 7); i++) {
       ArrowSchemaRelease(schema->children[i]); /* AllocateChildren initialized it */
       FuzzBuildNode(schema->children[i], input, depth + 1);
@@ -106,6 +109,7 @@ static void FuzzBuildNode(struct ArrowSchema* schema, struct FuzzInput* input, i
   }
   if (shape & 8) {
     FUZZ_CHECK(ArrowSchemaAllocateDictionary(schema) == NANOARROW_OK);
+    ArrowSchemaInit(schema->dictionary);
     ArrowSchemaRelease(schema->dictionary);
     FuzzBuildNode(schema->dictionary, input, depth + 1);
   }

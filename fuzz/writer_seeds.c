@@ -55,6 +55,7 @@ static ArrowErrorCode MakeSchema(struct ArrowSchema* schema) {
   c = schema->children[6];
   CHECK(ArrowSchemaSetType(c, NANOARROW_TYPE_INT8));
   CHECK(ArrowSchemaAllocateDictionary(c));
+  ArrowSchemaInit(c->dictionary);
   CHECK(ArrowSchemaSetType(c->dictionary, NANOARROW_TYPE_STRING));
   CHECK(ArrowSchemaSetName(c, "dictionary"));
   c = schema->children[7];

@@ -234,9 +234,11 @@ ArrowErrorCode ArrowSchemaSetFormat(struct ArrowSchema* schema, const char* form
 ArrowErrorCode ArrowSchemaSetName(struct ArrowSchema* schema, const char* name);
 /* Copies a serialized metadata blob (NULL removes the metadata). */
 ArrowErrorCode ArrowSchemaSetMetadata(struct ArrowSchema* schema, const char* metadata);
-/* Allocates n_children children, each initialized with ArrowSchemaInit. */
+/* Allocates n_children child structs, released (release NULL): initialize each one
+ * (ArrowSchemaInit, ArrowSchemaInitFromType) before setting it. Releasing the parent
+ * frees them either way. */
 ArrowErrorCode ArrowSchemaAllocateChildren(struct ArrowSchema* schema, int64_t n_children);
-/* Allocates schema->dictionary, initialized with ArrowSchemaInit (EEXIST when there
+/* Allocates schema->dictionary, released like the children above (EEXIST when there
  * already is one). */
 ArrowErrorCode ArrowSchemaAllocateDictionary(struct ArrowSchema* schema);
 

@@ -595,6 +595,7 @@ static inline ArrowErrorCode ArrowBitmapReserve(struct ArrowBitmap* bitmap,
                                                 int64_t additional_size_bits) {
   int64_t min_bits;
   int64_t min_bytes;
+  int64_t old_capacity;
   if (additional_size_bits < 0 || additional_size_bits > INT64_MAX - 7 - bitmap->size_bits) {
     return EINVAL;
   }
@@ -603,12 +604,14 @@ static inline ArrowErrorCode ArrowBitmapReserve(struct ArrowBitmap* bitmap,
   if (NANOARROW_PREDICT_TRUE(min_bytes <= bitmap->buffer.capacity_bytes)) {
     return NANOARROW_OK;
   }
+  old_capacity = bitmap->buffer.capacity_bytes;
   NANOARROW_RETURN_NOT_OK(
       ArrowBufferReserve(&bitmap->buffer, min_bytes - bitmap->buffer.size_bytes));
-  /* Clear the new capacity so bits past size_bits are always zero: appends write
-   * partial bytes and exported bitmaps must be deterministic. */
-  memset(bitmap->buffer.data + bitmap->buffer.size_bytes, 0,
-         (size_t)(bitmap->buffer.capacity_bytes - bitmap->buffer.size_bytes));
+  /* Clear the capacity this call added (not bytes the caller already had), so that
+   * bits appended into fresh bytes start from zero and exported bitmaps are
+   * deterministic. */
+  memset(bitmap->buffer.data + old_capacity, 0,
+         (size_t)(bitmap->buffer.capacity_bytes - old_capacity));
   return NANOARROW_OK;
 }
 

@@ -619,6 +619,7 @@ static ArrowErrorCode IpcSchemaDecodeChildren(const struct ArrowIpcFbrTable* tab
   const char* child_path = kIpcSchemaNoPath;
   if (!ArrowIpcFbrGetVector(table, id, 4, 4, &vec)) vec.n = 0;
   NANOARROW_RETURN_NOT_OK(ArrowSchemaAllocateChildren(out, vec.n));
+  for (i = 0; i < vec.n; i++) ArrowSchemaInit(out->children[i]);
   /* All names in one allocation rather than one each. */
   NANOARROW_RETURN_NOT_OK(ArrowPrivateSchemaSetChildNames(out, &IpcSchemaFieldNameAt, &vec));
   for (i = 0; i < vec.n; i++) {
@@ -668,6 +669,7 @@ static ArrowErrorCode IpcSchemaDecodeField(const struct ArrowIpcFbrTable* field,
     if (ArrowIpcFbrGetInt8(&dictionary, 2, 0)) flags |= ARROW_FLAG_DICTIONARY_ORDERED;
     NANOARROW_RETURN_NOT_OK(ArrowSchemaAllocateDictionary(out));
     value_schema = out->dictionary;
+    ArrowSchemaInit(value_schema);
     value_schema->flags = flags & ARROW_FLAG_NULLABLE;
   }
 

@@ -533,6 +533,7 @@ static ArrowErrorCode JsonReadChildren(const json_t* children, struct ArrowSchem
     return EINVAL;
   }
   NANOARROW_RETURN_NOT_OK(ArrowSchemaAllocateChildren(schema, (int64_t)n));
+  for (i = 0; i < n; i++) ArrowSchemaInit(schema->children[i]);
   for (i = 0; i < n; i++) {
     ArrowErrorCode rc =
         JsonReadField(json_array_get(children, i), schema->children[i], ids, depth + 1, error);
@@ -601,6 +602,7 @@ static ArrowErrorCode JsonReadField(const json_t* field, struct ArrowSchema* sch
     NANOARROW_RETURN_NOT_OK(ArrowSchemaSetFormat(schema, index_format));
     NANOARROW_RETURN_NOT_OK(ArrowSchemaAllocateDictionary(schema));
     value_schema = schema->dictionary;
+    ArrowSchemaInit(value_schema);
     value_schema->flags = flags & ARROW_FLAG_NULLABLE;
     NANOARROW_RETURN_NOT_OK(
         JsonDictIdsAppend(ids, value_schema, (int64_t)json_integer_value(id)));

@@ -22,6 +22,9 @@ static void init_from_format(struct ArrowArray* array, struct ArrowSchema* schem
   cr_assert_eq(ArrowSchemaSetFormat(schema, format), NANOARROW_OK);
   if (child_format != NULL) {
     cr_assert_eq(ArrowSchemaAllocateChildren(schema, 1), NANOARROW_OK);
+    for (int64_t child_i = 0; child_i < (schema)->n_children; child_i++) {
+      ArrowSchemaInit((schema)->children[child_i]);
+    }
     ArrowSchemaInit(schema->children[0]);
     cr_assert_eq(ArrowSchemaSetFormat(schema->children[0], child_format), NANOARROW_OK);
     cr_assert_eq(ArrowSchemaSetName(schema->children[0], "item"), NANOARROW_OK);
@@ -278,6 +281,9 @@ static void init_union(struct ArrowArray* array, struct ArrowSchema* schema,
   ArrowSchemaInit(schema);
   cr_assert_eq(ArrowSchemaSetFormat(schema, format), NANOARROW_OK);
   cr_assert_eq(ArrowSchemaAllocateChildren(schema, 2), NANOARROW_OK);
+  for (int64_t child_i = 0; child_i < (schema)->n_children; child_i++) {
+    ArrowSchemaInit((schema)->children[child_i]);
+  }
   ArrowSchemaInit(schema->children[0]);
   ArrowSchemaInit(schema->children[1]);
   cr_assert_eq(ArrowSchemaSetType(schema->children[0], NANOARROW_TYPE_INT32), NANOARROW_OK);
@@ -394,6 +400,7 @@ Test(array_nested, dictionary_indices_and_values) {
   ArrowSchemaInit(&schema);
   cr_assert_eq(ArrowSchemaSetType(&schema, NANOARROW_TYPE_INT8), NANOARROW_OK);
   cr_assert_eq(ArrowSchemaAllocateDictionary(&schema), NANOARROW_OK);
+  ArrowSchemaInit((&schema)->dictionary);
   ArrowSchemaInit(schema.dictionary);
   cr_assert_eq(ArrowSchemaSetType(schema.dictionary, NANOARROW_TYPE_STRING), NANOARROW_OK);
   cr_assert_eq(ArrowArrayInitFromSchema(&array, &schema, &error), NANOARROW_OK, "%s",
@@ -578,6 +585,9 @@ Test(array_nested, round_trip_through_array_view) {
                NANOARROW_OK);
   cr_assert_eq(ArrowSchemaSetFormat(schema.children[2], "+ud:4"), NANOARROW_OK);
   cr_assert_eq(ArrowSchemaAllocateChildren(schema.children[2], 1), NANOARROW_OK);
+  for (int64_t child_i = 0; child_i < (schema.children[2])->n_children; child_i++) {
+    ArrowSchemaInit((schema.children[2])->children[child_i]);
+  }
   ArrowSchemaInit(schema.children[2]->children[0]);
   cr_assert_eq(ArrowSchemaSetType(schema.children[2]->children[0], NANOARROW_TYPE_BOOL),
                NANOARROW_OK);

@@ -26,6 +26,9 @@ static void hand_schema(struct ArrowSchema* schema, const char* format, int64_t 
   ArrowSchemaInit(schema);
   cr_assert_eq(ArrowSchemaSetFormat(schema, format), NANOARROW_OK);
   cr_assert_eq(ArrowSchemaAllocateChildren(schema, n_children), NANOARROW_OK);
+  for (int64_t child_i = 0; child_i < (schema)->n_children; child_i++) {
+    ArrowSchemaInit((schema)->children[child_i]);
+  }
   for (i = 0; i < n_children; i++) {
     cr_assert_eq(ArrowSchemaSetFormat(schema->children[i], child_format), NANOARROW_OK);
   }
@@ -188,6 +191,9 @@ Test(validate_minimal, struct_child_too_short_names_path) {
   hand_schema(&schema, "+s", 2, "i");
   cr_assert_eq(ArrowSchemaSetFormat(schema.children[1], "+s"), NANOARROW_OK);
   cr_assert_eq(ArrowSchemaAllocateChildren(schema.children[1], 1), NANOARROW_OK);
+  for (int64_t child_i = 0; child_i < (schema.children[1])->n_children; child_i++) {
+    ArrowSchemaInit((schema.children[1])->children[child_i]);
+  }
   cr_assert_eq(ArrowSchemaSetFormat(schema.children[1]->children[0], "i"), NANOARROW_OK);
   cr_assert_eq(ArrowArrayViewInitFromSchema(&view, &schema, NULL), NANOARROW_OK);
 
@@ -341,6 +347,7 @@ Test(validate_minimal, dictionary_presence) {
   ArrowSchemaInit(&schema);
   cr_assert_eq(ArrowSchemaSetFormat(&schema, "c"), NANOARROW_OK);
   cr_assert_eq(ArrowSchemaAllocateDictionary(&schema), NANOARROW_OK);
+  ArrowSchemaInit((&schema)->dictionary);
   ArrowSchemaInit(schema.dictionary);
   cr_assert_eq(ArrowSchemaSetFormat(schema.dictionary, "i"), NANOARROW_OK);
   cr_assert_eq(ArrowArrayViewInitFromSchema(&view, &schema, NULL), NANOARROW_OK);
@@ -842,6 +849,7 @@ Test(validate_full, dictionary_indices) {
   ArrowSchemaInit(&schema);
   cr_assert_eq(ArrowSchemaSetFormat(&schema, "s"), NANOARROW_OK);
   cr_assert_eq(ArrowSchemaAllocateDictionary(&schema), NANOARROW_OK);
+  ArrowSchemaInit((&schema)->dictionary);
   ArrowSchemaInit(schema.dictionary);
   cr_assert_eq(ArrowSchemaSetFormat(schema.dictionary, "i"), NANOARROW_OK);
   cr_assert_eq(ArrowArrayViewInitFromSchema(&view, &schema, NULL), NANOARROW_OK);

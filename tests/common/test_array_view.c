@@ -27,6 +27,9 @@ static void hand_schema(struct ArrowSchema* schema, const char* format, int64_t 
   ArrowSchemaInit(schema);
   cr_assert_eq(ArrowSchemaSetFormat(schema, format), NANOARROW_OK);
   cr_assert_eq(ArrowSchemaAllocateChildren(schema, n_children), NANOARROW_OK);
+  for (int64_t child_i = 0; child_i < (schema)->n_children; child_i++) {
+    ArrowSchemaInit((schema)->children[child_i]);
+  }
   for (i = 0; i < n_children; i++) {
     cr_assert_eq(ArrowSchemaSetFormat(schema->children[i], child_format), NANOARROW_OK);
   }
@@ -644,6 +647,9 @@ Test(array_view, dense_union_with_type_id_map) {
   ArrowSchemaInit(&schema);
   cr_assert_eq(ArrowSchemaSetFormat(&schema, "+ud:5,2"), NANOARROW_OK);
   cr_assert_eq(ArrowSchemaAllocateChildren(&schema, 2), NANOARROW_OK);
+  for (int64_t child_i = 0; child_i < (&schema)->n_children; child_i++) {
+    ArrowSchemaInit((&schema)->children[child_i]);
+  }
   cr_assert_eq(ArrowSchemaSetFormat(schema.children[0], "i"), NANOARROW_OK);
   cr_assert_eq(ArrowSchemaSetFormat(schema.children[1], "g"), NANOARROW_OK);
   cr_assert_eq(ArrowArrayViewInitFromSchema(&view, &schema, &error), NANOARROW_OK, "%s",
@@ -699,6 +705,9 @@ Test(array_view, sparse_union_child_offset_is_parent_index) {
   ArrowSchemaInit(&schema);
   cr_assert_eq(ArrowSchemaSetFormat(&schema, "+us:0,1"), NANOARROW_OK);
   cr_assert_eq(ArrowSchemaAllocateChildren(&schema, 2), NANOARROW_OK);
+  for (int64_t child_i = 0; child_i < (&schema)->n_children; child_i++) {
+    ArrowSchemaInit((&schema)->children[child_i]);
+  }
   cr_assert_eq(ArrowSchemaSetFormat(schema.children[0], "i"), NANOARROW_OK);
   cr_assert_eq(ArrowSchemaSetFormat(schema.children[1], "l"), NANOARROW_OK);
   cr_assert_eq(ArrowArrayViewInitFromSchema(&view, &schema, &error), NANOARROW_OK, "%s",
@@ -733,6 +742,7 @@ Test(array_view, dictionary_from_schema) {
   ArrowSchemaInit(&schema);
   cr_assert_eq(ArrowSchemaSetFormat(&schema, "c"), NANOARROW_OK);
   cr_assert_eq(ArrowSchemaAllocateDictionary(&schema), NANOARROW_OK);
+  ArrowSchemaInit((&schema)->dictionary);
   ArrowSchemaInit(schema.dictionary);
   cr_assert_eq(ArrowSchemaSetFormat(schema.dictionary, "u"), NANOARROW_OK);
   cr_assert_eq(ArrowArrayViewInitFromSchema(&view, &schema, &error), NANOARROW_OK, "%s",
@@ -772,6 +782,9 @@ Test(array_view, run_end_encoded) {
   ArrowSchemaInit(&schema);
   cr_assert_eq(ArrowSchemaSetFormat(&schema, "+r"), NANOARROW_OK);
   cr_assert_eq(ArrowSchemaAllocateChildren(&schema, 2), NANOARROW_OK);
+  for (int64_t child_i = 0; child_i < (&schema)->n_children; child_i++) {
+    ArrowSchemaInit((&schema)->children[child_i]);
+  }
   cr_assert_eq(ArrowSchemaSetFormat(schema.children[0], "i"), NANOARROW_OK);
   cr_assert_eq(ArrowSchemaSetName(schema.children[0], "run_ends"), NANOARROW_OK);
   cr_assert_eq(ArrowSchemaSetFormat(schema.children[1], "g"), NANOARROW_OK);
@@ -803,6 +816,9 @@ Test(array_view, init_from_schema_rejects_bad_schema) {
   ArrowSchemaInit(&schema);
   cr_assert_eq(ArrowSchemaSetFormat(&schema, "+ud:1,1"), NANOARROW_OK);
   cr_assert_eq(ArrowSchemaAllocateChildren(&schema, 2), NANOARROW_OK);
+  for (int64_t child_i = 0; child_i < (&schema)->n_children; child_i++) {
+    ArrowSchemaInit((&schema)->children[child_i]);
+  }
   cr_assert_eq(ArrowSchemaSetFormat(schema.children[0], "i"), NANOARROW_OK);
   cr_assert_eq(ArrowSchemaSetFormat(schema.children[1], "i"), NANOARROW_OK);
   error.message[0] = '\0';
@@ -830,6 +846,9 @@ Test(array_view, init_from_schema_limits_depth) {
   for (depth = 0; depth < 70; depth++) {
     cr_assert_eq(ArrowSchemaSetFormat(node, "+l"), NANOARROW_OK);
     cr_assert_eq(ArrowSchemaAllocateChildren(node, 1), NANOARROW_OK);
+    for (int64_t child_i = 0; child_i < (node)->n_children; child_i++) {
+      ArrowSchemaInit((node)->children[child_i]);
+    }
     node = node->children[0];
   }
   cr_assert_eq(ArrowSchemaSetFormat(node, "i"), NANOARROW_OK);

@@ -109,6 +109,12 @@ Test(buffer, reserve_capacity_is_max_of_double_and_needed) {
   ArrowBitmapInit(&bitmap);
   cr_assert_eq(ArrowBitmapReserve(&bitmap, 1), NANOARROW_OK);
   cr_assert_eq(bitmap.buffer.capacity_bytes, 1);
+  /* Growing clears only the bytes it adds: what the caller wrote stays. */
+  bitmap.buffer.data[0] = 0xff;
+  cr_assert_eq(ArrowBitmapReserve(&bitmap, 9), NANOARROW_OK);
+  cr_assert_eq(bitmap.buffer.capacity_bytes, 2);
+  cr_assert_eq(bitmap.buffer.data[0], 0xff);
+  cr_assert_eq(bitmap.buffer.data[1], 0x00);
   cr_assert_eq(ArrowBitmapResize(&bitmap, 200, 0), NANOARROW_OK);
   cr_assert_eq(bitmap.buffer.capacity_bytes, 25);
   ArrowBitmapReset(&bitmap);

@@ -431,6 +431,9 @@ Test(schema, setters_refuse_foreign_or_released_schemas) {
   cr_assert_eq(ArrowSchemaSetFormat(&schema, "l"), EINVAL);
 }
 
+/* As nanoarrow does: the allocated children and dictionary arrive released (release
+ * NULL, every member zeroed); the caller initializes each, and releasing the parent
+ * frees them whether or not that happened. */
 Test(schema, allocate_children_and_dictionary) {
   struct ArrowSchema schema;
   ArrowSchemaInit(&schema);
@@ -440,14 +443,28 @@ Test(schema, allocate_children_and_dictionary) {
   cr_assert_eq(ArrowSchemaAllocateChildren(&schema, 2), NANOARROW_OK);
   cr_assert_eq(schema.n_children, 2);
   cr_assert_eq(ArrowSchemaAllocateChildren(&schema, 2), EINVAL, "children already allocated");
-  cr_assert_eq(schema.children[1]->flags, ARROW_FLAG_NULLABLE);
+  for (int64_t i = 0; i < 2; i++) {
+    cr_assert_not_null(schema.children[i]);
+    cr_assert_null(schema.children[i]->release);
+    cr_assert_null(schema.children[i]->format);
+    cr_assert_null(schema.children[i]->children);
+  }
+  /* A view of the parent names the child that was never initialized. */
+  struct ArrowSchemaView view;
+  struct ArrowError error;
+  cr_assert_eq(ArrowSchemaSetFormat(&schema, "+s"), NANOARROW_OK);
+  cr_assert_eq(ArrowSchemaViewInit(&view, &schema, &error), EINVAL);
+  cr_assert(strstr(error.message, "children[0]") != NULL, "%s", error.message);
+  ArrowSchemaInit(schema.children[0]);
+  cr_assert_eq(schema.children[0]->flags, ARROW_FLAG_NULLABLE);
 
   cr_assert_eq(ArrowSchemaAllocateDictionary(&schema), NANOARROW_OK);
   cr_assert_not_null(schema.dictionary);
-  cr_assert_not_null(schema.dictionary->release);
+  cr_assert_null(schema.dictionary->release);
   struct ArrowSchema* dictionary = schema.dictionary;
   cr_assert_eq(ArrowSchemaAllocateDictionary(&schema), EEXIST, "dictionary already allocated");
   cr_assert_eq(schema.dictionary, dictionary, "the existing dictionary is kept");
+  /* One child initialized and one not, a released dictionary: all freed (ASan). */
   ArrowSchemaRelease(&schema);
   cr_assert_null(schema.release);
 }
@@ -458,6 +475,7 @@ Test(schema, allocate_dictionary_twice_is_eexist_even_when_released) {
   ArrowSchemaInit(&schema);
   cr_assert_eq(ArrowSchemaSetFormat(&schema, "i"), NANOARROW_OK);
   cr_assert_eq(ArrowSchemaAllocateDictionary(&schema), NANOARROW_OK);
+  ArrowSchemaInit((&schema)->dictionary);
   struct ArrowSchema moved;
   ArrowSchemaMove(schema.dictionary, &moved);
   cr_assert_eq(ArrowSchemaAllocateDictionary(&schema), EEXIST);
@@ -473,6 +491,9 @@ Test(schema, freed_child_slot_left_null) {
   struct ArrowError error;
   cr_assert_eq(ArrowSchemaInitFromType(&schema, NANOARROW_TYPE_STRUCT), NANOARROW_OK);
   cr_assert_eq(ArrowSchemaAllocateChildren(&schema, 2), NANOARROW_OK);
+  for (int64_t child_i = 0; child_i < (&schema)->n_children; child_i++) {
+    ArrowSchemaInit((&schema)->children[child_i]);
+  }
   cr_assert_eq(ArrowSchemaSetType(schema.children[0], NANOARROW_TYPE_INT32), NANOARROW_OK);
   cr_assert_eq(ArrowSchemaSetType(schema.children[1], NANOARROW_TYPE_INT64), NANOARROW_OK);
   ArrowSchemaRelease(schema.children[0]);
@@ -490,6 +511,9 @@ Test(schema, release_frees_replaced_child_pointer) {
   struct ArrowSchema schema;
   cr_assert_eq(ArrowSchemaInitFromType(&schema, NANOARROW_TYPE_STRUCT), NANOARROW_OK);
   cr_assert_eq(ArrowSchemaAllocateChildren(&schema, 3), NANOARROW_OK);
+  for (int64_t child_i = 0; child_i < (&schema)->n_children; child_i++) {
+    ArrowSchemaInit((&schema)->children[child_i]);
+  }
   for (int i = 0; i < 3; i++) {
     cr_assert_eq(ArrowSchemaSetType(schema.children[i], NANOARROW_TYPE_INT32), NANOARROW_OK);
     cr_assert_eq(ArrowSchemaSetName(schema.children[i], "col"), NANOARROW_OK);
@@ -534,6 +558,9 @@ Test(schema, upstream_style_child_initialization) {
   ArrowSchemaInit(&schema);
   cr_assert_eq(ArrowSchemaSetFormat(&schema, "+s"), NANOARROW_OK);
   cr_assert_eq(ArrowSchemaAllocateChildren(&schema, 3), NANOARROW_OK);
+  for (int64_t child_i = 0; child_i < (&schema)->n_children; child_i++) {
+    ArrowSchemaInit((&schema)->children[child_i]);
+  }
   cr_assert_eq(ArrowSchemaInitFromType(schema.children[0], NANOARROW_TYPE_INT64),
                NANOARROW_OK);
   ArrowSchemaInit(schema.children[1]);
@@ -555,6 +582,9 @@ Test(schema, released_children_are_skipped_and_reported) {
   struct ArrowSchema schema;
   cr_assert_eq(ArrowSchemaInitFromType(&schema, NANOARROW_TYPE_STRUCT), NANOARROW_OK);
   cr_assert_eq(ArrowSchemaAllocateChildren(&schema, 2), NANOARROW_OK);
+  for (int64_t child_i = 0; child_i < (&schema)->n_children; child_i++) {
+    ArrowSchemaInit((&schema)->children[child_i]);
+  }
   cr_assert_eq(ArrowSchemaSetType(schema.children[0], NANOARROW_TYPE_INT32), NANOARROW_OK);
   cr_assert_eq(ArrowSchemaSetType(schema.children[1], NANOARROW_TYPE_INT32), NANOARROW_OK);
   struct ArrowSchema moved;
@@ -581,9 +611,13 @@ Test(schema, release_handles_moved_out_children) {
   struct ArrowSchema schema;
   cr_assert_eq(ArrowSchemaInitFromType(&schema, NANOARROW_TYPE_STRUCT), NANOARROW_OK);
   cr_assert_eq(ArrowSchemaAllocateChildren(&schema, 2), NANOARROW_OK);
+  for (int64_t child_i = 0; child_i < (&schema)->n_children; child_i++) {
+    ArrowSchemaInit((&schema)->children[child_i]);
+  }
   cr_assert_eq(ArrowSchemaSetType(schema.children[0], NANOARROW_TYPE_INT32), NANOARROW_OK);
   cr_assert_eq(ArrowSchemaSetType(schema.children[1], NANOARROW_TYPE_STRING), NANOARROW_OK);
   cr_assert_eq(ArrowSchemaAllocateDictionary(&schema), NANOARROW_OK);
+  ArrowSchemaInit((&schema)->dictionary);
 
   /* A consumer may move a child out; the parent must then skip it. */
   struct ArrowSchema moved;
@@ -602,6 +636,9 @@ static void MakeNestedSchema(struct ArrowSchema* schema) {
   cr_assert_eq(ArrowSchemaInitFromType(schema, NANOARROW_TYPE_STRUCT), NANOARROW_OK);
   cr_assert_eq(ArrowSchemaSetName(schema, "root"), NANOARROW_OK);
   cr_assert_eq(ArrowSchemaAllocateChildren(schema, 3), NANOARROW_OK);
+  for (int64_t child_i = 0; child_i < (schema)->n_children; child_i++) {
+    ArrowSchemaInit((schema)->children[child_i]);
+  }
 
   cr_assert_eq(ArrowSchemaSetType(schema->children[0], NANOARROW_TYPE_LIST), NANOARROW_OK);
   cr_assert_eq(ArrowSchemaSetName(schema->children[0], "ints"), NANOARROW_OK);
@@ -613,6 +650,7 @@ static void MakeNestedSchema(struct ArrowSchema* schema) {
   cr_assert_eq(ArrowSchemaSetName(schema->children[1], "dict"), NANOARROW_OK);
   schema->children[1]->flags |= ARROW_FLAG_DICTIONARY_ORDERED;
   cr_assert_eq(ArrowSchemaAllocateDictionary(schema->children[1]), NANOARROW_OK);
+  ArrowSchemaInit((schema->children[1])->dictionary);
   cr_assert_eq(ArrowSchemaSetType(schema->children[1]->dictionary, NANOARROW_TYPE_STRING),
                NANOARROW_OK);
 
@@ -775,6 +813,9 @@ Test(schema, to_string_nested) {
 
   cr_assert_eq(ArrowSchemaInitFromType(&schema, NANOARROW_TYPE_STRUCT), NANOARROW_OK);
   cr_assert_eq(ArrowSchemaAllocateChildren(&schema, 2), NANOARROW_OK);
+  for (int64_t child_i = 0; child_i < (&schema)->n_children; child_i++) {
+    ArrowSchemaInit((&schema)->children[child_i]);
+  }
   cr_assert_eq(ArrowSchemaSetType(schema.children[0], NANOARROW_TYPE_INT32), NANOARROW_OK);
   cr_assert_eq(ArrowSchemaSetName(schema.children[0], "col1"), NANOARROW_OK);
   cr_assert_eq(ArrowSchemaSetType(schema.children[1], NANOARROW_TYPE_STRING), NANOARROW_OK);
@@ -815,6 +856,9 @@ Test(schema, to_string_nested) {
   /* Unnamed children print an empty name. */
   cr_assert_eq(ArrowSchemaInitFromType(&schema, NANOARROW_TYPE_STRUCT), NANOARROW_OK);
   cr_assert_eq(ArrowSchemaAllocateChildren(&schema, 1), NANOARROW_OK);
+  for (int64_t child_i = 0; child_i < (&schema)->n_children; child_i++) {
+    ArrowSchemaInit((&schema)->children[child_i]);
+  }
   cr_assert_eq(ArrowSchemaSetType(schema.children[0], NANOARROW_TYPE_BOOL), NANOARROW_OK);
   AssertToString(&schema, "struct<: bool>");
   ArrowSchemaRelease(&schema);
@@ -824,6 +868,7 @@ Test(schema, to_string_dictionary_and_extension) {
   struct ArrowSchema schema;
   cr_assert_eq(ArrowSchemaInitFromType(&schema, NANOARROW_TYPE_INT32), NANOARROW_OK);
   cr_assert_eq(ArrowSchemaAllocateDictionary(&schema), NANOARROW_OK);
+  ArrowSchemaInit((&schema)->dictionary);
   cr_assert_eq(ArrowSchemaSetType(schema.dictionary, NANOARROW_TYPE_STRING), NANOARROW_OK);
   AssertToString(&schema, "dictionary(int32)<string>");
   AssertToStringShallow(&schema, "dictionary(int32)");
@@ -838,6 +883,9 @@ Test(schema, to_string_dictionary_and_extension) {
   cr_assert_eq(ArrowSchemaSetMetadata(&schema, (const char*)metadata.data), NANOARROW_OK);
   ArrowBufferReset(&metadata);
   cr_assert_eq(ArrowSchemaAllocateChildren(&schema, 2), NANOARROW_OK);
+  for (int64_t child_i = 0; child_i < (&schema)->n_children; child_i++) {
+    ArrowSchemaInit((&schema)->children[child_i]);
+  }
   cr_assert_eq(ArrowSchemaSetType(schema.children[0], NANOARROW_TYPE_DOUBLE), NANOARROW_OK);
   cr_assert_eq(ArrowSchemaSetName(schema.children[0], "x"), NANOARROW_OK);
   cr_assert_eq(ArrowSchemaSetType(schema.children[1], NANOARROW_TYPE_DOUBLE), NANOARROW_OK);
@@ -915,6 +963,9 @@ Test(schema, wide_struct_build_view_print) {
   struct ArrowSchema schema;
   cr_assert_eq(ArrowSchemaInitFromType(&schema, NANOARROW_TYPE_STRUCT), NANOARROW_OK);
   cr_assert_eq(ArrowSchemaAllocateChildren(&schema, n_children), NANOARROW_OK);
+  for (int64_t child_i = 0; child_i < (&schema)->n_children; child_i++) {
+    ArrowSchemaInit((&schema)->children[child_i]);
+  }
   char name[32];
   for (int64_t i = 0; i < n_children; i++) {
     cr_assert_eq(ArrowSchemaSetType(schema.children[i], NANOARROW_TYPE_INT32), NANOARROW_OK);

@@ -82,6 +82,9 @@ static void MakeNested(struct ArrowSchema* schema) {
   cr_assert_eq(ArrowSchemaSetName(schema, "root"), NANOARROW_OK);
   SetMetadata(schema, "origin", "test");
   cr_assert_eq(ArrowSchemaAllocateChildren(schema, 5), NANOARROW_OK);
+  for (int64_t child_i = 0; child_i < (schema)->n_children; child_i++) {
+    ArrowSchemaInit((schema)->children[child_i]);
+  }
 
   struct ArrowSchema* ints = schema->children[0];
   cr_assert_eq(ArrowSchemaSetType(ints, NANOARROW_TYPE_LIST), NANOARROW_OK);
@@ -93,6 +96,7 @@ static void MakeNested(struct ArrowSchema* schema) {
   cr_assert_eq(ArrowSchemaSetName(dict, "dict"), NANOARROW_OK);
   dict->flags |= ARROW_FLAG_DICTIONARY_ORDERED;
   cr_assert_eq(ArrowSchemaAllocateDictionary(dict), NANOARROW_OK);
+  ArrowSchemaInit((dict)->dictionary);
   cr_assert_eq(ArrowSchemaSetType(dict->dictionary, NANOARROW_TYPE_STRING), NANOARROW_OK);
 
   struct ArrowSchema* map = schema->children[2];
@@ -342,7 +346,13 @@ Test(schema_compare, child_count_differs) {
   cr_assert_eq(ArrowSchemaInitFromType(&a, NANOARROW_TYPE_STRUCT), NANOARROW_OK);
   cr_assert_eq(ArrowSchemaInitFromType(&b, NANOARROW_TYPE_STRUCT), NANOARROW_OK);
   cr_assert_eq(ArrowSchemaAllocateChildren(&a, 3), NANOARROW_OK);
+  for (int64_t child_i = 0; child_i < (&a)->n_children; child_i++) {
+    ArrowSchemaInit((&a)->children[child_i]);
+  }
   cr_assert_eq(ArrowSchemaAllocateChildren(&b, 2), NANOARROW_OK);
+  for (int64_t child_i = 0; child_i < (&b)->n_children; child_i++) {
+    ArrowSchemaInit((&b)->children[child_i]);
+  }
   AssertDiffer(&a, &b, "root: expected 2 children but found 3");
   AssertDiffer(&b, &a, "root: expected 3 children but found 2");
   ArrowSchemaRelease(&a);
@@ -431,10 +441,12 @@ Test(schema_compare, dictionary_differs) {
     struct ArrowSchema* s = k == 0 ? &c : &d;
     cr_assert_eq(ArrowSchemaInitFromType(s, NANOARROW_TYPE_INT32), NANOARROW_OK);
     cr_assert_eq(ArrowSchemaAllocateDictionary(s), NANOARROW_OK);
+    ArrowSchemaInit((s)->dictionary);
     cr_assert_eq(ArrowSchemaSetType(s->dictionary, NANOARROW_TYPE_LIST), NANOARROW_OK);
     cr_assert_eq(ArrowSchemaSetType(s->dictionary->children[0], NANOARROW_TYPE_INT8),
                  NANOARROW_OK);
     cr_assert_eq(ArrowSchemaAllocateDictionary(s->dictionary->children[0]), NANOARROW_OK);
+    ArrowSchemaInit((s->dictionary->children[0])->dictionary);
     cr_assert_eq(ArrowSchemaSetType(s->dictionary->children[0]->dictionary,
                                     k == 0 ? NANOARROW_TYPE_STRING : NANOARROW_TYPE_BINARY),
                  NANOARROW_OK);
@@ -454,10 +466,17 @@ Test(schema_compare, children_are_compared_before_the_dictionary) {
   cr_assert_eq(ArrowSchemaInitFromType(&a, NANOARROW_TYPE_STRUCT), NANOARROW_OK);
   cr_assert_eq(ArrowSchemaInitFromType(&b, NANOARROW_TYPE_STRUCT), NANOARROW_OK);
   cr_assert_eq(ArrowSchemaAllocateChildren(&a, 1), NANOARROW_OK);
+  for (int64_t child_i = 0; child_i < (&a)->n_children; child_i++) {
+    ArrowSchemaInit((&a)->children[child_i]);
+  }
   cr_assert_eq(ArrowSchemaAllocateChildren(&b, 1), NANOARROW_OK);
+  for (int64_t child_i = 0; child_i < (&b)->n_children; child_i++) {
+    ArrowSchemaInit((&b)->children[child_i]);
+  }
   cr_assert_eq(ArrowSchemaSetType(a.children[0], NANOARROW_TYPE_INT8), NANOARROW_OK);
   cr_assert_eq(ArrowSchemaSetType(b.children[0], NANOARROW_TYPE_UINT8), NANOARROW_OK);
   cr_assert_eq(ArrowSchemaAllocateDictionary(&a), NANOARROW_OK);
+  ArrowSchemaInit((&a)->dictionary);
   AssertDiffer(&a, &b, "root.children[0]: expected format 'C' but found 'c'");
   ArrowSchemaRelease(&a);
   ArrowSchemaRelease(&b);

@@ -14,9 +14,15 @@ static void AddValidChildren(struct ArrowSchema* schema, int64_t n_union_childre
       strcmp(format, "+vl") == 0 || strcmp(format, "+vL") == 0 ||
       strncmp(format, "+w:", 3) == 0) {
     cr_assert_eq(ArrowSchemaAllocateChildren(schema, 1), NANOARROW_OK);
+    for (int64_t child_i = 0; child_i < (schema)->n_children; child_i++) {
+      ArrowSchemaInit((schema)->children[child_i]);
+    }
     cr_assert_eq(ArrowSchemaSetFormat(schema->children[0], "i"), NANOARROW_OK);
   } else if (strcmp(format, "+m") == 0) {
     cr_assert_eq(ArrowSchemaAllocateChildren(schema, 1), NANOARROW_OK);
+    for (int64_t child_i = 0; child_i < (schema)->n_children; child_i++) {
+      ArrowSchemaInit((schema)->children[child_i]);
+    }
     struct ArrowSchema* entries = schema->children[0];
     cr_assert_eq(ArrowSchemaSetTypeStruct(entries, 2), NANOARROW_OK);
     cr_assert_eq(ArrowSchemaSetFormat(entries->children[0], "u"), NANOARROW_OK);
@@ -26,10 +32,16 @@ static void AddValidChildren(struct ArrowSchema* schema, int64_t n_union_childre
     entries->children[0]->flags = 0;
   } else if (strcmp(format, "+r") == 0) {
     cr_assert_eq(ArrowSchemaAllocateChildren(schema, 2), NANOARROW_OK);
+    for (int64_t child_i = 0; child_i < (schema)->n_children; child_i++) {
+      ArrowSchemaInit((schema)->children[child_i]);
+    }
     cr_assert_eq(ArrowSchemaSetFormat(schema->children[0], "i"), NANOARROW_OK);
     cr_assert_eq(ArrowSchemaSetFormat(schema->children[1], "f"), NANOARROW_OK);
   } else if (strncmp(format, "+u", 2) == 0) {
     cr_assert_eq(ArrowSchemaAllocateChildren(schema, n_union_children), NANOARROW_OK);
+    for (int64_t child_i = 0; child_i < (schema)->n_children; child_i++) {
+      ArrowSchemaInit((schema)->children[child_i]);
+    }
     for (int64_t i = 0; i < n_union_children; i++) {
       cr_assert_eq(ArrowSchemaSetFormat(schema->children[i], "i"), NANOARROW_OK);
     }
@@ -455,6 +467,9 @@ Test(schema_view, wrong_child_counts) {
   ArrowSchemaInit(&schema);
   cr_assert_eq(ArrowSchemaSetFormat(&schema, "+w:2"), NANOARROW_OK);
   cr_assert_eq(ArrowSchemaAllocateChildren(&schema, 2), NANOARROW_OK);
+  for (int64_t child_i = 0; child_i < (&schema)->n_children; child_i++) {
+    ArrowSchemaInit((&schema)->children[child_i]);
+  }
   cr_assert_eq(ArrowSchemaSetFormat(schema.children[0], "i"), NANOARROW_OK);
   cr_assert_eq(ArrowSchemaSetFormat(schema.children[1], "i"), NANOARROW_OK);
   AssertInvalid(&schema, "found 2");
@@ -464,6 +479,9 @@ Test(schema_view, wrong_child_counts) {
   ArrowSchemaInit(&schema);
   cr_assert_eq(ArrowSchemaSetFormat(&schema, "i"), NANOARROW_OK);
   cr_assert_eq(ArrowSchemaAllocateChildren(&schema, 1), NANOARROW_OK);
+  for (int64_t child_i = 0; child_i < (&schema)->n_children; child_i++) {
+    ArrowSchemaInit((&schema)->children[child_i]);
+  }
   cr_assert_eq(ArrowSchemaSetFormat(schema.children[0], "i"), NANOARROW_OK);
   AssertInvalid(&schema, "'i' to have 0 children but found 1");
   ArrowSchemaRelease(&schema);
@@ -480,6 +498,9 @@ Test(schema_view, wrong_child_counts) {
   ArrowSchemaInit(&schema);
   cr_assert_eq(ArrowSchemaSetFormat(&schema, "+r"), NANOARROW_OK);
   cr_assert_eq(ArrowSchemaAllocateChildren(&schema, 1), NANOARROW_OK);
+  for (int64_t child_i = 0; child_i < (&schema)->n_children; child_i++) {
+    ArrowSchemaInit((&schema)->children[child_i]);
+  }
   cr_assert_eq(ArrowSchemaSetFormat(schema.children[0], "i"), NANOARROW_OK);
   AssertInvalid(&schema, "'+r' to have 2 children");
   ArrowSchemaRelease(&schema);
@@ -489,6 +510,9 @@ Test(schema_view, broken_children_pointers) {
   struct ArrowSchema schema;
   MakeSchema(&schema, "+s", 0);
   cr_assert_eq(ArrowSchemaAllocateChildren(&schema, 3), NANOARROW_OK);
+  for (int64_t child_i = 0; child_i < (&schema)->n_children; child_i++) {
+    ArrowSchemaInit((&schema)->children[child_i]);
+  }
   for (int i = 0; i < 3; i++) {
     cr_assert_eq(ArrowSchemaSetFormat(schema.children[i], "i"), NANOARROW_OK);
   }
@@ -525,6 +549,9 @@ Test(schema_view, malformed_maps) {
   ArrowSchemaInit(&schema);
   cr_assert_eq(ArrowSchemaSetFormat(&schema, "+m"), NANOARROW_OK);
   cr_assert_eq(ArrowSchemaAllocateChildren(&schema, 1), NANOARROW_OK);
+  for (int64_t child_i = 0; child_i < (&schema)->n_children; child_i++) {
+    ArrowSchemaInit((&schema)->children[child_i]);
+  }
   cr_assert_eq(ArrowSchemaSetFormat(schema.children[0], "+l"), NANOARROW_OK);
   AssertInvalid(&schema, "'+l'");
   ArrowSchemaRelease(&schema);
@@ -533,6 +560,9 @@ Test(schema_view, malformed_maps) {
   ArrowSchemaInit(&schema);
   cr_assert_eq(ArrowSchemaSetFormat(&schema, "+m"), NANOARROW_OK);
   cr_assert_eq(ArrowSchemaAllocateChildren(&schema, 1), NANOARROW_OK);
+  for (int64_t child_i = 0; child_i < (&schema)->n_children; child_i++) {
+    ArrowSchemaInit((&schema)->children[child_i]);
+  }
   cr_assert_eq(ArrowSchemaSetTypeStruct(schema.children[0], 1), NANOARROW_OK);
   cr_assert_eq(ArrowSchemaSetFormat(schema.children[0]->children[0], "u"), NANOARROW_OK);
   AssertInvalid(&schema, "2 children but found 1");
@@ -542,6 +572,9 @@ Test(schema_view, malformed_maps) {
   ArrowSchemaInit(&schema);
   cr_assert_eq(ArrowSchemaSetFormat(&schema, "+m"), NANOARROW_OK);
   cr_assert_eq(ArrowSchemaAllocateChildren(&schema, 1), NANOARROW_OK);
+  for (int64_t child_i = 0; child_i < (&schema)->n_children; child_i++) {
+    ArrowSchemaInit((&schema)->children[child_i]);
+  }
   AssertInvalid(&schema, "(null)");
   ArrowSchemaRelease(&schema);
 
@@ -551,6 +584,9 @@ Test(schema_view, malformed_maps) {
   ArrowSchemaInit(&schema);
   cr_assert_eq(ArrowSchemaSetFormat(&schema, "+m"), NANOARROW_OK);
   cr_assert_eq(ArrowSchemaAllocateChildren(&schema, 2), NANOARROW_OK);
+  for (int64_t child_i = 0; child_i < (&schema)->n_children; child_i++) {
+    ArrowSchemaInit((&schema)->children[child_i]);
+  }
   cr_assert_eq(ArrowSchemaSetTypeStruct(schema.children[0], 2), NANOARROW_OK);
   cr_assert_eq(ArrowSchemaSetTypeStruct(schema.children[1], 2), NANOARROW_OK);
   AssertInvalid(&schema, "'+m' to have 1 children but found 2");
@@ -636,6 +672,7 @@ Test(schema_view, dictionary_ordered_needs_a_dictionary) {
                          "dictionary (format 'i')");
 
   cr_assert_eq(ArrowSchemaAllocateDictionary(&schema), NANOARROW_OK);
+  ArrowSchemaInit((&schema)->dictionary);
   cr_assert_eq(ArrowSchemaSetType(schema.dictionary, NANOARROW_TYPE_STRING), NANOARROW_OK);
   ViewOf(&schema, &view);
   cr_assert_eq(view.type, NANOARROW_TYPE_DICTIONARY);
@@ -654,6 +691,9 @@ Test(schema_view, map_keys_sorted_only_on_maps) {
     MakeSchema(&schema, not_maps[i], 0);
     if (strcmp(not_maps[i], "+s") == 0) {
       cr_assert_eq(ArrowSchemaAllocateChildren(&schema, 1), NANOARROW_OK);
+      for (int64_t child_i = 0; child_i < (&schema)->n_children; child_i++) {
+        ArrowSchemaInit((&schema)->children[child_i]);
+      }
       cr_assert_eq(ArrowSchemaSetFormat(schema.children[0], "i"), NANOARROW_OK);
     }
     ViewOf(&schema, &view);
@@ -686,6 +726,7 @@ Test(schema_view, map_keys_sorted_only_on_maps) {
   /* Dictionary-encoded map: the flag belongs on the dictionary, not the indices. */
   MakeSchema(&schema, "i", 0);
   cr_assert_eq(ArrowSchemaAllocateDictionary(&schema), NANOARROW_OK);
+  ArrowSchemaInit((&schema)->dictionary);
   cr_assert_eq(ArrowSchemaSetType(schema.dictionary, NANOARROW_TYPE_MAP), NANOARROW_OK);
   cr_assert_eq(ArrowSchemaSetType(schema.dictionary->children[0]->children[0],
                                   NANOARROW_TYPE_STRING),
@@ -764,6 +805,7 @@ Test(schema_view, dictionary_index_types) {
     struct ArrowSchemaView view;
     MakeSchema(&schema, indices[i].format, 0);
     cr_assert_eq(ArrowSchemaAllocateDictionary(&schema), NANOARROW_OK);
+    ArrowSchemaInit((&schema)->dictionary);
     cr_assert_eq(ArrowSchemaSetType(schema.dictionary, NANOARROW_TYPE_STRING), NANOARROW_OK);
     ViewOf(&schema, &view);
     cr_assert_eq(view.type, NANOARROW_TYPE_DICTIONARY);
@@ -779,6 +821,7 @@ Test(schema_view, dictionary_errors) {
     struct ArrowSchema schema;
     MakeSchema(&schema, bad_indices[i], 0);
     cr_assert_eq(ArrowSchemaAllocateDictionary(&schema), NANOARROW_OK);
+    ArrowSchemaInit((&schema)->dictionary);
     cr_assert_eq(ArrowSchemaSetType(schema.dictionary, NANOARROW_TYPE_STRING), NANOARROW_OK);
     char quoted[16];
     snprintf(quoted, sizeof(quoted), "'%s'", bad_indices[i]);
@@ -789,6 +832,7 @@ Test(schema_view, dictionary_errors) {
   struct ArrowSchema schema;
   MakeSchema(&schema, "i", 0);
   cr_assert_eq(ArrowSchemaAllocateDictionary(&schema), NANOARROW_OK);
+  ArrowSchemaInit((&schema)->dictionary);
   /* Allocated but never given a type. */
   AssertInvalid(&schema, "Expected schema->dictionary to have a format but found NULL");
   struct ArrowSchema moved;
@@ -863,6 +907,7 @@ Test(schema_view, extension_on_dictionary) {
   struct ArrowSchemaView view;
   MakeSchema(&schema, "i", 0);
   cr_assert_eq(ArrowSchemaAllocateDictionary(&schema), NANOARROW_OK);
+  ArrowSchemaInit((&schema)->dictionary);
   cr_assert_eq(ArrowSchemaSetType(schema.dictionary, NANOARROW_TYPE_STRING), NANOARROW_OK);
   const char* keys[] = {"ARROW:extension:name"};
   const char* values[] = {"my.enum"};
@@ -919,6 +964,9 @@ Test(schema_view, nested_tree) {
   struct ArrowSchema schema;
   cr_assert_eq(ArrowSchemaInitFromType(&schema, NANOARROW_TYPE_STRUCT), NANOARROW_OK);
   cr_assert_eq(ArrowSchemaAllocateChildren(&schema, 2), NANOARROW_OK);
+  for (int64_t child_i = 0; child_i < (&schema)->n_children; child_i++) {
+    ArrowSchemaInit((&schema)->children[child_i]);
+  }
 
   struct ArrowSchema* list = schema.children[0];
   cr_assert_eq(ArrowSchemaSetType(list, NANOARROW_TYPE_LIST), NANOARROW_OK);
@@ -929,6 +977,7 @@ Test(schema_view, nested_tree) {
   cr_assert_eq(ArrowSchemaSetType(entries->children[0], NANOARROW_TYPE_STRING), NANOARROW_OK);
   cr_assert_eq(ArrowSchemaSetType(entries->children[1], NANOARROW_TYPE_INT8), NANOARROW_OK);
   cr_assert_eq(ArrowSchemaAllocateDictionary(entries->children[1]), NANOARROW_OK);
+  ArrowSchemaInit((entries->children[1])->dictionary);
   cr_assert_eq(ArrowSchemaSetType(entries->children[1]->dictionary, NANOARROW_TYPE_STRING),
                NANOARROW_OK);
 
@@ -955,6 +1004,9 @@ Test(schema_view, wide_struct_view) {
   struct ArrowSchema schema;
   cr_assert_eq(ArrowSchemaInitFromType(&schema, NANOARROW_TYPE_STRUCT), NANOARROW_OK);
   cr_assert_eq(ArrowSchemaAllocateChildren(&schema, 10000), NANOARROW_OK);
+  for (int64_t child_i = 0; child_i < (&schema)->n_children; child_i++) {
+    ArrowSchemaInit((&schema)->children[child_i]);
+  }
   for (int64_t i = 0; i < 10000; i++) {
     cr_assert_eq(ArrowSchemaSetType(schema.children[i], NANOARROW_TYPE_DOUBLE), NANOARROW_OK);
   }

@@ -33,6 +33,7 @@ static int WriteInt64DictionaryFile(enum ArrowIpcCompressionType codec,
   int rc;
   WtStructSchema(&schema, 1, formats, names);
   WT_OK(ArrowSchemaAllocateDictionary(schema.children[0]));
+  ArrowSchemaInit(schema.children[0]->dictionary);
   WT_OK(ArrowSchemaInitFromType(schema.children[0]->dictionary, NANOARROW_TYPE_INT64));
   WT_OK(ArrowArrayInitFromSchema(&array, &schema, &error));
   WT_OK(ArrowArrayStartAppending(&array));
@@ -64,6 +65,7 @@ static void WriteStringDictionaryFile(struct ArrowBuffer* out) {
   struct ArrowError error;
   WtStructSchema(&schema, 1, formats, names);
   WT_OK(ArrowSchemaAllocateDictionary(schema.children[0]));
+  ArrowSchemaInit(schema.children[0]->dictionary);
   WT_OK(ArrowSchemaInitFromType(schema.children[0]->dictionary, NANOARROW_TYPE_STRING));
   WT_OK(ArrowArrayInitFromSchema(&array, &schema, &error));
   WT_OK(ArrowArrayStartAppending(&array));

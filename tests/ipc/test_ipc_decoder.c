@@ -436,6 +436,9 @@ Test(ipc_decoder, decoded_child_names_outlive_their_parent) {
 
   cr_assert_eq(ArrowSchemaInitFromType(&schema, NANOARROW_TYPE_STRUCT), NANOARROW_OK);
   cr_assert_eq(ArrowSchemaAllocateChildren(&schema, 4), NANOARROW_OK);
+  for (int64_t child_i = 0; child_i < (&schema)->n_children; child_i++) {
+    ArrowSchemaInit((&schema)->children[child_i]);
+  }
   for (i = 0; i < 4; i++) {
     cr_assert_eq(ArrowSchemaInitFromType(schema.children[i], NANOARROW_TYPE_INT32),
                  NANOARROW_OK);
@@ -505,14 +508,23 @@ Test(ipc_decoder, views_built_later_match_the_schema) {
   ArrowSchemaInit(&schema);
   cr_assert_eq(ArrowSchemaSetFormat(&schema, "+s"), NANOARROW_OK);
   cr_assert_eq(ArrowSchemaAllocateChildren(&schema, 5), NANOARROW_OK);
+  for (int64_t child_i = 0; child_i < (&schema)->n_children; child_i++) {
+    ArrowSchemaInit((&schema)->children[child_i]);
+  }
   for (i = 0; i < 5; i++) {
     cr_assert_eq(ArrowSchemaSetFormat(schema.children[i], kFormats[i]), NANOARROW_OK);
     cr_assert_eq(ArrowSchemaSetName(schema.children[i], kFormats[i]), NANOARROW_OK);
   }
   cr_assert_eq(ArrowSchemaAllocateChildren(schema.children[3], 1), NANOARROW_OK);
+  for (int64_t child_i = 0; child_i < (schema.children[3])->n_children; child_i++) {
+    ArrowSchemaInit((schema.children[3])->children[child_i]);
+  }
   cr_assert_eq(ArrowSchemaInitFromType(schema.children[3]->children[0], NANOARROW_TYPE_INT16),
                NANOARROW_OK);
   cr_assert_eq(ArrowSchemaAllocateChildren(schema.children[4], 2), NANOARROW_OK);
+  for (int64_t child_i = 0; child_i < (schema.children[4])->n_children; child_i++) {
+    ArrowSchemaInit((schema.children[4])->children[child_i]);
+  }
   cr_assert_eq(ArrowSchemaInitFromType(schema.children[4]->children[0], NANOARROW_TYPE_BOOL),
                NANOARROW_OK);
   cr_assert_eq(ArrowSchemaInitFromType(schema.children[4]->children[1], NANOARROW_TYPE_NA),

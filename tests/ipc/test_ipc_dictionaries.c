@@ -35,12 +35,14 @@ Test(ipc_dictionaries, encodings_append_schema) {
   cr_assert_eq(ArrowSchemaSetTypeStruct(&schema, 2), NANOARROW_OK);
   cr_assert_eq(ArrowSchemaSetType(schema.children[0], NANOARROW_TYPE_INT8), NANOARROW_OK);
   cr_assert_eq(ArrowSchemaAllocateDictionary(schema.children[0]), NANOARROW_OK);
+  ArrowSchemaInit((schema.children[0])->dictionary);
   cr_assert_eq(ArrowSchemaSetTypeStruct(schema.children[0]->dictionary, 1), NANOARROW_OK);
   cr_assert_eq(ArrowSchemaSetType(schema.children[0]->dictionary->children[0],
                                   NANOARROW_TYPE_INT16),
                NANOARROW_OK);
   cr_assert_eq(ArrowSchemaAllocateDictionary(schema.children[0]->dictionary->children[0]),
                NANOARROW_OK);
+  ArrowSchemaInit(schema.children[0]->dictionary->children[0]->dictionary);
   cr_assert_eq(ArrowSchemaSetType(schema.children[0]->dictionary->children[0]->dictionary,
                                   NANOARROW_TYPE_STRING),
                NANOARROW_OK);

@@ -179,6 +179,7 @@ static void DeltaNestedDictionarySchema(struct ArrowSchema* values) {
   DELTA_OK(ArrowSchemaSetType(values->children[0], NANOARROW_TYPE_INT32));
   DELTA_OK(ArrowSchemaAllocateDictionary(values->children[0]));
   ArrowSchemaInit(values->children[0]->dictionary);
+  ArrowSchemaInit(values->children[0]->dictionary);
   DELTA_OK(ArrowSchemaSetType(values->children[0]->dictionary, NANOARROW_TYPE_STRING));
 }
 
@@ -209,6 +210,7 @@ static void DeltaBatch(struct ArrowSchema* schema, struct ArrowArray* batch,
   DELTA_OK(ArrowSchemaSetType(schema->children[0], NANOARROW_TYPE_INT32));
   DELTA_OK(ArrowSchemaSetName(schema->children[0], "d"));
   DELTA_OK(ArrowSchemaAllocateDictionary(schema->children[0]));
+  ArrowSchemaInit(schema->children[0]->dictionary);
   ArrowSchemaInit(schema->children[0]->dictionary);
   make_values(schema->children[0]->dictionary);
 

@@ -345,6 +345,7 @@ Test(ipc_upstream_contracts, field_index_covers_list_children_not_dictionaries) 
   WT_OK(ArrowSchemaSetType(schema.children[1], NANOARROW_TYPE_INT32));
   WT_OK(ArrowSchemaSetName(schema.children[1], "d"));
   WT_OK(ArrowSchemaAllocateDictionary(schema.children[1]));
+  ArrowSchemaInit(schema.children[1]->dictionary);
   WT_OK(ArrowSchemaInitFromType(schema.children[1]->dictionary, NANOARROW_TYPE_STRING));
   WT_OK(ArrowSchemaSetType(schema.children[2], NANOARROW_TYPE_INT8));
   WT_OK(ArrowSchemaSetName(schema.children[2], "z"));
@@ -752,6 +753,7 @@ static void MakeDictionary(enum ArrowType value_type, struct ArrowSchema* schema
   WT_OK(ArrowSchemaSetType(schema->children[0], NANOARROW_TYPE_INT32));
   WT_OK(ArrowSchemaSetName(schema->children[0], "d"));
   WT_OK(ArrowSchemaAllocateDictionary(schema->children[0]));
+  ArrowSchemaInit(schema->children[0]->dictionary);
   WT_OK(ArrowSchemaInitFromType(schema->children[0]->dictionary, value_type));
   WT_OK(ArrowArrayInitFromSchema(array, schema, NULL));
   WT_OK(ArrowArrayStartAppending(array));

@@ -807,6 +807,9 @@ static int WriteCompressedFile(int64_t n_rows, struct ArrowBuffer* out) {
 
   cr_assert_eq(ArrowSchemaInitFromType(&schema, NANOARROW_TYPE_STRUCT), NANOARROW_OK);
   cr_assert_eq(ArrowSchemaAllocateChildren(&schema, 1), NANOARROW_OK);
+  for (int64_t child_i = 0; child_i < (&schema)->n_children; child_i++) {
+    ArrowSchemaInit((&schema)->children[child_i]);
+  }
   cr_assert_eq(ArrowSchemaInitFromType(schema.children[0], NANOARROW_TYPE_INT32),
                NANOARROW_OK);
   cr_assert_eq(ArrowSchemaSetName(schema.children[0], "zeros"), NANOARROW_OK);

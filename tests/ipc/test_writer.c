@@ -306,6 +306,7 @@ static void BuildDictionary(struct ArrowSchema* schema, struct ArrowArray* array
   struct ArrowError error;
   WtStructSchema(schema, 1, formats, names);
   WT_OK(ArrowSchemaAllocateDictionary(schema->children[0]));
+  ArrowSchemaInit(schema->children[0]->dictionary);
   WT_OK(ArrowSchemaInitFromType(schema->children[0]->dictionary, NANOARROW_TYPE_STRING));
   WT_OK(ArrowArrayInitFromSchema(array, schema, &error));
   WT_OK(ArrowArrayStartAppending(array));
@@ -399,6 +400,7 @@ static void BuildInt64Dictionary(struct ArrowSchema* schema, struct ArrowArray* 
   int64_t i;
   WtStructSchema(schema, 1, formats, names);
   WT_OK(ArrowSchemaAllocateDictionary(schema->children[0]));
+  ArrowSchemaInit(schema->children[0]->dictionary);
   WT_OK(ArrowSchemaInitFromType(schema->children[0]->dictionary, NANOARROW_TYPE_INT64));
   WT_OK(ArrowArrayInitFromSchema(array, schema, &error));
   WT_OK(ArrowArrayStartAppending(array));

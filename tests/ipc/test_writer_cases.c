@@ -443,6 +443,7 @@ static void BuildDictionaryBatch(struct ArrowSchema* schema, struct ArrowArray* 
   struct ArrowError error;
   WtStructSchema(schema, 1, formats, names);
   WT_OK(ArrowSchemaAllocateDictionary(schema->children[0]));
+  ArrowSchemaInit(schema->children[0]->dictionary);
   WT_OK(ArrowSchemaInitFromType(schema->children[0]->dictionary, NANOARROW_TYPE_STRING));
   WT_OK(ArrowArrayInitFromSchema(array, schema, &error));
   WT_OK(ArrowArrayStartAppending(array));
