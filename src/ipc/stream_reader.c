@@ -82,6 +82,19 @@ static ArrowErrorCode IpcStreamReadAppend(struct IpcStreamReaderPrivate* private
   return NANOARROW_OK;
 }
 
+/* A stream that ends inside a message's prefix (fewer than 4 bytes, or a
+ * continuation marker without its length) is malformed rather than cut short inside
+ * a message: EINVAL, as nanoarrow reports it (ESPIPE is for headers and bodies). */
+static ArrowErrorCode IpcStreamCheckPrefix(const uint8_t* data, int64_t available,
+                                           struct ArrowError* error) {
+  if (available < 4 || (ArrowIpcFbrLoadI32(data) == -1 && available < 8)) {
+    ArrowErrorSet(error, "expected at least 8 bytes of message prefix but found %ld",
+                  (long)available);
+    return EINVAL;
+  }
+  return NANOARROW_OK;
+}
+
 static ArrowErrorCode IpcStreamReadExactly(struct IpcStreamReaderPrivate* private_data,
                                   struct ArrowBuffer* buffer, int64_t n, const char* what) {
   int64_t n_read;
@@ -205,11 +218,8 @@ static ArrowErrorCode IpcStreamReadMessageAhead(struct IpcStreamReaderPrivate* p
 
   NANOARROW_RETURN_NOT_OK(IpcStreamReadAhead(private_data, 8, &available));
   if (available == 0) return ENODATA;
-  if (available < 4) {
-    ArrowErrorSet(error, "stream ends inside a message prefix");
-    return ESPIPE;
-  }
   view.data.as_uint8 = private_data->input_block->src.data + private_data->input_position;
+  if (available < 4) return IpcStreamCheckPrefix(view.data.as_uint8, available, error);
   if (first && memcmp(view.data.data, "ARRO", 4) == 0) {
     struct ArrowBuffer all;
     ArrowBufferInit(&all);
@@ -219,10 +229,7 @@ static ArrowErrorCode IpcStreamReadMessageAhead(struct IpcStreamReaderPrivate* p
     }
     return IpcStreamStartFileMode(private_data, &all) == NANOARROW_OK ? ENOENT : EINVAL;
   }
-  if (ArrowIpcFbrLoadI32(view.data.as_uint8) == -1 && available < 8) {
-    ArrowErrorSet(error, "expected 4 bytes of prefix but found %ld", (long)(available - 4));
-    return ESPIPE;
-  }
+  NANOARROW_RETURN_NOT_OK(IpcStreamCheckPrefix(view.data.as_uint8, available, error));
   view.size_bytes = available;
   result = ArrowIpcDecoderPeekHeader(decoder, view, &prefix, error);
   if (result == ENODATA) return ENODATA;
@@ -294,6 +301,7 @@ static ArrowErrorCode IpcStreamReadMessage(struct IpcStreamReaderPrivate* privat
       }
       return IpcStreamStartFileMode(private_data, &all) == NANOARROW_OK ? ENOENT : EINVAL;
     }
+    NANOARROW_RETURN_NOT_OK(IpcStreamCheckPrefix(view.data.as_uint8, view.size_bytes, error));
     result = ArrowIpcDecoderPeekHeader(decoder, view, &prefix, error);
     if (result == ENODATA) return ENODATA;
     NANOARROW_RETURN_NOT_OK(result);
@@ -314,10 +322,7 @@ static ArrowErrorCode IpcStreamReadMessage(struct IpcStreamReaderPrivate* privat
   private_data->header.size_bytes = 0;
   NANOARROW_RETURN_NOT_OK(IpcStreamReadAppend(private_data, &private_data->header, 4, &n_read));
   if (n_read == 0) return ENODATA;
-  if (n_read < 4) {
-    ArrowErrorSet(error, "stream ends inside a message prefix");
-    return ESPIPE;
-  }
+  if (n_read < 4) return IpcStreamCheckPrefix(private_data->header.data, n_read, error);
   if (first && memcmp(private_data->header.data, "ARRO", 4) == 0) {
     struct ArrowBuffer all;
     ArrowBufferInit(&all);
@@ -325,7 +330,9 @@ static ArrowErrorCode IpcStreamReadMessage(struct IpcStreamReaderPrivate* privat
     return IpcStreamStartFileMode(private_data, &all) == NANOARROW_OK ? ENOENT : EINVAL;
   }
   if (ArrowIpcFbrLoadI32(private_data->header.data) == -1) {
-    NANOARROW_RETURN_NOT_OK(IpcStreamReadExactly(private_data, &private_data->header, 4, "prefix"));
+    NANOARROW_RETURN_NOT_OK(IpcStreamReadAppend(private_data, &private_data->header, 4, &n_read));
+    NANOARROW_RETURN_NOT_OK(IpcStreamCheckPrefix(private_data->header.data,
+                                                 private_data->header.size_bytes, error));
   }
   view.data.as_uint8 = private_data->header.data;
   view.size_bytes = private_data->header.size_bytes;

@@ -462,8 +462,9 @@ Test(ipc_limits, hand_built_stream_reads) {
 }
 
 /* The reader's codes for input that ends early, as nanoarrow's: ENODATA for an
- * empty stream, ESPIPE for one that stops inside a message; the same whether the
- * input is a buffer or a stream read in chunks. */
+ * empty stream, EINVAL for one shorter than a message prefix, ESPIPE for one that
+ * stops inside a message; the same whether the input is a buffer or a stream read
+ * in chunks. */
 Test(ipc_limits, truncated_input_codes) {
   struct ArrowBuffer input;
   struct ArrowBuffer cut;
@@ -485,9 +486,19 @@ Test(ipc_limits, truncated_input_codes) {
     outcome = ReadAll(&cut, chunked);
     cr_assert_eq(outcome.schema_code, ENODATA, "%s", outcome.message);
 
+    /* One byte, then a continuation marker with half a length. */
+    for (k = 0; k < 2; k++) {
+      cut.size_bytes = 0;
+      cr_assert_eq(ArrowBufferAppend(&cut, input.data, k == 0 ? 1 : 6), NANOARROW_OK);
+      outcome = ReadAll(&cut, chunked);
+      cr_assert_eq(outcome.schema_code, EINVAL, "prefix cut %d: %s", k, outcome.message);
+      cr_assert(strstr(outcome.message, "8 bytes of message prefix") != NULL, "%s",
+                outcome.message);
+    }
+
     /* Inside the schema message, inside the batch's header, inside its body. */
     lengths[0] = schema_end - 3;
-    lengths[1] = schema_end + 6;
+    lengths[1] = schema_end + 8 + 6; /* past the batch's 8-byte prefix */
     lengths[2] = input.size_bytes - 8 - 4;
     for (k = 0; k < 3; k++) {
       cut.size_bytes = 0;
