@@ -350,8 +350,11 @@ static inline ArrowErrorCode ArrowArrayPrivateAppendEmpty(struct ArrowArray* arr
       case NANOARROW_BUFFER_TYPE_DATA_OFFSET:
       case NANOARROW_BUFFER_TYPE_VIEW_OFFSET:
         /* Empty elements start where the next element will: at the end of the child
-         * (lists) or of the data buffer (strings). */
-        if (array->n_children > 0) {
+         * (lists) or of the data buffer (strings). Null and empty list views point
+         * nowhere (offset 0, size 0), as nanoarrow builds them. */
+        if (private_data->layout.buffer_type[i] == NANOARROW_BUFFER_TYPE_VIEW_OFFSET) {
+          next_offset = 0;
+        } else if (array->n_children > 0) {
           next_offset = array->children[0]->length;
         } else {
           next_offset = private_data->buffers[1].size_bytes;
@@ -500,6 +503,11 @@ static inline ArrowErrorCode ArrowArrayStartAppending(struct ArrowArray* array) 
       return EINVAL;
     }
     NANOARROW_RETURN_NOT_OK(ArrowArrayStartAppending(array->children[i]));
+  }
+  /* A list view's next element starts after the child elements already there. */
+  if (array->n_children > 0 &&
+      private_data->layout.buffer_type[1] == NANOARROW_BUFFER_TYPE_VIEW_OFFSET) {
+    private_data->list_view_offset = array->children[0]->length;
   }
   if (array->dictionary != NULL) {
     if (array->dictionary->release == NULL) {
@@ -941,45 +949,36 @@ static inline ArrowErrorCode ArrowArrayFinishElement(struct ArrowArray* array) {
       NANOARROW_RETURN_NOT_OK(ArrowArrayPrivatePush(offsets, &child_length, 8));
       break;
     case NANOARROW_TYPE_LIST_VIEW: {
-      /* This element holds the child elements after the previous element's end. */
+      /* This element holds the child elements appended since the previous one. */
       struct ArrowBuffer* sizes = &private_data->buffers[1];
-      int32_t start32 = 0;
-      int32_t size32 = 0;
+      int32_t start32;
+      int32_t size32;
       child_length = array->children[0]->length;
-      if (child_length > INT32_MAX) {
-        return EOVERFLOW;
+      if (child_length > INT32_MAX || private_data->list_view_offset > child_length) {
+        return child_length > INT32_MAX ? EOVERFLOW : EINVAL;
       }
-      if (offsets->size_bytes >= 4 && sizes->size_bytes >= 4) {
-        memcpy(&start32, offsets->data + offsets->size_bytes - 4, 4);
-        memcpy(&size32, sizes->data + sizes->size_bytes - 4, 4);
-        start32 += size32;
-      }
-      if (child_length < start32) {
-        return EINVAL;
-      }
+      start32 = (int32_t)private_data->list_view_offset;
       size32 = (int32_t)(child_length - start32);
       NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(sizes, 4));
       NANOARROW_RETURN_NOT_OK(ArrowArrayPrivatePush(offsets, &start32, 4));
       NANOARROW_RETURN_NOT_OK(ArrowArrayPrivatePush(sizes, &size32, 4));
+      private_data->list_view_offset = child_length;
       break;
     }
     case NANOARROW_TYPE_LARGE_LIST_VIEW: {
       struct ArrowBuffer* sizes = &private_data->buffers[1];
-      int64_t start = 0;
-      int64_t size = 0;
+      int64_t start;
+      int64_t size;
       child_length = array->children[0]->length;
-      if (offsets->size_bytes >= 8 && sizes->size_bytes >= 8) {
-        memcpy(&start, offsets->data + offsets->size_bytes - 8, 8);
-        memcpy(&size, sizes->data + sizes->size_bytes - 8, 8);
-        start += size;
-      }
-      if (child_length < start) {
+      if (private_data->list_view_offset > child_length) {
         return EINVAL;
       }
+      start = private_data->list_view_offset;
       size = child_length - start;
       NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(sizes, 8));
       NANOARROW_RETURN_NOT_OK(ArrowArrayPrivatePush(offsets, &start, 8));
       NANOARROW_RETURN_NOT_OK(ArrowArrayPrivatePush(sizes, &size, 8));
+      private_data->list_view_offset = child_length;
       break;
     }
     case NANOARROW_TYPE_FIXED_SIZE_LIST:

@@ -381,6 +381,9 @@ struct ArrowArrayPrivateData {
   const void** buffer_data;
   enum ArrowType storage_type;
   struct ArrowLayout layout;
+  /* List views being built: where the next element's child elements start (the
+   * child's length when the previous element was finished). */
+  int64_t list_view_offset;
   /* Non-zero when union type ids equal child indices (fast path). */
   int8_t union_type_id_is_child_index;
   int32_t n_variadic_buffers;

@@ -215,6 +215,7 @@ ArrowErrorCode ArrowArrayInitFromType(struct ArrowArray* array,
   private_data->storage_type = storage_type;
   ArrowLayoutInit(&private_data->layout, storage_type);
   private_data->union_type_id_is_child_index = 1;
+  private_data->list_view_offset = 0;
   private_data->n_variadic_buffers = 0;
   private_data->variadic_buffers = NULL;
   private_data->variadic_buffer_sizes = NULL;
