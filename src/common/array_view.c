@@ -1503,23 +1503,6 @@ static NANOARROW_COLD ArrowErrorCode ArrowViewDiffer(struct ArrowError* reason,
   return NANOARROW_VIEW_DIFFERENT;
 }
 
-/* What both comparison levels check first at every node: the depth bound and the
- * storage type. */
-static NANOARROW_COLD ArrowErrorCode ArrowViewCompareNodeType(
-    const struct ArrowArrayView* actual, const struct ArrowArrayView* expected,
-    const struct ArrowViewPath* path, int depth, struct ArrowError* reason) {
-  if (depth > NANOARROW_MAX_NESTING_DEPTH) {
-    ArrowErrorSet(reason, "Expected nesting depth <= %d", NANOARROW_MAX_NESTING_DEPTH);
-    return EINVAL;
-  }
-  if (actual->storage_type != expected->storage_type) {
-    return ArrowViewDiffer(reason, path, "Expected storage type %s but found %s",
-                           ArrowViewTypeName(expected->storage_type),
-                           ArrowViewTypeName(actual->storage_type));
-  }
-  return NANOARROW_OK;
-}
-
 /* Buffer i of both views holds the same bytes (sizes included). */
 static NANOARROW_COLD ArrowErrorCode ArrowViewCompareBufferBytes(
     const void* actual, int64_t actual_size, const void* expected, int64_t expected_size,
@@ -1558,7 +1541,15 @@ static NANOARROW_COLD ArrowErrorCode ArrowViewCompareIdentical(
   struct ArrowViewPath child_path;
   int64_t i;
 
-  NANOARROW_RETURN_NOT_OK(ArrowViewCompareNodeType(actual, expected, path, depth, reason));
+  if (depth > NANOARROW_MAX_NESTING_DEPTH) {
+    ArrowErrorSet(reason, "Expected nesting depth <= %d", NANOARROW_MAX_NESTING_DEPTH);
+    return EINVAL;
+  }
+  if (actual->storage_type != expected->storage_type) {
+    return ArrowViewDiffer(reason, path, "Expected storage type %s but found %s",
+                           ArrowViewTypeName(expected->storage_type),
+                           ArrowViewTypeName(actual->storage_type));
+  }
   if (actual->offset != expected->offset) {
     return ArrowViewDiffer(reason, path, "Expected offset %" PRId64 " but found %" PRId64,
                            expected->offset, actual->offset);

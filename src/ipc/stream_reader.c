@@ -82,17 +82,19 @@ static ArrowErrorCode IpcStreamReadAppend(struct IpcStreamReaderPrivate* private
   return NANOARROW_OK;
 }
 
-/* A stream that ends inside a message's prefix (fewer than 4 bytes, or a
- * continuation marker without its length) is malformed rather than cut short inside
- * a message: EINVAL, as nanoarrow reports it (ESPIPE is for headers and bodies). */
-static ArrowErrorCode IpcStreamCheckPrefix(const uint8_t* data, int64_t available,
-                                           struct ArrowError* error) {
-  if (available < 4 || (ArrowIpcFbrLoadI32(data) == -1 && available < 8)) {
+/* ArrowIpcDecoderPeekHeader for the reader: a stream that ends inside a message's
+ * prefix (the decoder's ESPIPE) is malformed rather than cut short inside a message,
+ * so it is EINVAL here, as nanoarrow reports it; ESPIPE stays for headers and bodies. */
+static ArrowErrorCode IpcStreamPeekHeader(struct ArrowIpcDecoder* decoder,
+                                          struct ArrowBufferView view, int32_t* prefix,
+                                          struct ArrowError* error) {
+  ArrowErrorCode result = ArrowIpcDecoderPeekHeader(decoder, view, prefix, error);
+  if (result == ESPIPE) {
     ArrowErrorSet(error, "expected at least 8 bytes of message prefix but found %ld",
-                  (long)available);
+                  (long)view.size_bytes);
     return EINVAL;
   }
-  return NANOARROW_OK;
+  return result;
 }
 
 static ArrowErrorCode IpcStreamReadExactly(struct IpcStreamReaderPrivate* private_data,
@@ -219,8 +221,7 @@ static ArrowErrorCode IpcStreamReadMessageAhead(struct IpcStreamReaderPrivate* p
   NANOARROW_RETURN_NOT_OK(IpcStreamReadAhead(private_data, 8, &available));
   if (available == 0) return ENODATA;
   view.data.as_uint8 = private_data->input_block->src.data + private_data->input_position;
-  if (available < 4) return IpcStreamCheckPrefix(view.data.as_uint8, available, error);
-  if (first && memcmp(view.data.data, "ARRO", 4) == 0) {
+  if (first && available >= 4 && memcmp(view.data.data, "ARRO", 4) == 0) {
     struct ArrowBuffer all;
     ArrowBufferInit(&all);
     if (ArrowBufferAppend(&all, view.data.data, available) != NANOARROW_OK) {
@@ -229,9 +230,8 @@ static ArrowErrorCode IpcStreamReadMessageAhead(struct IpcStreamReaderPrivate* p
     }
     return IpcStreamStartFileMode(private_data, &all) == NANOARROW_OK ? ENOENT : EINVAL;
   }
-  NANOARROW_RETURN_NOT_OK(IpcStreamCheckPrefix(view.data.as_uint8, available, error));
   view.size_bytes = available;
-  result = ArrowIpcDecoderPeekHeader(decoder, view, &prefix, error);
+  result = IpcStreamPeekHeader(decoder, view, &prefix, error);
   if (result == ENODATA) return ENODATA;
   NANOARROW_RETURN_NOT_OK(result);
 
@@ -301,8 +301,7 @@ static ArrowErrorCode IpcStreamReadMessage(struct IpcStreamReaderPrivate* privat
       }
       return IpcStreamStartFileMode(private_data, &all) == NANOARROW_OK ? ENOENT : EINVAL;
     }
-    NANOARROW_RETURN_NOT_OK(IpcStreamCheckPrefix(view.data.as_uint8, view.size_bytes, error));
-    result = ArrowIpcDecoderPeekHeader(decoder, view, &prefix, error);
+    result = IpcStreamPeekHeader(decoder, view, &prefix, error);
     if (result == ENODATA) return ENODATA;
     NANOARROW_RETURN_NOT_OK(result);
     NANOARROW_RETURN_NOT_OK(ArrowIpcDecoderDecodeHeader(decoder, view, error));
@@ -322,21 +321,18 @@ static ArrowErrorCode IpcStreamReadMessage(struct IpcStreamReaderPrivate* privat
   private_data->header.size_bytes = 0;
   NANOARROW_RETURN_NOT_OK(IpcStreamReadAppend(private_data, &private_data->header, 4, &n_read));
   if (n_read == 0) return ENODATA;
-  if (n_read < 4) return IpcStreamCheckPrefix(private_data->header.data, n_read, error);
-  if (first && memcmp(private_data->header.data, "ARRO", 4) == 0) {
+  if (first && n_read == 4 && memcmp(private_data->header.data, "ARRO", 4) == 0) {
     struct ArrowBuffer all;
     ArrowBufferInit(&all);
     ArrowBufferMove(&private_data->header, &all);
     return IpcStreamStartFileMode(private_data, &all) == NANOARROW_OK ? ENOENT : EINVAL;
   }
-  if (ArrowIpcFbrLoadI32(private_data->header.data) == -1) {
+  if (n_read == 4 && ArrowIpcFbrLoadI32(private_data->header.data) == -1) {
     NANOARROW_RETURN_NOT_OK(IpcStreamReadAppend(private_data, &private_data->header, 4, &n_read));
-    NANOARROW_RETURN_NOT_OK(IpcStreamCheckPrefix(private_data->header.data,
-                                                 private_data->header.size_bytes, error));
   }
   view.data.as_uint8 = private_data->header.data;
   view.size_bytes = private_data->header.size_bytes;
-  result = ArrowIpcDecoderPeekHeader(decoder, view, &prefix, error);
+  result = IpcStreamPeekHeader(decoder, view, &prefix, error);
   if (result == ENODATA) return ENODATA;
   NANOARROW_RETURN_NOT_OK(result);
   NANOARROW_RETURN_NOT_OK(IpcStreamReadExactly(private_data, &private_data->header,
@@ -392,7 +388,8 @@ static ArrowErrorCode IpcStreamFieldPathOf(struct IpcStreamReaderPrivate* privat
   int64_t i = private_data->options.field_index;
   path->n_steps = 0;
   if (i >= 0 && IpcStreamFindField(full, i, &counter, path)) return NANOARROW_OK;
-  if (i >= 0) IpcStreamFindField(full, INT64_MAX, &counter, path);
+  /* A search that failed counted every field; count them for a negative index. */
+  if (i < 0) IpcStreamFindField(full, INT64_MAX, &counter, path);
   ArrowErrorSet(&private_data->error,
                 "field index %ld is out of range [-1, %ld) (fields are numbered "
                 "depth-first)",

@@ -202,6 +202,45 @@ Test(ipc_decoder, stream_reader_field_index) {
   ArrowArrayStreamRelease(&stream);
 }
 
+/* An index past the last field (or below -1) is refused with the count of fields. */
+Test(ipc_decoder, stream_reader_field_index_out_of_range) {
+  static const int64_t kIndices[] = {1000, -5};
+  char path[1024];
+  size_t k;
+  snprintf(path, sizeof(path),
+           "%s/arrow-ipc-stream/integration/1.0.0-littleendian/generated_primitive.stream",
+           NANOARROW_TEST_DATA_DIR);
+  for (k = 0; k < sizeof(kIndices) / sizeof(kIndices[0]); k++) {
+    FILE* file = fopen(path, "rb");
+    struct ArrowIpcInputStream input;
+    struct ArrowArrayStream stream;
+    struct ArrowIpcArrayStreamReaderOptions options;
+    struct ArrowSchema schema;
+    struct ArrowSchema full;
+    char expected[64];
+    cr_assert_not_null(file);
+    options.field_index = -1;
+    options.use_shared_buffers = 0;
+    cr_assert_eq(ArrowIpcInputStreamInitFile(&input, file, 1), NANOARROW_OK);
+    cr_assert_eq(ArrowIpcArrayStreamReaderInit(&stream, &input, &options), NANOARROW_OK);
+    cr_assert_eq(stream.get_schema(&stream, &full), NANOARROW_OK);
+    ArrowArrayStreamRelease(&stream);
+    /* generated_primitive's columns have no children: one field per column. */
+    snprintf(expected, sizeof(expected), "out of range [-1, %ld)", (long)full.n_children);
+    ArrowSchemaRelease(&full);
+
+    file = fopen(path, "rb");
+    cr_assert_not_null(file);
+    options.field_index = kIndices[k];
+    cr_assert_eq(ArrowIpcInputStreamInitFile(&input, file, 1), NANOARROW_OK);
+    cr_assert_eq(ArrowIpcArrayStreamReaderInit(&stream, &input, &options), NANOARROW_OK);
+    cr_assert_eq(stream.get_schema(&stream, &schema), EINVAL);
+    cr_assert(strstr(stream.get_last_error(&stream), expected) != NULL, "%s (want %s)",
+              stream.get_last_error(&stream), expected);
+    ArrowArrayStreamRelease(&stream);
+  }
+}
+
 /* Fields in depth-first order (the numbering of field_index), with the matching
  * arrays of a batch. */
 struct FlatFields {
