@@ -759,15 +759,13 @@ static ArrowErrorCode ArrowViewValidateMinimal(struct ArrowArrayView* array_view
                               ", length %" PRId64 ")",
                               i, array_view->offset, array_view->length);
     }
-    if (buffer_view->data.data == NULL) {
-      /* An absent validity buffer means all valid. */
-      if (required <= 0 ||
-          array_view->layout.buffer_type[i] == NANOARROW_BUFFER_TYPE_VALIDITY) {
-        continue;
-      }
+    /* MINIMAL never reads a buffer, so a NULL pointer that claims enough bytes passes
+     * here (as in nanoarrow); DEFAULT refuses it before its first read. */
+    if (buffer_view->data.data == NULL && buffer_view->size_bytes < required &&
+        array_view->layout.buffer_type[i] != NANOARROW_BUFFER_TYPE_VALIDITY) {
       return ArrowViewMissingBuffer(array_view, i, end, path, error);
     }
-    if (buffer_view->size_bytes < required) {
+    if (buffer_view->data.data != NULL && buffer_view->size_bytes < required) {
       return ArrowViewInvalid(error, path,
                               "Expected %s buffer %" PRId64 " to hold >= %" PRId64
                               " bytes but found %" PRId64,
@@ -828,6 +826,17 @@ static ArrowErrorCode ArrowViewValidateDefault(struct ArrowArrayView* array_view
   const struct ArrowArrayView* run_ends;
   int64_t last;
   int64_t end = array_view->offset + array_view->length;
+  int64_t required;
+  int64_t i;
+
+  /* The reads below (and every getter) need the pointers MINIMAL did not look at. */
+  for (i = 0; i < NANOARROW_MAX_FIXED_BUFFERS; i++) {
+    if (array_view->buffer_views[i].data.data == NULL &&
+        array_view->layout.buffer_type[i] != NANOARROW_BUFFER_TYPE_VALIDITY &&
+        !ArrowViewRequiredBytes(array_view, (int)i, end, &required) && required > 0) {
+      return ArrowViewMissingBuffer(array_view, i, end, path, error);
+    }
+  }
 
   switch (array_view->storage_type) {
     case NANOARROW_TYPE_STRING:

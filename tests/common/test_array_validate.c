@@ -384,6 +384,54 @@ Test(validate_minimal, hand_built_buffer_too_small) {
                NANOARROW_OK);
 }
 
+/* MINIMAL reads no buffer, so a NULL pointer that claims enough bytes passes it (as
+ * in nanoarrow); DEFAULT, whose checks and getters read buffers, refuses it first. */
+Test(validate_minimal, null_pointer_with_size_passes_only_minimal) {
+  struct ArrowArrayView view;
+  struct ArrowError error;
+  ArrowArrayViewInitFromType(&view, NANOARROW_TYPE_STRING);
+  view.length = 2;
+  view.buffer_views[1].size_bytes = 12;
+  view.buffer_views[2].size_bytes = 8;
+  cr_assert_eq(ArrowArrayViewValidate(&view, NANOARROW_VALIDATION_LEVEL_MINIMAL, &error),
+               NANOARROW_OK, "%s", error.message);
+  cr_assert_eq(ArrowArrayViewValidate(&view, NANOARROW_VALIDATION_LEVEL_DEFAULT, &error),
+               EINVAL);
+  expect_message(&error, "Expected non-NULL offset buffer 1");
+  cr_assert_eq(ArrowArrayViewValidate(&view, NANOARROW_VALIDATION_LEVEL_FULL, &error),
+               EINVAL);
+  expect_message(&error, "Expected non-NULL offset buffer 1");
+  /* Too few bytes still fails MINIMAL, pointer or not. */
+  view.buffer_views[1].size_bytes = 8;
+  cr_assert_eq(ArrowArrayViewValidate(&view, NANOARROW_VALIDATION_LEVEL_MINIMAL, &error),
+               EINVAL);
+  expect_message(&error, "Expected non-NULL offset buffer 1");
+}
+
+/* The same through a built array whose offsets pointer was taken away. */
+Test(validate_minimal, built_array_null_pointer_finishes_minimal_only) {
+  struct ArrowArray array;
+  struct ArrowError error;
+  uint8_t* saved;
+  struct ArrowStringView value = {"1234", 4};
+  cr_assert_eq(ArrowArrayInitFromType(&array, NANOARROW_TYPE_STRING), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayStartAppending(&array), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayAppendString(&array, value), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayAppendString(&array, value), NANOARROW_OK);
+  saved = ArrowArrayBuffer(&array, 1)->data;
+  ArrowArrayBuffer(&array, 1)->data = NULL;
+  cr_assert_eq(ArrowArrayFinishBuilding(&array, NANOARROW_VALIDATION_LEVEL_MINIMAL, &error),
+               NANOARROW_OK, "%s", error.message);
+  cr_assert_eq(ArrowArrayFinishBuilding(&array, NANOARROW_VALIDATION_LEVEL_DEFAULT, &error),
+               EINVAL);
+  expect_message(&error, "Expected non-NULL offset buffer 1");
+  ArrowArrayBuffer(&array, 1)->size_bytes = 0;
+  cr_assert_eq(ArrowArrayFinishBuilding(&array, NANOARROW_VALIDATION_LEVEL_MINIMAL, &error),
+               EINVAL);
+  ArrowArrayBuffer(&array, 1)->data = saved;
+  ArrowArrayRelease(&array);
+}
+
 Test(validate_minimal, hand_built_depth_is_bounded) {
   struct ArrowArrayView root;
   struct ArrowArrayView* node = &root;
