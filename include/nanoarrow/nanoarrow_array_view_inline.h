@@ -1,10 +1,11 @@
 /* nanoarrow in C: inline element access for struct ArrowArrayView.
  *
- * Each getter reads the view's storage type and buffer pointers into locals and
- * switches on the type, with the most common types first, so that a compiler can
- * hoist the switch out of a loop over elements. "Unsafe" getters do no bounds
- * checks: call them only on views validated by ArrowArrayViewSetArray() (or built
- * by hand with correct buffers) and with 0 <= i < length. */
+ * Each element getter reads the view's storage type and buffer pointers into locals
+ * and tests the type with a chain of ifs, the most common types first, never a
+ * switch: compilers hoist invariant ifs out of a caller's loop over elements (leaving
+ * a loop without type tests) but keep a switch inside it. "Unsafe" getters do no
+ * bounds checks: call them only on views validated by ArrowArrayViewSetArray() (or
+ * built by hand with correct buffers) and with 0 <= i < length. */
 
 #ifndef NANOARROW_ARRAY_VIEW_INLINE_H_INCLUDED
 #define NANOARROW_ARRAY_VIEW_INLINE_H_INCLUDED
@@ -198,13 +199,12 @@ static inline int64_t ArrowArrayViewComputeNullCount(
 
 static inline int8_t ArrowArrayViewUnionTypeId(const struct ArrowArrayView* array_view,
                                                int64_t i) {
-  switch (array_view->storage_type) {
-    case NANOARROW_TYPE_SPARSE_UNION:
-    case NANOARROW_TYPE_DENSE_UNION:
-      return array_view->buffer_views[0].data.as_int8[array_view->offset + i];
-    default:
-      return -1;
+  const enum ArrowType storage_type = array_view->storage_type;
+  if (storage_type == NANOARROW_TYPE_SPARSE_UNION ||
+      storage_type == NANOARROW_TYPE_DENSE_UNION) {
+    return array_view->buffer_views[0].data.as_int8[array_view->offset + i];
   }
+  return -1;
 }
 
 static inline int8_t ArrowArrayViewUnionChildIndex(const struct ArrowArrayView* array_view,
@@ -218,14 +218,14 @@ static inline int8_t ArrowArrayViewUnionChildIndex(const struct ArrowArrayView* 
 
 static inline int64_t ArrowArrayViewUnionChildOffset(const struct ArrowArrayView* array_view,
                                                      int64_t i) {
-  switch (array_view->storage_type) {
-    case NANOARROW_TYPE_DENSE_UNION:
-      return array_view->buffer_views[1].data.as_int32[array_view->offset + i];
-    case NANOARROW_TYPE_SPARSE_UNION:
-      return array_view->offset + i;
-    default:
-      return -1;
+  const enum ArrowType storage_type = array_view->storage_type;
+  if (storage_type == NANOARROW_TYPE_DENSE_UNION) {
+    return array_view->buffer_views[1].data.as_int32[array_view->offset + i];
   }
+  if (storage_type == NANOARROW_TYPE_SPARSE_UNION) {
+    return array_view->offset + i;
+  }
+  return -1;
 }
 
 /* The raw value of offsets buffer element i (for list views, where element i starts
@@ -233,17 +233,16 @@ static inline int64_t ArrowArrayViewUnionChildOffset(const struct ArrowArrayView
  * array_view->offset + i for element i of a sliced array. */
 static inline int64_t ArrowArrayViewListChildOffset(const struct ArrowArrayView* array_view,
                                                     int64_t i) {
-  switch (array_view->storage_type) {
-    case NANOARROW_TYPE_LIST:
-    case NANOARROW_TYPE_MAP:
-    case NANOARROW_TYPE_LIST_VIEW:
-      return array_view->buffer_views[1].data.as_int32[i];
-    case NANOARROW_TYPE_LARGE_LIST:
-    case NANOARROW_TYPE_LARGE_LIST_VIEW:
-      return array_view->buffer_views[1].data.as_int64[i];
-    default:
-      return -1;
+  const enum ArrowType storage_type = array_view->storage_type;
+  if (storage_type == NANOARROW_TYPE_LIST || storage_type == NANOARROW_TYPE_MAP ||
+      storage_type == NANOARROW_TYPE_LIST_VIEW) {
+    return array_view->buffer_views[1].data.as_int32[i];
   }
+  if (storage_type == NANOARROW_TYPE_LARGE_LIST ||
+      storage_type == NANOARROW_TYPE_LARGE_LIST_VIEW) {
+    return array_view->buffer_views[1].data.as_int64[i];
+  }
+  return -1;
 }
 
 /* ---- Values ---- */
@@ -312,40 +311,40 @@ static inline struct ArrowBufferView ArrowArrayViewGetBytesUnsafe(
   struct ArrowBufferView out;
   const union ArrowBufferViewData offsets = array_view->buffer_views[1].data;
   const char* data = array_view->buffer_views[2].data.as_char;
+  const enum ArrowType storage_type = array_view->storage_type;
   const union ArrowBinaryView* view;
   i += array_view->offset;
-  switch (array_view->storage_type) {
-    case NANOARROW_TYPE_STRING:
-    case NANOARROW_TYPE_BINARY:
-      out.data.as_char = data + offsets.as_int32[i];
-      out.size_bytes = (int64_t)offsets.as_int32[i + 1] - offsets.as_int32[i];
-      break;
-    case NANOARROW_TYPE_LARGE_STRING:
-    case NANOARROW_TYPE_LARGE_BINARY:
-      out.data.as_char = data + offsets.as_int64[i];
-      out.size_bytes = offsets.as_int64[i + 1] - offsets.as_int64[i];
-      break;
-    case NANOARROW_TYPE_STRING_VIEW:
-    case NANOARROW_TYPE_BINARY_VIEW:
-      view = offsets.as_binary_view + i;
-      out.size_bytes = view->inlined.size;
-      if (view->inlined.size <= NANOARROW_BINARY_VIEW_INLINE_SIZE) {
-        out.data.as_char = view->inlined.data;
-      } else {
-        out.data.as_char =
-            (const char*)array_view->variadic_buffers[view->ref.buffer_index] +
-            view->ref.offset;
-      }
-      break;
-    case NANOARROW_TYPE_FIXED_SIZE_BINARY:
-      out.size_bytes = array_view->layout.element_size_bits[1] / 8;
-      out.data.as_char = offsets.as_char + i * out.size_bytes;
-      break;
-    default:
-      out.data.data = NULL;
-      out.size_bytes = 0;
-      break;
+  if (storage_type == NANOARROW_TYPE_STRING || storage_type == NANOARROW_TYPE_BINARY) {
+    out.data.as_char = data + offsets.as_int32[i];
+    out.size_bytes = (int64_t)offsets.as_int32[i + 1] - offsets.as_int32[i];
+    return out;
   }
+  if (storage_type == NANOARROW_TYPE_LARGE_STRING ||
+      storage_type == NANOARROW_TYPE_LARGE_BINARY) {
+    out.data.as_char = data + offsets.as_int64[i];
+    out.size_bytes = offsets.as_int64[i + 1] - offsets.as_int64[i];
+    return out;
+  }
+  if (storage_type == NANOARROW_TYPE_STRING_VIEW ||
+      storage_type == NANOARROW_TYPE_BINARY_VIEW) {
+    view = offsets.as_binary_view + i;
+    out.size_bytes = view->inlined.size;
+    if (view->inlined.size <= NANOARROW_BINARY_VIEW_INLINE_SIZE) {
+      out.data.as_char = view->inlined.data;
+    } else {
+      out.data.as_char =
+          (const char*)array_view->variadic_buffers[view->ref.buffer_index] +
+          view->ref.offset;
+    }
+    return out;
+  }
+  if (storage_type == NANOARROW_TYPE_FIXED_SIZE_BINARY) {
+    out.size_bytes = array_view->layout.element_size_bits[1] / 8;
+    out.data.as_char = offsets.as_char + i * out.size_bytes;
+    return out;
+  }
+  out.data.data = NULL;
+  out.size_bytes = 0;
   return out;
 }
 
@@ -362,23 +361,18 @@ static inline struct ArrowStringView ArrowArrayViewGetStringUnsafe(
 static inline void ArrowArrayViewGetDecimalUnsafe(const struct ArrowArrayView* array_view,
                                                   int64_t i, struct ArrowDecimal* out) {
   const union ArrowBufferViewData data = array_view->buffer_views[1].data;
+  const enum ArrowType storage_type = array_view->storage_type;
   i += array_view->offset;
-  switch (array_view->storage_type) {
-    case NANOARROW_TYPE_DECIMAL32:
-      ArrowDecimalSetInt(out, data.as_int32[i]);
-      break;
-    case NANOARROW_TYPE_DECIMAL64:
-      ArrowDecimalSetInt(out, data.as_int64[i]);
-      break;
-    case NANOARROW_TYPE_DECIMAL128:
-      ArrowDecimalSetBytes(out, data.as_uint8 + i * 16);
-      break;
-    case NANOARROW_TYPE_DECIMAL256:
-      ArrowDecimalSetBytes(out, data.as_uint8 + i * 32);
-      break;
-    default:
-      memset(out->words, 0, sizeof(out->words));
-      break;
+  if (storage_type == NANOARROW_TYPE_DECIMAL128) {
+    ArrowDecimalSetBytes(out, data.as_uint8 + i * 16);
+  } else if (storage_type == NANOARROW_TYPE_DECIMAL256) {
+    ArrowDecimalSetBytes(out, data.as_uint8 + i * 32);
+  } else if (storage_type == NANOARROW_TYPE_DECIMAL64) {
+    ArrowDecimalSetInt(out, data.as_int64[i]);
+  } else if (storage_type == NANOARROW_TYPE_DECIMAL32) {
+    ArrowDecimalSetInt(out, data.as_int32[i]);
+  } else {
+    memset(out->words, 0, sizeof(out->words));
   }
 }
 
@@ -386,22 +380,17 @@ static inline void ArrowArrayViewGetDecimalUnsafe(const struct ArrowArrayView* a
 static inline void ArrowArrayViewGetIntervalUnsafe(const struct ArrowArrayView* array_view,
                                                    int64_t i, struct ArrowInterval* out) {
   const uint8_t* data = array_view->buffer_views[1].data.as_uint8;
+  const enum ArrowType storage_type = array_view->storage_type;
   i += array_view->offset;
-  switch (array_view->storage_type) {
-    case NANOARROW_TYPE_INTERVAL_MONTHS:
-      memcpy(&out->months, data + i * 4, 4);
-      break;
-    case NANOARROW_TYPE_INTERVAL_DAY_TIME:
-      memcpy(&out->days, data + i * 8, 4);
-      memcpy(&out->ms, data + i * 8 + 4, 4);
-      break;
-    case NANOARROW_TYPE_INTERVAL_MONTH_DAY_NANO:
-      memcpy(&out->months, data + i * 16, 4);
-      memcpy(&out->days, data + i * 16 + 4, 4);
-      memcpy(&out->ns, data + i * 16 + 8, 8);
-      break;
-    default:
-      break;
+  if (storage_type == NANOARROW_TYPE_INTERVAL_MONTH_DAY_NANO) {
+    memcpy(&out->months, data + i * 16, 4);
+    memcpy(&out->days, data + i * 16 + 4, 4);
+    memcpy(&out->ns, data + i * 16 + 8, 8);
+  } else if (storage_type == NANOARROW_TYPE_INTERVAL_DAY_TIME) {
+    memcpy(&out->days, data + i * 8, 4);
+    memcpy(&out->ms, data + i * 8 + 4, 4);
+  } else if (storage_type == NANOARROW_TYPE_INTERVAL_MONTHS) {
+    memcpy(&out->months, data + i * 4, 4);
   }
 }
 
