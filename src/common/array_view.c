@@ -818,6 +818,29 @@ static ArrowErrorCode ArrowViewValidateOffsetRange(const struct ArrowArrayView* 
   return NANOARROW_OK;
 }
 
+/* Buffer i is NULL where the layout has one that is not a validity bitmap (which
+ * may be absent): then it must hold no bytes. */
+static inline int ArrowViewMayLackBuffer(const struct ArrowArrayView* array_view, int i) {
+  return (array_view->buffer_views[i].data.data == NULL) &
+         (array_view->layout.buffer_type[i] > NANOARROW_BUFFER_TYPE_VALIDITY);
+}
+
+/* Every buffer other than validity that must hold bytes has a non-NULL pointer. */
+static NANOARROW_COLD ArrowErrorCode ArrowViewCheckNoNullBuffers(
+    const struct ArrowArrayView* array_view, int64_t end, const struct ArrowViewPath* path,
+    struct ArrowError* error) {
+  int64_t required;
+  int64_t i;
+  for (i = 0; i < NANOARROW_MAX_FIXED_BUFFERS; i++) {
+    if (array_view->buffer_views[i].data.data == NULL &&
+        array_view->layout.buffer_type[i] != NANOARROW_BUFFER_TYPE_VALIDITY &&
+        !ArrowViewRequiredBytes(array_view, (int)i, end, &required) && required > 0) {
+      return ArrowViewMissingBuffer(array_view, i, end, path, error);
+    }
+  }
+  return NANOARROW_OK;
+}
+
 /* DEFAULT: adds O(1) reads per buffer (first/last offsets, last run end). */
 static ArrowErrorCode ArrowViewValidateDefault(struct ArrowArrayView* array_view,
                                                const struct ArrowViewPath* path,
@@ -826,16 +849,12 @@ static ArrowErrorCode ArrowViewValidateDefault(struct ArrowArrayView* array_view
   const struct ArrowArrayView* run_ends;
   int64_t last;
   int64_t end = array_view->offset + array_view->length;
-  int64_t required;
-  int64_t i;
 
   /* The reads below (and every getter) need the pointers MINIMAL did not look at. */
-  for (i = 0; i < NANOARROW_MAX_FIXED_BUFFERS; i++) {
-    if (array_view->buffer_views[i].data.data == NULL &&
-        array_view->layout.buffer_type[i] != NANOARROW_BUFFER_TYPE_VALIDITY &&
-        !ArrowViewRequiredBytes(array_view, (int)i, end, &required) && required > 0) {
-      return ArrowViewMissingBuffer(array_view, i, end, path, error);
-    }
+  if (NANOARROW_PREDICT_FALSE(ArrowViewMayLackBuffer(array_view, 0) |
+                              ArrowViewMayLackBuffer(array_view, 1) |
+                              ArrowViewMayLackBuffer(array_view, 2))) {
+    NANOARROW_RETURN_NOT_OK(ArrowViewCheckNoNullBuffers(array_view, end, path, error));
   }
 
   switch (array_view->storage_type) {

@@ -406,6 +406,24 @@ Test(validate_minimal, null_pointer_with_size_passes_only_minimal) {
   cr_assert_eq(ArrowArrayViewValidate(&view, NANOARROW_VALIDATION_LEVEL_MINIMAL, &error),
                EINVAL);
   expect_message(&error, "Expected non-NULL offset buffer 1");
+
+  /* Fixed-width data and a union's type ids alike. */
+  ArrowArrayViewInitFromType(&view, NANOARROW_TYPE_INT32);
+  view.length = 2;
+  view.buffer_views[1].size_bytes = 8;
+  cr_assert_eq(ArrowArrayViewValidate(&view, NANOARROW_VALIDATION_LEVEL_MINIMAL, &error),
+               NANOARROW_OK, "%s", error.message);
+  cr_assert_eq(ArrowArrayViewValidate(&view, NANOARROW_VALIDATION_LEVEL_DEFAULT, &error),
+               EINVAL);
+  expect_message(&error, "Expected non-NULL data buffer 1");
+  ArrowArrayViewInitFromType(&view, NANOARROW_TYPE_SPARSE_UNION);
+  view.length = 2;
+  view.buffer_views[0].size_bytes = 2;
+  cr_assert_eq(ArrowArrayViewValidate(&view, NANOARROW_VALIDATION_LEVEL_MINIMAL, &error),
+               NANOARROW_OK, "%s", error.message);
+  cr_assert_eq(ArrowArrayViewValidate(&view, NANOARROW_VALIDATION_LEVEL_DEFAULT, &error),
+               EINVAL);
+  expect_message(&error, "buffer 0");
 }
 
 /* The same through a built array whose offsets pointer was taken away. */
