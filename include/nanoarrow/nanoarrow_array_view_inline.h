@@ -325,8 +325,7 @@ static inline struct ArrowBufferView ArrowArrayViewGetBytesUnsafe(
     out.size_bytes = offsets.as_int64[i + 1] - offsets.as_int64[i];
     return out;
   }
-  if (storage_type == NANOARROW_TYPE_STRING_VIEW ||
-      storage_type == NANOARROW_TYPE_BINARY_VIEW) {
+  if (ArrowPrivateArrayViewIsBinaryView(storage_type)) {
     view = offsets.as_binary_view + i;
     out.size_bytes = view->inlined.size;
     if (view->inlined.size <= NANOARROW_BINARY_VIEW_INLINE_SIZE) {
