@@ -65,6 +65,7 @@
 #define ArrowIpcDictionaryEncodingsAppend NANOARROW_SYMBOL(ArrowIpcDictionaryEncodingsAppend)
 #define ArrowIpcDictionaryEncodingsAppendSchema \
   NANOARROW_SYMBOL(ArrowIpcDictionaryEncodingsAppendSchema)
+#define ArrowIpcDictionaryEncodingsFind NANOARROW_SYMBOL(ArrowIpcDictionaryEncodingsFind)
 #define ArrowIpcDictionariesInit NANOARROW_SYMBOL(ArrowIpcDictionariesInit)
 #define ArrowIpcDictionariesReset NANOARROW_SYMBOL(ArrowIpcDictionariesReset)
 #define ArrowIpcDictionariesFindCurrentValue \
@@ -216,6 +217,15 @@ void ArrowIpcFooterReset(struct ArrowIpcFooter* footer);
 
 /* ---- Decoder ---- */
 
+/* The header of a DictionaryBatch message. */
+struct ArrowIpcDictionaryBatch {
+  /* The dictionary id whose values the batch carries. */
+  int64_t id;
+  /* Non-zero: the values are appended to the id's current ones, else they
+   * replace them. */
+  int is_delta;
+};
+
 struct ArrowIpcDecoder {
   /* Of the last message whose header was verified or decoded. */
   enum ArrowIpcMessageType message_type;
@@ -231,6 +241,9 @@ struct ArrowIpcDecoder {
    * (the int32 before the trailing "ARROW1"). */
   int32_t header_size_bytes;
   int64_t body_size_bytes;
+  /* The last decoded DictionaryBatch header (owned by the decoder; NULL after any
+   * other message was decoded). */
+  const struct ArrowIpcDictionaryBatch* dictionary;
   /* The last decoded footer (NULL until ArrowIpcDecoderDecodeFooter succeeds). */
   struct ArrowIpcFooter* footer;
   void* private_data;
@@ -335,25 +348,27 @@ ArrowErrorCode ArrowIpcDecoderDecodeArrayFromShared(
  * earlier keep the values they were decoded with. */
 
 enum ArrowIpcDictionaryKind {
+  /* Zero-initialized memory: no kind set yet. */
+  NANOARROW_IPC_DICTIONARY_KIND_UNINITIALIZED,
   /* The dictionary's values are an ordinary array (the only kind IPC has). */
   NANOARROW_IPC_DICTIONARY_KIND_DENSE_ARRAY
 };
 
 struct ArrowIpcDictionaryEncoding {
-  /* The DictionaryBatch id of this field's values. */
-  int64_t id;
-  enum ArrowIpcDictionaryKind kind;
   /* The dictionary-encoded field: its format is the index type, its dictionary
    * the value type, ARROW_FLAG_DICTIONARY_ORDERED in its flags tells whether the
    * dictionary is ordered. Borrowed: must outlive the encodings. */
   const struct ArrowSchema* schema;
+  /* The DictionaryBatch id of this field's values. */
+  int64_t id;
+  enum ArrowIpcDictionaryKind kind;
 };
 
-/* A growable list of encodings, in schema pre-order when made from a schema. */
+/* A growable list of encodings, in schema pre-order when made from a schema:
+ * encodings.data holds encodings.size_bytes / sizeof(struct
+ * ArrowIpcDictionaryEncoding) of them. */
 struct ArrowIpcDictionaryEncodings {
-  int64_t n_encodings;
-  struct ArrowIpcDictionaryEncoding* encodings;
-  int64_t capacity;
+  struct ArrowBuffer encodings;
 };
 
 /* Makes an empty list (never fails). */
@@ -368,6 +383,9 @@ ArrowErrorCode ArrowIpcDictionaryEncodingsAppend(
  * ... as IPC writers do. The fields are borrowed from schema. */
 ArrowErrorCode ArrowIpcDictionaryEncodingsAppendSchema(
     struct ArrowIpcDictionaryEncodings* encodings, const struct ArrowSchema* schema);
+/* The encoding whose field is schema (the same pointer), or NULL. */
+const struct ArrowIpcDictionaryEncoding* ArrowIpcDictionaryEncodingsFind(
+    const struct ArrowIpcDictionaryEncodings* encodings, const struct ArrowSchema* schema);
 
 /* The current values of every dictionary id of some encodings. */
 struct ArrowIpcDictionaries {

@@ -1278,20 +1278,20 @@ static ArrowErrorCode IpcBatchDecodeDictionary(struct ArrowIpcDecoder* decoder,
     return EINVAL;
   }
   for (i = 0; i < private_data->n_dictionaries; i++) {
-    if (private_data->dictionaries[i].id == private_data->dictionary_id) {
+    if (private_data->dictionaries[i].id == private_data->dictionary_batch.id) {
       entry = &private_data->dictionaries[i];
     }
   }
   if (entry == NULL) {
     ArrowErrorSet(error, "DictionaryBatch id %ld is not used by the schema",
-                  (long)private_data->dictionary_id);
+                  (long)private_data->dictionary_batch.id);
     return EINVAL;
   }
   if (dictionaries != NULL) {
-    slot = ArrowIpcPrivateDictionariesSlot(dictionaries, private_data->dictionary_id);
+    slot = ArrowIpcPrivateDictionariesSlot(dictionaries, private_data->dictionary_batch.id);
     if (slot == NULL) {
       ArrowErrorSet(error, "DictionaryBatch id %ld is not one of the dictionaries' ids",
-                    (long)private_data->dictionary_id);
+                    (long)private_data->dictionary_batch.id);
       return EINVAL;
     }
   }
@@ -1310,7 +1310,7 @@ static ArrowErrorCode IpcBatchDecodeDictionary(struct ArrowIpcDecoder* decoder,
   }
   ArrowIpcRefInit(&holder->refcount);
 
-  if (private_data->dictionary_is_delta && entry->current != NULL &&
+  if (private_data->dictionary_batch.is_delta && entry->current != NULL &&
       entry->current->array.length > 0) {
     struct ArrowArrayView* delta_view = entry->tree.view.children[0];
     struct ArrowArrayView old_view;

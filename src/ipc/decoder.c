@@ -303,11 +303,15 @@ static ArrowErrorCode IpcDecoderRegisterDictionary(struct ArrowIpcDecoderPrivate
   struct ArrowIpcDictionaryEntry* entry;
   ids->next++;
 
-  private_data->encodings.encodings[*n_encodings].id = id;
-  private_data->encodings.encodings[*n_encodings].kind =
-      NANOARROW_IPC_DICTIONARY_KIND_DENSE_ARRAY;
-  private_data->encodings.encodings[*n_encodings].schema = field;
-  (*n_encodings)++;
+  {
+    /* Space for every encoded field was reserved up front. */
+    struct ArrowIpcDictionaryEncoding* encoding =
+        ArrowIpcPrivateEncodingsData(&private_data->encodings) + *n_encodings;
+    encoding->schema = field;
+    encoding->id = id;
+    encoding->kind = NANOARROW_IPC_DICTIONARY_KIND_DENSE_ARRAY;
+    (*n_encodings)++;
+  }
 
   for (i = 0; i < private_data->n_dictionaries; i++) {
     if (private_data->dictionaries[i].id == id) {
@@ -372,6 +376,7 @@ ArrowErrorCode ArrowIpcDecoderInit(struct ArrowIpcDecoder* decoder) {
   IpcDecoderTreeInitEmpty(&private_data->tree);
   ArrowIpcFooterInit(&private_data->footer);
   ArrowBufferInit(&private_data->schema_ids);
+  ArrowIpcDictionaryEncodingsInit(&private_data->encodings);
   private_data->body_endianness = NANOARROW_IPC_ENDIANNESS_UNINITIALIZED;
   private_data->max_decompressed_bytes = -1;
   if (ArrowIpcSerialDecompressor(&private_data->decompressor) != NANOARROW_OK) {
@@ -621,14 +626,14 @@ static ArrowErrorCode IpcDecoderCheckDictionaryCounts(struct ArrowIpcDecoder* de
   int64_t i;
   if (!private_data->has_schema) return NANOARROW_OK;
   for (i = 0; i < private_data->n_dictionaries; i++) {
-    if (private_data->dictionaries[i].id == private_data->dictionary_id) break;
+    if (private_data->dictionaries[i].id == private_data->dictionary_batch.id) break;
   }
   if (i == private_data->n_dictionaries) return NANOARROW_OK;
   detail.message[0] = '\0';
   result = ArrowIpcPrivateCheckBatchCounts(decoder, &private_data->dictionaries[i].tree,
                                            &private_data->batch, &detail);
   if (result != NANOARROW_OK) {
-    ArrowErrorSet(error, "DictionaryBatch id %ld: %s", (long)private_data->dictionary_id,
+    ArrowErrorSet(error, "DictionaryBatch id %ld: %s", (long)private_data->dictionary_batch.id,
                   detail.message);
   }
   return result;
@@ -642,6 +647,7 @@ ArrowErrorCode ArrowIpcDecoderDecodeHeader(struct ArrowIpcDecoder* decoder,
   struct ArrowIpcFbrTable data_table;
 
   private_data->message = NULL;
+  decoder->dictionary = NULL;
   NANOARROW_RETURN_NOT_OK(IpcDecoderVerifyHeaderInternal(decoder, data, &message, error));
   if (decoder->metadata_version < NANOARROW_IPC_METADATA_VERSION_V4) {
     ArrowErrorSet(error, "metadata version V%d is not supported (V4 or V5 expected)",
@@ -667,8 +673,8 @@ ArrowErrorCode ArrowIpcDecoderDecodeHeader(struct ArrowIpcDecoder* decoder,
       }
       break;
     case NANOARROW_IPC_MESSAGE_TYPE_DICTIONARY_BATCH:
-      private_data->dictionary_id = ArrowIpcFbrGetInt64(&private_data->header_table, 0, 0);
-      private_data->dictionary_is_delta =
+      private_data->dictionary_batch.id = ArrowIpcFbrGetInt64(&private_data->header_table, 0, 0);
+      private_data->dictionary_batch.is_delta =
           ArrowIpcFbrGetInt8(&private_data->header_table, 2, 0) != 0;
       if (!ArrowIpcFbrGetTable(&private_data->header_table, 1, &data_table)) {
         ArrowErrorSet(error, "DictionaryBatch has no data");
@@ -677,6 +683,7 @@ ArrowErrorCode ArrowIpcDecoderDecodeHeader(struct ArrowIpcDecoder* decoder,
       NANOARROW_RETURN_NOT_OK(
           IpcDecoderReadBatchHeader(decoder, &data_table, &private_data->batch, error));
       NANOARROW_RETURN_NOT_OK(IpcDecoderCheckDictionaryCounts(decoder, error));
+      decoder->dictionary = &private_data->dictionary_batch;
       break;
     default:
       ArrowErrorSet(error, "tensor messages are not supported");
@@ -731,10 +738,11 @@ static ArrowErrorCode IpcDecoderSetSchemaWithIds(struct ArrowIpcDecoder* decoder
   }
   private_data->dictionaries = (struct ArrowIpcDictionaryEntry*)ArrowMalloc(
       (n_dictionary_fields + 1) * (int64_t)sizeof(struct ArrowIpcDictionaryEntry));
-  private_data->encodings.encodings = (struct ArrowIpcDictionaryEncoding*)ArrowMalloc(
-      (n_dictionary_fields + 1) * (int64_t)sizeof(struct ArrowIpcDictionaryEncoding));
-  private_data->encodings.capacity = n_dictionary_fields + 1;
-  if (private_data->dictionaries == NULL || private_data->encodings.encodings == NULL) {
+  if (private_data->dictionaries == NULL ||
+      ArrowBufferReserve(&private_data->encodings.encodings,
+                         (n_dictionary_fields + 1) *
+                             (int64_t)sizeof(struct ArrowIpcDictionaryEncoding)) !=
+          NANOARROW_OK) {
     IpcDecoderResetDictionaries(private_data);
     ArrowErrorSet(error, "out of memory");
     return ENOMEM;
@@ -749,7 +757,8 @@ static ArrowErrorCode IpcDecoderSetSchemaWithIds(struct ArrowIpcDecoder* decoder
 
   result = IpcDecoderTreeInitWithIds(private_data, &private_data->tree, schema, adopt, 1, &ids,
                                      &n_encodings, error);
-  private_data->encodings.n_encodings = n_encodings;
+  private_data->encodings.encodings.size_bytes =
+      n_encodings * (int64_t)sizeof(struct ArrowIpcDictionaryEncoding);
   if (result != NANOARROW_OK) {
     IpcDecoderResetDictionaries(private_data);
     ArrowIpcPrivateTreeReset(&private_data->tree);
@@ -791,9 +800,9 @@ static ArrowErrorCode IpcDecoderAppendEncodings(struct ArrowIpcDictionaryEncodin
   if (depth > NANOARROW_MAX_NESTING_DEPTH + 1) return EINVAL;
   if (schema->dictionary != NULL) {
     struct ArrowIpcDictionaryEncoding encoding;
-    encoding.id = ids != NULL ? ids[*k] : encodings->n_encodings;
-    encoding.kind = NANOARROW_IPC_DICTIONARY_KIND_DENSE_ARRAY;
     encoding.schema = schema;
+    encoding.id = ids != NULL ? ids[*k] : ArrowIpcPrivateEncodingsCount(encodings);
+    encoding.kind = NANOARROW_IPC_DICTIONARY_KIND_DENSE_ARRAY;
     (*k)++;
     NANOARROW_RETURN_NOT_OK(ArrowIpcDictionaryEncodingsAppend(encodings, encoding));
     value = schema->dictionary;
@@ -806,14 +815,11 @@ static ArrowErrorCode IpcDecoderAppendEncodings(struct ArrowIpcDictionaryEncodin
 }
 
 void ArrowIpcDictionaryEncodingsInit(struct ArrowIpcDictionaryEncodings* encodings) {
-  encodings->n_encodings = 0;
-  encodings->encodings = NULL;
-  encodings->capacity = 0;
+  ArrowBufferInit(&encodings->encodings);
 }
 
 void ArrowIpcDictionaryEncodingsReset(struct ArrowIpcDictionaryEncodings* encodings) {
-  ArrowFree(encodings->encodings);
-  ArrowIpcDictionaryEncodingsInit(encodings);
+  ArrowBufferReset(&encodings->encodings);
 }
 
 ArrowErrorCode ArrowIpcDictionaryEncodingsAppend(
@@ -823,16 +829,7 @@ ArrowErrorCode ArrowIpcDictionaryEncodingsAppend(
       encoding.kind != NANOARROW_IPC_DICTIONARY_KIND_DENSE_ARRAY) {
     return EINVAL;
   }
-  if (encodings->n_encodings == encodings->capacity) {
-    int64_t capacity = encodings->capacity < 4 ? 8 : 2 * encodings->capacity;
-    struct ArrowIpcDictionaryEncoding* grown = (struct ArrowIpcDictionaryEncoding*)ArrowRealloc(
-        encodings->encodings, capacity * (int64_t)sizeof(struct ArrowIpcDictionaryEncoding));
-    if (grown == NULL) return ENOMEM;
-    encodings->encodings = grown;
-    encodings->capacity = capacity;
-  }
-  encodings->encodings[encodings->n_encodings++] = encoding;
-  return NANOARROW_OK;
+  return ArrowBufferAppend(&encodings->encodings, &encoding, sizeof(encoding));
 }
 
 ArrowErrorCode ArrowIpcDictionaryEncodingsAppendSchema(
@@ -840,6 +837,18 @@ ArrowErrorCode ArrowIpcDictionaryEncodingsAppendSchema(
   int64_t k = 0;
   if (schema == NULL || schema->release == NULL) return EINVAL;
   return IpcDecoderAppendEncodings(encodings, schema, NULL, &k, 0);
+}
+
+const struct ArrowIpcDictionaryEncoding* ArrowIpcDictionaryEncodingsFind(
+    const struct ArrowIpcDictionaryEncodings* encodings, const struct ArrowSchema* schema) {
+  int64_t i;
+  int64_t n = ArrowIpcPrivateEncodingsCount(encodings);
+  const struct ArrowIpcDictionaryEncoding* data = ArrowIpcPrivateEncodingsData(encodings);
+  if (schema == NULL) return NULL;
+  for (i = 0; i < n; i++) {
+    if (data[i].schema == schema) return &data[i];
+  }
+  return NULL;
 }
 
 ArrowErrorCode ArrowIpcDecoderDecodeSchemaWithDictionaries(
@@ -877,18 +886,16 @@ static ArrowErrorCode IpcDecoderIdsFromEncodings(
   }
   if (schema->dictionary != NULL) {
     /* Encodings are usually in the same pre-order: try slot k first. */
-    int64_t j = *k < encodings->n_encodings && encodings->encodings[*k].schema == schema
-                    ? *k
-                    : -1;
-    for (i = 0; j < 0 && i < encodings->n_encodings; i++) {
-      if (encodings->encodings[i].schema == schema) j = i;
-    }
-    if (j < 0) {
+    const struct ArrowIpcDictionaryEncoding* encoding =
+        *k < ArrowIpcPrivateEncodingsCount(encodings) && ArrowIpcPrivateEncodingsData(encodings)[*k].schema == schema
+            ? &ArrowIpcPrivateEncodingsData(encodings)[*k]
+            : ArrowIpcDictionaryEncodingsFind(encodings, schema);
+    if (encoding == NULL) {
       ArrowErrorSet(error, "dictionary-encoded field '%s' has no encoding",
                     schema->name != NULL ? schema->name : "");
       return EINVAL;
     }
-    ids[(*k)++] = encodings->encodings[j].id;
+    ids[(*k)++] = encoding->id;
     value = schema->dictionary;
   }
   for (i = 0; i < value->n_children; i++) {
@@ -943,7 +950,7 @@ ArrowErrorCode ArrowIpcDictionariesInit(struct ArrowIpcDictionaries* dictionarie
                                         const struct ArrowIpcDictionaryEncodings* encodings,
                                         struct ArrowError* error) {
   struct IpcDecoderDictionariesPrivate* private_data;
-  int64_t n = encodings != NULL ? encodings->n_encodings : 0;
+  int64_t n = encodings != NULL ? ArrowIpcPrivateEncodingsCount(encodings) : 0;
   int64_t i;
   dictionaries->private_data = NULL;
   private_data = (struct IpcDecoderDictionariesPrivate*)ArrowMalloc(
@@ -962,7 +969,7 @@ ArrowErrorCode ArrowIpcDictionariesInit(struct ArrowIpcDictionaries* dictionarie
     ArrowErrorSet(error, "out of memory");
     return ENOMEM;
   }
-  for (i = 0; i < n; i++) private_data->ids[i] = encodings->encodings[i].id;
+  for (i = 0; i < n; i++) private_data->ids[i] = ArrowIpcPrivateEncodingsData(encodings)[i].id;
   qsort(private_data->ids, (size_t)n, sizeof(int64_t), &IpcDecoderCompareIds);
   /* Several fields may share an id: keep each once. */
   private_data->n = 0;

@@ -156,7 +156,7 @@ static ArrowErrorCode IpcFileReaderEnsureDictionaries(
             (const struct ArrowIpcDecoderPrivate*)private_data->decoder.private_data;
         ArrowErrorSet(error,
                       "dictionary id %ld (dictionary block %ld of %ld, file offset %ld): %s",
-                      (long)decoder_private->dictionary_id, (long)i,
+                      (long)decoder_private->dictionary_batch.id, (long)i,
                       (long)n_dictionaries, (long)blocks[i].offset, detail.message);
       } else {
         ArrowErrorSet(error, "dictionary block %ld of %ld (file offset %ld): %s", (long)i,

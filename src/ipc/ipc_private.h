@@ -237,6 +237,17 @@ struct ArrowIpcDictionaryEntry {
   int64_t generation;
 };
 
+/* The encodings held in an ArrowIpcDictionaryEncodings' buffer. */
+static inline int64_t ArrowIpcPrivateEncodingsCount(
+    const struct ArrowIpcDictionaryEncodings* encodings) {
+  return encodings->encodings.size_bytes / (int64_t)sizeof(struct ArrowIpcDictionaryEncoding);
+}
+
+static inline struct ArrowIpcDictionaryEncoding* ArrowIpcPrivateEncodingsData(
+    const struct ArrowIpcDictionaryEncodings* encodings) {
+  return (struct ArrowIpcDictionaryEncoding*)encodings->encodings.data;
+}
+
 /* Where the last RecordBatch (or DictionaryBatch's data) header lives. */
 struct ArrowIpcBatchHeader {
   struct ArrowIpcFbrTable table;
@@ -261,8 +272,8 @@ struct ArrowIpcDecoderPrivate {
   int64_t message_size;
   struct ArrowIpcFbrTable header_table;
   struct ArrowIpcBatchHeader batch;
-  int64_t dictionary_id;
-  int dictionary_is_delta;
+  /* decoder->dictionary points here after a DictionaryBatch header. */
+  struct ArrowIpcDictionaryBatch dictionary_batch;
 
   /* Dictionary ids of the last Schema message, in pre-order (int64). */
   struct ArrowBuffer schema_ids;

@@ -519,8 +519,8 @@ static int IpcStreamReaderGetSchema(struct ArrowArrayStream* stream, struct Arro
   /* The decoder needs its schema no more once its columns are set up; the
    * encodings it pointed into go with it. */
   ArrowSchemaMove(&decoder_private->tree.schema, out);
-  for (i = 0; i < decoder_private->encodings.n_encodings; i++) {
-    decoder_private->encodings.encodings[i].schema = NULL;
+  for (i = 0; i < ArrowIpcPrivateEncodingsCount(&decoder_private->encodings); i++) {
+    ArrowIpcPrivateEncodingsData(&decoder_private->encodings)[i].schema = NULL;
   }
   private_data->schema_handed_out = 1;
   return NANOARROW_OK;

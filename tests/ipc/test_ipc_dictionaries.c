@@ -9,6 +9,8 @@
 
 #include "nanoarrow/nanoarrow.h"
 #include "nanoarrow/nanoarrow_ipc.h"
+#include "nanoarrow/nanoarrow_ipc_writer.h"
+#include "ipc/encodings_test_util.h"
 
 static void ReadWholeFile(const char* name, struct ArrowBuffer* out) {
   char path[1024];
@@ -50,20 +52,31 @@ Test(ipc_dictionaries, encodings_append_schema) {
 
   ArrowIpcDictionaryEncodingsInit(&encodings);
   cr_assert_eq(ArrowIpcDictionaryEncodingsAppendSchema(&encodings, &schema), NANOARROW_OK);
-  cr_assert_eq(encodings.n_encodings, 2);
-  cr_assert_eq(encodings.encodings[0].id, 0);
-  cr_assert_eq(encodings.encodings[0].schema, schema.children[0]);
-  cr_assert_eq(encodings.encodings[1].id, 1);
-  cr_assert_eq(encodings.encodings[1].schema,
+  cr_assert_eq(TEST_N_ENCODINGS(encodings), 2);
+  cr_assert_eq(TEST_ENCODING(encodings, 0).id, 0);
+  cr_assert_eq(TEST_ENCODING(encodings, 0).schema, schema.children[0]);
+  cr_assert_eq(TEST_ENCODING(encodings, 1).id, 1);
+  cr_assert_eq(TEST_ENCODING(encodings, 1).schema,
                schema.children[0]->dictionary->children[0]);
-  cr_assert_eq(encodings.encodings[1].kind, NANOARROW_IPC_DICTIONARY_KIND_DENSE_ARRAY);
+  cr_assert_eq(TEST_ENCODING(encodings, 1).kind, NANOARROW_IPC_DICTIONARY_KIND_DENSE_ARRAY);
+  cr_assert_eq((int)NANOARROW_IPC_DICTIONARY_KIND_UNINITIALIZED, 0);
+
+  /* Find: by the field's address; not the struct, not a plain field, not NULL. */
+  cr_assert_eq(ArrowIpcDictionaryEncodingsFind(&encodings, schema.children[0]),
+               &TEST_ENCODING(encodings, 0));
+  cr_assert_eq(
+      ArrowIpcDictionaryEncodingsFind(&encodings, schema.children[0]->dictionary->children[0]),
+      &TEST_ENCODING(encodings, 1));
+  cr_assert_null(ArrowIpcDictionaryEncodingsFind(&encodings, &schema));
+  cr_assert_null(ArrowIpcDictionaryEncodingsFind(&encodings, schema.children[1]));
+  cr_assert_null(ArrowIpcDictionaryEncodingsFind(&encodings, NULL));
 
   /* A field without a dictionary is no encoding. */
   bad.id = 7;
   bad.kind = NANOARROW_IPC_DICTIONARY_KIND_DENSE_ARRAY;
   bad.schema = schema.children[1];
   cr_assert_eq(ArrowIpcDictionaryEncodingsAppend(&encodings, bad), EINVAL);
-  cr_assert_eq(encodings.n_encodings, 2);
+  cr_assert_eq(TEST_N_ENCODINGS(encodings), 2);
   ArrowIpcDictionaryEncodingsReset(&encodings);
   ArrowSchemaRelease(&schema);
 }
@@ -101,11 +114,24 @@ Test(ipc_dictionaries, decode_stream_with_dictionaries) {
     body.size_bytes = decoder.body_size_bytes;
     pos += decoder.header_size_bytes + decoder.body_size_bytes;
 
+    /* decoder.dictionary: the header of a DictionaryBatch, NULL for the others. */
+    if (decoder.message_type == NANOARROW_IPC_MESSAGE_TYPE_DICTIONARY_BATCH) {
+      int known_id = 0;
+      cr_assert_not_null(decoder.dictionary);
+      for (i = 0; i < TEST_N_ENCODINGS(encodings); i++) {
+        known_id |= TEST_ENCODING(encodings, i).id == decoder.dictionary->id;
+      }
+      cr_assert(known_id, "DictionaryBatch id %ld", (long)decoder.dictionary->id);
+      cr_assert_eq(decoder.dictionary->is_delta, 0);
+    } else {
+      cr_assert_null(decoder.dictionary);
+    }
+
     if (decoder.message_type == NANOARROW_IPC_MESSAGE_TYPE_SCHEMA) {
       cr_assert_eq(ArrowIpcDecoderDecodeSchemaWithDictionaries(&decoder, &schema,
                                                                &encodings, &error),
                    NANOARROW_OK, "%s", error.message);
-      cr_assert_gt(encodings.n_encodings, 0);
+      cr_assert_gt(TEST_N_ENCODINGS(encodings), 0);
       cr_assert_eq(ArrowIpcDecoderSetSchemaWithDictionaries(&decoder, &schema, &encodings,
                                                             &error),
                    NANOARROW_OK, "%s", error.message);
@@ -115,7 +141,7 @@ Test(ipc_dictionaries, decode_stream_with_dictionaries) {
       {
         const struct ArrowArray* value;
         cr_assert_eq(ArrowIpcDictionariesFindCurrentValue(
-                         &dictionaries, encodings.encodings[0].id, &value, &error),
+                         &dictionaries, TEST_ENCODING(encodings, 0).id, &value, &error),
                      EINVAL);
       }
     } else if (decoder.message_type == NANOARROW_IPC_MESSAGE_TYPE_DICTIONARY_BATCH) {
@@ -131,13 +157,13 @@ Test(ipc_dictionaries, decode_stream_with_dictionaries) {
                                               NANOARROW_VALIDATION_LEVEL_FULL, &error),
                    NANOARROW_OK, "%s", error.message);
       /* Each top-level encoded column carries the dictionary's current values. */
-      for (i = 0; i < encodings.n_encodings; i++) {
+      for (i = 0; i < TEST_N_ENCODINGS(encodings); i++) {
         int64_t c;
         for (c = 0; c < schema.n_children; c++) {
-          if (schema.children[c] == encodings.encodings[i].schema) {
+          if (schema.children[c] == TEST_ENCODING(encodings, i).schema) {
             const struct ArrowArray* value;
             cr_assert_eq(ArrowIpcDictionariesFindCurrentValue(
-                             &dictionaries, encodings.encodings[i].id, &value, &error),
+                             &dictionaries, TEST_ENCODING(encodings, i).id, &value, &error),
                          NANOARROW_OK, "%s", error.message);
             cr_assert_not_null(batch.children[c]->dictionary);
             cr_assert_eq(batch.children[c]->dictionary->length, value->length);
@@ -157,7 +183,7 @@ Test(ipc_dictionaries, decode_stream_with_dictionaries) {
   {
     const struct ArrowArray* value;
     cr_assert_eq(ArrowIpcDictionariesFindCurrentValue(
-                     &dictionaries, encodings.encodings[0].id, &value, &error),
+                     &dictionaries, TEST_ENCODING(encodings, 0).id, &value, &error),
                  NANOARROW_OK);
     cr_assert_gt(value->length, 0);
   }
@@ -195,4 +221,69 @@ Test(ipc_dictionaries, stream_reader_validation_level_argument) {
     cr_assert_gt(n, 0);
   }
   ArrowArrayStreamRelease(&stream);
+}
+
+/* decoder.dictionary carries a DictionaryBatch header's id and isDelta flag. */
+Test(ipc_dictionaries, decoder_exposes_dictionary_batch_header) {
+  struct ArrowIpcEncoder encoder;
+  struct ArrowIpcDecoder decoder;
+  struct ArrowArray values;
+  struct ArrowArrayView view;
+  struct ArrowBuffer message;
+  struct ArrowBuffer body;
+  struct ArrowBufferView data;
+  struct ArrowError error;
+  int is_delta;
+
+  cr_assert_eq(ArrowArrayInitFromType(&values, NANOARROW_TYPE_INT32), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayStartAppending(&values), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayAppendInt(&values, 42), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayFinishBuildingDefault(&values, NULL), NANOARROW_OK);
+  ArrowArrayViewInitFromType(&view, NANOARROW_TYPE_INT32);
+  cr_assert_eq(ArrowArrayViewSetArray(&view, &values, &error), NANOARROW_OK);
+  cr_assert_eq(ArrowIpcEncoderInit(&encoder), NANOARROW_OK);
+  cr_assert_eq(ArrowIpcDecoderInit(&decoder), NANOARROW_OK);
+  cr_assert_null(decoder.dictionary);
+  ArrowBufferInit(&message);
+  ArrowBufferInit(&body);
+
+  for (is_delta = 0; is_delta <= 1; is_delta++) {
+    message.size_bytes = 0;
+    body.size_bytes = 0;
+    cr_assert_eq(ArrowIpcEncoderEncodeDictionaryBatch(&encoder, 5 + is_delta, is_delta,
+                                                      &view, &body, &error),
+                 NANOARROW_OK, "%s", error.message);
+    cr_assert_eq(ArrowIpcEncoderFinalizeBuffer(&encoder, 1, &message), NANOARROW_OK);
+    data.data.as_uint8 = message.data;
+    data.size_bytes = message.size_bytes;
+    cr_assert_eq(ArrowIpcDecoderDecodeHeader(&decoder, data, &error), NANOARROW_OK, "%s",
+                 error.message);
+    cr_assert_eq(decoder.message_type, NANOARROW_IPC_MESSAGE_TYPE_DICTIONARY_BATCH);
+    cr_assert_not_null(decoder.dictionary);
+    cr_assert_eq(decoder.dictionary->id, 5 + is_delta);
+    cr_assert_eq(decoder.dictionary->is_delta, is_delta);
+  }
+
+  /* Any other message clears it. */
+  message.size_bytes = 0;
+  body.size_bytes = 0;
+  {
+    struct ArrowSchema schema;
+    cr_assert_eq(ArrowSchemaInitFromType(&schema, NANOARROW_TYPE_STRUCT), NANOARROW_OK);
+    cr_assert_eq(ArrowIpcEncoderEncodeSchema(&encoder, &schema, &error), NANOARROW_OK);
+    ArrowSchemaRelease(&schema);
+  }
+  cr_assert_eq(ArrowIpcEncoderFinalizeBuffer(&encoder, 1, &message), NANOARROW_OK);
+  data.data.as_uint8 = message.data;
+  data.size_bytes = message.size_bytes;
+  cr_assert_eq(ArrowIpcDecoderDecodeHeader(&decoder, data, &error), NANOARROW_OK, "%s",
+               error.message);
+  cr_assert_null(decoder.dictionary);
+
+  ArrowBufferReset(&message);
+  ArrowBufferReset(&body);
+  ArrowIpcDecoderReset(&decoder);
+  ArrowIpcEncoderReset(&encoder);
+  ArrowArrayViewReset(&view);
+  ArrowArrayRelease(&values);
 }

@@ -12,6 +12,7 @@
 
 #include "nanoarrow/nanoarrow.h"
 #include "nanoarrow/nanoarrow_ipc.h"
+#include "ipc/encodings_test_util.h"
 #include "nanoarrow/nanoarrow_ipc_writer.h"
 
 #include "ipc/writer_test_util.h"
@@ -902,9 +903,9 @@ Test(ipc_upstream_contracts, decode_schema_with_dictionaries_initializes_encodin
     cr_assert_eq(
         ArrowIpcDecoderDecodeSchemaWithDictionaries(&decoder, &decoded, &encodings, &error),
         NANOARROW_OK, "%s", error.message);
-    cr_assert_eq(encodings.n_encodings, 1);
-    cr_assert_eq(encodings.encodings[0].id, 0);
-    cr_assert_eq(encodings.encodings[0].schema, decoded.children[0]);
+    cr_assert_eq(TEST_N_ENCODINGS(encodings), 1);
+    cr_assert_eq(TEST_ENCODING(encodings, 0).id, 0);
+    cr_assert_eq(TEST_ENCODING(encodings, 0).schema, decoded.children[0]);
     ArrowIpcDictionaryEncodingsReset(&encodings);
     ArrowSchemaRelease(&decoded);
   }
@@ -917,7 +918,7 @@ Test(ipc_upstream_contracts, decode_schema_with_dictionaries_initializes_encodin
   cr_assert_eq(
       ArrowIpcDecoderDecodeSchemaWithDictionaries(&decoder, &decoded, &encodings, &error),
       EINVAL);
-  cr_assert_eq(encodings.n_encodings, 0);
+  cr_assert_eq(TEST_N_ENCODINGS(encodings), 0);
   ArrowIpcDictionaryEncodingsReset(&encodings);
 
   ArrowIpcDecoderReset(&decoder);
