@@ -52,7 +52,8 @@ ArrowErrorCode ArrowTestingJsonReadSchema(const char* json, int64_t size_bytes,
                                           struct ArrowError* error);
 
 /* Record batch i of a document as a struct array (dictionaries resolved),
- * validated at the FULL level. ERANGE when the document has no batch i. */
+ * validated at the FULL level. ERANGE when the document has no batch i. out is
+ * written only on success. */
 ArrowErrorCode ArrowTestingJsonReadBatch(const char* json, int64_t size_bytes, int64_t i,
                                          struct ArrowArray* out, struct ArrowError* error);
 
@@ -92,8 +93,8 @@ ArrowErrorCode ArrowTestingJsonWriteStream(struct ArrowArrayStream* stream,
  * contents, offsets' bases and how a dictionary stores its values do not matter;
  * floating-point values compare by value (NaN equals NaN). */
 
-/* Formats, names, nullability, map key ordering, metadata (in order),
- * children and dictionaries. */
+/* Formats, names, nullability, map key ordering, metadata (its key/value pairs in
+ * any order, each as often on both sides), children and dictionaries. */
 ArrowErrorCode ArrowTestingCompareSchema(const struct ArrowSchema* actual,
                                          const struct ArrowSchema* expected, int* equal,
                                          struct ArrowError* reason);

@@ -517,8 +517,10 @@ static ArrowErrorCode JsonTypeFormat(const json_t* type, char* format, size_t fo
                                (int)json_integer_value(id));
     }
   } else {
+    /* ENOTSUP, as for any type this reader cannot represent: a caller reading a
+     * corpus may skip such files. */
     ArrowErrorSet(error, "unknown type name \"%s\"", name);
-    return EINVAL;
+    return ENOTSUP;
   }
   return NANOARROW_OK;
 }
@@ -1392,21 +1394,28 @@ static ArrowErrorCode JsonReadColumn(const struct JsonDocument* doc,
 }
 
 /* Builds batch i of doc into out (a struct array of doc->schema); callers name
- * the batch in messages. */
+ * the batch in messages. out is written only on success. */
 static ArrowErrorCode JsonDocumentBuildBatch(const struct JsonDocument* doc, int64_t i,
                                              struct ArrowArray* out,
                                              struct ArrowError* error) {
+  struct ArrowArray batch;
   ArrowErrorCode rc;
   if (doc->batches == NULL || i < 0 || i >= (int64_t)json_array_size(doc->batches)) {
     ArrowErrorSet(error, "the document has no batch %" PRId64, i);
     return ERANGE;
   }
-  NANOARROW_RETURN_NOT_OK(ArrowArrayInitFromSchema(out, &doc->schema, error));
-  rc = JsonReadRecordBatch(doc, &doc->schema, json_array_get(doc->batches, (size_t)i), out, 0,
-                           error);
-  if (rc == NANOARROW_OK) rc = ArrowArrayFinishBuilding(out, NANOARROW_VALIDATION_LEVEL_FULL, error);
-  if (rc != NANOARROW_OK) ArrowArrayRelease(out);
-  return rc;
+  NANOARROW_RETURN_NOT_OK(ArrowArrayInitFromSchema(&batch, &doc->schema, error));
+  rc = JsonReadRecordBatch(doc, &doc->schema, json_array_get(doc->batches, (size_t)i), &batch,
+                           0, error);
+  if (rc == NANOARROW_OK) {
+    rc = ArrowArrayFinishBuilding(&batch, NANOARROW_VALIDATION_LEVEL_FULL, error);
+  }
+  if (rc != NANOARROW_OK) {
+    ArrowArrayRelease(&batch);
+    return rc;
+  }
+  ArrowArrayMove(&batch, out);
+  return NANOARROW_OK;
 }
 
 ArrowErrorCode ArrowTestingJsonReadBatch(const char* json, int64_t size_bytes, int64_t i,

@@ -273,6 +273,84 @@ Test(json_compare, schema_differences) {
   ArrowSchemaRelease(&b);
 }
 
+/* Metadata of a schema made with the given pairs (keys k0.., values v0..). */
+static void SchemaWithMetadata(struct ArrowSchema* schema, const char* const* pairs,
+                               int n_pairs) {
+  struct ArrowBuffer metadata;
+  int i;
+  cr_assert_eq(ArrowSchemaInitFromType(schema, NANOARROW_TYPE_INT32), NANOARROW_OK);
+  cr_assert_eq(ArrowMetadataBuilderInit(&metadata, NULL), NANOARROW_OK);
+  for (i = 0; i < n_pairs; i++) {
+    cr_assert_eq(ArrowMetadataBuilderAppend(&metadata, ArrowCharView(pairs[2 * i]),
+                                            ArrowCharView(pairs[2 * i + 1])),
+                 NANOARROW_OK);
+  }
+  cr_assert_eq(ArrowSchemaSetMetadata(schema, (const char*)metadata.data), NANOARROW_OK);
+  ArrowBufferReset(&metadata);
+}
+
+static int MetadataCompare(const char* const* a, int n_a, const char* const* b, int n_b) {
+  struct ArrowSchema schema_a;
+  struct ArrowSchema schema_b;
+  struct ArrowError error;
+  int equal = -1;
+  SchemaWithMetadata(&schema_a, a, n_a);
+  SchemaWithMetadata(&schema_b, b, n_b);
+  cr_assert_eq(ArrowTestingCompareSchema(&schema_a, &schema_b, &equal, &error), NANOARROW_OK);
+  ArrowSchemaRelease(&schema_a);
+  ArrowSchemaRelease(&schema_b);
+  return equal;
+}
+
+/* Metadata compares as a multiset of pairs: any order, same multiplicity. */
+Test(json_compare, metadata_pairs_in_any_order_each_as_often) {
+  const char* const kv[] = {"k", "a", "j", "b"};
+  const char* const vk[] = {"j", "b", "k", "a"};
+  const char* const kk[] = {"k", "a", "k", "a"};
+  const char* const aab[] = {"k", "a", "k", "a", "j", "b"};
+  const char* const abb[] = {"k", "a", "j", "b", "j", "b"};
+  const char* const other_value[] = {"k", "a", "j", "c"};
+  cr_assert_eq(MetadataCompare(kv, 2, kv, 2), 1);
+  cr_assert_eq(MetadataCompare(kv, 2, vk, 2), 1);
+  /* A repeated pair is not matched by a different one, in either direction. */
+  cr_assert_eq(MetadataCompare(kk, 2, kv, 2), 0);
+  cr_assert_eq(MetadataCompare(kv, 2, kk, 2), 0);
+  cr_assert_eq(MetadataCompare(aab, 3, abb, 3), 0);
+  cr_assert_eq(MetadataCompare(abb, 3, aab, 3), 0);
+  cr_assert_eq(MetadataCompare(kv, 2, other_value, 2), 0);
+  cr_assert_eq(MetadataCompare(kv, 2, kv, 1), 0);
+}
+
+/* A type this reader does not know is "not supported", so corpus readers may skip
+ * the file. */
+Test(json_read, unknown_type_name_is_not_supported) {
+  const char* doc = "{\"fields\": [{\"name\": \"f\", \"nullable\": true, \"type\": "
+                    "{\"name\": \"someday\"}, \"children\": []}]}";
+  struct ArrowSchema schema;
+  struct ArrowError error;
+  cr_assert_eq(ArrowTestingJsonReadSchema(doc, JSON_SIZE(doc), &schema, &error), ENOTSUP);
+  cr_assert(strstr(error.message, "unknown type name \"someday\"") != NULL, "%s",
+            error.message);
+}
+
+/* A batch that cannot be read leaves the caller's array as it was. */
+Test(json_read, failed_batch_leaves_out_alone) {
+  const char* doc =
+      "{\"schema\": {\"fields\": [{\"name\": \"x\", \"nullable\": true, \"type\": "
+      "{\"name\": \"int\", \"isSigned\": true, \"bitWidth\": 32}, \"children\": []}]}, "
+      "\"batches\": [{\"count\": 2, \"columns\": [{\"name\": \"x\", \"count\": 2, "
+      "\"VALIDITY\": [1, 1], \"DATA\": [1]}]}]}";
+  struct ArrowArray out;
+  struct ArrowError error;
+  memset(&out, 0, sizeof(out));
+  out.length = 12345;
+  cr_assert_eq(ArrowTestingJsonReadBatch(doc, JSON_SIZE(doc), 0, &out, &error), EINVAL);
+  cr_assert_eq(out.length, 12345);
+  cr_assert_null(out.release);
+  cr_assert_eq(ArrowTestingJsonReadBatch(doc, JSON_SIZE(doc), 1, &out, &error), ERANGE);
+  cr_assert_eq(out.length, 12345);
+}
+
 Test(json_write, round_trip_keeps_values) {
   const char* field =
       "{\"name\": \"m\", \"nullable\": true, \"type\": {\"name\": \"interval\", \"unit\": "
