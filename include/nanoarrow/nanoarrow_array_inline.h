@@ -192,7 +192,6 @@ NANOARROW_ARRAY_FAST_PATH ArrowErrorCode ArrowArrayPrivateFinishValid(
 /* A store through one of these keeps its type for alias analysis (a memcpy may alias
  * anything), so the compiler need not reload what the store cannot have changed.
  * aligned(1): nothing forces size_bytes to be a multiple of the width. */
-typedef int16_t ArrowArrayPrivateUnalignedInt16 __attribute__((aligned(1)));
 typedef int32_t ArrowArrayPrivateUnalignedInt32 __attribute__((aligned(1)));
 typedef int64_t ArrowArrayPrivateUnalignedInt64 __attribute__((aligned(1)));
 #define NANOARROW_ARRAY_STORE(CTYPE, TYPED, DST, VALUE) (*(TYPED*)(DST) = (CTYPE)(VALUE))
@@ -215,12 +214,6 @@ typedef int64_t ArrowArrayPrivateUnalignedInt64 __attribute__((aligned(1)));
 #else
 #define NANOARROW_ARRAY_PREFETCH_WRITE(BASE, OFFSET) ((void)0)
 #endif
-
-/* A plain int8_t store may alias anything (it is a character type); a store to the
- * member of a one-byte struct keeps the struct's own alias set in GCC and clang. */
-struct ArrowArrayPrivateInt8Slot {
-  int8_t value;
-};
 
 /* Child index of a union type id, or -1 when no child has it. */
 static inline int ArrowArrayPrivateUnionChildIndex(const struct ArrowArray* array,
@@ -643,58 +636,30 @@ NANOARROW_ARRAY_SLOW_PATH ArrowErrorCode ArrowArrayPrivateAppendIntAny(
   }
 }
 
-/* Appends one value of a plain integer type when it fits, the buffer has room and there
- * is no validity bitmap: a short straight line without calls. Everything else, errors
- * included, goes to the single out-of-line fallback. */
-#define NANOARROW_ARRAY_APPEND_INT_FAST(CTYPE, TYPED, IN_RANGE)                         \
-  do {                                                                                 \
-    int64_t size = data->size_bytes;                                                   \
-    int64_t new_size = size + (int64_t)sizeof(CTYPE);                                  \
-    if (NANOARROW_PREDICT_TRUE((IN_RANGE) &&                                           \
-                               new_size <= data->capacity_bytes &&                     \
-                               private_data->bitmap.buffer.data == NULL)) {            \
-      if (sizeof(CTYPE) >= 4) NANOARROW_ARRAY_PREFETCH_WRITE(data->data, size + 2048); \
-      NANOARROW_ARRAY_STORE(CTYPE, TYPED, data->data + size, value);                   \
-      data->size_bytes = new_size;                                                     \
-      array->length++;                                                                 \
-      return NANOARROW_OK;                                                             \
-    }                                                                                  \
-  } while (0)
-
+/* Appends one value of an integer storage type when it fits, the buffer has room for
+ * 8 more bytes and there is no validity bitmap: a short straight line without calls
+ * and without a test of the type, whatever the compiler makes of the caller's loop
+ * (a switch on the type became a jump through a table per element in clang). The
+ * value is stored as 8 little-endian bytes of which the element keeps the first
+ * append_int_width; the rest lies beyond size_bytes and is overwritten by the next
+ * append. Everything else, errors included, goes to the single out-of-line
+ * fallback. */
 static inline ArrowErrorCode ArrowArrayAppendInt(struct ArrowArray* array, int64_t value) {
   struct ArrowArrayPrivateData* private_data = ArrowArrayPrivateGetData(array);
   struct ArrowBuffer* data = &private_data->buffers[0];
-
-  switch (private_data->storage_type) {
-    case NANOARROW_TYPE_INT8:
-      if (NANOARROW_PREDICT_TRUE((uint64_t)value - (uint64_t)INT8_MIN <= UINT8_MAX &&
-                                 data->size_bytes < data->capacity_bytes &&
-                                 private_data->bitmap.buffer.data == NULL)) {
-        ((struct ArrowArrayPrivateInt8Slot*)(data->data + data->size_bytes))->value =
-            (int8_t)value;
-        data->size_bytes++;
-        array->length++;
-        return NANOARROW_OK;
-      }
-      break;
-    case NANOARROW_TYPE_INT16:
-      NANOARROW_ARRAY_APPEND_INT_FAST(int16_t, ArrowArrayPrivateUnalignedInt16,
-                                      (uint64_t)value - (uint64_t)INT16_MIN <= UINT16_MAX);
-      break;
-    case NANOARROW_TYPE_INT32:
-      NANOARROW_ARRAY_APPEND_INT_FAST(int32_t, ArrowArrayPrivateUnalignedInt32,
-                                      (uint64_t)value - (uint64_t)INT32_MIN <= UINT32_MAX);
-      break;
-    case NANOARROW_TYPE_INT64:
-      NANOARROW_ARRAY_APPEND_INT_FAST(int64_t, ArrowArrayPrivateUnalignedInt64, 1);
-      break;
-    default:
-      break;
+  const int64_t size = data->size_bytes;
+  if (NANOARROW_PREDICT_TRUE(value >= private_data->append_int_min &&
+                             value <= private_data->append_int_max &&
+                             size + 8 <= data->capacity_bytes &&
+                             private_data->bitmap.buffer.data == NULL)) {
+    NANOARROW_ARRAY_STORE(int64_t, ArrowArrayPrivateUnalignedInt64, data->data + size, value);
+    data->size_bytes = size + private_data->append_int_width;
+    array->length++;
+    return NANOARROW_OK;
   }
   return ArrowArrayPrivateAppendIntAny(array, value);
 }
 
-#undef NANOARROW_ARRAY_APPEND_INT_FAST
 #undef NANOARROW_ARRAY_APPEND_VALUE
 
 static inline ArrowErrorCode ArrowArrayAppendUInt(struct ArrowArray* array, uint64_t value) {

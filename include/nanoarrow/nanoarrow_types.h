@@ -380,6 +380,13 @@ struct ArrowArrayPrivateData {
   /* The pointers handed out through ArrowArray.buffers. */
   const void** buffer_data;
   enum ArrowType storage_type;
+  /* ArrowArrayAppendInt() without a test of the type: for storage that holds
+   * integers (integer types and the temporal types stored as integers) the element
+   * width in bytes and the values that fit, [min, max]; an empty range (min > max)
+   * for every other type and on big-endian machines. */
+  int64_t append_int_width;
+  int64_t append_int_min;
+  int64_t append_int_max;
   struct ArrowLayout layout;
   /* List views being built: where the next element's child elements start (the
    * child's length when the previous element was finished). */

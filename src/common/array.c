@@ -183,6 +183,69 @@ static int ArrowArrayIsBuildableType(enum ArrowType storage_type) {
   }
 }
 
+/* The range ArrowArrayAppendInt()'s inline part checks values against: it stores
+ * 8 little-endian bytes and keeps the first width of them (so big-endian machines
+ * take the out-of-line path). */
+static void ArrowArraySetAppendIntRange(struct ArrowArrayPrivateData* private_data) {
+  const uint16_t probe = 1;
+  uint8_t first_byte;
+  int64_t width = 0;
+  int is_signed = 1;
+  memcpy(&first_byte, &probe, 1);
+  switch (private_data->storage_type) {
+    case NANOARROW_TYPE_INT8:
+      width = 1;
+      break;
+    case NANOARROW_TYPE_UINT8:
+      width = 1;
+      is_signed = 0;
+      break;
+    case NANOARROW_TYPE_INT16:
+      width = 2;
+      break;
+    case NANOARROW_TYPE_UINT16:
+      width = 2;
+      is_signed = 0;
+      break;
+    case NANOARROW_TYPE_INT32:
+    case NANOARROW_TYPE_DATE32:
+    case NANOARROW_TYPE_TIME32:
+    case NANOARROW_TYPE_INTERVAL_MONTHS:
+      width = 4;
+      break;
+    case NANOARROW_TYPE_UINT32:
+      width = 4;
+      is_signed = 0;
+      break;
+    case NANOARROW_TYPE_INT64:
+    case NANOARROW_TYPE_DATE64:
+    case NANOARROW_TYPE_TIME64:
+    case NANOARROW_TYPE_TIMESTAMP:
+    case NANOARROW_TYPE_DURATION:
+      width = 8;
+      break;
+    case NANOARROW_TYPE_UINT64:
+      width = 8;
+      is_signed = 0;
+      break;
+    default:
+      break;
+  }
+  if (first_byte != 1) width = 0;
+  private_data->append_int_width = width;
+  /* Empty unless some integers fit. */
+  private_data->append_int_min = 1;
+  private_data->append_int_max = 0;
+  if (width == 8) {
+    private_data->append_int_min = is_signed ? INT64_MIN : 0;
+    private_data->append_int_max = INT64_MAX;
+  } else if (width > 0) {
+    int64_t n_values = (int64_t)1 << (8 * width);
+    private_data->append_int_min = is_signed ? -(n_values / 2) : 0;
+    private_data->append_int_max = is_signed ? n_values / 2 - 1 : n_values - 1;
+  }
+}
+
 ArrowErrorCode ArrowArrayInitFromType(struct ArrowArray* array,
                                       enum ArrowType storage_type) {
   struct ArrowArrayPrivateData* private_data;
@@ -213,6 +276,7 @@ ArrowErrorCode ArrowArrayInitFromType(struct ArrowArray* array,
     ArrowBufferInit(&private_data->buffers[i]);
   }
   private_data->storage_type = storage_type;
+  ArrowArraySetAppendIntRange(private_data);
   ArrowLayoutInit(&private_data->layout, storage_type);
   private_data->union_type_id_is_child_index = 1;
   private_data->list_view_offset = 0;

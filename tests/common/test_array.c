@@ -150,6 +150,92 @@ Test(array_append, integer_ranges) {
   }
 }
 
+/* The inline append stores 8 bytes and keeps the element's width of them: whatever
+ * the capacity (the last elements before it take the out-of-line path), every
+ * element holds its value and nothing past the elements is part of the buffer. */
+Test(array_append, integers_pack_at_every_capacity) {
+  const enum ArrowType types[] = {NANOARROW_TYPE_INT8,   NANOARROW_TYPE_UINT8,
+                                  NANOARROW_TYPE_INT16,  NANOARROW_TYPE_UINT16,
+                                  NANOARROW_TYPE_INT32,  NANOARROW_TYPE_UINT32,
+                                  NANOARROW_TYPE_DATE32, NANOARROW_TYPE_INT64,
+                                  NANOARROW_TYPE_UINT64, NANOARROW_TYPE_TIMESTAMP};
+  size_t t;
+  int64_t reserved, i;
+  for (t = 0; t < sizeof(types) / sizeof(types[0]); t++) {
+    for (reserved = 0; reserved < 20; reserved++) {
+      struct ArrowArray array;
+      struct ArrowArrayView view;
+      const int64_t n = reserved + 11;
+      if (types[t] == NANOARROW_TYPE_TIMESTAMP) {
+        struct ArrowSchema schema;
+        cr_assert_eq(ArrowSchemaInitFromType(&schema, NANOARROW_TYPE_INT64), NANOARROW_OK);
+        cr_assert_eq(ArrowSchemaSetTypeDateTime(&schema, NANOARROW_TYPE_TIMESTAMP,
+                                                NANOARROW_TIME_UNIT_SECOND, NULL),
+                     NANOARROW_OK);
+        cr_assert_eq(ArrowArrayInitFromSchema(&array, &schema, NULL), NANOARROW_OK);
+        cr_assert_eq(ArrowArrayStartAppending(&array), NANOARROW_OK);
+        ArrowSchemaRelease(&schema);
+      } else {
+        init_started(&array, types[t]);
+      }
+      cr_assert_eq(ArrowArrayReserve(&array, reserved), NANOARROW_OK);
+      for (i = 0; i < n; i++) {
+        /* 0x5A, 0x5B, ...: every byte of a wider element differs from its
+         * neighbours' bytes, and all fit in 7 bits. */
+        cr_assert_eq(ArrowArrayAppendInt(&array, 0x5A + i), NANOARROW_OK);
+      }
+      cr_assert_eq(array.length, n);
+      finish_ok(&array);
+      ArrowArrayViewInitFromType(&view, types[t]);
+      cr_assert_eq(ArrowArrayViewSetArray(&view, &array, NULL), NANOARROW_OK);
+      cr_assert_eq(view.buffer_views[1].size_bytes,
+                   n * view.layout.element_size_bits[1] / 8, "%s",
+                   ArrowTypeString(types[t]));
+      for (i = 0; i < n; i++) {
+        cr_assert_eq(ArrowArrayViewGetIntUnsafe(&view, i), 0x5A + i, "%s[%ld] reserved %ld",
+                     ArrowTypeString(types[t]), (long)i, (long)reserved);
+      }
+      ArrowArrayViewReset(&view);
+      ArrowArrayRelease(&array);
+    }
+  }
+}
+
+/* Integer values into types stored as integers are range-checked by the width. */
+Test(array_append, temporal_types_take_integers_of_their_width) {
+  struct ArrowArray array;
+  init_started(&array, NANOARROW_TYPE_DATE32);
+  cr_assert_eq(ArrowArrayAppendInt(&array, INT32_MIN), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayAppendInt(&array, (int64_t)INT32_MAX + 1), EINVAL);
+  cr_assert_eq(ArrowArrayAppendInt(&array, INT32_MAX), NANOARROW_OK);
+  cr_assert_eq(array.length, 2);
+  finish_ok(&array);
+  cr_assert_eq(((const int32_t*)array.buffers[1])[0], INT32_MIN);
+  cr_assert_eq(((const int32_t*)array.buffers[1])[1], INT32_MAX);
+  ArrowArrayRelease(&array);
+
+  init_started(&array, NANOARROW_TYPE_DATE64);
+  cr_assert_eq(ArrowArrayAppendInt(&array, INT64_MIN), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayAppendInt(&array, INT64_MAX), NANOARROW_OK);
+  finish_ok(&array);
+  cr_assert_eq(((const int64_t*)array.buffers[1])[0], INT64_MIN);
+  cr_assert_eq(((const int64_t*)array.buffers[1])[1], INT64_MAX);
+  ArrowArrayRelease(&array);
+
+  /* Not integers: the inline path must not take these. */
+  init_started(&array, NANOARROW_TYPE_DOUBLE);
+  cr_assert_eq(ArrowArrayAppendInt(&array, 3), NANOARROW_OK);
+  finish_ok(&array);
+  cr_assert_eq(((const double*)array.buffers[1])[0], 3.0);
+  ArrowArrayRelease(&array);
+  init_started(&array, NANOARROW_TYPE_BOOL);
+  cr_assert_eq(ArrowArrayAppendInt(&array, 3), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayAppendInt(&array, 0), NANOARROW_OK);
+  finish_ok(&array);
+  cr_assert_eq(((const uint8_t*)array.buffers[1])[0], 0x01);
+  ArrowArrayRelease(&array);
+}
+
 Test(array_append, int64_and_uint64_extremes) {
   struct ArrowArray array;
   init_started(&array, NANOARROW_TYPE_UINT64);
