@@ -3018,15 +3018,10 @@ static int ArrowArrayIsBuildableType(enum ArrowType storage_type) {
   }
 }
 
-/* The range ArrowArrayAppendInt()'s inline part checks values against: it stores
- * 8 little-endian bytes and keeps the first width of them (so big-endian machines
- * take the out-of-line path). */
+/* The element width and range of values ArrowArrayAppendInt() checks against. */
 static void ArrowArraySetAppendIntRange(struct ArrowArrayPrivateData* private_data) {
-  const uint16_t probe = 1;
-  uint8_t first_byte;
   int64_t width = 0;
   int is_signed = 1;
-  memcpy(&first_byte, &probe, 1);
   switch (private_data->storage_type) {
     case NANOARROW_TYPE_INT8:
       width = 1;
@@ -3066,7 +3061,6 @@ static void ArrowArraySetAppendIntRange(struct ArrowArrayPrivateData* private_da
     default:
       break;
   }
-  if (first_byte != 1) width = 0;
   private_data->append_int_width = width;
   /* Empty unless some integers fit. */
   private_data->append_int_min = 1;
@@ -4634,8 +4628,7 @@ static NANOARROW_COLD ArrowErrorCode ArrowViewCheckNoNullBuffers(
   int64_t required;
   int64_t i;
   for (i = 0; i < NANOARROW_MAX_FIXED_BUFFERS; i++) {
-    if (array_view->buffer_views[i].data.data == NULL &&
-        array_view->layout.buffer_type[i] != NANOARROW_BUFFER_TYPE_VALIDITY &&
+    if (ArrowViewMayLackBuffer(array_view, (int)i) &&
         !ArrowViewRequiredBytes(array_view, (int)i, end, &required) && required > 0) {
       return ArrowViewMissingBuffer(array_view, i, end, path, error);
     }

@@ -432,8 +432,8 @@ struct ArrowArrayPrivateData {
   enum ArrowType storage_type;
   /* ArrowArrayAppendInt() without a test of the type: for storage that holds
    * integers (integer types and the temporal types stored as integers) the element
-   * width in bytes and the values that fit, [min, max]; an empty range (min > max)
-   * for every other type and on big-endian machines. */
+   * width in bytes and the values that fit, [min, max]; width 0 and an empty range
+   * (min > max) for every other type. */
   int64_t append_int_width;
   int64_t append_int_min;
   int64_t append_int_max;
@@ -2257,9 +2257,7 @@ static inline ArrowErrorCode ArrowArrayAppendEmpty(struct ArrowArray* array, int
   return ArrowArrayPrivateAppendEmpty(array, n, 1);
 }
 
-/* Stores one element of a fixed-width type and completes the append. The range
- * checks (EINVAL when the value does not fit, as documented) each compile to one
- * compare of value shifted into an unsigned range. */
+/* Stores one element of a fixed-width type and completes the append. */
 #define NANOARROW_ARRAY_APPEND_VALUE(CTYPE, VALUE)                                       \
   do {                                                                                   \
     CTYPE stored = (CTYPE)(VALUE);                                                       \
@@ -2268,57 +2266,27 @@ static inline ArrowErrorCode ArrowArrayAppendEmpty(struct ArrowArray* array, int
   } while (0)
 
 /* Every case of ArrowArrayAppendInt(), including those its inline part handles when
- * the buffer is full or the array has a validity bitmap, and every error. */
+ * the buffer is full or the array has a validity bitmap, and every error. Integer
+ * storage is range-checked against the array's [append_int_min, append_int_max]
+ * (EINVAL when the value does not fit, as documented); unsigned stores keep the low
+ * bits, which are the same for signed values. */
 NANOARROW_ARRAY_SLOW_PATH ArrowErrorCode ArrowArrayPrivateAppendIntAny(
     struct ArrowArray* array, int64_t value) {
   struct ArrowArrayPrivateData* private_data = ArrowArrayPrivateGetData(array);
   struct ArrowBuffer* data = &private_data->buffers[0];
+  const int64_t width = private_data->append_int_width;
+
+  if (width != 0) {
+    if (value < private_data->append_int_min || value > private_data->append_int_max) {
+      return EINVAL;
+    }
+    if (width == 1) NANOARROW_ARRAY_APPEND_VALUE(uint8_t, value);
+    if (width == 2) NANOARROW_ARRAY_APPEND_VALUE(uint16_t, value);
+    if (width == 4) NANOARROW_ARRAY_APPEND_VALUE(uint32_t, value);
+    NANOARROW_ARRAY_APPEND_VALUE(uint64_t, value);
+  }
 
   switch (private_data->storage_type) {
-    case NANOARROW_TYPE_INT8:
-      if ((uint64_t)value - (uint64_t)INT8_MIN > UINT8_MAX) {
-        return EINVAL;
-      }
-      NANOARROW_ARRAY_APPEND_VALUE(int8_t, value);
-    case NANOARROW_TYPE_INT16:
-      if ((uint64_t)value - (uint64_t)INT16_MIN > UINT16_MAX) {
-        return EINVAL;
-      }
-      NANOARROW_ARRAY_APPEND_VALUE(int16_t, value);
-    case NANOARROW_TYPE_INT32:
-    case NANOARROW_TYPE_DATE32:
-    case NANOARROW_TYPE_TIME32:
-    case NANOARROW_TYPE_INTERVAL_MONTHS:
-      if (NANOARROW_PREDICT_FALSE((uint64_t)value - (uint64_t)INT32_MIN > UINT32_MAX)) {
-        return EINVAL;
-      }
-      NANOARROW_ARRAY_APPEND_VALUE(int32_t, value);
-    case NANOARROW_TYPE_INT64:
-    case NANOARROW_TYPE_DATE64:
-    case NANOARROW_TYPE_TIME64:
-    case NANOARROW_TYPE_TIMESTAMP:
-    case NANOARROW_TYPE_DURATION:
-      NANOARROW_ARRAY_APPEND_VALUE(int64_t, value);
-    case NANOARROW_TYPE_UINT8:
-      if (NANOARROW_PREDICT_FALSE((uint64_t)value > UINT8_MAX)) {
-        return EINVAL;
-      }
-      NANOARROW_ARRAY_APPEND_VALUE(uint8_t, value);
-    case NANOARROW_TYPE_UINT16:
-      if (NANOARROW_PREDICT_FALSE((uint64_t)value > UINT16_MAX)) {
-        return EINVAL;
-      }
-      NANOARROW_ARRAY_APPEND_VALUE(uint16_t, value);
-    case NANOARROW_TYPE_UINT32:
-      if (NANOARROW_PREDICT_FALSE((uint64_t)value > UINT32_MAX)) {
-        return EINVAL;
-      }
-      NANOARROW_ARRAY_APPEND_VALUE(uint32_t, value);
-    case NANOARROW_TYPE_UINT64:
-      if (NANOARROW_PREDICT_FALSE(value < 0)) {
-        return EINVAL;
-      }
-      NANOARROW_ARRAY_APPEND_VALUE(uint64_t, value);
     case NANOARROW_TYPE_DOUBLE:
     case NANOARROW_TYPE_FLOAT:
     case NANOARROW_TYPE_HALF_FLOAT:
@@ -2332,6 +2300,15 @@ NANOARROW_ARRAY_SLOW_PATH ArrowErrorCode ArrowArrayPrivateAppendIntAny(
   }
 }
 
+/* The inline append stores 8 little-endian bytes: on big-endian machines every append
+ * takes the out-of-line path. */
+#if defined(__BYTE_ORDER__) && defined(__ORDER_BIG_ENDIAN__) && \
+    __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define NANOARROW_ARRAY_APPEND_INT_INLINE 0
+#else
+#define NANOARROW_ARRAY_APPEND_INT_INLINE 1
+#endif
+
 /* Appends one value of an integer storage type when it fits, the buffer has room for
  * 8 more bytes and there is no validity bitmap: a short straight line without calls
  * and without a test of the type, whatever the compiler makes of the caller's loop
@@ -2344,7 +2321,8 @@ static inline ArrowErrorCode ArrowArrayAppendInt(struct ArrowArray* array, int64
   struct ArrowArrayPrivateData* private_data = ArrowArrayPrivateGetData(array);
   struct ArrowBuffer* data = &private_data->buffers[0];
   const int64_t size = data->size_bytes;
-  if (NANOARROW_PREDICT_TRUE(value >= private_data->append_int_min &&
+  if (NANOARROW_ARRAY_APPEND_INT_INLINE &&
+      NANOARROW_PREDICT_TRUE(value >= private_data->append_int_min &&
                              value <= private_data->append_int_max &&
                              size + 8 <= data->capacity_bytes &&
                              private_data->bitmap.buffer.data == NULL)) {
@@ -2357,6 +2335,7 @@ static inline ArrowErrorCode ArrowArrayAppendInt(struct ArrowArray* array, int64
 }
 
 #undef NANOARROW_ARRAY_APPEND_VALUE
+#undef NANOARROW_ARRAY_APPEND_INT_INLINE
 
 static inline ArrowErrorCode ArrowArrayAppendUInt(struct ArrowArray* array, uint64_t value) {
   struct ArrowArrayPrivateData* private_data = ArrowArrayPrivateGetData(array);

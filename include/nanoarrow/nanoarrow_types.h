@@ -382,8 +382,8 @@ struct ArrowArrayPrivateData {
   enum ArrowType storage_type;
   /* ArrowArrayAppendInt() without a test of the type: for storage that holds
    * integers (integer types and the temporal types stored as integers) the element
-   * width in bytes and the values that fit, [min, max]; an empty range (min > max)
-   * for every other type and on big-endian machines. */
+   * width in bytes and the values that fit, [min, max]; width 0 and an empty range
+   * (min > max) for every other type. */
   int64_t append_int_width;
   int64_t append_int_min;
   int64_t append_int_max;

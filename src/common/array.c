@@ -183,15 +183,10 @@ static int ArrowArrayIsBuildableType(enum ArrowType storage_type) {
   }
 }
 
-/* The range ArrowArrayAppendInt()'s inline part checks values against: it stores
- * 8 little-endian bytes and keeps the first width of them (so big-endian machines
- * take the out-of-line path). */
+/* The element width and range of values ArrowArrayAppendInt() checks against. */
 static void ArrowArraySetAppendIntRange(struct ArrowArrayPrivateData* private_data) {
-  const uint16_t probe = 1;
-  uint8_t first_byte;
   int64_t width = 0;
   int is_signed = 1;
-  memcpy(&first_byte, &probe, 1);
   switch (private_data->storage_type) {
     case NANOARROW_TYPE_INT8:
       width = 1;
@@ -231,7 +226,6 @@ static void ArrowArraySetAppendIntRange(struct ArrowArrayPrivateData* private_da
     default:
       break;
   }
-  if (first_byte != 1) width = 0;
   private_data->append_int_width = width;
   /* Empty unless some integers fit. */
   private_data->append_int_min = 1;

@@ -832,8 +832,7 @@ static NANOARROW_COLD ArrowErrorCode ArrowViewCheckNoNullBuffers(
   int64_t required;
   int64_t i;
   for (i = 0; i < NANOARROW_MAX_FIXED_BUFFERS; i++) {
-    if (array_view->buffer_views[i].data.data == NULL &&
-        array_view->layout.buffer_type[i] != NANOARROW_BUFFER_TYPE_VALIDITY &&
+    if (ArrowViewMayLackBuffer(array_view, (int)i) &&
         !ArrowViewRequiredBytes(array_view, (int)i, end, &required) && required > 0) {
       return ArrowViewMissingBuffer(array_view, i, end, path, error);
     }
