@@ -1,0 +1,79 @@
+/* Internal helpers shared by the device sources in src/device (not installed). All
+ * static inline, so the library exports nothing beyond the documented API. */
+
+#ifndef NANOARROW_DEVICE_PRIVATE_H_INCLUDED
+#define NANOARROW_DEVICE_PRIVATE_H_INCLUDED
+
+#include <inttypes.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nanoarrow/nanoarrow.h"
+#include "nanoarrow/nanoarrow_device.h"
+
+/* A name for error messages; device types come from other producers, so any int32
+ * may show up here. */
+static inline const char* ArrowDevicePrivateTypeName(ArrowDeviceType device_type) {
+  switch (device_type) {
+    case ARROW_DEVICE_CPU:
+      return "CPU";
+    case ARROW_DEVICE_CUDA:
+      return "CUDA";
+    case ARROW_DEVICE_CUDA_HOST:
+      return "CUDA_HOST";
+    case ARROW_DEVICE_OPENCL:
+      return "OPENCL";
+    case ARROW_DEVICE_VULKAN:
+      return "VULKAN";
+    case ARROW_DEVICE_METAL:
+      return "METAL";
+    case ARROW_DEVICE_VPI:
+      return "VPI";
+    case ARROW_DEVICE_ROCM:
+      return "ROCM";
+    case ARROW_DEVICE_ROCM_HOST:
+      return "ROCM_HOST";
+    case ARROW_DEVICE_EXT_DEV:
+      return "EXT_DEV";
+    case ARROW_DEVICE_CUDA_MANAGED:
+      return "CUDA_MANAGED";
+    case ARROW_DEVICE_ONEAPI:
+      return "ONEAPI";
+    case ARROW_DEVICE_WEBGPU:
+      return "WEBGPU";
+    case ARROW_DEVICE_HEXAGON:
+      return "HEXAGON";
+    default:
+      return "unknown";
+  }
+}
+
+/* A device that can be called: not NULL and not released. */
+static inline int ArrowDevicePrivateIsLive(const struct ArrowDevice* device) {
+  return device != NULL && device->release != NULL;
+}
+
+/* The device an incoming ArrowDeviceArray lives on, or NULL. Besides what
+ * ArrowDeviceResolve() knows, CPU arrays with device_id -1 are accepted: the Arrow
+ * format recommends -1 for device types without ids, and Arrow C++ exports so. */
+static inline struct ArrowDevice* ArrowDevicePrivateResolveArray(ArrowDeviceType type,
+                                                                 int64_t device_id) {
+  if (type == ARROW_DEVICE_CPU && device_id == -1) {
+    return ArrowDeviceCpu();
+  }
+  return ArrowDeviceResolve(type, device_id);
+}
+
+/* ENOTSUP with a message naming the device this build cannot serve. */
+static inline ArrowErrorCode ArrowDevicePrivateUnsupported(ArrowDeviceType type,
+                                                           int64_t device_id,
+                                                           struct ArrowError* error) {
+  ArrowErrorSet(error,
+                "device type %d (%s) with device_id %" PRId64
+                " is not supported: this build "
+                "of nanoarrow_device has the CPU device only",
+                (int)type, ArrowDevicePrivateTypeName(type), device_id);
+  return ENOTSUP;
+}
+
+#endif /* NANOARROW_DEVICE_PRIVATE_H_INCLUDED */
