@@ -6,7 +6,8 @@
 #     (-Wall -Wextra -Wpedantic -Werror) and with g++ as C++; the same for a
 #     bundle with --namespace baked in, whose exports must all carry the prefix.
 #     The IPC bundle also with -DNANOARROW_IPC_WITH_ZSTD / _LZ4 (-lzstd / -llz4),
-#     and the C++ helpers (nanoarrow.hpp, nanoarrow_ipc.hpp) with g++ -std=c++11
+#     and the C++ helpers (nanoarrow.hpp, nanoarrow_ipc.hpp) with g++ -std=c++11;
+#     the device bundle (nanoarrow_device.h/.c) likewise
 #  3. every example builds against the bundle and runs, including
 #     examples/vendored/build.sh (plain cc over dist/), the IPC examples
 #     (examples/ipc: write | read, stream and file format, with the codecs) and
@@ -14,8 +15,8 @@
 #  4. two copies with different NANOARROW_NAMESPACE link into one program and
 #     work (tests/namespace via CMake, and from the bundle); without namespaces
 #     the same link must fail with duplicate symbols
-#  5. every symbol exported by libnanoarrow.a and libnanoarrow_ipc.a starts with
-#     Arrow (or with the namespace when one is set)
+#  5. every symbol exported by libnanoarrow.a, libnanoarrow_ipc.a and
+#     libnanoarrow_device.a starts with Arrow (or with the namespace when one is set)
 #  6. the examples build against an installed copy via find_package and via
 #     pkg-config, and via add_subdirectory/FetchContent (examples/cmake-subdirectory)
 #  7. Meson: meson.build matches CMakeLists.txt, src/common and src/ipc; when
@@ -24,13 +25,14 @@
 #  8. prints the compiled size (size: text + data, -O2) of the core library
 #     and of the IPC library
 #
-#   tools/check-bundle.sh          (build trees in build/check-bundle)
+#   tools/check-bundle.sh          (build trees in build/check-bundle, or in
+#                                   $NANOARROW_CHECK_BUNDLE_DIR when set)
 #   NANOARROW_CHECK_IPC=0 tools/check-bundle.sh    (leave IPC out of 2-8)
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
 root=$(pwd)
-work="$root/build/check-bundle"
+work=${NANOARROW_CHECK_BUNDLE_DIR:-$root/build/check-bundle}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/nanoarrow-check-bundle.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 rm -rf "$work"
@@ -114,6 +116,8 @@ if [ "$have_ipc" = 1 ]; then
 else
   echo "note: IPC bundle not checked (NANOARROW_CHECK_IPC=0)"
 fi
+[ -f dist/nanoarrow_device.c ] || fail "dist/nanoarrow_device.c is missing: run tools/bundle"
+compile_alone dist nanoarrow_device
 if [ -f dist/nanoarrow.hpp ]; then
   printf '#include "nanoarrow.hpp"\nint main() { nanoarrow::UniqueSchema s; return 0; }\n' \
     >"$tmp/hpp.cc"
@@ -145,6 +149,11 @@ if [ "$have_ipc" = 1 ]; then
   gcc "${c_flags[@]}" "${ipc_codec_defs[@]}" -c dist/nanoarrow_ipc.c -o "$tmp/nanoarrow_ipc-plain.o"
   check_prefix "IPC bundle without namespace" "$tmp/nanoarrow_ipc-plain.o" '^Arrow'
 fi
+gcc "${c_flags[@]}" -c "$tmp/dist-ns/nanoarrow_device.c" -o "$tmp/dist-ns/nanoarrow_device.o" \
+  || fail "namespaced device bundle does not compile"
+check_prefix "device bundle --namespace CheckNs" "$tmp/dist-ns/nanoarrow_device.o" '^CheckNs'
+gcc "${c_flags[@]}" -c dist/nanoarrow_device.c -o "$tmp/nanoarrow_device-plain.o"
+check_prefix "device bundle without namespace" "$tmp/nanoarrow_device-plain.o" '^Arrow'
 
 # ---------------------------------------------------------------------------
 step "3. examples against the bundle"
@@ -170,6 +179,13 @@ done
   || fail "examples/c-data-interface does not build against the bundle"
 "$work/bundle-cdi" >"$work/bundle-cdi.out" || fail "c-data-interface (bundle) failed"
 echo "ok: c-data-interface (bundle)"
+
+cp dist/nanoarrow_device.h "$tmp/bundle-include/nanoarrow/"
+"${bundle_cc[@]}" tests/device/device_consumer.c dist/nanoarrow_device.c dist/nanoarrow.c \
+  -o "$work/bundle-device_consumer" -lm \
+  || fail "tests/device/device_consumer.c does not build against the bundle"
+"$work/bundle-device_consumer" >/dev/null || fail "device_consumer (bundle) failed"
+echo "ok: tests/device/device_consumer.c (bundle: nanoarrow_device.c + nanoarrow.c)"
 
 # check_ipc_examples DIR: DIR/ipc_write's stream and file, read back by
 # DIR/ipc_read, give the same (expected) rows.
@@ -264,8 +280,8 @@ build_lib() {
   cmake --build "$work/$name" -j2 >"$work/$name.build.log" 2>&1 \
     || { cat "$work/$name.build.log"; fail "build ($name)"; }
 }
-ipc_args=()
-[ "$have_ipc" = 1 ] && ipc_args=(-DNANOARROW_IPC=ON)
+ipc_args=(-DNANOARROW_DEVICE=ON)
+[ "$have_ipc" = 1 ] && ipc_args+=(-DNANOARROW_IPC=ON)
 build_lib lib "${ipc_args[@]}"
 check_prefix "libnanoarrow.a" "$work/lib/libnanoarrow.a" '^Arrow'
 build_lib lib-ns -DNANOARROW_NAMESPACE=CheckNs "${ipc_args[@]}"
@@ -276,6 +292,10 @@ if [ "$have_ipc" = 1 ]; then
   check_prefix "libnanoarrow_ipc.a (NANOARROW_NAMESPACE=CheckNs)" \
     "$work/lib-ns/libnanoarrow_ipc.a" '^CheckNs'
 fi
+[ -f "$work/lib/libnanoarrow_device.a" ] || fail "-DNANOARROW_DEVICE=ON did not build libnanoarrow_device.a"
+check_prefix "libnanoarrow_device.a" "$work/lib/libnanoarrow_device.a" '^Arrow'
+check_prefix "libnanoarrow_device.a (NANOARROW_NAMESPACE=CheckNs)" \
+  "$work/lib-ns/libnanoarrow_device.a" '^CheckNs'
 
 # ---------------------------------------------------------------------------
 step "6. examples against an installed copy"
@@ -342,13 +362,13 @@ step "7. Meson"
 cmake_version=$(sed -n 's/^ *VERSION \([0-9.]*\)$/\1/p' CMakeLists.txt | head -n 1)
 grep -q "version: '$cmake_version'" meson.build \
   || fail "meson.build version differs from CMakeLists.txt ($cmake_version)"
-for src in src/common/*.c src/ipc/*.c; do
+for src in src/common/*.c src/ipc/*.c src/device/*.c; do
   grep -q "'$src'" meson.build || fail "meson.build does not list $src"
 done
-echo "ok: meson.build lists src/common/*.c, src/ipc/*.c and version $cmake_version"
-meson_ipc=()
+echo "ok: meson.build lists src/common/*.c, src/ipc/*.c, src/device/*.c and version $cmake_version"
+meson_ipc=(-Ddevice=true)
 if [ "$have_ipc" = 1 ]; then
-  meson_ipc=(-Dipc=true)
+  meson_ipc+=(-Dipc=true)
   for def in "${ipc_codec_defs[@]}"; do
     codec=${def#-DNANOARROW_IPC_WITH_}
     meson_ipc+=(-Dipc_with_"$(echo "$codec" | tr 'A-Z' 'a-z')"=enabled)
@@ -381,6 +401,13 @@ executable('ipc_write', 'ipc_write.c', dependencies: nanoarrow_ipc_dep)
 executable('ipc_read', 'ipc_read.c', dependencies: nanoarrow_ipc_dep)
 EOF
   fi
+  meson_user_ipc+=(-Dnanoarrow:device=true)
+  cp tests/device/device_consumer.c "$sub/"
+  cat >>"$sub/meson.build" <<'EOF'
+nanoarrow_device_dep = dependency('nanoarrow_device',
+  fallback: ['nanoarrow', 'nanoarrow_device_dep'])
+executable('device_consumer', 'device_consumer.c', dependencies: nanoarrow_device_dep)
+EOF
   meson setup "$work/meson-user" "$sub" -Dnanoarrow:namespace=MesonUser "${meson_user_ipc[@]}" \
     >"$work/meson-user.log" 2>&1 \
     && meson compile -C "$work/meson-user" >>"$work/meson-user.log" 2>&1 \
@@ -395,6 +422,9 @@ EOF
     grep -q ' T MesonUserArrowIpcArrayStreamReaderInit$' "$work/meson-user-ipc.nm" \
       || fail "meson subproject: nanoarrow_ipc was not built with the namespace"
   fi
+  "$work/meson-user/device_consumer" >/dev/null || fail "meson subproject: device_consumer failed"
+  nm "$work/meson-user/device_consumer" | grep -q ' T MesonUserArrowDeviceCpu$' \
+    || fail "meson subproject: nanoarrow_device was not built with the namespace"
   echo "ok: used as a Meson subproject (namespace MesonUser${meson_user_ipc[*]:+, ${meson_user_ipc[*]}})"
 else
   echo "note: meson/ninja not installed: Meson build not exercised"
@@ -418,5 +448,6 @@ if [ "$have_ipc" = 1 ]; then
 else
   echo "size: IPC: not checked (NANOARROW_CHECK_IPC=0)"
 fi
+echo "size: device libnanoarrow_device.a (gcc -O2): $(lib_size "$work/lib/libnanoarrow_device.a") bytes (text + data)"
 
 step "all bundle checks passed"

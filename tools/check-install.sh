@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
-# Install smoke test: install nanoarrow into temporary prefixes and build the
-# consumer in tests/install/ against it three ways (find_package, plain cc,
-# pkg-config). Also checks that NANOARROW_NAMESPACE prefixes every exported
-# symbol, using a shared build so BUILD_SHARED_LIBS is covered too.
+# Install smoke test: install nanoarrow (with the device library) into temporary
+# prefixes and build the consumer in tests/install/ against it three ways
+# (find_package, plain cc, pkg-config), and tests/device/device_consumer.c against
+# nanoarrow_device the same three ways. Also checks that NANOARROW_NAMESPACE prefixes
+# every exported symbol, using a shared build so BUILD_SHARED_LIBS is covered too.
 #
-#   tools/check-install.sh            (uses $CC or cc; build trees in build/check-install)
+#   tools/check-install.sh            (uses $CC or cc; build trees in build/check-install,
+#                                      or in $NANOARROW_CHECK_INSTALL_DIR when set)
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
 root=$(pwd)
 cc=${CC:-cc}
-work="$root/build/check-install"
+work=${NANOARROW_CHECK_INSTALL_DIR:-$root/build/check-install}
 prefix_base=$(mktemp -d "${TMPDIR:-/tmp}/nanoarrow-install.XXXXXX")
 trap 'rm -rf "$prefix_base"' EXIT
 rm -rf "$work"
@@ -26,7 +28,8 @@ build_and_install() {
   shift
   step "build + install ($name) $*"
   cmake -S "$root" -B "$work/$name" -DCMAKE_BUILD_TYPE=Release \
-    -DCMAKE_INSTALL_LIBDIR=lib -DCMAKE_C_COMPILER="$cc" "$@" >"$work/$name.configure.log" \
+    -DCMAKE_INSTALL_LIBDIR=lib -DCMAKE_C_COMPILER="$cc" -DNANOARROW_DEVICE=ON "$@" \
+    >"$work/$name.configure.log" \
     || { cat "$work/$name.configure.log"; fail "configure ($name)"; }
   cmake --build "$work/$name" -j2 >"$work/$name.build.log" 2>&1 \
     || { cat "$work/$name.build.log"; fail "build ($name)"; }
@@ -35,7 +38,8 @@ build_and_install() {
   for f in include/nanoarrow/nanoarrow.h include/nanoarrow/nanoarrow_config.h \
            lib/cmake/nanoarrow/nanoarrowConfig.cmake \
            lib/cmake/nanoarrow/nanoarrowConfigVersion.cmake \
-           lib/pkgconfig/nanoarrow.pc; do
+           lib/pkgconfig/nanoarrow.pc \
+           include/nanoarrow/nanoarrow_device.h lib/pkgconfig/nanoarrow_device.pc; do
     [ -f "$prefix_base/$name/$f" ] || fail "$name: $f not installed"
   done
 }
@@ -69,6 +73,60 @@ consumers() {
     || fail "$name: pkg-config build"
   LD_LIBRARY_PATH="$p/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$out/consumer-pc" \
     || fail "$name: pkg-config consumer run"
+
+  device_consumers "$name"
+}
+
+# device_consumers NAME: tests/device/device_consumer.c against nanoarrow_device,
+# through find_package (nanoarrow::nanoarrow_device and the _static/_shared name),
+# plain cc and pkg-config.
+device_consumers() {
+  local name=$1 p="$prefix_base/$1" out="$work/$1-device-consumer"
+  mkdir -p "$out/project"
+  local run_env="LD_LIBRARY_PATH=$p/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+
+  step "$name: device consumer via find_package(nanoarrow) (nanoarrow::nanoarrow_device)"
+  cp "$root/tests/device/device_consumer.c" "$out/project/"
+  cat >"$out/project/CMakeLists.txt" <<'EOF'
+cmake_minimum_required(VERSION 3.16)
+project(nanoarrow_device_consumer LANGUAGES C)
+find_package(nanoarrow 0.8.0 REQUIRED)
+if(NOT nanoarrow_DEVICE_FOUND OR NOT TARGET nanoarrow::nanoarrow_device)
+  message(FATAL_ERROR "the installed package has no nanoarrow::nanoarrow_device")
+endif()
+add_executable(device_consumer device_consumer.c)
+target_link_libraries(device_consumer nanoarrow::nanoarrow_device)
+add_executable(device_consumer_by_kind device_consumer.c)
+if(TARGET nanoarrow::nanoarrow_device_static)
+  target_link_libraries(device_consumer_by_kind nanoarrow::nanoarrow_device_static)
+else()
+  target_link_libraries(device_consumer_by_kind nanoarrow::nanoarrow_device_shared)
+endif()
+EOF
+  cmake -S "$out/project" -B "$out/cmake" -DCMAKE_PREFIX_PATH="$p" \
+    -DCMAKE_C_COMPILER="$cc" >"$out/cmake.configure.log" \
+    || { cat "$out/cmake.configure.log"; fail "$name: device consumer configure"; }
+  cmake --build "$out/cmake" >"$out/cmake.build.log" 2>&1 \
+    || { cat "$out/cmake.build.log"; fail "$name: device consumer build"; }
+  env "$run_env" "$out/cmake/device_consumer" || fail "$name: cmake device consumer run"
+  env "$run_env" "$out/cmake/device_consumer_by_kind" \
+    || fail "$name: cmake device consumer (by kind) run"
+
+  step "$name: device consumer via plain $cc -lnanoarrow_device -lnanoarrow"
+  "$cc" -std=c99 "$root/tests/device/device_consumer.c" -I"$p/include" -L"$p/lib" \
+    -lnanoarrow_device -lnanoarrow -lm -o "$out/device-consumer-cc" \
+    || fail "$name: device plain cc build"
+  env "$run_env" "$out/device-consumer-cc" || fail "$name: device plain cc run"
+
+  step "$name: device consumer via pkg-config --cflags --libs nanoarrow_device"
+  local flags
+  flags=$(PKG_CONFIG_PATH="$p/lib/pkgconfig" pkg-config --cflags --libs nanoarrow_device) \
+    || fail "$name: pkg-config nanoarrow_device"
+  echo "pkg-config: $flags"
+  # shellcheck disable=SC2086
+  "$cc" -std=c99 "$root/tests/device/device_consumer.c" $flags -o "$out/device-consumer-pc" \
+    || fail "$name: device pkg-config build"
+  env "$run_env" "$out/device-consumer-pc" || fail "$name: device pkg-config run"
 }
 
 # 1. Default static build.
@@ -92,8 +150,19 @@ echo "$syms" | grep -qx "${ns}ArrowSchemaInit" || fail "ns: ${ns}ArrowSchemaInit
 bad=$(echo "$syms" | grep -v "^${ns}" | grep -v -E '^(_init|_fini|_edata|_end|__bss_start)$' || true)
 [ -z "$bad" ] || fail "ns: symbols exported without the '$ns' prefix:
 $bad"
+device_so=$(find "$prefix_base/ns/lib" -maxdepth 1 -type f -name "libnanoarrow_device.so*" | head -n 1)
+[ -n "$device_so" ] || fail "ns: no shared nanoarrow_device library installed"
+device_syms=$(nm -D --defined-only "$device_so" | awk '$2 ~ /^[A-Z]$/ && $2 != "A" {print $3}' \
+  | sed 's/@.*//' | sort -u)
+echo "$device_syms" | grep -qx "${ns}ArrowDeviceCpu" || fail "ns: ${ns}ArrowDeviceCpu not exported"
+bad=$(echo "$device_syms" | grep -v "^${ns}" \
+  | grep -v -E '^(_init|_fini|_edata|_end|__bss_start)$' || true)
+[ -z "$bad" ] || fail "ns: nanoarrow_device exports symbols without the '$ns' prefix:
+$bad"
 static_syms=$(nm -g --defined-only "$work/static/libnanoarrow.a" 2>/dev/null | awk 'NF == 3 {print $3}')
 echo "$static_syms" | grep -qx "ArrowSchemaInit" || fail "static: ArrowSchemaInit not defined"
+nm -g --defined-only "$work/static/libnanoarrow_device.a" 2>/dev/null | awk 'NF == 3 {print $3}' \
+  | grep -qx "ArrowDeviceCpu" || fail "static: ArrowDeviceCpu not defined in libnanoarrow_device.a"
 echo "ok: $(echo "$syms" | wc -l) exported symbols, all prefixed with $ns"
 
 consumers ns

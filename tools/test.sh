@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The project's test command: the whole Criterion suite, under ASan + UBSan,
-# with gcc and with clang (Debug, -Werror, examples built), then the install
+# The project's test command: the whole Criterion suite (IPC and device libraries
+# included), under ASan + UBSan, with gcc and with clang (Debug, -Werror, examples
+# built), then the install
 # smoke test (tools/check-install.sh). Exits non-zero on any failure.
 #
 #   tools/test.sh            (as root on Debian it installs missing packages first)
@@ -28,6 +29,7 @@ for cc in "${compilers[@]}"; do
     -DNANOARROW_IPC=ON \
     -DNANOARROW_IPC_WITH_ZSTD=ON \
     -DNANOARROW_IPC_WITH_LZ4=ON \
+    -DNANOARROW_DEVICE=ON \
     -DNANOARROW_BUILD_EXAMPLES=ON \
     -DNANOARROW_SANITIZE=ON \
     -DNANOARROW_WERROR=ON
