@@ -240,6 +240,9 @@ static ArrowErrorCode ArrowDeviceViewResolve(struct ArrowDeviceArrayView* device
     ArrowErrorSet(error, "device_array_view is NULL");
     return EINVAL;
   }
+  /* Forget the previous array's device until the new one is known good. */
+  device_array_view->device = NULL;
+  device_array_view->sync_event = NULL;
   if (device_array == NULL) {
     ArrowErrorSet(error, "device_array is NULL");
     return EINVAL;
@@ -264,9 +267,6 @@ ArrowErrorCode ArrowDeviceArrayViewSetArrayMinimal(
 
   NANOARROW_RETURN_NOT_OK(
       ArrowDeviceViewResolve(device_array_view, device_array, &device, error));
-  /* Forget the previous array's device until this one is known good. */
-  device_array_view->device = NULL;
-  device_array_view->sync_event = NULL;
   rc = ArrowArrayViewSetArrayMinimal(&device_array_view->array_view, &device_array->array,
                                      error);
   if (rc != NANOARROW_OK) {
@@ -285,8 +285,6 @@ ArrowErrorCode ArrowDeviceArrayViewSetArrayAsync(
 
   NANOARROW_RETURN_NOT_OK(
       ArrowDeviceViewResolve(device_array_view, device_array, &device, error));
-  device_array_view->device = NULL;
-  device_array_view->sync_event = NULL;
   /* Resolving buffer sizes reads offsets, which only host memory allows here. */
   if (device->device_type != ARROW_DEVICE_CPU) {
     return ArrowDevicePrivateUnsupported(device->device_type, device->device_id, error);

@@ -242,7 +242,10 @@ Test(device_array_view, non_cpu_device_types_refused) {
   WrapCpu(&array, &device_array);
   InitView(&view, &schema);
 
-  /* Buffers that claim to be in GPU memory are never read by the host. */
+  /* Buffers that claim to be in GPU memory are never read by the host, and a view
+   * that was set before forgets its device. */
+  cr_assert_eq(ArrowDeviceArrayViewSetArray(&view, &device_array, &error), NANOARROW_OK);
+  cr_assert_eq(view.device, ArrowDeviceCpu());
   device_array.device_type = ARROW_DEVICE_CUDA;
   cr_assert_eq(ArrowDeviceArrayViewSetArray(&view, &device_array, &error), ENOTSUP);
   cr_assert(strstr(error.message, "device type 2 (CUDA)") != NULL, "%s", error.message);
