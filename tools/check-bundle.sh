@@ -423,7 +423,8 @@ EOF
       || fail "meson subproject: nanoarrow_ipc was not built with the namespace"
   fi
   "$work/meson-user/device_consumer" >/dev/null || fail "meson subproject: device_consumer failed"
-  nm "$work/meson-user/device_consumer" | grep -q ' T MesonUserArrowDeviceCpu$' \
+  nm "$work/meson-user/device_consumer" >"$work/meson-user-device.nm"
+  grep -q ' T MesonUserArrowDeviceCpu$' "$work/meson-user-device.nm" \
     || fail "meson subproject: nanoarrow_device was not built with the namespace"
   echo "ok: used as a Meson subproject (namespace MesonUser${meson_user_ipc[*]:+, ${meson_user_ipc[*]}})"
 else
