@@ -31,6 +31,17 @@ static inline int ArrowPrivateArrayViewIsBinaryView(enum ArrowType storage_type)
          storage_type == NANOARROW_TYPE_STRING_VIEW;
 }
 
+/* Buffer i's data pointer, read as the const void* member it is. Clang lets a read
+ * through a union member alias any store, so a caller's loop storing each element
+ * would reload the pointer every time and could not lift the getters' type tests out
+ * of the loop; C allows reading a union's member through a pointer to the union. */
+static inline union ArrowBufferViewData ArrowPrivateArrayViewData(
+    const struct ArrowArrayView* array_view, int64_t i) {
+  union ArrowBufferViewData out;
+  out.data = *(const void* const*)&array_view->buffer_views[i].data;
+  return out;
+}
+
 /* ---- Buffer introspection ---- */
 
 static inline int64_t ArrowArrayViewGetNumBuffers(const struct ArrowArrayView* array_view) {
@@ -168,7 +179,7 @@ static inline void ArrowArrayViewMove(struct ArrowArrayView* src,
  * null here (ask the child). The NA type is always null. */
 static inline int8_t ArrowArrayViewIsNull(const struct ArrowArrayView* array_view,
                                           int64_t i) {
-  const uint8_t* validity = array_view->buffer_views[0].data.as_uint8;
+  const uint8_t* validity = ArrowPrivateArrayViewData(array_view, 0).as_uint8;
   if (NANOARROW_PREDICT_TRUE(validity != NULL && array_view->layout.buffer_type[0] ==
                                                      NANOARROW_BUFFER_TYPE_VALIDITY)) {
     i += array_view->offset;
@@ -181,7 +192,7 @@ static inline int8_t ArrowArrayViewIsNull(const struct ArrowArrayView* array_vie
 
 static inline int64_t ArrowArrayViewComputeNullCount(
     const struct ArrowArrayView* array_view) {
-  const uint8_t* validity = array_view->buffer_views[0].data.as_uint8;
+  const uint8_t* validity = ArrowPrivateArrayViewData(array_view, 0).as_uint8;
   if (array_view->length == 0) {
     return 0;
   }
@@ -202,7 +213,7 @@ static inline int8_t ArrowArrayViewUnionTypeId(const struct ArrowArrayView* arra
   const enum ArrowType storage_type = array_view->storage_type;
   if (storage_type == NANOARROW_TYPE_SPARSE_UNION ||
       storage_type == NANOARROW_TYPE_DENSE_UNION) {
-    return array_view->buffer_views[0].data.as_int8[array_view->offset + i];
+    return ArrowPrivateArrayViewData(array_view, 0).as_int8[array_view->offset + i];
   }
   return -1;
 }
@@ -220,7 +231,7 @@ static inline int64_t ArrowArrayViewUnionChildOffset(const struct ArrowArrayView
                                                      int64_t i) {
   const enum ArrowType storage_type = array_view->storage_type;
   if (storage_type == NANOARROW_TYPE_DENSE_UNION) {
-    return array_view->buffer_views[1].data.as_int32[array_view->offset + i];
+    return ArrowPrivateArrayViewData(array_view, 1).as_int32[array_view->offset + i];
   }
   if (storage_type == NANOARROW_TYPE_SPARSE_UNION) {
     return array_view->offset + i;
@@ -236,11 +247,11 @@ static inline int64_t ArrowArrayViewListChildOffset(const struct ArrowArrayView*
   const enum ArrowType storage_type = array_view->storage_type;
   if (storage_type == NANOARROW_TYPE_LIST || storage_type == NANOARROW_TYPE_MAP ||
       storage_type == NANOARROW_TYPE_LIST_VIEW) {
-    return array_view->buffer_views[1].data.as_int32[i];
+    return ArrowPrivateArrayViewData(array_view, 1).as_int32[i];
   }
   if (storage_type == NANOARROW_TYPE_LARGE_LIST ||
       storage_type == NANOARROW_TYPE_LARGE_LIST_VIEW) {
-    return array_view->buffer_views[1].data.as_int64[i];
+    return ArrowPrivateArrayViewData(array_view, 1).as_int64[i];
   }
   return -1;
 }
@@ -249,28 +260,29 @@ static inline int64_t ArrowArrayViewListChildOffset(const struct ArrowArrayView*
 
 /* The numeric getters test the most common types first and leave the rest to an
  * out-of-line pure function: the loop body stays small and the tests stay
- * loop-invariant, so compilers can unswitch (and vectorize) a loop over elements. */
+ * loop-invariant, so compilers can unswitch (and vectorize) a loop over elements.
+ * Each type is tested together with the element width so that clang does not merge
+ * the tests into a switch, which its loop unswitching leaves inside a caller's loop
+ * (a jump per element); separate conditions are lifted one by one. */
 
 /* Element i as an int64 (floating point truncated and saturated, NaN as 0;
  * INT64_MAX for non-numeric types). */
 static inline int64_t ArrowArrayViewGetIntUnsafe(const struct ArrowArrayView* array_view,
                                                  int64_t i) {
-  const union ArrowBufferViewData data = array_view->buffer_views[1].data;
+  const union ArrowBufferViewData data = ArrowPrivateArrayViewData(array_view, 1);
   const enum ArrowType storage_type = array_view->storage_type;
+  const int64_t bits = array_view->layout.element_size_bits[1];
   i += array_view->offset;
-  if (storage_type == NANOARROW_TYPE_INT32) {
+  if (bits == 32 && storage_type == NANOARROW_TYPE_INT32) {
     return data.as_int32[i];
   }
-  if (storage_type == NANOARROW_TYPE_INT64) {
+  if (bits == 64 && storage_type == NANOARROW_TYPE_INT64) {
     return data.as_int64[i];
   }
-  if (storage_type == NANOARROW_TYPE_INT16) {
+  if (bits == 16 && storage_type == NANOARROW_TYPE_INT16) {
     return data.as_int16[i];
   }
-  /* Tested behind the element width so that clang does not merge the four type
-   * tests into a switch: a jump table per element that its loop unswitching does
-   * not lift out of an element loop. */
-  if (array_view->layout.element_size_bits[1] == 8 && storage_type == NANOARROW_TYPE_INT8) {
+  if (bits == 8 && storage_type == NANOARROW_TYPE_INT8) {
     return data.as_int8[i];
   }
   return ArrowPrivateArrayViewGetIntSlow(array_view, i);
@@ -280,13 +292,14 @@ static inline int64_t ArrowArrayViewGetIntUnsafe(const struct ArrowArrayView* ar
  * values as 0; UINT64_MAX for non-numeric types). */
 static inline uint64_t ArrowArrayViewGetUIntUnsafe(const struct ArrowArrayView* array_view,
                                                    int64_t i) {
-  const union ArrowBufferViewData data = array_view->buffer_views[1].data;
+  const union ArrowBufferViewData data = ArrowPrivateArrayViewData(array_view, 1);
   const enum ArrowType storage_type = array_view->storage_type;
+  const int64_t bits = array_view->layout.element_size_bits[1];
   i += array_view->offset;
-  if (storage_type == NANOARROW_TYPE_UINT32) {
+  if (bits == 32 && storage_type == NANOARROW_TYPE_UINT32) {
     return data.as_uint32[i];
   }
-  if (storage_type == NANOARROW_TYPE_UINT64) {
+  if (bits == 64 && storage_type == NANOARROW_TYPE_UINT64) {
     return data.as_uint64[i];
   }
   return ArrowPrivateArrayViewGetUIntSlow(array_view, i);
@@ -295,13 +308,14 @@ static inline uint64_t ArrowArrayViewGetUIntUnsafe(const struct ArrowArrayView* 
 /* Element i as a double (0.0 for non-numeric types). */
 static inline double ArrowArrayViewGetDoubleUnsafe(const struct ArrowArrayView* array_view,
                                                    int64_t i) {
-  const union ArrowBufferViewData data = array_view->buffer_views[1].data;
+  const union ArrowBufferViewData data = ArrowPrivateArrayViewData(array_view, 1);
   const enum ArrowType storage_type = array_view->storage_type;
+  const int64_t bits = array_view->layout.element_size_bits[1];
   i += array_view->offset;
-  if (storage_type == NANOARROW_TYPE_DOUBLE) {
+  if (bits == 64 && storage_type == NANOARROW_TYPE_DOUBLE) {
     return data.as_double[i];
   }
-  if (storage_type == NANOARROW_TYPE_INT32) {
+  if (bits == 32 && storage_type == NANOARROW_TYPE_INT32) {
     return (double)data.as_int32[i];
   }
   return ArrowPrivateArrayViewGetDoubleSlow(array_view, i);
@@ -312,8 +326,8 @@ static inline double ArrowArrayViewGetDoubleUnsafe(const struct ArrowArrayView* 
 static inline struct ArrowBufferView ArrowArrayViewGetBytesUnsafe(
     const struct ArrowArrayView* array_view, int64_t i) {
   struct ArrowBufferView out;
-  const union ArrowBufferViewData offsets = array_view->buffer_views[1].data;
-  const char* data = array_view->buffer_views[2].data.as_char;
+  const union ArrowBufferViewData offsets = ArrowPrivateArrayViewData(array_view, 1);
+  const char* data = ArrowPrivateArrayViewData(array_view, 2).as_char;
   const enum ArrowType storage_type = array_view->storage_type;
   const union ArrowBinaryView* view;
   i += array_view->offset;
@@ -362,7 +376,7 @@ static inline struct ArrowStringView ArrowArrayViewGetStringUnsafe(
 /* out must have been initialized with ArrowDecimalInit() for the array's bit width. */
 static inline void ArrowArrayViewGetDecimalUnsafe(const struct ArrowArrayView* array_view,
                                                   int64_t i, struct ArrowDecimal* out) {
-  const union ArrowBufferViewData data = array_view->buffer_views[1].data;
+  const union ArrowBufferViewData data = ArrowPrivateArrayViewData(array_view, 1);
   const enum ArrowType storage_type = array_view->storage_type;
   i += array_view->offset;
   if (storage_type == NANOARROW_TYPE_DECIMAL128) {
@@ -381,7 +395,7 @@ static inline void ArrowArrayViewGetDecimalUnsafe(const struct ArrowArrayView* a
 /* Fills the fields of out that the array's interval type stores. */
 static inline void ArrowArrayViewGetIntervalUnsafe(const struct ArrowArrayView* array_view,
                                                    int64_t i, struct ArrowInterval* out) {
-  const uint8_t* data = array_view->buffer_views[1].data.as_uint8;
+  const uint8_t* data = ArrowPrivateArrayViewData(array_view, 1).as_uint8;
   const enum ArrowType storage_type = array_view->storage_type;
   i += array_view->offset;
   if (storage_type == NANOARROW_TYPE_INTERVAL_MONTH_DAY_NANO) {

@@ -181,6 +181,66 @@ Test(array_view, every_numeric_storage_type) {
   ArrowArrayViewReset(&view);
 }
 
+/* The inline getters test the element width beside the type; the value must come
+ * from the type alone, so a hand-built view whose layout was left zeroed (or says
+ * another width) reads the same values through the out-of-line path. */
+Test(array_view, numeric_getters_follow_the_type_not_the_layout_width) {
+  static const int8_t i8[] = {0, -8, 9};
+  static const int16_t i16[] = {0, -1600, 9};
+  static const int32_t i32[] = {0, -32, 9};
+  static const int64_t i64[] = {0, -64, 9};
+  static const uint32_t u32[] = {0, 4000000000u, 9};
+  static const uint64_t u64[] = {0, 18000000000000000000u, 9};
+  static const double f64[] = {0, -3.5, 9};
+  static const int64_t widths[] = {0, 8, 16, 32, 64};
+  struct {
+    enum ArrowType type;
+    const void* data;
+    int64_t as_int;
+    double as_double;
+  } cases[] = {
+      {NANOARROW_TYPE_INT8, i8, -8, -8.0},     {NANOARROW_TYPE_INT16, i16, -1600, -1600.0},
+      {NANOARROW_TYPE_INT32, i32, -32, -32.0}, {NANOARROW_TYPE_INT64, i64, -64, -64.0},
+      {NANOARROW_TYPE_UINT32, u32, 4000000000LL, 4000000000.0},
+      {NANOARROW_TYPE_DOUBLE, f64, -3, -3.5},
+  };
+  size_t c, w;
+  const void* buffers[2];
+  struct ArrowArray array;
+  struct ArrowArrayView view;
+
+  for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+    for (w = 0; w < sizeof(widths) / sizeof(widths[0]); w++) {
+      buffers[0] = NULL;
+      buffers[1] = cases[c].data;
+      hand_array(&array, 2, 1, 0, 2, buffers);
+      ArrowArrayViewInitFromType(&view, cases[c].type);
+      cr_assert_eq(ArrowArrayViewSetArray(&view, &array, NULL), NANOARROW_OK);
+      view.layout.element_size_bits[1] = widths[w];
+      cr_assert_eq(ArrowArrayViewGetIntUnsafe(&view, 0), cases[c].as_int,
+                   "type %s, layout width %ld", ArrowTypeString(cases[c].type),
+                   (long)widths[w]);
+      cr_assert_float_eq(ArrowArrayViewGetDoubleUnsafe(&view, 0), cases[c].as_double,
+                         1e-9, "type %s, layout width %ld",
+                         ArrowTypeString(cases[c].type), (long)widths[w]);
+      cr_assert_eq(ArrowArrayViewGetUIntUnsafe(&view, 1), 9, "type %s, layout width %ld",
+                   ArrowTypeString(cases[c].type), (long)widths[w]);
+      ArrowArrayViewReset(&view);
+    }
+  }
+
+  buffers[1] = u64;
+  for (w = 0; w < sizeof(widths) / sizeof(widths[0]); w++) {
+    hand_array(&array, 2, 1, 0, 2, buffers);
+    ArrowArrayViewInitFromType(&view, NANOARROW_TYPE_UINT64);
+    cr_assert_eq(ArrowArrayViewSetArray(&view, &array, NULL), NANOARROW_OK);
+    view.layout.element_size_bits[1] = widths[w];
+    cr_assert_eq(ArrowArrayViewGetUIntUnsafe(&view, 0), 18000000000000000000u,
+                 "layout width %ld", (long)widths[w]);
+    ArrowArrayViewReset(&view);
+  }
+}
+
 Test(array_view, non_numeric_getters_return_sentinels) {
   struct ArrowArrayView view;
   ArrowArrayViewInitFromType(&view, NANOARROW_TYPE_STRUCT);
