@@ -2135,20 +2135,21 @@ static inline ArrowErrorCode ArrowArrayPrivateAppendView(struct ArrowArray* arra
 static inline ArrowErrorCode ArrowArrayPrivateStoreDouble(
     struct ArrowArrayPrivateData* private_data, double value) {
   struct ArrowBuffer* data = &private_data->buffers[0];
-  switch (private_data->storage_type) {
-    case NANOARROW_TYPE_DOUBLE:
-      return ArrowArrayPrivatePush(data, &value, (int64_t)sizeof(double));
-    case NANOARROW_TYPE_FLOAT: {
-      float value_float = (float)value;
-      return ArrowArrayPrivatePush(data, &value_float, (int64_t)sizeof(float));
-    }
-    case NANOARROW_TYPE_HALF_FLOAT: {
-      uint16_t value_half = ArrowFloatToHalfFloat((float)value);
-      return ArrowArrayPrivatePush(data, &value_half, (int64_t)sizeof(uint16_t));
-    }
-    default:
-      return EINVAL;
+  const enum ArrowType storage_type = private_data->storage_type;
+  /* A chain of ifs, not a switch: clang makes three consecutive cases a jump through
+   * a table on every element. */
+  if (NANOARROW_PREDICT_TRUE(storage_type == NANOARROW_TYPE_DOUBLE)) {
+    return ArrowArrayPrivatePush(data, &value, (int64_t)sizeof(double));
   }
+  if (storage_type == NANOARROW_TYPE_FLOAT) {
+    float value_float = (float)value;
+    return ArrowArrayPrivatePush(data, &value_float, (int64_t)sizeof(float));
+  }
+  if (storage_type == NANOARROW_TYPE_HALF_FLOAT) {
+    uint16_t value_half = ArrowFloatToHalfFloat((float)value);
+    return ArrowArrayPrivatePush(data, &value_half, (int64_t)sizeof(uint16_t));
+  }
+  return EINVAL;
 }
 
 /* ---- Public API ---- */
