@@ -10,14 +10,7 @@
 #include "nanoarrow/nanoarrow.h"
 #include "nanoarrow/nanoarrow_device.h"
 
-static void MakeInt32Array(struct ArrowArray* array, int32_t first, int64_t length) {
-  cr_assert_eq(ArrowArrayInitFromType(array, NANOARROW_TYPE_INT32), NANOARROW_OK);
-  cr_assert_eq(ArrowArrayStartAppending(array), NANOARROW_OK);
-  for (int64_t i = 0; i < length; i++) {
-    cr_assert_eq(ArrowArrayAppendInt(array, first + i), NANOARROW_OK);
-  }
-  cr_assert_eq(ArrowArrayFinishBuildingDefault(array, NULL), NANOARROW_OK);
-}
+#include "device_test_util.h"
 
 Test(device_cpu, check_runtime) {
   struct ArrowError error;
