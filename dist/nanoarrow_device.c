@@ -60,17 +60,6 @@ static inline int ArrowDevicePrivateIsLive(const struct ArrowDevice* device) {
   return device != NULL && device->release != NULL;
 }
 
-/* The device an incoming ArrowDeviceArray lives on, or NULL. Besides what
- * ArrowDeviceResolve() knows, CPU arrays with device_id -1 are accepted: the Arrow
- * format recommends -1 for device types without ids, and Arrow C++ exports so. */
-static inline struct ArrowDevice* ArrowDevicePrivateResolveArray(ArrowDeviceType type,
-                                                                 int64_t device_id) {
-  if (type == ARROW_DEVICE_CPU && device_id == -1) {
-    return ArrowDeviceCpu();
-  }
-  return ArrowDeviceResolve(type, device_id);
-}
-
 /* ENOTSUP with a message naming the device this build cannot serve. */
 static inline ArrowErrorCode ArrowDevicePrivateUnsupported(ArrowDeviceType type,
                                                            int64_t device_id,
@@ -109,7 +98,9 @@ ArrowErrorCode ArrowDeviceCheckRuntime(struct ArrowError* error) {
 }
 
 struct ArrowDevice* ArrowDeviceResolve(ArrowDeviceType device_type, int64_t device_id) {
-  if (device_type == ARROW_DEVICE_CPU && device_id == 0) {
+  /* -1 is the CPU's id (what the Arrow format recommends for devices without ids, and
+   * what Arrow C++ exports); 0 is accepted from producers that follow DLPack. */
+  if (device_type == ARROW_DEVICE_CPU && (device_id == -1 || device_id == 0)) {
     return ArrowDeviceCpu();
   }
   return NULL;
@@ -135,7 +126,7 @@ ArrowErrorCode ArrowDeviceArrayMoveToDevice(struct ArrowDeviceArray* src,
       !ArrowDevicePrivateIsLive(device_dst)) {
     return EINVAL;
   }
-  device_src = ArrowDevicePrivateResolveArray(src->device_type, src->device_id);
+  device_src = ArrowDeviceResolve(src->device_type, src->device_id);
   if (device_src == NULL) {
     return ENOTSUP;
   }
@@ -251,7 +242,7 @@ static ArrowErrorCode ArrowDeviceViewResolve(struct ArrowDeviceArrayView* device
     ArrowErrorSet(error, "device_array is released");
     return EINVAL;
   }
-  *out = ArrowDevicePrivateResolveArray(device_array->device_type, device_array->device_id);
+  *out = ArrowDeviceResolve(device_array->device_type, device_array->device_id);
   if (*out == NULL) {
     return ArrowDevicePrivateUnsupported(device_array->device_type,
                                          device_array->device_id, error);
@@ -500,7 +491,7 @@ static void ArrowDeviceCpuRelease(struct ArrowDevice* device) { device->release 
 static void ArrowDeviceCpuReleaseSingleton(struct ArrowDevice* device) { (void)device; }
 
 static struct ArrowDevice kArrowDeviceCpu = {
-    ARROW_DEVICE_CPU,          0,
+    ARROW_DEVICE_CPU,          -1,
     ArrowDeviceCpuArrayInit,   ArrowDeviceCpuArrayMove,
     ArrowDeviceCpuBufferInit,  ArrowDeviceCpuBufferMove,
     ArrowDeviceCpuBufferCopy,  ArrowDeviceCpuSynchronize,

@@ -160,15 +160,17 @@ struct ArrowDevice {
   void* private_data;
 };
 
-/* The CPU device (type ARROW_DEVICE_CPU, id 0): a static singleton, never to be
- * released (its release callback does nothing). */
+/* The CPU device (type ARROW_DEVICE_CPU, id -1, the id the Arrow format recommends
+ * for a device type without ids): a static singleton, never to be released (its
+ * release callback does nothing). */
 struct ArrowDevice* ArrowDeviceCpu(void);
 
 /* Initializes a caller-allocated device as the CPU device. */
 void ArrowDeviceInitCpu(struct ArrowDevice* device);
 
 /* The singleton for (device_type, device_id), or NULL when this build has none: only
- * (ARROW_DEVICE_CPU, 0) resolves. Callers must not release the result. */
+ * the CPU resolves, with id -1 or 0 (DLPack's id for host memory). Callers must not
+ * release the result. */
 struct ArrowDevice* ArrowDeviceResolve(ArrowDeviceType device_type, int64_t device_id);
 
 /* ======================================================================== */

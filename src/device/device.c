@@ -23,7 +23,9 @@ ArrowErrorCode ArrowDeviceCheckRuntime(struct ArrowError* error) {
 }
 
 struct ArrowDevice* ArrowDeviceResolve(ArrowDeviceType device_type, int64_t device_id) {
-  if (device_type == ARROW_DEVICE_CPU && device_id == 0) {
+  /* -1 is the CPU's id (what the Arrow format recommends for devices without ids, and
+   * what Arrow C++ exports); 0 is accepted from producers that follow DLPack. */
+  if (device_type == ARROW_DEVICE_CPU && (device_id == -1 || device_id == 0)) {
     return ArrowDeviceCpu();
   }
   return NULL;
@@ -49,7 +51,7 @@ ArrowErrorCode ArrowDeviceArrayMoveToDevice(struct ArrowDeviceArray* src,
       !ArrowDevicePrivateIsLive(device_dst)) {
     return EINVAL;
   }
-  device_src = ArrowDevicePrivateResolveArray(src->device_type, src->device_id);
+  device_src = ArrowDeviceResolve(src->device_type, src->device_id);
   if (device_src == NULL) {
     return ENOTSUP;
   }

@@ -46,7 +46,7 @@ static ArrowErrorCode ArrowDeviceViewResolve(struct ArrowDeviceArrayView* device
     ArrowErrorSet(error, "device_array is released");
     return EINVAL;
   }
-  *out = ArrowDevicePrivateResolveArray(device_array->device_type, device_array->device_id);
+  *out = ArrowDeviceResolve(device_array->device_type, device_array->device_id);
   if (*out == NULL) {
     return ArrowDevicePrivateUnsupported(device_array->device_type,
                                          device_array->device_id, error);

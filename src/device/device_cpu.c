@@ -136,7 +136,7 @@ static void ArrowDeviceCpuRelease(struct ArrowDevice* device) { device->release 
 static void ArrowDeviceCpuReleaseSingleton(struct ArrowDevice* device) { (void)device; }
 
 static struct ArrowDevice kArrowDeviceCpu = {
-    ARROW_DEVICE_CPU,          0,
+    ARROW_DEVICE_CPU,          -1,
     ArrowDeviceCpuArrayInit,   ArrowDeviceCpuArrayMove,
     ArrowDeviceCpuBufferInit,  ArrowDeviceCpuBufferMove,
     ArrowDeviceCpuBufferCopy,  ArrowDeviceCpuSynchronize,

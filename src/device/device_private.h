@@ -53,17 +53,6 @@ static inline int ArrowDevicePrivateIsLive(const struct ArrowDevice* device) {
   return device != NULL && device->release != NULL;
 }
 
-/* The device an incoming ArrowDeviceArray lives on, or NULL. Besides what
- * ArrowDeviceResolve() knows, CPU arrays with device_id -1 are accepted: the Arrow
- * format recommends -1 for device types without ids, and Arrow C++ exports so. */
-static inline struct ArrowDevice* ArrowDevicePrivateResolveArray(ArrowDeviceType type,
-                                                                 int64_t device_id) {
-  if (type == ARROW_DEVICE_CPU && device_id == -1) {
-    return ArrowDeviceCpu();
-  }
-  return ArrowDeviceResolve(type, device_id);
-}
-
 /* ENOTSUP with a message naming the device this build cannot serve. */
 static inline ArrowErrorCode ArrowDevicePrivateUnsupported(ArrowDeviceType type,
                                                            int64_t device_id,

@@ -274,8 +274,8 @@ Test(device_array_view, non_cpu_device_types_refused) {
   cr_assert_eq(ArrowDeviceArrayViewSetArray(&view, &device_array, &error), ENOTSUP);
   cr_assert(strstr(error.message, "device_id 2") != NULL, "%s", error.message);
 
-  /* -1, the id the Arrow format recommends for the CPU, is the CPU. */
-  device_array.device_id = -1;
+  /* 0, DLPack's id for host memory, is read as the CPU too. */
+  device_array.device_id = 0;
   cr_assert_eq(ArrowDeviceArrayViewSetArray(&view, &device_array, &error), NANOARROW_OK, "%s",
                error.message);
   cr_assert_eq(view.device, ArrowDeviceCpu());
@@ -338,7 +338,7 @@ static void CopyAndCompare(struct ArrowDeviceArrayView* src, const struct ArrowS
   cr_assert_eq(ArrowDeviceArrayViewCopy(src, ArrowDeviceCpu(), &copy), NANOARROW_OK);
   cr_assert_not_null(copy.array.release);
   cr_assert_eq(copy.device_type, ARROW_DEVICE_CPU);
-  cr_assert_eq(copy.device_id, 0);
+  cr_assert_eq(copy.device_id, -1);
   cr_assert_null(copy.sync_event);
   cr_assert_eq(copy.array.offset, src->array_view.offset);
   cr_assert_eq(copy.array.length, src->array_view.length);

@@ -25,7 +25,7 @@ Test(device_cpu, singleton) {
   cr_assert_not_null(cpu);
   cr_assert_eq(ArrowDeviceCpu(), cpu, "ArrowDeviceCpu() must return one singleton");
   cr_assert_eq(cpu->device_type, ARROW_DEVICE_CPU);
-  cr_assert_eq(cpu->device_id, 0);
+  cr_assert_eq(cpu->device_id, -1);
   cr_assert_not_null(cpu->array_init);
   cr_assert_not_null(cpu->array_move);
   cr_assert_not_null(cpu->buffer_init);
@@ -45,7 +45,7 @@ Test(device_cpu, init_cpu) {
   memset(&device, 0xff, sizeof(device));
   ArrowDeviceInitCpu(&device);
   cr_assert_eq(device.device_type, ARROW_DEVICE_CPU);
-  cr_assert_eq(device.device_id, 0);
+  cr_assert_eq(device.device_id, -1);
   cr_assert_eq(device.array_init, ArrowDeviceCpu()->array_init);
   cr_assert_eq(device.buffer_copy, ArrowDeviceCpu()->buffer_copy);
   cr_assert_null(device.private_data);
@@ -63,9 +63,11 @@ Test(device_cpu, init_cpu) {
 }
 
 Test(device_cpu, resolve) {
-  cr_assert_eq(ArrowDeviceResolve(ARROW_DEVICE_CPU, 0), ArrowDeviceCpu());
+  cr_assert_eq(ArrowDeviceResolve(ARROW_DEVICE_CPU, -1), ArrowDeviceCpu());
+  cr_assert_eq(ArrowDeviceResolve(ARROW_DEVICE_CPU, 0), ArrowDeviceCpu(),
+               "0, DLPack's id for host memory, is the CPU too");
   cr_assert_null(ArrowDeviceResolve(ARROW_DEVICE_CPU, 1));
-  cr_assert_null(ArrowDeviceResolve(ARROW_DEVICE_CPU, -1));
+  cr_assert_null(ArrowDeviceResolve(ARROW_DEVICE_CPU, -2));
   cr_assert_null(ArrowDeviceResolve(ARROW_DEVICE_CUDA, 0));
   cr_assert_null(ArrowDeviceResolve(ARROW_DEVICE_CUDA_HOST, 0));
   cr_assert_null(ArrowDeviceResolve(ARROW_DEVICE_METAL, 0));
@@ -108,7 +110,7 @@ Test(device_cpu, array_init_takes_ownership) {
   cr_assert_eq(device_array.array.buffers[1], data, "moved, not copied");
   cr_assert_eq(device_array.array.length, 4);
   cr_assert_eq(device_array.device_type, ARROW_DEVICE_CPU);
-  cr_assert_eq(device_array.device_id, 0);
+  cr_assert_eq(device_array.device_id, -1);
   cr_assert_null(device_array.sync_event);
   for (int i = 0; i < 3; i++) {
     cr_assert_eq(device_array.reserved[i], 0, "reserved bytes must be zeroed");
@@ -125,7 +127,7 @@ Test(device_cpu, array_init_async_and_user_device) {
   cr_assert_eq(ArrowDeviceArrayInitAsync(&device, &device_array, &array, NULL, NULL),
                NANOARROW_OK);
   cr_assert_eq(device_array.device_type, ARROW_DEVICE_CPU);
-  cr_assert_eq(device_array.device_id, 0);
+  cr_assert_eq(device_array.device_id, -1);
   ArrowArrayRelease(&device_array.array);
   device.release(&device);
 }
@@ -187,7 +189,7 @@ Test(device_cpu, move_to_device_cpu_to_cpu) {
   cr_assert_not_null(dst.array.release);
   cr_assert_eq(dst.array.buffers[1], data, "CPU -> CPU moves without copying");
   cr_assert_eq(dst.device_type, ARROW_DEVICE_CPU);
-  cr_assert_eq(dst.device_id, 0);
+  cr_assert_eq(dst.device_id, -1);
   cr_assert_eq(((const int32_t*)dst.array.buffers[1])[4], 14);
 
   /* src is released now: a second move is refused. */

@@ -47,7 +47,7 @@ Test(device_stream, schema_batches_end_release) {
     cr_assert_eq(stream.get_next(&stream, &batch), NANOARROW_OK);
     cr_assert_not_null(batch.array.release);
     cr_assert_eq(batch.device_type, ARROW_DEVICE_CPU);
-    cr_assert_eq(batch.device_id, 0);
+    cr_assert_eq(batch.device_id, -1);
     cr_assert_null(batch.sync_event);
     cr_assert_eq(batch.array.length, 3);
     cr_assert_eq(((const int32_t*)batch.array.buffers[1])[2], 10 * i + 2);
