@@ -6,7 +6,8 @@
 #     (-Wall -Wextra -Wpedantic -Werror) and with g++ as C++; the same for a
 #     bundle with --namespace baked in, whose exports must all carry the prefix.
 #     The IPC bundle also with -DNANOARROW_IPC_WITH_ZSTD / _LZ4 (-lzstd / -llz4),
-#     and the C++ helpers (nanoarrow.hpp, nanoarrow_ipc.hpp) with g++ -std=c++11;
+#     and the C++ helpers (nanoarrow.hpp, nanoarrow_ipc.hpp, nanoarrow_device.hpp)
+#     with g++ -std=c++11;
 #     the device bundle (nanoarrow_device.h/.c) likewise
 #  3. every example builds against the bundle and runs, including
 #     examples/vendored/build.sh (plain cc over dist/), the IPC examples
@@ -133,6 +134,12 @@ if [ "$have_ipc" = 1 ]; then
     || fail "dist/nanoarrow_ipc.hpp does not compile as C++11"
   echo "ok: nanoarrow_ipc.hpp: g++ -std=c++11"
 fi
+[ -f dist/nanoarrow_device.hpp ] || fail "dist/nanoarrow_device.hpp is missing: run tools/bundle"
+printf '#include "nanoarrow_device.hpp"\nint main() { nanoarrow::device::UniqueDeviceArray a; return 0; }\n' \
+  >"$tmp/device_hpp.cc"
+g++ -std=c++11 -Wall -Wextra -Wpedantic -Werror -I dist -fsyntax-only "$tmp/device_hpp.cc" \
+  || fail "dist/nanoarrow_device.hpp does not compile as C++11"
+echo "ok: nanoarrow_device.hpp: g++ -std=c++11"
 
 tools/bundle --namespace CheckNs --output-dir "$tmp/dist-ns" >/dev/null
 grep -q '^#define NANOARROW_NAMESPACE CheckNs$' "$tmp/dist-ns/nanoarrow.h" \
