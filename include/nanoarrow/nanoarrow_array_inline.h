@@ -715,8 +715,10 @@ static inline ArrowErrorCode ArrowArrayAppendDouble(struct ArrowArray* array, do
   return ArrowArrayPrivateFinishValid(array, private_data);
 }
 
-static inline ArrowErrorCode ArrowArrayAppendBytes(struct ArrowArray* array,
-                                                   struct ArrowBufferView value) {
+/* Always inlined: clang's budget left it a call per element (ArrayAppendString 5.0
+ * ms, 3.7 ms inlined). */
+NANOARROW_ARRAY_FAST_PATH ArrowErrorCode ArrowArrayAppendBytes(struct ArrowArray* array,
+                                                              struct ArrowBufferView value) {
   struct ArrowArrayPrivateData* private_data = ArrowArrayPrivateGetData(array);
   struct ArrowBuffer* offsets = &private_data->buffers[0];
   struct ArrowBuffer* data = &private_data->buffers[1];
@@ -788,8 +790,8 @@ static inline ArrowErrorCode ArrowArrayAppendBytes(struct ArrowArray* array,
   return ArrowArrayPrivateFinishValid(array, private_data);
 }
 
-static inline ArrowErrorCode ArrowArrayAppendString(struct ArrowArray* array,
-                                                    struct ArrowStringView value) {
+NANOARROW_ARRAY_FAST_PATH ArrowErrorCode ArrowArrayAppendString(struct ArrowArray* array,
+                                                               struct ArrowStringView value) {
   struct ArrowBufferView bytes;
   bytes.data.data = value.data;
   bytes.size_bytes = value.size_bytes;
