@@ -85,6 +85,20 @@ static inline ArrowErrorCode ArrowDevicePrivateUnsupported(ArrowDeviceType type,
 
 
 
+/* Sets RC to what the destination device's CALLBACK(...) returns or, when it answers
+ * ENOTSUP (it cannot serve this pair of devices), to the source device's answer. */
+#define NANOARROW_DEVICE_DISPATCH(RC, DEVICE_SRC, DEVICE_DST, CALLBACK, ...)      \
+  do {                                                                           \
+    (RC) = ENOTSUP;                                                              \
+    if ((DEVICE_DST)->CALLBACK != NULL) {                                        \
+      (RC) = (DEVICE_DST)->CALLBACK(__VA_ARGS__);                                \
+    }                                                                            \
+    if ((RC) == ENOTSUP && (DEVICE_SRC) != (DEVICE_DST) &&                       \
+        (DEVICE_SRC)->CALLBACK != NULL) {                                        \
+      (RC) = (DEVICE_SRC)->CALLBACK(__VA_ARGS__);                                \
+    }                                                                            \
+  } while (0)
+
 ArrowErrorCode ArrowDeviceCheckRuntime(struct ArrowError* error) {
   const char* runtime = ArrowNanoarrowVersion();
   if (strcmp(runtime, NANOARROW_VERSION) != 0) {
@@ -120,7 +134,7 @@ ArrowErrorCode ArrowDeviceArrayMoveToDevice(struct ArrowDeviceArray* src,
                                             struct ArrowDevice* device_dst,
                                             struct ArrowDeviceArray* dst) {
   struct ArrowDevice* device_src;
-  int rc = ENOTSUP;
+  int rc;
 
   if (src == NULL || dst == NULL || src->array.release == NULL ||
       !ArrowDevicePrivateIsLive(device_dst)) {
@@ -130,12 +144,8 @@ ArrowErrorCode ArrowDeviceArrayMoveToDevice(struct ArrowDeviceArray* src,
   if (device_src == NULL) {
     return ENOTSUP;
   }
-  if (device_dst->array_move != NULL) {
-    rc = device_dst->array_move(device_src, src, device_dst, dst);
-  }
-  if (rc == ENOTSUP && device_src != device_dst && device_src->array_move != NULL) {
-    rc = device_src->array_move(device_src, src, device_dst, dst);
-  }
+  NANOARROW_DEVICE_DISPATCH(rc, device_src, device_dst, array_move, device_src, src,
+                            device_dst, dst);
   return rc;
 }
 
@@ -149,32 +159,24 @@ ArrowErrorCode ArrowDeviceBufferInitAsync(struct ArrowDevice* device_src,
                                           struct ArrowBufferView src,
                                           struct ArrowDevice* device_dst,
                                           struct ArrowBuffer* dst, void* stream) {
-  int rc = ENOTSUP;
+  int rc;
   if (!ArrowDeviceBothLive(device_src, device_dst) || dst == NULL) {
     return EINVAL;
   }
-  if (device_dst->buffer_init != NULL) {
-    rc = device_dst->buffer_init(device_src, src, device_dst, dst, stream);
-  }
-  if (rc == ENOTSUP && device_src != device_dst && device_src->buffer_init != NULL) {
-    rc = device_src->buffer_init(device_src, src, device_dst, dst, stream);
-  }
+  NANOARROW_DEVICE_DISPATCH(rc, device_src, device_dst, buffer_init, device_src, src,
+                            device_dst, dst, stream);
   return rc;
 }
 
 ArrowErrorCode ArrowDeviceBufferMove(struct ArrowDevice* device_src, struct ArrowBuffer* src,
                                      struct ArrowDevice* device_dst,
                                      struct ArrowBuffer* dst) {
-  int rc = ENOTSUP;
+  int rc;
   if (!ArrowDeviceBothLive(device_src, device_dst) || src == NULL || dst == NULL) {
     return EINVAL;
   }
-  if (device_dst->buffer_move != NULL) {
-    rc = device_dst->buffer_move(device_src, src, device_dst, dst);
-  }
-  if (rc == ENOTSUP && device_src != device_dst && device_src->buffer_move != NULL) {
-    rc = device_src->buffer_move(device_src, src, device_dst, dst);
-  }
+  NANOARROW_DEVICE_DISPATCH(rc, device_src, device_dst, buffer_move, device_src, src,
+                            device_dst, dst);
   return rc;
 }
 
@@ -182,16 +184,12 @@ ArrowErrorCode ArrowDeviceBufferCopyAsync(struct ArrowDevice* device_src,
                                           struct ArrowBufferView src,
                                           struct ArrowDevice* device_dst,
                                           struct ArrowBufferView dst, void* stream) {
-  int rc = ENOTSUP;
+  int rc;
   if (!ArrowDeviceBothLive(device_src, device_dst)) {
     return EINVAL;
   }
-  if (device_dst->buffer_copy != NULL) {
-    rc = device_dst->buffer_copy(device_src, src, device_dst, dst, stream);
-  }
-  if (rc == ENOTSUP && device_src != device_dst && device_src->buffer_copy != NULL) {
-    rc = device_src->buffer_copy(device_src, src, device_dst, dst, stream);
-  }
+  NANOARROW_DEVICE_DISPATCH(rc, device_src, device_dst, buffer_copy, device_src, src,
+                            device_dst, dst, stream);
   return rc;
 }
 
@@ -222,16 +220,18 @@ void ArrowDeviceArrayViewReset(struct ArrowDeviceArrayView* device_array_view) {
   device_array_view->sync_event = NULL;
 }
 
-/* The checks shared by both setters: arguments, then the device. */
-static ArrowErrorCode ArrowDeviceViewResolve(struct ArrowDeviceArrayView* device_array_view,
-                                             const struct ArrowDeviceArray* device_array,
-                                             struct ArrowDevice** out,
-                                             struct ArrowError* error) {
+/* Both setters: check the arguments, resolve the device, then (unless minimal) wait on
+ * the array's event and resolve every buffer size. The view keeps a device only once
+ * the new array is known good. */
+static ArrowErrorCode ArrowDeviceViewSet(struct ArrowDeviceArrayView* device_array_view,
+                                         struct ArrowDeviceArray* device_array, void* stream,
+                                         int minimal, struct ArrowError* error) {
+  struct ArrowDevice* device;
+
   if (device_array_view == NULL) {
     ArrowErrorSet(error, "device_array_view is NULL");
     return EINVAL;
   }
-  /* Forget the previous array's device until the new one is known good. */
   device_array_view->device = NULL;
   device_array_view->sync_event = NULL;
   if (device_array == NULL) {
@@ -242,53 +242,36 @@ static ArrowErrorCode ArrowDeviceViewResolve(struct ArrowDeviceArrayView* device
     ArrowErrorSet(error, "device_array is released");
     return EINVAL;
   }
-  *out = ArrowDeviceResolve(device_array->device_type, device_array->device_id);
-  if (*out == NULL) {
+  device = ArrowDeviceResolve(device_array->device_type, device_array->device_id);
+  if (device == NULL) {
     return ArrowDevicePrivateUnsupported(device_array->device_type,
                                          device_array->device_id, error);
   }
+
+  if (minimal) {
+    NANOARROW_RETURN_NOT_OK(ArrowArrayViewSetArrayMinimal(&device_array_view->array_view,
+                                                          &device_array->array, error));
+  } else {
+    NANOARROW_RETURN_NOT_OK(
+        device->synchronize_event(device, device_array->sync_event, stream, error));
+    NANOARROW_RETURN_NOT_OK(ArrowArrayViewSetArray(&device_array_view->array_view,
+                                                   &device_array->array, error));
+  }
+  device_array_view->device = device;
+  device_array_view->sync_event = device_array->sync_event;
   return NANOARROW_OK;
 }
 
 ArrowErrorCode ArrowDeviceArrayViewSetArrayMinimal(
     struct ArrowDeviceArrayView* device_array_view, struct ArrowDeviceArray* device_array,
     struct ArrowError* error) {
-  struct ArrowDevice* device = NULL;
-  int rc;
-
-  NANOARROW_RETURN_NOT_OK(
-      ArrowDeviceViewResolve(device_array_view, device_array, &device, error));
-  rc = ArrowArrayViewSetArrayMinimal(&device_array_view->array_view, &device_array->array,
-                                     error);
-  if (rc != NANOARROW_OK) {
-    return rc;
-  }
-  device_array_view->device = device;
-  device_array_view->sync_event = device_array->sync_event;
-  return NANOARROW_OK;
+  return ArrowDeviceViewSet(device_array_view, device_array, NULL, 1, error);
 }
 
 ArrowErrorCode ArrowDeviceArrayViewSetArrayAsync(
     struct ArrowDeviceArrayView* device_array_view, struct ArrowDeviceArray* device_array,
     void* stream, struct ArrowError* error) {
-  struct ArrowDevice* device = NULL;
-  int rc;
-
-  NANOARROW_RETURN_NOT_OK(
-      ArrowDeviceViewResolve(device_array_view, device_array, &device, error));
-  /* Resolving buffer sizes reads offsets, which only host memory allows here. */
-  if (device->device_type != ARROW_DEVICE_CPU) {
-    return ArrowDevicePrivateUnsupported(device->device_type, device->device_id, error);
-  }
-  NANOARROW_RETURN_NOT_OK(
-      device->synchronize_event(device, device_array->sync_event, stream, error));
-  rc = ArrowArrayViewSetArray(&device_array_view->array_view, &device_array->array, error);
-  if (rc != NANOARROW_OK) {
-    return rc;
-  }
-  device_array_view->device = device;
-  device_array_view->sync_event = device_array->sync_event;
-  return NANOARROW_OK;
+  return ArrowDeviceViewSet(device_array_view, device_array, stream, 0, error);
 }
 
 /* Whether every buffer size in the tree is known (a view set with the Minimal setter

@@ -10,6 +10,20 @@
 
 #include "device/device_private.h"
 
+/* Sets RC to what the destination device's CALLBACK(...) returns or, when it answers
+ * ENOTSUP (it cannot serve this pair of devices), to the source device's answer. */
+#define NANOARROW_DEVICE_DISPATCH(RC, DEVICE_SRC, DEVICE_DST, CALLBACK, ...)      \
+  do {                                                                           \
+    (RC) = ENOTSUP;                                                              \
+    if ((DEVICE_DST)->CALLBACK != NULL) {                                        \
+      (RC) = (DEVICE_DST)->CALLBACK(__VA_ARGS__);                                \
+    }                                                                            \
+    if ((RC) == ENOTSUP && (DEVICE_SRC) != (DEVICE_DST) &&                       \
+        (DEVICE_SRC)->CALLBACK != NULL) {                                        \
+      (RC) = (DEVICE_SRC)->CALLBACK(__VA_ARGS__);                                \
+    }                                                                            \
+  } while (0)
+
 ArrowErrorCode ArrowDeviceCheckRuntime(struct ArrowError* error) {
   const char* runtime = ArrowNanoarrowVersion();
   if (strcmp(runtime, NANOARROW_VERSION) != 0) {
@@ -45,7 +59,7 @@ ArrowErrorCode ArrowDeviceArrayMoveToDevice(struct ArrowDeviceArray* src,
                                             struct ArrowDevice* device_dst,
                                             struct ArrowDeviceArray* dst) {
   struct ArrowDevice* device_src;
-  int rc = ENOTSUP;
+  int rc;
 
   if (src == NULL || dst == NULL || src->array.release == NULL ||
       !ArrowDevicePrivateIsLive(device_dst)) {
@@ -55,12 +69,8 @@ ArrowErrorCode ArrowDeviceArrayMoveToDevice(struct ArrowDeviceArray* src,
   if (device_src == NULL) {
     return ENOTSUP;
   }
-  if (device_dst->array_move != NULL) {
-    rc = device_dst->array_move(device_src, src, device_dst, dst);
-  }
-  if (rc == ENOTSUP && device_src != device_dst && device_src->array_move != NULL) {
-    rc = device_src->array_move(device_src, src, device_dst, dst);
-  }
+  NANOARROW_DEVICE_DISPATCH(rc, device_src, device_dst, array_move, device_src, src,
+                            device_dst, dst);
   return rc;
 }
 
@@ -74,32 +84,24 @@ ArrowErrorCode ArrowDeviceBufferInitAsync(struct ArrowDevice* device_src,
                                           struct ArrowBufferView src,
                                           struct ArrowDevice* device_dst,
                                           struct ArrowBuffer* dst, void* stream) {
-  int rc = ENOTSUP;
+  int rc;
   if (!ArrowDeviceBothLive(device_src, device_dst) || dst == NULL) {
     return EINVAL;
   }
-  if (device_dst->buffer_init != NULL) {
-    rc = device_dst->buffer_init(device_src, src, device_dst, dst, stream);
-  }
-  if (rc == ENOTSUP && device_src != device_dst && device_src->buffer_init != NULL) {
-    rc = device_src->buffer_init(device_src, src, device_dst, dst, stream);
-  }
+  NANOARROW_DEVICE_DISPATCH(rc, device_src, device_dst, buffer_init, device_src, src,
+                            device_dst, dst, stream);
   return rc;
 }
 
 ArrowErrorCode ArrowDeviceBufferMove(struct ArrowDevice* device_src, struct ArrowBuffer* src,
                                      struct ArrowDevice* device_dst,
                                      struct ArrowBuffer* dst) {
-  int rc = ENOTSUP;
+  int rc;
   if (!ArrowDeviceBothLive(device_src, device_dst) || src == NULL || dst == NULL) {
     return EINVAL;
   }
-  if (device_dst->buffer_move != NULL) {
-    rc = device_dst->buffer_move(device_src, src, device_dst, dst);
-  }
-  if (rc == ENOTSUP && device_src != device_dst && device_src->buffer_move != NULL) {
-    rc = device_src->buffer_move(device_src, src, device_dst, dst);
-  }
+  NANOARROW_DEVICE_DISPATCH(rc, device_src, device_dst, buffer_move, device_src, src,
+                            device_dst, dst);
   return rc;
 }
 
@@ -107,15 +109,11 @@ ArrowErrorCode ArrowDeviceBufferCopyAsync(struct ArrowDevice* device_src,
                                           struct ArrowBufferView src,
                                           struct ArrowDevice* device_dst,
                                           struct ArrowBufferView dst, void* stream) {
-  int rc = ENOTSUP;
+  int rc;
   if (!ArrowDeviceBothLive(device_src, device_dst)) {
     return EINVAL;
   }
-  if (device_dst->buffer_copy != NULL) {
-    rc = device_dst->buffer_copy(device_src, src, device_dst, dst, stream);
-  }
-  if (rc == ENOTSUP && device_src != device_dst && device_src->buffer_copy != NULL) {
-    rc = device_src->buffer_copy(device_src, src, device_dst, dst, stream);
-  }
+  NANOARROW_DEVICE_DISPATCH(rc, device_src, device_dst, buffer_copy, device_src, src,
+                            device_dst, dst, stream);
   return rc;
 }

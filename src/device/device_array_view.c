@@ -26,16 +26,18 @@ void ArrowDeviceArrayViewReset(struct ArrowDeviceArrayView* device_array_view) {
   device_array_view->sync_event = NULL;
 }
 
-/* The checks shared by both setters: arguments, then the device. */
-static ArrowErrorCode ArrowDeviceViewResolve(struct ArrowDeviceArrayView* device_array_view,
-                                             const struct ArrowDeviceArray* device_array,
-                                             struct ArrowDevice** out,
-                                             struct ArrowError* error) {
+/* Both setters: check the arguments, resolve the device, then (unless minimal) wait on
+ * the array's event and resolve every buffer size. The view keeps a device only once
+ * the new array is known good. */
+static ArrowErrorCode ArrowDeviceViewSet(struct ArrowDeviceArrayView* device_array_view,
+                                         struct ArrowDeviceArray* device_array, void* stream,
+                                         int minimal, struct ArrowError* error) {
+  struct ArrowDevice* device;
+
   if (device_array_view == NULL) {
     ArrowErrorSet(error, "device_array_view is NULL");
     return EINVAL;
   }
-  /* Forget the previous array's device until the new one is known good. */
   device_array_view->device = NULL;
   device_array_view->sync_event = NULL;
   if (device_array == NULL) {
@@ -46,53 +48,36 @@ static ArrowErrorCode ArrowDeviceViewResolve(struct ArrowDeviceArrayView* device
     ArrowErrorSet(error, "device_array is released");
     return EINVAL;
   }
-  *out = ArrowDeviceResolve(device_array->device_type, device_array->device_id);
-  if (*out == NULL) {
+  device = ArrowDeviceResolve(device_array->device_type, device_array->device_id);
+  if (device == NULL) {
     return ArrowDevicePrivateUnsupported(device_array->device_type,
                                          device_array->device_id, error);
   }
+
+  if (minimal) {
+    NANOARROW_RETURN_NOT_OK(ArrowArrayViewSetArrayMinimal(&device_array_view->array_view,
+                                                          &device_array->array, error));
+  } else {
+    NANOARROW_RETURN_NOT_OK(
+        device->synchronize_event(device, device_array->sync_event, stream, error));
+    NANOARROW_RETURN_NOT_OK(ArrowArrayViewSetArray(&device_array_view->array_view,
+                                                   &device_array->array, error));
+  }
+  device_array_view->device = device;
+  device_array_view->sync_event = device_array->sync_event;
   return NANOARROW_OK;
 }
 
 ArrowErrorCode ArrowDeviceArrayViewSetArrayMinimal(
     struct ArrowDeviceArrayView* device_array_view, struct ArrowDeviceArray* device_array,
     struct ArrowError* error) {
-  struct ArrowDevice* device = NULL;
-  int rc;
-
-  NANOARROW_RETURN_NOT_OK(
-      ArrowDeviceViewResolve(device_array_view, device_array, &device, error));
-  rc = ArrowArrayViewSetArrayMinimal(&device_array_view->array_view, &device_array->array,
-                                     error);
-  if (rc != NANOARROW_OK) {
-    return rc;
-  }
-  device_array_view->device = device;
-  device_array_view->sync_event = device_array->sync_event;
-  return NANOARROW_OK;
+  return ArrowDeviceViewSet(device_array_view, device_array, NULL, 1, error);
 }
 
 ArrowErrorCode ArrowDeviceArrayViewSetArrayAsync(
     struct ArrowDeviceArrayView* device_array_view, struct ArrowDeviceArray* device_array,
     void* stream, struct ArrowError* error) {
-  struct ArrowDevice* device = NULL;
-  int rc;
-
-  NANOARROW_RETURN_NOT_OK(
-      ArrowDeviceViewResolve(device_array_view, device_array, &device, error));
-  /* Resolving buffer sizes reads offsets, which only host memory allows here. */
-  if (device->device_type != ARROW_DEVICE_CPU) {
-    return ArrowDevicePrivateUnsupported(device->device_type, device->device_id, error);
-  }
-  NANOARROW_RETURN_NOT_OK(
-      device->synchronize_event(device, device_array->sync_event, stream, error));
-  rc = ArrowArrayViewSetArray(&device_array_view->array_view, &device_array->array, error);
-  if (rc != NANOARROW_OK) {
-    return rc;
-  }
-  device_array_view->device = device;
-  device_array_view->sync_event = device_array->sync_event;
-  return NANOARROW_OK;
+  return ArrowDeviceViewSet(device_array_view, device_array, stream, 0, error);
 }
 
 /* Whether every buffer size in the tree is known (a view set with the Minimal setter

@@ -110,17 +110,20 @@ Test(array_view, no_validity_buffer_means_no_nulls) {
   ArrowArrayViewReset(&view);
 }
 
+/* Three elements of each numeric storage type, read from index 1 on (a view with
+ * offset 1): a distinctive value, then 9. */
+static const int8_t kI8[] = {0, -8, 9};
+static const int16_t kI16[] = {0, -1600, 9};
+static const int32_t kI32[] = {0, -32, 9};
+static const uint32_t kU32[] = {0, 4000000000u, 9};
+static const int64_t kI64[] = {0, -64, 9};
+static const uint64_t kU64[] = {0, 18000000000000000000u, 9};
+static const double kF64[] = {0, -3.5, 9};
+
 Test(array_view, every_numeric_storage_type) {
-  static const int8_t i8[] = {0, -8, 9};
   static const uint8_t u8[] = {0, 200, 9};
-  static const int16_t i16[] = {0, -1600, 9};
   static const uint16_t u16[] = {0, 60000, 9};
-  static const int32_t i32[] = {0, -32, 9};
-  static const uint32_t u32[] = {0, 4000000000u, 9};
-  static const int64_t i64[] = {0, -64, 9};
-  static const uint64_t u64[] = {0, 18000000000000000000u, 9};
   static const float f32[] = {0, 2.5f, 9};
-  static const double f64[] = {0, -3.5, 9};
   static const uint16_t f16[] = {0, 0x4100 /* 2.5 */, 0x4880 /* 9 */};
   static const uint8_t bits[] = {0x02}; /* 0, 1, 0 */
   struct {
@@ -129,24 +132,24 @@ Test(array_view, every_numeric_storage_type) {
     int64_t as_int;
     double as_double;
   } cases[] = {
-      {NANOARROW_TYPE_INT8, i8, -8, -8.0},
+      {NANOARROW_TYPE_INT8, kI8, -8, -8.0},
       {NANOARROW_TYPE_UINT8, u8, 200, 200.0},
-      {NANOARROW_TYPE_INT16, i16, -1600, -1600.0},
+      {NANOARROW_TYPE_INT16, kI16, -1600, -1600.0},
       {NANOARROW_TYPE_UINT16, u16, 60000, 60000.0},
-      {NANOARROW_TYPE_INT32, i32, -32, -32.0},
-      {NANOARROW_TYPE_UINT32, u32, 4000000000LL, 4000000000.0},
-      {NANOARROW_TYPE_INT64, i64, -64, -64.0},
+      {NANOARROW_TYPE_INT32, kI32, -32, -32.0},
+      {NANOARROW_TYPE_UINT32, kU32, 4000000000LL, 4000000000.0},
+      {NANOARROW_TYPE_INT64, kI64, -64, -64.0},
       {NANOARROW_TYPE_FLOAT, f32, 2, 2.5},
-      {NANOARROW_TYPE_DOUBLE, f64, -3, -3.5},
+      {NANOARROW_TYPE_DOUBLE, kF64, -3, -3.5},
       {NANOARROW_TYPE_HALF_FLOAT, f16, 2, 2.5},
       {NANOARROW_TYPE_BOOL, bits, 1, 1.0},
-      {NANOARROW_TYPE_DATE32, i32, -32, -32.0},
-      {NANOARROW_TYPE_TIME32, i32, -32, -32.0},
-      {NANOARROW_TYPE_INTERVAL_MONTHS, i32, -32, -32.0},
-      {NANOARROW_TYPE_DATE64, i64, -64, -64.0},
-      {NANOARROW_TYPE_TIME64, i64, -64, -64.0},
-      {NANOARROW_TYPE_TIMESTAMP, i64, -64, -64.0},
-      {NANOARROW_TYPE_DURATION, i64, -64, -64.0},
+      {NANOARROW_TYPE_DATE32, kI32, -32, -32.0},
+      {NANOARROW_TYPE_TIME32, kI32, -32, -32.0},
+      {NANOARROW_TYPE_INTERVAL_MONTHS, kI32, -32, -32.0},
+      {NANOARROW_TYPE_DATE64, kI64, -64, -64.0},
+      {NANOARROW_TYPE_TIME64, kI64, -64, -64.0},
+      {NANOARROW_TYPE_TIMESTAMP, kI64, -64, -64.0},
+      {NANOARROW_TYPE_DURATION, kI64, -64, -64.0},
   };
   size_t c;
   const void* buffers[2];
@@ -172,7 +175,7 @@ Test(array_view, every_numeric_storage_type) {
     ArrowArrayViewReset(&view);
   }
 
-  buffers[1] = u64;
+  buffers[1] = kU64;
   hand_array(&array, 2, 1, 0, 2, buffers);
   ArrowArrayViewInitFromType(&view, NANOARROW_TYPE_UINT64);
   cr_assert_eq(ArrowArrayViewSetArray(&view, &array, NULL), NANOARROW_OK);
@@ -185,13 +188,6 @@ Test(array_view, every_numeric_storage_type) {
  * from the type alone, so a hand-built view whose layout was left zeroed (or says
  * another width) reads the same values through the out-of-line path. */
 Test(array_view, numeric_getters_follow_the_type_not_the_layout_width) {
-  static const int8_t i8[] = {0, -8, 9};
-  static const int16_t i16[] = {0, -1600, 9};
-  static const int32_t i32[] = {0, -32, 9};
-  static const int64_t i64[] = {0, -64, 9};
-  static const uint32_t u32[] = {0, 4000000000u, 9};
-  static const uint64_t u64[] = {0, 18000000000000000000u, 9};
-  static const double f64[] = {0, -3.5, 9};
   static const int64_t widths[] = {0, 8, 16, 32, 64};
   struct {
     enum ArrowType type;
@@ -199,10 +195,10 @@ Test(array_view, numeric_getters_follow_the_type_not_the_layout_width) {
     int64_t as_int;
     double as_double;
   } cases[] = {
-      {NANOARROW_TYPE_INT8, i8, -8, -8.0},     {NANOARROW_TYPE_INT16, i16, -1600, -1600.0},
-      {NANOARROW_TYPE_INT32, i32, -32, -32.0}, {NANOARROW_TYPE_INT64, i64, -64, -64.0},
-      {NANOARROW_TYPE_UINT32, u32, 4000000000LL, 4000000000.0},
-      {NANOARROW_TYPE_DOUBLE, f64, -3, -3.5},
+      {NANOARROW_TYPE_INT8, kI8, -8, -8.0},     {NANOARROW_TYPE_INT16, kI16, -1600, -1600.0},
+      {NANOARROW_TYPE_INT32, kI32, -32, -32.0}, {NANOARROW_TYPE_INT64, kI64, -64, -64.0},
+      {NANOARROW_TYPE_UINT32, kU32, 4000000000LL, 4000000000.0},
+      {NANOARROW_TYPE_DOUBLE, kF64, -3, -3.5},
   };
   size_t c, w;
   const void* buffers[2];
@@ -229,7 +225,7 @@ Test(array_view, numeric_getters_follow_the_type_not_the_layout_width) {
     }
   }
 
-  buffers[1] = u64;
+  buffers[1] = kU64;
   for (w = 0; w < sizeof(widths) / sizeof(widths[0]); w++) {
     hand_array(&array, 2, 1, 0, 2, buffers);
     ArrowArrayViewInitFromType(&view, NANOARROW_TYPE_UINT64);

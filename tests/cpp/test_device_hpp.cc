@@ -8,18 +8,7 @@
 
 #include "nanoarrow/nanoarrow_device.hpp"
 
-static int n_checks = 0;
-static int n_failures = 0;
-
-#define CHECK(EXPR)                                                         \
-  do {                                                                      \
-    n_checks++;                                                             \
-    if (!(EXPR)) {                                                          \
-      n_failures++;                                                         \
-      std::fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, \
-                   #EXPR);                                                  \
-    }                                                                       \
-  } while (0)
+#include "check.h"
 
 // An int32 CPU device array holding 1, 2, 3.
 static void MakeDeviceArray(struct ArrowDeviceArray* out) {
@@ -127,6 +116,5 @@ int main() {
     std::fprintf(stderr, "unexpected exception: %s\n", e.what());
     return 1;
   }
-  std::printf("test_device_hpp: %d checks, %d failed\n", n_checks, n_failures);
-  return n_failures == 0 ? 0 : 1;
+  return CheckSummary("test_device_hpp");
 }

@@ -13,18 +13,7 @@
 
 using nanoarrow::literals::operator"" _asv;
 
-static int n_checks = 0;
-static int n_failures = 0;
-
-#define CHECK(EXPR)                                                         \
-  do {                                                                      \
-    n_checks++;                                                             \
-    if (!(EXPR)) {                                                          \
-      n_failures++;                                                         \
-      std::fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, \
-                   #EXPR);                                                  \
-    }                                                                       \
-  } while (0)
+#include "check.h"
 
 // An int32 array [1, null, 3, 4] (nulls only when with_null).
 static nanoarrow::UniqueArray MakeInt32Array(bool with_null) {
@@ -620,6 +609,5 @@ int main() {
     std::fprintf(stderr, "unexpected exception: %s\n", e.what());
     return 1;
   }
-  std::printf("test_hpp: %d checks, %d failed\n", n_checks, n_failures);
-  return n_failures == 0 ? 0 : 1;
+  return CheckSummary("test_hpp");
 }

@@ -29,18 +29,7 @@ using nanoarrow::Enumerate;
 using nanoarrow::Zip;
 using nanoarrow::literals::operator""_asv;
 
-static int n_checks = 0;
-static int n_failures = 0;
-
-#define CHECK(EXPR)                                                         \
-  do {                                                                      \
-    n_checks++;                                                             \
-    if (!(EXPR)) {                                                          \
-      n_failures++;                                                         \
-      std::fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, \
-                   #EXPR);                                                  \
-    }                                                                       \
-  } while (0)
+#include "check.h"
 
 // Lvalue ranges are held by reference, rvalues by value.
 static_assert(std::is_same_v<decltype(Zip(std::declval<std::vector<int>&>(),
@@ -356,6 +345,5 @@ int main() {
     std::fprintf(stderr, "unexpected exception: %s\n", e.what());
     return 1;
   }
-  std::printf("test_hpp17: %d checks, %d failed\n", n_checks, n_failures);
-  return n_failures == 0 ? 0 : 1;
+  return CheckSummary("test_hpp17");
 }

@@ -10,18 +10,7 @@
 
 #include "nanoarrow/nanoarrow_ipc.hpp"
 
-static int n_checks = 0;
-static int n_failures = 0;
-
-#define CHECK(EXPR)                                                         \
-  do {                                                                      \
-    n_checks++;                                                             \
-    if (!(EXPR)) {                                                          \
-      n_failures++;                                                         \
-      std::fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, \
-                   #EXPR);                                                  \
-    }                                                                       \
-  } while (0)
+#include "check.h"
 
 // struct<x: int32> with one batch per element of batches.
 static nanoarrow::UniqueArrayStream MakeStream(
@@ -254,6 +243,5 @@ int main() {
     std::fprintf(stderr, "unexpected exception: %s\n", e.what());
     return 1;
   }
-  std::printf("test_ipc_hpp: %d checks, %d failed\n", n_checks, n_failures);
-  return n_failures == 0 ? 0 : 1;
+  return CheckSummary("test_ipc_hpp");
 }
