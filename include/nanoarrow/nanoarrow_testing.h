@@ -30,6 +30,23 @@
 #define ArrowTestingCompareSchema NANOARROW_SYMBOL(ArrowTestingCompareSchema)
 #define ArrowTestingCompareArray NANOARROW_SYMBOL(ArrowTestingCompareArray)
 #define ArrowTestingCompareStreams NANOARROW_SYMBOL(ArrowTestingCompareStreams)
+#define ArrowTestingJsonReadField NANOARROW_SYMBOL(ArrowTestingJsonReadField)
+#define ArrowTestingJsonReadRecordBatch NANOARROW_SYMBOL(ArrowTestingJsonReadRecordBatch)
+#define ArrowTestingJsonReadColumn NANOARROW_SYMBOL(ArrowTestingJsonReadColumn)
+#define ArrowTestingJsonWriteOptionsInit NANOARROW_SYMBOL(ArrowTestingJsonWriteOptionsInit)
+#define ArrowTestingJsonWriteDataFile NANOARROW_SYMBOL(ArrowTestingJsonWriteDataFile)
+#define ArrowTestingJsonWriteSchemaWithOptions \
+  NANOARROW_SYMBOL(ArrowTestingJsonWriteSchemaWithOptions)
+#define ArrowTestingJsonWriteField NANOARROW_SYMBOL(ArrowTestingJsonWriteField)
+#define ArrowTestingJsonWriteType NANOARROW_SYMBOL(ArrowTestingJsonWriteType)
+#define ArrowTestingJsonWriteMetadata NANOARROW_SYMBOL(ArrowTestingJsonWriteMetadata)
+#define ArrowTestingJsonWriteBatchView NANOARROW_SYMBOL(ArrowTestingJsonWriteBatchView)
+#define ArrowTestingJsonWriteColumn NANOARROW_SYMBOL(ArrowTestingJsonWriteColumn)
+#define ArrowTestingCompareOptionsInit NANOARROW_SYMBOL(ArrowTestingCompareOptionsInit)
+#define ArrowTestingCompareSchemaDifferences \
+  NANOARROW_SYMBOL(ArrowTestingCompareSchemaDifferences)
+#define ArrowTestingCompareArrayDifferences \
+  NANOARROW_SYMBOL(ArrowTestingCompareArrayDifferences)
 #endif
 
 #ifdef __cplusplus
@@ -56,6 +73,28 @@ ArrowErrorCode ArrowTestingJsonReadSchema(const char* json, int64_t size_bytes,
  * written only on success. */
 ArrowErrorCode ArrowTestingJsonReadBatch(const char* json, int64_t size_bytes, int64_t i,
                                          struct ArrowArray* out, struct ArrowError* error);
+
+/* A single field object ({"name": ..., "type": ..., "children": [...], ...}) into
+ * out. A dictionary-encoded field keeps its index and value types; its id is not
+ * kept. */
+ArrowErrorCode ArrowTestingJsonReadField(const char* json, int64_t size_bytes,
+                                         struct ArrowSchema* out, struct ArrowError* error);
+
+/* A bare record batch object ({"count": N, "columns": [...]}) as a struct array of
+ * schema (a "+s" schema), validated at the FULL level. Dictionary-encoded columns
+ * are refused (their values live outside a batch). out is written only on
+ * success. */
+ArrowErrorCode ArrowTestingJsonReadRecordBatch(const char* json, int64_t size_bytes,
+                                               const struct ArrowSchema* schema,
+                                               struct ArrowArray* out,
+                                               struct ArrowError* error);
+
+/* A bare column object ({"name": ..., "count": N, "VALIDITY": [...], ...}) as an
+ * array of field, validated at the FULL level; as for batches, dictionary-encoded
+ * columns are refused. out is written only on success. */
+ArrowErrorCode ArrowTestingJsonReadColumn(const char* json, int64_t size_bytes,
+                                          const struct ArrowSchema* field,
+                                          struct ArrowArray* out, struct ArrowError* error);
 
 /* A stream over every batch of a document. The document is parsed once here;
  * batches are built when pulled. */
@@ -86,6 +125,60 @@ ArrowErrorCode ArrowTestingJsonWriteStream(struct ArrowArrayStream* stream,
                                            struct ArrowBuffer* out,
                                            struct ArrowError* error);
 
+/* How the functions below write. ArrowTestingJsonWriteOptionsInit sets the
+ * defaults; a NULL options pointer means the defaults too. */
+struct ArrowTestingJsonWriteOptions {
+  /* -1 (default): floating-point values as the shortest text that reads back as
+   * the same value. 0..20: rounded to that many digits after the decimal point
+   * (printf's %.*f); larger values count as 20. */
+  int float_precision;
+  /* Non-zero (default): schema and field metadata are written. */
+  int include_metadata;
+};
+
+void ArrowTestingJsonWriteOptionsInit(struct ArrowTestingJsonWriteOptions* options);
+
+/* A whole document as ArrowTestingJsonWriteStream writes it, without its final
+ * newline. */
+ArrowErrorCode ArrowTestingJsonWriteDataFile(
+    struct ArrowArrayStream* stream, const struct ArrowTestingJsonWriteOptions* options,
+    struct ArrowBuffer* out, struct ArrowError* error);
+
+/* As ArrowTestingJsonWriteSchema. Dictionary-encoded fields are numbered 0, 1, ...
+ * in depth-first pre-order. */
+ArrowErrorCode ArrowTestingJsonWriteSchemaWithOptions(
+    const struct ArrowSchema* schema, const struct ArrowTestingJsonWriteOptions* options,
+    struct ArrowBuffer* out, struct ArrowError* error);
+
+/* One field: {"name": ..., "nullable": ..., "type": {...}, "children": [...]}
+ * plus "dictionary" (ids from 0) and "metadata" where they apply. */
+ArrowErrorCode ArrowTestingJsonWriteField(const struct ArrowSchema* field,
+                                          const struct ArrowTestingJsonWriteOptions* options,
+                                          struct ArrowBuffer* out,
+                                          struct ArrowError* error);
+
+/* The "type" object of a field (of its value type when dictionary-encoded). */
+ArrowErrorCode ArrowTestingJsonWriteType(const struct ArrowSchema* field,
+                                         struct ArrowBuffer* out, struct ArrowError* error);
+
+/* Custom metadata as [{"key": ..., "value": ...}, ...] ([] for NULL). */
+ArrowErrorCode ArrowTestingJsonWriteMetadata(const char* metadata, struct ArrowBuffer* out,
+                                             struct ArrowError* error);
+
+/* {"count": N, "columns": [...]} for an array view of a "+s" schema (the view must
+ * have been set from a valid array). */
+ArrowErrorCode ArrowTestingJsonWriteBatchView(
+    const struct ArrowSchema* schema, const struct ArrowArrayView* view,
+    const struct ArrowTestingJsonWriteOptions* options, struct ArrowBuffer* out,
+    struct ArrowError* error);
+
+/* One column: {"name": ..., "count": N, "VALIDITY": [...], ...} for an array view
+ * of field. Dictionary values are not written. */
+ArrowErrorCode ArrowTestingJsonWriteColumn(
+    const struct ArrowSchema* field, const struct ArrowArrayView* view,
+    const struct ArrowTestingJsonWriteOptions* options, struct ArrowBuffer* out,
+    struct ArrowError* error);
+
 /* ---- Comparing ----
  * *equal receives 1 when equal; otherwise 0 and reason (may be NULL) names the
  * first difference. The return value is non-zero only when comparing failed
@@ -109,6 +202,50 @@ ArrowErrorCode ArrowTestingCompareArray(const struct ArrowSchema* schema,
 ArrowErrorCode ArrowTestingCompareStreams(struct ArrowArrayStream* actual,
                                           struct ArrowArrayStream* expected, int* equal,
                                           struct ArrowError* reason);
+
+/* ---- Comparing, reporting every difference ----
+ * These call options->on_difference once for each difference, with a path naming
+ * where (path + ".fields[1]", path + ".columns[0]", path + ".metadata", ...) and
+ * both sides as integration JSON text. A non-zero return from the callback stops
+ * the comparison and is returned. Otherwise the return value is non-zero only when
+ * comparing failed (an invalid schema or array). */
+typedef ArrowErrorCode (*ArrowTestingDifferenceCallback)(void* private_data,
+                                                         const char* path,
+                                                         const char* actual,
+                                                         const char* expected);
+
+struct ArrowTestingCompareOptions {
+  /* Non-zero (default): the flags of the top-level schema are compared (record
+   * batches exported as struct arrays are nullable in some implementations and
+   * not in others). */
+  int compare_batch_flags;
+  /* Non-zero (default): metadata must list its pairs in the same order; zero:
+   * the pairs compare as a multiset at every level. */
+  int compare_metadata_order;
+  /* -1 (default): floating-point values compare exactly (NaN equals NaN); 0..20:
+   * as rounded to that many digits after the decimal point. */
+  int float_precision;
+  ArrowTestingDifferenceCallback on_difference;
+  void* private_data;
+};
+
+void ArrowTestingCompareOptionsInit(struct ArrowTestingCompareOptions* options);
+
+/* Differences between two schemas: ".format", ".flags", ".metadata", ".n_children"
+ * of the top level, then ".fields[i]" for each differing child (compared whole,
+ * as the JSON field objects). path may be NULL (""). */
+ArrowErrorCode ArrowTestingCompareSchemaDifferences(
+    const struct ArrowSchema* actual, const struct ArrowSchema* expected, const char* path,
+    const struct ArrowTestingCompareOptions* options, struct ArrowError* error);
+
+/* Differences between two arrays of schema: ".length" (then nothing else), and for
+ * a struct array ".columns[i]" for each differing column and ".validity" when the
+ * rows' own nulls differ; for any other array the path itself with both arrays as
+ * columns. Values compare logically as in ArrowTestingCompareArray. */
+ArrowErrorCode ArrowTestingCompareArrayDifferences(
+    const struct ArrowSchema* schema, const struct ArrowArray* actual,
+    const struct ArrowArray* expected, const char* path,
+    const struct ArrowTestingCompareOptions* options, struct ArrowError* error);
 
 #ifdef __cplusplus
 }

@@ -199,7 +199,7 @@ static void DescribeElement(const struct ArrowArrayView* view, int64_t i, char* 
 
 static int CompareElement(const struct ArrowSchema* schema, const struct ArrowArrayView* a,
                           int64_t i, const struct ArrowArrayView* b, int64_t j, int depth,
-                          struct ArrowError* reason);
+                          int fixed_digits, struct ArrowError* reason);
 
 /* Sets the message for two differing elements. */
 static int ReportDifferent(const struct ArrowArrayView* a, int64_t i,
@@ -216,11 +216,12 @@ static int ReportDifferent(const struct ArrowArrayView* a, int64_t i,
 static int CompareChildRange(const struct ArrowSchema* schema, int64_t child,
                              const struct ArrowArrayView* a, int64_t a_start,
                              const struct ArrowArrayView* b, int64_t b_start, int64_t n,
-                             int depth, struct ArrowError* reason) {
+                             int depth, int fixed_digits, struct ArrowError* reason) {
   int64_t k;
   for (k = 0; k < n; k++) {
     int rc = CompareElement(schema->children[child], a->children[child], a_start + k,
-                            b->children[child], b_start + k, depth + 1, reason);
+                            b->children[child], b_start + k, depth + 1, fixed_digits,
+                            reason);
     if (rc != COMPARE_EQUAL) {
       ArrowTestingPrefixError(reason, "children[%" PRId64 "] '%s' row %" PRId64, child,
                               ArrowTestingFieldName(schema->children[child]), b_start + k);
@@ -228,6 +229,22 @@ static int CompareChildRange(const struct ArrowSchema* schema, int64_t child,
     }
   }
   return COMPARE_EQUAL;
+}
+
+/* Exactly (NaN equal to NaN), or as rounded to fixed_digits decimals. */
+static int FloatsEqual(double a, double b, int fixed_digits) {
+  char text_a[400];
+  char text_b[400];
+  if (isnan(a) || isnan(b)) return isnan(a) && isnan(b);
+  if (fixed_digits < 0 || isinf(a) || isinf(b)) return a == b;
+  if (fixed_digits > 20) fixed_digits = 20;
+  snprintf(text_a, sizeof(text_a), "%.*f", fixed_digits, a);
+  snprintf(text_b, sizeof(text_b), "%.*f", fixed_digits, b);
+  /* -0.000 and 0.000 are the same rounded value. */
+  return strcmp(text_a[0] == '-' && strspn(text_a + 1, "0.") == strlen(text_a + 1) ? text_a + 1
+                                                                                   : text_a,
+                text_b[0] == '-' && strspn(text_b + 1, "0.") == strlen(text_b + 1) ? text_b + 1
+                                                                                   : text_b) == 0;
 }
 
 static int64_t OffsetAt(const struct ArrowArrayView* view, int buffer, int64_t p) {
@@ -240,7 +257,7 @@ static int64_t OffsetAt(const struct ArrowArrayView* view, int buffer, int64_t p
 
 static int CompareElement(const struct ArrowSchema* schema, const struct ArrowArrayView* a,
                           int64_t i, const struct ArrowArrayView* b, int64_t j, int depth,
-                          struct ArrowError* reason) {
+                          int fixed_digits, struct ArrowError* reason) {
   int64_t pa = a->offset + i;
   int64_t pb = b->offset + j;
   enum ArrowType type = a->storage_type;
@@ -276,7 +293,7 @@ static int CompareElement(const struct ArrowSchema* schema, const struct ArrowAr
       return COMPARE_DIFFERENT;
     }
     rc = CompareElement(schema->dictionary, a->dictionary, index_a, b->dictionary, index_b,
-                        depth + 1, reason);
+                        depth + 1, fixed_digits, reason);
     if (rc != COMPARE_EQUAL) {
       ArrowTestingPrefixError(reason, "dictionary value (index %" PRId64 ")", index_b);
     }
@@ -294,7 +311,7 @@ static int CompareElement(const struct ArrowSchema* schema, const struct ArrowAr
     case NANOARROW_TYPE_DOUBLE: {
       double value_a = ArrowArrayViewGetDoubleUnsafe(a, i);
       double value_b = ArrowArrayViewGetDoubleUnsafe(b, j);
-      if (value_a != value_b && !(isnan(value_a) && isnan(value_b))) {
+      if (!FloatsEqual(value_a, value_b, fixed_digits)) {
         return ReportDifferent(a, i, b, j, reason);
       }
       return COMPARE_EQUAL;
@@ -329,7 +346,7 @@ static int CompareElement(const struct ArrowSchema* schema, const struct ArrowAr
                       size_b, size_a);
         return COMPARE_DIFFERENT;
       }
-      return CompareChildRange(schema, 0, a, start_a, b, start_b, size_a, depth, reason);
+      return CompareChildRange(schema, 0, a, start_a, b, start_b, size_a, depth, fixed_digits, reason);
     }
     case NANOARROW_TYPE_FIXED_SIZE_LIST: {
       int64_t size = a->layout.child_size_elements;
@@ -337,7 +354,7 @@ static int CompareElement(const struct ArrowSchema* schema, const struct ArrowAr
         ArrowErrorSet(reason, "list sizes differ");
         return COMPARE_DIFFERENT;
       }
-      return CompareChildRange(schema, 0, a, pa * size, b, pb * size, size, depth, reason);
+      return CompareChildRange(schema, 0, a, pa * size, b, pb * size, size, depth, fixed_digits, reason);
     }
     case NANOARROW_TYPE_STRUCT: {
       int64_t k;
@@ -346,7 +363,7 @@ static int CompareElement(const struct ArrowSchema* schema, const struct ArrowAr
         return COMPARE_DIFFERENT;
       }
       for (k = 0; k < a->n_children; k++) {
-        int rc = CompareChildRange(schema, k, a, pa, b, pb, 1, depth, reason);
+        int rc = CompareChildRange(schema, k, a, pa, b, pb, 1, depth, fixed_digits, reason);
         if (rc != COMPARE_EQUAL) return rc;
       }
       return COMPARE_EQUAL;
@@ -366,7 +383,7 @@ static int CompareElement(const struct ArrowSchema* schema, const struct ArrowAr
         return COMPARE_DIFFERENT;
       }
       return CompareChildRange(schema, child, a, ArrowArrayViewUnionChildOffset(a, i), b,
-                               ArrowArrayViewUnionChildOffset(b, j), 1, depth, reason);
+                               ArrowArrayViewUnionChildOffset(b, j), 1, depth, fixed_digits, reason);
     }
     case NANOARROW_TYPE_RUN_END_ENCODED: {
       int64_t run_a = ArrowArrayViewPrivateRunIndex(a->children[0], pa);
@@ -375,7 +392,7 @@ static int CompareElement(const struct ArrowSchema* schema, const struct ArrowAr
         ArrowErrorSet(reason, "run-end encoded element outside of the runs");
         return COMPARE_DIFFERENT;
       }
-      return CompareChildRange(schema, 1, a, run_a, b, run_b, 1, depth, reason);
+      return CompareChildRange(schema, 1, a, run_a, b, run_b, 1, depth, fixed_digits, reason);
     }
     default: {
       /* Fixed-width values (integers, temporal types, decimals, intervals, half
@@ -413,7 +430,7 @@ static int CompareViews(const struct ArrowSchema* schema, const struct ArrowArra
     for (k = 0; k < a->n_children; k++) {
       for (i = 0; i < a->length; i++) {
         int rc = CompareElement(schema->children[k], a->children[k], a->offset + i,
-                                b->children[k], b->offset + i, 1, reason);
+                                b->children[k], b->offset + i, 1, -1, reason);
         if (rc != COMPARE_EQUAL) {
           ArrowTestingPrefixError(reason, "column %" PRId64 " '%s' row %" PRId64, k,
                                   ArrowTestingFieldName(schema->children[k]), i);
@@ -430,13 +447,39 @@ static int CompareViews(const struct ArrowSchema* schema, const struct ArrowArra
     return COMPARE_EQUAL;
   }
   for (i = 0; i < a->length; i++) {
-    int rc = CompareElement(schema, a, i, b, i, 0, reason);
+    int rc = CompareElement(schema, a, i, b, i, 0, -1, reason);
     if (rc != COMPARE_EQUAL) {
       ArrowTestingPrefixError(reason, "row %" PRId64, i);
       return rc;
     }
   }
   return COMPARE_EQUAL;
+}
+
+/* Views of both arrays, validated at the FULL level; reset by the caller either
+ * way. */
+static ArrowErrorCode ViewsOfArrays(const struct ArrowSchema* schema,
+                                    const struct ArrowArray* actual,
+                                    const struct ArrowArray* expected,
+                                    struct ArrowArrayView* view_a,
+                                    struct ArrowArrayView* view_b,
+                                    struct ArrowError* reason) {
+  ArrowErrorCode rc;
+  ArrowArrayViewInitFromType(view_a, NANOARROW_TYPE_UNINITIALIZED);
+  ArrowArrayViewInitFromType(view_b, NANOARROW_TYPE_UNINITIALIZED);
+  rc = ArrowArrayViewInitFromSchema(view_a, schema, reason);
+  if (rc == NANOARROW_OK) rc = ArrowArrayViewInitFromSchema(view_b, schema, reason);
+  if (rc == NANOARROW_OK) {
+    rc = ArrowArrayViewSetArray(view_a, actual, reason);
+    if (rc == NANOARROW_OK) rc = ArrowArrayViewValidate(view_a, NANOARROW_VALIDATION_LEVEL_FULL, reason);
+    if (rc != NANOARROW_OK) ArrowTestingPrefixError(reason, "actual array is invalid");
+  }
+  if (rc == NANOARROW_OK) {
+    rc = ArrowArrayViewSetArray(view_b, expected, reason);
+    if (rc == NANOARROW_OK) rc = ArrowArrayViewValidate(view_b, NANOARROW_VALIDATION_LEVEL_FULL, reason);
+    if (rc != NANOARROW_OK) ArrowTestingPrefixError(reason, "expected array is invalid");
+  }
+  return rc;
 }
 
 ArrowErrorCode ArrowTestingCompareArray(const struct ArrowSchema* schema,
@@ -448,20 +491,7 @@ ArrowErrorCode ArrowTestingCompareArray(const struct ArrowSchema* schema,
   int rc;
 
   *equal = 0;
-  ArrowArrayViewInitFromType(&view_a, NANOARROW_TYPE_UNINITIALIZED);
-  ArrowArrayViewInitFromType(&view_b, NANOARROW_TYPE_UNINITIALIZED);
-  rc = ArrowArrayViewInitFromSchema(&view_a, schema, reason);
-  if (rc == NANOARROW_OK) rc = ArrowArrayViewInitFromSchema(&view_b, schema, reason);
-  if (rc == NANOARROW_OK) {
-    rc = ArrowArrayViewSetArray(&view_a, actual, reason);
-    if (rc == NANOARROW_OK) rc = ArrowArrayViewValidate(&view_a, NANOARROW_VALIDATION_LEVEL_FULL, reason);
-    if (rc != NANOARROW_OK) ArrowTestingPrefixError(reason, "actual array is invalid");
-  }
-  if (rc == NANOARROW_OK) {
-    rc = ArrowArrayViewSetArray(&view_b, expected, reason);
-    if (rc == NANOARROW_OK) rc = ArrowArrayViewValidate(&view_b, NANOARROW_VALIDATION_LEVEL_FULL, reason);
-    if (rc != NANOARROW_OK) ArrowTestingPrefixError(reason, "expected array is invalid");
-  }
+  rc = ViewsOfArrays(schema, actual, expected, &view_a, &view_b, reason);
   if (rc == NANOARROW_OK) {
     rc = CompareViews(schema, &view_a, &view_b, reason);
     if (rc == COMPARE_EQUAL) *equal = 1;
@@ -543,5 +573,325 @@ ArrowErrorCode ArrowTestingCompareStreams(struct ArrowArrayStream* actual,
   ArrowSchemaRelease(&schema_a);
   ArrowSchemaRelease(&schema_b);
   if (rc != NANOARROW_OK) *equal = 0;
+  return rc;
+}
+
+/* ---- Every difference, with its path ---- */
+
+void ArrowTestingCompareOptionsInit(struct ArrowTestingCompareOptions* options) {
+  options->compare_batch_flags = 1;
+  options->compare_metadata_order = 1;
+  options->float_precision = -1;
+  options->on_difference = NULL;
+  options->private_data = NULL;
+}
+
+/* Hands one difference to the callback: path + suffix, both texts null-terminated. */
+static ArrowErrorCode ReportDifference(const struct ArrowTestingCompareOptions* options,
+                                       const char* path, const char* suffix,
+                                       struct ArrowBuffer* actual,
+                                       struct ArrowBuffer* expected,
+                                       struct ArrowError* error) {
+  char full_path[1024];
+  ArrowErrorCode rc;
+  NANOARROW_RETURN_NOT_OK(ArrowBufferAppendUInt8(actual, 0));
+  NANOARROW_RETURN_NOT_OK(ArrowBufferAppendUInt8(expected, 0));
+  if (options->on_difference == NULL) return NANOARROW_OK;
+  snprintf(full_path, sizeof(full_path), "%s%s", path, suffix);
+  rc = options->on_difference(options->private_data, full_path, (const char*)actual->data,
+                              (const char*)expected->data);
+  if (rc != NANOARROW_OK) {
+    ArrowErrorSet(error, "%s: the difference callback returned %d", full_path, (int)rc);
+  }
+  return rc;
+}
+
+static ArrowErrorCode AppendText(struct ArrowBuffer* out, const char* fmt, int64_t value) {
+  char text[64];
+  int n = snprintf(text, sizeof(text), fmt, value);
+  return ArrowBufferAppend(out, text, n);
+}
+
+/* Metadata as bytes (ordered) or as a multiset of pairs; no metadata and an empty
+ * one are the same. */
+static int MetadataSame(const char* actual, const char* expected, int ordered) {
+  struct ArrowMetadataReader reader_a;
+  struct ArrowMetadataReader reader_b;
+  int64_t size;
+  if (ArrowMetadataReaderInit(&reader_a, actual) != NANOARROW_OK ||
+      ArrowMetadataReaderInit(&reader_b, expected) != NANOARROW_OK) {
+    return 0;
+  }
+  if (reader_a.remaining_keys == 0 && reader_b.remaining_keys == 0) return 1;
+  if (!ordered) return MetadataEqual(actual, expected);
+  size = ArrowMetadataSizeOf(actual);
+  return size == ArrowMetadataSizeOf(expected) &&
+         memcmp(actual, expected, (size_t)size) == 0;
+}
+
+/* Both sides of a difference, as JSON text. */
+struct DifferenceTexts {
+  struct ArrowBuffer actual;
+  struct ArrowBuffer expected;
+};
+
+static void DifferenceTextsClear(struct DifferenceTexts* texts) {
+  ArrowBufferResize(&texts->actual, 0, 0);
+  ArrowBufferResize(&texts->expected, 0, 0);
+}
+
+static ArrowErrorCode CompareFieldDifference(const struct ArrowSchema* actual,
+                                             const struct ArrowSchema* expected,
+                                             const struct ArrowTestingCompareOptions* options,
+                                             struct DifferenceTexts* texts, int* differs,
+                                             struct ArrowError* error) {
+  struct ArrowTestingJsonWriteOptions write_options;
+  ArrowTestingJsonWriteOptionsInit(&write_options);
+  write_options.include_metadata = options->compare_metadata_order;
+  DifferenceTextsClear(texts);
+  NANOARROW_RETURN_NOT_OK(
+      ArrowTestingJsonWriteField(actual, &write_options, &texts->actual, error));
+  NANOARROW_RETURN_NOT_OK(
+      ArrowTestingJsonWriteField(expected, &write_options, &texts->expected, error));
+  *differs = texts->actual.size_bytes != texts->expected.size_bytes ||
+             memcmp(texts->actual.data, texts->expected.data,
+                    (size_t)texts->actual.size_bytes) != 0;
+  if (!*differs && !options->compare_metadata_order) {
+    struct ArrowError reason;
+    int rc = CompareSchemaNode(actual, expected, 1, 0, &reason);
+    if (rc == COMPARE_DIFFERENT) {
+      *differs = 1;
+    } else if (rc != COMPARE_EQUAL) {
+      ArrowErrorSet(error, "%s", reason.message);
+      return rc;
+    }
+  }
+  if (*differs && !options->compare_metadata_order) {
+    /* Shown with their metadata, which may be what differs. */
+    write_options.include_metadata = 1;
+    DifferenceTextsClear(texts);
+    NANOARROW_RETURN_NOT_OK(
+        ArrowTestingJsonWriteField(actual, &write_options, &texts->actual, error));
+    NANOARROW_RETURN_NOT_OK(
+        ArrowTestingJsonWriteField(expected, &write_options, &texts->expected, error));
+  }
+  return NANOARROW_OK;
+}
+
+static ArrowErrorCode CompareSchemaDifferences(const struct ArrowSchema* actual,
+                                               const struct ArrowSchema* expected,
+                                               const char* path,
+                                               const struct ArrowTestingCompareOptions* options,
+                                               struct DifferenceTexts* texts,
+                                               struct ArrowError* error) {
+  int64_t i;
+  if (actual == NULL || expected == NULL || actual->release == NULL ||
+      expected->release == NULL || actual->format == NULL || expected->format == NULL) {
+    ArrowErrorSet(error, "%s: schema is released or has no format", path);
+    return EINVAL;
+  }
+  if (strcmp(actual->format, expected->format) != 0) {
+    DifferenceTextsClear(texts);
+    NANOARROW_RETURN_NOT_OK(ArrowBufferAppendStringView(
+        &texts->actual, ArrowCharView(actual->format)));
+    NANOARROW_RETURN_NOT_OK(ArrowBufferAppendStringView(
+        &texts->expected, ArrowCharView(expected->format)));
+    NANOARROW_RETURN_NOT_OK(
+        ReportDifference(options, path, ".format", &texts->actual, &texts->expected, error));
+  }
+  if (options->compare_batch_flags && actual->flags != expected->flags) {
+    DifferenceTextsClear(texts);
+    NANOARROW_RETURN_NOT_OK(AppendText(&texts->actual, "%" PRId64, actual->flags));
+    NANOARROW_RETURN_NOT_OK(AppendText(&texts->expected, "%" PRId64, expected->flags));
+    NANOARROW_RETURN_NOT_OK(
+        ReportDifference(options, path, ".flags", &texts->actual, &texts->expected, error));
+  }
+  if (!MetadataSame(actual->metadata, expected->metadata, options->compare_metadata_order)) {
+    DifferenceTextsClear(texts);
+    NANOARROW_RETURN_NOT_OK(
+        ArrowTestingJsonWriteMetadata(actual->metadata, &texts->actual, error));
+    NANOARROW_RETURN_NOT_OK(
+        ArrowTestingJsonWriteMetadata(expected->metadata, &texts->expected, error));
+    NANOARROW_RETURN_NOT_OK(
+        ReportDifference(options, path, ".metadata", &texts->actual, &texts->expected, error));
+  }
+  if (actual->n_children != expected->n_children) {
+    DifferenceTextsClear(texts);
+    NANOARROW_RETURN_NOT_OK(AppendText(&texts->actual, "%" PRId64, actual->n_children));
+    NANOARROW_RETURN_NOT_OK(AppendText(&texts->expected, "%" PRId64, expected->n_children));
+    return ReportDifference(options, path, ".n_children", &texts->actual, &texts->expected,
+                            error);
+  }
+  for (i = 0; i < actual->n_children; i++) {
+    char suffix[48];
+    int differs = 0;
+    ArrowErrorCode rc = CompareFieldDifference(actual->children[i], expected->children[i],
+                                               options, texts, &differs, error);
+    snprintf(suffix, sizeof(suffix), ".fields[%" PRId64 "]", i);
+    if (rc != NANOARROW_OK) {
+      ArrowTestingPrefixError(error, "%s%s", path, suffix);
+      return rc;
+    }
+    if (differs) {
+      NANOARROW_RETURN_NOT_OK(
+          ReportDifference(options, path, suffix, &texts->actual, &texts->expected, error));
+    }
+  }
+  return NANOARROW_OK;
+}
+
+ArrowErrorCode ArrowTestingCompareSchemaDifferences(
+    const struct ArrowSchema* actual, const struct ArrowSchema* expected, const char* path,
+    const struct ArrowTestingCompareOptions* options, struct ArrowError* error) {
+  struct ArrowTestingCompareOptions defaults;
+  struct DifferenceTexts texts;
+  ArrowErrorCode rc;
+  ArrowTestingCompareOptionsInit(&defaults);
+  if (options == NULL) options = &defaults;
+  ArrowBufferInit(&texts.actual);
+  ArrowBufferInit(&texts.expected);
+  rc = CompareSchemaDifferences(actual, expected, path == NULL ? "" : path, options, &texts,
+                                error);
+  ArrowBufferReset(&texts.actual);
+  ArrowBufferReset(&texts.expected);
+  return rc;
+}
+
+/* Rows [offset, offset + length) of a struct's child k as a view of their own (a
+ * shallow copy that shares everything with the child view). */
+static struct ArrowArrayView ColumnOfStruct(const struct ArrowArrayView* parent, int64_t k) {
+  struct ArrowArrayView column = *parent->children[k];
+  column.offset += parent->offset;
+  column.length = parent->length;
+  column.null_count = -1;
+  return column;
+}
+
+/* Whether rows of a and b (same length) differ anywhere; a negative return is an
+ * error code. */
+static int ColumnDiffers(const struct ArrowSchema* schema, const struct ArrowArrayView* a,
+                         const struct ArrowArrayView* b, int fixed_digits,
+                         struct ArrowError* error) {
+  struct ArrowError reason;
+  int64_t i;
+  for (i = 0; i < a->length; i++) {
+    int rc = CompareElement(schema, a, i, b, i, 1, fixed_digits, &reason);
+    if (rc == COMPARE_DIFFERENT) return 1;
+    if (rc != COMPARE_EQUAL) {
+      ArrowErrorSet(error, "row %" PRId64 ": %s", i, reason.message);
+      return -rc;
+    }
+  }
+  return 0;
+}
+
+static ArrowErrorCode ReportColumns(const struct ArrowSchema* schema,
+                                    const struct ArrowArrayView* a,
+                                    const struct ArrowArrayView* b, const char* path,
+                                    const char* suffix,
+                                    const struct ArrowTestingCompareOptions* options,
+                                    struct DifferenceTexts* texts, struct ArrowError* error) {
+  struct ArrowTestingJsonWriteOptions write_options;
+  ArrowTestingJsonWriteOptionsInit(&write_options);
+  write_options.float_precision = options->float_precision;
+  DifferenceTextsClear(texts);
+  NANOARROW_RETURN_NOT_OK(
+      ArrowTestingJsonWriteColumn(schema, a, &write_options, &texts->actual, error));
+  NANOARROW_RETURN_NOT_OK(
+      ArrowTestingJsonWriteColumn(schema, b, &write_options, &texts->expected, error));
+  return ReportDifference(options, path, suffix, &texts->actual, &texts->expected, error);
+}
+
+static ArrowErrorCode AppendValidity(struct ArrowBuffer* out, const struct ArrowArrayView* view) {
+  int64_t i;
+  NANOARROW_RETURN_NOT_OK(ArrowBufferAppendUInt8(out, '['));
+  for (i = 0; i < view->length; i++) {
+    NANOARROW_RETURN_NOT_OK(ArrowBufferAppendStringView(
+        out, ArrowCharView(ArrowArrayViewIsNull(view, i) ? (i > 0 ? ", 0" : "0")
+                                                         : (i > 0 ? ", 1" : "1"))));
+  }
+  return ArrowBufferAppendUInt8(out, ']');
+}
+
+static ArrowErrorCode CompareViewDifferences(const struct ArrowSchema* schema,
+                                             const struct ArrowArrayView* a,
+                                             const struct ArrowArrayView* b, const char* path,
+                                             const struct ArrowTestingCompareOptions* options,
+                                             struct DifferenceTexts* texts,
+                                             struct ArrowError* error) {
+  int differs;
+  int64_t i;
+  int64_t k;
+  if (a->length != b->length) {
+    DifferenceTextsClear(texts);
+    NANOARROW_RETURN_NOT_OK(AppendText(&texts->actual, "%" PRId64, a->length));
+    NANOARROW_RETURN_NOT_OK(AppendText(&texts->expected, "%" PRId64, b->length));
+    return ReportDifference(options, path, ".length", &texts->actual, &texts->expected,
+                            error);
+  }
+  if (a->storage_type != NANOARROW_TYPE_STRUCT) {
+    differs = ColumnDiffers(schema, a, b, options->float_precision, error);
+    if (differs < 0) return -differs;
+    if (differs) return ReportColumns(schema, a, b, path, "", options, texts, error);
+    return NANOARROW_OK;
+  }
+
+  for (k = 0; k < a->n_children; k++) {
+    char suffix[48];
+    struct ArrowArrayView column_a = ColumnOfStruct(a, k);
+    struct ArrowArrayView column_b = ColumnOfStruct(b, k);
+    snprintf(suffix, sizeof(suffix), ".columns[%" PRId64 "]", k);
+    differs = ColumnDiffers(schema->children[k], &column_a, &column_b,
+                            options->float_precision, error);
+    if (differs < 0) {
+      ArrowTestingPrefixError(error, "%s%s", path, suffix);
+      return -differs;
+    }
+    if (differs) {
+      NANOARROW_RETURN_NOT_OK(ReportColumns(schema->children[k], &column_a, &column_b, path,
+                                            suffix, options, texts, error));
+    }
+  }
+  for (i = 0; i < a->length; i++) {
+    if (ArrowArrayViewIsNull(a, i) != ArrowArrayViewIsNull(b, i)) {
+      DifferenceTextsClear(texts);
+      NANOARROW_RETURN_NOT_OK(AppendValidity(&texts->actual, a));
+      NANOARROW_RETURN_NOT_OK(AppendValidity(&texts->expected, b));
+      return ReportDifference(options, path, ".validity", &texts->actual, &texts->expected,
+                              error);
+    }
+  }
+  return NANOARROW_OK;
+}
+
+ArrowErrorCode ArrowTestingCompareArrayDifferences(
+    const struct ArrowSchema* schema, const struct ArrowArray* actual,
+    const struct ArrowArray* expected, const char* path,
+    const struct ArrowTestingCompareOptions* options, struct ArrowError* error) {
+  struct ArrowTestingCompareOptions defaults;
+  struct DifferenceTexts texts;
+  struct ArrowArrayView view_a;
+  struct ArrowArrayView view_b;
+  ArrowErrorCode rc;
+  ArrowTestingCompareOptionsInit(&defaults);
+  if (options == NULL) options = &defaults;
+  if (path == NULL) path = "";
+  if (schema == NULL || schema->release == NULL || actual == NULL || expected == NULL ||
+      actual->release == NULL || expected->release == NULL) {
+    ArrowErrorSet(error, "%s: schema or array is released", path);
+    return EINVAL;
+  }
+  ArrowBufferInit(&texts.actual);
+  ArrowBufferInit(&texts.expected);
+  rc = ViewsOfArrays(schema, actual, expected, &view_a, &view_b, error);
+  if (rc != NANOARROW_OK) {
+    ArrowTestingPrefixError(error, "%s", path);
+  } else {
+    rc = CompareViewDifferences(schema, &view_a, &view_b, path, options, &texts, error);
+  }
+  ArrowArrayViewReset(&view_a);
+  ArrowArrayViewReset(&view_b);
+  ArrowBufferReset(&texts.actual);
+  ArrowBufferReset(&texts.expected);
   return rc;
 }

@@ -1429,6 +1429,104 @@ ArrowErrorCode ArrowTestingJsonReadBatch(const char* json, int64_t size_bytes, i
   return rc;
 }
 
+/* ---- Single objects (a field, a batch, a column) ---- */
+
+/* Parses json into doc->root, which must be an object; doc has no schema, batches
+ * or dictionaries. */
+static ArrowErrorCode JsonObjectParse(const char* json, int64_t size_bytes, const char* what,
+                                      struct JsonDocument* doc, struct ArrowError* error) {
+  json_error_t json_error;
+  memset(doc, 0, sizeof(*doc));
+  if (size_bytes < 0 || (json == NULL && size_bytes > 0)) {
+    ArrowErrorSet(error, "%s: no JSON text", what);
+    return EINVAL;
+  }
+  doc->root = json_loadb(json, (size_t)size_bytes, JSON_ALLOW_NUL, &json_error);
+  if (doc->root == NULL) {
+    ArrowErrorSet(error, "%s: invalid JSON at line %d column %d: %s", what, json_error.line,
+                  json_error.column, json_error.text);
+    return EINVAL;
+  }
+  if (!json_is_object(doc->root)) {
+    ArrowErrorSet(error, "%s: the JSON text is a %s, not an object", what,
+                  JsonTypeName(doc->root));
+    JsonDocumentReset(doc);
+    return EINVAL;
+  }
+  return NANOARROW_OK;
+}
+
+ArrowErrorCode ArrowTestingJsonReadField(const char* json, int64_t size_bytes,
+                                         struct ArrowSchema* out, struct ArrowError* error) {
+  struct JsonDocument doc;
+  struct ArrowSchema field;
+  ArrowErrorCode rc;
+  NANOARROW_RETURN_NOT_OK(JsonObjectParse(json, size_bytes, "field", &doc, error));
+  ArrowSchemaInit(&field);
+  rc = JsonReadField(doc.root, &field, &doc.dict_ids, 0, error);
+  if (rc == NANOARROW_OK) {
+    ArrowSchemaMove(&field, out);
+  } else {
+    ArrowSchemaRelease(&field);
+  }
+  JsonDocumentReset(&doc);
+  return rc;
+}
+
+/* Reads a batch (is_batch) or a column object of schema into out. */
+static ArrowErrorCode JsonReadBareArray(const char* json, int64_t size_bytes,
+                                        const struct ArrowSchema* schema, int is_batch,
+                                        struct ArrowArray* out, struct ArrowError* error) {
+  const char* what = is_batch ? "record batch" : "column";
+  struct JsonDocument doc;
+  struct ArrowArray array;
+  ArrowErrorCode rc;
+
+  if (schema == NULL || schema->release == NULL) {
+    ArrowErrorSet(error, "%s: the schema is released", what);
+    return EINVAL;
+  }
+  if (is_batch && (schema->format == NULL || strcmp(schema->format, "+s") != 0)) {
+    ArrowErrorSet(error, "%s: the schema must be a struct (\"+s\")", what);
+    return EINVAL;
+  }
+  NANOARROW_RETURN_NOT_OK(JsonObjectParse(json, size_bytes, what, &doc, error));
+  rc = ArrowArrayInitFromSchema(&array, schema, error);
+  if (rc != NANOARROW_OK) {
+    JsonDocumentReset(&doc);
+    return rc;
+  }
+  if (is_batch) {
+    rc = JsonReadRecordBatch(&doc, schema, doc.root, &array, 0, error);
+  } else {
+    rc = JsonReadColumn(&doc, schema, doc.root, &array, 0, error);
+  }
+  if (rc == NANOARROW_OK) {
+    rc = ArrowArrayFinishBuilding(&array, NANOARROW_VALIDATION_LEVEL_FULL, error);
+  }
+  if (rc == NANOARROW_OK) {
+    ArrowArrayMove(&array, out);
+  } else {
+    ArrowTestingPrefixError(error, "%s", what);
+    ArrowArrayRelease(&array);
+  }
+  JsonDocumentReset(&doc);
+  return rc;
+}
+
+ArrowErrorCode ArrowTestingJsonReadRecordBatch(const char* json, int64_t size_bytes,
+                                               const struct ArrowSchema* schema,
+                                               struct ArrowArray* out,
+                                               struct ArrowError* error) {
+  return JsonReadBareArray(json, size_bytes, schema, 1, out, error);
+}
+
+ArrowErrorCode ArrowTestingJsonReadColumn(const char* json, int64_t size_bytes,
+                                          const struct ArrowSchema* field,
+                                          struct ArrowArray* out, struct ArrowError* error) {
+  return JsonReadBareArray(json, size_bytes, field, 0, out, error);
+}
+
 /* ---- Stream ---- */
 
 struct JsonStreamPrivate {

@@ -28,12 +28,18 @@ static ArrowErrorCode PutUInt(struct ArrowBuffer* out, uint64_t value) {
   return ArrowBufferAppend(out, text, n);
 }
 
-/* The shortest decimal text that reads back as the same float / double. JSON has
- * no NaN or infinity: those are written as null (readers refuse them). */
-static ArrowErrorCode PutDouble(struct ArrowBuffer* out, double value, int is_float) {
-  char text[40];
+/* The shortest decimal text that reads back as the same float / double, or with
+ * fixed digits after the point (fixed_digits >= 0). JSON has no NaN or infinity:
+ * those are written as null (readers refuse them). */
+static ArrowErrorCode PutDouble(struct ArrowBuffer* out, double value, int is_float,
+                                int fixed_digits) {
+  char text[400];
   int precision;
   if (isnan(value) || isinf(value)) return Put(out, "null");
+  if (fixed_digits >= 0) {
+    snprintf(text, sizeof(text), "%.*f", fixed_digits > 20 ? 20 : fixed_digits, value);
+    return Put(out, text);
+  }
   for (precision = is_float ? 6 : 15; precision <= 17; precision++) {
     snprintf(text, sizeof(text), "%.*g", precision, value);
     if (is_float ? (float)strtod(text, NULL) == (float)value : strtod(text, NULL) == value) {
@@ -103,6 +109,36 @@ static ArrowErrorCode DictListAppend(struct JsonDictList* list,
   }
   list->schemas[list->n++] = schema;
   return NANOARROW_OK;
+}
+
+/* What the recursive writers carry: the dictionary ids handed out so far and the
+ * options. */
+struct JsonWriter {
+  struct JsonDictList dicts;
+  int float_precision;
+  int include_metadata;
+};
+
+static void JsonWriterInit(struct JsonWriter* writer,
+                           const struct ArrowTestingJsonWriteOptions* options) {
+  struct ArrowTestingJsonWriteOptions defaults;
+  ArrowTestingJsonWriteOptionsInit(&defaults);
+  if (options == NULL) options = &defaults;
+  writer->dicts.schemas = NULL;
+  writer->dicts.n = 0;
+  writer->dicts.capacity = 0;
+  writer->float_precision = options->float_precision;
+  writer->include_metadata = options->include_metadata;
+}
+
+static void JsonWriterReset(struct JsonWriter* writer) {
+  ArrowFree((void*)writer->dicts.schemas);
+  writer->dicts.schemas = NULL;
+}
+
+void ArrowTestingJsonWriteOptionsInit(struct ArrowTestingJsonWriteOptions* options) {
+  options->float_precision = -1;
+  options->include_metadata = 1;
 }
 
 static int64_t DictListFind(const struct JsonDictList* list, const struct ArrowSchema* schema) {
@@ -259,12 +295,13 @@ static ArrowErrorCode PutMetadata(struct ArrowBuffer* out, const char* metadata)
 }
 
 static ArrowErrorCode PutFields(struct ArrowBuffer* out, const struct ArrowSchema* schema,
-                                struct JsonDictList* dicts, int depth,
+                                struct JsonWriter* writer, int depth,
                                 struct ArrowError* error);
 
 static ArrowErrorCode PutField(struct ArrowBuffer* out, const struct ArrowSchema* schema,
-                               struct JsonDictList* dicts, int depth,
+                               struct JsonWriter* writer, int depth,
                                struct ArrowError* error) {
+  struct JsonDictList* dicts = &writer->dicts;
   const struct ArrowSchema* value_schema =
       schema->dictionary != NULL ? schema->dictionary : schema;
   struct ArrowSchemaView view;
@@ -298,12 +335,13 @@ static ArrowErrorCode PutField(struct ArrowBuffer* out, const struct ArrowSchema
   }
 
   NANOARROW_RETURN_NOT_OK(Put(out, ", \"children\": "));
-  rc = PutFields(out, value_schema, dicts, depth + 1, error);
+  rc = PutFields(out, value_schema, writer, depth + 1, error);
   if (rc != NANOARROW_OK) {
     ArrowTestingPrefixError(error, "field '%s'", ArrowTestingFieldName(schema));
     return rc;
   }
-  if (schema->metadata != NULL && ArrowMetadataSizeOf(schema->metadata) > 4) {
+  if (writer->include_metadata && schema->metadata != NULL &&
+      ArrowMetadataSizeOf(schema->metadata) > 4) {
     NANOARROW_RETURN_NOT_OK(Put(out, ", \"metadata\": "));
     NANOARROW_RETURN_NOT_OK(PutMetadata(out, schema->metadata));
   }
@@ -311,26 +349,27 @@ static ArrowErrorCode PutField(struct ArrowBuffer* out, const struct ArrowSchema
 }
 
 static ArrowErrorCode PutFields(struct ArrowBuffer* out, const struct ArrowSchema* schema,
-                                struct JsonDictList* dicts, int depth,
+                                struct JsonWriter* writer, int depth,
                                 struct ArrowError* error) {
   int64_t i;
   NANOARROW_RETURN_NOT_OK(Put(out, "["));
   for (i = 0; i < schema->n_children; i++) {
     if (i > 0) NANOARROW_RETURN_NOT_OK(Put(out, ", "));
-    NANOARROW_RETURN_NOT_OK(PutField(out, schema->children[i], dicts, depth, error));
+    NANOARROW_RETURN_NOT_OK(PutField(out, schema->children[i], writer, depth, error));
   }
   return Put(out, "]");
 }
 
 static ArrowErrorCode PutSchema(struct ArrowBuffer* out, const struct ArrowSchema* schema,
-                                struct JsonDictList* dicts, struct ArrowError* error) {
+                                struct JsonWriter* writer, struct ArrowError* error) {
   if (schema->release == NULL || schema->format == NULL || strcmp(schema->format, "+s") != 0) {
     ArrowErrorSet(error, "a record batch schema must be a struct (\"+s\")");
     return EINVAL;
   }
   NANOARROW_RETURN_NOT_OK(Put(out, "{\"fields\": "));
-  NANOARROW_RETURN_NOT_OK(PutFields(out, schema, dicts, 0, error));
-  if (schema->metadata != NULL && ArrowMetadataSizeOf(schema->metadata) > 4) {
+  NANOARROW_RETURN_NOT_OK(PutFields(out, schema, writer, 0, error));
+  if (writer->include_metadata && schema->metadata != NULL &&
+      ArrowMetadataSizeOf(schema->metadata) > 4) {
     NANOARROW_RETURN_NOT_OK(Put(out, ", \"metadata\": "));
     NANOARROW_RETURN_NOT_OK(PutMetadata(out, schema->metadata));
   }
@@ -340,9 +379,53 @@ static ArrowErrorCode PutSchema(struct ArrowBuffer* out, const struct ArrowSchem
 ArrowErrorCode ArrowTestingJsonWriteSchema(const struct ArrowSchema* schema,
                                            struct ArrowBuffer* out,
                                            struct ArrowError* error) {
-  struct JsonDictList dicts = {NULL, 0, 0};
-  ArrowErrorCode rc = PutSchema(out, schema, &dicts, error);
-  ArrowFree((void*)dicts.schemas);
+  return ArrowTestingJsonWriteSchemaWithOptions(schema, NULL, out, error);
+}
+
+ArrowErrorCode ArrowTestingJsonWriteSchemaWithOptions(
+    const struct ArrowSchema* schema, const struct ArrowTestingJsonWriteOptions* options,
+    struct ArrowBuffer* out, struct ArrowError* error) {
+  struct JsonWriter writer;
+  ArrowErrorCode rc;
+  JsonWriterInit(&writer, options);
+  rc = PutSchema(out, schema, &writer, error);
+  JsonWriterReset(&writer);
+  return rc;
+}
+
+ArrowErrorCode ArrowTestingJsonWriteField(const struct ArrowSchema* field,
+                                          const struct ArrowTestingJsonWriteOptions* options,
+                                          struct ArrowBuffer* out,
+                                          struct ArrowError* error) {
+  struct JsonWriter writer;
+  ArrowErrorCode rc;
+  if (field == NULL || field->release == NULL) {
+    ArrowErrorSet(error, "field is released");
+    return EINVAL;
+  }
+  JsonWriterInit(&writer, options);
+  rc = PutField(out, field, &writer, 0, error);
+  JsonWriterReset(&writer);
+  return rc;
+}
+
+ArrowErrorCode ArrowTestingJsonWriteType(const struct ArrowSchema* field,
+                                         struct ArrowBuffer* out, struct ArrowError* error) {
+  const struct ArrowSchema* value_schema;
+  struct ArrowSchemaView view;
+  if (field == NULL || field->release == NULL) {
+    ArrowErrorSet(error, "field is released");
+    return EINVAL;
+  }
+  value_schema = field->dictionary != NULL ? field->dictionary : field;
+  NANOARROW_RETURN_NOT_OK(ArrowSchemaViewInit(&view, value_schema, error));
+  return PutType(out, value_schema, &view, error);
+}
+
+ArrowErrorCode ArrowTestingJsonWriteMetadata(const char* metadata, struct ArrowBuffer* out,
+                                             struct ArrowError* error) {
+  ArrowErrorCode rc = PutMetadata(out, metadata);
+  if (rc != NANOARROW_OK) ArrowErrorSet(error, "metadata is malformed or out of memory");
   return rc;
 }
 
@@ -350,7 +433,8 @@ ArrowErrorCode ArrowTestingJsonWriteSchema(const struct ArrowSchema* schema,
 
 static ArrowErrorCode PutColumn(struct ArrowBuffer* out, const struct ArrowSchema* schema,
                                 const struct ArrowArrayView* view, int64_t start,
-                                int64_t length, int depth, struct ArrowError* error);
+                                int64_t length, int depth, int fixed_digits,
+                                struct ArrowError* error);
 
 static ArrowErrorCode PutOffsets(struct ArrowBuffer* out, const char* key,
                                  const struct ArrowArrayView* view, int buffer, int64_t p0,
@@ -368,7 +452,8 @@ static ArrowErrorCode PutOffsets(struct ArrowBuffer* out, const char* key,
 }
 
 static ArrowErrorCode PutValue(struct ArrowBuffer* out, const struct ArrowSchemaView* sv,
-                               const struct ArrowArrayView* view, int64_t i) {
+                               const struct ArrowArrayView* view, int64_t i,
+                               int fixed_digits) {
   int64_t p = view->offset + i;
   switch (view->storage_type) {
     case NANOARROW_TYPE_BOOL:
@@ -388,9 +473,9 @@ static ArrowErrorCode PutValue(struct ArrowBuffer* out, const struct ArrowSchema
       return PutUInt(out, ArrowArrayViewGetUIntUnsafe(view, i));
     case NANOARROW_TYPE_HALF_FLOAT:
     case NANOARROW_TYPE_FLOAT:
-      return PutDouble(out, ArrowArrayViewGetDoubleUnsafe(view, i), 1);
+      return PutDouble(out, ArrowArrayViewGetDoubleUnsafe(view, i), 1, fixed_digits);
     case NANOARROW_TYPE_DOUBLE:
-      return PutDouble(out, ArrowArrayViewGetDoubleUnsafe(view, i), 0);
+      return PutDouble(out, ArrowArrayViewGetDoubleUnsafe(view, i), 0, fixed_digits);
     case NANOARROW_TYPE_STRING:
     case NANOARROW_TYPE_LARGE_STRING: {
       struct ArrowStringView value = ArrowArrayViewGetStringUnsafe(view, i);
@@ -486,7 +571,7 @@ static ArrowErrorCode PutViews(struct ArrowBuffer* out, const struct ArrowArrayV
 static ArrowErrorCode PutChildren(struct ArrowBuffer* out, const struct ArrowSchema* schema,
                                   const struct ArrowArrayView* view, int whole,
                                   int64_t start, int64_t length, int depth,
-                                  struct ArrowError* error) {
+                                  int fixed_digits, struct ArrowError* error) {
   int64_t k;
   NANOARROW_RETURN_NOT_OK(Put(out, ", \"children\": ["));
   for (k = 0; k < view->n_children; k++) {
@@ -494,7 +579,7 @@ static ArrowErrorCode PutChildren(struct ArrowBuffer* out, const struct ArrowSch
     if (k > 0) NANOARROW_RETURN_NOT_OK(Put(out, ", "));
     rc = PutColumn(out, schema->children[k], view->children[k],
                    whole ? 0 : start, whole ? view->children[k]->length : length,
-                   depth + 1, error);
+                   depth + 1, fixed_digits, error);
     if (rc != NANOARROW_OK) {
       ArrowTestingPrefixError(error, "children[%" PRId64 "]", k);
       return rc;
@@ -506,7 +591,8 @@ static ArrowErrorCode PutChildren(struct ArrowBuffer* out, const struct ArrowSch
 /* Writes elements [start, start + length) of view (logical indices). */
 static ArrowErrorCode PutColumn(struct ArrowBuffer* out, const struct ArrowSchema* schema,
                                 const struct ArrowArrayView* view, int64_t start,
-                                int64_t length, int depth, struct ArrowError* error) {
+                                int64_t length, int depth, int fixed_digits,
+                                struct ArrowError* error) {
   struct ArrowSchemaView sv;
   int64_t p0 = view->offset + start;
   int64_t k;
@@ -543,7 +629,7 @@ static ArrowErrorCode PutColumn(struct ArrowBuffer* out, const struct ArrowSchem
           return EINVAL;
         }
       }
-      NANOARROW_RETURN_NOT_OK(PutChildren(out, schema, view, 0, p0, length, depth, error));
+      NANOARROW_RETURN_NOT_OK(PutChildren(out, schema, view, 0, p0, length, depth, fixed_digits, error));
       break;
     }
     case NANOARROW_TYPE_SPARSE_UNION:
@@ -556,9 +642,9 @@ static ArrowErrorCode PutColumn(struct ArrowBuffer* out, const struct ArrowSchem
       NANOARROW_RETURN_NOT_OK(Put(out, "]"));
       if (view->storage_type == NANOARROW_TYPE_DENSE_UNION) {
         NANOARROW_RETURN_NOT_OK(PutOffsets(out, ", \"OFFSET\": [", view, 1, p0, length, 0));
-        NANOARROW_RETURN_NOT_OK(PutChildren(out, schema, view, 1, 0, 0, depth, error));
+        NANOARROW_RETURN_NOT_OK(PutChildren(out, schema, view, 1, 0, 0, depth, fixed_digits, error));
       } else {
-        NANOARROW_RETURN_NOT_OK(PutChildren(out, schema, view, 0, p0, length, depth, error));
+        NANOARROW_RETURN_NOT_OK(PutChildren(out, schema, view, 0, p0, length, depth, fixed_digits, error));
       }
       break;
     }
@@ -572,20 +658,20 @@ static ArrowErrorCode PutColumn(struct ArrowBuffer* out, const struct ArrowSchem
                               : view->buffer_views[1].data.as_int32[p0 + length];
       int64_t child_length = last - first;
       NANOARROW_RETURN_NOT_OK(PutOffsets(out, ", \"OFFSET\": [", view, 1, p0, length + 1, first));
-      NANOARROW_RETURN_NOT_OK(PutChildren(out, schema, view, 0, first, child_length, depth, error));
+      NANOARROW_RETURN_NOT_OK(PutChildren(out, schema, view, 0, first, child_length, depth, fixed_digits, error));
       break;
     }
     case NANOARROW_TYPE_LIST_VIEW:
     case NANOARROW_TYPE_LARGE_LIST_VIEW:
       NANOARROW_RETURN_NOT_OK(PutOffsets(out, ", \"OFFSET\": [", view, 1, p0, length, 0));
       NANOARROW_RETURN_NOT_OK(PutOffsets(out, ", \"SIZE\": [", view, 2, p0, length, 0));
-      NANOARROW_RETURN_NOT_OK(PutChildren(out, schema, view, 1, 0, 0, depth, error));
+      NANOARROW_RETURN_NOT_OK(PutChildren(out, schema, view, 1, 0, 0, depth, fixed_digits, error));
       break;
     case NANOARROW_TYPE_FIXED_SIZE_LIST: {
       int64_t child_start = p0 * sv.fixed_size;
       int64_t child_length = length * sv.fixed_size;
       NANOARROW_RETURN_NOT_OK(
-          PutChildren(out, schema, view, 0, child_start, child_length, depth, error));
+          PutChildren(out, schema, view, 0, child_start, child_length, depth, fixed_digits, error));
       break;
     }
     case NANOARROW_TYPE_RUN_END_ENCODED:
@@ -593,7 +679,7 @@ static ArrowErrorCode PutColumn(struct ArrowBuffer* out, const struct ArrowSchem
         ArrowErrorSet(error, "a sliced run-end encoded array has no integration JSON form");
         return ENOTSUP;
       }
-      NANOARROW_RETURN_NOT_OK(PutChildren(out, schema, view, 1, 0, 0, depth, error));
+      NANOARROW_RETURN_NOT_OK(PutChildren(out, schema, view, 1, 0, 0, depth, fixed_digits, error));
       break;
     case NANOARROW_TYPE_STRING_VIEW:
     case NANOARROW_TYPE_BINARY_VIEW:
@@ -614,7 +700,7 @@ static ArrowErrorCode PutColumn(struct ArrowBuffer* out, const struct ArrowSchem
       for (k = 0; k < length; k++) {
         ArrowErrorCode rc;
         if (k > 0) NANOARROW_RETURN_NOT_OK(Put(out, ", "));
-        rc = PutValue(out, &sv, view, start + k);
+        rc = PutValue(out, &sv, view, start + k, fixed_digits);
         if (rc == ENOTSUP) {
           ArrowErrorSet(error, "cannot write values of type %s",
                         ArrowTypeString(view->storage_type));
@@ -629,7 +715,8 @@ static ArrowErrorCode PutColumn(struct ArrowBuffer* out, const struct ArrowSchem
 }
 
 static ArrowErrorCode PutBatch(struct ArrowBuffer* out, const struct ArrowSchema* schema,
-                               const struct ArrowArrayView* view, struct ArrowError* error) {
+                               const struct ArrowArrayView* view, int fixed_digits,
+                               struct ArrowError* error) {
   int64_t k;
   if (view->storage_type != NANOARROW_TYPE_STRUCT) {
     ArrowErrorSet(error, "a record batch must be a struct array");
@@ -642,7 +729,7 @@ static ArrowErrorCode PutBatch(struct ArrowBuffer* out, const struct ArrowSchema
     ArrowErrorCode rc;
     if (k > 0) NANOARROW_RETURN_NOT_OK(Put(out, ", "));
     rc = PutColumn(out, schema->children[k], view->children[k], view->offset, view->length, 1,
-                   error);
+                   fixed_digits, error);
     if (rc != NANOARROW_OK) {
       ArrowTestingPrefixError(error, "column %" PRId64 " '%s'", k,
                               ArrowTestingFieldName(schema->children[k]));
@@ -663,6 +750,34 @@ static ArrowErrorCode ViewOfArray(struct ArrowArrayView* view, const struct Arro
   return rc;
 }
 
+ArrowErrorCode ArrowTestingJsonWriteBatchView(
+    const struct ArrowSchema* schema, const struct ArrowArrayView* view,
+    const struct ArrowTestingJsonWriteOptions* options, struct ArrowBuffer* out,
+    struct ArrowError* error) {
+  struct JsonWriter writer;
+  JsonWriterInit(&writer, options);
+  if (schema->n_children != view->n_children) {
+    ArrowErrorSet(error, "the view has %" PRId64 " children for %" PRId64 " fields",
+                  view->n_children, schema->n_children);
+    return EINVAL;
+  }
+  return PutBatch(out, schema, view, writer.float_precision, error);
+}
+
+ArrowErrorCode ArrowTestingJsonWriteColumn(
+    const struct ArrowSchema* field, const struct ArrowArrayView* view,
+    const struct ArrowTestingJsonWriteOptions* options, struct ArrowBuffer* out,
+    struct ArrowError* error) {
+  struct JsonWriter writer;
+  JsonWriterInit(&writer, options);
+  if (field->n_children != view->n_children) {
+    ArrowErrorSet(error, "the view has %" PRId64 " children for %" PRId64 " fields",
+                  view->n_children, field->n_children);
+    return EINVAL;
+  }
+  return PutColumn(out, field, view, 0, view->length, 0, writer.float_precision, error);
+}
+
 ArrowErrorCode ArrowTestingJsonWriteBatch(const struct ArrowSchema* schema,
                                           const struct ArrowArray* array,
                                           struct ArrowBuffer* out,
@@ -670,7 +785,7 @@ ArrowErrorCode ArrowTestingJsonWriteBatch(const struct ArrowSchema* schema,
   struct ArrowArrayView view;
   ArrowErrorCode rc;
   NANOARROW_RETURN_NOT_OK(ViewOfArray(&view, schema, array, error));
-  rc = PutBatch(out, schema, &view, error);
+  rc = PutBatch(out, schema, &view, -1, error);
   ArrowArrayViewReset(&view);
   return rc;
 }
@@ -736,14 +851,23 @@ static ArrowErrorCode CollectDictionaries(const struct ArrowSchema* schema,
 ArrowErrorCode ArrowTestingJsonWriteStream(struct ArrowArrayStream* stream,
                                            struct ArrowBuffer* out,
                                            struct ArrowError* error) {
+  NANOARROW_RETURN_NOT_OK(ArrowTestingJsonWriteDataFile(stream, NULL, out, error));
+  return Put(out, "\n");
+}
+
+ArrowErrorCode ArrowTestingJsonWriteDataFile(
+    struct ArrowArrayStream* stream, const struct ArrowTestingJsonWriteOptions* options,
+    struct ArrowBuffer* out, struct ArrowError* error) {
   struct ArrowSchema schema;
-  struct JsonDictList dicts = {NULL, 0, 0};
+  struct JsonWriter writer;
+  struct JsonDictList* dicts_ptr = &writer.dicts;
   struct DictSlot* slots = NULL;
   struct ArrowBuffer batches;
   int64_t n_batches = 0;
   int64_t k;
   ArrowErrorCode rc;
 
+  JsonWriterInit(&writer, options);
   ArrowBufferInit(&batches);
   rc = stream->get_schema(stream, &schema);
   if (rc != NANOARROW_OK) {
@@ -753,11 +877,11 @@ ArrowErrorCode ArrowTestingJsonWriteStream(struct ArrowArrayStream* stream,
   }
 
   rc = Put(out, "{\"schema\": ");
-  if (rc == NANOARROW_OK) rc = PutSchema(out, &schema, &dicts, error);
-  if (rc == NANOARROW_OK && dicts.n > 0) {
-    slots = (struct DictSlot*)ArrowMalloc(dicts.n * sizeof(struct DictSlot));
+  if (rc == NANOARROW_OK) rc = PutSchema(out, &schema, &writer, error);
+  if (rc == NANOARROW_OK && dicts_ptr->n > 0) {
+    slots = (struct DictSlot*)ArrowMalloc(dicts_ptr->n * sizeof(struct DictSlot));
     if (slots == NULL) rc = ENOMEM;
-    for (k = 0; rc == NANOARROW_OK && k < dicts.n; k++) {
+    for (k = 0; rc == NANOARROW_OK && k < dicts_ptr->n; k++) {
       slots[k].has_value = 0;
       slots[k].array.release = NULL;
     }
@@ -778,9 +902,11 @@ ArrowErrorCode ArrowTestingJsonWriteStream(struct ArrowArrayStream* stream,
     rc = ViewOfArray(&view, &schema, &array, error);
     if (rc == NANOARROW_OK) {
       if (n_batches > 0) rc = Put(&batches, ", ");
-      if (rc == NANOARROW_OK) rc = PutBatch(&batches, &schema, &view, error);
+      if (rc == NANOARROW_OK) {
+        rc = PutBatch(&batches, &schema, &view, writer.float_precision, error);
+      }
       if (rc == NANOARROW_OK && slots != NULL) {
-        rc = CollectDictionaries(&schema, &view, &dicts, slots, 0, error);
+        rc = CollectDictionaries(&schema, &view, dicts_ptr, slots, 0, error);
       }
       ArrowArrayViewReset(&view);
     }
@@ -789,12 +915,12 @@ ArrowErrorCode ArrowTestingJsonWriteStream(struct ArrowArrayStream* stream,
     n_batches++;
   }
 
-  if (rc == NANOARROW_OK && dicts.n > 0) {
+  if (rc == NANOARROW_OK && dicts_ptr->n > 0) {
     int first = 1;
     rc = Put(out, ", \"dictionaries\": [");
-    for (k = 0; rc == NANOARROW_OK && k < dicts.n; k++) {
+    for (k = 0; rc == NANOARROW_OK && k < dicts_ptr->n; k++) {
       struct ArrowArrayView view;
-      struct ArrowSchema* value_schema = (struct ArrowSchema*)dicts.schemas[k];
+      struct ArrowSchema* value_schema = (struct ArrowSchema*)dicts_ptr->schemas[k];
       if (!slots[k].has_value) continue;
       rc = ViewOfArray(&view, value_schema, &slots[k].array, error);
       if (rc != NANOARROW_OK) break;
@@ -810,7 +936,8 @@ ArrowErrorCode ArrowTestingJsonWriteStream(struct ArrowArrayStream* stream,
         const char* old_name = value_schema->name;
         snprintf(name, sizeof(name), "DICT%" PRId64, k);
         value_schema->name = name;
-        rc = PutColumn(out, value_schema, &view, 0, view.length, 1, error);
+        rc = PutColumn(out, value_schema, &view, 0, view.length, 1, writer.float_precision,
+                       error);
         value_schema->name = old_name;
       }
       if (rc == NANOARROW_OK) rc = Put(out, "]}}");
@@ -820,13 +947,13 @@ ArrowErrorCode ArrowTestingJsonWriteStream(struct ArrowArrayStream* stream,
   }
   if (rc == NANOARROW_OK) rc = Put(out, ", \"batches\": [");
   if (rc == NANOARROW_OK) rc = ArrowBufferAppend(out, batches.data, batches.size_bytes);
-  if (rc == NANOARROW_OK) rc = Put(out, "]}\n");
+  if (rc == NANOARROW_OK) rc = Put(out, "]}");
 
-  for (k = 0; slots != NULL && k < dicts.n; k++) {
+  for (k = 0; slots != NULL && k < dicts_ptr->n; k++) {
     if (slots[k].array.release != NULL) ArrowArrayRelease(&slots[k].array);
   }
   ArrowFree(slots);
-  ArrowFree((void*)dicts.schemas);
+  JsonWriterReset(&writer);
   ArrowBufferReset(&batches);
   ArrowSchemaRelease(&schema);
   return rc;

@@ -1,0 +1,452 @@
+// Self-checking tests of nanoarrow/nanoarrow_testing.hpp (TestingJSONWriter,
+// TestingJSONReader, TestingJSONComparison). Prints one line per failed check and
+// exits non-zero when any check failed. Built as C++11 and run under ASan with leak
+// detection: a member that leaks or frees twice fails.
+
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <sstream>
+#include <string>
+
+#include "nanoarrow/nanoarrow_testing.hpp"
+
+#include "check.h"
+
+using nanoarrow::testing::TestingJSONComparison;
+using nanoarrow::testing::TestingJSONReader;
+using nanoarrow::testing::TestingJSONWriter;
+
+static const char kSchemaJson[] =
+    R"({"fields": [{"name": "i", "nullable": true, "type": {"name": "int", "isSigned": true, "bitWidth": 32}, "children": []}, )"
+    R"({"name": "d", "nullable": false, "type": {"name": "floatingpoint", "precision": "DOUBLE"}, "children": []}], )"
+    R"("metadata": [{"key": "k", "value": "v"}]})";
+
+static const char kBatch0Json[] =
+    R"({"count": 2, "columns": [{"name": "i", "count": 2, "VALIDITY": [1, 0], "DATA": [1, 0]}, )"
+    R"({"name": "d", "count": 2, "VALIDITY": [1, 1], "DATA": [1.5, 0.1234]}]})";
+
+static const char kBatch1Json[] =
+    R"({"count": 1, "columns": [{"name": "i", "count": 1, "VALIDITY": [1], "DATA": [7]}, )"
+    R"({"name": "d", "count": 1, "VALIDITY": [1], "DATA": [2.25]}]})";
+
+static std::string DataFileJson() {
+  return std::string("{\"schema\": ") + kSchemaJson + ", \"batches\": [" + kBatch0Json + ", " +
+         kBatch1Json + "]}";
+}
+
+static void ReadSchemaOrThrow(const std::string& json, struct ArrowSchema* out) {
+  TestingJSONReader reader;
+  NANOARROW_THROW_NOT_OK(reader.ReadSchema(json, out));
+}
+
+static void ReadBatchOrThrow(const struct ArrowSchema* schema, const std::string& json,
+                             struct ArrowArray* out) {
+  TestingJSONReader reader;
+  NANOARROW_THROW_NOT_OK(reader.ReadBatch(json, schema, out));
+}
+
+static void TestWriterPieces() {
+  TestingJSONWriter writer;
+  nanoarrow::UniqueSchema schema;
+  ReadSchemaOrThrow(kSchemaJson, schema.get());
+
+  std::stringstream type;
+  CHECK(writer.WriteType(type, schema->children[0]) == NANOARROW_OK);
+  CHECK(type.str() == R"({"name": "int", "isSigned": true, "bitWidth": 32})");
+
+  std::stringstream field;
+  CHECK(writer.WriteField(field, schema->children[1]) == NANOARROW_OK);
+  CHECK(field.str() ==
+        R"({"name": "d", "nullable": false, "type": {"name": "floatingpoint", "precision": "DOUBLE"}, "children": []})");
+
+  std::stringstream metadata;
+  CHECK(writer.WriteMetadata(metadata, schema->metadata) == NANOARROW_OK);
+  CHECK(metadata.str() == R"([{"key": "k", "value": "v"}])");
+  std::stringstream no_metadata;
+  CHECK(writer.WriteMetadata(no_metadata, nullptr) == NANOARROW_OK);
+  CHECK(no_metadata.str() == "[]");
+
+  std::stringstream schema_out;
+  CHECK(writer.WriteSchema(schema_out, schema.get()) == NANOARROW_OK);
+  CHECK(schema_out.str() == kSchemaJson);
+
+  // include_metadata(false) drops schema and field metadata.
+  TestingJSONWriter no_meta_writer;
+  no_meta_writer.set_include_metadata(false);
+  std::stringstream schema_no_meta;
+  CHECK(no_meta_writer.WriteSchema(schema_no_meta, schema.get()) == NANOARROW_OK);
+  CHECK(schema_no_meta.str().find("metadata") == std::string::npos);
+  CHECK(schema_no_meta.str().find(R"({"fields": [{"name": "i")") == 0);
+
+  // A non-struct schema is not a record batch schema: an error, nothing written.
+  nanoarrow::UniqueSchema int_schema;
+  NANOARROW_THROW_NOT_OK(ArrowSchemaInitFromType(int_schema.get(), NANOARROW_TYPE_INT32));
+  std::stringstream refused;
+  CHECK(writer.WriteSchema(refused, int_schema.get()) == EINVAL);
+  CHECK(refused.str().empty());
+}
+
+static void TestWriterBatchColumnPrecision() {
+  nanoarrow::UniqueSchema schema;
+  ReadSchemaOrThrow(kSchemaJson, schema.get());
+  nanoarrow::UniqueArray batch;
+  ReadBatchOrThrow(schema.get(), kBatch0Json, batch.get());
+  nanoarrow::UniqueArrayView view;
+  NANOARROW_THROW_NOT_OK(ArrowArrayViewInitFromSchema(view.get(), schema.get(), nullptr));
+  NANOARROW_THROW_NOT_OK(ArrowArrayViewSetArray(view.get(), batch.get(), nullptr));
+
+  TestingJSONWriter writer;
+  std::stringstream batch_out;
+  CHECK(writer.WriteBatch(batch_out, schema.get(), view.get()) == NANOARROW_OK);
+  CHECK(batch_out.str() == kBatch0Json);
+
+  std::stringstream column_out;
+  CHECK(writer.WriteColumn(column_out, schema->children[1], view->children[1]) ==
+        NANOARROW_OK);
+  CHECK(column_out.str() == R"({"name": "d", "count": 2, "VALIDITY": [1, 1], "DATA": [1.5, 0.1234]})");
+
+  writer.set_float_precision(3);
+  std::stringstream rounded;
+  CHECK(writer.WriteColumn(rounded, schema->children[1], view->children[1]) == NANOARROW_OK);
+  CHECK(rounded.str() == R"({"name": "d", "count": 2, "VALIDITY": [1, 1], "DATA": [1.500, 0.123]})");
+
+  writer.set_float_precision(-1);
+  std::stringstream back;
+  CHECK(writer.WriteColumn(back, schema->children[1], view->children[1]) == NANOARROW_OK);
+  CHECK(back.str() == column_out.str());
+}
+
+static void TestDataFileRoundTrip() {
+  TestingJSONReader reader;
+  TestingJSONWriter writer;
+  const std::string json = DataFileJson();
+
+  nanoarrow::UniqueArrayStream stream;
+  CHECK(reader.ReadDataFile(json, stream.get()) == NANOARROW_OK);
+  std::stringstream written;
+  CHECK(writer.WriteDataFile(written, stream.get()) == NANOARROW_OK);
+  CHECK(written.str() == json);
+
+  // write -> read -> compare equal
+  nanoarrow::UniqueArrayStream original;
+  nanoarrow::UniqueArrayStream reread;
+  CHECK(reader.ReadDataFile(json, original.get()) == NANOARROW_OK);
+  CHECK(reader.ReadDataFile(written.str(), reread.get()) == NANOARROW_OK);
+  TestingJSONComparison comparison;
+  CHECK(comparison.CompareArrayStream(reread.get(), original.get()) == NANOARROW_OK);
+  CHECK(comparison.num_differences() == 0);
+
+  // An empty stream.
+  nanoarrow::UniqueSchema empty_schema;
+  ReadSchemaOrThrow(R"({"fields": []})", empty_schema.get());
+  nanoarrow::UniqueArrayStream empty = nanoarrow::EmptyArrayStream::MakeUnique(empty_schema.get());
+  std::stringstream empty_out;
+  CHECK(writer.WriteDataFile(empty_out, empty.get()) == NANOARROW_OK);
+  CHECK(empty_out.str() == R"({"schema": {"fields": []}, "batches": []})");
+}
+
+static int64_t CountBatches(struct ArrowArrayStream* stream, int64_t* first_length) {
+  int64_t n = 0;
+  *first_length = -1;
+  while (true) {
+    nanoarrow::UniqueArray array;
+    if (stream->get_next(stream, array.get()) != NANOARROW_OK) return -1;
+    if (array->release == nullptr) return n;
+    if (n == 0) *first_length = array->length;
+    n++;
+  }
+}
+
+static void TestReader() {
+  TestingJSONReader reader;
+  TestingJSONReader with_allocator(ArrowBufferAllocatorDefault());
+  const std::string json = DataFileJson();
+  CHECK(TestingJSONReader::kNumBatchOnlySchema == -2);
+  CHECK(TestingJSONReader::kNumBatchReadAll == -1);
+
+  int64_t first_length = 0;
+  nanoarrow::UniqueArrayStream all;
+  CHECK(with_allocator.ReadDataFile(json, all.get()) == NANOARROW_OK);
+  CHECK(CountBatches(all.get(), &first_length) == 2);
+  CHECK(first_length == 2);
+
+  nanoarrow::UniqueArrayStream only_schema;
+  CHECK(reader.ReadDataFile(json, only_schema.get(), TestingJSONReader::kNumBatchOnlySchema) ==
+        NANOARROW_OK);
+  nanoarrow::UniqueSchema schema;
+  CHECK(only_schema->get_schema(only_schema.get(), schema.get()) == NANOARROW_OK);
+  CHECK(schema->n_children == 2);
+  CHECK(CountBatches(only_schema.get(), &first_length) == 0);
+
+  nanoarrow::UniqueArrayStream second;
+  CHECK(reader.ReadDataFile(json, second.get(), 1) == NANOARROW_OK);
+  CHECK(CountBatches(second.get(), &first_length) == 1);
+  CHECK(first_length == 1);
+
+  struct ArrowError error;
+  error.message[0] = '\0';
+  nanoarrow::UniqueArrayStream missing;
+  CHECK(reader.ReadDataFile(json, missing.get(), 2, &error) == ERANGE);
+  CHECK(std::strstr(error.message, "batch 2") != nullptr);
+  CHECK(missing->release == nullptr);
+  CHECK(reader.ReadDataFile(json, missing.get(), -3, &error) == EINVAL);
+
+  nanoarrow::UniqueSchema field;
+  CHECK(reader.ReadField(R"({"name": "s", "nullable": true, "type": {"name": "utf8"}, "children": []})",
+                         field.get()) == NANOARROW_OK);
+  CHECK(std::strcmp(field->format, "u") == 0);
+  CHECK(std::strcmp(field->name, "s") == 0);
+
+  nanoarrow::UniqueArray column;
+  CHECK(reader.ReadColumn(R"({"name": "s", "count": 2, "VALIDITY": [1, 1], "OFFSET": [0, 1, 3], "DATA": ["a", "bc"]})",
+                          field.get(), column.get()) == NANOARROW_OK);
+  CHECK(column->length == 2);
+
+  nanoarrow::UniqueArray batch;
+  CHECK(reader.ReadBatch(kBatch1Json, schema.get(), batch.get()) == NANOARROW_OK);
+  CHECK(batch->length == 1 && batch->n_children == 2);
+}
+
+static void TestReaderErrors() {
+  TestingJSONReader reader;
+  struct ArrowError error;
+
+  error.message[0] = '\0';
+  nanoarrow::UniqueSchema schema;
+  CHECK(reader.ReadSchema("{\"fields\": [", schema.get(), &error) == EINVAL);
+  CHECK(std::strstr(error.message, "invalid JSON") != nullptr);
+  CHECK(schema->release == nullptr);
+  CHECK(reader.ReadSchema("{\"fields\": [", schema.get()) == EINVAL);  // no ArrowError
+
+  error.message[0] = '\0';
+  nanoarrow::UniqueSchema field;
+  CHECK(reader.ReadField(R"({"name": "x", "type": {"name": "nosuchtype"}})", field.get(),
+                         &error) != NANOARROW_OK);
+  CHECK(std::strstr(error.message, "'x'") != nullptr);
+  CHECK(field->release == nullptr);
+  CHECK(reader.ReadField("[1, 2]", field.get(), &error) == EINVAL);
+  CHECK(std::strstr(error.message, "not an object") != nullptr);
+
+  nanoarrow::UniqueSchema good;
+  ReadSchemaOrThrow(kSchemaJson, good.get());
+  error.message[0] = '\0';
+  nanoarrow::UniqueArray batch;
+  CHECK(reader.ReadBatch(R"({"count": 1, "columns": []})", good.get(), batch.get(), &error) ==
+        EINVAL);
+  CHECK(std::strstr(error.message, "0 columns for 2 fields") != nullptr);
+  CHECK(batch->release == nullptr);
+
+  error.message[0] = '\0';
+  nanoarrow::UniqueArray column;
+  CHECK(reader.ReadColumn(R"({"name": "i", "count": 2, "VALIDITY": [1, 1], "DATA": [1]})",
+                          good->children[0], column.get(), &error) == EINVAL);
+  CHECK(error.message[0] != '\0');
+  CHECK(column->release == nullptr);
+
+  error.message[0] = '\0';
+  nanoarrow::UniqueArrayStream stream;
+  CHECK(reader.ReadDataFile("not json", stream.get(), TestingJSONReader::kNumBatchReadAll,
+                            &error) == EINVAL);
+  CHECK(error.message[0] != '\0');
+  CHECK(stream->release == nullptr);
+}
+
+static void TestCompareSchema() {
+  nanoarrow::UniqueSchema expected;
+  nanoarrow::UniqueSchema actual;
+  ReadSchemaOrThrow(kSchemaJson, expected.get());
+  // The second field renamed, the schema metadata changed.
+  ReadSchemaOrThrow(
+      R"({"fields": [{"name": "i", "nullable": true, "type": {"name": "int", "isSigned": true, "bitWidth": 32}, "children": []}, )"
+      R"({"name": "e", "nullable": false, "type": {"name": "floatingpoint", "precision": "DOUBLE"}, "children": []}], )"
+      R"("metadata": [{"key": "k", "value": "w"}]})",
+      actual.get());
+
+  TestingJSONComparison comparison;
+  CHECK(comparison.CompareSchema(expected.get(), expected.get()) == NANOARROW_OK);
+  CHECK(comparison.num_differences() == 0);
+
+  CHECK(comparison.CompareSchema(actual.get(), expected.get(), nullptr, "Schema") ==
+        NANOARROW_OK);
+  CHECK(comparison.num_differences() == 2);
+  std::stringstream differences;
+  comparison.WriteDifferences(differences);
+  CHECK(differences.str() ==
+        "Path: Schema.metadata\n"
+        "- [{\"key\": \"k\", \"value\": \"w\"}]\n"
+        "+ [{\"key\": \"k\", \"value\": \"v\"}]\n"
+        "\n"
+        "Path: Schema.fields[1]\n"
+        "- {\"name\": \"e\", \"nullable\": false, \"type\": {\"name\": \"floatingpoint\", "
+        "\"precision\": \"DOUBLE\"}, \"children\": []}\n"
+        "+ {\"name\": \"d\", \"nullable\": false, \"type\": {\"name\": \"floatingpoint\", "
+        "\"precision\": \"DOUBLE\"}, \"children\": []}\n"
+        "\n");
+
+  comparison.ClearDifferences();
+  CHECK(comparison.num_differences() == 0);
+  std::stringstream none;
+  comparison.WriteDifferences(none);
+  CHECK(none.str().empty());
+
+  // Top-level flags count unless set_compare_batch_flags(false).
+  nanoarrow::UniqueSchema nullable_copy;
+  NANOARROW_THROW_NOT_OK(ArrowSchemaDeepCopy(expected.get(), nullable_copy.get()));
+  nullable_copy->flags ^= ARROW_FLAG_NULLABLE;
+  CHECK(comparison.CompareSchema(nullable_copy.get(), expected.get()) == NANOARROW_OK);
+  CHECK(comparison.num_differences() == 1);
+  comparison.ClearDifferences();
+  comparison.set_compare_batch_flags(false);
+  CHECK(comparison.CompareSchema(nullable_copy.get(), expected.get()) == NANOARROW_OK);
+  CHECK(comparison.num_differences() == 0);
+
+  // Metadata order counts unless set_compare_metadata_order(false).
+  nanoarrow::UniqueSchema ab;
+  nanoarrow::UniqueSchema ba;
+  ReadSchemaOrThrow(
+      R"({"fields": [], "metadata": [{"key": "a", "value": "1"}, {"key": "b", "value": "2"}]})",
+      ab.get());
+  ReadSchemaOrThrow(
+      R"({"fields": [], "metadata": [{"key": "b", "value": "2"}, {"key": "a", "value": "1"}]})",
+      ba.get());
+  TestingJSONComparison ordered;
+  CHECK(ordered.CompareSchema(ab.get(), ba.get()) == NANOARROW_OK);
+  CHECK(ordered.num_differences() == 1);
+  TestingJSONComparison unordered;
+  unordered.set_compare_metadata_order(false);
+  CHECK(unordered.CompareSchema(ab.get(), ba.get()) == NANOARROW_OK);
+  CHECK(unordered.num_differences() == 0);
+  // ...but different pairs still differ.
+  CHECK(unordered.CompareSchema(ab.get(), expected.get()) == NANOARROW_OK);
+  CHECK(unordered.num_differences() > 0);
+
+  struct ArrowError error;
+  nanoarrow::UniqueSchema released;
+  CHECK(comparison.CompareSchema(released.get(), expected.get(), &error) == EINVAL);
+}
+
+static void TestCompareBatch() {
+  nanoarrow::UniqueSchema schema;
+  ReadSchemaOrThrow(kSchemaJson, schema.get());
+  nanoarrow::UniqueArray expected;
+  nanoarrow::UniqueArray both_differ;
+  nanoarrow::UniqueArray close;
+  ReadBatchOrThrow(schema.get(), kBatch0Json, expected.get());
+  ReadBatchOrThrow(schema.get(),
+                   R"({"count": 2, "columns": [{"name": "i", "count": 2, "VALIDITY": [1, 1], "DATA": [1, 5]}, )"
+                   R"({"name": "d", "count": 2, "DATA": [1.5, 9]}]})",
+                   both_differ.get());
+  ReadBatchOrThrow(schema.get(),
+                   R"({"count": 2, "columns": [{"name": "i", "count": 2, "VALIDITY": [1, 0], "DATA": [1, 99]}, )"
+                   R"({"name": "d", "count": 2, "DATA": [1.5001, 0.1231]}]})",
+                   close.get());
+
+  TestingJSONComparison comparison;
+  struct ArrowError error;
+  error.message[0] = '\0';
+  CHECK(comparison.CompareBatch(expected.get(), expected.get(), &error) == EINVAL);
+  CHECK(std::strstr(error.message, "SetSchema") != nullptr);
+
+  CHECK(comparison.SetSchema(schema.get()) == NANOARROW_OK);
+  CHECK(comparison.CompareBatch(expected.get(), expected.get()) == NANOARROW_OK);
+  CHECK(comparison.num_differences() == 0);
+
+  CHECK(comparison.CompareBatch(both_differ.get(), expected.get(), nullptr, "Batch 0") ==
+        NANOARROW_OK);
+  CHECK(comparison.num_differences() == 2);
+  std::stringstream differences;
+  comparison.WriteDifferences(differences);
+  CHECK(differences.str() ==
+        "Path: Batch 0.columns[0]\n"
+        "- {\"name\": \"i\", \"count\": 2, \"VALIDITY\": [1, 1], \"DATA\": [1, 5]}\n"
+        "+ {\"name\": \"i\", \"count\": 2, \"VALIDITY\": [1, 0], \"DATA\": [1, 0]}\n"
+        "\n"
+        "Path: Batch 0.columns[1]\n"
+        "- {\"name\": \"d\", \"count\": 2, \"VALIDITY\": [1, 1], \"DATA\": [1.5, 9]}\n"
+        "+ {\"name\": \"d\", \"count\": 2, \"VALIDITY\": [1, 1], \"DATA\": [1.5, 0.1234]}\n"
+        "\n");
+  comparison.ClearDifferences();
+
+  // A null slot's value does not matter; 1.5001 vs 1.5 does, unless compared to 3
+  // decimal places.
+  CHECK(comparison.CompareBatch(close.get(), expected.get()) == NANOARROW_OK);
+  CHECK(comparison.num_differences() == 1);
+  comparison.ClearDifferences();
+  comparison.set_compare_float_precision(3);
+  CHECK(comparison.CompareBatch(close.get(), expected.get()) == NANOARROW_OK);
+  CHECK(comparison.num_differences() == 0);
+
+  // Lengths.
+  nanoarrow::UniqueArray shorter;
+  ReadBatchOrThrow(schema.get(), kBatch1Json, shorter.get());
+  CHECK(comparison.CompareBatch(shorter.get(), expected.get(), nullptr, "B") == NANOARROW_OK);
+  CHECK(comparison.num_differences() == 1);
+  std::stringstream length;
+  comparison.WriteDifferences(length);
+  CHECK(length.str() == "Path: B.length\n- 1\n+ 2\n\n");
+
+  // An invalid array is an error, not a difference.
+  comparison.ClearDifferences();
+  nanoarrow::UniqueArray broken;
+  ReadBatchOrThrow(schema.get(), kBatch0Json, broken.get());
+  broken->children[0]->null_count = 2;  // it has 1
+  error.message[0] = '\0';
+  CHECK(comparison.CompareBatch(broken.get(), expected.get(), &error) != NANOARROW_OK);
+  CHECK(std::strstr(error.message, "actual array is invalid") != nullptr);
+  CHECK(comparison.num_differences() == 0);
+  broken->children[0]->null_count = 1;
+}
+
+static void TestCompareArrayStream() {
+  TestingJSONReader reader;
+  const std::string json = DataFileJson();
+  const std::string one_batch =
+      std::string("{\"schema\": ") + kSchemaJson + ", \"batches\": [" + kBatch0Json + "]}";
+
+  TestingJSONComparison comparison;
+  nanoarrow::UniqueArrayStream actual;
+  nanoarrow::UniqueArrayStream expected;
+  NANOARROW_THROW_NOT_OK(reader.ReadDataFile(one_batch, actual.get()));
+  NANOARROW_THROW_NOT_OK(reader.ReadDataFile(json, expected.get()));
+  CHECK(comparison.CompareArrayStream(actual.get(), expected.get()) == NANOARROW_OK);
+  CHECK(comparison.num_differences() == 1);
+  std::stringstream differences;
+  comparison.WriteDifferences(differences);
+  CHECK(differences.str() == "Path: Batch 1\n- <end of stream>\n+ <batch>\n\n");
+
+  // Differing schemas stop the comparison before the batches.
+  comparison.ClearDifferences();
+  nanoarrow::UniqueArrayStream other;
+  nanoarrow::UniqueArrayStream expected2;
+  NANOARROW_THROW_NOT_OK(reader.ReadDataFile(
+      R"({"schema": {"fields": []}, "batches": [{"count": 0, "columns": []}]})", other.get()));
+  NANOARROW_THROW_NOT_OK(reader.ReadDataFile(json, expected2.get()));
+  CHECK(comparison.CompareArrayStream(other.get(), expected2.get()) == NANOARROW_OK);
+  CHECK(comparison.num_differences() >= 1);
+  std::stringstream schema_differences;
+  comparison.WriteDifferences(schema_differences);
+  CHECK(schema_differences.str().find("Path: Schema.") == 0);
+  CHECK(schema_differences.str().find("Batch") == std::string::npos);
+
+  struct ArrowError error;
+  nanoarrow::UniqueArrayStream released;
+  CHECK(comparison.CompareArrayStream(released.get(), expected2.get(), &error) == EINVAL);
+}
+
+int main() {
+  try {
+    TestWriterPieces();
+    TestWriterBatchColumnPrecision();
+    TestDataFileRoundTrip();
+    TestReader();
+    TestReaderErrors();
+    TestCompareSchema();
+    TestCompareBatch();
+    TestCompareArrayStream();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "unexpected exception: %s\n", e.what());
+    return 1;
+  }
+  return CheckSummary("test_testing_hpp");
+}
