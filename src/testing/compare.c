@@ -885,7 +885,7 @@ ArrowErrorCode ArrowTestingCompareArrayDifferences(
   ArrowBufferInit(&texts.expected);
   rc = ViewsOfArrays(schema, actual, expected, &view_a, &view_b, error);
   if (rc != NANOARROW_OK) {
-    ArrowTestingPrefixError(error, "%s", path);
+    if (path[0] != '\0') ArrowTestingPrefixError(error, "%s", path);
   } else {
     rc = CompareViewDifferences(schema, &view_a, &view_b, path, options, &texts, error);
   }

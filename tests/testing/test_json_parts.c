@@ -1,0 +1,256 @@
+/* The finer-grained integration JSON entry points: single fields, types, metadata,
+ * columns and batches, write options, and comparisons that report every
+ * difference (nanoarrow_testing). */
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <criterion/criterion.h>
+
+#include "nanoarrow/nanoarrow.h"
+#include "nanoarrow/nanoarrow_testing.h"
+
+#define JSON_SIZE(text) (int64_t)strlen(text)
+
+static const char kSchema[] =
+    "{\"fields\": [{\"name\": \"x\", \"nullable\": true, \"type\": {\"name\": "
+    "\"floatingpoint\", \"precision\": \"DOUBLE\"}, \"children\": [], \"metadata\": "
+    "[{\"key\": \"a\", \"value\": \"1\"}]}]}";
+static const char kBatch[] =
+    "{\"count\": 2, \"columns\": [{\"name\": \"x\", \"count\": 2, \"VALIDITY\": [1, 1], "
+    "\"DATA\": [0.25, 2.0004]}]}";
+
+/* The buffer's text, null-terminated (owned by the buffer). */
+static const char* Text(struct ArrowBuffer* buffer) {
+  cr_assert_eq(ArrowBufferAppendUInt8(buffer, 0), NANOARROW_OK);
+  buffer->size_bytes--;
+  return (const char*)buffer->data;
+}
+
+Test(json_parts, field_round_trip) {
+  struct ArrowSchema schema;
+  struct ArrowSchema field;
+  struct ArrowBuffer out;
+  struct ArrowError error;
+  struct ArrowTestingJsonWriteOptions options;
+
+  cr_assert_eq(ArrowTestingJsonReadSchema(kSchema, JSON_SIZE(kSchema), &schema, &error),
+               NANOARROW_OK);
+  ArrowBufferInit(&out);
+  cr_assert_eq(ArrowTestingJsonWriteField(schema.children[0], NULL, &out, &error),
+               NANOARROW_OK);
+  cr_assert_str_eq(Text(&out),
+                   "{\"name\": \"x\", \"nullable\": true, \"type\": {\"name\": "
+                   "\"floatingpoint\", \"precision\": \"DOUBLE\"}, \"children\": [], "
+                   "\"metadata\": [{\"key\": \"a\", \"value\": \"1\"}]}");
+  cr_assert_eq(ArrowTestingJsonReadField((const char*)out.data, out.size_bytes, &field,
+                                         &error),
+               NANOARROW_OK);
+  cr_assert_str_eq(field.format, "g");
+  cr_assert_str_eq(field.name, "x");
+  cr_assert_eq(field.flags, ARROW_FLAG_NULLABLE);
+  cr_assert_eq(ArrowMetadataSizeOf(field.metadata), ArrowMetadataSizeOf(schema.children[0]->metadata));
+
+  ArrowTestingJsonWriteOptionsInit(&options);
+  cr_assert_eq(options.float_precision, -1);
+  cr_assert_eq(options.include_metadata, 1);
+  options.include_metadata = 0;
+  out.size_bytes = 0;
+  cr_assert_eq(ArrowTestingJsonWriteField(&field, &options, &out, &error), NANOARROW_OK);
+  cr_assert_null(strstr(Text(&out), "metadata"));
+
+  out.size_bytes = 0;
+  cr_assert_eq(ArrowTestingJsonWriteType(&field, &out, &error), NANOARROW_OK);
+  cr_assert_str_eq(Text(&out), "{\"name\": \"floatingpoint\", \"precision\": \"DOUBLE\"}");
+  out.size_bytes = 0;
+  cr_assert_eq(ArrowTestingJsonWriteMetadata(NULL, &out, &error), NANOARROW_OK);
+  cr_assert_str_eq(Text(&out), "[]");
+
+  ArrowBufferReset(&out);
+  ArrowSchemaRelease(&field);
+  ArrowSchemaRelease(&schema);
+}
+
+Test(json_parts, malformed_field_and_column) {
+  struct ArrowSchema field;
+  struct ArrowArray array;
+  struct ArrowError error;
+  const char* bad_json = "{\"name\": ";
+  field.release = NULL;
+  cr_assert_eq(ArrowTestingJsonReadField(bad_json, JSON_SIZE(bad_json), &field, &error),
+               EINVAL);
+  cr_assert_not_null(strstr(error.message, "field: invalid JSON"));
+  cr_assert_null(field.release);
+
+  cr_assert_eq(ArrowSchemaInitFromType(&field, NANOARROW_TYPE_INT32), NANOARROW_OK);
+  array.release = NULL;
+  cr_assert_eq(ArrowTestingJsonReadColumn("[]", 2, &field, &array, &error), EINVAL);
+  cr_assert_not_null(strstr(error.message, "not an object"));
+  cr_assert_eq(ArrowTestingJsonReadRecordBatch("{}", 2, &field, &array, &error), EINVAL);
+  cr_assert_not_null(strstr(error.message, "\"+s\""));
+  cr_assert_null(array.release);
+  ArrowSchemaRelease(&field);
+}
+
+Test(json_parts, batch_and_column_views) {
+  struct ArrowSchema schema;
+  struct ArrowArray batch;
+  struct ArrowArrayView view;
+  struct ArrowBuffer out;
+  struct ArrowError error;
+  struct ArrowTestingJsonWriteOptions options;
+
+  cr_assert_eq(ArrowTestingJsonReadSchema(kSchema, JSON_SIZE(kSchema), &schema, &error),
+               NANOARROW_OK);
+  cr_assert_eq(ArrowTestingJsonReadRecordBatch(kBatch, JSON_SIZE(kBatch), &schema, &batch,
+                                               &error),
+               NANOARROW_OK, "%s", error.message);
+  cr_assert_eq(ArrowArrayViewInitFromSchema(&view, &schema, &error), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayViewSetArray(&view, &batch, &error), NANOARROW_OK);
+
+  ArrowBufferInit(&out);
+  cr_assert_eq(ArrowTestingJsonWriteBatchView(&schema, &view, NULL, &out, &error),
+               NANOARROW_OK);
+  cr_assert_str_eq(Text(&out),
+                   "{\"count\": 2, \"columns\": [{\"name\": \"x\", \"count\": 2, "
+                   "\"VALIDITY\": [1, 1], \"DATA\": [0.25, 2.0004]}]}");
+
+  ArrowTestingJsonWriteOptionsInit(&options);
+  options.float_precision = 2;
+  out.size_bytes = 0;
+  cr_assert_eq(ArrowTestingJsonWriteColumn(schema.children[0], view.children[0], &options,
+                                           &out, &error),
+               NANOARROW_OK);
+  cr_assert_str_eq(Text(&out),
+                   "{\"name\": \"x\", \"count\": 2, \"VALIDITY\": [1, 1], \"DATA\": [0.25, "
+                   "2.00]}");
+
+  ArrowBufferReset(&out);
+  ArrowArrayViewReset(&view);
+  ArrowArrayRelease(&batch);
+  ArrowSchemaRelease(&schema);
+}
+
+/* Collects differences as "path|actual|expected;" into a buffer. */
+static ArrowErrorCode Collect(void* private_data, const char* path, const char* actual,
+                              const char* expected) {
+  struct ArrowBuffer* out = (struct ArrowBuffer*)private_data;
+  NANOARROW_RETURN_NOT_OK(ArrowBufferAppendStringView(out, ArrowCharView(path)));
+  NANOARROW_RETURN_NOT_OK(ArrowBufferAppendUInt8(out, '|'));
+  NANOARROW_RETURN_NOT_OK(ArrowBufferAppendStringView(out, ArrowCharView(actual)));
+  NANOARROW_RETURN_NOT_OK(ArrowBufferAppendUInt8(out, '|'));
+  NANOARROW_RETURN_NOT_OK(ArrowBufferAppendStringView(out, ArrowCharView(expected)));
+  return ArrowBufferAppendUInt8(out, ';');
+}
+
+static ArrowErrorCode StopAtFirst(void* private_data, const char* path, const char* actual,
+                                  const char* expected) {
+  (void)path;
+  (void)actual;
+  (void)expected;
+  (*(int*)private_data)++;
+  return ECANCELED;
+}
+
+Test(json_parts, every_difference_reported) {
+  const char* two_columns =
+      "{\"fields\": [{\"name\": \"a\", \"nullable\": true, \"type\": {\"name\": \"int\", "
+      "\"isSigned\": true, \"bitWidth\": 8}, \"children\": []}, {\"name\": \"b\", "
+      "\"nullable\": true, \"type\": {\"name\": \"int\", \"isSigned\": true, \"bitWidth\": "
+      "8}, \"children\": []}]}";
+  const char* batch_a =
+      "{\"count\": 2, \"columns\": [{\"name\": \"a\", \"count\": 2, \"VALIDITY\": [1, 1], "
+      "\"DATA\": [1, 2]}, {\"name\": \"b\", \"count\": 2, \"VALIDITY\": [1, 1], \"DATA\": [3, "
+      "4]}]}";
+  const char* batch_b =
+      "{\"count\": 2, \"columns\": [{\"name\": \"a\", \"count\": 2, \"VALIDITY\": [1, 1], "
+      "\"DATA\": [1, 9]}, {\"name\": \"b\", \"count\": 2, \"VALIDITY\": [1, 0], \"DATA\": [3, "
+      "4]}]}";
+  struct ArrowSchema schema;
+  struct ArrowArray a;
+  struct ArrowArray b;
+  struct ArrowBuffer found;
+  struct ArrowError error;
+  struct ArrowTestingCompareOptions options;
+  int calls = 0;
+
+  cr_assert_eq(ArrowTestingJsonReadSchema(two_columns, JSON_SIZE(two_columns), &schema, &error),
+               NANOARROW_OK);
+  cr_assert_eq(ArrowTestingJsonReadRecordBatch(batch_a, JSON_SIZE(batch_a), &schema, &a, &error),
+               NANOARROW_OK);
+  cr_assert_eq(ArrowTestingJsonReadRecordBatch(batch_b, JSON_SIZE(batch_b), &schema, &b, &error),
+               NANOARROW_OK);
+  ArrowBufferInit(&found);
+  ArrowTestingCompareOptionsInit(&options);
+  cr_assert_eq(options.compare_batch_flags, 1);
+  cr_assert_eq(options.compare_metadata_order, 1);
+  cr_assert_eq(options.float_precision, -1);
+  options.on_difference = &Collect;
+  options.private_data = &found;
+
+  cr_assert_eq(ArrowTestingCompareArrayDifferences(&schema, &a, &a, "p", &options, &error),
+               NANOARROW_OK);
+  cr_assert_eq(found.size_bytes, 0);
+  cr_assert_eq(ArrowTestingCompareArrayDifferences(&schema, &a, &b, "p", &options, &error),
+               NANOARROW_OK);
+  cr_assert_str_eq(Text(&found),
+                   "p.columns[0]|{\"name\": \"a\", \"count\": 2, \"VALIDITY\": [1, 1], "
+                   "\"DATA\": [1, 2]}|{\"name\": \"a\", \"count\": 2, \"VALIDITY\": [1, 1], "
+                   "\"DATA\": [1, 9]};"
+                   "p.columns[1]|{\"name\": \"b\", \"count\": 2, \"VALIDITY\": [1, 1], "
+                   "\"DATA\": [3, 4]}|{\"name\": \"b\", \"count\": 2, \"VALIDITY\": [1, 0], "
+                   "\"DATA\": [3, 4]};");
+
+  /* A callback's error stops the comparison and is returned. */
+  options.on_difference = &StopAtFirst;
+  options.private_data = &calls;
+  cr_assert_eq(ArrowTestingCompareArrayDifferences(&schema, &a, &b, NULL, &options, &error),
+               ECANCELED);
+  cr_assert_eq(calls, 1);
+  cr_assert_not_null(strstr(error.message, ".columns[0]"));
+
+  /* Schemas: the child that differs, and the number of children. */
+  found.size_bytes = 0;
+  options.on_difference = &Collect;
+  options.private_data = &found;
+  schema.children[1]->flags = 0;
+  {
+    struct ArrowSchema other;
+    cr_assert_eq(ArrowTestingJsonReadSchema(two_columns, JSON_SIZE(two_columns), &other, &error),
+                 NANOARROW_OK);
+    cr_assert_eq(ArrowTestingCompareSchemaDifferences(&schema, &other, "s", &options, &error),
+                 NANOARROW_OK);
+    cr_assert_not_null(strstr(Text(&found), "s.fields[1]|{\"name\": \"b\", \"nullable\": false"));
+    cr_assert_null(strstr(Text(&found), "s.fields[0]"));
+    found.size_bytes = 0;
+    cr_assert_eq(ArrowTestingCompareSchemaDifferences(&schema, other.children[0], "s",
+                                                      &options, &error),
+                 NANOARROW_OK);
+    cr_assert_not_null(strstr(Text(&found), "s.format|+s|c;"));
+    cr_assert_not_null(strstr(Text(&found), "s.n_children|2|0;"));
+    ArrowSchemaRelease(&other);
+  }
+
+  ArrowBufferReset(&found);
+  ArrowArrayRelease(&a);
+  ArrowArrayRelease(&b);
+  ArrowSchemaRelease(&schema);
+}
+
+Test(json_parts, data_file_has_no_trailing_newline) {
+  const char* doc = "{\"schema\": {\"fields\": []}, \"batches\": [{\"count\": 0, \"columns\": []}]}";
+  struct ArrowArrayStream stream;
+  struct ArrowBuffer out;
+  struct ArrowError error;
+  cr_assert_eq(ArrowTestingJsonReadStream(doc, JSON_SIZE(doc), &stream, &error), NANOARROW_OK);
+  ArrowBufferInit(&out);
+  cr_assert_eq(ArrowTestingJsonWriteDataFile(&stream, NULL, &out, &error), NANOARROW_OK);
+  cr_assert_str_eq(Text(&out), doc);
+  ArrowArrayStreamRelease(&stream);
+  cr_assert_eq(ArrowTestingJsonReadStream(doc, JSON_SIZE(doc), &stream, &error), NANOARROW_OK);
+  out.size_bytes = 0;
+  cr_assert_eq(ArrowTestingJsonWriteStream(&stream, &out, &error), NANOARROW_OK);
+  cr_assert_eq(out.data[out.size_bytes - 1], '\n');
+  ArrowArrayStreamRelease(&stream);
+  ArrowBufferReset(&out);
+}
