@@ -786,3 +786,45 @@ Test(array_append, integer_after_odd_sized_data_buffer) {
   cr_assert_eq(array.length, 1);
   ArrowArrayRelease(&array);
 }
+
+/* Values and nulls interleaved in an irregular pattern, across byte boundaries and
+ * buffer growth: every validity bit, value and count must match, and the bits past
+ * the length in the last bitmap byte must be zero (this library starts every byte). */
+Test(array_append, interleaved_nulls_and_values_keep_every_bit) {
+  enum ArrowType types[] = {NANOARROW_TYPE_INT8, NANOARROW_TYPE_INT16,
+                            NANOARROW_TYPE_INT32, NANOARROW_TYPE_INT64};
+  int t;
+  for (t = 0; t < 4; t++) {
+    struct ArrowArray array;
+    struct ArrowArrayView view;
+    uint32_t state = 12345;
+    uint8_t is_null[3001];
+    int64_t i, nulls = 0;
+    const uint8_t* bits;
+    init_started(&array, types[t]);
+    for (i = 0; i < 3001; i++) {
+      state = state * 1103515245u + 12345u;
+      is_null[i] = (uint8_t)(((state >> 16) % 3) == 0);
+      if (is_null[i]) {
+        cr_assert_eq(ArrowArrayAppendNull(&array, 1), NANOARROW_OK);
+        nulls++;
+      } else {
+        cr_assert_eq(ArrowArrayAppendInt(&array, i % 100), NANOARROW_OK);
+      }
+    }
+    cr_assert_eq(array.null_count, nulls);
+    finish_ok(&array);
+    ArrowArrayViewInitFromType(&view, types[t]);
+    cr_assert_eq(ArrowArrayViewSetArray(&view, &array, NULL), NANOARROW_OK);
+    for (i = 0; i < 3001; i++) {
+      cr_assert_eq(ArrowArrayViewIsNull(&view, i), is_null[i], "element %d", (int)i);
+      cr_assert_eq(ArrowArrayViewGetIntUnsafe(&view, i), is_null[i] ? 0 : i % 100,
+                   "element %d", (int)i);
+    }
+    cr_assert_eq(ArrowArrayViewComputeNullCount(&view), nulls);
+    bits = buffer_bytes(&array, 0);
+    cr_assert_eq(bits[3000 / 8] >> (3000 % 8 + 1), 0);
+    ArrowArrayViewReset(&view);
+    ArrowArrayRelease(&array);
+  }
+}
