@@ -158,6 +158,12 @@ static const char* TimeUnitName(enum ArrowTimeUnit unit) {
   }
 }
 
+/* A field or column name: a JSON string, or null for a NULL name (read back as NULL). */
+static ArrowErrorCode PutName(struct ArrowBuffer* out, const char* name) {
+  if (name == NULL) return Put(out, "null");
+  return PutJsonString(out, name, (int64_t)strlen(name));
+}
+
 static ArrowErrorCode PutIntType(struct ArrowBuffer* out, enum ArrowType type) {
   const char* is_signed = "true";
   int bits = 8;
@@ -171,10 +177,10 @@ static ArrowErrorCode PutIntType(struct ArrowBuffer* out, enum ArrowType type) {
     case NANOARROW_TYPE_UINT64: is_signed = "false"; bits = 64; break;
     default: bits = 64; break;
   }
-  NANOARROW_RETURN_NOT_OK(Put(out, "{\"name\": \"int\", \"isSigned\": "));
-  NANOARROW_RETURN_NOT_OK(Put(out, is_signed));
-  NANOARROW_RETURN_NOT_OK(Put(out, ", \"bitWidth\": "));
+  NANOARROW_RETURN_NOT_OK(Put(out, "{\"name\": \"int\", \"bitWidth\": "));
   NANOARROW_RETURN_NOT_OK(PutInt(out, bits, 0));
+  NANOARROW_RETURN_NOT_OK(Put(out, ", \"isSigned\": "));
+  NANOARROW_RETURN_NOT_OK(Put(out, is_signed));
   return Put(out, "}");
 }
 
@@ -214,9 +220,9 @@ static ArrowErrorCode PutType(struct ArrowBuffer* out, const struct ArrowSchema*
     case NANOARROW_TYPE_DECIMAL128:
     case NANOARROW_TYPE_DECIMAL256:
       snprintf(text, sizeof(text),
-               "{\"name\": \"decimal\", \"precision\": %d, \"scale\": %d, \"bitWidth\": %d}",
-               (int)view->decimal_precision, (int)view->decimal_scale,
-               (int)view->decimal_bitwidth);
+               "{\"name\": \"decimal\", \"bitWidth\": %d, \"precision\": %d, \"scale\": %d}",
+               (int)view->decimal_bitwidth, (int)view->decimal_precision,
+               (int)view->decimal_scale);
       return Put(out, text);
     case NANOARROW_TYPE_DATE32: return Put(out, "{\"name\": \"date\", \"unit\": \"DAY\"}");
     case NANOARROW_TYPE_DATE64:
@@ -314,8 +320,7 @@ static ArrowErrorCode PutField(struct ArrowBuffer* out, const struct ArrowSchema
   }
   NANOARROW_RETURN_NOT_OK(ArrowSchemaViewInit(&view, value_schema, error));
   NANOARROW_RETURN_NOT_OK(Put(out, "{\"name\": "));
-  NANOARROW_RETURN_NOT_OK(PutJsonString(out, schema->name == NULL ? "" : schema->name,
-                                        schema->name == NULL ? 0 : (int64_t)strlen(schema->name)));
+  NANOARROW_RETURN_NOT_OK(PutName(out, schema->name));
   NANOARROW_RETURN_NOT_OK(Put(out, ", \"nullable\": "));
   NANOARROW_RETURN_NOT_OK(Put(out, (schema->flags & ARROW_FLAG_NULLABLE) ? "true" : "false"));
   NANOARROW_RETURN_NOT_OK(Put(out, ", \"type\": "));
@@ -340,8 +345,7 @@ static ArrowErrorCode PutField(struct ArrowBuffer* out, const struct ArrowSchema
     ArrowTestingPrefixError(error, "field '%s'", ArrowTestingFieldName(schema));
     return rc;
   }
-  if (writer->include_metadata && schema->metadata != NULL &&
-      ArrowMetadataSizeOf(schema->metadata) > 4) {
+  if (writer->include_metadata && schema->metadata != NULL) {
     NANOARROW_RETURN_NOT_OK(Put(out, ", \"metadata\": "));
     NANOARROW_RETURN_NOT_OK(PutMetadata(out, schema->metadata));
   }
@@ -368,8 +372,7 @@ static ArrowErrorCode PutSchema(struct ArrowBuffer* out, const struct ArrowSchem
   }
   NANOARROW_RETURN_NOT_OK(Put(out, "{\"fields\": "));
   NANOARROW_RETURN_NOT_OK(PutFields(out, schema, writer, 0, error));
-  if (writer->include_metadata && schema->metadata != NULL &&
-      ArrowMetadataSizeOf(schema->metadata) > 4) {
+  if (writer->include_metadata && schema->metadata != NULL) {
     NANOARROW_RETURN_NOT_OK(Put(out, ", \"metadata\": "));
     NANOARROW_RETURN_NOT_OK(PutMetadata(out, schema->metadata));
   }
@@ -603,8 +606,7 @@ static ArrowErrorCode PutColumn(struct ArrowBuffer* out, const struct ArrowSchem
   }
   NANOARROW_RETURN_NOT_OK(ArrowSchemaViewInit(&sv, schema, error));
   NANOARROW_RETURN_NOT_OK(Put(out, "{\"name\": "));
-  NANOARROW_RETURN_NOT_OK(PutJsonString(out, schema->name == NULL ? "" : schema->name,
-                                        schema->name == NULL ? 0 : (int64_t)strlen(schema->name)));
+  NANOARROW_RETURN_NOT_OK(PutName(out, schema->name));
   NANOARROW_RETURN_NOT_OK(Put(out, ", \"count\": "));
   NANOARROW_RETURN_NOT_OK(PutInt(out, length, 0));
 
@@ -915,6 +917,11 @@ ArrowErrorCode ArrowTestingJsonWriteDataFile(
     n_batches++;
   }
 
+  /* Batches first, then the dictionaries they refer to (the order of the format's
+   * description). */
+  if (rc == NANOARROW_OK) rc = Put(out, ", \"batches\": [");
+  if (rc == NANOARROW_OK) rc = ArrowBufferAppend(out, batches.data, batches.size_bytes);
+  if (rc == NANOARROW_OK) rc = Put(out, "]");
   if (rc == NANOARROW_OK && dicts_ptr->n > 0) {
     int first = 1;
     rc = Put(out, ", \"dictionaries\": [");
@@ -931,23 +938,16 @@ ArrowErrorCode ArrowTestingJsonWriteDataFile(
       if (rc == NANOARROW_OK) rc = PutInt(out, view.length, 0);
       if (rc == NANOARROW_OK) rc = Put(out, ", \"columns\": [");
       if (rc == NANOARROW_OK) {
-        /* The values column is named as the field's dictionary in other tools. */
-        char name[32];
-        const char* old_name = value_schema->name;
-        snprintf(name, sizeof(name), "DICT%" PRId64, k);
-        value_schema->name = name;
+        /* The values column carries the dictionary schema's name (usually null). */
         rc = PutColumn(out, value_schema, &view, 0, view.length, 1, writer.float_precision,
                        error);
-        value_schema->name = old_name;
       }
       if (rc == NANOARROW_OK) rc = Put(out, "]}}");
       ArrowArrayViewReset(&view);
     }
     if (rc == NANOARROW_OK) rc = Put(out, "]");
   }
-  if (rc == NANOARROW_OK) rc = Put(out, ", \"batches\": [");
-  if (rc == NANOARROW_OK) rc = ArrowBufferAppend(out, batches.data, batches.size_bytes);
-  if (rc == NANOARROW_OK) rc = Put(out, "]}");
+  if (rc == NANOARROW_OK) rc = Put(out, "}");
 
   for (k = 0; slots != NULL && k < dicts_ptr->n; k++) {
     if (slots[k].array.release != NULL) ArrowArrayRelease(&slots[k].array);
