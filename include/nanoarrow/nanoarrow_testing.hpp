@@ -38,6 +38,7 @@ inline ArrowErrorCode WriteBuffer(std::ostream& out, const struct ArrowBuffer* b
 class TestingJSONWriter {
  public:
   TestingJSONWriter() : float_precision_(-1), include_metadata_(true) {}
+  virtual ~TestingJSONWriter() {}
 
   /* Digits written after the decimal point of floating-point values. The default,
    * -1, writes the shortest text that reads back as the same value; integration
@@ -46,6 +47,19 @@ class TestingJSONWriter {
 
   /* Whether schema and field metadata are written (default true). */
   void set_include_metadata(bool value) { include_metadata_ = value; }
+
+  /* Forgets the dictionaries seen so far. This writer keeps none between calls (each
+   * WriteField/WriteSchema numbers its dictionaries from 0 and WriteDataFile writes
+   * its own "dictionaries"), so this does nothing. */
+  void ResetDictionaries() {}
+
+  /* The dictionary batches of the columns written so far, as kept by nanoarrow's
+   * writer. This writer keeps none between calls: ENOTSUP, nothing written (use
+   * WriteDataFile, which writes the stream's dictionaries). */
+  ArrowErrorCode WriteDictionaryBatches(std::ostream& out) {
+    static_cast<void>(out);
+    return ENOTSUP;
+  }
 
   /* The whole stream as a data file: {"schema": {...}, "batches": [...], ...}
    * ("dictionaries" when a field is dictionary-encoded). Consumes the stream; does
@@ -57,7 +71,8 @@ class TestingJSONWriter {
     });
   }
 
-  /* A schema (a struct, "+s"): {"fields": [...], "metadata": [...]}. */
+  /* A schema (a struct, "+s"): {"fields": [...], "metadata": [...]} ("metadata" when
+   * the schema has metadata, even with no pairs, unless set_include_metadata(false)). */
   ArrowErrorCode WriteSchema(std::ostream& out, const ArrowSchema* schema) {
     if (schema == nullptr) return EINVAL;
     return Write(out, [&](const ArrowTestingJsonWriteOptions* options, ArrowBuffer* buffer) {
@@ -65,14 +80,15 @@ class TestingJSONWriter {
     });
   }
 
-  /* A field: {"name": "col", "nullable": true, "type": {...}, "children": [...]}. */
+  /* A field: {"name": "col", "nullable": true, "type": {...}, "children": [...]}
+   * ("name": null for a NULL name; "dictionary" and "metadata" where they apply). */
   ArrowErrorCode WriteField(std::ostream& out, const ArrowSchema* field) {
     return Write(out, [&](const ArrowTestingJsonWriteOptions* options, ArrowBuffer* buffer) {
       return ArrowTestingJsonWriteField(field, options, buffer, nullptr);
     });
   }
 
-  /* The type of a field: {"name": "int", "isSigned": true, "bitWidth": 32}. */
+  /* The type of a field: {"name": "int", "bitWidth": 32, "isSigned": true}. */
   ArrowErrorCode WriteType(std::ostream& out, const ArrowSchema* field) {
     return Write(out, [&](const ArrowTestingJsonWriteOptions*, ArrowBuffer* buffer) {
       return ArrowTestingJsonWriteType(field, buffer, nullptr);
@@ -135,8 +151,9 @@ class TestingJSONReader {
 
   /* The buffers read are allocated with ArrowBufferAllocatorDefault() whatever
    * allocator is given (it is kept, not used). */
-  explicit TestingJSONReader(ArrowBufferAllocator allocator) : allocator_(allocator) {}
+  TestingJSONReader(ArrowBufferAllocator allocator) : allocator_(allocator) {}  // NOLINT
   TestingJSONReader() : allocator_(ArrowBufferAllocatorDefault()) {}
+  virtual ~TestingJSONReader() {}
 
   /* A data file ({"schema": {...}, "batches": [...], ...}) as a stream of its
    * batches: all of them (kNumBatchReadAll), none (kNumBatchOnlySchema), or batch
@@ -219,6 +236,7 @@ class TestingJSONComparison {
  public:
   TestingJSONComparison()
       : compare_batch_flags_(true), compare_metadata_order_(true), float_precision_(-1) {}
+  virtual ~TestingJSONComparison() {}
 
   /* Whether the flags (such as nullability) of the top-level schema are compared
    * (default true). Some implementations export record batches as nullable struct
@@ -252,7 +270,8 @@ class TestingJSONComparison {
 
   /* Compares the schemas (path "Schema"); when they match, each pair of batches
    * (path "Batch <i>", from 0) and then the number of batches (a stream that ends
-   * first gives a difference at its batch's path). Consumes both streams; does not
+   * first gives a difference at its batch's path: "finished stream" on the side that
+   * ended, "unfinished stream" on the other). Consumes both streams; does not
    * release them. */
   ArrowErrorCode CompareArrayStream(ArrowArrayStream* actual, ArrowArrayStream* expected,
                                     ArrowError* error = nullptr) {
@@ -288,8 +307,8 @@ class TestingJSONComparison {
       const bool expected_done = expected_batch->release == nullptr;
       if (actual_done && expected_done) return NANOARROW_OK;
       if (actual_done || expected_done) {
-        differences_.push_back({path, actual_done ? "<end of stream>" : "<batch>",
-                                expected_done ? "<end of stream>" : "<batch>"});
+        differences_.push_back({path, actual_done ? "finished stream" : "unfinished stream",
+                                expected_done ? "finished stream" : "unfinished stream"});
         return NANOARROW_OK;
       }
       NANOARROW_RETURN_NOT_OK(
@@ -299,7 +318,8 @@ class TestingJSONComparison {
 
   /* Compares two top-level (struct) schemas: path + ".format", ".flags" (see
    * set_compare_batch_flags), ".metadata", ".n_children", and ".fields[i]" for each
-   * child field that differs. */
+   * child field that differs. The names of a map's entries, key and value children
+   * are not compared (they are not part of the map's type). */
   ArrowErrorCode CompareSchema(const ArrowSchema* actual, const ArrowSchema* expected,
                                ArrowError* error = nullptr, const std::string& path = "") {
     ArrowTestingCompareOptions options = Options();

@@ -18,7 +18,7 @@ using nanoarrow::testing::TestingJSONReader;
 using nanoarrow::testing::TestingJSONWriter;
 
 static const char kSchemaJson[] =
-    R"({"fields": [{"name": "i", "nullable": true, "type": {"name": "int", "isSigned": true, "bitWidth": 32}, "children": []}, )"
+    R"({"fields": [{"name": "i", "nullable": true, "type": {"name": "int", "bitWidth": 32, "isSigned": true}, "children": []}, )"
     R"({"name": "d", "nullable": false, "type": {"name": "floatingpoint", "precision": "DOUBLE"}, "children": []}], )"
     R"("metadata": [{"key": "k", "value": "v"}]})";
 
@@ -53,7 +53,7 @@ static void TestWriterPieces() {
 
   std::stringstream type;
   CHECK(writer.WriteType(type, schema->children[0]) == NANOARROW_OK);
-  CHECK(type.str() == R"({"name": "int", "isSigned": true, "bitWidth": 32})");
+  CHECK(type.str() == R"({"name": "int", "bitWidth": 32, "isSigned": true})");
 
   std::stringstream field;
   CHECK(writer.WriteField(field, schema->children[1]) == NANOARROW_OK);
@@ -258,7 +258,7 @@ static void TestCompareSchema() {
   ReadSchemaOrThrow(kSchemaJson, expected.get());
   // The second field renamed, the schema metadata changed.
   ReadSchemaOrThrow(
-      R"({"fields": [{"name": "i", "nullable": true, "type": {"name": "int", "isSigned": true, "bitWidth": 32}, "children": []}, )"
+      R"({"fields": [{"name": "i", "nullable": true, "type": {"name": "int", "bitWidth": 32, "isSigned": true}, "children": []}, )"
       R"({"name": "e", "nullable": false, "type": {"name": "floatingpoint", "precision": "DOUBLE"}, "children": []}], )"
       R"("metadata": [{"key": "k", "value": "w"}]})",
       actual.get());
@@ -413,7 +413,7 @@ static void TestCompareArrayStream() {
   CHECK(comparison.num_differences() == 1);
   std::stringstream differences;
   comparison.WriteDifferences(differences);
-  CHECK(differences.str() == "Path: Batch 1\n- <end of stream>\n+ <batch>\n\n");
+  CHECK(differences.str() == "Path: Batch 1\n- finished stream\n+ unfinished stream\n\n");
 
   // Differing schemas stop the comparison before the batches.
   comparison.ClearDifferences();
@@ -434,6 +434,74 @@ static void TestCompareArrayStream() {
   CHECK(comparison.CompareArrayStream(released.get(), expected2.get(), &error) == EINVAL);
 }
 
+// Layout and API details shared with nanoarrow's nanoarrow_testing.hpp.
+static void TestUpstreamCompatibility() {
+  // A NULL name is written as null and read back as NULL.
+  nanoarrow::UniqueSchema field;
+  NANOARROW_THROW_NOT_OK(ArrowSchemaInitFromType(field.get(), NANOARROW_TYPE_INT8));
+  TestingJSONWriter writer;
+  std::stringstream field_out;
+  CHECK(writer.WriteField(field_out, field.get()) == NANOARROW_OK);
+  CHECK(field_out.str() ==
+        R"({"name": null, "nullable": true, "type": {"name": "int", "bitWidth": 8, "isSigned": true}, "children": []})");
+  TestingJSONReader reader;
+  nanoarrow::UniqueSchema field_back;
+  CHECK(reader.ReadField(field_out.str(), field_back.get()) == NANOARROW_OK);
+  CHECK(field_back->name == nullptr);
+
+  // Metadata without pairs is still written (as []) unless metadata is excluded.
+  NANOARROW_THROW_NOT_OK(ArrowSchemaSetMetadata(field.get(), "\0\0\0\0"));
+  std::stringstream empty_metadata;
+  CHECK(writer.WriteField(empty_metadata, field.get()) == NANOARROW_OK);
+  CHECK(empty_metadata.str().find(R"("children": [], "metadata": []})") != std::string::npos);
+  writer.set_include_metadata(false);
+  std::stringstream no_metadata;
+  CHECK(writer.WriteField(no_metadata, field.get()) == NANOARROW_OK);
+  CHECK(no_metadata.str().find("metadata") == std::string::npos);
+
+  // Members without state here: present, and harmless.
+  writer.ResetDictionaries();
+  std::stringstream dictionaries;
+  CHECK(writer.WriteDictionaryBatches(dictionaries) == ENOTSUP);
+  CHECK(dictionaries.str().empty());
+
+  // The reader converts from an allocator implicitly, as nanoarrow's does.
+  TestingJSONReader from_allocator = ArrowBufferAllocatorDefault();
+  nanoarrow::UniqueSchema schema;
+  CHECK(from_allocator.ReadSchema(kSchemaJson, schema.get()) == NANOARROW_OK);
+
+  // The names of a map's children are not part of its type.
+  const std::string map_schema =
+      R"({"fields": [{"name": "m", "nullable": true, "type": {"name": "map", "keysSorted": false}, "children": [)"
+      R"({"name": "NAME", "nullable": false, "type": {"name": "struct"}, "children": [)"
+      R"({"name": "KEY", "nullable": false, "type": {"name": "utf8"}, "children": []}, )"
+      R"({"name": "VALUE", "nullable": true, "type": {"name": "bool"}, "children": []}]}]}]})";
+  auto with_names = [&](const char* entries, const char* key, const char* value) {
+    std::string json = map_schema;
+    json.replace(json.find("NAME"), 4, entries);
+    json.replace(json.find("KEY"), 3, key);
+    json.replace(json.find("VALUE"), 5, value);
+    return json;
+  };
+  nanoarrow::UniqueSchema canonical;
+  nanoarrow::UniqueSchema renamed;
+  ReadSchemaOrThrow(with_names("entries", "key", "value"), canonical.get());
+  ReadSchemaOrThrow(with_names("my_entries", "k", "v"), renamed.get());
+  TestingJSONComparison comparison;
+  CHECK(comparison.CompareSchema(renamed.get(), canonical.get()) == NANOARROW_OK);
+  CHECK(comparison.num_differences() == 0);
+  // ...but a difference elsewhere in the map is still found, and shown as written.
+  nanoarrow::UniqueSchema other_value;
+  std::string other_json = with_names("my_entries", "k", "v");
+  other_json.replace(other_json.find(R"({"name": "bool"})"), 16, R"({"name": "utf8"})");
+  ReadSchemaOrThrow(other_json, other_value.get());
+  CHECK(comparison.CompareSchema(other_value.get(), canonical.get()) == NANOARROW_OK);
+  CHECK(comparison.num_differences() == 1);
+  std::stringstream differences;
+  comparison.WriteDifferences(differences);
+  CHECK(differences.str().find(R"("name": "my_entries")") != std::string::npos);
+}
+
 int main() {
   try {
     TestWriterPieces();
@@ -444,6 +512,7 @@ int main() {
     TestCompareSchema();
     TestCompareBatch();
     TestCompareArrayStream();
+    TestUpstreamCompatibility();
   } catch (const std::exception& e) {
     std::fprintf(stderr, "unexpected exception: %s\n", e.what());
     return 1;
