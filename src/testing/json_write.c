@@ -46,6 +46,8 @@ static ArrowErrorCode PutDouble(struct ArrowBuffer* out, double value, int is_fl
       break;
     }
   }
+  /* A whole number keeps a fraction (1.0, not 1) so that it reads as a real. */
+  if (strspn(text, "-0123456789") == strlen(text)) strcat(text, ".0");
   return Put(out, text);
 }
 

@@ -363,7 +363,7 @@ static void TestCompareBatch() {
         "+ {\"name\": \"i\", \"count\": 2, \"VALIDITY\": [1, 0], \"DATA\": [1, 0]}\n"
         "\n"
         "Path: Batch 0.columns[1]\n"
-        "- {\"name\": \"d\", \"count\": 2, \"VALIDITY\": [1, 1], \"DATA\": [1.5, 9]}\n"
+        "- {\"name\": \"d\", \"count\": 2, \"VALIDITY\": [1, 1], \"DATA\": [1.5, 9.0]}\n"
         "+ {\"name\": \"d\", \"count\": 2, \"VALIDITY\": [1, 1], \"DATA\": [1.5, 0.1234]}\n"
         "\n");
   comparison.ClearDifferences();
