@@ -735,18 +735,20 @@ Test(array_append, strings_of_every_short_length) {
   }
 }
 
-/* The inline integer append must hand over to the general path whenever the array has
- * a validity bitmap, including one the caller allocated through
- * ArrowArrayValidityBitmap() before any null. */
+/* Signed integer types of each width, for the tests of the inline integer append. */
+static const enum ArrowType kIntTypes[] = {NANOARROW_TYPE_INT8, NANOARROW_TYPE_INT16,
+                                           NANOARROW_TYPE_INT32, NANOARROW_TYPE_INT64};
+
+/* The inline integer append must hand over to the general path whenever the validity
+ * bitmap does not cover exactly the existing elements, as with one the caller
+ * allocated through ArrowArrayValidityBitmap() before any null. */
 Test(array_append, integers_after_a_caller_reserved_bitmap) {
-  enum ArrowType types[] = {NANOARROW_TYPE_INT8, NANOARROW_TYPE_INT16,
-                            NANOARROW_TYPE_INT32, NANOARROW_TYPE_INT64};
   int t;
   for (t = 0; t < 4; t++) {
     struct ArrowArray array;
     struct ArrowArrayView view;
     int64_t i;
-    init_started(&array, types[t]);
+    init_started(&array, kIntTypes[t]);
     cr_assert_eq(ArrowArrayAppendInt(&array, -5), NANOARROW_OK);
     cr_assert_eq(ArrowBitmapReserve(ArrowArrayValidityBitmap(&array), 1), NANOARROW_OK);
     cr_assert_eq(ArrowArrayAppendInt(&array, 7), NANOARROW_OK);
@@ -756,7 +758,7 @@ Test(array_append, integers_after_a_caller_reserved_bitmap) {
     }
     cr_assert_eq(ArrowArrayValidityBitmap(&array)->size_bits, 103);
     finish_ok(&array);
-    ArrowArrayViewInitFromType(&view, types[t]);
+    ArrowArrayViewInitFromType(&view, kIntTypes[t]);
     cr_assert_eq(ArrowArrayViewSetArray(&view, &array, NULL), NANOARROW_OK);
     cr_assert_eq(ArrowArrayViewGetIntUnsafe(&view, 0), -5);
     cr_assert_eq(ArrowArrayViewGetIntUnsafe(&view, 1), 7);
@@ -791,8 +793,6 @@ Test(array_append, integer_after_odd_sized_data_buffer) {
  * buffer growth: every validity bit, value and count must match, and the bits past
  * the length in the last bitmap byte must be zero (this library starts every byte). */
 Test(array_append, interleaved_nulls_and_values_keep_every_bit) {
-  enum ArrowType types[] = {NANOARROW_TYPE_INT8, NANOARROW_TYPE_INT16,
-                            NANOARROW_TYPE_INT32, NANOARROW_TYPE_INT64};
   int t;
   for (t = 0; t < 4; t++) {
     struct ArrowArray array;
@@ -801,7 +801,7 @@ Test(array_append, interleaved_nulls_and_values_keep_every_bit) {
     uint8_t is_null[3001];
     int64_t i, nulls = 0;
     const uint8_t* bits;
-    init_started(&array, types[t]);
+    init_started(&array, kIntTypes[t]);
     for (i = 0; i < 3001; i++) {
       state = state * 1103515245u + 12345u;
       is_null[i] = (uint8_t)(((state >> 16) % 3) == 0);
@@ -814,7 +814,7 @@ Test(array_append, interleaved_nulls_and_values_keep_every_bit) {
     }
     cr_assert_eq(array.null_count, nulls);
     finish_ok(&array);
-    ArrowArrayViewInitFromType(&view, types[t]);
+    ArrowArrayViewInitFromType(&view, kIntTypes[t]);
     cr_assert_eq(ArrowArrayViewSetArray(&view, &array, NULL), NANOARROW_OK);
     for (i = 0; i < 3001; i++) {
       cr_assert_eq(ArrowArrayViewIsNull(&view, i), is_null[i], "element %d", (int)i);
