@@ -241,7 +241,11 @@ ArrowErrorCode ArrowTestingCompareSchemaDifferences(
 /* Differences between two arrays of schema: ".length" (then nothing else), and for
  * a struct array ".columns[i]" for each differing column and ".validity" when the
  * rows' own nulls differ; for any other array the path itself with both arrays as
- * columns. Values compare logically as in ArrowTestingCompareArray. */
+ * columns. Values compare logically as in ArrowTestingCompareArray. Columns whose
+ * JSON is the same but whose dictionary values differ (a column shows only its
+ * indices) are reported at the dictionary instead: the column's path, then
+ * ".children[k]" steps down to the dictionary-encoded node, then ".dictionary",
+ * with both dictionaries as columns. */
 ArrowErrorCode ArrowTestingCompareArrayDifferences(
     const struct ArrowSchema* schema, const struct ArrowArray* actual,
     const struct ArrowArray* expected, const char* path,

@@ -857,12 +857,14 @@ static int ColumnDiffers(const struct ArrowSchema* schema, const struct ArrowArr
   return 0;
 }
 
-static ArrowErrorCode ReportColumns(const struct ArrowSchema* schema,
-                                    const struct ArrowArrayView* a,
-                                    const struct ArrowArrayView* b, const char* path,
-                                    const char* suffix,
-                                    const struct ArrowTestingCompareOptions* options,
-                                    struct DifferenceTexts* texts, struct ArrowError* error) {
+/* Writes columns a and b of schema into texts (cleared first); *same receives
+ * whether the two texts match. */
+static ArrowErrorCode WriteColumnPair(const struct ArrowSchema* schema,
+                                      const struct ArrowArrayView* a,
+                                      const struct ArrowArrayView* b,
+                                      const struct ArrowTestingCompareOptions* options,
+                                      struct DifferenceTexts* texts, int* same,
+                                      struct ArrowError* error) {
   struct ArrowTestingJsonWriteOptions write_options;
   ArrowTestingJsonWriteOptionsInit(&write_options);
   write_options.float_precision = options->float_precision;
@@ -871,6 +873,69 @@ static ArrowErrorCode ReportColumns(const struct ArrowSchema* schema,
       ArrowTestingJsonWriteColumn(schema, a, &write_options, &texts->actual, error));
   NANOARROW_RETURN_NOT_OK(
       ArrowTestingJsonWriteColumn(schema, b, &write_options, &texts->expected, error));
+  *same = texts->actual.size_bytes == texts->expected.size_bytes &&
+          (texts->actual.size_bytes == 0 ||
+           memcmp(texts->actual.data, texts->expected.data,
+                  (size_t)texts->actual.size_bytes) == 0);
+  return NANOARROW_OK;
+}
+
+/* A column's JSON shows its dictionary indices, not its dictionary values. When two
+ * columns differ only there, this finds the first node (path, then ".children[k]"
+ * and ".dictionary" steps in pre-order) whose dictionary values are written
+ * differently, reports them at that path + ".dictionary" and sets *found. */
+static ArrowErrorCode ReportDictionaryDifference(
+    const struct ArrowSchema* schema, const struct ArrowArrayView* a,
+    const struct ArrowArrayView* b, const char* path,
+    const struct ArrowTestingCompareOptions* options, struct DifferenceTexts* texts,
+    int* found, int depth, struct ArrowError* error) {
+  char inner[1024];
+  int same;
+  int64_t k;
+  if (depth > NANOARROW_MAX_NESTING_DEPTH) return NANOARROW_OK;
+  if (schema->dictionary != NULL && a->dictionary != NULL && b->dictionary != NULL) {
+    snprintf(inner, sizeof(inner), "%s.dictionary", path);
+    NANOARROW_RETURN_NOT_OK(WriteColumnPair(schema->dictionary, a->dictionary,
+                                            b->dictionary, options, texts, &same, error));
+    if (!same) {
+      *found = 1;
+      return ReportDifference(options, inner, "", &texts->actual, &texts->expected, error);
+    }
+    NANOARROW_RETURN_NOT_OK(ReportDictionaryDifference(schema->dictionary, a->dictionary,
+                                                       b->dictionary, inner, options, texts,
+                                                       found, depth + 1, error));
+    if (*found) return NANOARROW_OK;
+  }
+  for (k = 0; k < schema->n_children && k < a->n_children && k < b->n_children; k++) {
+    snprintf(inner, sizeof(inner), "%s.children[%" PRId64 "]", path, k);
+    NANOARROW_RETURN_NOT_OK(ReportDictionaryDifference(schema->children[k], a->children[k],
+                                                       b->children[k], inner, options, texts,
+                                                       found, depth + 1, error));
+    if (*found) return NANOARROW_OK;
+  }
+  return NANOARROW_OK;
+}
+
+/* Reports two differing columns at path + suffix, both written whole; when they
+ * are written the same (the difference is in dictionary values), the dictionaries
+ * that differ instead. */
+static ArrowErrorCode ReportColumns(const struct ArrowSchema* schema,
+                                    const struct ArrowArrayView* a,
+                                    const struct ArrowArrayView* b, const char* path,
+                                    const char* suffix,
+                                    const struct ArrowTestingCompareOptions* options,
+                                    struct DifferenceTexts* texts, struct ArrowError* error) {
+  char column_path[1024];
+  int same;
+  int found = 0;
+  NANOARROW_RETURN_NOT_OK(WriteColumnPair(schema, a, b, options, texts, &same, error));
+  if (same) {
+    snprintf(column_path, sizeof(column_path), "%s%s", path, suffix);
+    NANOARROW_RETURN_NOT_OK(ReportDictionaryDifference(schema, a, b, column_path, options,
+                                                       texts, &found, 0, error));
+    if (found) return NANOARROW_OK;
+    NANOARROW_RETURN_NOT_OK(WriteColumnPair(schema, a, b, options, texts, &same, error));
+  }
   return ReportDifference(options, path, suffix, &texts->actual, &texts->expected, error);
 }
 

@@ -8,6 +8,7 @@
 #include <exception>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "nanoarrow/nanoarrow_testing.hpp"
 
@@ -434,6 +435,92 @@ static void TestCompareArrayStream() {
   CHECK(comparison.CompareArrayStream(released.get(), expected2.get(), &error) == EINVAL);
 }
 
+// A struct batch of one column: int32 indices into a string dictionary holding
+// `values`, or (in_list) a list<dictionary> column with one list of those indices.
+static void MakeDictionaryBatch(const std::vector<std::string>& values,
+                                const std::vector<int32_t>& indices, bool in_list,
+                                struct ArrowSchema* schema, struct ArrowArray* out) {
+  nanoarrow::UniqueSchema made;
+  ArrowSchemaInit(made.get());
+  NANOARROW_THROW_NOT_OK(ArrowSchemaSetTypeStruct(made.get(), 1));
+  struct ArrowSchema* encoded = made->children[0];
+  if (in_list) {
+    NANOARROW_THROW_NOT_OK(ArrowSchemaSetType(encoded, NANOARROW_TYPE_LIST));
+    encoded = encoded->children[0];
+  }
+  NANOARROW_THROW_NOT_OK(ArrowSchemaSetType(encoded, NANOARROW_TYPE_INT32));
+  NANOARROW_THROW_NOT_OK(ArrowSchemaAllocateDictionary(encoded));
+  NANOARROW_THROW_NOT_OK(ArrowSchemaInitFromType(encoded->dictionary, NANOARROW_TYPE_STRING));
+
+  nanoarrow::UniqueArray array;
+  NANOARROW_THROW_NOT_OK(ArrowArrayInitFromSchema(array.get(), made.get(), nullptr));
+  NANOARROW_THROW_NOT_OK(ArrowArrayStartAppending(array.get()));
+  struct ArrowArray* column = array->children[0];
+  struct ArrowArray* index_array = in_list ? column->children[0] : column;
+  for (int32_t index : indices) {
+    NANOARROW_THROW_NOT_OK(ArrowArrayAppendInt(index_array, index));
+    if (!in_list) NANOARROW_THROW_NOT_OK(ArrowArrayFinishElement(array.get()));
+  }
+  if (in_list) {
+    NANOARROW_THROW_NOT_OK(ArrowArrayFinishElement(column));
+    NANOARROW_THROW_NOT_OK(ArrowArrayFinishElement(array.get()));
+  }
+  for (const std::string& value : values) {
+    NANOARROW_THROW_NOT_OK(
+        ArrowArrayAppendString(index_array->dictionary, ArrowCharView(value.c_str())));
+  }
+  NANOARROW_THROW_NOT_OK(ArrowArrayFinishBuildingDefault(array.get(), nullptr));
+  ArrowSchemaMove(made.get(), schema);
+  ArrowArrayMove(array.get(), out);
+}
+
+// Columns that differ only in their dictionary values are reported at the
+// dictionary, showing the values (the columns themselves read the same).
+static void TestCompareDictionaries() {
+  for (bool in_list : {false, true}) {
+    nanoarrow::UniqueSchema schema;
+    nanoarrow::UniqueArray expected;
+    nanoarrow::UniqueArray actual;
+    nanoarrow::UniqueArray other_indices;
+    MakeDictionaryBatch({"abc"}, {0}, in_list, schema.get(), expected.get());
+    nanoarrow::UniqueSchema unused;
+    MakeDictionaryBatch({"def"}, {0}, in_list, unused.get(), actual.get());
+    nanoarrow::UniqueSchema unused2;
+    MakeDictionaryBatch({"def", "abc"}, {1}, in_list, unused2.get(), other_indices.get());
+
+    TestingJSONComparison comparison;
+    CHECK(comparison.SetSchema(schema.get()) == NANOARROW_OK);
+    CHECK(comparison.CompareBatch(actual.get(), actual.get()) == NANOARROW_OK);
+    CHECK(comparison.num_differences() == 0);
+    // Other indices into another dictionary, the same values: no difference.
+    CHECK(comparison.CompareBatch(other_indices.get(), expected.get()) == NANOARROW_OK);
+    CHECK(comparison.num_differences() == 0);
+
+    struct ArrowError error;
+    CHECK(comparison.CompareBatch(actual.get(), expected.get(), &error, "Batch 0") ==
+          NANOARROW_OK);
+    CHECK(comparison.num_differences() == 1);
+    std::stringstream differences;
+    comparison.WriteDifferences(differences);
+    const std::string path = in_list ? "Batch 0.columns[0].children[0].dictionary"
+                                     : "Batch 0.columns[0].dictionary";
+    CHECK(differences.str() ==
+          "Path: " + path + "\n" +
+              R"(- {"name": null, "count": 1, "VALIDITY": [1], "OFFSET": [0, 3], "DATA": ["def"]})"
+              "\n" +
+              R"(+ {"name": null, "count": 1, "VALIDITY": [1], "OFFSET": [0, 3], "DATA": ["abc"]})"
+              "\n\n");
+    comparison.ClearDifferences();
+
+    // When the indices are written differently too, the column is what is shown.
+    CHECK(comparison.CompareBatch(other_indices.get(), actual.get()) == NANOARROW_OK);
+    CHECK(comparison.num_differences() == 1);
+    std::stringstream column_differences;
+    comparison.WriteDifferences(column_differences);
+    CHECK(column_differences.str().find("Path: .columns[0]\n") == 0);
+  }
+}
+
 // Layout and API details shared with nanoarrow's nanoarrow_testing.hpp.
 static void TestUpstreamCompatibility() {
   // A NULL name is written as null and read back as NULL.
@@ -512,6 +599,7 @@ int main() {
     TestCompareSchema();
     TestCompareBatch();
     TestCompareArrayStream();
+    TestCompareDictionaries();
     TestUpstreamCompatibility();
   } catch (const std::exception& e) {
     std::fprintf(stderr, "unexpected exception: %s\n", e.what());
