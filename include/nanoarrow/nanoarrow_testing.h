@@ -33,6 +33,15 @@
 #define ArrowTestingJsonReadField NANOARROW_SYMBOL(ArrowTestingJsonReadField)
 #define ArrowTestingJsonReadRecordBatch NANOARROW_SYMBOL(ArrowTestingJsonReadRecordBatch)
 #define ArrowTestingJsonReadColumn NANOARROW_SYMBOL(ArrowTestingJsonReadColumn)
+#define ArrowTestingJsonReadOptionsInit NANOARROW_SYMBOL(ArrowTestingJsonReadOptionsInit)
+#define ArrowTestingJsonReadBatchWithOptions \
+  NANOARROW_SYMBOL(ArrowTestingJsonReadBatchWithOptions)
+#define ArrowTestingJsonReadRecordBatchWithOptions \
+  NANOARROW_SYMBOL(ArrowTestingJsonReadRecordBatchWithOptions)
+#define ArrowTestingJsonReadColumnWithOptions \
+  NANOARROW_SYMBOL(ArrowTestingJsonReadColumnWithOptions)
+#define ArrowTestingJsonReadStreamWithOptions \
+  NANOARROW_SYMBOL(ArrowTestingJsonReadStreamWithOptions)
 #define ArrowTestingJsonWriteOptionsInit NANOARROW_SYMBOL(ArrowTestingJsonWriteOptionsInit)
 #define ArrowTestingJsonWriteDataFile NANOARROW_SYMBOL(ArrowTestingJsonWriteDataFile)
 #define ArrowTestingJsonWriteSchemaWithOptions \
@@ -101,6 +110,38 @@ ArrowErrorCode ArrowTestingJsonReadColumn(const char* json, int64_t size_bytes,
 ArrowErrorCode ArrowTestingJsonReadStream(const char* json, int64_t size_bytes,
                                           struct ArrowArrayStream* out,
                                           struct ArrowError* error);
+
+/* How the ...WithOptions readers below build arrays. ArrowTestingJsonReadOptionsInit
+ * sets the defaults; a NULL options pointer means the defaults too. */
+struct ArrowTestingJsonReadOptions {
+  /* The allocator of every buffer (validity, offsets, data, type ids, variadic data;
+   * of children and dictionaries too) of the arrays read; it also frees them when
+   * the array is released. Default: ArrowBufferAllocatorDefault(). (The array
+   * structures themselves and a view array's list of variadic buffer sizes come
+   * from ArrowMalloc.) */
+  struct ArrowBufferAllocator allocator;
+};
+
+void ArrowTestingJsonReadOptionsInit(struct ArrowTestingJsonReadOptions* options);
+
+/* As ArrowTestingJsonReadBatch, ...ReadRecordBatch, ...ReadColumn and
+ * ...ReadStream, with buffers allocated as options say. A stream keeps a copy of
+ * options->allocator for the batches it builds later. */
+ArrowErrorCode ArrowTestingJsonReadBatchWithOptions(
+    const char* json, int64_t size_bytes, int64_t i,
+    const struct ArrowTestingJsonReadOptions* options, struct ArrowArray* out,
+    struct ArrowError* error);
+ArrowErrorCode ArrowTestingJsonReadRecordBatchWithOptions(
+    const char* json, int64_t size_bytes, const struct ArrowSchema* schema,
+    const struct ArrowTestingJsonReadOptions* options, struct ArrowArray* out,
+    struct ArrowError* error);
+ArrowErrorCode ArrowTestingJsonReadColumnWithOptions(
+    const char* json, int64_t size_bytes, const struct ArrowSchema* field,
+    const struct ArrowTestingJsonReadOptions* options, struct ArrowArray* out,
+    struct ArrowError* error);
+ArrowErrorCode ArrowTestingJsonReadStreamWithOptions(
+    const char* json, int64_t size_bytes, const struct ArrowTestingJsonReadOptions* options,
+    struct ArrowArrayStream* out, struct ArrowError* error);
 
 /* ---- Writing integration JSON ----
  * Appended to out (an initialized ArrowBuffer); the text is not null-terminated.

@@ -149,8 +149,9 @@ class TestingJSONReader {
   /* ReadDataFile's num_batch: every batch. */
   static const int kNumBatchReadAll = -1;
 
-  /* The buffers read are allocated with ArrowBufferAllocatorDefault() whatever
-   * allocator is given (it is kept, not used). */
+  /* Every buffer of the arrays read (ReadDataFile, ReadBatch, ReadColumn) is
+   * allocated, and freed on release, through allocator (copied; its private_data
+   * must outlive those arrays). */
   TestingJSONReader(ArrowBufferAllocator allocator) : allocator_(allocator) {}  // NOLINT
   TestingJSONReader() : allocator_(ArrowBufferAllocatorDefault()) {}
   virtual ~TestingJSONReader() {}
@@ -160,12 +161,12 @@ class TestingJSONReader {
    * num_batch alone (ERANGE when the file has no such batch). */
   ArrowErrorCode ReadDataFile(const std::string& data_file_json, ArrowArrayStream* out,
                               int num_batch = kNumBatchReadAll, ArrowError* error = nullptr) {
-    static_cast<void>(allocator_);
     if (out == nullptr) return EINVAL;
     const char* json = data_file_json.data();
     const int64_t size = static_cast<int64_t>(data_file_json.size());
+    const ArrowTestingJsonReadOptions options = ReadOptions();
     if (num_batch == kNumBatchReadAll) {
-      return ArrowTestingJsonReadStream(json, size, out, error);
+      return ArrowTestingJsonReadStreamWithOptions(json, size, &options, out, error);
     }
     if (num_batch < 0 && num_batch != kNumBatchOnlySchema) {
       ArrowErrorSet(error, "num_batch must be >= 0, kNumBatchReadAll or kNumBatchOnlySchema");
@@ -178,7 +179,8 @@ class TestingJSONReader {
       return NANOARROW_OK;
     }
     UniqueArray batch;
-    NANOARROW_RETURN_NOT_OK(ArrowTestingJsonReadBatch(json, size, num_batch, batch.get(), error));
+    NANOARROW_RETURN_NOT_OK(
+        ArrowTestingJsonReadBatchWithOptions(json, size, num_batch, &options, batch.get(), error));
     VectorArrayStream(schema.get(), batch.get()).ToArrayStream(out);
     return NANOARROW_OK;
   }
@@ -203,8 +205,10 @@ class TestingJSONReader {
   ArrowErrorCode ReadBatch(const std::string& batch_json, const ArrowSchema* schema,
                            ArrowArray* out, ArrowError* error = nullptr) {
     if (out == nullptr) return EINVAL;
-    return ArrowTestingJsonReadRecordBatch(
-        batch_json.data(), static_cast<int64_t>(batch_json.size()), schema, out, error);
+    const ArrowTestingJsonReadOptions options = ReadOptions();
+    return ArrowTestingJsonReadRecordBatchWithOptions(batch_json.data(),
+                                                      static_cast<int64_t>(batch_json.size()),
+                                                      schema, &options, out, error);
   }
 
   /* A column ({"name": "col", "count": 123, "VALIDITY": [...], ...}) as an array of
@@ -212,13 +216,21 @@ class TestingJSONReader {
   ArrowErrorCode ReadColumn(const std::string& column_json, const ArrowSchema* schema,
                             ArrowArray* out, ArrowError* error = nullptr) {
     if (out == nullptr) return EINVAL;
-    return ArrowTestingJsonReadColumn(column_json.data(),
-                                      static_cast<int64_t>(column_json.size()), schema, out,
-                                      error);
+    const ArrowTestingJsonReadOptions options = ReadOptions();
+    return ArrowTestingJsonReadColumnWithOptions(column_json.data(),
+                                                 static_cast<int64_t>(column_json.size()),
+                                                 schema, &options, out, error);
   }
 
  private:
   ArrowBufferAllocator allocator_;
+
+  ArrowTestingJsonReadOptions ReadOptions() const {
+    ArrowTestingJsonReadOptions options;
+    ArrowTestingJsonReadOptionsInit(&options);
+    options.allocator = allocator_;
+    return options;
+  }
 };
 
 /* Compares schemas, record batches and streams, keeping every difference found

@@ -85,6 +85,8 @@ struct JsonDocument {
   json_t* dictionaries; /* array or NULL */
   struct ArrowSchema schema;
   struct JsonDictIds dict_ids;
+  /* The allocator of every buffer of the arrays read. */
+  struct ArrowBufferAllocator allocator;
 };
 
 static void JsonDictIdsReset(struct JsonDictIds* ids) {
@@ -671,6 +673,7 @@ static ArrowErrorCode JsonDocumentParse(const char* json, int64_t size_bytes,
   ArrowErrorCode rc;
 
   memset(doc, 0, sizeof(*doc));
+  doc->allocator = ArrowBufferAllocatorDefault();
   if (size_bytes < 0 || (json == NULL && size_bytes > 0)) return EINVAL;
   doc->root = json_loadb(json, (size_t)size_bytes, JSON_ALLOW_NUL, &json_error);
   if (doc->root == NULL) {
@@ -725,6 +728,19 @@ static ArrowErrorCode JsonReadColumn(const struct JsonDocument* doc,
                                      const struct ArrowSchema* schema, const json_t* column,
                                      struct ArrowArray* array, int depth,
                                      struct ArrowError* error);
+
+/* Gives the fixed buffers of array (still empty) the document's allocator. */
+static ArrowErrorCode JsonUseAllocator(const struct JsonDocument* doc,
+                                       struct ArrowArray* array, struct ArrowError* error) {
+  int64_t i;
+  for (i = 0; i < NANOARROW_MAX_FIXED_BUFFERS; i++) {
+    if (ArrowBufferSetAllocator(ArrowArrayBuffer(array, i), doc->allocator) != NANOARROW_OK) {
+      ArrowErrorSet(error, "buffer %" PRId64 " was allocated before its allocator was set", i);
+      return EINVAL;
+    }
+  }
+  return NANOARROW_OK;
+}
 
 /* A buffer member (array) that must hold exactly n items. NULL when absent. */
 static ArrowErrorCode JsonGetBuffer(const json_t* column, const char* key, int64_t n,
@@ -936,9 +952,9 @@ static ArrowErrorCode JsonReadBinary(const json_t* column, const struct ArrowSch
   return NANOARROW_OK;
 }
 
-static ArrowErrorCode JsonReadViews(const json_t* column, const struct ArrowSchemaView* view,
-                                    int64_t count, struct ArrowArray* array,
-                                    struct ArrowError* error) {
+static ArrowErrorCode JsonReadViews(const struct JsonDocument* doc, const json_t* column,
+                                    const struct ArrowSchemaView* view, int64_t count,
+                                    struct ArrowArray* array, struct ArrowError* error) {
   struct ArrowArrayPrivateData* private_data =
       (struct ArrowArrayPrivateData*)array->private_data;
   int is_utf8 = view->storage_type == NANOARROW_TYPE_STRING_VIEW;
@@ -958,8 +974,13 @@ static ArrowErrorCode JsonReadViews(const json_t* column, const struct ArrowSche
   NANOARROW_RETURN_NOT_OK(ArrowArrayAddVariadicBuffers(array, (int32_t)n_variadic));
   for (i = 0; i < (int64_t)n_variadic; i++) {
     int64_t n_bytes;
-    ArrowErrorCode rc = AppendHex(json_array_get(variadic, (size_t)i),
-                                  &private_data->variadic_buffers[i], &n_bytes, error);
+    ArrowErrorCode rc =
+        ArrowBufferSetAllocator(&private_data->variadic_buffers[i], doc->allocator);
+    if (rc != NANOARROW_OK) ArrowErrorSet(error, "allocated before its allocator was set");
+    if (rc == NANOARROW_OK) {
+      rc = AppendHex(json_array_get(variadic, (size_t)i), &private_data->variadic_buffers[i],
+                     &n_bytes, error);
+    }
     if (rc != NANOARROW_OK) {
       ArrowTestingPrefixError(error, "VARIADIC_DATA_BUFFERS[%" PRId64 "]", i);
       return rc;
@@ -1157,6 +1178,7 @@ static ArrowErrorCode JsonReadRecordBatch(const struct JsonDocument* doc,
                   schema->n_children);
     return EINVAL;
   }
+  NANOARROW_RETURN_NOT_OK(JsonUseAllocator(doc, array, error));
   for (i = 0; i < schema->n_children; i++) {
     ArrowErrorCode rc = JsonReadColumn(doc, schema->children[i],
                                        json_array_get(columns, (size_t)i),
@@ -1195,6 +1217,7 @@ static ArrowErrorCode JsonReadColumn(const struct JsonDocument* doc,
     return EINVAL;
   }
   NANOARROW_RETURN_NOT_OK(ArrowSchemaViewInit(&view, schema, error));
+  NANOARROW_RETURN_NOT_OK(JsonUseAllocator(doc, array, error));
   NANOARROW_RETURN_NOT_OK(JsonGetMember(column, "count", JSON_INTEGER, &count_value, error));
   count = (int64_t)json_integer_value(count_value);
   if (count < 0) {
@@ -1288,7 +1311,7 @@ static ArrowErrorCode JsonReadColumn(const struct JsonDocument* doc,
       break;
     case NANOARROW_TYPE_STRING_VIEW:
     case NANOARROW_TYPE_BINARY_VIEW:
-      NANOARROW_RETURN_NOT_OK(JsonReadViews(column, &view, count, array, error));
+      NANOARROW_RETURN_NOT_OK(JsonReadViews(doc, column, &view, count, array, error));
       break;
     case NANOARROW_TYPE_LIST:
     case NANOARROW_TYPE_MAP:
@@ -1418,11 +1441,29 @@ static ArrowErrorCode JsonDocumentBuildBatch(const struct JsonDocument* doc, int
   return NANOARROW_OK;
 }
 
+void ArrowTestingJsonReadOptionsInit(struct ArrowTestingJsonReadOptions* options) {
+  options->allocator = ArrowBufferAllocatorDefault();
+}
+
+/* The allocator options name (the default one for NULL options). */
+static struct ArrowBufferAllocator JsonOptionsAllocator(
+    const struct ArrowTestingJsonReadOptions* options) {
+  return options == NULL ? ArrowBufferAllocatorDefault() : options->allocator;
+}
+
 ArrowErrorCode ArrowTestingJsonReadBatch(const char* json, int64_t size_bytes, int64_t i,
                                          struct ArrowArray* out, struct ArrowError* error) {
+  return ArrowTestingJsonReadBatchWithOptions(json, size_bytes, i, NULL, out, error);
+}
+
+ArrowErrorCode ArrowTestingJsonReadBatchWithOptions(
+    const char* json, int64_t size_bytes, int64_t i,
+    const struct ArrowTestingJsonReadOptions* options, struct ArrowArray* out,
+    struct ArrowError* error) {
   struct JsonDocument doc;
   ArrowErrorCode rc;
   NANOARROW_RETURN_NOT_OK(JsonDocumentParse(json, size_bytes, &doc, error));
+  doc.allocator = JsonOptionsAllocator(options);
   rc = JsonDocumentBuildBatch(&doc, i, out, error);
   if (rc != NANOARROW_OK) ArrowTestingPrefixError(error, "batch %" PRId64, i);
   JsonDocumentReset(&doc);
@@ -1437,6 +1478,7 @@ static ArrowErrorCode JsonObjectParse(const char* json, int64_t size_bytes, cons
                                       struct JsonDocument* doc, struct ArrowError* error) {
   json_error_t json_error;
   memset(doc, 0, sizeof(*doc));
+  doc->allocator = ArrowBufferAllocatorDefault();
   if (size_bytes < 0 || (json == NULL && size_bytes > 0)) {
     ArrowErrorSet(error, "%s: no JSON text", what);
     return EINVAL;
@@ -1476,6 +1518,7 @@ ArrowErrorCode ArrowTestingJsonReadField(const char* json, int64_t size_bytes,
 /* Reads a batch (is_batch) or a column object of schema into out. */
 static ArrowErrorCode JsonReadBareArray(const char* json, int64_t size_bytes,
                                         const struct ArrowSchema* schema, int is_batch,
+                                        const struct ArrowTestingJsonReadOptions* options,
                                         struct ArrowArray* out, struct ArrowError* error) {
   const char* what = is_batch ? "record batch" : "column";
   struct JsonDocument doc;
@@ -1491,6 +1534,7 @@ static ArrowErrorCode JsonReadBareArray(const char* json, int64_t size_bytes,
     return EINVAL;
   }
   NANOARROW_RETURN_NOT_OK(JsonObjectParse(json, size_bytes, what, &doc, error));
+  doc.allocator = JsonOptionsAllocator(options);
   rc = ArrowArrayInitFromSchema(&array, schema, error);
   if (rc != NANOARROW_OK) {
     JsonDocumentReset(&doc);
@@ -1518,13 +1562,27 @@ ArrowErrorCode ArrowTestingJsonReadRecordBatch(const char* json, int64_t size_by
                                                const struct ArrowSchema* schema,
                                                struct ArrowArray* out,
                                                struct ArrowError* error) {
-  return JsonReadBareArray(json, size_bytes, schema, 1, out, error);
+  return JsonReadBareArray(json, size_bytes, schema, 1, NULL, out, error);
+}
+
+ArrowErrorCode ArrowTestingJsonReadRecordBatchWithOptions(
+    const char* json, int64_t size_bytes, const struct ArrowSchema* schema,
+    const struct ArrowTestingJsonReadOptions* options, struct ArrowArray* out,
+    struct ArrowError* error) {
+  return JsonReadBareArray(json, size_bytes, schema, 1, options, out, error);
 }
 
 ArrowErrorCode ArrowTestingJsonReadColumn(const char* json, int64_t size_bytes,
                                           const struct ArrowSchema* field,
                                           struct ArrowArray* out, struct ArrowError* error) {
-  return JsonReadBareArray(json, size_bytes, field, 0, out, error);
+  return JsonReadBareArray(json, size_bytes, field, 0, NULL, out, error);
+}
+
+ArrowErrorCode ArrowTestingJsonReadColumnWithOptions(
+    const char* json, int64_t size_bytes, const struct ArrowSchema* field,
+    const struct ArrowTestingJsonReadOptions* options, struct ArrowArray* out,
+    struct ArrowError* error) {
+  return JsonReadBareArray(json, size_bytes, field, 0, options, out, error);
 }
 
 /* ---- Stream ---- */
@@ -1569,6 +1627,12 @@ static void JsonStreamRelease(struct ArrowArrayStream* stream) {
 ArrowErrorCode ArrowTestingJsonReadStream(const char* json, int64_t size_bytes,
                                           struct ArrowArrayStream* out,
                                           struct ArrowError* error) {
+  return ArrowTestingJsonReadStreamWithOptions(json, size_bytes, NULL, out, error);
+}
+
+ArrowErrorCode ArrowTestingJsonReadStreamWithOptions(
+    const char* json, int64_t size_bytes, const struct ArrowTestingJsonReadOptions* options,
+    struct ArrowArrayStream* out, struct ArrowError* error) {
   struct JsonStreamPrivate* private_data =
       (struct JsonStreamPrivate*)ArrowMalloc(sizeof(struct JsonStreamPrivate));
   ArrowErrorCode rc;
@@ -1581,6 +1645,7 @@ ArrowErrorCode ArrowTestingJsonReadStream(const char* json, int64_t size_bytes,
     ArrowFree(private_data);
     return rc;
   }
+  private_data->doc.allocator = JsonOptionsAllocator(options);
   private_data->next_batch = 0;
   private_data->error.message[0] = '\0';
   out->get_schema = &JsonStreamGetSchema;

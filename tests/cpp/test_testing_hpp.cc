@@ -4,8 +4,10 @@
 // detection: a member that leaks or frees twice fails.
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -521,6 +523,130 @@ static void TestCompareDictionaries() {
   }
 }
 
+// An allocator that counts what it allocates and frees and knows which blocks are
+// live.
+struct CountingAllocations {
+  std::set<const uint8_t*> live;
+  int64_t n_allocated = 0;
+  int64_t n_freed = 0;
+};
+
+static uint8_t* CountingReallocate(struct ArrowBufferAllocator* allocator, uint8_t* ptr,
+                                   int64_t old_size, int64_t new_size) {
+  static_cast<void>(old_size);
+  auto* counts = static_cast<CountingAllocations*>(allocator->private_data);
+  auto* out = static_cast<uint8_t*>(std::realloc(ptr, static_cast<size_t>(new_size)));
+  if (out == nullptr) return nullptr;
+  if (ptr == nullptr) {
+    counts->n_allocated++;
+  } else {
+    counts->live.erase(ptr);
+  }
+  counts->live.insert(out);
+  return out;
+}
+
+static void CountingFree(struct ArrowBufferAllocator* allocator, uint8_t* ptr,
+                         int64_t size) {
+  static_cast<void>(size);
+  auto* counts = static_cast<CountingAllocations*>(allocator->private_data);
+  if (ptr != nullptr) {
+    counts->n_freed++;
+    counts->live.erase(ptr);
+  }
+  std::free(ptr);
+}
+
+// Checks that every buffer of array (children and dictionaries too) is a live block
+// of counts; returns how many buffers were checked.
+static int64_t CheckBuffersFrom(const struct ArrowArray* array,
+                                const CountingAllocations& counts) {
+  int64_t n_checked = 0;
+  for (int64_t i = 0; i < array->n_buffers; i++) {
+    if (array->buffers[i] == nullptr) continue;
+    n_checked++;
+    CHECK(counts.live.count(static_cast<const uint8_t*>(array->buffers[i])) == 1);
+  }
+  for (int64_t i = 0; i < array->n_children; i++) {
+    n_checked += CheckBuffersFrom(array->children[i], counts);
+  }
+  if (array->dictionary != nullptr) n_checked += CheckBuffersFrom(array->dictionary, counts);
+  return n_checked;
+}
+
+static const char kAllocatorDataFile[] =
+    R"({"schema": {"fields": [)"
+    R"({"name": "i", "nullable": true, "type": {"name": "int", "bitWidth": 32, "isSigned": true}, "children": []}, )"
+    R"({"name": "s", "nullable": true, "type": {"name": "utf8"}, "children": []}, )"
+    R"({"name": "l", "nullable": true, "type": {"name": "list"}, "children": [)"
+    R"({"name": "item", "nullable": true, "type": {"name": "int", "bitWidth": 64, "isSigned": true}, "children": []}]}, )"
+    R"({"name": "d", "nullable": true, "type": {"name": "utf8"}, "dictionary": {"id": 0, "indexType": )"
+    R"({"name": "int", "bitWidth": 32, "isSigned": true}, "isOrdered": false}, "children": []}]}, )"
+    R"("batches": [{"count": 2, "columns": [)"
+    R"({"name": "i", "count": 2, "VALIDITY": [1, 0], "DATA": [1, 2]}, )"
+    R"({"name": "s", "count": 2, "VALIDITY": [1, 1], "OFFSET": [0, 1, 3], "DATA": ["a", "bc"]}, )"
+    R"({"name": "l", "count": 2, "VALIDITY": [1, 1], "OFFSET": [0, 2, 3], "children": [)"
+    R"({"name": "item", "count": 3, "VALIDITY": [1, 1, 1], "DATA": ["1", "2", "3"]}]}, )"
+    R"({"name": "d", "count": 2, "VALIDITY": [1, 1], "DATA": [1, 0]}]}], )"
+    R"("dictionaries": [{"id": 0, "data": {"count": 2, "columns": [)"
+    R"({"name": null, "count": 2, "VALIDITY": [1, 1], "OFFSET": [0, 1, 2], "DATA": ["x", "y"]}]}}]})";
+
+// A reader made with an allocator allocates every buffer it reads through it, and
+// the arrays it returns free them through it.
+static void TestReaderAllocator() {
+  CountingAllocations counts;
+  struct ArrowBufferAllocator allocator;
+  allocator.reallocate = &CountingReallocate;
+  allocator.free = &CountingFree;
+  allocator.private_data = &counts;
+  TestingJSONReader reader(allocator);
+
+  for (int num_batch : {TestingJSONReader::kNumBatchReadAll, 0}) {
+    nanoarrow::UniqueArrayStream stream;
+    CHECK(reader.ReadDataFile(kAllocatorDataFile, stream.get(), num_batch) == NANOARROW_OK);
+    nanoarrow::UniqueArray batch;
+    CHECK(stream->get_next(stream.get(), batch.get()) == NANOARROW_OK);
+    CHECK(batch->release != nullptr);
+    if (batch->release == nullptr) continue;
+    // Validity, data and offsets of i, s, l, l's item, d and d's dictionary.
+    CHECK(CheckBuffersFrom(batch.get(), counts) >= 12);
+    stream.reset();
+    CHECK(!counts.live.empty());
+    batch.reset();
+    CHECK(counts.live.empty());
+    CHECK(counts.n_allocated > 0);
+    CHECK(counts.n_freed == counts.n_allocated);
+  }
+
+  nanoarrow::UniqueSchema schema;
+  CHECK(reader.ReadSchema(kAllocatorDataFile, schema.get()) == NANOARROW_OK);
+  const int64_t allocated_before = counts.n_allocated;
+  nanoarrow::UniqueArray column;
+  CHECK(reader.ReadColumn(
+            R"({"name": "l", "count": 1, "VALIDITY": [1], "OFFSET": [0, 1], "children": [)"
+            R"({"name": "item", "count": 1, "VALIDITY": [1], "DATA": ["5"]}]})",
+            schema->children[2], column.get()) == NANOARROW_OK);
+  CHECK(CheckBuffersFrom(column.get(), counts) >= 4);
+  CHECK(counts.n_allocated > allocated_before);
+  column.reset();
+  CHECK(counts.live.empty());
+
+  nanoarrow::UniqueSchema plain;
+  ReadSchemaOrThrow(kSchemaJson, plain.get());
+  nanoarrow::UniqueArray batch;
+  CHECK(reader.ReadBatch(kBatch0Json, plain.get(), batch.get()) == NANOARROW_OK);
+  CHECK(CheckBuffersFrom(batch.get(), counts) >= 4);
+  batch.reset();
+  CHECK(counts.live.empty());
+  CHECK(counts.n_freed == counts.n_allocated);
+
+  // The default reader does not use it.
+  const int64_t allocated = counts.n_allocated;
+  TestingJSONReader default_reader;
+  CHECK(default_reader.ReadBatch(kBatch0Json, plain.get(), batch.get()) == NANOARROW_OK);
+  CHECK(counts.n_allocated == allocated);
+}
+
 // Layout and API details shared with nanoarrow's nanoarrow_testing.hpp.
 static void TestUpstreamCompatibility() {
   // A NULL name is written as null and read back as NULL.
@@ -600,6 +726,7 @@ int main() {
     TestCompareBatch();
     TestCompareArrayStream();
     TestCompareDictionaries();
+    TestReaderAllocator();
     TestUpstreamCompatibility();
   } catch (const std::exception& e) {
     std::fprintf(stderr, "unexpected exception: %s\n", e.what());

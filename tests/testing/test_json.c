@@ -392,3 +392,78 @@ Test(json_write, round_trip_keeps_values) {
   ArrowBufferReset(&text);
   free(doc);
 }
+
+/* ---- Reading through a caller's allocator ---- */
+
+/* Counts the blocks an allocator hands out and takes back; remembers the last one. */
+struct CountingAllocator {
+  int64_t n_live;
+  int64_t n_allocated;
+};
+
+static uint8_t* CountingReallocate(struct ArrowBufferAllocator* allocator, uint8_t* ptr,
+                                   int64_t old_size, int64_t new_size) {
+  struct CountingAllocator* counts = (struct CountingAllocator*)allocator->private_data;
+  uint8_t* out = (uint8_t*)realloc(ptr, (size_t)new_size);
+  (void)old_size;
+  if (out != NULL && ptr == NULL) {
+    counts->n_live++;
+    counts->n_allocated++;
+  }
+  return out;
+}
+
+static void CountingFree(struct ArrowBufferAllocator* allocator, uint8_t* ptr, int64_t size) {
+  struct CountingAllocator* counts = (struct CountingAllocator*)allocator->private_data;
+  (void)size;
+  if (ptr != NULL) counts->n_live--;
+  free(ptr);
+}
+
+Test(json_read_options, stream_batches_and_variadic_buffers_use_the_allocator) {
+  /* Validity, views and one variadic data buffer: three blocks a batch. */
+  const char* doc =
+      "{\"schema\": {\"fields\": [{\"name\": \"v\", \"nullable\": true, \"type\": "
+      "{\"name\": \"binaryview\"}, \"children\": []}]}, \"batches\": [{\"count\": 2, "
+      "\"columns\": [{\"name\": \"v\", \"count\": 2, \"VALIDITY\": [1, 0], \"VIEWS\": ["
+      "{\"SIZE\": 14, \"PREFIX_HEX\": \"00010203\", \"BUFFER_INDEX\": 0, \"OFFSET\": 0}, "
+      "{\"SIZE\": 0, \"INLINED\": \"\"}], \"VARIADIC_DATA_BUFFERS\": "
+      "[\"000102030405060708090A0B0C0D\"]}]}]}";
+  struct CountingAllocator counts = {0, 0};
+  struct ArrowTestingJsonReadOptions options;
+  struct ArrowArrayStream stream;
+  struct ArrowArray batch;
+  struct ArrowError error;
+  ArrowTestingJsonReadOptionsInit(&options);
+  options.allocator.reallocate = &CountingReallocate;
+  options.allocator.free = &CountingFree;
+  options.allocator.private_data = &counts;
+
+  cr_assert_eq(ArrowTestingJsonReadStreamWithOptions(doc, JSON_SIZE(doc), &options, &stream,
+                                                     &error),
+               NANOARROW_OK, "%s", error.message);
+  cr_assert_eq(stream.get_next(&stream, &batch), NANOARROW_OK, "%s",
+               stream.get_last_error(&stream));
+  ArrowArrayStreamRelease(&stream);
+  cr_assert_eq(counts.n_allocated, 3);
+  cr_assert_eq(counts.n_live, 3);
+  cr_assert_eq(batch.children[0]->n_buffers, 4);
+  ArrowArrayRelease(&batch);
+  cr_assert_eq(counts.n_live, 0);
+
+  /* The same column alone, and batch 0 of the document. */
+  cr_assert_eq(ArrowTestingJsonReadBatchWithOptions(doc, JSON_SIZE(doc), 0, &options, &batch,
+                                                    &error),
+               NANOARROW_OK, "%s", error.message);
+  cr_assert_eq(counts.n_live, 3);
+  ArrowArrayRelease(&batch);
+  cr_assert_eq(counts.n_live, 0);
+  cr_assert_eq(counts.n_allocated, 6);
+
+  /* NULL options: the default allocator. */
+  cr_assert_eq(ArrowTestingJsonReadBatchWithOptions(doc, JSON_SIZE(doc), 0, NULL, &batch,
+                                                    &error),
+               NANOARROW_OK, "%s", error.message);
+  ArrowArrayRelease(&batch);
+  cr_assert_eq(counts.n_allocated, 6);
+}
