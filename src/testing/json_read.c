@@ -729,11 +729,12 @@ static ArrowErrorCode JsonReadColumn(const struct JsonDocument* doc,
                                      struct ArrowArray* array, int depth,
                                      struct ArrowError* error);
 
-/* Gives the fixed buffers of array (still empty) the document's allocator. */
+/* Gives the fixed buffers of array (still empty) the document's allocator. Only
+ * those of its layout: others may hold the library's own bookkeeping. */
 static ArrowErrorCode JsonUseAllocator(const struct JsonDocument* doc,
                                        struct ArrowArray* array, struct ArrowError* error) {
   int64_t i;
-  for (i = 0; i < NANOARROW_MAX_FIXED_BUFFERS; i++) {
+  for (i = 0; i < array->n_buffers && i < NANOARROW_MAX_FIXED_BUFFERS; i++) {
     if (ArrowBufferSetAllocator(ArrowArrayBuffer(array, i), doc->allocator) != NANOARROW_OK) {
       ArrowErrorSet(error, "buffer %" PRId64 " was allocated before its allocator was set", i);
       return EINVAL;
