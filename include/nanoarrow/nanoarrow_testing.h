@@ -51,6 +51,9 @@
 #define ArrowTestingJsonWriteMetadata NANOARROW_SYMBOL(ArrowTestingJsonWriteMetadata)
 #define ArrowTestingJsonWriteBatchView NANOARROW_SYMBOL(ArrowTestingJsonWriteBatchView)
 #define ArrowTestingJsonWriteColumn NANOARROW_SYMBOL(ArrowTestingJsonWriteColumn)
+#define ArrowTestingJsonDictionariesInit NANOARROW_SYMBOL(ArrowTestingJsonDictionariesInit)
+#define ArrowTestingJsonDictionariesReset NANOARROW_SYMBOL(ArrowTestingJsonDictionariesReset)
+#define ArrowTestingJsonWriteDictionaries NANOARROW_SYMBOL(ArrowTestingJsonWriteDictionaries)
 #define ArrowTestingCompareOptionsInit NANOARROW_SYMBOL(ArrowTestingCompareOptionsInit)
 #define ArrowTestingCompareSchemaDifferences \
   NANOARROW_SYMBOL(ArrowTestingCompareSchemaDifferences)
@@ -166,6 +169,30 @@ ArrowErrorCode ArrowTestingJsonWriteStream(struct ArrowArrayStream* stream,
                                            struct ArrowBuffer* out,
                                            struct ArrowError* error);
 
+/* The dictionaries a sequence of writes has met (see
+ * ArrowTestingJsonWriteOptions.dictionaries): an id for each dictionary-encoded
+ * field, keyed by the address of its dictionary (value) schema, and the dictionary
+ * values last written for it. ArrowTestingJsonDictionariesInit makes an empty one
+ * (it cannot fail); ArrowTestingJsonDictionariesReset frees what it holds and
+ * leaves it empty. A schema released and another allocated at the same address
+ * would inherit its id: reset between unrelated schemas. */
+struct ArrowTestingJsonDictionaries {
+  /* The ids handed out are 0 .. n_ids - 1. */
+  int64_t n_ids;
+  /* Private to the library. */
+  int64_t capacity;
+  void* entries;
+};
+
+void ArrowTestingJsonDictionariesInit(struct ArrowTestingJsonDictionaries* dictionaries);
+void ArrowTestingJsonDictionariesReset(struct ArrowTestingJsonDictionaries* dictionaries);
+
+/* [{"id": I, "data": {"count": N, "columns": [<the values as a column>]}}, ...]: each
+ * id whose values were written, in id order ([] when none). */
+ArrowErrorCode ArrowTestingJsonWriteDictionaries(
+    const struct ArrowTestingJsonDictionaries* dictionaries, struct ArrowBuffer* out,
+    struct ArrowError* error);
+
 /* How the functions below write. ArrowTestingJsonWriteOptionsInit sets the
  * defaults; a NULL options pointer means the defaults too. */
 struct ArrowTestingJsonWriteOptions {
@@ -175,12 +202,21 @@ struct ArrowTestingJsonWriteOptions {
   int float_precision;
   /* Non-zero (default): schema and field metadata are written. */
   int include_metadata;
+  /* NULL (default): each call numbers the dictionary-encoded fields it meets 0, 1,
+   * ... in depth-first pre-order. Otherwise ids come from (and new ones are added
+   * to) this record, so that fields, batches and columns written by separate calls
+   * agree; and columns (ArrowTestingJsonWriteBatchView, ArrowTestingJsonWriteColumn,
+   * ArrowTestingJsonWriteDataFile) record their dictionaries' values in it for
+   * ArrowTestingJsonWriteDictionaries. */
+  struct ArrowTestingJsonDictionaries* dictionaries;
 };
 
 void ArrowTestingJsonWriteOptionsInit(struct ArrowTestingJsonWriteOptions* options);
 
 /* A whole document as ArrowTestingJsonWriteStream writes it, without its final
- * newline. */
+ * newline. With options->dictionaries, ids continue its numbering and the
+ * document's "dictionaries" lists every dictionary it holds values for (reset it
+ * first for a document of its own). */
 ArrowErrorCode ArrowTestingJsonWriteDataFile(
     struct ArrowArrayStream* stream, const struct ArrowTestingJsonWriteOptions* options,
     struct ArrowBuffer* out, struct ArrowError* error);
@@ -214,7 +250,8 @@ ArrowErrorCode ArrowTestingJsonWriteBatchView(
     struct ArrowError* error);
 
 /* One column: {"name": ..., "count": N, "VALIDITY": [...], ...} for an array view
- * of field. Dictionary values are not written. */
+ * of field. Dictionary values are not written here (they are recorded in
+ * options->dictionaries when given). */
 ArrowErrorCode ArrowTestingJsonWriteColumn(
     const struct ArrowSchema* field, const struct ArrowArrayView* view,
     const struct ArrowTestingJsonWriteOptions* options, struct ArrowBuffer* out,

@@ -37,8 +37,12 @@ inline ArrowErrorCode WriteBuffer(std::ostream& out, const struct ArrowBuffer* b
  * Messages of failures are not kept (the members take no ArrowError). */
 class TestingJSONWriter {
  public:
-  TestingJSONWriter() : float_precision_(-1), include_metadata_(true) {}
-  virtual ~TestingJSONWriter() {}
+  TestingJSONWriter() : float_precision_(-1), include_metadata_(true) {
+    ArrowTestingJsonDictionariesInit(&dictionaries_);
+  }
+  virtual ~TestingJSONWriter() { ArrowTestingJsonDictionariesReset(&dictionaries_); }
+  TestingJSONWriter(const TestingJSONWriter&) = delete;
+  TestingJSONWriter& operator=(const TestingJSONWriter&) = delete;
 
   /* Digits written after the decimal point of floating-point values. The default,
    * -1, writes the shortest text that reads back as the same value; integration
@@ -48,24 +52,32 @@ class TestingJSONWriter {
   /* Whether schema and field metadata are written (default true). */
   void set_include_metadata(bool value) { include_metadata_ = value; }
 
-  /* Forgets the dictionaries seen so far. This writer keeps none between calls (each
-   * WriteField/WriteSchema numbers its dictionaries from 0 and WriteDataFile writes
-   * its own "dictionaries"), so this does nothing. */
-  void ResetDictionaries() {}
+  /* The writer remembers the dictionaries it meets: WriteSchema and WriteField give
+   * each dictionary-encoded field an id (0, 1, ... in the order met, depth-first;
+   * the same id again for the same dictionary schema object), and WriteBatch and
+   * WriteColumn record the dictionary values of such columns (the latest values of
+   * an id win; a column met first gets its id there). ResetDictionaries() forgets
+   * them all, so that ids start from 0 again. */
+  void ResetDictionaries() {
+    ArrowTestingJsonDictionariesReset(&dictionaries_);
+  }
 
-  /* The dictionary batches of the columns written so far, as kept by nanoarrow's
-   * writer. This writer keeps none between calls: ENOTSUP, nothing written (use
-   * WriteDataFile, which writes the stream's dictionaries). */
+  /* The dictionaries whose values were written since the last reset, as the
+   * "dictionaries" member of a data file: [{"id": 0, "data": {"count": 2, "columns":
+   * [{"name": null, "count": 2, ...}]}}, ...] ([] when none). */
   ArrowErrorCode WriteDictionaryBatches(std::ostream& out) {
-    static_cast<void>(out);
-    return ENOTSUP;
+    return Write(out, [&](const ArrowTestingJsonWriteOptions*, ArrowBuffer* buffer) {
+      return ArrowTestingJsonWriteDictionaries(&dictionaries_, buffer, nullptr);
+    });
   }
 
   /* The whole stream as a data file: {"schema": {...}, "batches": [...], ...}
-   * ("dictionaries" when a field is dictionary-encoded). Consumes the stream; does
-   * not release it. */
+   * ("dictionaries" when a field is dictionary-encoded). Resets the dictionaries
+   * first; afterwards they are the stream's. Consumes the stream; does not release
+   * it. */
   ArrowErrorCode WriteDataFile(std::ostream& out, ArrowArrayStream* stream) {
     if (stream == nullptr || stream->release == nullptr) return EINVAL;
+    ResetDictionaries();
     return Write(out, [&](const ArrowTestingJsonWriteOptions* options, ArrowBuffer* buffer) {
       return ArrowTestingJsonWriteDataFile(stream, options, buffer, nullptr);
     });
@@ -125,6 +137,7 @@ class TestingJSONWriter {
  private:
   int float_precision_;
   bool include_metadata_;
+  ArrowTestingJsonDictionaries dictionaries_;
 
   /* Runs write into a buffer with this writer's options; out receives the text only
    * when it succeeds. */
@@ -134,6 +147,7 @@ class TestingJSONWriter {
     ArrowTestingJsonWriteOptionsInit(&options);
     options.float_precision = float_precision_ < -1 ? -1 : float_precision_;
     options.include_metadata = include_metadata_ ? 1 : 0;
+    options.dictionaries = &dictionaries_;
     UniqueBuffer buffer;
     NANOARROW_RETURN_NOT_OK(write(&options, buffer.get()));
     return internal::WriteBuffer(out, buffer.get());

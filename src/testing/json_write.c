@@ -92,31 +92,70 @@ static ArrowErrorCode PutHex(struct ArrowBuffer* out, const uint8_t* data, int64
 
 /* ---- Schema ---- */
 
-/* Value schemas of dictionary-encoded fields; a field's id is its index here. */
-struct JsonDictList {
-  const struct ArrowSchema** schemas;
-  int64_t n;
-  int64_t capacity;
+/* What a dictionaries record holds for each id (its index): the value schema of
+ * the dictionary-encoded field that got it, and the values last written for it. */
+struct JsonDictEntry {
+  const struct ArrowSchema* schema;
+  int64_t count; /* -1 until values are written */
+  struct ArrowBuffer column;
 };
 
-static ArrowErrorCode DictListAppend(struct JsonDictList* list,
-                                     const struct ArrowSchema* schema) {
-  if (list->n == list->capacity) {
-    int64_t capacity = list->capacity == 0 ? 8 : 2 * list->capacity;
-    const struct ArrowSchema** schemas = (const struct ArrowSchema**)ArrowRealloc(
-        (void*)list->schemas, capacity * sizeof(*schemas));
-    if (schemas == NULL) return ENOMEM;
-    list->schemas = schemas;
-    list->capacity = capacity;
+void ArrowTestingJsonDictionariesInit(struct ArrowTestingJsonDictionaries* dictionaries) {
+  dictionaries->n_ids = 0;
+  dictionaries->capacity = 0;
+  dictionaries->entries = NULL;
+}
+
+void ArrowTestingJsonDictionariesReset(struct ArrowTestingJsonDictionaries* dictionaries) {
+  struct JsonDictEntry* entries = (struct JsonDictEntry*)dictionaries->entries;
+  int64_t i;
+  for (i = 0; i < dictionaries->n_ids; i++) ArrowBufferReset(&entries[i].column);
+  ArrowFree(entries);
+  ArrowTestingJsonDictionariesInit(dictionaries);
+}
+
+static int64_t DictFind(const struct ArrowTestingJsonDictionaries* dicts,
+                        const struct ArrowSchema* schema) {
+  const struct JsonDictEntry* entries = (const struct JsonDictEntry*)dicts->entries;
+  int64_t i;
+  for (i = 0; i < dicts->n_ids; i++) {
+    if (entries[i].schema == schema) return i;
   }
-  list->schemas[list->n++] = schema;
+  return -1;
+}
+
+/* The id of the dictionary whose value schema is schema: the one it already has,
+ * else the next one. */
+static ArrowErrorCode DictId(struct ArrowTestingJsonDictionaries* dicts,
+                             const struct ArrowSchema* schema, int64_t* id,
+                             struct ArrowError* error) {
+  struct JsonDictEntry* entries = (struct JsonDictEntry*)dicts->entries;
+  *id = DictFind(dicts, schema);
+  if (*id >= 0) return NANOARROW_OK;
+  if (dicts->n_ids == dicts->capacity) {
+    int64_t capacity = dicts->capacity == 0 ? 8 : 2 * dicts->capacity;
+    entries = (struct JsonDictEntry*)ArrowRealloc(entries, capacity * sizeof(*entries));
+    if (entries == NULL) {
+      ArrowErrorSet(error, "out of memory for dictionary id %" PRId64, dicts->n_ids);
+      return ENOMEM;
+    }
+    dicts->entries = entries;
+    dicts->capacity = capacity;
+  }
+  entries[dicts->n_ids].schema = schema;
+  entries[dicts->n_ids].count = -1;
+  ArrowBufferInit(&entries[dicts->n_ids].column);
+  *id = dicts->n_ids++;
   return NANOARROW_OK;
 }
 
-/* What the recursive writers carry: the dictionary ids handed out so far and the
- * options. */
+/* What the recursive writers carry: where dictionary ids come from (a record of
+ * the caller's, or one of this call's own) and the options. */
 struct JsonWriter {
-  struct JsonDictList dicts;
+  struct ArrowTestingJsonDictionaries own_dicts;
+  struct ArrowTestingJsonDictionaries* dicts;
+  /* Non-zero: columns record their dictionaries' values in dicts. */
+  int record_values;
   int float_precision;
   int include_metadata;
 };
@@ -126,29 +165,21 @@ static void JsonWriterInit(struct JsonWriter* writer,
   struct ArrowTestingJsonWriteOptions defaults;
   ArrowTestingJsonWriteOptionsInit(&defaults);
   if (options == NULL) options = &defaults;
-  writer->dicts.schemas = NULL;
-  writer->dicts.n = 0;
-  writer->dicts.capacity = 0;
+  ArrowTestingJsonDictionariesInit(&writer->own_dicts);
+  writer->dicts = options->dictionaries != NULL ? options->dictionaries : &writer->own_dicts;
+  writer->record_values = options->dictionaries != NULL;
   writer->float_precision = options->float_precision;
   writer->include_metadata = options->include_metadata;
 }
 
 static void JsonWriterReset(struct JsonWriter* writer) {
-  ArrowFree((void*)writer->dicts.schemas);
-  writer->dicts.schemas = NULL;
+  ArrowTestingJsonDictionariesReset(&writer->own_dicts);
 }
 
 void ArrowTestingJsonWriteOptionsInit(struct ArrowTestingJsonWriteOptions* options) {
   options->float_precision = -1;
   options->include_metadata = 1;
-}
-
-static int64_t DictListFind(const struct JsonDictList* list, const struct ArrowSchema* schema) {
-  int64_t i;
-  for (i = 0; i < list->n; i++) {
-    if (list->schemas[i] == schema) return i;
-  }
-  return -1;
+  options->dictionaries = NULL;
 }
 
 static const char* TimeUnitName(enum ArrowTimeUnit unit) {
@@ -309,7 +340,6 @@ static ArrowErrorCode PutFields(struct ArrowBuffer* out, const struct ArrowSchem
 static ArrowErrorCode PutField(struct ArrowBuffer* out, const struct ArrowSchema* schema,
                                struct JsonWriter* writer, int depth,
                                struct ArrowError* error) {
-  struct JsonDictList* dicts = &writer->dicts;
   const struct ArrowSchema* value_schema =
       schema->dictionary != NULL ? schema->dictionary : schema;
   struct ArrowSchemaView view;
@@ -330,10 +360,11 @@ static ArrowErrorCode PutField(struct ArrowBuffer* out, const struct ArrowSchema
 
   if (schema->dictionary != NULL) {
     struct ArrowSchemaView index_view;
+    int64_t id;
     NANOARROW_RETURN_NOT_OK(ArrowSchemaViewInit(&index_view, schema, error));
+    NANOARROW_RETURN_NOT_OK(DictId(writer->dicts, schema->dictionary, &id, error));
     NANOARROW_RETURN_NOT_OK(Put(out, ", \"dictionary\": {\"id\": "));
-    NANOARROW_RETURN_NOT_OK(PutInt(out, dicts->n, 0));
-    NANOARROW_RETURN_NOT_OK(DictListAppend(dicts, schema->dictionary));
+    NANOARROW_RETURN_NOT_OK(PutInt(out, id, 0));
     NANOARROW_RETURN_NOT_OK(Put(out, ", \"indexType\": "));
     NANOARROW_RETURN_NOT_OK(PutIntType(out, index_view.storage_type));
     NANOARROW_RETURN_NOT_OK(Put(out, (schema->flags & ARROW_FLAG_DICTIONARY_ORDERED)
@@ -436,9 +467,12 @@ ArrowErrorCode ArrowTestingJsonWriteMetadata(const char* metadata, struct ArrowB
 
 /* ---- Columns ---- */
 
+static ArrowErrorCode RecordDictionary(const struct ArrowSchema* schema,
+                                       const struct ArrowArrayView* view, int depth,
+                                       struct JsonWriter* writer, struct ArrowError* error);
 static ArrowErrorCode PutColumn(struct ArrowBuffer* out, const struct ArrowSchema* schema,
                                 const struct ArrowArrayView* view, int64_t start,
-                                int64_t length, int depth, int fixed_digits,
+                                int64_t length, int depth, struct JsonWriter* writer,
                                 struct ArrowError* error);
 
 static ArrowErrorCode PutOffsets(struct ArrowBuffer* out, const char* key,
@@ -576,7 +610,7 @@ static ArrowErrorCode PutViews(struct ArrowBuffer* out, const struct ArrowArrayV
 static ArrowErrorCode PutChildren(struct ArrowBuffer* out, const struct ArrowSchema* schema,
                                   const struct ArrowArrayView* view, int whole,
                                   int64_t start, int64_t length, int depth,
-                                  int fixed_digits, struct ArrowError* error) {
+                                  struct JsonWriter* writer, struct ArrowError* error) {
   int64_t k;
   NANOARROW_RETURN_NOT_OK(Put(out, ", \"children\": ["));
   for (k = 0; k < view->n_children; k++) {
@@ -584,7 +618,7 @@ static ArrowErrorCode PutChildren(struct ArrowBuffer* out, const struct ArrowSch
     if (k > 0) NANOARROW_RETURN_NOT_OK(Put(out, ", "));
     rc = PutColumn(out, schema->children[k], view->children[k],
                    whole ? 0 : start, whole ? view->children[k]->length : length,
-                   depth + 1, fixed_digits, error);
+                   depth + 1, writer, error);
     if (rc != NANOARROW_OK) {
       ArrowTestingPrefixError(error, "children[%" PRId64 "]", k);
       return rc;
@@ -596,7 +630,7 @@ static ArrowErrorCode PutChildren(struct ArrowBuffer* out, const struct ArrowSch
 /* Writes elements [start, start + length) of view (logical indices). */
 static ArrowErrorCode PutColumn(struct ArrowBuffer* out, const struct ArrowSchema* schema,
                                 const struct ArrowArrayView* view, int64_t start,
-                                int64_t length, int depth, int fixed_digits,
+                                int64_t length, int depth, struct JsonWriter* writer,
                                 struct ArrowError* error) {
   struct ArrowSchemaView sv;
   int64_t p0 = view->offset + start;
@@ -633,7 +667,7 @@ static ArrowErrorCode PutColumn(struct ArrowBuffer* out, const struct ArrowSchem
           return EINVAL;
         }
       }
-      NANOARROW_RETURN_NOT_OK(PutChildren(out, schema, view, 0, p0, length, depth, fixed_digits, error));
+      NANOARROW_RETURN_NOT_OK(PutChildren(out, schema, view, 0, p0, length, depth, writer, error));
       break;
     }
     case NANOARROW_TYPE_SPARSE_UNION:
@@ -646,9 +680,9 @@ static ArrowErrorCode PutColumn(struct ArrowBuffer* out, const struct ArrowSchem
       NANOARROW_RETURN_NOT_OK(Put(out, "]"));
       if (view->storage_type == NANOARROW_TYPE_DENSE_UNION) {
         NANOARROW_RETURN_NOT_OK(PutOffsets(out, ", \"OFFSET\": [", view, 1, p0, length, 0));
-        NANOARROW_RETURN_NOT_OK(PutChildren(out, schema, view, 1, 0, 0, depth, fixed_digits, error));
+        NANOARROW_RETURN_NOT_OK(PutChildren(out, schema, view, 1, 0, 0, depth, writer, error));
       } else {
-        NANOARROW_RETURN_NOT_OK(PutChildren(out, schema, view, 0, p0, length, depth, fixed_digits, error));
+        NANOARROW_RETURN_NOT_OK(PutChildren(out, schema, view, 0, p0, length, depth, writer, error));
       }
       break;
     }
@@ -662,20 +696,20 @@ static ArrowErrorCode PutColumn(struct ArrowBuffer* out, const struct ArrowSchem
                               : view->buffer_views[1].data.as_int32[p0 + length];
       int64_t child_length = last - first;
       NANOARROW_RETURN_NOT_OK(PutOffsets(out, ", \"OFFSET\": [", view, 1, p0, length + 1, first));
-      NANOARROW_RETURN_NOT_OK(PutChildren(out, schema, view, 0, first, child_length, depth, fixed_digits, error));
+      NANOARROW_RETURN_NOT_OK(PutChildren(out, schema, view, 0, first, child_length, depth, writer, error));
       break;
     }
     case NANOARROW_TYPE_LIST_VIEW:
     case NANOARROW_TYPE_LARGE_LIST_VIEW:
       NANOARROW_RETURN_NOT_OK(PutOffsets(out, ", \"OFFSET\": [", view, 1, p0, length, 0));
       NANOARROW_RETURN_NOT_OK(PutOffsets(out, ", \"SIZE\": [", view, 2, p0, length, 0));
-      NANOARROW_RETURN_NOT_OK(PutChildren(out, schema, view, 1, 0, 0, depth, fixed_digits, error));
+      NANOARROW_RETURN_NOT_OK(PutChildren(out, schema, view, 1, 0, 0, depth, writer, error));
       break;
     case NANOARROW_TYPE_FIXED_SIZE_LIST: {
       int64_t child_start = p0 * sv.fixed_size;
       int64_t child_length = length * sv.fixed_size;
       NANOARROW_RETURN_NOT_OK(
-          PutChildren(out, schema, view, 0, child_start, child_length, depth, fixed_digits, error));
+          PutChildren(out, schema, view, 0, child_start, child_length, depth, writer, error));
       break;
     }
     case NANOARROW_TYPE_RUN_END_ENCODED:
@@ -683,7 +717,7 @@ static ArrowErrorCode PutColumn(struct ArrowBuffer* out, const struct ArrowSchem
         ArrowErrorSet(error, "a sliced run-end encoded array has no integration JSON form");
         return ENOTSUP;
       }
-      NANOARROW_RETURN_NOT_OK(PutChildren(out, schema, view, 1, 0, 0, depth, fixed_digits, error));
+      NANOARROW_RETURN_NOT_OK(PutChildren(out, schema, view, 1, 0, 0, depth, writer, error));
       break;
     case NANOARROW_TYPE_STRING_VIEW:
     case NANOARROW_TYPE_BINARY_VIEW:
@@ -704,7 +738,7 @@ static ArrowErrorCode PutColumn(struct ArrowBuffer* out, const struct ArrowSchem
       for (k = 0; k < length; k++) {
         ArrowErrorCode rc;
         if (k > 0) NANOARROW_RETURN_NOT_OK(Put(out, ", "));
-        rc = PutValue(out, &sv, view, start + k, fixed_digits);
+        rc = PutValue(out, &sv, view, start + k, writer->float_precision);
         if (rc == ENOTSUP) {
           ArrowErrorSet(error, "cannot write values of type %s",
                         ArrowTypeString(view->storage_type));
@@ -715,11 +749,65 @@ static ArrowErrorCode PutColumn(struct ArrowBuffer* out, const struct ArrowSchem
       break;
     }
   }
+  if (writer->record_values && schema->dictionary != NULL && view->dictionary != NULL) {
+    NANOARROW_RETURN_NOT_OK(RecordDictionary(schema, view, depth, writer, error));
+  }
   return Put(out, "}");
 }
 
+/* Keeps the values of view's dictionary (written whole as a column of the
+ * dictionary's value schema) as the latest ones of its id. */
+static ArrowErrorCode RecordDictionary(const struct ArrowSchema* schema,
+                                       const struct ArrowArrayView* view, int depth,
+                                       struct JsonWriter* writer, struct ArrowError* error) {
+  struct ArrowBuffer column;
+  struct JsonDictEntry* entry;
+  int64_t id;
+  ArrowErrorCode rc;
+  NANOARROW_RETURN_NOT_OK(DictId(writer->dicts, schema->dictionary, &id, error));
+  ArrowBufferInit(&column);
+  rc = PutColumn(&column, schema->dictionary, view->dictionary, 0, view->dictionary->length,
+                 depth + 1, writer, error);
+  if (rc != NANOARROW_OK) {
+    ArrowTestingPrefixError(error, "dictionary %" PRId64, id);
+    ArrowBufferReset(&column);
+    return rc;
+  }
+  /* Looked up again: writing nested dictionaries may have moved the entries. */
+  entry = (struct JsonDictEntry*)writer->dicts->entries + id;
+  ArrowBufferReset(&entry->column);
+  ArrowBufferMove(&column, &entry->column);
+  entry->count = view->dictionary->length;
+  return NANOARROW_OK;
+}
+
+ArrowErrorCode ArrowTestingJsonWriteDictionaries(
+    const struct ArrowTestingJsonDictionaries* dictionaries, struct ArrowBuffer* out,
+    struct ArrowError* error) {
+  const struct JsonDictEntry* entries = (const struct JsonDictEntry*)dictionaries->entries;
+  int first = 1;
+  int64_t id;
+  ArrowErrorCode rc = Put(out, "[");
+  for (id = 0; rc == NANOARROW_OK && id < dictionaries->n_ids; id++) {
+    if (entries[id].count < 0) continue;
+    rc = Put(out, first ? "{\"id\": " : ", {\"id\": ");
+    first = 0;
+    if (rc == NANOARROW_OK) rc = PutInt(out, id, 0);
+    if (rc == NANOARROW_OK) rc = Put(out, ", \"data\": {\"count\": ");
+    if (rc == NANOARROW_OK) rc = PutInt(out, entries[id].count, 0);
+    if (rc == NANOARROW_OK) rc = Put(out, ", \"columns\": [");
+    if (rc == NANOARROW_OK) {
+      rc = ArrowBufferAppend(out, entries[id].column.data, entries[id].column.size_bytes);
+    }
+    if (rc == NANOARROW_OK) rc = Put(out, "]}}");
+  }
+  if (rc == NANOARROW_OK) rc = Put(out, "]");
+  if (rc != NANOARROW_OK) ArrowErrorSet(error, "dictionaries: out of memory");
+  return rc;
+}
+
 static ArrowErrorCode PutBatch(struct ArrowBuffer* out, const struct ArrowSchema* schema,
-                               const struct ArrowArrayView* view, int fixed_digits,
+                               const struct ArrowArrayView* view, struct JsonWriter* writer,
                                struct ArrowError* error) {
   int64_t k;
   if (view->storage_type != NANOARROW_TYPE_STRUCT) {
@@ -733,7 +821,7 @@ static ArrowErrorCode PutBatch(struct ArrowBuffer* out, const struct ArrowSchema
     ArrowErrorCode rc;
     if (k > 0) NANOARROW_RETURN_NOT_OK(Put(out, ", "));
     rc = PutColumn(out, schema->children[k], view->children[k], view->offset, view->length, 1,
-                   fixed_digits, error);
+                   writer, error);
     if (rc != NANOARROW_OK) {
       ArrowTestingPrefixError(error, "column %" PRId64 " '%s'", k,
                               ArrowTestingFieldName(schema->children[k]));
@@ -759,13 +847,16 @@ ArrowErrorCode ArrowTestingJsonWriteBatchView(
     const struct ArrowTestingJsonWriteOptions* options, struct ArrowBuffer* out,
     struct ArrowError* error) {
   struct JsonWriter writer;
-  JsonWriterInit(&writer, options);
+  ArrowErrorCode rc;
   if (schema->n_children != view->n_children) {
     ArrowErrorSet(error, "the view has %" PRId64 " children for %" PRId64 " fields",
                   view->n_children, schema->n_children);
     return EINVAL;
   }
-  return PutBatch(out, schema, view, writer.float_precision, error);
+  JsonWriterInit(&writer, options);
+  rc = PutBatch(out, schema, view, &writer, error);
+  JsonWriterReset(&writer);
+  return rc;
 }
 
 ArrowErrorCode ArrowTestingJsonWriteColumn(
@@ -773,13 +864,16 @@ ArrowErrorCode ArrowTestingJsonWriteColumn(
     const struct ArrowTestingJsonWriteOptions* options, struct ArrowBuffer* out,
     struct ArrowError* error) {
   struct JsonWriter writer;
-  JsonWriterInit(&writer, options);
+  ArrowErrorCode rc;
   if (field->n_children != view->n_children) {
     ArrowErrorSet(error, "the view has %" PRId64 " children for %" PRId64 " fields",
                   view->n_children, field->n_children);
     return EINVAL;
   }
-  return PutColumn(out, field, view, 0, view->length, 0, writer.float_precision, error);
+  JsonWriterInit(&writer, options);
+  rc = PutColumn(out, field, view, 0, view->length, 0, &writer, error);
+  JsonWriterReset(&writer);
+  return rc;
 }
 
 ArrowErrorCode ArrowTestingJsonWriteBatch(const struct ArrowSchema* schema,
@@ -787,9 +881,12 @@ ArrowErrorCode ArrowTestingJsonWriteBatch(const struct ArrowSchema* schema,
                                           struct ArrowBuffer* out,
                                           struct ArrowError* error) {
   struct ArrowArrayView view;
+  struct JsonWriter writer;
   ArrowErrorCode rc;
   NANOARROW_RETURN_NOT_OK(ViewOfArray(&view, schema, array, error));
-  rc = PutBatch(out, schema, &view, -1, error);
+  JsonWriterInit(&writer, NULL);
+  rc = PutBatch(out, schema, &view, &writer, error);
+  JsonWriterReset(&writer);
   ArrowArrayViewReset(&view);
   return rc;
 }
@@ -806,19 +903,23 @@ struct DictSlot {
 /* Records the dictionary values of every dictionary-encoded node of a batch. */
 static ArrowErrorCode CollectDictionaries(const struct ArrowSchema* schema,
                                           const struct ArrowArrayView* view,
-                                          const struct JsonDictList* dicts,
-                                          struct DictSlot* slots, int depth,
+                                          const struct ArrowTestingJsonDictionaries* dicts,
+                                          struct DictSlot* slots, int64_t n_slots, int depth,
                                           struct ArrowError* error) {
   int64_t k;
   if (depth > NANOARROW_MAX_NESTING_DEPTH) return EINVAL;
   for (k = 0; k < view->n_children; k++) {
     NANOARROW_RETURN_NOT_OK(CollectDictionaries(schema->children[k], view->children[k], dicts,
-                                                slots, depth + 1, error));
+                                                slots, n_slots, depth + 1, error));
   }
   if (schema->dictionary != NULL && view->dictionary != NULL) {
-    int64_t id = DictListFind(dicts, schema->dictionary);
+    int64_t id = DictFind(dicts, schema->dictionary);
     struct ArrowArray copy;
-    if (id < 0) return EINVAL;
+    if (id < 0 || id >= n_slots) {
+      ArrowErrorSet(error, "field '%s': a dictionary the schema does not declare",
+                    ArrowTestingFieldName(schema));
+      return EINVAL;
+    }
     NANOARROW_RETURN_NOT_OK(ArrowArrayInitFromArrayView(&copy, view->dictionary, error));
     if (slots[id].has_value) {
       /* JSON holds one dictionary per id: later batches may only append to it. The
@@ -847,7 +948,7 @@ static ArrowErrorCode CollectDictionaries(const struct ArrowSchema* schema,
     ArrowArrayMove(&copy, &slots[id].array);
     slots[id].has_value = 1;
     NANOARROW_RETURN_NOT_OK(CollectDictionaries(schema->dictionary, view->dictionary, dicts,
-                                                slots, depth + 1, error));
+                                                slots, n_slots, depth + 1, error));
   }
   return NANOARROW_OK;
 }
@@ -864,14 +965,16 @@ ArrowErrorCode ArrowTestingJsonWriteDataFile(
     struct ArrowBuffer* out, struct ArrowError* error) {
   struct ArrowSchema schema;
   struct JsonWriter writer;
-  struct JsonDictList* dicts_ptr = &writer.dicts;
   struct DictSlot* slots = NULL;
+  int64_t n_slots = 0;
   struct ArrowBuffer batches;
   int64_t n_batches = 0;
   int64_t k;
   ArrowErrorCode rc;
 
   JsonWriterInit(&writer, options);
+  /* The "dictionaries" section is what the batches' columns record. */
+  writer.record_values = 1;
   ArrowBufferInit(&batches);
   rc = stream->get_schema(stream, &schema);
   if (rc != NANOARROW_OK) {
@@ -882,10 +985,15 @@ ArrowErrorCode ArrowTestingJsonWriteDataFile(
 
   rc = Put(out, "{\"schema\": ");
   if (rc == NANOARROW_OK) rc = PutSchema(out, &schema, &writer, error);
-  if (rc == NANOARROW_OK && dicts_ptr->n > 0) {
-    slots = (struct DictSlot*)ArrowMalloc(dicts_ptr->n * sizeof(struct DictSlot));
-    if (slots == NULL) rc = ENOMEM;
-    for (k = 0; rc == NANOARROW_OK && k < dicts_ptr->n; k++) {
+  if (rc == NANOARROW_OK && writer.dicts->n_ids > 0) {
+    n_slots = writer.dicts->n_ids;
+    slots = (struct DictSlot*)ArrowMalloc(n_slots * sizeof(struct DictSlot));
+    if (slots == NULL) {
+      ArrowErrorSet(error, "out of memory for %" PRId64 " dictionaries", n_slots);
+      rc = ENOMEM;
+      n_slots = 0;
+    }
+    for (k = 0; rc == NANOARROW_OK && k < n_slots; k++) {
       slots[k].has_value = 0;
       slots[k].array.release = NULL;
     }
@@ -907,10 +1015,10 @@ ArrowErrorCode ArrowTestingJsonWriteDataFile(
     if (rc == NANOARROW_OK) {
       if (n_batches > 0) rc = Put(&batches, ", ");
       if (rc == NANOARROW_OK) {
-        rc = PutBatch(&batches, &schema, &view, writer.float_precision, error);
+        rc = PutBatch(&batches, &schema, &view, &writer, error);
       }
       if (rc == NANOARROW_OK && slots != NULL) {
-        rc = CollectDictionaries(&schema, &view, dicts_ptr, slots, 0, error);
+        rc = CollectDictionaries(&schema, &view, writer.dicts, slots, n_slots, 0, error);
       }
       ArrowArrayViewReset(&view);
     }
@@ -924,34 +1032,13 @@ ArrowErrorCode ArrowTestingJsonWriteDataFile(
   if (rc == NANOARROW_OK) rc = Put(out, ", \"batches\": [");
   if (rc == NANOARROW_OK) rc = ArrowBufferAppend(out, batches.data, batches.size_bytes);
   if (rc == NANOARROW_OK) rc = Put(out, "]");
-  if (rc == NANOARROW_OK && dicts_ptr->n > 0) {
-    int first = 1;
-    rc = Put(out, ", \"dictionaries\": [");
-    for (k = 0; rc == NANOARROW_OK && k < dicts_ptr->n; k++) {
-      struct ArrowArrayView view;
-      struct ArrowSchema* value_schema = (struct ArrowSchema*)dicts_ptr->schemas[k];
-      if (!slots[k].has_value) continue;
-      rc = ViewOfArray(&view, value_schema, &slots[k].array, error);
-      if (rc != NANOARROW_OK) break;
-      rc = Put(out, first ? "{\"id\": " : ", {\"id\": ");
-      first = 0;
-      if (rc == NANOARROW_OK) rc = PutInt(out, k, 0);
-      if (rc == NANOARROW_OK) rc = Put(out, ", \"data\": {\"count\": ");
-      if (rc == NANOARROW_OK) rc = PutInt(out, view.length, 0);
-      if (rc == NANOARROW_OK) rc = Put(out, ", \"columns\": [");
-      if (rc == NANOARROW_OK) {
-        /* The values column carries the dictionary schema's name (usually null). */
-        rc = PutColumn(out, value_schema, &view, 0, view.length, 1, writer.float_precision,
-                       error);
-      }
-      if (rc == NANOARROW_OK) rc = Put(out, "]}}");
-      ArrowArrayViewReset(&view);
-    }
-    if (rc == NANOARROW_OK) rc = Put(out, "]");
+  if (rc == NANOARROW_OK && n_slots > 0) {
+    rc = Put(out, ", \"dictionaries\": ");
+    if (rc == NANOARROW_OK) rc = ArrowTestingJsonWriteDictionaries(writer.dicts, out, error);
   }
   if (rc == NANOARROW_OK) rc = Put(out, "}");
 
-  for (k = 0; slots != NULL && k < dicts_ptr->n; k++) {
+  for (k = 0; k < n_slots; k++) {
     if (slots[k].array.release != NULL) ArrowArrayRelease(&slots[k].array);
   }
   ArrowFree(slots);

@@ -647,6 +647,116 @@ static void TestReaderAllocator() {
   CHECK(counts.n_allocated == allocated);
 }
 
+static std::string DictionaryBatches(TestingJSONWriter& writer) {
+  std::stringstream out;
+  CHECK(writer.WriteDictionaryBatches(out) == NANOARROW_OK);
+  return out.str();
+}
+
+// The writer remembers the dictionaries of what it writes: ids from WriteSchema /
+// WriteField / WriteBatch / WriteColumn agree, and WriteDictionaryBatches writes the
+// values the columns had.
+static void TestWriterDictionaries() {
+  nanoarrow::UniqueSchema schema;
+  nanoarrow::UniqueArray array;
+  MakeDictionaryBatch({"abc", "def"}, {1, 0}, false, schema.get(), array.get());
+  nanoarrow::UniqueArrayView view;
+  NANOARROW_THROW_NOT_OK(ArrowArrayViewInitFromSchema(view.get(), schema.get(), nullptr));
+  NANOARROW_THROW_NOT_OK(ArrowArrayViewSetArray(view.get(), array.get(), nullptr));
+
+  TestingJSONWriter writer;
+  CHECK(DictionaryBatches(writer) == "[]");
+  std::stringstream schema_json;
+  CHECK(writer.WriteSchema(schema_json, schema.get()) == NANOARROW_OK);
+  CHECK(schema_json.str().find(R"("dictionary": {"id": 0, )") != std::string::npos);
+  // Ids alone, no values yet.
+  CHECK(DictionaryBatches(writer) == "[]");
+
+  std::stringstream batch_json;
+  CHECK(writer.WriteBatch(batch_json, schema.get(), view.get()) == NANOARROW_OK);
+  const std::string values =
+      R"({"name": null, "count": 2, "VALIDITY": [1, 1], "OFFSET": [0, 3, 6], "DATA": ["abc", "def"]})";
+  const std::string batch0 = R"([{"id": 0, "data": {"count": 2, "columns": [)" + values + "]}}]";
+  CHECK(DictionaryBatches(writer) == batch0);
+
+  // The same schema object keeps its id; another one gets the next.
+  std::stringstream again;
+  CHECK(writer.WriteField(again, schema->children[0]) == NANOARROW_OK);
+  CHECK(again.str().find(R"("dictionary": {"id": 0, )") != std::string::npos);
+  nanoarrow::UniqueSchema list_schema;
+  nanoarrow::UniqueArray list_array;
+  MakeDictionaryBatch({"x"}, {0, 0}, true, list_schema.get(), list_array.get());
+  nanoarrow::UniqueArrayView list_view;
+  NANOARROW_THROW_NOT_OK(
+      ArrowArrayViewInitFromSchema(list_view.get(), list_schema.get(), nullptr));
+  NANOARROW_THROW_NOT_OK(ArrowArrayViewSetArray(list_view.get(), list_array.get(), nullptr));
+  std::stringstream list_field;
+  CHECK(writer.WriteField(list_field, list_schema->children[0]) == NANOARROW_OK);
+  CHECK(list_field.str().find(R"("dictionary": {"id": 1, )") != std::string::npos);
+  std::stringstream list_column;
+  CHECK(writer.WriteColumn(list_column, list_schema->children[0], list_view->children[0]) ==
+        NANOARROW_OK);
+  const std::string x_values =
+      R"({"name": null, "count": 1, "VALIDITY": [1], "OFFSET": [0, 1], "DATA": ["x"]})";
+  CHECK(DictionaryBatches(writer) ==
+        R"([{"id": 0, "data": {"count": 2, "columns": [)" + values + "]}}, " +
+            R"({"id": 1, "data": {"count": 1, "columns": [)" + x_values + "]}}]");
+
+  // Reset: forgotten, and a column met first gets id 0.
+  writer.ResetDictionaries();
+  CHECK(DictionaryBatches(writer) == "[]");
+  std::stringstream column_first;
+  CHECK(writer.WriteColumn(column_first, list_schema->children[0], list_view->children[0]) ==
+        NANOARROW_OK);
+  CHECK(DictionaryBatches(writer) ==
+        R"([{"id": 0, "data": {"count": 1, "columns": [)" + x_values + "]}}]");
+
+  // Schema, batch and dictionary batches written piecewise make a document that
+  // reads back as the batch.
+  writer.ResetDictionaries();
+  std::stringstream piece_schema;
+  std::stringstream piece_batch;
+  CHECK(writer.WriteSchema(piece_schema, schema.get()) == NANOARROW_OK);
+  CHECK(writer.WriteBatch(piece_batch, schema.get(), view.get()) == NANOARROW_OK);
+  const std::string document = "{\"schema\": " + piece_schema.str() + ", \"batches\": [" +
+                               piece_batch.str() +
+                               "], \"dictionaries\": " + DictionaryBatches(writer) + "}";
+  TestingJSONReader reader;
+  nanoarrow::UniqueArrayStream read_back;
+  CHECK(reader.ReadDataFile(document, read_back.get()) == NANOARROW_OK);
+  nanoarrow::UniqueArray read_batch;
+  CHECK(read_back->get_next(read_back.get(), read_batch.get()) == NANOARROW_OK);
+  TestingJSONComparison comparison;
+  CHECK(comparison.SetSchema(schema.get()) == NANOARROW_OK);
+  CHECK(comparison.CompareBatch(read_batch.get(), array.get()) == NANOARROW_OK);
+  CHECK(comparison.num_differences() == 0);
+
+  // WriteDataFile writes what the C writer writes, and leaves the stream's
+  // dictionaries behind (ids from 0 again, whatever was met before).
+  writer.ResetDictionaries();
+  std::stringstream unrelated;
+  CHECK(writer.WriteField(unrelated, list_schema->children[0]) == NANOARROW_OK);
+  nanoarrow::UniqueArray copy1;
+  nanoarrow::UniqueArray copy2;
+  nanoarrow::UniqueSchema unused1;
+  nanoarrow::UniqueSchema unused2;
+  MakeDictionaryBatch({"abc", "def"}, {1, 0}, false, unused1.get(), copy1.get());
+  MakeDictionaryBatch({"abc", "def"}, {1, 0}, false, unused2.get(), copy2.get());
+  nanoarrow::UniqueArrayStream stream1;
+  nanoarrow::UniqueArrayStream stream2;
+  nanoarrow::VectorArrayStream(unused1.get(), copy1.get()).ToArrayStream(stream1.get());
+  nanoarrow::VectorArrayStream(unused2.get(), copy2.get()).ToArrayStream(stream2.get());
+  std::stringstream data_file;
+  CHECK(writer.WriteDataFile(data_file, stream1.get()) == NANOARROW_OK);
+  nanoarrow::UniqueBuffer c_data_file;
+  CHECK(ArrowTestingJsonWriteDataFile(stream2.get(), nullptr, c_data_file.get(), nullptr) ==
+        NANOARROW_OK);
+  CHECK(data_file.str() == std::string(reinterpret_cast<const char*>(c_data_file->data),
+                                       static_cast<size_t>(c_data_file->size_bytes)));
+  CHECK(data_file.str().find("\"dictionaries\": " + batch0 + "}") != std::string::npos);
+  CHECK(DictionaryBatches(writer) == batch0);
+}
+
 // Layout and API details shared with nanoarrow's nanoarrow_testing.hpp.
 static void TestUpstreamCompatibility() {
   // A NULL name is written as null and read back as NULL.
@@ -671,12 +781,6 @@ static void TestUpstreamCompatibility() {
   std::stringstream no_metadata;
   CHECK(writer.WriteField(no_metadata, field.get()) == NANOARROW_OK);
   CHECK(no_metadata.str().find("metadata") == std::string::npos);
-
-  // Members without state here: present, and harmless.
-  writer.ResetDictionaries();
-  std::stringstream dictionaries;
-  CHECK(writer.WriteDictionaryBatches(dictionaries) == ENOTSUP);
-  CHECK(dictionaries.str().empty());
 
   // The reader converts from an allocator implicitly, as nanoarrow's does.
   TestingJSONReader from_allocator = ArrowBufferAllocatorDefault();
@@ -727,6 +831,7 @@ int main() {
     TestCompareArrayStream();
     TestCompareDictionaries();
     TestReaderAllocator();
+    TestWriterDictionaries();
     TestUpstreamCompatibility();
   } catch (const std::exception& e) {
     std::fprintf(stderr, "unexpected exception: %s\n", e.what());
