@@ -1,6 +1,10 @@
-/* libFuzzer harness: the integration JSON reader (nanoarrow_testing). The input is
- * a JSON document; its schema, every batch (through the stream and by index) must
- * either fail cleanly or be valid at the FULL level and readable in full. */
+/* libFuzzer harness: the integration JSON reader and writer (nanoarrow_testing). The
+ * input is a JSON document; its schema, every batch (through the stream and by
+ * index) must either fail cleanly or be valid at the FULL level and readable in
+ * full. Each batch read by index is written back as JSON, read again and must
+ * compare equal (dictionary-encoded schemas excepted: a bare batch cannot carry
+ * their values). The input is also offered to the bare field, record batch and
+ * column readers, which must fail cleanly on anything but their own shape. */
 
 #include <stdint.h>
 
@@ -8,6 +12,66 @@
 #include "nanoarrow/nanoarrow_testing.h"
 
 #include "fuzz_util.h"
+
+static int HasDictionary(const struct ArrowSchema* schema) {
+  int64_t i;
+  if (schema->dictionary != NULL) return 1;
+  for (i = 0; i < schema->n_children; i++) {
+    if (HasDictionary(schema->children[i])) return 1;
+  }
+  return 0;
+}
+
+/* Writing a valid batch cannot fail, and reading the text back gives equal values. */
+static void CheckBatchRoundTrip(const struct ArrowSchema* schema,
+                                const struct ArrowArray* array) {
+  struct ArrowBuffer text;
+  struct ArrowArray back;
+  struct ArrowError error;
+  int equal = 0;
+  if (HasDictionary(schema)) return;
+  ArrowErrorInit(&error);
+  ArrowBufferInit(&text);
+  if (ArrowTestingJsonWriteBatch(schema, array, &text, &error) != NANOARROW_OK ||
+      ArrowTestingJsonReadRecordBatch((const char*)text.data, text.size_bytes, schema,
+                                      &back, &error) != NANOARROW_OK) {
+    fprintf(stderr, "batch round trip failed: %s\n", error.message);
+    abort();
+  }
+  FUZZ_CHECK(ArrowTestingCompareArray(schema, &back, array, &equal, &error) ==
+             NANOARROW_OK);
+  if (!equal) {
+    fprintf(stderr, "batch round trip differs: %s\n", error.message);
+    abort();
+  }
+  ArrowArrayRelease(&back);
+  ArrowBufferReset(&text);
+}
+
+/* The bare readers on the whole input, with the document's schema where they need
+ * one: a clean failure or a valid result. */
+static void CheckBareReaders(const char* json, int64_t size,
+                             const struct ArrowSchema* schema) {
+  struct ArrowSchema field;
+  struct ArrowArray array;
+  struct ArrowError error;
+  ArrowErrorInit(&error);
+  if (ArrowTestingJsonReadField(json, size, &field, &error) == NANOARROW_OK) {
+    FuzzTouchSchema(&field, 0);
+    ArrowSchemaRelease(&field);
+  }
+  if (ArrowTestingJsonReadRecordBatch(json, size, schema, &array, &error) ==
+      NANOARROW_OK) {
+    FuzzCheckBatch(schema, &array);
+    ArrowArrayRelease(&array);
+  }
+  if (schema->n_children > 0 &&
+      ArrowTestingJsonReadColumn(json, size, schema->children[0], &array, &error) ==
+          NANOARROW_OK) {
+    FuzzCheckBatch(schema->children[0], &array);
+    ArrowArrayRelease(&array);
+  }
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const char* json = (const char*)data;
@@ -43,8 +107,10 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       break;
     }
     FuzzCheckBatch(&schema, &array);
+    CheckBatchRoundTrip(&schema, &array);
     ArrowArrayRelease(&array);
   }
+  CheckBareReaders(json, (int64_t)size, &schema);
   ArrowSchemaRelease(&schema);
   return 0;
 }
