@@ -842,17 +842,54 @@ static ArrowErrorCode ViewOfArray(struct ArrowArrayView* view, const struct Arro
   return rc;
 }
 
+/* A view passed in by the caller must have the shape of its schema at every level
+ * (the writer walks both together): the same number of children and a dictionary
+ * exactly where the schema has one. */
+static ArrowErrorCode CheckViewShape(const struct ArrowSchema* schema,
+                                     const struct ArrowArrayView* view, int depth,
+                                     struct ArrowError* error) {
+  int64_t k;
+  if (depth > NANOARROW_MAX_NESTING_DEPTH) {
+    ArrowErrorSet(error, "nested more than %d levels deep", NANOARROW_MAX_NESTING_DEPTH);
+    return EINVAL;
+  }
+  if (schema->n_children != view->n_children) {
+    ArrowErrorSet(error, "the view has %" PRId64 " children for %" PRId64 " fields",
+                  view->n_children, schema->n_children);
+    return EINVAL;
+  }
+  if ((schema->dictionary == NULL) != (view->dictionary == NULL)) {
+    ArrowErrorSet(error, "the view %s a dictionary where the schema %s",
+                  view->dictionary == NULL ? "has no" : "has",
+                  schema->dictionary == NULL ? "has none" : "has one");
+    return EINVAL;
+  }
+  for (k = 0; k < schema->n_children; k++) {
+    ArrowErrorCode rc = CheckViewShape(schema->children[k], view->children[k], depth + 1,
+                                       error);
+    if (rc != NANOARROW_OK) {
+      ArrowTestingPrefixError(error, "children[%" PRId64 "]", k);
+      return rc;
+    }
+  }
+  if (schema->dictionary != NULL) {
+    ArrowErrorCode rc = CheckViewShape(schema->dictionary, view->dictionary, depth + 1,
+                                       error);
+    if (rc != NANOARROW_OK) {
+      ArrowTestingPrefixError(error, "dictionary");
+      return rc;
+    }
+  }
+  return NANOARROW_OK;
+}
+
 ArrowErrorCode ArrowTestingJsonWriteBatchView(
     const struct ArrowSchema* schema, const struct ArrowArrayView* view,
     const struct ArrowTestingJsonWriteOptions* options, struct ArrowBuffer* out,
     struct ArrowError* error) {
   struct JsonWriter writer;
   ArrowErrorCode rc;
-  if (schema->n_children != view->n_children) {
-    ArrowErrorSet(error, "the view has %" PRId64 " children for %" PRId64 " fields",
-                  view->n_children, schema->n_children);
-    return EINVAL;
-  }
+  NANOARROW_RETURN_NOT_OK(CheckViewShape(schema, view, 0, error));
   JsonWriterInit(&writer, options);
   rc = PutBatch(out, schema, view, &writer, error);
   JsonWriterReset(&writer);
@@ -865,11 +902,7 @@ ArrowErrorCode ArrowTestingJsonWriteColumn(
     struct ArrowError* error) {
   struct JsonWriter writer;
   ArrowErrorCode rc;
-  if (field->n_children != view->n_children) {
-    ArrowErrorSet(error, "the view has %" PRId64 " children for %" PRId64 " fields",
-                  view->n_children, field->n_children);
-    return EINVAL;
-  }
+  NANOARROW_RETURN_NOT_OK(CheckViewShape(field, view, 0, error));
   JsonWriterInit(&writer, options);
   rc = PutColumn(out, field, view, 0, view->length, 0, &writer, error);
   JsonWriterReset(&writer);

@@ -254,3 +254,43 @@ Test(json_parts, data_file_has_no_trailing_newline) {
   ArrowArrayStreamRelease(&stream);
   ArrowBufferReset(&out);
 }
+
+/* A view whose shape differs from the schema below the top level (here a list view
+ * written with a schema whose child is a plain int32) is refused with the path of the
+ * mismatch, before anything is read through the missing child. */
+Test(json_parts, view_of_another_shape_is_refused) {
+  struct ArrowSchema list_field, int_field;
+  struct ArrowArray array;
+  struct ArrowArrayView view;
+  struct ArrowBuffer out;
+  struct ArrowError error;
+
+  cr_assert_eq(ArrowSchemaInitFromType(&list_field, NANOARROW_TYPE_LIST), NANOARROW_OK);
+  cr_assert_eq(ArrowSchemaSetType(list_field.children[0], NANOARROW_TYPE_LIST),
+               NANOARROW_OK);
+  cr_assert_eq(ArrowSchemaSetType(list_field.children[0]->children[0], NANOARROW_TYPE_INT32),
+               NANOARROW_OK);
+  cr_assert_eq(ArrowArrayInitFromSchema(&array, &list_field, &error), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayStartAppending(&array), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayFinishBuildingDefault(&array, &error), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayViewInitFromSchema(&view, &list_field, &error), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayViewSetArray(&view, &array, &error), NANOARROW_OK);
+
+  /* Same top level (a list with one child), but the child has no children. */
+  cr_assert_eq(ArrowSchemaInitFromType(&int_field, NANOARROW_TYPE_LIST), NANOARROW_OK);
+  cr_assert_eq(ArrowSchemaSetType(int_field.children[0], NANOARROW_TYPE_INT32),
+               NANOARROW_OK);
+  ArrowBufferInit(&out);
+  cr_assert_eq(ArrowTestingJsonWriteColumn(&int_field, &view, NULL, &out, &error), EINVAL);
+  cr_assert_not_null(strstr(error.message, "children[0]"), "%s", error.message);
+  cr_assert_not_null(strstr(error.message, "has 1 children for 0 fields"), "%s",
+                     error.message);
+  cr_assert_eq(ArrowTestingJsonWriteColumn(&list_field, &view, NULL, &out, &error),
+               NANOARROW_OK);
+
+  ArrowBufferReset(&out);
+  ArrowArrayViewReset(&view);
+  ArrowArrayRelease(&array);
+  ArrowSchemaRelease(&int_field);
+  ArrowSchemaRelease(&list_field);
+}
