@@ -53,6 +53,40 @@ static int MetadataEqual(const char* actual, const char* expected) {
   return 1;
 }
 
+/* A schema handed in by the caller is checked whole before it is compared: every
+ * node parses (ArrowSchemaViewInit also refuses NULL or released children and
+ * dictionaries) and the tree is at most NANOARROW_MAX_NESTING_DEPTH deep. */
+static ArrowErrorCode CheckSchemaTree(const struct ArrowSchema* schema, int depth,
+                                      struct ArrowError* error) {
+  struct ArrowSchemaView view;
+  int64_t i;
+  if (depth > NANOARROW_MAX_NESTING_DEPTH) {
+    ArrowErrorSet(error, "schema nested more than %d levels deep",
+                  NANOARROW_MAX_NESTING_DEPTH);
+    return EINVAL;
+  }
+  if (schema == NULL || schema->release == NULL) {
+    ArrowErrorSet(error, "schema is NULL or released");
+    return EINVAL;
+  }
+  NANOARROW_RETURN_NOT_OK(ArrowSchemaViewInit(&view, schema, error));
+  for (i = 0; i < schema->n_children; i++) {
+    ArrowErrorCode rc = CheckSchemaTree(schema->children[i], depth + 1, error);
+    if (rc != NANOARROW_OK) {
+      ArrowTestingPrefixError(error, "children[%" PRId64 "]", i);
+      return rc;
+    }
+  }
+  if (schema->dictionary != NULL) {
+    ArrowErrorCode rc = CheckSchemaTree(schema->dictionary, depth + 1, error);
+    if (rc != NANOARROW_OK) {
+      ArrowTestingPrefixError(error, "dictionary");
+      return rc;
+    }
+  }
+  return NANOARROW_OK;
+}
+
 /* ignore_names (2: a map's entries, 1: their key and value): names Arrow
  * does not consider part of the type (C++ writes them canonically to IPC). */
 static int CompareSchemaNode(const struct ArrowSchema* actual,
@@ -130,6 +164,8 @@ ArrowErrorCode ArrowTestingCompareSchema(const struct ArrowSchema* actual,
     ArrowErrorSet(reason, "schema is released");
     return EINVAL;
   }
+  NANOARROW_RETURN_NOT_OK(CheckSchemaTree(actual, 0, reason));
+  NANOARROW_RETURN_NOT_OK(CheckSchemaTree(expected, 0, reason));
   rc = CompareSchemaNode(actual, expected, 0, 0, reason);
   if (rc == COMPARE_DIFFERENT) return NANOARROW_OK;
   if (rc != COMPARE_EQUAL) return rc;
@@ -820,6 +856,8 @@ ArrowErrorCode ArrowTestingCompareSchemaDifferences(
   ArrowErrorCode rc;
   ArrowTestingCompareOptionsInit(&defaults);
   if (options == NULL) options = &defaults;
+  NANOARROW_RETURN_NOT_OK(CheckSchemaTree(actual, 0, error));
+  NANOARROW_RETURN_NOT_OK(CheckSchemaTree(expected, 0, error));
   ArrowBufferInit(&texts.actual);
   ArrowBufferInit(&texts.expected);
   rc = CompareSchemaDifferences(actual, expected, path == NULL ? "" : path, options, &texts,

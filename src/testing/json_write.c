@@ -399,10 +399,14 @@ static ArrowErrorCode PutFields(struct ArrowBuffer* out, const struct ArrowSchem
 
 static ArrowErrorCode PutSchema(struct ArrowBuffer* out, const struct ArrowSchema* schema,
                                 struct JsonWriter* writer, struct ArrowError* error) {
+  struct ArrowSchemaView view;
   if (schema->release == NULL || schema->format == NULL || strcmp(schema->format, "+s") != 0) {
     ArrowErrorSet(error, "a record batch schema must be a struct (\"+s\")");
     return EINVAL;
   }
+  /* Checks the children pointers (and the rest of the struct) before they are
+   * walked; each field is checked again as it is written. */
+  NANOARROW_RETURN_NOT_OK(ArrowSchemaViewInit(&view, schema, error));
   NANOARROW_RETURN_NOT_OK(Put(out, "{\"fields\": "));
   NANOARROW_RETURN_NOT_OK(PutFields(out, schema, writer, 0, error));
   if (writer->include_metadata && schema->metadata != NULL) {

@@ -294,3 +294,40 @@ Test(json_parts, view_of_another_shape_is_refused) {
   ArrowSchemaRelease(&int_field);
   ArrowSchemaRelease(&list_field);
 }
+
+/* Schemas come from callers and may be malformed: a NULL child is refused by the
+ * writers and by both comparisons with its position, never followed. */
+Test(json_parts, schema_with_null_child_is_refused) {
+  struct ArrowSchema schema;
+  struct ArrowSchema* child;
+  struct ArrowBuffer out;
+  struct ArrowError error;
+  struct ArrowTestingCompareOptions options;
+  int equal = 1;
+
+  cr_assert_eq(ArrowSchemaInitFromType(&schema, NANOARROW_TYPE_STRUCT), NANOARROW_OK);
+  cr_assert_eq(ArrowSchemaAllocateChildren(&schema, 2), NANOARROW_OK);
+  ArrowSchemaInit(schema.children[0]);
+  ArrowSchemaInit(schema.children[1]);
+  cr_assert_eq(ArrowSchemaSetType(schema.children[0], NANOARROW_TYPE_INT32), NANOARROW_OK);
+  cr_assert_eq(ArrowSchemaSetType(schema.children[1], NANOARROW_TYPE_INT32), NANOARROW_OK);
+  child = schema.children[1];
+  schema.children[1] = NULL;
+
+  ArrowBufferInit(&out);
+  cr_assert_eq(ArrowTestingJsonWriteSchema(&schema, &out, &error), EINVAL);
+  cr_assert_not_null(strstr(error.message, "children[1]"), "%s", error.message);
+  cr_assert_eq(ArrowTestingJsonWriteField(&schema, NULL, &out, &error), EINVAL);
+  cr_assert_not_null(strstr(error.message, "children[1]"), "%s", error.message);
+  cr_assert_eq(ArrowTestingCompareSchema(&schema, &schema, &equal, &error), EINVAL);
+  cr_assert_not_null(strstr(error.message, "children[1]"), "%s", error.message);
+  cr_assert_eq(equal, 0);
+  ArrowTestingCompareOptionsInit(&options);
+  cr_assert_eq(
+      ArrowTestingCompareSchemaDifferences(&schema, &schema, "", &options, &error), EINVAL);
+  cr_assert_not_null(strstr(error.message, "children[1]"), "%s", error.message);
+
+  schema.children[1] = child;
+  ArrowBufferReset(&out);
+  ArrowSchemaRelease(&schema);
+}
