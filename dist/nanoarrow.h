@@ -2336,12 +2336,11 @@ NANOARROW_ARRAY_SLOW_PATH ArrowErrorCode ArrowArrayPrivateAppendIntAny(
 
 /* Appends one value of an integer storage type when it fits, the buffer has room for
  * 8 more bytes and any validity bitmap has room for its bit: a short straight line
- * without calls
- * and without a test of the type, whatever the compiler makes of the caller's loop
- * (a switch on the type became a jump through a table per element in clang). The
- * value is stored as 8 little-endian bytes of which the element keeps the first
- * append_int_width; the rest lies beyond size_bytes and is overwritten by the next
- * append. Everything else, errors included, goes to the single out-of-line
+ * without calls and without a test of the type, whatever the compiler makes of the
+ * caller's loop (a switch on the type became a jump through a table per element in
+ * clang). The value is stored as 8 little-endian bytes of which the element keeps the
+ * first append_int_width; the rest lies beyond size_bytes and is overwritten by the
+ * next append. Everything else, errors included, goes to the single out-of-line
  * fallback. */
 static inline ArrowErrorCode ArrowArrayAppendInt(struct ArrowArray* array, int64_t value) {
   struct ArrowArrayPrivateData* private_data = ArrowArrayPrivateGetData(array);
