@@ -53,6 +53,23 @@ static int MetadataEqual(const char* actual, const char* expected) {
   return 1;
 }
 
+/* Metadata as bytes (ordered) or as a multiset of pairs; no metadata and an empty
+ * one are the same. */
+static int MetadataSame(const char* actual, const char* expected, int ordered) {
+  struct ArrowMetadataReader reader_a;
+  struct ArrowMetadataReader reader_b;
+  int64_t size;
+  if (ArrowMetadataReaderInit(&reader_a, actual) != NANOARROW_OK ||
+      ArrowMetadataReaderInit(&reader_b, expected) != NANOARROW_OK) {
+    return 0;
+  }
+  if (reader_a.remaining_keys == 0 && reader_b.remaining_keys == 0) return 1;
+  if (!ordered) return MetadataEqual(actual, expected);
+  size = ArrowMetadataSizeOf(actual);
+  return size == ArrowMetadataSizeOf(expected) &&
+         memcmp(actual, expected, (size_t)size) == 0;
+}
+
 /* A schema handed in by the caller is checked whole before it is compared: every
  * node parses (ArrowSchemaViewInit also refuses NULL or released children and
  * dictionaries) and the tree is at most NANOARROW_MAX_NESTING_DEPTH deep. */
@@ -91,7 +108,7 @@ static ArrowErrorCode CheckSchemaTree(const struct ArrowSchema* schema, int dept
  * does not consider part of the type (C++ writes them canonically to IPC). */
 static int CompareSchemaNode(const struct ArrowSchema* actual,
                              const struct ArrowSchema* expected, int depth, int ignore_names,
-                             struct ArrowError* reason) {
+                             int metadata_ordered, struct ArrowError* reason) {
   const char* name_a = actual->name == NULL ? "" : actual->name;
   const char* name_b = expected->name == NULL ? "" : expected->name;
   int64_t i;
@@ -120,7 +137,7 @@ static int CompareSchemaNode(const struct ArrowSchema* actual,
                   expected->flags, actual->flags);
     return COMPARE_DIFFERENT;
   }
-  if (!MetadataEqual(actual->metadata, expected->metadata)) {
+  if (!MetadataSame(actual->metadata, expected->metadata, metadata_ordered)) {
     ArrowErrorSet(reason, "metadata differs");
     return COMPARE_DIFFERENT;
   }
@@ -132,7 +149,8 @@ static int CompareSchemaNode(const struct ArrowSchema* actual,
   for (i = 0; i < actual->n_children; i++) {
     int is_map = strcmp(expected->format, "+m") == 0;
     int rc = CompareSchemaNode(actual->children[i], expected->children[i], depth + 1,
-                               is_map ? 2 : (ignore_names == 2 ? 1 : 0), reason);
+                               is_map ? 2 : (ignore_names == 2 ? 1 : 0), metadata_ordered,
+                               reason);
     if (rc != COMPARE_EQUAL) {
       ArrowTestingPrefixError(reason, "children[%" PRId64 "] '%s'", i,
                               ArrowTestingFieldName(expected->children[i]));
@@ -145,7 +163,8 @@ static int CompareSchemaNode(const struct ArrowSchema* actual,
     return COMPARE_DIFFERENT;
   }
   if (actual->dictionary != NULL) {
-    int rc = CompareSchemaNode(actual->dictionary, expected->dictionary, depth + 1, 0, reason);
+    int rc = CompareSchemaNode(actual->dictionary, expected->dictionary, depth + 1, 0,
+                               metadata_ordered, reason);
     if (rc != COMPARE_EQUAL) {
       ArrowTestingPrefixError(reason, "dictionary");
       return rc;
@@ -166,7 +185,7 @@ ArrowErrorCode ArrowTestingCompareSchema(const struct ArrowSchema* actual,
   }
   NANOARROW_RETURN_NOT_OK(CheckSchemaTree(actual, 0, reason));
   NANOARROW_RETURN_NOT_OK(CheckSchemaTree(expected, 0, reason));
-  rc = CompareSchemaNode(actual, expected, 0, 0, reason);
+  rc = CompareSchemaNode(actual, expected, 0, 0, 0, reason);
   if (rc == COMPARE_DIFFERENT) return NANOARROW_OK;
   if (rc != COMPARE_EQUAL) return rc;
   *equal = 1;
@@ -648,23 +667,6 @@ static ArrowErrorCode AppendText(struct ArrowBuffer* out, const char* fmt, int64
   return ArrowBufferAppend(out, text, n);
 }
 
-/* Metadata as bytes (ordered) or as a multiset of pairs; no metadata and an empty
- * one are the same. */
-static int MetadataSame(const char* actual, const char* expected, int ordered) {
-  struct ArrowMetadataReader reader_a;
-  struct ArrowMetadataReader reader_b;
-  int64_t size;
-  if (ArrowMetadataReaderInit(&reader_a, actual) != NANOARROW_OK ||
-      ArrowMetadataReaderInit(&reader_b, expected) != NANOARROW_OK) {
-    return 0;
-  }
-  if (reader_a.remaining_keys == 0 && reader_b.remaining_keys == 0) return 1;
-  if (!ordered) return MetadataEqual(actual, expected);
-  size = ArrowMetadataSizeOf(actual);
-  return size == ArrowMetadataSizeOf(expected) &&
-         memcmp(actual, expected, (size_t)size) == 0;
-}
-
 /* Both sides of a difference, as JSON text. */
 struct DifferenceTexts {
   struct ArrowBuffer actual;
@@ -676,112 +678,27 @@ static void DifferenceTextsClear(struct DifferenceTexts* texts) {
   ArrowBufferResize(&texts->expected, 0, 0);
 }
 
-/* Gives every map below (and including) schema the canonical child names "entries",
- * "key" and "value", which are not part of a map's type. */
-static ArrowErrorCode CanonicalMapNames(struct ArrowSchema* schema, int depth) {
-  int64_t i;
-  if (depth > NANOARROW_MAX_NESTING_DEPTH) return EINVAL;
-  if (schema->format != NULL && strcmp(schema->format, "+m") == 0 &&
-      schema->n_children == 1) {
-    struct ArrowSchema* entries = schema->children[0];
-    NANOARROW_RETURN_NOT_OK(ArrowSchemaSetName(entries, "entries"));
-    if (entries->n_children == 2) {
-      NANOARROW_RETURN_NOT_OK(ArrowSchemaSetName(entries->children[0], "key"));
-      NANOARROW_RETURN_NOT_OK(ArrowSchemaSetName(entries->children[1], "value"));
-    }
-  }
-  for (i = 0; i < schema->n_children; i++) {
-    NANOARROW_RETURN_NOT_OK(CanonicalMapNames(schema->children[i], depth + 1));
-  }
-  if (schema->dictionary != NULL) {
-    NANOARROW_RETURN_NOT_OK(CanonicalMapNames(schema->dictionary, depth + 1));
-  }
-  return NANOARROW_OK;
-}
-
-/* Whether a field's text (written with options) is the same once the names of map
- * children are made canonical on both sides. */
-static ArrowErrorCode SameWithCanonicalMapNames(
-    const struct ArrowSchema* actual, const struct ArrowSchema* expected,
-    const struct ArrowTestingJsonWriteOptions* write_options, struct DifferenceTexts* texts,
-    int* same, struct ArrowError* error) {
-  struct ArrowSchema copy_a;
-  struct ArrowSchema copy_b;
-  ArrowErrorCode rc;
-  copy_a.release = NULL;
-  copy_b.release = NULL;
-  rc = ArrowSchemaDeepCopy(actual, &copy_a);
-  if (rc == NANOARROW_OK) rc = ArrowSchemaDeepCopy(expected, &copy_b);
-  if (rc == NANOARROW_OK) rc = CanonicalMapNames(&copy_a, 0);
-  if (rc == NANOARROW_OK) rc = CanonicalMapNames(&copy_b, 0);
-  if (rc == NANOARROW_OK) {
-    DifferenceTextsClear(texts);
-    rc = ArrowTestingJsonWriteField(&copy_a, write_options, &texts->actual, error);
-  }
-  if (rc == NANOARROW_OK) {
-    rc = ArrowTestingJsonWriteField(&copy_b, write_options, &texts->expected, error);
-  }
-  if (rc == NANOARROW_OK) {
-    *same = texts->actual.size_bytes == texts->expected.size_bytes &&
-            memcmp(texts->actual.data, texts->expected.data,
-                   (size_t)texts->actual.size_bytes) == 0;
-  }
-  if (copy_a.release != NULL) ArrowSchemaRelease(&copy_a);
-  if (copy_b.release != NULL) ArrowSchemaRelease(&copy_b);
-  return rc;
-}
-
+/* Whether two fields differ, by the structural comparison ArrowTestingCompareSchema
+ * uses (names of a map's entries, key and value ignored; metadata ordered or not as
+ * options say); when they do, texts receive both written whole, metadata included. */
 static ArrowErrorCode CompareFieldDifference(const struct ArrowSchema* actual,
                                              const struct ArrowSchema* expected,
                                              const struct ArrowTestingCompareOptions* options,
                                              struct DifferenceTexts* texts, int* differs,
                                              struct ArrowError* error) {
-  struct ArrowTestingJsonWriteOptions write_options;
-  ArrowTestingJsonWriteOptionsInit(&write_options);
-  write_options.include_metadata = options->compare_metadata_order;
+  struct ArrowError reason;
+  int rc = CompareSchemaNode(actual, expected, 1, 0, options->compare_metadata_order,
+                             &reason);
+  if (rc != COMPARE_EQUAL && rc != COMPARE_DIFFERENT) {
+    ArrowErrorSet(error, "%s", reason.message);
+    return rc;
+  }
+  *differs = rc == COMPARE_DIFFERENT;
   DifferenceTextsClear(texts);
-  NANOARROW_RETURN_NOT_OK(
-      ArrowTestingJsonWriteField(actual, &write_options, &texts->actual, error));
-  NANOARROW_RETURN_NOT_OK(
-      ArrowTestingJsonWriteField(expected, &write_options, &texts->expected, error));
-  *differs = texts->actual.size_bytes != texts->expected.size_bytes ||
-             memcmp(texts->actual.data, texts->expected.data,
-                    (size_t)texts->actual.size_bytes) != 0;
   if (*differs) {
-    /* The names of a map's entries, key and value are not part of its type. */
-    int same = 0;
+    NANOARROW_RETURN_NOT_OK(ArrowTestingJsonWriteField(actual, NULL, &texts->actual, error));
     NANOARROW_RETURN_NOT_OK(
-        SameWithCanonicalMapNames(actual, expected, &write_options, texts, &same, error));
-    *differs = !same;
-    if (!*differs) {
-      DifferenceTextsClear(texts);
-    } else {
-      /* Shown as they are. */
-      DifferenceTextsClear(texts);
-      NANOARROW_RETURN_NOT_OK(
-          ArrowTestingJsonWriteField(actual, &write_options, &texts->actual, error));
-      NANOARROW_RETURN_NOT_OK(
-          ArrowTestingJsonWriteField(expected, &write_options, &texts->expected, error));
-    }
-  }
-  if (!*differs && !options->compare_metadata_order) {
-    struct ArrowError reason;
-    int rc = CompareSchemaNode(actual, expected, 1, 0, &reason);
-    if (rc == COMPARE_DIFFERENT) {
-      *differs = 1;
-    } else if (rc != COMPARE_EQUAL) {
-      ArrowErrorSet(error, "%s", reason.message);
-      return rc;
-    }
-  }
-  if (*differs && !options->compare_metadata_order) {
-    /* Shown with their metadata, which may be what differs. */
-    write_options.include_metadata = 1;
-    DifferenceTextsClear(texts);
-    NANOARROW_RETURN_NOT_OK(
-        ArrowTestingJsonWriteField(actual, &write_options, &texts->actual, error));
-    NANOARROW_RETURN_NOT_OK(
-        ArrowTestingJsonWriteField(expected, &write_options, &texts->expected, error));
+        ArrowTestingJsonWriteField(expected, NULL, &texts->expected, error));
   }
   return NANOARROW_OK;
 }
