@@ -120,18 +120,22 @@ static const int64_t kI64[] = {0, -64, 9};
 static const uint64_t kU64[] = {0, 18000000000000000000u, 9};
 static const double kF64[] = {0, -3.5, 9};
 
+/* A storage type, a buffer whose element 1 holds a value, and that value as the
+ * integer and double getters return it. */
+struct NumericCase {
+  enum ArrowType type;
+  const void* data;
+  int64_t as_int;
+  double as_double;
+};
+
 Test(array_view, every_numeric_storage_type) {
   static const uint8_t u8[] = {0, 200, 9};
   static const uint16_t u16[] = {0, 60000, 9};
   static const float f32[] = {0, 2.5f, 9};
   static const uint16_t f16[] = {0, 0x4100 /* 2.5 */, 0x4880 /* 9 */};
   static const uint8_t bits[] = {0x02}; /* 0, 1, 0 */
-  struct {
-    enum ArrowType type;
-    const void* data;
-    int64_t as_int;
-    double as_double;
-  } cases[] = {
+  struct NumericCase cases[] = {
       {NANOARROW_TYPE_INT8, kI8, -8, -8.0},
       {NANOARROW_TYPE_UINT8, u8, 200, 200.0},
       {NANOARROW_TYPE_INT16, kI16, -1600, -1600.0},
@@ -189,12 +193,7 @@ Test(array_view, every_numeric_storage_type) {
  * another width) reads the same values through the out-of-line path. */
 Test(array_view, numeric_getters_follow_the_type_not_the_layout_width) {
   static const int64_t widths[] = {0, 8, 16, 32, 64};
-  struct {
-    enum ArrowType type;
-    const void* data;
-    int64_t as_int;
-    double as_double;
-  } cases[] = {
+  struct NumericCase cases[] = {
       {NANOARROW_TYPE_INT8, kI8, -8, -8.0},     {NANOARROW_TYPE_INT16, kI16, -1600, -1600.0},
       {NANOARROW_TYPE_INT32, kI32, -32, -32.0}, {NANOARROW_TYPE_INT64, kI64, -64, -64.0},
       {NANOARROW_TYPE_UINT32, kU32, 4000000000LL, 4000000000.0},
