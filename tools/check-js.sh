@@ -22,6 +22,12 @@ build=${1:-"$root/build/check-js"}
 mkdir -p "$build"
 build=$(cd "$build" && pwd)
 
+# Machines of this project's kind come with Node.js and npm; elsewhere, as root with
+# apt-get, Debian's packages provide them.
+if { ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; } &&
+  [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
+  "$root/tools/install-deps.sh" nodejs npm || true
+fi
 if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
   echo "check-js.sh: node and npm are required" >&2
   echo "0 passed, 1 failed"
