@@ -34,6 +34,7 @@
   NANOARROW_SYMBOL(ArrowIpcPrivateDecoderAdoptSchema)
 #define ArrowIpcPrivateDictionariesSlot NANOARROW_SYMBOL(ArrowIpcPrivateDictionariesSlot)
 #define ArrowPrivateSchemaSetChildNames NANOARROW_SYMBOL(ArrowPrivateSchemaSetChildNames)
+#define ArrowIpcPrivateSchemaSnapshot NANOARROW_SYMBOL(ArrowIpcPrivateSchemaSnapshot)
 #endif
 
 /* Storage types made of a validity bitmap and one buffer of fixed-size elements (or
@@ -341,6 +342,12 @@ ArrowErrorCode ArrowIpcPrivateConcatenate(const struct ArrowSchema* schema,
                                           struct ArrowArrayView* old_view,
                                           struct ArrowArrayView* delta_view,
                                           struct ArrowArray* out, struct ArrowError* error);
+
+/* A read-only copy of in (fields, names, metadata, dictionaries) in one allocation,
+ * released through out->release. For the library's own bookkeeping only: its children
+ * cannot be freed or replaced one by one. EINVAL for a malformed tree. */
+ArrowErrorCode ArrowIpcPrivateSchemaSnapshot(const struct ArrowSchema* in,
+                                             struct ArrowSchema* out);
 
 /* The buffer behind an input stream made by ArrowIpcInputStreamInitBuffer (NULL
  * otherwise) and how much of it was read. */

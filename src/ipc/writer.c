@@ -51,7 +51,7 @@ struct ArrowIpcWriterPrivate {
   int finalized;
   /* The first output stream error; non-zero poisons the writer. */
   ArrowErrorCode failure;
-  /* A copy of the written schema (release == NULL until written) and a view
+  /* A snapshot of the written schema (release == NULL until written) and a view
    * initialized from it, to check each batch's structure against. */
   struct ArrowSchema schema;
   struct ArrowArrayView schema_view;
@@ -328,7 +328,7 @@ ArrowErrorCode ArrowIpcWriterWriteSchema(struct ArrowIpcWriter* writer,
   NANOARROW_RETURN_NOT_OK_WITH_ERROR(
       ArrowIpcEncoderFinalizeBuffer(&private_data->encoder, 1, &private_data->header),
       error);
-  NANOARROW_RETURN_NOT_OK_WITH_ERROR(ArrowSchemaDeepCopy(in, &copy), error);
+  NANOARROW_RETURN_NOT_OK_WITH_ERROR(ArrowIpcPrivateSchemaSnapshot(in, &copy), error);
   result = ArrowArrayViewInitFromSchema(&private_data->schema_view, &copy, error);
   if (result != NANOARROW_OK) {
     ArrowSchemaRelease(&copy);

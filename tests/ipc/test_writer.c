@@ -650,3 +650,65 @@ Test(writer, output_stream_file_and_move) {
   cr_assert_str_eq(contents, "hello");
   fclose(file);
 }
+
+/* A schema with names, field and schema metadata, a nested list, a non-nullable
+ * field and a dictionary-encoded field. */
+static void BuildRichSchema(struct ArrowSchema* schema) {
+  struct ArrowBuffer metadata;
+  ArrowSchemaInit(schema);
+  WT_OK(ArrowSchemaSetTypeStruct(schema, 3));
+  ArrowMetadataBuilderInit(&metadata, NULL);
+  WT_OK(ArrowMetadataBuilderAppend(&metadata, ArrowCharView("origin"),
+                                   ArrowCharView("writer test")));
+  WT_OK(ArrowSchemaSetMetadata(schema, (const char*)metadata.data));
+  WT_OK(ArrowSchemaSetMetadata(schema->children[0], (const char*)metadata.data));
+  ArrowBufferReset(&metadata);
+  WT_OK(ArrowSchemaSetType(schema->children[0], NANOARROW_TYPE_INT64));
+  WT_OK(ArrowSchemaSetName(schema->children[0], "plain"));
+  schema->children[0]->flags = 0;
+  WT_OK(ArrowSchemaSetType(schema->children[1], NANOARROW_TYPE_LIST));
+  WT_OK(ArrowSchemaSetName(schema->children[1], "nested"));
+  WT_OK(ArrowSchemaSetType(schema->children[1]->children[0], NANOARROW_TYPE_STRING));
+  WT_OK(ArrowSchemaSetName(schema->children[1]->children[0], "item"));
+  WT_OK(ArrowSchemaSetType(schema->children[2], NANOARROW_TYPE_INT32));
+  WT_OK(ArrowSchemaSetName(schema->children[2], "encoded"));
+  WT_OK(ArrowSchemaAllocateDictionary(schema->children[2]));
+  WT_OK(ArrowSchemaInitFromType(schema->children[2]->dictionary, NANOARROW_TYPE_STRING));
+}
+
+Test(writer, file_footer_keeps_the_schema_after_the_caller_releases_it) {
+  struct ArrowSchema schema;
+  struct ArrowSchema expected;
+  struct ArrowSchema footer_schema;
+  struct ArrowBuffer bytes;
+  struct ArrowIpcOutputStream stream;
+  struct ArrowIpcWriter writer;
+  struct ArrowIpcFileReader reader;
+  struct ArrowError error;
+  int equal = 0;
+
+  BuildRichSchema(&schema);
+  WT_OK(ArrowSchemaDeepCopy(&schema, &expected));
+  ArrowBufferInit(&bytes);
+  WT_OK(ArrowIpcOutputStreamInitBuffer(&stream, &bytes));
+  WT_OK(ArrowIpcWriterInit(&writer, &stream));
+  WT_OK(ArrowIpcWriterStartFile(&writer, &error));
+  cr_assert_eq(ArrowIpcWriterWriteSchema(&writer, &schema, &error), NANOARROW_OK, "%s",
+               error.message);
+  /* The writer must not keep pointers into the caller's schema. */
+  ArrowSchemaRelease(&schema);
+  cr_assert_eq(ArrowIpcWriterFinalizeFile(&writer, &error), NANOARROW_OK, "%s",
+               error.message);
+  ArrowIpcWriterReset(&writer);
+
+  cr_assert_eq(ArrowIpcFileReaderInitBuffer(&reader, &bytes, &error), NANOARROW_OK, "%s",
+               error.message);
+  cr_assert_eq(ArrowIpcFileReaderGetSchema(&reader, &footer_schema, &error), NANOARROW_OK,
+               "%s", error.message);
+  WT_OK(ArrowSchemaCompare(&footer_schema, &expected, NANOARROW_COMPARE_IDENTICAL, &equal,
+                           &error));
+  cr_assert(equal, "footer schema differs: %s", error.message);
+  ArrowSchemaRelease(&footer_schema);
+  ArrowSchemaRelease(&expected);
+  ArrowIpcFileReaderReset(&reader);
+}
