@@ -72,6 +72,7 @@
 #define ArrowArrayAddVariadicBuffers NANOARROW_SYMBOL(ArrowArrayAddVariadicBuffers)
 #define ArrowArrayFinishBuilding NANOARROW_SYMBOL(ArrowArrayFinishBuilding)
 #define ArrowArrayFinishBuildingDefault NANOARROW_SYMBOL(ArrowArrayFinishBuildingDefault)
+#define ArrowArrayAppendArrayView NANOARROW_SYMBOL(ArrowArrayAppendArrayView)
 #define ArrowArrayViewInitFromType NANOARROW_SYMBOL(ArrowArrayViewInitFromType)
 #define ArrowArrayViewInitFromSchema NANOARROW_SYMBOL(ArrowArrayViewInitFromSchema)
 #define ArrowArrayViewAllocateChildren NANOARROW_SYMBOL(ArrowArrayViewAllocateChildren)
@@ -378,6 +379,17 @@ ArrowErrorCode ArrowArrayFinishBuilding(struct ArrowArray* array,
                                         struct ArrowError* error);
 ArrowErrorCode ArrowArrayFinishBuildingDefault(struct ArrowArray* array,
                                                struct ArrowError* error);
+/* Appends the array_view->length elements array_view shows (from its offset) to an
+ * array in appending mode, by storage: struct and union children match by position,
+ * dictionary indices are appended as they are (the dictionary is left to the caller),
+ * run-end encoded runs are appended clipped to the view, and numbers convert when the
+ * value fits (integers of any width or sign, integers into floating point). EINVAL
+ * (nothing appended) when the structures differ; EINVAL part way through for a value
+ * that does not fit or offsets outside the view's children, after which the array
+ * should be released. array_view must not view array itself. */
+ArrowErrorCode ArrowArrayAppendArrayView(struct ArrowArray* array,
+                                         const struct ArrowArrayView* array_view,
+                                         struct ArrowError* error);
 
 /* nanoarrow_array_inline.h */
 static inline struct ArrowBitmap* ArrowArrayValidityBitmap(struct ArrowArray* array);

@@ -1,0 +1,498 @@
+/* ArrowArrayAppendArrayView(): appends the elements an ArrowArrayView shows to an
+ * array being built.
+ *
+ * It works on storage: struct and union children are matched by position (names are
+ * the caller's business), dictionary-encoded arrays get their indices appended (the
+ * dictionary is left alone), and numbers convert when the value fits the destination
+ * (integers of any width or signedness, integers into floating point; never floating
+ * point into integers). The structure is checked before anything is appended; a
+ * value that does not fit, or a view whose offsets point outside its children (the
+ * view is only trusted to the default validation level), stops the append part way,
+ * and the array should then be released. */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "nanoarrow/nanoarrow.h"
+
+/* Where in the tree an error happened, for messages ("children[1].children[0]"). */
+struct AppendViewPath {
+  char text[128];
+  size_t length;
+};
+
+static void AppendViewPathPush(struct AppendViewPath* path, const char* what, int64_t i,
+                               size_t* saved) {
+  int n;
+  *saved = path->length;
+  if (path->length >= sizeof(path->text) - 1) return;
+  n = snprintf(path->text + path->length, sizeof(path->text) - path->length, "%s%s[%" PRId64 "]",
+               path->length == 0 ? "" : ".", what, i);
+  if (n > 0) {
+    path->length += (size_t)n;
+    if (path->length > sizeof(path->text) - 1) path->length = sizeof(path->text) - 1;
+  }
+}
+
+static void AppendViewPathPop(struct AppendViewPath* path, size_t saved) {
+  path->length = saved;
+  path->text[saved] = '\0';
+}
+
+static const char* AppendViewPathText(const struct AppendViewPath* path) {
+  return path->length == 0 ? "the array" : path->text;
+}
+
+enum AppendViewKind {
+  APPEND_VIEW_OTHER,
+  APPEND_VIEW_SIGNED,
+  APPEND_VIEW_UNSIGNED,
+  APPEND_VIEW_FLOATING,
+  APPEND_VIEW_BOOL,
+  APPEND_VIEW_BYTES,
+  APPEND_VIEW_DECIMAL,
+  APPEND_VIEW_INTERVAL,
+  APPEND_VIEW_LIST,
+  APPEND_VIEW_STRUCT,
+  APPEND_VIEW_UNION,
+  APPEND_VIEW_RUN_END,
+  APPEND_VIEW_NULL
+};
+
+static enum AppendViewKind AppendViewKindOf(enum ArrowType type) {
+  switch (type) {
+    case NANOARROW_TYPE_INT8:
+    case NANOARROW_TYPE_INT16:
+    case NANOARROW_TYPE_INT32:
+    case NANOARROW_TYPE_INT64:
+    case NANOARROW_TYPE_DATE32:
+    case NANOARROW_TYPE_DATE64:
+    case NANOARROW_TYPE_TIMESTAMP:
+    case NANOARROW_TYPE_TIME32:
+    case NANOARROW_TYPE_TIME64:
+    case NANOARROW_TYPE_DURATION:
+      return APPEND_VIEW_SIGNED;
+    case NANOARROW_TYPE_UINT8:
+    case NANOARROW_TYPE_UINT16:
+    case NANOARROW_TYPE_UINT32:
+    case NANOARROW_TYPE_UINT64:
+      return APPEND_VIEW_UNSIGNED;
+    case NANOARROW_TYPE_HALF_FLOAT:
+    case NANOARROW_TYPE_FLOAT:
+    case NANOARROW_TYPE_DOUBLE:
+      return APPEND_VIEW_FLOATING;
+    case NANOARROW_TYPE_BOOL:
+      return APPEND_VIEW_BOOL;
+    case NANOARROW_TYPE_STRING:
+    case NANOARROW_TYPE_BINARY:
+    case NANOARROW_TYPE_LARGE_STRING:
+    case NANOARROW_TYPE_LARGE_BINARY:
+    case NANOARROW_TYPE_STRING_VIEW:
+    case NANOARROW_TYPE_BINARY_VIEW:
+    case NANOARROW_TYPE_FIXED_SIZE_BINARY:
+      return APPEND_VIEW_BYTES;
+    case NANOARROW_TYPE_DECIMAL32:
+    case NANOARROW_TYPE_DECIMAL64:
+    case NANOARROW_TYPE_DECIMAL128:
+    case NANOARROW_TYPE_DECIMAL256:
+      return APPEND_VIEW_DECIMAL;
+    case NANOARROW_TYPE_INTERVAL_MONTHS:
+    case NANOARROW_TYPE_INTERVAL_DAY_TIME:
+    case NANOARROW_TYPE_INTERVAL_MONTH_DAY_NANO:
+      return APPEND_VIEW_INTERVAL;
+    case NANOARROW_TYPE_LIST:
+    case NANOARROW_TYPE_LARGE_LIST:
+    case NANOARROW_TYPE_LIST_VIEW:
+    case NANOARROW_TYPE_LARGE_LIST_VIEW:
+    case NANOARROW_TYPE_FIXED_SIZE_LIST:
+    case NANOARROW_TYPE_MAP:
+      return APPEND_VIEW_LIST;
+    case NANOARROW_TYPE_STRUCT:
+      return APPEND_VIEW_STRUCT;
+    case NANOARROW_TYPE_SPARSE_UNION:
+    case NANOARROW_TYPE_DENSE_UNION:
+      return APPEND_VIEW_UNION;
+    case NANOARROW_TYPE_RUN_END_ENCODED:
+      return APPEND_VIEW_RUN_END;
+    case NANOARROW_TYPE_NA:
+      return APPEND_VIEW_NULL;
+    default:
+      return APPEND_VIEW_OTHER;
+  }
+}
+
+/* The storage type the array was initialized with (kept in its private data). */
+static enum ArrowType AppendViewArrayType(const struct ArrowArray* array) {
+  return ((const struct ArrowArrayPrivateData*)array->private_data)->storage_type;
+}
+
+static int AppendViewCanConvert(enum ArrowType to, const struct ArrowArrayView* from) {
+  enum AppendViewKind to_kind = AppendViewKindOf(to);
+  enum AppendViewKind from_kind = AppendViewKindOf(from->storage_type);
+  switch (to_kind) {
+    case APPEND_VIEW_SIGNED:
+    case APPEND_VIEW_UNSIGNED:
+      return from_kind == APPEND_VIEW_SIGNED || from_kind == APPEND_VIEW_UNSIGNED;
+    case APPEND_VIEW_FLOATING:
+      return from_kind == APPEND_VIEW_SIGNED || from_kind == APPEND_VIEW_UNSIGNED ||
+             from_kind == APPEND_VIEW_FLOATING;
+    case APPEND_VIEW_DECIMAL:
+      /* The same storage width: decimals are copied word for word. */
+      return to == from->storage_type;
+    case APPEND_VIEW_INTERVAL:
+    case APPEND_VIEW_RUN_END:
+      return to == from->storage_type;
+    case APPEND_VIEW_LIST:
+      /* A map's entries must stay a map's; other list layouts convert freely. */
+      return from_kind == APPEND_VIEW_LIST &&
+             (to == NANOARROW_TYPE_MAP) == (from->storage_type == NANOARROW_TYPE_MAP);
+    case APPEND_VIEW_BOOL:
+    case APPEND_VIEW_BYTES:
+    case APPEND_VIEW_STRUCT:
+    case APPEND_VIEW_UNION:
+    case APPEND_VIEW_NULL:
+      return to_kind == from_kind;
+    default:
+      return 0;
+  }
+}
+
+/* Checks the whole tree before anything is appended. */
+static ArrowErrorCode AppendViewCheck(const struct ArrowArray* array,
+                                      const struct ArrowArrayView* view, int depth,
+                                      struct AppendViewPath* path, struct ArrowError* error) {
+  enum ArrowType to;
+  int64_t i;
+  size_t saved;
+  if (depth > NANOARROW_MAX_NESTING_DEPTH) {
+    ArrowErrorSet(error, "%s: nested deeper than %d levels", AppendViewPathText(path),
+                  NANOARROW_MAX_NESTING_DEPTH);
+    return EINVAL;
+  }
+  if (array == NULL || array->release == NULL || array->private_data == NULL) {
+    ArrowErrorSet(error, "%s: the destination is not an array being built",
+                  AppendViewPathText(path));
+    return EINVAL;
+  }
+  to = AppendViewArrayType(array);
+  if (!AppendViewCanConvert(to, view)) {
+    ArrowErrorSet(error, "%s: cannot append %s values to %s storage",
+                  AppendViewPathText(path), ArrowTypeString(view->storage_type),
+                  ArrowTypeString(to));
+    return EINVAL;
+  }
+  switch (AppendViewKindOf(to)) {
+    case APPEND_VIEW_LIST:
+    case APPEND_VIEW_STRUCT:
+    case APPEND_VIEW_UNION:
+    case APPEND_VIEW_RUN_END:
+      break;
+    default:
+      return NANOARROW_OK;
+  }
+  if (array->n_children != view->n_children) {
+    ArrowErrorSet(error, "%s: the view has %" PRId64 " children, the array %" PRId64,
+                  AppendViewPathText(path), view->n_children, array->n_children);
+    return EINVAL;
+  }
+  for (i = 0; i < view->n_children; i++) {
+    AppendViewPathPush(path, "children", i, &saved);
+    NANOARROW_RETURN_NOT_OK(
+        AppendViewCheck(array->children[i], view->children[i], depth + 1, path, error));
+    AppendViewPathPop(path, saved);
+  }
+  return NANOARROW_OK;
+}
+
+static ArrowErrorCode AppendViewRange(struct ArrowArray* array,
+                                      const struct ArrowArrayView* view, int64_t start,
+                                      int64_t length, struct AppendViewPath* path,
+                                      struct ArrowError* error);
+
+static ArrowErrorCode AppendViewOutOfRange(const struct AppendViewPath* path,
+                                           const char* what, int64_t i, int64_t begin,
+                                           int64_t end, int64_t child_length,
+                                           struct ArrowError* error) {
+  ArrowErrorSet(error,
+                "%s: element %" PRId64 " %s [%" PRId64 ", %" PRId64
+                ") outside its child of length %" PRId64,
+                AppendViewPathText(path), i, what, begin, end, child_length);
+  return EINVAL;
+}
+
+/* A non-null element of a leaf (non-nested) type. */
+static ArrowErrorCode AppendViewLeaf(struct ArrowArray* array,
+                                     const struct ArrowArrayView* view, int64_t i,
+                                     enum ArrowType to) {
+  switch (AppendViewKindOf(view->storage_type)) {
+    case APPEND_VIEW_SIGNED:
+    case APPEND_VIEW_BOOL:
+      return ArrowArrayAppendInt(array, ArrowArrayViewGetIntUnsafe(view, i));
+    case APPEND_VIEW_UNSIGNED:
+      return ArrowArrayAppendUInt(array, ArrowArrayViewGetUIntUnsafe(view, i));
+    case APPEND_VIEW_FLOATING:
+      return ArrowArrayAppendDouble(array, ArrowArrayViewGetDoubleUnsafe(view, i));
+    case APPEND_VIEW_BYTES:
+      return ArrowArrayAppendBytes(array, ArrowArrayViewGetBytesUnsafe(view, i));
+    case APPEND_VIEW_DECIMAL: {
+      struct ArrowDecimal decimal;
+      ArrowDecimalInit(&decimal, view->layout.element_size_bits[1], 0, 0);
+      ArrowArrayViewGetDecimalUnsafe(view, i, &decimal);
+      return ArrowArrayAppendDecimal(array, &decimal);
+    }
+    case APPEND_VIEW_INTERVAL: {
+      struct ArrowInterval interval;
+      ArrowIntervalInit(&interval, to);
+      ArrowArrayViewGetIntervalUnsafe(view, i, &interval);
+      return ArrowArrayAppendInterval(array, &interval);
+    }
+    default:
+      return ENOTSUP;
+  }
+}
+
+/* Fixed-width values of the same width and no nulls in the range: one copy. */
+static int AppendViewCanCopy(const struct ArrowArray* array,
+                             const struct ArrowArrayView* view, int64_t start,
+                             int64_t length) {
+  const struct ArrowArrayPrivateData* private_data =
+      (const struct ArrowArrayPrivateData*)array->private_data;
+  int64_t bits = view->layout.element_size_bits[1];
+  int64_t i;
+  if (view->storage_type != private_data->storage_type ||
+      view->layout.buffer_type[1] != NANOARROW_BUFFER_TYPE_DATA ||
+      view->layout.buffer_type[2] != NANOARROW_BUFFER_TYPE_NONE || bits < 8 ||
+      (bits & 7) != 0 || private_data->layout.element_size_bits[1] != bits) {
+    return 0;
+  }
+  if (view->buffer_views[0].data.data == NULL || view->null_count == 0) return 1;
+  for (i = start; i < start + length; i++) {
+    if (ArrowArrayViewIsNull(view, i)) return 0;
+  }
+  return 1;
+}
+
+static ArrowErrorCode AppendViewCopy(struct ArrowArray* array,
+                                     const struct ArrowArrayView* view, int64_t start,
+                                     int64_t length) {
+  int64_t width = view->layout.element_size_bits[1] / 8;
+  struct ArrowBuffer* data = ArrowArrayBuffer(array, 1);
+  struct ArrowBitmap* bitmap = ArrowArrayValidityBitmap(array);
+  NANOARROW_RETURN_NOT_OK(ArrowBufferAppend(
+      data, view->buffer_views[1].data.as_uint8 + (view->offset + start) * width,
+      length * width));
+  if (bitmap->buffer.data != NULL) {
+    NANOARROW_RETURN_NOT_OK(ArrowArrayPrivateAppendValidity(array, 1, length));
+  }
+  array->length += length;
+  return NANOARROW_OK;
+}
+
+/* The child range [begin, end) of list-like element i (0 <= i < view->length). */
+static ArrowErrorCode AppendViewListRange(const struct ArrowArrayView* view, int64_t i,
+                                          int64_t* begin, int64_t* end) {
+  int64_t k = view->offset + i;
+  switch (view->storage_type) {
+    case NANOARROW_TYPE_LIST:
+    case NANOARROW_TYPE_MAP:
+    case NANOARROW_TYPE_LARGE_LIST:
+      *begin = ArrowArrayViewListChildOffset(view, k);
+      *end = ArrowArrayViewListChildOffset(view, k + 1);
+      return NANOARROW_OK;
+    case NANOARROW_TYPE_LIST_VIEW:
+      *begin = view->buffer_views[1].data.as_int32[k];
+      *end = *begin + view->buffer_views[2].data.as_int32[k];
+      return NANOARROW_OK;
+    case NANOARROW_TYPE_LARGE_LIST_VIEW:
+      *begin = view->buffer_views[1].data.as_int64[k];
+      if (view->buffer_views[2].data.as_int64[k] < 0 ||
+          *begin > INT64_MAX - view->buffer_views[2].data.as_int64[k]) {
+        return EINVAL;
+      }
+      *end = *begin + view->buffer_views[2].data.as_int64[k];
+      return NANOARROW_OK;
+    case NANOARROW_TYPE_FIXED_SIZE_LIST:
+      *begin = k * view->layout.child_size_elements;
+      *end = *begin + view->layout.child_size_elements;
+      return NANOARROW_OK;
+    default:
+      return EINVAL;
+  }
+}
+
+static ArrowErrorCode AppendViewNested(struct ArrowArray* array,
+                                       const struct ArrowArrayView* view, int64_t i,
+                                       struct AppendViewPath* path,
+                                       struct ArrowError* error) {
+  int64_t k;
+  size_t saved;
+  switch (AppendViewKindOf(view->storage_type)) {
+    case APPEND_VIEW_STRUCT:
+      for (k = 0; k < view->n_children; k++) {
+        const struct ArrowArrayView* child = view->children[k];
+        int64_t at = view->offset + i;
+        AppendViewPathPush(path, "children", k, &saved);
+        if (at >= child->length) {
+          return AppendViewOutOfRange(path, "at", i, at, at + 1, child->length, error);
+        }
+        NANOARROW_RETURN_NOT_OK(AppendViewRange(array->children[k], child, at, 1, path, error));
+        AppendViewPathPop(path, saved);
+      }
+      break;
+    case APPEND_VIEW_LIST: {
+      int64_t begin = 0;
+      int64_t end = 0;
+      const struct ArrowArrayView* child = view->children[0];
+      AppendViewPathPush(path, "children", 0, &saved);
+      if (AppendViewListRange(view, i, &begin, &end) != NANOARROW_OK || begin < 0 ||
+          end < begin || end > child->length) {
+        return AppendViewOutOfRange(path, "spans", i, begin, end, child->length, error);
+      }
+      NANOARROW_RETURN_NOT_OK(
+          AppendViewRange(array->children[0], child, begin, end - begin, path, error));
+      AppendViewPathPop(path, saved);
+      break;
+    }
+    case APPEND_VIEW_UNION: {
+      int8_t type_id = ArrowArrayViewUnionTypeId(view, i);
+      int64_t child_index = ArrowArrayViewUnionChildIndex(view, i);
+      int64_t at = ArrowArrayViewUnionChildOffset(view, i);
+      if (child_index < 0 || child_index >= view->n_children) {
+        ArrowErrorSet(error, "%s: element %" PRId64 " has undeclared type id %d",
+                      AppendViewPathText(path), i, (int)type_id);
+        return EINVAL;
+      }
+      AppendViewPathPush(path, "children", child_index, &saved);
+      if (at < 0 || at >= view->children[child_index]->length) {
+        return AppendViewOutOfRange(path, "at", i, at, at + 1,
+                                    view->children[child_index]->length, error);
+      }
+      NANOARROW_RETURN_NOT_OK(AppendViewRange(array->children[child_index],
+                                              view->children[child_index], at, 1, path,
+                                              error));
+      AppendViewPathPop(path, saved);
+      /* Children correspond by position: the destination's type id for this child
+       * must be the source's. */
+      if (ArrowArrayPrivateUnionChildIndex(array, type_id) != child_index) {
+        ArrowErrorSet(error,
+                      "%s: type id %d does not name child %" PRId64 " in the destination",
+                      AppendViewPathText(path), (int)type_id, child_index);
+        return EINVAL;
+      }
+      if (ArrowArrayFinishUnionElement(array, type_id) != NANOARROW_OK) {
+        ArrowErrorSet(error, "%s: union element %" PRId64 " could not be closed",
+                      AppendViewPathText(path), i);
+        return EINVAL;
+      }
+      return NANOARROW_OK;
+    }
+    default:
+      return ENOTSUP;
+  }
+  /* For example a fixed-size list of another size. */
+  if (ArrowArrayFinishElement(array) != NANOARROW_OK) {
+    ArrowErrorSet(error, "%s: element %" PRId64 " could not be closed (child lengths)",
+                  AppendViewPathText(path), i);
+    return EINVAL;
+  }
+  return NANOARROW_OK;
+}
+
+/* Run-end encoded: every source run that overlaps [start, start + length) becomes one
+ * run of the destination, clipped to the range. */
+static ArrowErrorCode AppendViewRuns(struct ArrowArray* array,
+                                     const struct ArrowArrayView* view, int64_t start,
+                                     int64_t length, struct AppendViewPath* path,
+                                     struct ArrowError* error) {
+  const struct ArrowArrayView* run_ends = view->children[0];
+  const struct ArrowArrayView* values = view->children[1];
+  int64_t position = view->offset + start;
+  int64_t stop = position + length;
+  int64_t run = ArrowArrayViewPrivateRunIndex(run_ends, position);
+  size_t saved;
+  while (position < stop) {
+    int64_t run_end;
+    int64_t taken;
+    if (run >= run_ends->length || run >= values->length) {
+      ArrowErrorSet(error, "%s: the runs end before logical element %" PRId64,
+                    AppendViewPathText(path), position);
+      return EINVAL;
+    }
+    run_end = ArrowArrayViewGetIntUnsafe(run_ends, run);
+    if (run_end <= position) {
+      ArrowErrorSet(error, "%s: run end %" PRId64 " at run %" PRId64 " does not increase",
+                    AppendViewPathText(path), run_end, run);
+      return EINVAL;
+    }
+    taken = (run_end < stop ? run_end : stop) - position;
+    NANOARROW_RETURN_NOT_OK(ArrowArrayAppendInt(array->children[0], array->length + taken));
+    AppendViewPathPush(path, "children", 1, &saved);
+    NANOARROW_RETURN_NOT_OK(AppendViewRange(array->children[1], values, run, 1, path, error));
+    AppendViewPathPop(path, saved);
+    array->length += taken;
+    position += taken;
+    run++;
+  }
+  return NANOARROW_OK;
+}
+
+/* Appends the view's elements [start, start + length) (indices relative to the view's
+ * offset, as for the ArrowArrayView getters). */
+static ArrowErrorCode AppendViewRange(struct ArrowArray* array,
+                                      const struct ArrowArrayView* view, int64_t start,
+                                      int64_t length, struct AppendViewPath* path,
+                                      struct ArrowError* error) {
+  enum ArrowType to = AppendViewArrayType(array);
+  enum AppendViewKind kind = AppendViewKindOf(view->storage_type);
+  int64_t i;
+  int result;
+  if (length == 0) return NANOARROW_OK;
+  if (kind == APPEND_VIEW_NULL) return ArrowArrayAppendNull(array, length);
+  if (kind == APPEND_VIEW_RUN_END) {
+    return AppendViewRuns(array, view, start, length, path, error);
+  }
+  if (AppendViewCanCopy(array, view, start, length)) {
+    result = AppendViewCopy(array, view, start, length);
+    if (result != NANOARROW_OK) {
+      ArrowErrorSet(error, "%s: could not append %" PRId64 " values",
+                    AppendViewPathText(path), length);
+    }
+    return result;
+  }
+  for (i = start; i < start + length; i++) {
+    /* Unions have no validity bitmap: a null lives in the selected child. */
+    if (kind != APPEND_VIEW_UNION && ArrowArrayViewIsNull(view, i)) {
+      result = ArrowArrayAppendNull(array, 1);
+    } else if (kind == APPEND_VIEW_STRUCT || kind == APPEND_VIEW_LIST ||
+               kind == APPEND_VIEW_UNION) {
+      result = AppendViewNested(array, view, i, path, error);
+      if (result != NANOARROW_OK) return result;
+      continue;
+    } else {
+      result = AppendViewLeaf(array, view, i, to);
+    }
+    if (result != NANOARROW_OK) {
+      ArrowErrorSet(error, "%s: element %" PRId64 " (%s) could not be appended to %s storage",
+                    AppendViewPathText(path), i, ArrowTypeString(view->storage_type),
+                    ArrowTypeString(to));
+      return result;
+    }
+  }
+  return NANOARROW_OK;
+}
+
+ArrowErrorCode ArrowArrayAppendArrayView(struct ArrowArray* array,
+                                         const struct ArrowArrayView* array_view,
+                                         struct ArrowError* error) {
+  struct AppendViewPath path;
+  path.length = 0;
+  path.text[0] = '\0';
+  if (array_view == NULL) {
+    ArrowErrorSet(error, "ArrowArrayAppendArrayView(): array_view is NULL");
+    return EINVAL;
+  }
+  NANOARROW_RETURN_NOT_OK(AppendViewCheck(array, array_view, 0, &path, error));
+  return AppendViewRange(array, array_view, 0, array_view->length, &path, error);
+}
