@@ -5974,6 +5974,40 @@ static ArrowErrorCode AppendViewOutOfRange(const struct AppendViewPath* path,
   return EINVAL;
 }
 
+/* Element k (offset applied) of a binary-like view lies inside its data: at the
+ * default validation level only the first and last offsets, and no view's buffer
+ * index or range, have been checked. */
+static int AppendViewBytesInRange(const struct ArrowArrayView* view, int64_t k) {
+  const struct ArrowBufferView* offsets = &view->buffer_views[1];
+  int64_t data_size = view->buffer_views[2].size_bytes;
+  switch (view->storage_type) {
+    case NANOARROW_TYPE_STRING:
+    case NANOARROW_TYPE_BINARY: {
+      int64_t begin = offsets->data.as_int32[k];
+      int64_t end = offsets->data.as_int32[k + 1];
+      return begin >= 0 && begin <= end && end <= data_size;
+    }
+    case NANOARROW_TYPE_LARGE_STRING:
+    case NANOARROW_TYPE_LARGE_BINARY: {
+      int64_t begin = offsets->data.as_int64[k];
+      int64_t end = offsets->data.as_int64[k + 1];
+      return begin >= 0 && begin <= end && end <= data_size;
+    }
+    case NANOARROW_TYPE_STRING_VIEW:
+    case NANOARROW_TYPE_BINARY_VIEW: {
+      const union ArrowBinaryView* item = offsets->data.as_binary_view + k;
+      if (item->inlined.size < 0) return 0;
+      if (item->inlined.size <= NANOARROW_BINARY_VIEW_INLINE_SIZE) return 1;
+      return item->ref.buffer_index >= 0 &&
+             item->ref.buffer_index < view->n_variadic_buffers && item->ref.offset >= 0 &&
+             (int64_t)item->ref.offset + item->inlined.size <=
+                 view->variadic_buffer_sizes[item->ref.buffer_index];
+    }
+    default:
+      return 1;
+  }
+}
+
 /* A non-null element of a leaf (non-nested) type. */
 static ArrowErrorCode AppendViewLeaf(struct ArrowArray* array,
                                      const struct ArrowArrayView* view, int64_t i,
@@ -5987,6 +6021,7 @@ static ArrowErrorCode AppendViewLeaf(struct ArrowArray* array,
     case APPEND_VIEW_FLOATING:
       return ArrowArrayAppendDouble(array, ArrowArrayViewGetDoubleUnsafe(view, i));
     case APPEND_VIEW_BYTES:
+      if (!AppendViewBytesInRange(view, view->offset + i)) return ERANGE;
       return ArrowArrayAppendBytes(array, ArrowArrayViewGetBytesUnsafe(view, i));
     case APPEND_VIEW_DECIMAL: {
       struct ArrowDecimal decimal;
@@ -6224,6 +6259,11 @@ static ArrowErrorCode AppendViewRange(struct ArrowArray* array,
       continue;
     } else {
       result = AppendViewLeaf(array, view, i, to);
+    }
+    if (result == ERANGE) {
+      ArrowErrorSet(error, "%s: element %" PRId64 " lies outside the view's data buffers",
+                    AppendViewPathText(path), i);
+      return EINVAL;
     }
     if (result != NANOARROW_OK) {
       ArrowErrorSet(error, "%s: element %" PRId64 " (%s) could not be appended to %s storage",

@@ -17,7 +17,8 @@
  * string byte summed, list/union/run-end/dictionary lookups followed into the
  * child), the view compared with itself, copied with ArrowArrayInitFromArrayView,
  * the copy viewed, validated and compared with the original. SetArrayMinimal on a
- * second view (then Validate and SetArray on that reused view) must agree.
+ * second view (then Validate and SetArray on that reused view) must agree. Every view
+ * SetArray accepts is also appended to an empty array (ArrowArrayAppendArrayView).
  *
  * Encoding of one node (recursive; the input reads as zeros once exhausted):
  *   type   1 byte: index into kAvSpecs (leaves only at depth AV_MAX_DEPTH; none
@@ -1144,6 +1145,42 @@ static void AvCheckValid(const struct ArrowSchema* schema, const struct ArrowArr
   ArrowArrayRelease(&copy);
 }
 
+/* ArrowArrayAppendArrayView() of a view set at DEFAULT level into an empty array of the
+ * same schema: never a crash or a silent failure; a view valid at FULL level must be
+ * appended whole and the result must build (its dictionaries stay empty, so only
+ * DEFAULT validation applies). */
+static void AvCheckAppend(const struct ArrowSchema* schema,
+                          const struct ArrowArrayView* view, int full_ok) {
+  struct ArrowArray appended;
+  struct ArrowError error;
+  int rc;
+  if (AvCompareCost(view, (double)view->length, 0) > AV_MAX_COMPARE_COST) return;
+  ArrowErrorInit(&error);
+  if (ArrowArrayInitFromSchema(&appended, schema, &error) != NANOARROW_OK) return;
+  /* Unions whose type ids are not their child indices cannot be built. */
+  if (ArrowArrayStartAppending(&appended) != NANOARROW_OK) {
+    ArrowArrayRelease(&appended);
+    return;
+  }
+  rc = ArrowArrayAppendArrayView(&appended, view, &error);
+  if (rc != NANOARROW_OK) {
+    FUZZ_CHECK(ArrowErrorMessage(&error)[0] != '\0');
+    if (full_ok) {
+      fprintf(stderr, "appending a valid view failed: %s\n", ArrowErrorMessage(&error));
+      abort();
+    }
+  } else if (full_ok) {
+    FUZZ_CHECK(appended.length == view->length);
+    if (ArrowArrayFinishBuilding(&appended, NANOARROW_VALIDATION_LEVEL_DEFAULT, &error) !=
+        NANOARROW_OK) {
+      fprintf(stderr, "the appended copy of a valid view is invalid: %s\n",
+              ArrowErrorMessage(&error));
+      abort();
+    }
+  }
+  ArrowArrayRelease(&appended);
+}
+
 static void AvCheck(const struct ArrowSchema* schema, const struct ArrowArray* array) {
   struct ArrowArrayView view;
   struct ArrowArrayView minimal_view;
@@ -1169,6 +1206,7 @@ static void AvCheck(const struct ArrowSchema* schema, const struct ArrowArray* a
                  NANOARROW_OK);
       AvCheckValid(schema, array, &view);
     }
+    AvCheckAppend(schema, &view, full_ok);
   }
   ArrowArrayViewReset(&view);
 

@@ -383,3 +383,30 @@ Test(array_append_view, list_offsets_outside_the_child_are_refused) {
   ArrowArrayRelease(&source);
   ArrowSchemaRelease(&schema);
 }
+
+/* The same for string offsets: element 0 would read 10 bytes of a 2-byte buffer. */
+Test(array_append_view, string_offsets_outside_the_data_are_refused) {
+  struct ArrowArray source;
+  struct ArrowArray target;
+  struct ArrowArrayView view;
+  struct ArrowError error;
+  static const int32_t offsets[] = {0, 10, 2};
+  struct ArrowBuffer* buffer;
+  OK(ArrowArrayInitFromType(&source, NANOARROW_TYPE_STRING));
+  OK(ArrowArrayStartAppending(&source));
+  OK(ArrowArrayAppendString(&source, ArrowCharView("ab")));
+  buffer = ArrowArrayBuffer(&source, 1);
+  buffer->size_bytes = 0;
+  OK(ArrowBufferAppend(buffer, offsets, sizeof(offsets)));
+  source.length = 2;
+  OK(ArrowArrayFinishBuilding(&source, NANOARROW_VALIDATION_LEVEL_NONE, NULL));
+  ArrowArrayViewInitFromType(&view, NANOARROW_TYPE_STRING);
+  OK(ArrowArrayViewSetArray(&view, &source, &error));
+  OK(ArrowArrayInitFromType(&target, NANOARROW_TYPE_STRING));
+  OK(ArrowArrayStartAppending(&target));
+  cr_assert_eq(ArrowArrayAppendArrayView(&target, &view, &error), EINVAL);
+  cr_assert(strstr(error.message, "element 0 lies outside") != NULL, "%s", error.message);
+  ArrowArrayViewReset(&view);
+  ArrowArrayRelease(&target);
+  ArrowArrayRelease(&source);
+}
