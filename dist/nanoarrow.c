@@ -5769,32 +5769,39 @@ ArrowErrorCode ArrowBasicArrayStreamValidate(const struct ArrowArrayStream* arra
 #include <string.h>
 
 
-/* Where in the tree an error happened, for messages ("children[1].children[0]"). */
+/* Where in the tree the append is: the child index taken at each level. Kept as
+ * numbers and written out only for an error message ("children[1].children[0]"). */
 struct AppendViewPath {
-  char text[128];
-  size_t length;
+  int64_t child[NANOARROW_MAX_NESTING_DEPTH + 2];
+  int depth;
+  char text[192];
 };
 
-static void AppendViewPathPush(struct AppendViewPath* path, const char* what, int64_t i,
-                               size_t* saved) {
-  int n;
-  *saved = path->length;
-  if (path->length >= sizeof(path->text) - 1) return;
-  n = snprintf(path->text + path->length, sizeof(path->text) - path->length, "%s%s[%" PRId64 "]",
-               path->length == 0 ? "" : ".", what, i);
-  if (n > 0) {
-    path->length += (size_t)n;
-    if (path->length > sizeof(path->text) - 1) path->length = sizeof(path->text) - 1;
+static void AppendViewPathPush(struct AppendViewPath* path, int64_t i) {
+  if (path->depth < (int)(sizeof(path->child) / sizeof(path->child[0]))) {
+    path->child[path->depth] = i;
   }
+  path->depth++;
 }
 
-static void AppendViewPathPop(struct AppendViewPath* path, size_t saved) {
-  path->length = saved;
-  path->text[saved] = '\0';
-}
+static void AppendViewPathPop(struct AppendViewPath* path) { path->depth--; }
 
-static const char* AppendViewPathText(const struct AppendViewPath* path) {
-  return path->length == 0 ? "the array" : path->text;
+static const char* AppendViewPathText(struct AppendViewPath* path) {
+  size_t used = 0;
+  int level;
+  int n_levels = path->depth;
+  if (n_levels == 0) return "the array";
+  if (n_levels > (int)(sizeof(path->child) / sizeof(path->child[0]))) {
+    n_levels = (int)(sizeof(path->child) / sizeof(path->child[0]));
+  }
+  path->text[0] = '\0';
+  for (level = 0; level < n_levels && used < sizeof(path->text) - 1; level++) {
+    int n = snprintf(path->text + used, sizeof(path->text) - used, "%schildren[%" PRId64 "]",
+                     level == 0 ? "" : ".", path->child[level]);
+    if (n < 0) break;
+    used += (size_t)n;
+  }
+  return path->text;
 }
 
 enum AppendViewKind {
@@ -5917,7 +5924,6 @@ static ArrowErrorCode AppendViewCheck(const struct ArrowArray* array,
                                       struct AppendViewPath* path, struct ArrowError* error) {
   enum ArrowType to;
   int64_t i;
-  size_t saved;
   if (depth > NANOARROW_MAX_NESTING_DEPTH) {
     ArrowErrorSet(error, "%s: nested deeper than %d levels", AppendViewPathText(path),
                   NANOARROW_MAX_NESTING_DEPTH);
@@ -5950,10 +5956,10 @@ static ArrowErrorCode AppendViewCheck(const struct ArrowArray* array,
     return EINVAL;
   }
   for (i = 0; i < view->n_children; i++) {
-    AppendViewPathPush(path, "children", i, &saved);
+    AppendViewPathPush(path, i);
     NANOARROW_RETURN_NOT_OK(
         AppendViewCheck(array->children[i], view->children[i], depth + 1, path, error));
-    AppendViewPathPop(path, saved);
+    AppendViewPathPop(path);
   }
   return NANOARROW_OK;
 }
@@ -5963,7 +5969,7 @@ static ArrowErrorCode AppendViewRange(struct ArrowArray* array,
                                       int64_t length, struct AppendViewPath* path,
                                       struct ArrowError* error);
 
-static ArrowErrorCode AppendViewOutOfRange(const struct AppendViewPath* path,
+static ArrowErrorCode AppendViewOutOfRange(struct AppendViewPath* path,
                                            const char* what, int64_t i, int64_t begin,
                                            int64_t end, int64_t child_length,
                                            struct ArrowError* error) {
@@ -6040,40 +6046,86 @@ static ArrowErrorCode AppendViewLeaf(struct ArrowArray* array,
   }
 }
 
-/* Fixed-width values of the same width and no nulls in the range: one copy. */
+/* Appends the validity of the view's elements [start, start + length) and counts
+ * them into the array's length: for structs, whose children were appended as
+ * ranges, and fixed-width values copied in one piece. A bitmap that does not exist
+ * yet stays absent while every element is valid. */
+static ArrowErrorCode AppendViewValidity(struct ArrowArray* array,
+                                         const struct ArrowArrayView* view, int64_t start,
+                                         int64_t length) {
+  struct ArrowBitmap* bitmap = ArrowArrayValidityBitmap(array);
+  const uint8_t* bits = view->buffer_views[0].data.as_uint8;
+  int64_t nulls = 0;
+  int64_t i;
+  if (bits != NULL && view->null_count != 0) {
+    nulls = length - ArrowBitCountSet(bits, view->offset + start, length);
+  }
+  if (nulls == 0) {
+    if (bitmap->buffer.data != NULL) {
+      NANOARROW_RETURN_NOT_OK(ArrowArrayPrivateAppendValidity(array, 1, length));
+    }
+    array->length += length;
+    return NANOARROW_OK;
+  }
+  /* Brings the bitmap to exactly the existing elements, then room for the new ones. */
+  NANOARROW_RETURN_NOT_OK(ArrowArrayPrivateAppendValidity(array, 1, 0));
+  NANOARROW_RETURN_NOT_OK(ArrowBitmapReserve(bitmap, length));
+  for (i = view->offset + start; i < view->offset + start + length; i++) {
+    ArrowBitmapAppendUnsafe(bitmap, (uint8_t)((bits[i >> 3] >> (i & 7)) & 1), 1);
+  }
+  array->null_count += nulls;
+  array->length += length;
+  return NANOARROW_OK;
+}
+
+/* Fixed-width values of one type and width (not bits): copied in one piece. */
 static int AppendViewCanCopy(const struct ArrowArray* array,
-                             const struct ArrowArrayView* view, int64_t start,
-                             int64_t length) {
+                             const struct ArrowArrayView* view) {
   const struct ArrowArrayPrivateData* private_data =
       (const struct ArrowArrayPrivateData*)array->private_data;
   int64_t bits = view->layout.element_size_bits[1];
-  int64_t i;
-  if (view->storage_type != private_data->storage_type ||
-      view->layout.buffer_type[1] != NANOARROW_BUFFER_TYPE_DATA ||
-      view->layout.buffer_type[2] != NANOARROW_BUFFER_TYPE_NONE || bits < 8 ||
-      (bits & 7) != 0 || private_data->layout.element_size_bits[1] != bits) {
-    return 0;
-  }
-  if (view->buffer_views[0].data.data == NULL || view->null_count == 0) return 1;
-  for (i = start; i < start + length; i++) {
-    if (ArrowArrayViewIsNull(view, i)) return 0;
-  }
-  return 1;
+  return view->storage_type == private_data->storage_type &&
+         view->layout.buffer_type[0] == NANOARROW_BUFFER_TYPE_VALIDITY &&
+         view->layout.buffer_type[1] == NANOARROW_BUFFER_TYPE_DATA &&
+         view->layout.buffer_type[2] == NANOARROW_BUFFER_TYPE_NONE && bits >= 8 &&
+         (bits & 7) == 0 && private_data->layout.element_size_bits[1] == bits;
 }
 
 static ArrowErrorCode AppendViewCopy(struct ArrowArray* array,
                                      const struct ArrowArrayView* view, int64_t start,
                                      int64_t length) {
   int64_t width = view->layout.element_size_bits[1] / 8;
-  struct ArrowBuffer* data = ArrowArrayBuffer(array, 1);
-  struct ArrowBitmap* bitmap = ArrowArrayValidityBitmap(array);
   NANOARROW_RETURN_NOT_OK(ArrowBufferAppend(
-      data, view->buffer_views[1].data.as_uint8 + (view->offset + start) * width,
+      ArrowArrayBuffer(array, 1),
+      view->buffer_views[1].data.as_uint8 + (view->offset + start) * width,
       length * width));
-  if (bitmap->buffer.data != NULL) {
-    NANOARROW_RETURN_NOT_OK(ArrowArrayPrivateAppendValidity(array, 1, length));
+  return AppendViewValidity(array, view, start, length);
+}
+
+/* Struct elements [start, start + length): each child's matching range, then the
+ * struct's own validity (a null struct keeps the child values under it, which the
+ * format allows). */
+static ArrowErrorCode AppendViewStruct(struct ArrowArray* array,
+                                       const struct ArrowArrayView* view, int64_t start,
+                                       int64_t length, struct AppendViewPath* path,
+                                       struct ArrowError* error) {
+  int64_t at = view->offset + start;
+  int64_t k;
+  for (k = 0; k < view->n_children; k++) {
+    const struct ArrowArrayView* child = view->children[k];
+    AppendViewPathPush(path, k);
+    if (at + length > child->length) {
+      return AppendViewOutOfRange(path, "spans", start, at, at + length, child->length,
+                                  error);
+    }
+    NANOARROW_RETURN_NOT_OK(
+        AppendViewRange(array->children[k], child, at, length, path, error));
+    AppendViewPathPop(path);
   }
-  array->length += length;
+  if (AppendViewValidity(array, view, start, length) != NANOARROW_OK) {
+    ArrowErrorSet(error, "%s: out of memory", AppendViewPathText(path));
+    return ENOMEM;
+  }
   return NANOARROW_OK;
 }
 
@@ -6109,78 +6161,60 @@ static ArrowErrorCode AppendViewListRange(const struct ArrowArrayView* view, int
   }
 }
 
-static ArrowErrorCode AppendViewNested(struct ArrowArray* array,
-                                       const struct ArrowArrayView* view, int64_t i,
-                                       struct AppendViewPath* path,
-                                       struct ArrowError* error) {
-  int64_t k;
-  size_t saved;
-  switch (AppendViewKindOf(view->storage_type)) {
-    case APPEND_VIEW_STRUCT:
-      for (k = 0; k < view->n_children; k++) {
-        const struct ArrowArrayView* child = view->children[k];
-        int64_t at = view->offset + i;
-        AppendViewPathPush(path, "children", k, &saved);
-        if (at >= child->length) {
-          return AppendViewOutOfRange(path, "at", i, at, at + 1, child->length, error);
-        }
-        NANOARROW_RETURN_NOT_OK(AppendViewRange(array->children[k], child, at, 1, path, error));
-        AppendViewPathPop(path, saved);
-      }
-      break;
-    case APPEND_VIEW_LIST: {
-      int64_t begin = 0;
-      int64_t end = 0;
-      const struct ArrowArrayView* child = view->children[0];
-      AppendViewPathPush(path, "children", 0, &saved);
-      if (AppendViewListRange(view, i, &begin, &end) != NANOARROW_OK || begin < 0 ||
-          end < begin || end > child->length) {
-        return AppendViewOutOfRange(path, "spans", i, begin, end, child->length, error);
-      }
-      NANOARROW_RETURN_NOT_OK(
-          AppendViewRange(array->children[0], child, begin, end - begin, path, error));
-      AppendViewPathPop(path, saved);
-      break;
-    }
-    case APPEND_VIEW_UNION: {
-      int8_t type_id = ArrowArrayViewUnionTypeId(view, i);
-      int64_t child_index = ArrowArrayViewUnionChildIndex(view, i);
-      int64_t at = ArrowArrayViewUnionChildOffset(view, i);
-      if (child_index < 0 || child_index >= view->n_children) {
-        ArrowErrorSet(error, "%s: element %" PRId64 " has undeclared type id %d",
-                      AppendViewPathText(path), i, (int)type_id);
-        return EINVAL;
-      }
-      AppendViewPathPush(path, "children", child_index, &saved);
-      if (at < 0 || at >= view->children[child_index]->length) {
-        return AppendViewOutOfRange(path, "at", i, at, at + 1,
-                                    view->children[child_index]->length, error);
-      }
-      NANOARROW_RETURN_NOT_OK(AppendViewRange(array->children[child_index],
-                                              view->children[child_index], at, 1, path,
-                                              error));
-      AppendViewPathPop(path, saved);
-      /* Children correspond by position: the destination's type id for this child
-       * must be the source's. */
-      if (ArrowArrayPrivateUnionChildIndex(array, type_id) != child_index) {
-        ArrowErrorSet(error,
-                      "%s: type id %d does not name child %" PRId64 " in the destination",
-                      AppendViewPathText(path), (int)type_id, child_index);
-        return EINVAL;
-      }
-      if (ArrowArrayFinishUnionElement(array, type_id) != NANOARROW_OK) {
-        ArrowErrorSet(error, "%s: union element %" PRId64 " could not be closed",
-                      AppendViewPathText(path), i);
-        return EINVAL;
-      }
-      return NANOARROW_OK;
-    }
-    default:
-      return ENOTSUP;
+/* One non-null list element: its child range, then the element is closed. */
+static ArrowErrorCode AppendViewList(struct ArrowArray* array,
+                                     const struct ArrowArrayView* view, int64_t i,
+                                     struct AppendViewPath* path, struct ArrowError* error) {
+  int64_t begin = 0;
+  int64_t end = 0;
+  const struct ArrowArrayView* child = view->children[0];
+  AppendViewPathPush(path, 0);
+  if (AppendViewListRange(view, i, &begin, &end) != NANOARROW_OK || begin < 0 ||
+      end < begin || end > child->length) {
+    return AppendViewOutOfRange(path, "spans", i, begin, end, child->length, error);
   }
+  NANOARROW_RETURN_NOT_OK(
+      AppendViewRange(array->children[0], child, begin, end - begin, path, error));
+  AppendViewPathPop(path);
   /* For example a fixed-size list of another size. */
   if (ArrowArrayFinishElement(array) != NANOARROW_OK) {
     ArrowErrorSet(error, "%s: element %" PRId64 " could not be closed (child lengths)",
+                  AppendViewPathText(path), i);
+    return EINVAL;
+  }
+  return NANOARROW_OK;
+}
+
+/* One union element: the selected child's value, then the type id. */
+static ArrowErrorCode AppendViewUnion(struct ArrowArray* array,
+                                      const struct ArrowArrayView* view, int64_t i,
+                                      struct AppendViewPath* path,
+                                      struct ArrowError* error) {
+  int8_t type_id = ArrowArrayViewUnionTypeId(view, i);
+  int64_t child_index = ArrowArrayViewUnionChildIndex(view, i);
+  int64_t at = ArrowArrayViewUnionChildOffset(view, i);
+  if (child_index < 0 || child_index >= view->n_children) {
+    ArrowErrorSet(error, "%s: element %" PRId64 " has undeclared type id %d",
+                  AppendViewPathText(path), i, (int)type_id);
+    return EINVAL;
+  }
+  /* Children correspond by position: the destination's type id for this child must
+   * be the source's. */
+  if (ArrowArrayPrivateUnionChildIndex(array, type_id) != child_index) {
+    ArrowErrorSet(error, "%s: type id %d does not name child %" PRId64 " in the destination",
+                  AppendViewPathText(path), (int)type_id, child_index);
+    return EINVAL;
+  }
+  AppendViewPathPush(path, child_index);
+  if (at < 0 || at >= view->children[child_index]->length) {
+    return AppendViewOutOfRange(path, "at", i, at, at + 1,
+                                view->children[child_index]->length, error);
+  }
+  NANOARROW_RETURN_NOT_OK(AppendViewRange(array->children[child_index],
+                                          view->children[child_index], at, 1, path, error));
+  AppendViewPathPop(path);
+  if (ArrowArrayFinishUnionElement(array, type_id) != NANOARROW_OK) {
+    ArrowErrorSet(error, "%s: union element %" PRId64 " could not be closed",
                   AppendViewPathText(path), i);
     return EINVAL;
   }
@@ -6198,7 +6232,6 @@ static ArrowErrorCode AppendViewRuns(struct ArrowArray* array,
   int64_t position = view->offset + start;
   int64_t stop = position + length;
   int64_t run = ArrowArrayViewPrivateRunIndex(run_ends, position);
-  size_t saved;
   while (position < stop) {
     int64_t run_end;
     int64_t taken;
@@ -6214,10 +6247,14 @@ static ArrowErrorCode AppendViewRuns(struct ArrowArray* array,
       return EINVAL;
     }
     taken = (run_end < stop ? run_end : stop) - position;
-    NANOARROW_RETURN_NOT_OK(ArrowArrayAppendInt(array->children[0], array->length + taken));
-    AppendViewPathPush(path, "children", 1, &saved);
+    if (ArrowArrayAppendInt(array->children[0], array->length + taken) != NANOARROW_OK) {
+      ArrowErrorSet(error, "%s: run end %" PRId64 " does not fit the destination",
+                    AppendViewPathText(path), array->length + taken);
+      return EINVAL;
+    }
+    AppendViewPathPush(path, 1);
     NANOARROW_RETURN_NOT_OK(AppendViewRange(array->children[1], values, run, 1, path, error));
-    AppendViewPathPop(path, saved);
+    AppendViewPathPop(path);
     array->length += taken;
     position += taken;
     run++;
@@ -6236,26 +6273,36 @@ static ArrowErrorCode AppendViewRange(struct ArrowArray* array,
   int64_t i;
   int result;
   if (length == 0) return NANOARROW_OK;
-  if (kind == APPEND_VIEW_NULL) return ArrowArrayAppendNull(array, length);
-  if (kind == APPEND_VIEW_RUN_END) {
-    return AppendViewRuns(array, view, start, length, path, error);
+  switch (kind) {
+    case APPEND_VIEW_NULL:
+      result = ArrowArrayAppendNull(array, length);
+      break;
+    case APPEND_VIEW_RUN_END:
+      return AppendViewRuns(array, view, start, length, path, error);
+    case APPEND_VIEW_STRUCT:
+      return AppendViewStruct(array, view, start, length, path, error);
+    default:
+      result = AppendViewCanCopy(array, view) ? AppendViewCopy(array, view, start, length)
+                                              : -1;
+      break;
   }
-  if (AppendViewCanCopy(array, view, start, length)) {
-    result = AppendViewCopy(array, view, start, length);
-    if (result != NANOARROW_OK) {
-      ArrowErrorSet(error, "%s: could not append %" PRId64 " values",
-                    AppendViewPathText(path), length);
-    }
+  if (result > 0) {
+    ArrowErrorSet(error, "%s: could not append %" PRId64 " elements",
+                  AppendViewPathText(path), length);
     return result;
   }
+  if (result == NANOARROW_OK) return NANOARROW_OK;
+
   for (i = start; i < start + length; i++) {
     /* Unions have no validity bitmap: a null lives in the selected child. */
-    if (kind != APPEND_VIEW_UNION && ArrowArrayViewIsNull(view, i)) {
+    if (kind == APPEND_VIEW_UNION) {
+      NANOARROW_RETURN_NOT_OK(AppendViewUnion(array, view, i, path, error));
+      continue;
+    }
+    if (ArrowArrayViewIsNull(view, i)) {
       result = ArrowArrayAppendNull(array, 1);
-    } else if (kind == APPEND_VIEW_STRUCT || kind == APPEND_VIEW_LIST ||
-               kind == APPEND_VIEW_UNION) {
-      result = AppendViewNested(array, view, i, path, error);
-      if (result != NANOARROW_OK) return result;
+    } else if (kind == APPEND_VIEW_LIST) {
+      NANOARROW_RETURN_NOT_OK(AppendViewList(array, view, i, path, error));
       continue;
     } else {
       result = AppendViewLeaf(array, view, i, to);
@@ -6279,8 +6326,7 @@ ArrowErrorCode ArrowArrayAppendArrayView(struct ArrowArray* array,
                                          const struct ArrowArrayView* array_view,
                                          struct ArrowError* error) {
   struct AppendViewPath path;
-  path.length = 0;
-  path.text[0] = '\0';
+  path.depth = 0;
   if (array_view == NULL) {
     ArrowErrorSet(error, "ArrowArrayAppendArrayView(): array_view is NULL");
     return EINVAL;
