@@ -6078,13 +6078,16 @@ static ArrowErrorCode AppendViewValidity(struct ArrowArray* array,
   return NANOARROW_OK;
 }
 
-/* Fixed-width values of one type and width (not bits): copied in one piece. */
+/* Fixed-width values of one type and width (not bits): copied in one piece. Binary
+ * views look fixed-width (16 bytes) but point into variadic buffers: not copied. */
 static int AppendViewCanCopy(const struct ArrowArray* array,
                              const struct ArrowArrayView* view) {
   const struct ArrowArrayPrivateData* private_data =
       (const struct ArrowArrayPrivateData*)array->private_data;
   int64_t bits = view->layout.element_size_bits[1];
   return view->storage_type == private_data->storage_type &&
+         view->storage_type != NANOARROW_TYPE_STRING_VIEW &&
+         view->storage_type != NANOARROW_TYPE_BINARY_VIEW &&
          view->layout.buffer_type[0] == NANOARROW_BUFFER_TYPE_VALIDITY &&
          view->layout.buffer_type[1] == NANOARROW_BUFFER_TYPE_DATA &&
          view->layout.buffer_type[2] == NANOARROW_BUFFER_TYPE_NONE && bits >= 8 &&

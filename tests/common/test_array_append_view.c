@@ -410,3 +410,101 @@ Test(array_append_view, string_offsets_outside_the_data_are_refused) {
   ArrowArrayRelease(&target);
   ArrowArrayRelease(&source);
 }
+
+/* Rows from..to-1 of a 4-row column of type whose row 2 is null. */
+static void BuildLeaf(struct ArrowArray* array, struct ArrowSchema* schema,
+                      enum ArrowType type, int64_t from, int64_t to) {
+  static const char* const texts[] = {"a", "longer than twelve bytes", "", "bb"};
+  int64_t row;
+  ArrowSchemaInit(schema);
+  if (type == NANOARROW_TYPE_FIXED_SIZE_BINARY) {
+    OK(ArrowSchemaSetTypeFixedSize(schema, type, 3));
+  } else if (type == NANOARROW_TYPE_DECIMAL128) {
+    OK(ArrowSchemaSetTypeDecimal(schema, type, 20, 2));
+  } else {
+    OK(ArrowSchemaSetType(schema, type));
+  }
+  InitAppending(array, schema);
+  for (row = from; row < to; row++) {
+    if (row == 2) {
+      OK(ArrowArrayAppendNull(array, 1));
+      continue;
+    }
+    switch (type) {
+      case NANOARROW_TYPE_BOOL:
+        OK(ArrowArrayAppendInt(array, row & 1));
+        break;
+      case NANOARROW_TYPE_FIXED_SIZE_BINARY: {
+        struct ArrowBufferView bytes;
+        bytes.data.as_char = texts[1] + row;
+        bytes.size_bytes = 3;
+        OK(ArrowArrayAppendBytes(array, bytes));
+        break;
+      }
+      case NANOARROW_TYPE_DECIMAL128: {
+        struct ArrowDecimal decimal;
+        ArrowDecimalInit(&decimal, 128, 20, 2);
+        ArrowDecimalSetInt(&decimal, -12345 * (row + 1));
+        OK(ArrowArrayAppendDecimal(array, &decimal));
+        break;
+      }
+      case NANOARROW_TYPE_INTERVAL_MONTH_DAY_NANO: {
+        struct ArrowInterval interval;
+        ArrowIntervalInit(&interval, type);
+        interval.months = (int32_t)row;
+        interval.days = -(int32_t)row;
+        interval.ns = row * 1000000007;
+        OK(ArrowArrayAppendInterval(array, &interval));
+        break;
+      }
+      case NANOARROW_TYPE_HALF_FLOAT:
+        OK(ArrowArrayAppendDouble(array, 0.5 * (double)row));
+        break;
+      default:
+        OK(ArrowArrayAppendString(array, ArrowCharView(texts[row])));
+        break;
+    }
+  }
+  FinishFull(array);
+}
+
+Test(array_append_view, leaf_types_append_as_built) {
+  static const enum ArrowType types[] = {
+      NANOARROW_TYPE_BOOL,        NANOARROW_TYPE_FIXED_SIZE_BINARY,
+      NANOARROW_TYPE_DECIMAL128,  NANOARROW_TYPE_INTERVAL_MONTH_DAY_NANO,
+      NANOARROW_TYPE_HALF_FLOAT,  NANOARROW_TYPE_STRING,
+      NANOARROW_TYPE_LARGE_BINARY, NANOARROW_TYPE_STRING_VIEW};
+  size_t t;
+  for (t = 0; t < sizeof(types) / sizeof(types[0]); t++) {
+    struct ArrowSchema schema;
+    struct ArrowSchema expected_schema;
+    struct ArrowArray source;
+    struct ArrowArray expected;
+    struct ArrowArray target;
+    struct ArrowArrayView view;
+    struct ArrowArrayView target_view;
+    struct ArrowArrayView expected_view;
+    cr_log_info("%s", ArrowTypeString(types[t]));
+    BuildLeaf(&source, &schema, types[t], 0, 4);
+    BuildLeaf(&expected, &expected_schema, types[t], 1, 4);
+    source.offset = 1;
+    source.length = 3;
+    source.null_count = -1;
+    ViewOf(&view, &schema, &source);
+    InitAppending(&target, &schema);
+    AppendView(&target, &view);
+    FinishFull(&target);
+    ViewOf(&target_view, &schema, &target);
+    ViewOf(&expected_view, &expected_schema, &expected);
+    cr_assert_eq(target.null_count, 1, "%s", ArrowTypeString(types[t]));
+    ExpectIdentical(&target_view, &expected_view);
+    ArrowArrayViewReset(&view);
+    ArrowArrayViewReset(&target_view);
+    ArrowArrayViewReset(&expected_view);
+    ArrowArrayRelease(&target);
+    ArrowArrayRelease(&expected);
+    ArrowArrayRelease(&source);
+    ArrowSchemaRelease(&expected_schema);
+    ArrowSchemaRelease(&schema);
+  }
+}
