@@ -508,3 +508,41 @@ Test(array_append_view, leaf_types_append_as_built) {
     ArrowSchemaRelease(&schema);
   }
 }
+
+/* Dictionary-encoded: the indices are appended, the destination's dictionary is the
+ * caller's and stays as it was. */
+Test(array_append_view, dictionary_indices_are_appended_as_they_are) {
+  struct ArrowSchema schema;
+  struct ArrowArray source;
+  struct ArrowArray target;
+  struct ArrowArrayView view;
+  struct ArrowArrayView target_view;
+  ArrowSchemaInit(&schema);
+  OK(ArrowSchemaSetType(&schema, NANOARROW_TYPE_INT32));
+  OK(ArrowSchemaAllocateDictionary(&schema));
+  OK(ArrowSchemaInitFromType(schema.dictionary, NANOARROW_TYPE_STRING));
+  InitAppending(&source, &schema);
+  OK(ArrowArrayAppendString(source.dictionary, ArrowCharView("x")));
+  OK(ArrowArrayAppendString(source.dictionary, ArrowCharView("y")));
+  OK(ArrowArrayAppendInt(&source, 1));
+  OK(ArrowArrayAppendNull(&source, 1));
+  OK(ArrowArrayAppendInt(&source, 0));
+  FinishFull(&source);
+  ViewOf(&view, &schema, &source);
+  InitAppending(&target, &schema);
+  AppendView(&target, &view);
+  cr_assert_eq(target.length, 3);
+  cr_assert_eq(target.dictionary->length, 0);
+  OK(ArrowArrayAppendString(target.dictionary, ArrowCharView("p")));
+  OK(ArrowArrayAppendString(target.dictionary, ArrowCharView("q")));
+  FinishFull(&target);
+  ViewOf(&target_view, &schema, &target);
+  cr_assert_eq(ArrowArrayViewGetIntUnsafe(&target_view, 0), 1);
+  cr_assert(ArrowArrayViewIsNull(&target_view, 1));
+  cr_assert_eq(ArrowArrayViewGetIntUnsafe(&target_view, 2), 0);
+  ArrowArrayViewReset(&view);
+  ArrowArrayViewReset(&target_view);
+  ArrowArrayRelease(&target);
+  ArrowArrayRelease(&source);
+  ArrowSchemaRelease(&schema);
+}
