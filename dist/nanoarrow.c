@@ -5763,11 +5763,13 @@ ArrowErrorCode ArrowBasicArrayStreamValidate(const struct ArrowArrayStream* arra
  * view is only trusted to the default validation level), stops the append part way,
  * and the array should then be released. */
 
+
+#if defined(NANOARROW_WITH_ARRAY_APPEND_VIEW)
+
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
-
 
 /* Where in the tree the append is: the child index taken at each level. Kept as
  * numbers and written out only for an error message ("children[1].children[0]"). */
@@ -6337,3 +6339,8 @@ ArrowErrorCode ArrowArrayAppendArrayView(struct ArrowArray* array,
   NANOARROW_RETURN_NOT_OK(AppendViewCheck(array, array_view, 0, &path, error));
   return AppendViewRange(array, array_view, 0, array_view->length, &path, error);
 }
+
+#else
+/* Built without ArrowArrayAppendArrayView(): ISO C wants a declaration in every file. */
+typedef int ArrowArrayAppendViewNotBuilt;
+#endif

@@ -64,6 +64,11 @@
 /* When set, every exported symbol Foo is renamed <NANOARROW_NAMESPACE>Foo. */
 /* #undef NANOARROW_NAMESPACE */
 
+/* When set, ArrowArrayAppendArrayView() is built and declared (CMake
+ * -DNANOARROW_ARRAY_APPEND_VIEW=ON; or define it when compiling the sources or the
+ * bundle). Off by default: it adds about 16 KB to the core. */
+/* #undef NANOARROW_WITH_ARRAY_APPEND_VIEW */
+
 #endif /* NANOARROW_CONFIG_H_INCLUDED */
 
 #ifdef __cplusplus
@@ -875,7 +880,9 @@ ArrowErrorCode ArrowArrayFinishBuilding(struct ArrowArray* array,
                                         struct ArrowError* error);
 ArrowErrorCode ArrowArrayFinishBuildingDefault(struct ArrowArray* array,
                                                struct ArrowError* error);
-/* Appends the array_view->length elements array_view shows (from its offset) to an
+#if defined(NANOARROW_WITH_ARRAY_APPEND_VIEW)
+/* Built on request (see nanoarrow_config.h). Appends the array_view->length elements
+ * array_view shows (from its offset) to an
  * array in appending mode, by storage: struct and union children match by position,
  * dictionary indices are appended as they are (the dictionary is left to the caller),
  * run-end encoded runs are appended clipped to the view, and numbers convert when the
@@ -886,6 +893,7 @@ ArrowErrorCode ArrowArrayFinishBuildingDefault(struct ArrowArray* array,
 ArrowErrorCode ArrowArrayAppendArrayView(struct ArrowArray* array,
                                          const struct ArrowArrayView* array_view,
                                          struct ArrowError* error);
+#endif
 
 /* nanoarrow_array_inline.h */
 static inline struct ArrowBitmap* ArrowArrayValidityBitmap(struct ArrowArray* array);

@@ -1145,6 +1145,7 @@ static void AvCheckValid(const struct ArrowSchema* schema, const struct ArrowArr
   ArrowArrayRelease(&copy);
 }
 
+#if defined(NANOARROW_WITH_ARRAY_APPEND_VIEW)
 static int AvHasDictionary(const struct ArrowSchema* schema) {
   int64_t i;
   if (schema->dictionary != NULL) return 1;
@@ -1191,6 +1192,14 @@ static void AvCheckAppend(const struct ArrowSchema* schema,
   }
   ArrowArrayRelease(&appended);
 }
+#else
+static void AvCheckAppend(const struct ArrowSchema* schema,
+                          const struct ArrowArrayView* view, int full_ok) {
+  (void)schema;
+  (void)view;
+  (void)full_ok;
+}
+#endif
 
 static void AvCheck(const struct ArrowSchema* schema, const struct ArrowArray* array) {
   struct ArrowArrayView view;

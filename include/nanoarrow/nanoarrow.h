@@ -379,7 +379,9 @@ ArrowErrorCode ArrowArrayFinishBuilding(struct ArrowArray* array,
                                         struct ArrowError* error);
 ArrowErrorCode ArrowArrayFinishBuildingDefault(struct ArrowArray* array,
                                                struct ArrowError* error);
-/* Appends the array_view->length elements array_view shows (from its offset) to an
+#if defined(NANOARROW_WITH_ARRAY_APPEND_VIEW)
+/* Built on request (see nanoarrow_config.h). Appends the array_view->length elements
+ * array_view shows (from its offset) to an
  * array in appending mode, by storage: struct and union children match by position,
  * dictionary indices are appended as they are (the dictionary is left to the caller),
  * run-end encoded runs are appended clipped to the view, and numbers convert when the
@@ -390,6 +392,7 @@ ArrowErrorCode ArrowArrayFinishBuildingDefault(struct ArrowArray* array,
 ArrowErrorCode ArrowArrayAppendArrayView(struct ArrowArray* array,
                                          const struct ArrowArrayView* array_view,
                                          struct ArrowError* error);
+#endif
 
 /* nanoarrow_array_inline.h */
 static inline struct ArrowBitmap* ArrowArrayValidityBitmap(struct ArrowArray* array);

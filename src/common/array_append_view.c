@@ -10,12 +10,14 @@
  * view is only trusted to the default validation level), stops the append part way,
  * and the array should then be released. */
 
+#include "nanoarrow/nanoarrow.h"
+
+#if defined(NANOARROW_WITH_ARRAY_APPEND_VIEW)
+
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
-
-#include "nanoarrow/nanoarrow.h"
 
 /* Where in the tree the append is: the child index taken at each level. Kept as
  * numbers and written out only for an error message ("children[1].children[0]"). */
@@ -585,3 +587,8 @@ ArrowErrorCode ArrowArrayAppendArrayView(struct ArrowArray* array,
   NANOARROW_RETURN_NOT_OK(AppendViewCheck(array, array_view, 0, &path, error));
   return AppendViewRange(array, array_view, 0, array_view->length, &path, error);
 }
+
+#else
+/* Built without ArrowArrayAppendArrayView(): ISO C wants a declaration in every file. */
+typedef int ArrowArrayAppendViewNotBuilt;
+#endif
