@@ -315,7 +315,7 @@ ArrowErrorCode ArrowIpcWriterWriteSchema(struct ArrowIpcWriter* writer,
                                          struct ArrowError* error) {
   struct ArrowIpcWriterPrivate* private_data =
       (struct ArrowIpcWriterPrivate*)writer->private_data;
-  struct ArrowSchema copy;
+  struct ArrowSchema snapshot;
   int result;
 
   NANOARROW_RETURN_NOT_OK(ArrowIpcWriterCheckUsable(private_data, error));
@@ -328,13 +328,14 @@ ArrowErrorCode ArrowIpcWriterWriteSchema(struct ArrowIpcWriter* writer,
   NANOARROW_RETURN_NOT_OK_WITH_ERROR(
       ArrowIpcEncoderFinalizeBuffer(&private_data->encoder, 1, &private_data->header),
       error);
-  NANOARROW_RETURN_NOT_OK_WITH_ERROR(ArrowIpcPrivateSchemaSnapshot(in, &copy), error);
-  result = ArrowArrayViewInitFromSchema(&private_data->schema_view, &copy, error);
+  NANOARROW_RETURN_NOT_OK_WITH_ERROR(ArrowIpcPrivateSchemaSnapshot(in, &snapshot),
+                                     error);
+  result = ArrowArrayViewInitFromSchema(&private_data->schema_view, &snapshot, error);
   if (result != NANOARROW_OK) {
-    ArrowSchemaRelease(&copy);
+    ArrowSchemaRelease(&snapshot);
     return result;
   }
-  ArrowSchemaMove(&copy, &private_data->schema);
+  ArrowSchemaMove(&snapshot, &private_data->schema);
   private_data->fixed_width_schema =
       ArrowIpcWriterSchemaIsFixedWidth(&private_data->schema_view);
   return ArrowIpcWriterWriteBytes(private_data, private_data->header.data,

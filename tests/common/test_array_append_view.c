@@ -54,6 +54,40 @@ static void ExpectIdentical(struct ArrowArrayView* actual, struct ArrowArrayView
   cr_assert(equal, "appended array differs: %s", reason.message);
 }
 
+/* Appends elements [offset, offset + length) of source to an empty array of its
+ * schema and requires the result to be IDENTICAL to expected (the same rows built
+ * directly). Returns the appended array's null count; releases everything. */
+static int64_t ExpectSliceAppendsAs(struct ArrowSchema* schema, struct ArrowArray* source,
+                                    int64_t offset, int64_t length,
+                                    struct ArrowSchema* expected_schema,
+                                    struct ArrowArray* expected) {
+  struct ArrowArray target;
+  struct ArrowArrayView view;
+  struct ArrowArrayView target_view;
+  struct ArrowArrayView expected_view;
+  int64_t null_count;
+  source->offset = offset;
+  source->length = length;
+  source->null_count = -1;
+  ViewOf(&view, schema, source);
+  InitAppending(&target, schema);
+  AppendView(&target, &view);
+  FinishFull(&target);
+  null_count = target.null_count;
+  ViewOf(&target_view, schema, &target);
+  ViewOf(&expected_view, expected_schema, expected);
+  ExpectIdentical(&target_view, &expected_view);
+  ArrowArrayViewReset(&view);
+  ArrowArrayViewReset(&target_view);
+  ArrowArrayViewReset(&expected_view);
+  ArrowArrayRelease(&target);
+  ArrowArrayRelease(expected);
+  ArrowArrayRelease(source);
+  ArrowSchemaRelease(expected_schema);
+  ArrowSchemaRelease(schema);
+  return null_count;
+}
+
 /* int32 [1, null, 3, 4, null, 6, 7] */
 static void BuildInt32(struct ArrowArray* array, struct ArrowSchema* schema) {
   static const int64_t values[] = {1, -1, 3, 4, -1, 6, 7};
@@ -202,30 +236,9 @@ Test(array_append_view, nested_slice_equals_the_same_rows_built_directly) {
   struct ArrowSchema expected_schema;
   struct ArrowArray source;
   struct ArrowArray expected;
-  struct ArrowArray target;
-  struct ArrowArrayView view;
-  struct ArrowArrayView expected_view;
-  struct ArrowArrayView target_view;
   BuildNested(&source, &schema, 0, 6);
   BuildNested(&expected, &expected_schema, 1, 5);
-  source.offset = 1;
-  source.length = 4;
-  source.null_count = -1;
-  ViewOf(&view, &schema, &source);
-  InitAppending(&target, &schema);
-  AppendView(&target, &view);
-  FinishFull(&target);
-  ViewOf(&target_view, &schema, &target);
-  ViewOf(&expected_view, &expected_schema, &expected);
-  ExpectIdentical(&target_view, &expected_view);
-  ArrowArrayViewReset(&view);
-  ArrowArrayViewReset(&target_view);
-  ArrowArrayViewReset(&expected_view);
-  ArrowArrayRelease(&target);
-  ArrowArrayRelease(&expected);
-  ArrowArrayRelease(&source);
-  ArrowSchemaRelease(&expected_schema);
-  ArrowSchemaRelease(&schema);
+  ExpectSliceAppendsAs(&schema, &source, 1, 4, &expected_schema, &expected);
 }
 
 Test(array_append_view, mismatched_structure_appends_nothing) {
@@ -480,32 +493,11 @@ Test(array_append_view, leaf_types_append_as_built) {
     struct ArrowSchema expected_schema;
     struct ArrowArray source;
     struct ArrowArray expected;
-    struct ArrowArray target;
-    struct ArrowArrayView view;
-    struct ArrowArrayView target_view;
-    struct ArrowArrayView expected_view;
     cr_log_info("%s", ArrowTypeString(types[t]));
     BuildLeaf(&source, &schema, types[t], 0, 4);
     BuildLeaf(&expected, &expected_schema, types[t], 1, 4);
-    source.offset = 1;
-    source.length = 3;
-    source.null_count = -1;
-    ViewOf(&view, &schema, &source);
-    InitAppending(&target, &schema);
-    AppendView(&target, &view);
-    FinishFull(&target);
-    ViewOf(&target_view, &schema, &target);
-    ViewOf(&expected_view, &expected_schema, &expected);
-    cr_assert_eq(target.null_count, 1, "%s", ArrowTypeString(types[t]));
-    ExpectIdentical(&target_view, &expected_view);
-    ArrowArrayViewReset(&view);
-    ArrowArrayViewReset(&target_view);
-    ArrowArrayViewReset(&expected_view);
-    ArrowArrayRelease(&target);
-    ArrowArrayRelease(&expected);
-    ArrowArrayRelease(&source);
-    ArrowSchemaRelease(&expected_schema);
-    ArrowSchemaRelease(&schema);
+    cr_assert_eq(ExpectSliceAppendsAs(&schema, &source, 1, 3, &expected_schema, &expected),
+                 1, "%s", ArrowTypeString(types[t]));
   }
 }
 
