@@ -1495,8 +1495,10 @@ ArrowSchemaSetTypeRunEndEncoded(struct ArrowSchema* schema, enum ArrowType run_e
   return NANOARROW_OK;
 }
 
-/* Longest time zone accepted: IANA names and "+HH:MM" offsets are far shorter. */
-#define MAX_TIMEZONE_LENGTH 255
+/* Longest time zone accepted, so that the whole format ("tsu:" + zone) fits in 128
+ * bytes as in nanoarrow, whose callers expect ERANGE beyond that; IANA names and
+ * "+HH:MM" offsets are far shorter. */
+#define MAX_TIMEZONE_LENGTH 123
 
 NANOARROW_COLD ArrowErrorCode ArrowSchemaSetTypeDateTime(struct ArrowSchema* schema,
                                                          enum ArrowType type,

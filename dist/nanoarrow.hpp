@@ -406,14 +406,16 @@ inline void ReleaseSequence(struct ArrowBufferAllocator* allocator, uint8_t* ptr
   delete static_cast<SequenceHolder<T>*>(allocator->private_data);
 }
 
-/* Points buffer at size_bytes bytes at data, owned by holder (deleted on reset). */
+/* Points buffer at size_bytes bytes at data, owned by holder (deleted on reset).
+ * The capacity is 0, as for any wrapped memory: the buffer owns no allocation it
+ * could grow into. */
 template <typename T>
 inline void InitHeldBuffer(struct ArrowBuffer* buffer, SequenceHolder<T>* holder,
                            const void* data, int64_t size_bytes) {
   ArrowBufferInit(buffer);
   buffer->data = static_cast<uint8_t*>(const_cast<void*>(data));
   buffer->size_bytes = size_bytes;
-  buffer->capacity_bytes = size_bytes;
+  buffer->capacity_bytes = 0;
   buffer->allocator = ArrowBufferDeallocator(&ReleaseSequence<T>, holder);
 }
 

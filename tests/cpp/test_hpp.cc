@@ -546,6 +546,10 @@ static void TestBufferInitSequence() {
   // The vector's storage was moved, not copied.
   CHECK(reinterpret_cast<const int32_t*>(buffer->data) == original);
   CHECK(reinterpret_cast<const int32_t*>(buffer->data)[2] == 9);
+  // Wrapped memory has no capacity to grow into.
+  CHECK(buffer->capacity_bytes == 0);
+  CHECK(ArrowBufferAppendInt32(buffer.get(), 10) != NANOARROW_OK);
+  CHECK(buffer->size_bytes == 12);
 
   nanoarrow::UniqueBuffer text;
   nanoarrow::BufferInitSequence(text.get(), std::string("hello arrow, long enough to allocate"));
