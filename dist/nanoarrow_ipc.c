@@ -6204,8 +6204,12 @@ ArrowErrorCode ArrowIpcFbbWriteVector(struct ArrowIpcFbb* fbb, const void* data,
   uint8_t length_le[4];
   int64_t alignment = element_alignment > 4 ? element_alignment : 4;
   int64_t data_size;
+  /* With n_elements < 2^32 and element_size <= 2^30 the product cannot overflow;
+   * no division, which compiles to an idiv on a path taken several times per
+   * message. Elements are small structs or scalars, never near 2^30 bytes. */
   if (n_elements < 0 || element_size <= 0 || n_elements > UINT32_MAX ||
-      n_elements > ARROW_IPC_FBB_MAX_SIZE / element_size) {
+      element_size > ((int64_t)1 << 30) ||
+      n_elements * element_size > ARROW_IPC_FBB_MAX_SIZE) {
     return ERANGE;
   }
   data_size = n_elements * element_size;
@@ -8379,7 +8383,8 @@ static int ArrowIpcWriterFixedColumnValid(const struct ArrowArrayView* expected,
     return 0;
   }
 
-  if (bits <= 0 || end > INT64_MAX / bits) return 0;
+  /* The division (an idiv per column per batch) only when a factor is large. */
+  if (bits <= 0 || (((end | bits) >> 31) != 0 && end > INT64_MAX / bits)) return 0;
   required = end * bits / 8 + ((end * bits) % 8 != 0);
   if (data->data.data == NULL) return required == 0;
   return data->size_bytes >= required;
@@ -8949,7 +8954,12 @@ static ArrowErrorCode ArrowIpcWriterWriteBatch(struct ArrowIpcWriterPrivate* pri
   NANOARROW_RETURN_NOT_OK(ArrowIpcWriterWriteStaged(private_data, staged_written,
                                                     private_data->body.size_bytes, error));
 
-  NANOARROW_RETURN_NOT_OK(ArrowIpcWriterCommitDictionaries(private_data, pending_start, error));
+  /* Tested here: the plan count is a division that the cold (size-optimized)
+   * helpers would make a slow idiv on every batch. */
+  if (private_data->plans.size_bytes > 0) {
+    NANOARROW_RETURN_NOT_OK(
+        ArrowIpcWriterCommitDictionaries(private_data, pending_start, error));
+  }
   if (private_data->writing_file) {
     NANOARROW_RETURN_NOT_OK_WITH_ERROR(
         ArrowBufferAppend(&private_data->record_batch_blocks, &block, sizeof(block)), error);
@@ -8972,7 +8982,7 @@ ArrowErrorCode ArrowIpcWriterWriteArrayView(struct ArrowIpcWriter* writer,
   if (in == NULL) return ArrowIpcWriterWriteEndOfStream(private_data, error);
 
   result = ArrowIpcWriterWriteBatch(private_data, in, error);
-  ArrowIpcWriterClearPlans(private_data);
+  if (private_data->plans.size_bytes > 0) ArrowIpcWriterClearPlans(private_data);
   return result;
 }
 

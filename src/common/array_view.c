@@ -92,8 +92,10 @@ static int ArrowViewAddOverflows(int64_t a, int64_t b, int64_t* out) {
   return 0;
 }
 
+/* Two factors below 2^31 cannot overflow: the division (an idiv, slow) is left for
+ * large ones, since this runs for every buffer of every array view set. */
 static int ArrowViewMulOverflows(int64_t a, int64_t b, int64_t* out) {
-  if (b != 0 && a > INT64_MAX / b) {
+  if (((a | b) >> 31) != 0 && b != 0 && a > INT64_MAX / b) {
     return 1;
   }
   *out = a * b;

@@ -130,8 +130,12 @@ ArrowErrorCode ArrowIpcFbbWriteVector(struct ArrowIpcFbb* fbb, const void* data,
   uint8_t length_le[4];
   int64_t alignment = element_alignment > 4 ? element_alignment : 4;
   int64_t data_size;
+  /* With n_elements < 2^32 and element_size <= 2^30 the product cannot overflow;
+   * no division, which compiles to an idiv on a path taken several times per
+   * message. Elements are small structs or scalars, never near 2^30 bytes. */
   if (n_elements < 0 || element_size <= 0 || n_elements > UINT32_MAX ||
-      n_elements > ARROW_IPC_FBB_MAX_SIZE / element_size) {
+      element_size > ((int64_t)1 << 30) ||
+      n_elements * element_size > ARROW_IPC_FBB_MAX_SIZE) {
     return ERANGE;
   }
   data_size = n_elements * element_size;
