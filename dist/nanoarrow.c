@@ -5093,7 +5093,7 @@ static ArrowErrorCode ArrowViewValidateBinaryViewsFull(
                               (int)size);
     }
     if (size <= NANOARROW_BINARY_VIEW_INLINE_SIZE) {
-      bytes = (const uint8_t*)views[i].inlined.data;
+      bytes = views[i].inlined.data;
     } else {
       buffer_index = views[i].ref.buffer_index;
       if (buffer_index < 0 || buffer_index >= array_view->n_variadic_buffers) {

@@ -397,6 +397,7 @@ ArrowErrorCode ArrowArrayAppendArrayView(struct ArrowArray* array,
 /* nanoarrow_array_inline.h */
 static inline struct ArrowBitmap* ArrowArrayValidityBitmap(struct ArrowArray* array);
 static inline struct ArrowBuffer* ArrowArrayBuffer(struct ArrowArray* array, int64_t i);
+static inline int32_t ArrowArrayVariadicBufferCount(struct ArrowArray* array);
 static inline ArrowErrorCode ArrowArrayStartAppending(struct ArrowArray* array);
 static inline ArrowErrorCode ArrowArrayShrinkToFit(struct ArrowArray* array);
 static inline ArrowErrorCode ArrowArrayAppendNull(struct ArrowArray* array, int64_t n);

@@ -607,7 +607,7 @@ struct BinaryViewGet {
     struct ArrowStringView out;
     out.size_bytes = view.inlined.size;
     if (view.inlined.size <= NANOARROW_BINARY_VIEW_INLINE_SIZE) {
-      out.data = view.inlined.data;
+      out.data = reinterpret_cast<const char*>(view.inlined.data);
     } else {
       out.data = static_cast<const char*>(variadic_buffers[view.ref.buffer_index]) +
                  view.ref.offset;

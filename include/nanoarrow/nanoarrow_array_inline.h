@@ -490,6 +490,12 @@ static inline struct ArrowBuffer* ArrowArrayBuffer(struct ArrowArray* array, int
   return &private_data->buffers[i - 1];
 }
 
+/* Number of variadic data buffers of a binary or string view array being built
+ * (0 for other types). */
+static inline int32_t ArrowArrayVariadicBufferCount(struct ArrowArray* array) {
+  return ArrowArrayPrivateGetData(array)->n_variadic_buffers;
+}
+
 static inline ArrowErrorCode ArrowArrayStartAppending(struct ArrowArray* array) {
   struct ArrowArrayPrivateData* private_data = ArrowArrayPrivateGetData(array);
   int64_t i;

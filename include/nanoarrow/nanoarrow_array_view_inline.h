@@ -346,7 +346,7 @@ static inline struct ArrowBufferView ArrowArrayViewGetBytesUnsafe(
     view = offsets.as_binary_view + i;
     out.size_bytes = view->inlined.size;
     if (view->inlined.size <= NANOARROW_BINARY_VIEW_INLINE_SIZE) {
-      out.data.as_char = view->inlined.data;
+      out.data.as_uint8 = view->inlined.data;
     } else {
       out.data.as_char =
           (const char*)array_view->variadic_buffers[view->ref.buffer_index] +

@@ -12,6 +12,8 @@
 #include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>  /* NANOARROW_PRINT_AND_DIE, NANOARROW_DCHECK */
+#include <stdlib.h>
 #include <string.h>
 
 #include "nanoarrow/nanoarrow_config.h"
@@ -98,6 +100,7 @@ struct ArrowArrayStream {
 #define NANOARROW_COLD __attribute__((cold))
 #define NANOARROW_NOINLINE __attribute__((noinline))
 #define NANOARROW_PURE __attribute__((pure))
+#define NANOARROW_CHECK_RETURN_ATTRIBUTE __attribute__((warn_unused_result))
 #else
 #define NANOARROW_PREDICT_TRUE(x) (x)
 #define NANOARROW_PREDICT_FALSE(x) (x)
@@ -105,6 +108,27 @@ struct ArrowArrayStream {
 #define NANOARROW_COLD
 #define NANOARROW_NOINLINE
 #define NANOARROW_PURE
+#define NANOARROW_CHECK_RETURN_ATTRIBUTE
+#endif
+
+/* Pastes two tokens after expanding them (nanoarrow's spelling, which code written
+ * against it may use to make unique local names). */
+#define _NANOARROW_CONCAT(x, y) x##y
+#define _NANOARROW_MAKE_NAME(x, y) _NANOARROW_CONCAT(x, y)
+
+/* Export attribute of the library's functions, for code that declares its own
+ * wrappers the way nanoarrow's headers do. Only a Windows DLL needs one: define
+ * NANOARROW_BUILD_DLL when building nanoarrow as a DLL and NANOARROW_USE_DLL when
+ * linking to it. Elsewhere (and in static or vendored builds) it is empty, since
+ * symbols already have default visibility. */
+#if !defined(NANOARROW_DLL)
+#if (defined(_WIN32) || defined(__CYGWIN__)) && defined(NANOARROW_BUILD_DLL)
+#define NANOARROW_DLL __declspec(dllexport)
+#elif (defined(_WIN32) || defined(__CYGWIN__)) && defined(NANOARROW_USE_DLL)
+#define NANOARROW_DLL __declspec(dllimport)
+#else
+#define NANOARROW_DLL
+#endif
 #endif
 
 /* ---- Errors ---- */
@@ -146,9 +170,16 @@ struct ArrowError {
 #define _NANOARROW_CHECK_RANGE(x_, min_, max_) NANOARROW_CHECK_RANGE_IMPL(x_, min_, max_)
 #define _NANOARROW_CHECK_UPPER_LIMIT(x_, max_) NANOARROW_CHECK_UPPER_LIMIT_IMPL(x_, max_)
 
+/* Reports a failed call (its text and error code) on stderr and aborts: for
+ * programs and tests where a failure cannot be handled. */
+#define NANOARROW_PRINT_AND_DIE(VALUE, EXPR_STR)                                 \
+  do {                                                                         \
+    fprintf(stderr, "%s failed with code %d (%s:%d)\n", (EXPR_STR), (int)(VALUE), \
+            __FILE__, __LINE__);                                               \
+    abort();                                                                   \
+  } while (0)
+
 #if defined(NANOARROW_DEBUG)
-#include <stdio.h>
-#include <stdlib.h>
 #define NANOARROW_DCHECK(EXPR)                                                 \
   do {                                                                         \
     if (!(EXPR)) {                                                             \
@@ -264,17 +295,23 @@ enum ArrowBufferType {
 #define NANOARROW_BINARY_VIEW_PREFIX_SIZE 4
 #define NANOARROW_BINARY_VIEW_BLOCK_SIZE (32 << 10)
 
+/* A value of at most 12 bytes, stored in the view itself. */
+struct ArrowBinaryViewInlined {
+  int32_t size;
+  uint8_t data[NANOARROW_BINARY_VIEW_INLINE_SIZE];
+};
+
+/* A longer value: its first 4 bytes, and where the whole lies in a variadic buffer. */
+struct ArrowBinaryViewRef {
+  int32_t size;
+  uint8_t prefix[NANOARROW_BINARY_VIEW_PREFIX_SIZE];
+  int32_t buffer_index;
+  int32_t offset;
+};
+
 union ArrowBinaryView {
-  struct {
-    int32_t size;
-    char data[NANOARROW_BINARY_VIEW_INLINE_SIZE];
-  } inlined;
-  struct {
-    int32_t size;
-    char prefix[NANOARROW_BINARY_VIEW_PREFIX_SIZE];
-    int32_t buffer_index;
-    int32_t offset;
-  } ref;
+  struct ArrowBinaryViewInlined inlined;
+  struct ArrowBinaryViewRef ref;
   int64_t alignment_dummy;
 };
 

@@ -585,14 +585,14 @@ static ArrowErrorCode PutViews(struct ArrowBuffer* out, const struct ArrowArrayV
     if (bv->inlined.size <= NANOARROW_BINARY_VIEW_INLINE_SIZE) {
       NANOARROW_RETURN_NOT_OK(Put(out, ", \"INLINED\": "));
       if (is_utf8) {
-        NANOARROW_RETURN_NOT_OK(PutJsonString(out, bv->inlined.data, bv->inlined.size));
-      } else {
         NANOARROW_RETURN_NOT_OK(
-            PutHex(out, (const uint8_t*)bv->inlined.data, bv->inlined.size));
+            PutJsonString(out, (const char*)bv->inlined.data, bv->inlined.size));
+      } else {
+        NANOARROW_RETURN_NOT_OK(PutHex(out, bv->inlined.data, bv->inlined.size));
       }
     } else {
       NANOARROW_RETURN_NOT_OK(Put(out, ", \"PREFIX_HEX\": "));
-      NANOARROW_RETURN_NOT_OK(PutHex(out, (const uint8_t*)bv->ref.prefix, 4));
+      NANOARROW_RETURN_NOT_OK(PutHex(out, bv->ref.prefix, 4));
       NANOARROW_RETURN_NOT_OK(Put(out, ", \"BUFFER_INDEX\": "));
       NANOARROW_RETURN_NOT_OK(PutInt(out, bv->ref.buffer_index, 0));
       NANOARROW_RETURN_NOT_OK(Put(out, ", \"OFFSET\": "));

@@ -470,6 +470,7 @@ Test(array_nested, string_views_inline_and_variadic) {
   cr_assert_eq(ArrowArrayAppendString(&array, big_view), NANOARROW_OK);
   cr_assert_eq(ArrowArrayAppendString(&array, ArrowCharView("tail string here")),
                NANOARROW_OK);
+  cr_assert_eq(ArrowArrayVariadicBufferCount(&array), 4);
   finish_full(&array);
 
   cr_assert_eq(array.length, 8);
@@ -496,7 +497,9 @@ Test(array_nested, string_views_inline_and_variadic) {
 Test(array_nested, binary_view_and_add_variadic_buffers) {
   struct ArrowArray array;
   cr_assert_eq(ArrowArrayInitFromType(&array, NANOARROW_TYPE_BINARY_VIEW), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayVariadicBufferCount(&array), 0);
   cr_assert_eq(ArrowArrayAddVariadicBuffers(&array, 2), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayVariadicBufferCount(&array), 2);
   cr_assert_eq(array.n_buffers, 2 + 2 + 1);
   cr_assert_eq(ArrowArrayAddVariadicBuffers(&array, -1), EINVAL);
   cr_assert_eq(ArrowArrayStartAppending(&array), NANOARROW_OK);
@@ -509,6 +512,7 @@ Test(array_nested, binary_view_and_add_variadic_buffers) {
 
   cr_assert_eq(ArrowArrayInitFromType(&array, NANOARROW_TYPE_INT32), NANOARROW_OK);
   cr_assert_eq(ArrowArrayAddVariadicBuffers(&array, 1), EINVAL);
+  cr_assert_eq(ArrowArrayVariadicBufferCount(&array), 0);
   ArrowArrayRelease(&array);
 }
 

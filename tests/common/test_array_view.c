@@ -3,6 +3,8 @@
  * by hand (static buffers, no-op release) so that these tests do not depend on the
  * array builder. */
 
+#include <stddef.h>
+
 #include <criterion/criterion.h>
 
 #include "nanoarrow/nanoarrow.h"
@@ -388,6 +390,24 @@ Test(array_view, fixed_size_binary_from_schema) {
   cr_assert_eq(memcmp(value.data.data, "ccc", 3), 0);
   ArrowArrayViewReset(&view);
   ArrowSchemaRelease(&schema);
+}
+
+/* The view's parts are the named structs of nanoarrow's header, with bytes as
+ * uint8_t (code taking `const uint8_t*` from them must compile), at the offsets the
+ * columnar format gives. */
+Test(array_view, binary_view_struct_layout) {
+  struct ArrowBinaryViewInlined inlined;
+  struct ArrowBinaryViewRef ref;
+  const uint8_t* inline_bytes = inlined.data;
+  const uint8_t* prefix_bytes = ref.prefix;
+  cr_assert_eq(sizeof(union ArrowBinaryView), 16);
+  cr_assert_eq(sizeof(inlined.data), 12);
+  cr_assert_eq(offsetof(union ArrowBinaryView, inlined.data), 4);
+  cr_assert_eq(offsetof(union ArrowBinaryView, ref.prefix), 4);
+  cr_assert_eq(offsetof(union ArrowBinaryView, ref.buffer_index), 8);
+  cr_assert_eq(offsetof(union ArrowBinaryView, ref.offset), 12);
+  cr_assert_eq((const void*)inline_bytes, (const void*)((const char*)&inlined + 4));
+  cr_assert_eq((const void*)prefix_bytes, (const void*)((const char*)&ref + 4));
 }
 
 /* Builds a 16-byte view. */

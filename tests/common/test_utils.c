@@ -1,6 +1,7 @@
 /* Version, errors, allocation, type names, chunk resolution and half floats. */
 
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -85,6 +86,23 @@ Test(utils, return_not_ok_macros) {
 
   cr_assert_eq(PassThrough(NANOARROW_OK), NANOARROW_OK);
   cr_assert_eq(PassThrough(ENOMEM), ENOMEM);
+}
+
+/* nanoarrow's helper macros that code written against it may use. */
+NANOARROW_DLL NANOARROW_CHECK_RETURN_ATTRIBUTE ArrowErrorCode ReturnsSeven(void);
+ArrowErrorCode ReturnsSeven(void) { return 7; }
+
+Test(utils, compatibility_macros) {
+#define COUNTER_SUFFIX 42
+  /* The argument is expanded before pasting: this declares counter_42. */
+  int _NANOARROW_MAKE_NAME(counter_, COUNTER_SUFFIX) = 3;
+  cr_assert_eq(counter_42, 3);
+#undef COUNTER_SUFFIX
+  cr_assert_eq(ReturnsSeven(), 7);
+}
+
+Test(utils, print_and_die_aborts, .signal = SIGABRT) {
+  NANOARROW_PRINT_AND_DIE(EINVAL, "a failing call");
 }
 
 Test(utils, malloc_realloc_free) {

@@ -372,8 +372,8 @@ static void TestViewBinaryViewArrayAsBytes() {
       static_cast<const union ArrowBinaryView*>(array->buffers[1]);
   nanoarrow::ViewBinaryViewArrayAsBytes strings(array.get());
   CHECK(strings.size() == 6);
-  CHECK(strings[0]->data == views[0].inlined.data);
-  CHECK(strings[1]->data == views[1].inlined.data);
+  CHECK(strings[0]->data == reinterpret_cast<const char*>(views[0].inlined.data));
+  CHECK(strings[1]->data == reinterpret_cast<const char*>(views[1].inlined.data));
   CHECK(strings[1]->size_bytes == 12);
   CHECK(strings[2] == nanoarrow::NA);
   CHECK(strings[3] == ""_asv);
