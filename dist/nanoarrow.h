@@ -243,7 +243,13 @@ struct ArrowError {
       abort();                                                                 \
     }                                                                          \
   } while (0)
-#define NANOARROW_ASSERT_OK(EXPR) NANOARROW_DCHECK((EXPR) == NANOARROW_OK)
+#define NANOARROW_ASSERT_OK(EXPR)                                  \
+  do {                                                             \
+    const int NAME_nanoarrow_assert_rc_ = (EXPR);                  \
+    if (NAME_nanoarrow_assert_rc_ != NANOARROW_OK) {               \
+      NANOARROW_PRINT_AND_DIE(NAME_nanoarrow_assert_rc_, #EXPR);   \
+    }                                                              \
+  } while (0)
 #else
 #define NANOARROW_DCHECK(EXPR)
 #define NANOARROW_ASSERT_OK(EXPR) (void)(EXPR)

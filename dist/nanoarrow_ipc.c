@@ -511,6 +511,15 @@ static inline int ArrowIpcFbrVerifyString(struct ArrowIpcFbrVerifier* verifier,
 #define ArrowIpcPrivateSchemaSnapshot NANOARROW_SYMBOL(ArrowIpcPrivateSchemaSnapshot)
 #endif
 
+/* Sets *out to the bytes that n >= 0 elements of bits > 0 bits each fill (rounded
+ * up); 0 when bits <= 0 or the product overflows. Factors below 2^31 cannot overflow,
+ * so the division (an idiv, on per-batch paths) runs only for large ones. */
+static inline int ArrowIpcPrivateBytesForBits(int64_t n, int64_t bits, int64_t* out) {
+  if (bits <= 0 || (((n | bits) >> 31) != 0 && n > (INT64_MAX - 7) / bits)) return 0;
+  *out = (n * bits + 7) / 8;
+  return 1;
+}
+
 /* Storage types made of a validity bitmap and one buffer of fixed-size elements (or
  * bits): checking one at any validation level is buffer sizes and the null count, with
  * no offsets, views, type ids or run ends to read. */
@@ -1288,12 +1297,10 @@ static int64_t IpcBatchAlignment(enum ArrowType storage_type, enum ArrowBufferTy
 static void IpcBatchQuickCheckBuffer(struct IpcBatchContext* ctx, int64_t length,
                                      int64_t bits, int64_t size, int is_validity) {
   int64_t required;
-  /* Both below 2^31 (the usual case) cannot overflow; else divide to check. */
-  if (bits <= 0 || ((length | bits) >> 31 != 0 && length > (INT64_MAX - 7) / bits)) {
+  if (!ArrowIpcPrivateBytesForBits(length, bits, &required)) {
     ctx->quick_ok = 0;
     return;
   }
-  required = (length * bits + 7) / 8;
   if (size < required && (size > 0 || !is_validity)) ctx->quick_ok = 0;
 }
 
@@ -8383,9 +8390,7 @@ static int ArrowIpcWriterFixedColumnValid(const struct ArrowArrayView* expected,
     return 0;
   }
 
-  /* The division (an idiv per column per batch) only when a factor is large. */
-  if (bits <= 0 || (((end | bits) >> 31) != 0 && end > INT64_MAX / bits)) return 0;
-  required = end * bits / 8 + ((end * bits) % 8 != 0);
+  if (!ArrowIpcPrivateBytesForBits(end, bits, &required)) return 0;
   if (data->data.data == NULL) return required == 0;
   return data->size_bytes >= required;
 }

@@ -412,12 +412,10 @@ static int64_t IpcBatchAlignment(enum ArrowType storage_type, enum ArrowBufferTy
 static void IpcBatchQuickCheckBuffer(struct IpcBatchContext* ctx, int64_t length,
                                      int64_t bits, int64_t size, int is_validity) {
   int64_t required;
-  /* Both below 2^31 (the usual case) cannot overflow; else divide to check. */
-  if (bits <= 0 || ((length | bits) >> 31 != 0 && length > (INT64_MAX - 7) / bits)) {
+  if (!ArrowIpcPrivateBytesForBits(length, bits, &required)) {
     ctx->quick_ok = 0;
     return;
   }
-  required = (length * bits + 7) / 8;
   if (size < required && (size > 0 || !is_validity)) ctx->quick_ok = 0;
 }
 

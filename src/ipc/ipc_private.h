@@ -37,6 +37,15 @@
 #define ArrowIpcPrivateSchemaSnapshot NANOARROW_SYMBOL(ArrowIpcPrivateSchemaSnapshot)
 #endif
 
+/* Sets *out to the bytes that n >= 0 elements of bits > 0 bits each fill (rounded
+ * up); 0 when bits <= 0 or the product overflows. Factors below 2^31 cannot overflow,
+ * so the division (an idiv, on per-batch paths) runs only for large ones. */
+static inline int ArrowIpcPrivateBytesForBits(int64_t n, int64_t bits, int64_t* out) {
+  if (bits <= 0 || (((n | bits) >> 31) != 0 && n > (INT64_MAX - 7) / bits)) return 0;
+  *out = (n * bits + 7) / 8;
+  return 1;
+}
+
 /* Storage types made of a validity bitmap and one buffer of fixed-size elements (or
  * bits): checking one at any validation level is buffer sizes and the null count, with
  * no offsets, views, type ids or run ends to read. */

@@ -274,9 +274,7 @@ static int ArrowIpcWriterFixedColumnValid(const struct ArrowArrayView* expected,
     return 0;
   }
 
-  /* The division (an idiv per column per batch) only when a factor is large. */
-  if (bits <= 0 || (((end | bits) >> 31) != 0 && end > INT64_MAX / bits)) return 0;
-  required = end * bits / 8 + ((end * bits) % 8 != 0);
+  if (!ArrowIpcPrivateBytesForBits(end, bits, &required)) return 0;
   if (data->data.data == NULL) return required == 0;
   return data->size_bytes >= required;
 }
