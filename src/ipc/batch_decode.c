@@ -324,6 +324,14 @@ static ArrowErrorCode IpcBatchResolveBuffer(struct IpcBatchContext* ctx, int64_t
     decompressed_size = ArrowIpcFbrLoadI64(data);
     data += 8;
     length -= 8;
+    /* An empty buffer behind its prefix (-1 and nothing after it, as flechette writes;
+     * 0, as Arrow Java writes, whatever follows) is absent, as an empty region is: a
+     * pointer into the body here would be read as a validity bitmap. */
+    if (decompressed_size == 0 || (decompressed_size == -1 && length == 0)) {
+      out->data.data = NULL;
+      out->size_bytes = 0;
+      return NANOARROW_OK;
+    }
     if (decompressed_size != -1) {
       if (decompressed_size < 0) {
         ArrowErrorSet(ctx->error,
