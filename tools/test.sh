@@ -51,6 +51,9 @@ done
 printf '\n== test.sh: JS interop (apache-arrow reads our files, we read its files)\n'
 tools/check-js.sh "$root/build/test-gcc"
 
+printf '\n== test.sh: flechette interop (every integration case, both directions)\n'
+tools/check-flechette.sh "$root/build/test-gcc"
+
 printf '\n== test.sh: install checks\n'
 tools/check-install.sh
 
