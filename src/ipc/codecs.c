@@ -62,7 +62,11 @@ static ArrowErrorCode IpcCodecsLz4Decompress(struct ArrowBufferView src, uint8_t
     dst_left -= out_size;
     if (in_size == 0 && out_size == 0) break;
   }
-  if (result == NANOARROW_OK && (hint != 0 || dst_left != 0)) {
+  if (result == NANOARROW_OK && hint != 0 && dst_left == 0) {
+    ArrowErrorSet(error, "LZ4 frame holds more than the %ld decompressed bytes declared",
+                  (long)dst_size);
+    result = EIO;
+  } else if (result == NANOARROW_OK && (hint != 0 || dst_left != 0)) {
     ArrowErrorSet(error, "LZ4 frame decompressed to %ld bytes but %ld were declared%s",
                   (long)(dst_size - (int64_t)dst_left), (long)dst_size,
                   hint != 0 ? " (frame incomplete)" : "");

@@ -165,3 +165,32 @@ Test(ipc_compressed_buffers, short_uncompressed_validity_is_refused) {
   reader.release(&reader);
   ArrowBufferReset(&stream);
 }
+
+/* The LZ4 codec names what is wrong when a frame and its declared size disagree. The
+ * frame is written by hand: the default frame header, one stored (uncompressed) block
+ * of 16 bytes, the end mark. */
+Test(ipc_compressed_buffers, lz4_frame_size_mismatch_messages) {
+  static const uint8_t kFrame[] = {0x04, 0x22, 0x4D, 0x18, 0x60, 0x40, 0x82,
+                                   0x10, 0x00, 0x00, 0x80, 'a',  'b',  'c',
+                                   'd',  'e',  'f',  'g',  'h',  'i',  'j',
+                                   'k',  'l',  'm',  'n',  'o',  'p',  0x00,
+                                   0x00, 0x00, 0x00};
+  ArrowIpcDecompressFunction decompress = ArrowIpcGetLZ4DecompressionFunction();
+  struct ArrowBufferView src;
+  struct ArrowError error;
+  uint8_t dst[32];
+  if (decompress == NULL) {
+    cr_skip_test("built without LZ4");
+  }
+  src.data.data = kFrame;
+  src.size_bytes = (int64_t)sizeof(kFrame);
+
+  cr_assert_eq(decompress(src, dst, 16, &error), NANOARROW_OK, "%s", error.message);
+  cr_assert_eq(memcmp(dst, "abcdefghijklmnop", 16), 0);
+
+  cr_assert_neq(decompress(src, dst, 8, &error), NANOARROW_OK);
+  cr_assert_str_eq(error.message, "LZ4 frame holds more than the 8 decompressed bytes declared");
+
+  cr_assert_neq(decompress(src, dst, 20, &error), NANOARROW_OK);
+  cr_assert_str_eq(error.message, "LZ4 frame decompressed to 16 bytes but 20 were declared");
+}
