@@ -54,22 +54,9 @@ if [ ! -d "$data" ]; then
 fi
 data=$(cd "$data" && pwd)
 
-# Machines of this project's kind come with Node.js and npm; elsewhere, as root with
-# apt-get, Debian's packages provide them.
-if { ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; } &&
-  [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
-  "$root/tools/install-deps.sh" nodejs npm || true
-fi
-if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
-  echo "check-flechette.sh: node and npm are required" >&2
-  echo "0 passed, 1 failed, 0 skipped"
-  exit 1
-fi
-
-if [ ! -f "$build/CMakeCache.txt" ]; then
-  cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Debug -DNANOARROW_IPC=ON \
-    -DNANOARROW_IPC_WITH_ZSTD=ON -DNANOARROW_IPC_WITH_LZ4=ON -DNANOARROW_BUILD_TESTS=ON
-fi
+# shellcheck source=tools/js-check-setup.sh
+. "$root/tools/js-check-setup.sh"
+js_check_setup "$root" "$build" check-flechette.sh "0 passed, 1 failed, 0 skipped"
 cmake --build "$build" --target nanoarrow_cli -j"${NANOARROW_TEST_JOBS:-2}"
 cli="$build/bin/nanoarrow"
 
