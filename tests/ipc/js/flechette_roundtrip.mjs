@@ -324,9 +324,14 @@ function usage() {
   return 2;
 }
 
+// Exits explicitly once done: node sometimes failed to exit on its own after the
+// last line was written (1 run in 20 waited until check-flechette.sh's timeout).
+// Output to files and pipes is written synchronously, so nothing is lost.
+let code;
 try {
-  process.exitCode = main(process.argv.slice(2));
+  code = main(process.argv.slice(2));
 } catch (e) {
   console.error(e.stack ?? e);
-  process.exitCode = 1;
+  code = 1;
 }
+process.exit(code);
