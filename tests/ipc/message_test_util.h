@@ -112,4 +112,17 @@ static inline void AppendInt32Schema(struct ArrowBuffer* out) {
   FinishMessage(&fbb, out);
 }
 
+/* Writes a BodyCompression table (LZ4_FRAME, per buffer) and points the RecordBatch
+ * table's compression slot (field 3, added with ArrowIpcFbbTableAddOffset) at it. */
+static inline void WriteLz4BodyCompression(struct ArrowIpcFbb* fbb,
+                                           const struct ArrowIpcFbbTable* batch) {
+  struct ArrowIpcFbbTable compression;
+  int64_t position;
+  ArrowIpcFbbTableInit(&compression);
+  ArrowIpcFbbTableAddScalar(&compression, 0, 1, 0); /* LZ4_FRAME */
+  ArrowIpcFbbTableAddScalar(&compression, 1, 1, 0); /* BUFFER */
+  cr_assert_eq(ArrowIpcFbbWriteTable(fbb, &compression, &position), NANOARROW_OK);
+  cr_assert_eq(ArrowIpcFbbPatchOffset(fbb, batch->position[3], position), NANOARROW_OK);
+}
+
 #endif

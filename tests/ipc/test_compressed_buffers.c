@@ -25,7 +25,6 @@ static void AppendBatch(struct ArrowBuffer* out, int64_t n_rows, int64_t validit
                         int64_t validity_extra) {
   struct ArrowIpcFbb fbb;
   struct ArrowIpcFbbTable batch;
-  struct ArrowIpcFbbTable compression;
   int64_t header_slot;
   int64_t position;
   int64_t node[2] = {n_rows, 0};
@@ -47,11 +46,7 @@ static void AppendBatch(struct ArrowBuffer* out, int64_t n_rows, int64_t validit
   cr_assert_eq(ArrowIpcFbbSetVector(&fbb, &batch, 1, node, 1, 16, 8, &position), NANOARROW_OK);
   cr_assert_eq(ArrowIpcFbbSetVector(&fbb, &batch, 2, buffers, 2, 16, 8, &position),
                NANOARROW_OK);
-  ArrowIpcFbbTableInit(&compression);
-  ArrowIpcFbbTableAddScalar(&compression, 0, 1, 0); /* LZ4_FRAME */
-  ArrowIpcFbbTableAddScalar(&compression, 1, 1, 0); /* BUFFER */
-  cr_assert_eq(ArrowIpcFbbWriteTable(&fbb, &compression, &position), NANOARROW_OK);
-  cr_assert_eq(ArrowIpcFbbPatchOffset(&fbb, batch.position[3], position), NANOARROW_OK);
+  WriteLz4BodyCompression(&fbb, &batch);
   FinishMessage(&fbb, out);
 
   cr_assert_eq(ArrowBufferAppend(out, &minus_one, 8), NANOARROW_OK);

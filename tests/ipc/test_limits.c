@@ -168,14 +168,7 @@ static void AppendBatch(struct ArrowBuffer* out, const struct BatchSpec* spec) {
   cr_assert_eq(ArrowIpcFbbSetVector(&fbb, &batch, 2, buffers, spec->no_buffers ? 0 : 2, 16,
                                     8, &position),
                NANOARROW_OK);
-  if (spec->compressed_lz4) {
-    struct ArrowIpcFbbTable compression;
-    ArrowIpcFbbTableInit(&compression);
-    ArrowIpcFbbTableAddScalar(&compression, 0, 1, 0); /* LZ4_FRAME */
-    ArrowIpcFbbTableAddScalar(&compression, 1, 1, 0); /* BUFFER */
-    cr_assert_eq(ArrowIpcFbbWriteTable(&fbb, &compression, &position), NANOARROW_OK);
-    cr_assert_eq(ArrowIpcFbbPatchOffset(&fbb, batch.position[3], position), NANOARROW_OK);
-  }
+  if (spec->compressed_lz4) WriteLz4BodyCompression(&fbb, &batch);
   FinishMessage(&fbb, out);
 
   if (spec->compressed_lz4) {
