@@ -133,7 +133,8 @@ static ArrowErrorCode OpenOutput(struct Output* out, const char* dir,
   }
   out->has_writer = 1;
   if (shape->codec != NANOARROW_IPC_COMPRESSION_TYPE_NONE) {
-    NANOARROW_RETURN_NOT_OK(ArrowIpcWriterSetCompression(&out->writer, shape->codec, error));
+    NANOARROW_RETURN_NOT_OK(ArrowIpcWriterSetCompression(
+        &out->writer, shape->codec, NANOARROW_IPC_COMPRESSION_LEVEL_DEFAULT, error));
   }
   if (file_format) {
     NANOARROW_RETURN_NOT_OK(ArrowIpcWriterStartFile(&out->writer, error));

@@ -183,7 +183,8 @@ static ArrowErrorCode WriteSeed(const char* dir, const struct SeedSpec* spec) {
   CHECK(ArrowIpcWriterInit(&writer, &output));
   CHECK(MakeSchema(&schema));
   if (spec->codec != NANOARROW_IPC_COMPRESSION_TYPE_NONE) {
-    result = ArrowIpcWriterSetCompression(&writer, spec->codec, &error);
+    result = ArrowIpcWriterSetCompression(&writer, spec->codec,
+                                          NANOARROW_IPC_COMPRESSION_LEVEL_DEFAULT, &error);
   }
   if (result == NANOARROW_OK && spec->is_file) result = ArrowIpcWriterStartFile(&writer, &error);
   if (result == NANOARROW_OK) result = ArrowIpcWriterWriteSchema(&writer, &schema, &error);

@@ -13,6 +13,7 @@
  *   UniqueFileReader    struct ArrowIpcFileReader (this library's file reader)
  *   UniqueSharedBuffer  struct ArrowIpcSharedBuffer
  *   UniqueDecompressor  struct ArrowIpcDecompressor
+ *   UniqueCompressor    struct ArrowIpcCompressor
  *
  * A default-constructed decoder, encoder, writer or file reader is empty (not
  * yet initialized): pass get() to its Init function, e.g.
@@ -179,6 +180,20 @@ inline void release_pointer(struct ArrowIpcDecompressor* data) {
   if (data->release != nullptr) data->release(data);
 }
 
+template <>
+inline void init_pointer(struct ArrowIpcCompressor* data) {
+  data->release = nullptr;
+}
+template <>
+inline void move_pointer(struct ArrowIpcCompressor* src, struct ArrowIpcCompressor* dst) {
+  std::memcpy(dst, src, sizeof(struct ArrowIpcCompressor));
+  src->release = nullptr;
+}
+template <>
+inline void release_pointer(struct ArrowIpcCompressor* data) {
+  if (data->release != nullptr) data->release(data);
+}
+
 }  // namespace internal
 
 namespace ipc {
@@ -192,6 +207,7 @@ using UniqueWriter = internal::Unique<struct ArrowIpcWriter>;
 using UniqueFileReader = internal::Unique<struct ArrowIpcFileReader>;
 using UniqueSharedBuffer = internal::Unique<struct ArrowIpcSharedBuffer>;
 using UniqueDecompressor = internal::Unique<struct ArrowIpcDecompressor>;
+using UniqueCompressor = internal::Unique<struct ArrowIpcCompressor>;
 
 }  // namespace ipc
 

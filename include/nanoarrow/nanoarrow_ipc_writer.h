@@ -24,6 +24,17 @@
 #define ArrowIpcEncoderInit NANOARROW_SYMBOL(ArrowIpcEncoderInit)
 #define ArrowIpcEncoderReset NANOARROW_SYMBOL(ArrowIpcEncoderReset)
 #define ArrowIpcEncoderSetCompression NANOARROW_SYMBOL(ArrowIpcEncoderSetCompression)
+#define ArrowIpcEncoderSetCompressor NANOARROW_SYMBOL(ArrowIpcEncoderSetCompressor)
+#define ArrowIpcSerialCompressor NANOARROW_SYMBOL(ArrowIpcSerialCompressor)
+#define ArrowIpcSerialCompressorSetFunction \
+  NANOARROW_SYMBOL(ArrowIpcSerialCompressorSetFunction)
+#define ArrowIpcGetZstdCompressionFunction \
+  NANOARROW_SYMBOL(ArrowIpcGetZstdCompressionFunction)
+#define ArrowIpcGetLZ4CompressionFunction NANOARROW_SYMBOL(ArrowIpcGetLZ4CompressionFunction)
+#define ArrowIpcGetCompressionLevelRange NANOARROW_SYMBOL(ArrowIpcGetCompressionLevelRange)
+#define ArrowIpcCompressionTypeToString NANOARROW_SYMBOL(ArrowIpcCompressionTypeToString)
+#define ArrowIpcCompressionTypeFromString \
+  NANOARROW_SYMBOL(ArrowIpcCompressionTypeFromString)
 #define ArrowIpcEncoderSetAlignment NANOARROW_SYMBOL(ArrowIpcEncoderSetAlignment)
 #define ArrowIpcEncoderFinalizeBuffer NANOARROW_SYMBOL(ArrowIpcEncoderFinalizeBuffer)
 #define ArrowIpcEncoderEncodeSchema NANOARROW_SYMBOL(ArrowIpcEncoderEncodeSchema)
@@ -31,6 +42,8 @@
   NANOARROW_SYMBOL(ArrowIpcEncoderEncodeSimpleRecordBatch)
 #define ArrowIpcEncoderEncodeDictionaryBatch \
   NANOARROW_SYMBOL(ArrowIpcEncoderEncodeDictionaryBatch)
+#define ArrowIpcEncoderEncodeSimpleDictionaryBatch \
+  NANOARROW_SYMBOL(ArrowIpcEncoderEncodeSimpleDictionaryBatch)
 #define ArrowIpcEncoderEncodeFooter NANOARROW_SYMBOL(ArrowIpcEncoderEncodeFooter)
 #define ArrowIpcOutputStreamInitBuffer NANOARROW_SYMBOL(ArrowIpcOutputStreamInitBuffer)
 #define ArrowIpcOutputStreamInitFile NANOARROW_SYMBOL(ArrowIpcOutputStreamInitFile)
@@ -42,6 +55,8 @@
 #define ArrowIpcWriterSetAlignment NANOARROW_SYMBOL(ArrowIpcWriterSetAlignment)
 #define ArrowIpcWriterWriteSchema NANOARROW_SYMBOL(ArrowIpcWriterWriteSchema)
 #define ArrowIpcWriterWriteArrayView NANOARROW_SYMBOL(ArrowIpcWriterWriteArrayView)
+#define ArrowIpcWriterWriteDictionaryBatch \
+  NANOARROW_SYMBOL(ArrowIpcWriterWriteDictionaryBatch)
 #define ArrowIpcWriterWriteArrayStream NANOARROW_SYMBOL(ArrowIpcWriterWriteArrayStream)
 #define ArrowIpcWriterStartFile NANOARROW_SYMBOL(ArrowIpcWriterStartFile)
 #define ArrowIpcWriterFinalizeFile NANOARROW_SYMBOL(ArrowIpcWriterFinalizeFile)
@@ -50,6 +65,74 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* ---- Compression ---- */
+
+/* The level that selects each codec's own default (zstd's 3, lz4's fast mode). */
+#define NANOARROW_IPC_COMPRESSION_LEVEL_DEFAULT 0
+
+/* Compresses src at compression_level, appending the compressed bytes to dst
+ * (what dst held before is kept). */
+typedef ArrowErrorCode (*ArrowIpcCompressFunction)(struct ArrowBufferView src,
+                                                   int compression_level,
+                                                   struct ArrowBuffer* dst,
+                                                   struct ArrowError* error);
+
+/* A user-extensible compressor, as ArrowIpcDecompressor is for reading. The
+ * encoder calls compress_add once per body buffer of a message and then
+ * compress_wait once before it reads any dst; an implementation may do the work in
+ * either (in threads, say). src stays valid and dst untouched by the encoder until
+ * compress_wait returns; each dst is a distinct buffer that only grows. */
+struct ArrowIpcCompressor {
+  /* The codec it compresses with, which messages declare. */
+  enum ArrowIpcCompressionType compression_type;
+  /* Compresses src, appending to dst (possibly only by the next compress_wait). */
+  ArrowErrorCode (*compress_add)(struct ArrowIpcCompressor* compressor,
+                                 struct ArrowBufferView src, struct ArrowBuffer* dst,
+                                 struct ArrowError* error);
+  /* Completes every compress_add (timeout_ms < 0: however long it takes); on
+   * error every pending one is completed or dropped all the same. */
+  ArrowErrorCode (*compress_wait)(struct ArrowIpcCompressor* compressor,
+                                  int64_t timeout_ms, struct ArrowError* error);
+  /* Sets release to NULL. */
+  void (*release)(struct ArrowIpcCompressor* compressor);
+  void* private_data;
+};
+
+/* A compressor that compresses in compress_add, with the built-in function of each
+ * codec (replaceable with ArrowIpcSerialCompressorSetFunction) at
+ * compression_level. EINVAL (release left NULL) for an unknown compression_type;
+ * NONE is accepted, but such a compressor refuses to compress. */
+ArrowErrorCode ArrowIpcSerialCompressor(struct ArrowIpcCompressor* compressor,
+                                        enum ArrowIpcCompressionType compression_type,
+                                        int compression_level);
+
+/* Replaces the function a serial compressor uses for compression_type (NULL: the
+ * codec is refused with ENOTSUP). EINVAL for NONE, an unknown type or a compressor
+ * not made by ArrowIpcSerialCompressor. */
+ArrowErrorCode ArrowIpcSerialCompressorSetFunction(
+    struct ArrowIpcCompressor* compressor, enum ArrowIpcCompressionType compression_type,
+    ArrowIpcCompressFunction compress_function);
+
+/* The built-in compression functions; NULL when built without the codec. */
+ArrowIpcCompressFunction ArrowIpcGetZstdCompressionFunction(void);
+ArrowIpcCompressFunction ArrowIpcGetLZ4CompressionFunction(void);
+
+/* The levels compression_type accepts: zstd's ZSTD_minCLevel() to ZSTD_maxCLevel(),
+ * lz4's -65536 (most acceleration) to LZ4F_compressionLevel_max(). EINVAL for NONE
+ * or an unknown type, ENOTSUP when built without the codec. */
+ArrowErrorCode ArrowIpcGetCompressionLevelRange(
+    enum ArrowIpcCompressionType compression_type, int* min_level_out,
+    int* max_level_out);
+
+/* "none", "lz4" or "zstd"; "<unknown compression type>" for anything else. */
+const char* ArrowIpcCompressionTypeToString(enum ArrowIpcCompressionType compression_type);
+
+/* The type ArrowIpcCompressionTypeToString names name (exactly, case matters).
+ * EINVAL for any other name or NULL, leaving *compression_type_out as it was. */
+ArrowErrorCode ArrowIpcCompressionTypeFromString(
+    const char* name, enum ArrowIpcCompressionType* compression_type_out,
+    struct ArrowError* error);
 
 /* ---- Encoder ---- */
 
@@ -65,13 +148,27 @@ ArrowErrorCode ArrowIpcEncoderInit(struct ArrowIpcEncoder* encoder);
 void ArrowIpcEncoderReset(struct ArrowIpcEncoder* encoder);
 
 /* Body compression of the record / dictionary batches encoded next (NONE by
- * default). ENOTSUP when the library was built without that codec
- * (NANOARROW_IPC_WITH_LZ4 / NANOARROW_IPC_WITH_ZSTD). Each buffer is compressed on
- * its own and prefixed by its uncompressed length (int64), or by -1 and stored
- * as is when compressing would not make it smaller. */
+ * default). compression_level is the codec's own scale, checked against
+ * ArrowIpcGetCompressionLevelRange (EINVAL outside it);
+ * NANOARROW_IPC_COMPRESSION_LEVEL_DEFAULT picks the codec's default. ENOTSUP when
+ * the library was built without that codec (NANOARROW_IPC_WITH_LZ4 /
+ * NANOARROW_IPC_WITH_ZSTD), EINVAL for an unknown type. Installs a serial
+ * compressor (ArrowIpcSerialCompressor), replacing any compressor set before; NONE
+ * removes it. Each buffer is compressed on its own and prefixed by its
+ * uncompressed length (int64), or by -1 and stored as is when compressing would
+ * not make it smaller. Schemas encoded while a compressor is set declare the
+ * COMPRESSED_BODY feature. */
 ArrowErrorCode ArrowIpcEncoderSetCompression(struct ArrowIpcEncoder* encoder,
-                                             enum ArrowIpcCompressionType codec,
+                                             enum ArrowIpcCompressionType compression_type,
+                                             int compression_level,
                                              struct ArrowError* error);
+
+/* Moves compressor into the encoder (compressor->release is NULL afterwards),
+ * releasing the one set before. Its compression_type is the codec batches
+ * declare (NONE: batches are not compressed); whether it can compress is only
+ * known when a batch is encoded. */
+ArrowErrorCode ArrowIpcEncoderSetCompressor(struct ArrowIpcEncoder* encoder,
+                                            struct ArrowIpcCompressor* compressor);
 
 /* Alignment of body buffers: a power of two, at least 8 and at most 4096
  * (EINVAL otherwise). 8 by default; 64 matches Arrow C++'s default. */
@@ -97,7 +194,15 @@ ArrowErrorCode ArrowIpcEncoderEncodeSimpleRecordBatch(
     struct ArrowBuffer* body_buffer, struct ArrowError* error);
 
 /* A DictionaryBatch message with the given id holding the values view (a
- * dictionary's values, e.g. array_view->dictionary) as its single column. */
+ * dictionary's values, e.g. array_view->dictionary) as its single column,
+ * appending the body to body_buffer; compressed like record batches. */
+ArrowErrorCode ArrowIpcEncoderEncodeSimpleDictionaryBatch(
+    struct ArrowIpcEncoder* encoder, int64_t dictionary_id, char is_delta,
+    const struct ArrowArrayView* values_view, struct ArrowBuffer* body_buffer,
+    struct ArrowError* error);
+
+/* The same as ArrowIpcEncoderEncodeSimpleDictionaryBatch (this library's earlier
+ * name for it). */
 ArrowErrorCode ArrowIpcEncoderEncodeDictionaryBatch(
     struct ArrowIpcEncoder* encoder, int64_t id, char is_delta,
     const struct ArrowArrayView* values, struct ArrowBuffer* body_buffer,
@@ -153,9 +258,11 @@ ArrowErrorCode ArrowIpcWriterInit(struct ArrowIpcWriter* writer,
                                   struct ArrowIpcOutputStream* output_stream);
 void ArrowIpcWriterReset(struct ArrowIpcWriter* writer);
 
-/* See ArrowIpcEncoderSetCompression / ArrowIpcEncoderSetAlignment. */
+/* See ArrowIpcEncoderSetCompression / ArrowIpcEncoderSetAlignment. Set the
+ * compression before writing the schema, so that it declares the feature. */
 ArrowErrorCode ArrowIpcWriterSetCompression(struct ArrowIpcWriter* writer,
-                                            enum ArrowIpcCompressionType codec,
+                                            enum ArrowIpcCompressionType compression_type,
+                                            int compression_level,
                                             struct ArrowError* error);
 ArrowErrorCode ArrowIpcWriterSetAlignment(struct ArrowIpcWriter* writer,
                                           int64_t alignment, struct ArrowError* error);
@@ -171,7 +278,21 @@ ArrowErrorCode ArrowIpcWriterWriteSchema(struct ArrowIpcWriter* writer,
 ArrowErrorCode ArrowIpcWriterWriteArrayView(struct ArrowIpcWriter* writer,
                                             const struct ArrowArrayView* in,
                                             struct ArrowError* error);
-/* The schema, every array and the end-of-stream marker. */
+/* A dictionary batch written by the caller: values_view holds the values of the
+ * schema's dictionary dictionary_id (ids numbered as ArrowIpcEncoderEncodeSchema
+ * does), all of them, or when is_delta only those appended to the ones written
+ * before. Must follow the schema; the values must match the schema's value type
+ * and are validated. In the file format it is listed in the footer, and a
+ * replacement (not a delta) of a dictionary already written is refused (EINVAL).
+ * Record batches written afterwards rely on it: ArrowIpcWriterWriteArrayView
+ * writes a dictionary again only when its values differ from what the reader
+ * holds. */
+ArrowErrorCode ArrowIpcWriterWriteDictionaryBatch(struct ArrowIpcWriter* writer,
+                                                  int64_t dictionary_id, char is_delta,
+                                                  const struct ArrowArrayView* values_view,
+                                                  struct ArrowError* error);
+/* The schema, every array (each preceded by the dictionary batches it needs, as
+ * ArrowIpcWriterWriteArrayView writes them) and the end-of-stream marker. */
 ArrowErrorCode ArrowIpcWriterWriteArrayStream(struct ArrowIpcWriter* writer,
                                               struct ArrowArrayStream* in,
                                               struct ArrowError* error);

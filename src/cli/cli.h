@@ -49,10 +49,12 @@ ArrowErrorCode CliOpenBuffer(struct ArrowBuffer* data, enum CliFormat format,
 typedef void (*CliProgressFunction)(void* private_data, int64_t n_batches, int64_t n_rows);
 
 /* Writes every batch of in as format to out (an initialized ArrowBuffer).
- * compression applies to IPC formats only. */
+ * compression (at compression_level, see ArrowIpcWriterSetCompression) applies to
+ * IPC formats only. */
 ArrowErrorCode CliWriteStream(struct ArrowArrayStream* in, enum CliFormat format,
                               enum ArrowIpcCompressionType compression,
-                              struct ArrowBuffer* out, CliProgressFunction progress,
+                              int compression_level, struct ArrowBuffer* out,
+                              CliProgressFunction progress,
                               void* progress_data, struct ArrowError* error);
 
 /* Writes all of data to path ("-": stdout). */

@@ -38,7 +38,8 @@ static ArrowErrorCode CliIntegrationWrite(const char* input_path, enum CliFormat
 
   NANOARROW_RETURN_NOT_OK(CliOpenInput(input_path, from, &in, NULL, error));
   ArrowBufferInit(&out);
-  rc = CliWriteStream(&in, to, NANOARROW_IPC_COMPRESSION_TYPE_NONE, &out, NULL, NULL, error);
+  rc = CliWriteStream(&in, to, NANOARROW_IPC_COMPRESSION_TYPE_NONE,
+                      NANOARROW_IPC_COMPRESSION_LEVEL_DEFAULT, &out, NULL, NULL, error);
   ArrowArrayStreamRelease(&in);
   if (rc == NANOARROW_OK) rc = CliWriteFile(output_path, &out, error);
   ArrowBufferReset(&out);

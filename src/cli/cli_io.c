@@ -134,7 +134,8 @@ static ArrowErrorCode CliNext(struct ArrowArrayStream* in, struct ArrowArray* ou
 
 static ArrowErrorCode CliWriteIpc(struct ArrowArrayStream* in, int is_file,
                                   enum ArrowIpcCompressionType compression,
-                                  struct ArrowBuffer* out, CliProgressFunction progress,
+                                  int compression_level, struct ArrowBuffer* out,
+                                  CliProgressFunction progress,
                                   void* progress_data, struct ArrowError* error) {
   struct ArrowIpcOutputStream output;
   struct ArrowIpcWriter writer;
@@ -161,7 +162,7 @@ static ArrowErrorCode CliWriteIpc(struct ArrowArrayStream* in, int is_file,
 
   ArrowArrayViewInitFromType(&view, NANOARROW_TYPE_UNINITIALIZED);
   if (compression != NANOARROW_IPC_COMPRESSION_TYPE_NONE) {
-    rc = ArrowIpcWriterSetCompression(&writer, compression, error);
+    rc = ArrowIpcWriterSetCompression(&writer, compression, compression_level, error);
   }
   if (rc == NANOARROW_OK && is_file) rc = ArrowIpcWriterStartFile(&writer, error);
   if (rc == NANOARROW_OK) rc = ArrowIpcWriterWriteSchema(&writer, &schema, error);
@@ -197,15 +198,16 @@ static ArrowErrorCode CliWriteIpc(struct ArrowArrayStream* in, int is_file,
 
 ArrowErrorCode CliWriteStream(struct ArrowArrayStream* in, enum CliFormat format,
                               enum ArrowIpcCompressionType compression,
-                              struct ArrowBuffer* out, CliProgressFunction progress,
+                              int compression_level, struct ArrowBuffer* out,
+                              CliProgressFunction progress,
                               void* progress_data, struct ArrowError* error) {
   switch (format) {
     case CLI_FORMAT_JSON:
       return ArrowTestingJsonWriteStream(in, out, error);
     case CLI_FORMAT_STREAM:
     case CLI_FORMAT_FILE:
-      return CliWriteIpc(in, format == CLI_FORMAT_FILE, compression, out, progress,
-                         progress_data, error);
+      return CliWriteIpc(in, format == CLI_FORMAT_FILE, compression, compression_level,
+                         out, progress, progress_data, error);
     default:
       ArrowErrorSet(error, "unknown output format");
       return EINVAL;

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,7 +29,7 @@ static const char* kUsage =
     "  cat FILE [--format table|jsonl|json] [--limit N]\n"
     "                              print the data (table on a terminal, else jsonl)\n"
     "  validate FILE               validate every batch fully (exit 1 when invalid)\n"
-    "  convert IN OUT [--to stream|file|json] [--compression lz4|zstd]\n"
+    "  convert IN OUT [--to stream|file|json] [--compression lz4|zstd [--level N]]\n"
     "                              convert between IPC stream, IPC file and JSON\n"
     "  integration --arrow=PATH --json=PATH --mode=ARROW_TO_JSON|JSON_TO_ARROW|VALIDATE\n"
     "                              Arrow integration harness (archery) mode\n"
@@ -51,10 +52,13 @@ static const char* kValidateUsage =
     "Reads and fully validates every batch. Exit 0 when valid; otherwise exit 1 with\n"
     "one line saying what is wrong and where.\n";
 static const char* kConvertUsage =
-    "usage: nanoarrow convert IN OUT [--to stream|file|json] [--compression lz4|zstd]\n"
+    "usage: nanoarrow convert IN OUT [--to stream|file|json]\n"
+    "                         [--compression lz4|zstd [--level N]]\n"
     "Converts between IPC stream, IPC file and integration JSON. The output format\n"
     "defaults from OUT's extension (.arrow/.arrow_file/.feather: file, .json: json,\n"
-    "otherwise stream). --compression compresses IPC bodies.\n";
+    "otherwise stream). --compression compresses IPC bodies, at the codec's level N\n"
+    "with --level (zstd: up to 22, negative for faster; lz4: up to 12, negative\n"
+    "for faster; 0, the default, is the codec's own default).\n";
 static const char* kIntegrationUsage =
     "usage: nanoarrow integration --arrow=PATH --json=PATH --mode=MODE\n"
     "MODE is ARROW_TO_JSON, JSON_TO_ARROW (writes an IPC file) or VALIDATE (exit 1\n"
@@ -374,6 +378,8 @@ static int CommandConvert(int argc, char** argv) {
   int n_paths = 0;
   enum CliFormat to = CLI_FORMAT_UNKNOWN;
   enum ArrowIpcCompressionType compression = NANOARROW_IPC_COMPRESSION_TYPE_NONE;
+  int compression_level = NANOARROW_IPC_COMPRESSION_LEVEL_DEFAULT;
+  int level_given = 0;
   struct ArrowArrayStream stream;
   struct ArrowBuffer out;
   struct ArrowError error;
@@ -397,6 +403,16 @@ static int CommandConvert(int argc, char** argv) {
       } else {
         return UsageError("convert", kConvertUsage, "--compression must be lz4 or zstd");
       }
+    } else if (OptionValue(argc, argv, &i, "--level", &value)) {
+      char* end;
+      long level;
+      errno = 0;
+      level = strtol(value, &end, 10);
+      if (end == value || *end != '\0' || errno != 0 || level < INT_MIN || level > INT_MAX) {
+        return UsageError("convert", kConvertUsage, "--level must be an integer");
+      }
+      compression_level = (int)level;
+      level_given = 1;
     } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
       return UsageError("convert", kConvertUsage, "unknown option");
     } else if (n_paths < 2) {
@@ -406,6 +422,9 @@ static int CommandConvert(int argc, char** argv) {
     }
   }
   if (n_paths != 2) return UsageError("convert", kConvertUsage, "expected IN and OUT");
+  if (level_given && compression == NANOARROW_IPC_COMPRESSION_TYPE_NONE) {
+    return UsageError("convert", kConvertUsage, "--level needs --compression");
+  }
   if (to == CLI_FORMAT_UNKNOWN) {
     to = strcmp(paths[1], "-") == 0 ? CLI_FORMAT_STREAM : FormatFromExtension(paths[1]);
   }
@@ -415,7 +434,8 @@ static int CommandConvert(int argc, char** argv) {
     return Fail("convert", error.message);
   }
   ArrowBufferInit(&out);
-  rc = CliWriteStream(&stream, to, compression, &out, show_progress ? &ShowProgress : NULL,
+  rc = CliWriteStream(&stream, to, compression, compression_level, &out,
+                      show_progress ? &ShowProgress : NULL,
                       NULL, &error);
   if (show_progress) fprintf(stderr, "\n");
   ArrowArrayStreamRelease(&stream);

@@ -7,13 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#if defined(NANOARROW_IPC_WITH_LZ4)
-#include <lz4frame.h>
-#endif
-#if defined(NANOARROW_IPC_WITH_ZSTD)
-#include <zstd.h>
-#endif
-
 #include "nanoarrow/nanoarrow.h"
 #include "nanoarrow/nanoarrow_ipc.h"
 #include "nanoarrow/nanoarrow_ipc_writer.h"
@@ -122,10 +115,38 @@ struct ArrowIpcBatchTemplate {
   int64_t buffers_position;
 };
 
+/* One body buffer of the message being encoded while compressing: the
+ * compressor's output for it goes to slot's compressed buffer, and src (the
+ * caller's memory, or a copy in the slot when it came from scratch space) stays
+ * valid until the body is assembled. */
+struct ArrowIpcPendingBuffer {
+  const void* src;
+  int64_t size;
+  int borrowed;
+  /* Index of its struct ArrowIpcCompressSlot (-1 for an empty buffer). */
+  int64_t slot;
+};
+
+/* Allocated one by one (the compressor may keep pointers to them until its
+ * compress_wait) and reused, by index, message after message. */
+struct ArrowIpcCompressSlot {
+  struct ArrowBuffer compressed;
+  struct ArrowBuffer copy;
+};
+
 struct ArrowIpcEncoderPrivate {
   /* The flatbuffer of the last encoded message. */
   struct ArrowIpcFbb fbb;
+  /* The codec the message being encoded declares (from compressor). */
   enum ArrowIpcCompressionType codec;
+  /* release == NULL: no compression. */
+  struct ArrowIpcCompressor compressor;
+  /* struct ArrowIpcCompressSlot* of every slot allocated so far. */
+  struct ArrowBuffer slots;
+  /* struct ArrowIpcPendingBuffer of the message being encoded. */
+  struct ArrowBuffer pending;
+  /* Non-zero while compress_add calls wait for their compress_wait. */
+  int compress_outstanding;
   int64_t alignment;
   /* Collected while walking a record batch: FieldNode and Buffer structs
    * (little-endian) and variadicBufferCounts. */
@@ -169,7 +190,17 @@ ArrowErrorCode ArrowIpcEncoderInit(struct ArrowIpcEncoder* encoder) {
   ArrowBufferInit(&private_data->scratch);
   ArrowBufferInit(&private_data->spans);
   ArrowBufferInit(&private_data->batch_template.bytes);
+  ArrowBufferInit(&private_data->slots);
+  ArrowBufferInit(&private_data->pending);
+  private_data->compressor.release = NULL;
   return NANOARROW_OK;
+}
+
+static void ArrowIpcEncoderReleaseCompressor(struct ArrowIpcEncoderPrivate* private_data) {
+  if (private_data->compressor.release != NULL) {
+    private_data->compressor.release(&private_data->compressor);
+  }
+  private_data->compressor.release = NULL;
 }
 
 NANOARROW_COLD
@@ -184,41 +215,82 @@ void ArrowIpcEncoderReset(struct ArrowIpcEncoder* encoder) {
   ArrowBufferReset(&private_data->scratch);
   ArrowBufferReset(&private_data->spans);
   ArrowBufferReset(&private_data->batch_template.bytes);
+  ArrowIpcEncoderReleaseCompressor(private_data);
+  {
+    struct ArrowIpcCompressSlot** slots =
+        (struct ArrowIpcCompressSlot**)private_data->slots.data;
+    int64_t n_slots = private_data->slots.size_bytes / (int64_t)sizeof(*slots);
+    int64_t i;
+    for (i = 0; i < n_slots; i++) {
+      ArrowBufferReset(&slots[i]->compressed);
+      ArrowBufferReset(&slots[i]->copy);
+      ArrowFree(slots[i]);
+    }
+  }
+  ArrowBufferReset(&private_data->slots);
+  ArrowBufferReset(&private_data->pending);
   ArrowFree(private_data);
   encoder->private_data = NULL;
 }
 
 NANOARROW_COLD
+ArrowErrorCode ArrowIpcEncoderSetCompressor(struct ArrowIpcEncoder* encoder,
+                                            struct ArrowIpcCompressor* compressor) {
+  struct ArrowIpcEncoderPrivate* private_data =
+      (struct ArrowIpcEncoderPrivate*)encoder->private_data;
+  if (compressor == NULL || compressor->release == NULL) return EINVAL;
+  ArrowIpcEncoderReleaseCompressor(private_data);
+  memcpy(&private_data->compressor, compressor, sizeof(*compressor));
+  compressor->release = NULL;
+  return NANOARROW_OK;
+}
+
+NANOARROW_COLD
 ArrowErrorCode ArrowIpcEncoderSetCompression(struct ArrowIpcEncoder* encoder,
-                                             enum ArrowIpcCompressionType codec,
+                                             enum ArrowIpcCompressionType compression_type,
+                                             int compression_level,
                                              struct ArrowError* error) {
   struct ArrowIpcEncoderPrivate* private_data =
       (struct ArrowIpcEncoderPrivate*)encoder->private_data;
-  switch (codec) {
+  struct ArrowIpcCompressor compressor;
+  int min_level;
+  int max_level;
+  int result;
+
+  switch (compression_type) {
     case NANOARROW_IPC_COMPRESSION_TYPE_NONE:
-      break;
+      ArrowIpcEncoderReleaseCompressor(private_data);
+      return NANOARROW_OK;
     case NANOARROW_IPC_COMPRESSION_TYPE_LZ4_FRAME:
-#if !defined(NANOARROW_IPC_WITH_LZ4)
-      ArrowErrorSet(error, "LZ4_FRAME compression requires a build with "
-                           "NANOARROW_IPC_WITH_LZ4");
-      return ENOTSUP;
-#else
-      break;
-#endif
     case NANOARROW_IPC_COMPRESSION_TYPE_ZSTD:
-#if !defined(NANOARROW_IPC_WITH_ZSTD)
-      ArrowErrorSet(error, "ZSTD compression requires a build with "
-                           "NANOARROW_IPC_WITH_ZSTD");
-      return ENOTSUP;
-#else
       break;
-#endif
     default:
-      ArrowErrorSet(error, "Unknown compression type %d", (int)codec);
+      ArrowErrorSet(error, "Unknown compression type with value %d", (int)compression_type);
       return EINVAL;
   }
-  private_data->codec = codec;
-  return NANOARROW_OK;
+
+  /* Checked now rather than when the first batch is encoded. */
+  if (ArrowIpcGetCompressionLevelRange(compression_type, &min_level, &max_level) !=
+      NANOARROW_OK) {
+    ArrowErrorSet(error,
+                  "Compression type with value %d not supported by this build of "
+                  "nanoarrow",
+                  (int)compression_type);
+    return ENOTSUP;
+  }
+  if (compression_level < min_level || compression_level > max_level) {
+    ArrowErrorSet(error, "Compression level %d is out of range for %s (expected %d to %d)",
+                  compression_level, ArrowIpcCompressionTypeToString(compression_type),
+                  min_level, max_level);
+    return EINVAL;
+  }
+
+  result = ArrowIpcSerialCompressor(&compressor, compression_type, compression_level);
+  if (result != NANOARROW_OK) {
+    ArrowErrorSet(error, "Out of memory creating a compressor");
+    return result;
+  }
+  return ArrowIpcEncoderSetCompressor(encoder, &compressor);
 }
 
 NANOARROW_COLD
@@ -780,64 +852,6 @@ ArrowErrorCode ArrowIpcEncoderEncodeSchema(struct ArrowIpcEncoder* encoder,
 
 /* ---- Record batch bodies ---- */
 
-/* Compresses size bytes of data into out (capacity bytes, at least the codec's
- * bound for size). */
-static ArrowErrorCode ArrowIpcCompress(const struct ArrowIpcEncoderPrivate* private_data,
-                                       const void* data, int64_t size, uint8_t* out,
-                                       int64_t capacity, int64_t* compressed_size_out,
-                                       struct ArrowError* error) {
-  switch (private_data->codec) {
-#if defined(NANOARROW_IPC_WITH_LZ4)
-    case NANOARROW_IPC_COMPRESSION_TYPE_LZ4_FRAME: {
-      size_t result = LZ4F_compressFrame(out, (size_t)capacity, data, (size_t)size, NULL);
-      if (LZ4F_isError(result)) {
-        ArrowErrorSet(error, "LZ4 compression failed: %s", LZ4F_getErrorName(result));
-        return EIO;
-      }
-      *compressed_size_out = (int64_t)result;
-      return NANOARROW_OK;
-    }
-#endif
-#if defined(NANOARROW_IPC_WITH_ZSTD)
-    case NANOARROW_IPC_COMPRESSION_TYPE_ZSTD: {
-      size_t result = ZSTD_compress(out, (size_t)capacity, data, (size_t)size, 1);
-      if (ZSTD_isError(result)) {
-        ArrowErrorSet(error, "ZSTD compression failed: %s", ZSTD_getErrorName(result));
-        return EIO;
-      }
-      *compressed_size_out = (int64_t)result;
-      return NANOARROW_OK;
-    }
-#endif
-    default:
-      NANOARROW_UNUSED(data);
-      NANOARROW_UNUSED(size);
-      NANOARROW_UNUSED(out);
-      NANOARROW_UNUSED(capacity);
-      NANOARROW_UNUSED(compressed_size_out);
-      ArrowErrorSet(error, "Compression type %d is not available",
-                    (int)private_data->codec);
-      return ENOTSUP;
-  }
-}
-
-/* The most bytes compressing size bytes can produce. */
-static int64_t ArrowIpcCompressBound(const struct ArrowIpcEncoderPrivate* private_data,
-                                     int64_t size) {
-  switch (private_data->codec) {
-#if defined(NANOARROW_IPC_WITH_LZ4)
-    case NANOARROW_IPC_COMPRESSION_TYPE_LZ4_FRAME:
-      return (int64_t)LZ4F_compressFrameBound((size_t)size, NULL);
-#endif
-#if defined(NANOARROW_IPC_WITH_ZSTD)
-    case NANOARROW_IPC_COMPRESSION_TYPE_ZSTD:
-      return (int64_t)ZSTD_compressBound((size_t)size);
-#endif
-    default:
-      return size;
-  }
-}
-
 /* Appends bytes of the body. borrowed data (the caller's arrays, unchanged until
  * the message is written) may, in deferred mode, be listed as a span instead of
  * copied; other data (scratch space reused by the next buffer) is always copied. */
@@ -857,51 +871,148 @@ static ArrowErrorCode ArrowIpcBodyAppend(struct ArrowIpcEncoderPrivate* private_
   return NANOARROW_OK;
 }
 
-/* Appends one body buffer (compressed when a codec is set), its Buffer struct, and
- * zero padding up to the alignment. */
-static ArrowErrorCode ArrowIpcEmitBufferImpl(struct ArrowIpcEncoderPrivate* private_data,
-                                             struct ArrowBuffer* body, const void* data,
-                                             int64_t size, int borrowed,
-                                             struct ArrowError* error) {
-  int64_t offset = private_data->body_length;
-  int64_t length = size;
-  int64_t padding;
+/* Appends the Buffer struct of a body buffer. */
+static ArrowErrorCode ArrowIpcAppendBufferStruct(struct ArrowIpcEncoderPrivate* private_data,
+                                                 int64_t offset, int64_t length) {
   uint8_t* buffer_struct;
-
-  if (private_data->codec == NANOARROW_IPC_COMPRESSION_TYPE_NONE || size == 0) {
-    NANOARROW_RETURN_NOT_OK(ArrowIpcBodyAppend(private_data, body, data, size, borrowed));
-  } else {
-    /* Compressed straight into the body, after room for the length prefix. */
-    int64_t bound = ArrowIpcCompressBound(private_data, size);
-    int64_t compressed_size;
-    NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(body, 8 + bound));
-    NANOARROW_RETURN_NOT_OK(ArrowIpcCompress(private_data, data, size,
-                                             body->data + body->size_bytes + 8, bound,
-                                             &compressed_size, error));
-    if (compressed_size < size) {
-      ArrowIpcFbbStoreLE(body->data + body->size_bytes, (uint64_t)size, 8);
-      body->size_bytes += 8 + compressed_size;
-      private_data->body_length += 8 + compressed_size;
-      length = 8 + compressed_size;
-    } else {
-      /* Stored uncompressed, as the format allows, when compressing does not help. */
-      NANOARROW_RETURN_NOT_OK(ArrowIpcAppendLE64(body, -1));
-      private_data->body_length += 8;
-      NANOARROW_RETURN_NOT_OK(ArrowIpcBodyAppend(private_data, body, data, size, borrowed));
-      length = 8 + size;
-    }
-  }
-
-  padding = (-private_data->body_length) & (private_data->alignment - 1);
-  NANOARROW_RETURN_NOT_OK(ArrowBufferAppendFill(body, 0, padding));
-  private_data->body_length += padding;
-
   NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(&private_data->buffers, FBE_BUFFER_SIZE));
   buffer_struct = private_data->buffers.data + private_data->buffers.size_bytes;
   ArrowIpcFbbStoreLE(buffer_struct, (uint64_t)offset, 8);
   ArrowIpcFbbStoreLE(buffer_struct + 8, (uint64_t)length, 8);
   private_data->buffers.size_bytes += FBE_BUFFER_SIZE;
   return NANOARROW_OK;
+}
+
+/* Zero padding from the end of the body so far up to the alignment. */
+static ArrowErrorCode ArrowIpcBodyPad(struct ArrowIpcEncoderPrivate* private_data,
+                                      struct ArrowBuffer* body) {
+  int64_t padding = (-private_data->body_length) & (private_data->alignment - 1);
+  NANOARROW_RETURN_NOT_OK(ArrowBufferAppendFill(body, 0, padding));
+  private_data->body_length += padding;
+  return NANOARROW_OK;
+}
+
+/* The slot at index, allocated when it is the first time a message has this
+ * many buffers. */
+static ArrowErrorCode ArrowIpcCompressSlotAt(struct ArrowIpcEncoderPrivate* private_data,
+                                             int64_t index,
+                                             struct ArrowIpcCompressSlot** out) {
+  struct ArrowIpcCompressSlot* slot;
+  while (private_data->slots.size_bytes / (int64_t)sizeof(slot) <= index) {
+    NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(&private_data->slots, (int64_t)sizeof(slot)));
+    slot = (struct ArrowIpcCompressSlot*)ArrowMalloc(sizeof(struct ArrowIpcCompressSlot));
+    if (slot == NULL) return ENOMEM;
+    ArrowBufferInit(&slot->compressed);
+    ArrowBufferInit(&slot->copy);
+    ArrowBufferAppendUnsafe(&private_data->slots, &slot, sizeof(slot));
+  }
+  *out = ((struct ArrowIpcCompressSlot**)private_data->slots.data)[index];
+  return NANOARROW_OK;
+}
+
+/* While compressing: queues one body buffer with the compressor; its bytes and
+ * Buffer struct are written by ArrowIpcAssembleCompressedBody. */
+static ArrowErrorCode ArrowIpcQueueCompressedBuffer(
+    struct ArrowIpcEncoderPrivate* private_data, const void* data, int64_t size,
+    int borrowed, struct ArrowError* error) {
+  struct ArrowIpcPendingBuffer pending;
+  struct ArrowIpcCompressSlot* slot;
+  struct ArrowBufferView src;
+  int result;
+
+  pending.src = data;
+  pending.size = size;
+  pending.borrowed = borrowed;
+  pending.slot = -1;
+  if (size > 0) {
+    pending.slot = private_data->pending.size_bytes / (int64_t)sizeof(pending);
+    NANOARROW_RETURN_NOT_OK(ArrowIpcCompressSlotAt(private_data, pending.slot, &slot));
+    slot->compressed.size_bytes = 0;
+    if (!borrowed) {
+      /* Scratch space is reused by the next buffer: the compressor gets a copy. */
+      slot->copy.size_bytes = 0;
+      NANOARROW_RETURN_NOT_OK(ArrowBufferAppend(&slot->copy, data, size));
+      pending.src = slot->copy.data;
+    }
+  }
+  NANOARROW_RETURN_NOT_OK(ArrowBufferAppend(&private_data->pending, &pending, sizeof(pending)));
+  /* Placeholder, set when the body is assembled. */
+  NANOARROW_RETURN_NOT_OK(ArrowIpcAppendBufferStruct(private_data, 0, 0));
+  if (size == 0) return NANOARROW_OK;
+
+  src.data.data = pending.src;
+  src.size_bytes = size;
+  private_data->compress_outstanding = 1;
+  result = private_data->compressor.compress_add(&private_data->compressor, src,
+                                                 &slot->compressed, error);
+  if (result != NANOARROW_OK) {
+    /* Keep the compressor's message: ArrowIpcFinishBodyError drains it quietly. */
+    return result;
+  }
+  return NANOARROW_OK;
+}
+
+/* Waits for the compressor and writes the queued buffers, each prefixed by its
+ * uncompressed length, or by -1 and stored as is when compression did not make it
+ * smaller. */
+static ArrowErrorCode ArrowIpcAssembleCompressedBody(
+    struct ArrowIpcEncoderPrivate* private_data, struct ArrowBuffer* body,
+    struct ArrowError* error) {
+  const struct ArrowIpcPendingBuffer* pending =
+      (const struct ArrowIpcPendingBuffer*)private_data->pending.data;
+  int64_t n_pending =
+      private_data->pending.size_bytes / (int64_t)sizeof(struct ArrowIpcPendingBuffer);
+  struct ArrowIpcCompressSlot** slots =
+      (struct ArrowIpcCompressSlot**)private_data->slots.data;
+  int64_t i;
+
+  if (private_data->compress_outstanding) {
+    int result = private_data->compressor.compress_wait(&private_data->compressor, -1, error);
+    private_data->compress_outstanding = 0;
+    NANOARROW_RETURN_NOT_OK(result);
+  }
+
+  for (i = 0; i < n_pending; i++) {
+    int64_t offset = private_data->body_length;
+    int64_t length = 0;
+    if (pending[i].size > 0) {
+      const struct ArrowBuffer* compressed = &slots[pending[i].slot]->compressed;
+      if (compressed->size_bytes < pending[i].size) {
+        NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(body, 8 + compressed->size_bytes));
+        NANOARROW_RETURN_NOT_OK(ArrowIpcAppendLE64(body, pending[i].size));
+        ArrowBufferAppendUnsafe(body, compressed->data, compressed->size_bytes);
+        length = 8 + compressed->size_bytes;
+        private_data->body_length += length;
+      } else {
+        NANOARROW_RETURN_NOT_OK(ArrowIpcAppendLE64(body, -1));
+        private_data->body_length += 8;
+        /* A copy in a slot also stays put until the next message is encoded. */
+        NANOARROW_RETURN_NOT_OK(ArrowIpcBodyAppend(private_data, body, pending[i].src,
+                                                   pending[i].size, 1));
+        length = 8 + pending[i].size;
+      }
+    }
+    NANOARROW_RETURN_NOT_OK(ArrowIpcBodyPad(private_data, body));
+    ArrowIpcFbbStoreLE(private_data->buffers.data + FBE_BUFFER_SIZE * i, (uint64_t)offset, 8);
+    ArrowIpcFbbStoreLE(private_data->buffers.data + FBE_BUFFER_SIZE * i + 8,
+                       (uint64_t)length, 8);
+  }
+  return NANOARROW_OK;
+}
+
+/* Appends one body buffer (queued for compression when a codec is set), its Buffer
+ * struct, and zero padding up to the alignment. */
+static ArrowErrorCode ArrowIpcEmitBufferImpl(struct ArrowIpcEncoderPrivate* private_data,
+                                             struct ArrowBuffer* body, const void* data,
+                                             int64_t size, int borrowed,
+                                             struct ArrowError* error) {
+  int64_t offset = private_data->body_length;
+  if (private_data->codec != NANOARROW_IPC_COMPRESSION_TYPE_NONE) {
+    return ArrowIpcQueueCompressedBuffer(private_data, data, size, borrowed, error);
+  }
+  NANOARROW_RETURN_NOT_OK(ArrowIpcBodyAppend(private_data, body, data, size, borrowed));
+  NANOARROW_RETURN_NOT_OK(ArrowIpcBodyPad(private_data, body));
+  return ArrowIpcAppendBufferStruct(private_data, offset, size);
 }
 
 /* A buffer of the caller's arrays. */
@@ -1490,15 +1601,43 @@ static void ArrowIpcStartBody(struct ArrowIpcEncoderPrivate* private_data,
   private_data->body_start = body->size_bytes;
   private_data->body_length = 0;
   private_data->spans.size_bytes = 0;
+  private_data->pending.size_bytes = 0;
+  private_data->compress_outstanding = 0;
+  private_data->codec = private_data->compressor.release != NULL
+                            ? private_data->compressor.compression_type
+                            : NANOARROW_IPC_COMPRESSION_TYPE_NONE;
+}
+
+/* The codec of the compressor must be one a message can declare. */
+static ArrowErrorCode ArrowIpcCheckCodec(const struct ArrowIpcEncoderPrivate* private_data,
+                                         struct ArrowError* error) {
+  switch (private_data->codec) {
+    case NANOARROW_IPC_COMPRESSION_TYPE_NONE:
+    case NANOARROW_IPC_COMPRESSION_TYPE_LZ4_FRAME:
+    case NANOARROW_IPC_COMPRESSION_TYPE_ZSTD:
+      return NANOARROW_OK;
+    default:
+      ArrowErrorSet(error, "Unknown compression type with value %d",
+                    (int)private_data->codec);
+      return EINVAL;
+  }
 }
 
 /* On failure the body is rolled back so that nothing half-encoded stays in it. */
 static ArrowErrorCode ArrowIpcFinishBodyError(struct ArrowIpcEncoderPrivate* private_data,
                                               struct ArrowBuffer* body, int result,
                                               struct ArrowError* error) {
+  if (private_data->compress_outstanding) {
+    /* Whatever the compressor still works on is finished or dropped before the
+     * buffers it writes to are reused; the first error is the one reported. */
+    struct ArrowError ignored;
+    private_data->compressor.compress_wait(&private_data->compressor, -1, &ignored);
+    private_data->compress_outstanding = 0;
+  }
   body->size_bytes = private_data->body_start;
   private_data->body_length = 0;
   private_data->spans.size_bytes = 0;
+  private_data->pending.size_bytes = 0;
   if (result == ENOMEM) ArrowErrorSet(error, "Out of memory encoding a record batch");
   if (result == ERANGE) ArrowErrorSet(error, "Record batch metadata exceeds 2 GiB");
   return result;
@@ -1519,11 +1658,15 @@ ArrowErrorCode ArrowIpcEncoderEncodeSimpleRecordBatch(
   }
 
   ArrowIpcStartBody(private_data, body_buffer);
+  NANOARROW_RETURN_NOT_OK(ArrowIpcCheckCodec(private_data, error));
   for (i = 0; i < array_view->n_children && result == NANOARROW_OK; i++) {
     const struct ArrowArrayView* child = array_view->children[i];
     result = ArrowIpcEncodeColumn(private_data, body_buffer, child,
                                   child->offset + array_view->offset, array_view->length,
                                   1, error);
+  }
+  if (result == NANOARROW_OK && private_data->codec != NANOARROW_IPC_COMPRESSION_TYPE_NONE) {
+    result = ArrowIpcAssembleCompressedBody(private_data, body_buffer, error);
   }
   if (result == NANOARROW_OK) {
     result = ArrowIpcFbWriteRecordBatchMessage(private_data, array_view->length);
@@ -1539,6 +1682,15 @@ ArrowErrorCode ArrowIpcEncoderEncodeDictionaryBatch(
     struct ArrowIpcEncoder* encoder, int64_t id, char is_delta,
     const struct ArrowArrayView* values, struct ArrowBuffer* body_buffer,
     struct ArrowError* error) {
+  return ArrowIpcEncoderEncodeSimpleDictionaryBatch(encoder, id, is_delta, values,
+                                                    body_buffer, error);
+}
+
+NANOARROW_COLD
+ArrowErrorCode ArrowIpcEncoderEncodeSimpleDictionaryBatch(
+    struct ArrowIpcEncoder* encoder, int64_t id, char is_delta,
+    const struct ArrowArrayView* values, struct ArrowBuffer* body_buffer,
+    struct ArrowError* error) {
   struct ArrowIpcEncoderPrivate* private_data =
       (struct ArrowIpcEncoderPrivate*)encoder->private_data;
   struct ArrowIpcFbb* fbb = &private_data->fbb;
@@ -1548,8 +1700,12 @@ ArrowErrorCode ArrowIpcEncoderEncodeDictionaryBatch(
   int result;
 
   ArrowIpcStartBody(private_data, body_buffer);
+  NANOARROW_RETURN_NOT_OK(ArrowIpcCheckCodec(private_data, error));
   result = ArrowIpcEncodeColumn(private_data, body_buffer, values, values->offset,
                                 values->length, 1, error);
+  if (result == NANOARROW_OK && private_data->codec != NANOARROW_IPC_COMPRESSION_TYPE_NONE) {
+    result = ArrowIpcAssembleCompressedBody(private_data, body_buffer, error);
+  }
   if (result == NANOARROW_OK) {
     result = ArrowIpcFbStartMessage(fbb, FBE_HEADER_DICTIONARY_BATCH,
                                     private_data->body_length, &header_slot, NULL);

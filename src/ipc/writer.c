@@ -35,6 +35,8 @@ struct ArrowIpcWriterDictionaryPlan {
   const struct ArrowArrayView* values;
   int64_t start;
   char is_delta;
+  /* The values the reader holds once the batch is written, and their encoding. */
+  int64_t new_length;
   struct ArrowBuffer new_signature;
 };
 
@@ -133,11 +135,13 @@ void ArrowIpcWriterReset(struct ArrowIpcWriter* writer) {
 
 NANOARROW_COLD
 ArrowErrorCode ArrowIpcWriterSetCompression(struct ArrowIpcWriter* writer,
-                                            enum ArrowIpcCompressionType codec,
+                                            enum ArrowIpcCompressionType compression_type,
+                                            int compression_level,
                                             struct ArrowError* error) {
   struct ArrowIpcWriterPrivate* private_data =
       (struct ArrowIpcWriterPrivate*)writer->private_data;
-  return ArrowIpcEncoderSetCompression(&private_data->encoder, codec, error);
+  return ArrowIpcEncoderSetCompression(&private_data->encoder, compression_type,
+                                       compression_level, error);
 }
 
 NANOARROW_COLD
@@ -674,6 +678,7 @@ static ArrowErrorCode ArrowIpcWriterPlanDictionary(struct ArrowIpcWriterPrivate*
     }
   }
 
+  plan.new_length = values->length;
   if (ArrowBufferAppend(&private_data->plans, &plan, sizeof(plan)) != NANOARROW_OK) {
     ArrowBufferReset(&plan.new_signature);
     ArrowErrorSet(error, "Out of memory planning dictionaries");
@@ -722,7 +727,7 @@ static ArrowErrorCode ArrowIpcWriterEncodeDictionaries(
     slice.length -= plans[i].start;
     slice.null_count = plans[i].start == 0 ? slice.null_count : -1;
     private_data->body.size_bytes = 0;
-    NANOARROW_RETURN_NOT_OK(ArrowIpcEncoderEncodeDictionaryBatch(
+    NANOARROW_RETURN_NOT_OK(ArrowIpcEncoderEncodeSimpleDictionaryBatch(
         &private_data->encoder, private_data->dictionaries[plans[i].state_index].id,
         plans[i].is_delta, &slice, &private_data->body, error));
     block.offset = private_data->pending.size_bytes;
@@ -757,7 +762,7 @@ static ArrowErrorCode ArrowIpcWriterCommitDictionaries(
     struct ArrowIpcFileBlock block = blocks[i];
     ArrowBufferReset(&state->signature);
     ArrowBufferMove(&plans[i].new_signature, &state->signature);
-    state->length = plans[i].values->length;
+    state->length = plans[i].new_length;
     block.offset += pending_start;
     if (private_data->writing_file) {
       NANOARROW_RETURN_NOT_OK_WITH_ERROR(
@@ -871,6 +876,156 @@ ArrowErrorCode ArrowIpcWriterWriteArrayView(struct ArrowIpcWriter* writer,
   if (in == NULL) return ArrowIpcWriterWriteEndOfStream(private_data, error);
 
   result = ArrowIpcWriterWriteBatch(private_data, in, error);
+  if (private_data->plans.size_bytes > 0) ArrowIpcWriterClearPlans(private_data);
+  return result;
+}
+
+/* The view (in the schema's view) whose dictionary has id, numbering as
+ * ArrowIpcWriterPlanDictionaries does; NULL when there is none. */
+NANOARROW_COLD
+static const struct ArrowArrayView* ArrowIpcWriterFindDictionaryField(
+    const struct ArrowArrayView* view, int64_t id, int64_t* next_id, int depth) {
+  const struct ArrowArrayView* value_view = view;
+  const struct ArrowArrayView* found;
+  int64_t i;
+  if (depth > NANOARROW_MAX_NESTING_DEPTH) return NULL;
+  if (view->dictionary != NULL) {
+    if ((*next_id)++ == id) return view;
+    value_view = view->dictionary;
+  }
+  for (i = 0; i < value_view->n_children; i++) {
+    found = ArrowIpcWriterFindDictionaryField(value_view->children[i], id, next_id,
+                                              depth + 1);
+    if (found != NULL) return found;
+  }
+  return NULL;
+}
+
+/* Plans the dictionary batch the caller asked for, as ArrowIpcWriterPlanDictionary
+ * plans those a record batch needs. */
+NANOARROW_COLD
+static ArrowErrorCode ArrowIpcWriterPlanCallerDictionary(
+    struct ArrowIpcWriterPrivate* private_data, int64_t id, char is_delta,
+    const struct ArrowArrayView* values, struct ArrowError* error) {
+  struct ArrowIpcWriterDictionaryPlan plan;
+  const struct ArrowIpcWriterDictionary* state;
+  int result;
+
+  memset(&plan, 0, sizeof(plan));
+  plan.state_index = ArrowIpcWriterFindDictionary(private_data, id);
+  state = plan.state_index >= 0 ? &private_data->dictionaries[plan.state_index] : NULL;
+  if (is_delta && (state == NULL || state->length < 0)) {
+    ArrowErrorSet(error, "Dictionary %" PRId64 " has not been written: a delta needs the "
+                         "values it extends", id);
+    return EINVAL;
+  }
+  if (!is_delta && state != NULL && state->length >= 0 && private_data->writing_file) {
+    ArrowErrorSet(error, "Dictionary %" PRId64 " was already written, and the IPC file "
+                         "format allows only deltas", id);
+    return EINVAL;
+  }
+  if (plan.state_index < 0) {
+    NANOARROW_RETURN_NOT_OK_WITH_ERROR(ArrowIpcWriterAddDictionary(private_data, id), error);
+    plan.state_index = private_data->n_dictionaries - 1;
+    state = &private_data->dictionaries[plan.state_index];
+  }
+
+  plan.values = values;
+  plan.start = 0;
+  plan.is_delta = is_delta;
+  plan.new_length = is_delta ? state->length + values->length : values->length;
+  ArrowBufferInit(&plan.new_signature);
+  result = NANOARROW_OK;
+  if (is_delta) {
+    result = ArrowBufferAppend(&plan.new_signature, state->signature.data,
+                               state->signature.size_bytes);
+  }
+  if (result == NANOARROW_OK) {
+    result = ArrowIpcWriterAppendValues(&plan.new_signature, values, 0, values->length, 0);
+  }
+  if (result == NANOARROW_OK) {
+    result = ArrowBufferAppend(&private_data->plans, &plan, sizeof(plan));
+  }
+  if (result != NANOARROW_OK) {
+    ArrowBufferReset(&plan.new_signature);
+    ArrowErrorSet(error, "Out of memory recording dictionary %" PRId64, id);
+    return result;
+  }
+  return NANOARROW_OK;
+}
+
+NANOARROW_COLD
+static ArrowErrorCode ArrowIpcWriterWriteCallerDictionary(
+    struct ArrowIpcWriterPrivate* private_data, int64_t dictionary_id, char is_delta,
+    const struct ArrowArrayView* values_view, struct ArrowError* error) {
+  const struct ArrowArrayView* field;
+  struct ArrowError local_error;
+  int64_t next_id = 0;
+  int64_t pending_start;
+  int64_t i;
+  int result;
+
+  if (private_data->schema.release == NULL) {
+    ArrowErrorSet(error, "Write the schema before dictionary batches");
+    return EINVAL;
+  }
+  field = NULL;
+  for (i = 0; i < private_data->schema_view.n_children && field == NULL; i++) {
+    field = ArrowIpcWriterFindDictionaryField(private_data->schema_view.children[i],
+                                              dictionary_id, &next_id, 0);
+  }
+  if (field == NULL) {
+    ArrowErrorSet(error, "Dictionary id %" PRId64 " is not in the schema (which has %" PRId64
+                         " dictionary-encoded fields)", dictionary_id, next_id);
+    return EINVAL;
+  }
+  result = ArrowIpcWriterCheckStructure(field->dictionary, values_view, 0, &local_error);
+  if (result != NANOARROW_OK) {
+    ArrowErrorSet(error, "Values of dictionary %" PRId64 " do not match the schema: %s",
+                  dictionary_id, local_error.message);
+    return result;
+  }
+  ArrowErrorInit(&local_error);
+  result = ArrowArrayViewValidate((struct ArrowArrayView*)values_view,
+                                  NANOARROW_VALIDATION_LEVEL_FULL, &local_error);
+  if (result != NANOARROW_OK) {
+    ArrowErrorSet(error, "Values of dictionary %" PRId64 " are invalid: %s", dictionary_id,
+                  local_error.message);
+    return result;
+  }
+
+  /* The same path as the dictionaries of a record batch: plan, encode, write,
+   * then commit what the reader holds (and the file's dictionary block). */
+  NANOARROW_RETURN_NOT_OK(ArrowIpcWriterPlanCallerDictionary(private_data, dictionary_id,
+                                                             is_delta, values_view, error));
+  private_data->pending.size_bytes = 0;
+  private_data->pending_blocks.size_bytes = 0;
+  NANOARROW_RETURN_NOT_OK(ArrowIpcWriterEncodeDictionaries(private_data, error));
+  pending_start = private_data->bytes_written;
+  NANOARROW_RETURN_NOT_OK(ArrowIpcWriterWriteBytes(private_data, private_data->pending.data,
+                                                   private_data->pending.size_bytes, error));
+  return ArrowIpcWriterCommitDictionaries(private_data, pending_start, error);
+}
+
+ArrowErrorCode ArrowIpcWriterWriteDictionaryBatch(struct ArrowIpcWriter* writer,
+                                                  int64_t dictionary_id, char is_delta,
+                                                  const struct ArrowArrayView* values_view,
+                                                  struct ArrowError* error) {
+  struct ArrowIpcWriterPrivate* private_data =
+      (struct ArrowIpcWriterPrivate*)writer->private_data;
+  int result;
+
+  NANOARROW_RETURN_NOT_OK(ArrowIpcWriterCheckUsable(private_data, error));
+  if (private_data->eos_written) {
+    ArrowErrorSet(error, "The end-of-stream marker was already written");
+    return EINVAL;
+  }
+  if (values_view == NULL) {
+    ArrowErrorSet(error, "No dictionary values given");
+    return EINVAL;
+  }
+  result = ArrowIpcWriterWriteCallerDictionary(private_data, dictionary_id, is_delta,
+                                               values_view, error);
   if (private_data->plans.size_bytes > 0) ArrowIpcWriterClearPlans(private_data);
   return result;
 }

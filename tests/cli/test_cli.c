@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -192,6 +193,55 @@ Test(cli, convert_round_trips_with_compression) {
                    NANOARROW_CLI_PATH, GOLDEN "generated_primitive.stream", g_dir),
                1);
   ExpectStderrLine("schema");
+}
+
+/* --level reaches the codec (zstd 19 writes a smaller stream than zstd 1 here),
+ * and a level out of the codec's range or without --compression is refused. */
+Test(cli, convert_compression_level) {
+  char* small;
+  char* large;
+  struct stat st_1;
+  struct stat st_19;
+  char path[512];
+  if (Run("'%s' convert '%s' '%s/l1.stream' --compression zstd --level 1",
+          NANOARROW_CLI_PATH, GOLDEN "generated_decimal.stream", g_dir) != 0) {
+    char* err = Slurp("err");
+    int unsupported = strstr(err, "not supported by this build") != NULL;
+    free(err);
+    if (unsupported) cr_skip_test("built without NANOARROW_IPC_WITH_ZSTD");
+    cr_assert_fail("convert --compression zstd --level 1 failed");
+  }
+  cr_assert_eq(Run("'%s' convert '%s' '%s/l19.stream' --compression=zstd --level=19",
+                   NANOARROW_CLI_PATH, GOLDEN "generated_decimal.stream", g_dir),
+               0);
+  snprintf(path, sizeof(path), "%s/l1.stream", g_dir);
+  cr_assert_eq(stat(path, &st_1), 0);
+  snprintf(path, sizeof(path), "%s/l19.stream", g_dir);
+  cr_assert_eq(stat(path, &st_19), 0);
+  cr_assert_lt(st_19.st_size, st_1.st_size);
+  /* Both hold the same data. */
+  cr_assert_eq(Run("'%s' cat '%s/l1.stream' --format jsonl > '%s/l1.jsonl'",
+                   NANOARROW_CLI_PATH, g_dir, g_dir),
+               0);
+  cr_assert_eq(Run("'%s' cat '%s/l19.stream' --format jsonl > '%s/l19.jsonl'",
+                   NANOARROW_CLI_PATH, g_dir, g_dir),
+               0);
+  small = Slurp("l1.jsonl");
+  large = Slurp("l19.jsonl");
+  cr_assert_str_eq(small, large);
+  free(small);
+  free(large);
+
+  cr_assert_eq(Run("'%s' convert '%s' '%s/x.stream' --compression zstd --level 99",
+                   NANOARROW_CLI_PATH, GOLDEN "generated_primitive.stream", g_dir),
+               1);
+  ExpectStderrLine("Compression level 99 is out of range for zstd");
+  cr_assert_eq(Run("'%s' convert '%s' '%s/x.stream' --level 3", NANOARROW_CLI_PATH,
+                   GOLDEN "generated_primitive.stream", g_dir),
+               2);
+  cr_assert_eq(Run("'%s' convert '%s' '%s/x.stream' --compression lz4 --level 3x",
+                   NANOARROW_CLI_PATH, GOLDEN "generated_primitive.stream", g_dir),
+               2);
 }
 
 Test(cli, usage_errors_exit_2_and_help_exits_0) {

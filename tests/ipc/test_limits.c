@@ -726,7 +726,8 @@ static int WriteCompressedFile(int64_t n_rows, struct ArrowBuffer* out) {
   ArrowBufferInit(out);
   cr_assert_eq(ArrowIpcOutputStreamInitBuffer(&output, out), NANOARROW_OK);
   cr_assert_eq(ArrowIpcWriterInit(&writer, &output), NANOARROW_OK);
-  rc = ArrowIpcWriterSetCompression(&writer, NANOARROW_IPC_COMPRESSION_TYPE_ZSTD, &error);
+  rc = ArrowIpcWriterSetCompression(&writer, NANOARROW_IPC_COMPRESSION_TYPE_ZSTD,
+                                    NANOARROW_IPC_COMPRESSION_LEVEL_DEFAULT, &error);
   if (rc == NANOARROW_OK) {
     cr_assert_eq(ArrowIpcWriterStartFile(&writer, &error), NANOARROW_OK, "%s", error.message);
     cr_assert_eq(ArrowIpcWriterWriteSchema(&writer, &schema, &error), NANOARROW_OK, "%s",

@@ -152,7 +152,8 @@ static int RtWrite(const struct RtContent* content, int file_format,
     snprintf(message, message_size, "writer init failed");
     return EINVAL;
   }
-  rc = ArrowIpcWriterSetCompression(&writer, codec, &error);
+  rc = ArrowIpcWriterSetCompression(&writer, codec, NANOARROW_IPC_COMPRESSION_LEVEL_DEFAULT,
+                                    &error);
   if (rc == NANOARROW_OK && file_format) rc = ArrowIpcWriterStartFile(&writer, &error);
   if (rc == NANOARROW_OK) rc = ArrowIpcWriterWriteSchema(&writer, &content->schema, &error);
   if (rc == NANOARROW_OK) {
@@ -305,7 +306,9 @@ static int RtCodecBuilt(enum ArrowIpcCompressionType codec) {
   struct ArrowIpcEncoder encoder;
   int built;
   cr_assert_eq(ArrowIpcEncoderInit(&encoder), NANOARROW_OK);
-  built = ArrowIpcEncoderSetCompression(&encoder, codec, NULL) != ENOTSUP;
+  built = ArrowIpcEncoderSetCompression(&encoder, codec,
+                                        NANOARROW_IPC_COMPRESSION_LEVEL_DEFAULT,
+                                        NULL) != ENOTSUP;
   ArrowIpcEncoderReset(&encoder);
   return built;
 }

@@ -159,7 +159,9 @@ Test(writer_cases, primitives_compressed) {
     struct ArrowArray* arrays[] = {&array};
     struct ArrowIpcEncoder encoder;
     WT_OK(ArrowIpcEncoderInit(&encoder));
-    if (ArrowIpcEncoderSetCompression(&encoder, codecs[i], NULL) != NANOARROW_OK) {
+    if (ArrowIpcEncoderSetCompression(&encoder, codecs[i],
+                                      NANOARROW_IPC_COMPRESSION_LEVEL_DEFAULT,
+                                      NULL) != NANOARROW_OK) {
       ArrowIpcEncoderReset(&encoder);
       continue;
     }

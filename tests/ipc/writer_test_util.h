@@ -63,7 +63,8 @@ static inline int WtWrite(struct ArrowBuffer* out, const struct ArrowSchema* sch
 
   WT_OK(ArrowIpcOutputStreamInitBuffer(&stream, out));
   WT_OK(ArrowIpcWriterInit(&writer, &stream));
-  rc = ArrowIpcWriterSetCompression(&writer, codec, error);
+  rc = ArrowIpcWriterSetCompression(&writer, codec, NANOARROW_IPC_COMPRESSION_LEVEL_DEFAULT,
+                                    error);
   if (rc == NANOARROW_OK && file_format) rc = ArrowIpcWriterStartFile(&writer, error);
   if (rc == NANOARROW_OK) rc = ArrowIpcWriterWriteSchema(&writer, schema, error);
   if (rc == NANOARROW_OK) rc = ArrowArrayViewInitFromSchema(&view, schema, error);

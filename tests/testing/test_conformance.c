@@ -83,7 +83,8 @@ static int Convert(const struct ArrowBuffer* data, enum CliFormat from, enum Cli
   int rc = OpenCopy(data, from, &in, error);
   if (rc != NANOARROW_OK) return rc;
   ArrowBufferInit(out);
-  rc = CliWriteStream(&in, to, NANOARROW_IPC_COMPRESSION_TYPE_NONE, out, NULL, NULL, error);
+  rc = CliWriteStream(&in, to, NANOARROW_IPC_COMPRESSION_TYPE_NONE,
+                      NANOARROW_IPC_COMPRESSION_LEVEL_DEFAULT, out, NULL, NULL, error);
   ArrowArrayStreamRelease(&in);
   if (rc != NANOARROW_OK) ArrowBufferReset(out);
   return rc;
