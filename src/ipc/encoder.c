@@ -24,7 +24,14 @@ enum {
 };
 enum { FBE_HEADER_SCHEMA = 1, FBE_HEADER_DICTIONARY_BATCH = 2, FBE_HEADER_RECORD_BATCH = 3 };
 enum { FBE_METADATA_VERSION_V5 = 4 };
-enum { FBE_SCHEMA_ENDIANNESS = 0, FBE_SCHEMA_FIELDS = 1, FBE_SCHEMA_CUSTOM_METADATA = 2 };
+enum {
+  FBE_SCHEMA_ENDIANNESS = 0,
+  FBE_SCHEMA_FIELDS = 1,
+  FBE_SCHEMA_CUSTOM_METADATA = 2,
+  FBE_SCHEMA_FEATURES = 3
+};
+/* Feature (Schema.fbs, a long): COMPRESSED_BODY. */
+enum { FBE_FEATURE_COMPRESSED_BODY = 2 };
 enum {
   FBE_FIELD_NAME = 0,
   FBE_FIELD_NULLABLE = 1,
@@ -147,6 +154,8 @@ struct ArrowIpcEncoderPrivate {
   struct ArrowBuffer pending;
   /* Non-zero while compress_add calls wait for their compress_wait. */
   int compress_outstanding;
+  /* Non-zero once a compressed body was encoded (the footer's schema declares it). */
+  int ever_compressed;
   int64_t alignment;
   /* Collected while walking a record batch: FieldNode and Buffer structs
    * (little-endian) and variadicBufferCounts. */
@@ -769,9 +778,10 @@ static ArrowErrorCode ArrowIpcFbWriteFields(struct ArrowIpcFbb* fbb,
 }
 
 /* A Schema table for a struct schema. */
+/* compressed: declare the COMPRESSED_BODY feature. */
 static ArrowErrorCode ArrowIpcFbWriteSchema(struct ArrowIpcFbb* fbb,
                                             const struct ArrowSchema* schema,
-                                            int64_t* position_out,
+                                            int compressed, int64_t* position_out,
                                             struct ArrowError* error) {
   struct ArrowSchemaView schema_view;
   struct ArrowIpcFbbTable table;
@@ -798,7 +808,14 @@ static ArrowErrorCode ArrowIpcFbWriteSchema(struct ArrowIpcFbb* fbb,
   ArrowIpcFbbTableAddInt16(&table, FBE_SCHEMA_ENDIANNESS, first_byte ? 0 : 1);
   ArrowIpcFbbTableAddOffset(&table, FBE_SCHEMA_FIELDS);
   if (n_metadata_keys > 0) ArrowIpcFbbTableAddOffset(&table, FBE_SCHEMA_CUSTOM_METADATA);
+  if (compressed) ArrowIpcFbbTableAddOffset(&table, FBE_SCHEMA_FEATURES);
   NANOARROW_RETURN_NOT_OK(ArrowIpcFbbWriteTable(fbb, &table, position_out));
+  if (compressed) {
+    uint8_t feature[8];
+    ArrowIpcFbbStoreLE(feature, FBE_FEATURE_COMPRESSED_BODY, 8);
+    NANOARROW_RETURN_NOT_OK(
+        ArrowIpcFbbSetVector(fbb, &table, FBE_SCHEMA_FEATURES, feature, 1, 8, 8, NULL));
+  }
   NANOARROW_RETURN_NOT_OK(ArrowIpcFbWriteFields(fbb, &table, FBE_SCHEMA_FIELDS, schema,
                                                 &next_dictionary_id, 0, error));
   if (n_metadata_keys > 0) {
@@ -843,7 +860,8 @@ ArrowErrorCode ArrowIpcEncoderEncodeSchema(struct ArrowIpcEncoder* encoder,
 
   NANOARROW_RETURN_NOT_OK_WITH_ERROR(
       ArrowIpcFbStartMessage(fbb, FBE_HEADER_SCHEMA, 0, &header_slot, NULL), error);
-  result = ArrowIpcFbWriteSchema(fbb, schema, &position, error);
+  result = ArrowIpcFbWriteSchema(fbb, schema, private_data->compressor.release != NULL,
+                                 &position, error);
   if (result == ERANGE) ArrowErrorSet(error, "Schema message exceeds 2 GiB");
   if (result == ENOMEM) ArrowErrorSet(error, "Out of memory encoding the schema");
   NANOARROW_RETURN_NOT_OK(result);
@@ -1667,6 +1685,7 @@ ArrowErrorCode ArrowIpcEncoderEncodeSimpleRecordBatch(
   }
   if (result == NANOARROW_OK && private_data->codec != NANOARROW_IPC_COMPRESSION_TYPE_NONE) {
     result = ArrowIpcAssembleCompressedBody(private_data, body_buffer, error);
+    private_data->ever_compressed |= result == NANOARROW_OK;
   }
   if (result == NANOARROW_OK) {
     result = ArrowIpcFbWriteRecordBatchMessage(private_data, array_view->length);
@@ -1705,6 +1724,7 @@ ArrowErrorCode ArrowIpcEncoderEncodeSimpleDictionaryBatch(
                                 values->length, 1, error);
   if (result == NANOARROW_OK && private_data->codec != NANOARROW_IPC_COMPRESSION_TYPE_NONE) {
     result = ArrowIpcAssembleCompressedBody(private_data, body_buffer, error);
+    private_data->ever_compressed |= result == NANOARROW_OK;
   }
   if (result == NANOARROW_OK) {
     result = ArrowIpcFbStartMessage(fbb, FBE_HEADER_DICTIONARY_BATCH,
@@ -1775,7 +1795,10 @@ ArrowErrorCode ArrowIpcEncoderEncodeFooter(struct ArrowIpcEncoder* encoder,
   NANOARROW_RETURN_NOT_OK_WITH_ERROR(ArrowIpcFbbWriteTable(fbb, &table, &position), error);
   NANOARROW_RETURN_NOT_OK_WITH_ERROR(ArrowIpcFbbPatchOffset(fbb, 0, position), error);
 
-  result = ArrowIpcFbWriteSchema(fbb, &footer->schema, &position, error);
+  result = ArrowIpcFbWriteSchema(
+      fbb, &footer->schema,
+      private_data->compressor.release != NULL || private_data->ever_compressed, &position,
+      error);
   if (result == ENOMEM) ArrowErrorSet(error, "Out of memory encoding the footer");
   NANOARROW_RETURN_NOT_OK(result);
   NANOARROW_RETURN_NOT_OK_WITH_ERROR(

@@ -232,8 +232,59 @@ static void TestSharedBufferAndDecompressor() {
 #endif
 }
 
+// UniqueCompressor owns a compressor until it is moved into an encoder, which
+// then compresses with it: the level given to the serial compressor is used.
+static int g_last_level = 0;
+static ArrowErrorCode CopyRecordingLevel(struct ArrowBufferView src, int level,
+                                         struct ArrowBuffer* dst, struct ArrowError*) {
+  g_last_level = level;
+  return ArrowBufferAppend(dst, src.data.data, src.size_bytes);
+}
+
+static void TestCompressor() {
+  nanoarrow::ipc::UniqueCompressor compressor;
+  CHECK(compressor->release == nullptr);
+  NANOARROW_THROW_NOT_OK(
+      ArrowIpcSerialCompressor(compressor.get(), NANOARROW_IPC_COMPRESSION_TYPE_ZSTD, 5));
+  CHECK(compressor->compression_type == NANOARROW_IPC_COMPRESSION_TYPE_ZSTD);
+  NANOARROW_THROW_NOT_OK(ArrowIpcSerialCompressorSetFunction(
+      compressor.get(), NANOARROW_IPC_COMPRESSION_TYPE_ZSTD, &CopyRecordingLevel));
+  nanoarrow::ipc::UniqueCompressor moved(std::move(compressor));
+  CHECK(compressor->release == nullptr);
+  CHECK(moved->release != nullptr);
+
+  nanoarrow::ipc::UniqueEncoder encoder;
+  NANOARROW_THROW_NOT_OK(ArrowIpcEncoderInit(encoder.get()));
+  NANOARROW_THROW_NOT_OK(ArrowIpcEncoderSetCompressor(encoder.get(), moved.get()));
+  CHECK(moved->release == nullptr);
+
+  nanoarrow::UniqueSchema schema;
+  NANOARROW_THROW_NOT_OK(ArrowSchemaInitFromType(schema.get(), NANOARROW_TYPE_STRUCT));
+  NANOARROW_THROW_NOT_OK(ArrowSchemaAllocateChildren(schema.get(), 1));
+  NANOARROW_THROW_NOT_OK(ArrowSchemaInitFromType(schema->children[0], NANOARROW_TYPE_INT32));
+  NANOARROW_THROW_NOT_OK(ArrowSchemaSetName(schema->children[0], "x"));
+  nanoarrow::UniqueArray array;
+  NANOARROW_THROW_NOT_OK(ArrowArrayInitFromSchema(array.get(), schema.get(), nullptr));
+  NANOARROW_THROW_NOT_OK(ArrowArrayStartAppending(array.get()));
+  for (int i = 0; i < 10; i++) {
+    NANOARROW_THROW_NOT_OK(ArrowArrayAppendInt(array->children[0], i));
+    NANOARROW_THROW_NOT_OK(ArrowArrayFinishElement(array.get()));
+  }
+  NANOARROW_THROW_NOT_OK(ArrowArrayFinishBuildingDefault(array.get(), nullptr));
+  nanoarrow::UniqueArrayView view;
+  NANOARROW_THROW_NOT_OK(ArrowArrayViewInitFromSchema(view.get(), schema.get(), nullptr));
+  NANOARROW_THROW_NOT_OK(ArrowArrayViewSetArray(view.get(), array.get(), nullptr));
+  nanoarrow::UniqueBuffer body;
+  NANOARROW_THROW_NOT_OK(
+      ArrowIpcEncoderEncodeSimpleRecordBatch(encoder.get(), view.get(), body.get(), nullptr));
+  CHECK(g_last_level == 5);
+  CHECK(std::strcmp(ArrowIpcCompressionTypeToString(NANOARROW_IPC_COMPRESSION_TYPE_ZSTD),
+                    "zstd") == 0);
+}
+
 int main() {
   try {
+    TestCompressor();
     TestStreamRoundTrip();
     TestDecoderAndFooter();
     TestFileReader();

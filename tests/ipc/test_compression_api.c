@@ -771,3 +771,47 @@ Test(ipc_compression_api, writer_lz4_levels) {
   cr_skip_test("built without NANOARROW_IPC_WITH_LZ4");
   }
 }
+
+/* Schemas encoded while a compressor is set declare the COMPRESSED_BODY feature. */
+static int32_t CtSchemaFeatures(struct ArrowIpcEncoder* encoder,
+                                const struct ArrowSchema* schema) {
+  struct ArrowIpcDecoder decoder;
+  struct ArrowBuffer message;
+  struct ArrowBufferView data;
+  struct ArrowError error;
+  int32_t features;
+  ArrowBufferInit(&message);
+  CT_OK(ArrowIpcEncoderEncodeSchema(encoder, schema, &error));
+  CT_OK(ArrowIpcEncoderFinalizeBuffer(encoder, 1, &message));
+  CT_OK(ArrowIpcDecoderInit(&decoder));
+  data.data.data = message.data;
+  data.size_bytes = message.size_bytes;
+  cr_assert_eq(ArrowIpcDecoderDecodeHeader(&decoder, data, &error), NANOARROW_OK, "%s",
+               error.message);
+  cr_assert_eq(decoder.message_type, NANOARROW_IPC_MESSAGE_TYPE_SCHEMA);
+  features = decoder.feature_flags;
+  ArrowIpcDecoderReset(&decoder);
+  ArrowBufferReset(&message);
+  return features;
+}
+
+Test(ipc_compression_api, schema_declares_compression) {
+  struct CtBatch batch;
+  struct CtDeferred state;
+  struct ArrowIpcCompressor compressor;
+  struct ArrowIpcEncoder encoder;
+  struct ArrowError error;
+
+  CtBatchInit(&batch, 1);
+  CT_OK(ArrowIpcEncoderInit(&encoder));
+  cr_assert_eq(CtSchemaFeatures(&encoder, &batch.schema), 0);
+  compressor = CtDeferredCompressor(&state);
+  CT_OK(ArrowIpcEncoderSetCompressor(&encoder, &compressor));
+  cr_assert_eq(CtSchemaFeatures(&encoder, &batch.schema),
+               NANOARROW_IPC_FEATURE_COMPRESSED_BODY);
+  CT_OK(ArrowIpcEncoderSetCompression(&encoder, NANOARROW_IPC_COMPRESSION_TYPE_NONE,
+                                      NANOARROW_IPC_COMPRESSION_LEVEL_DEFAULT, &error));
+  cr_assert_eq(CtSchemaFeatures(&encoder, &batch.schema), 0);
+  ArrowIpcEncoderReset(&encoder);
+  CtBatchReset(&batch);
+}
