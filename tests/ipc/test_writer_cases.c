@@ -474,6 +474,91 @@ Test(writer_cases, dictionary_delta) {
   WriteCase("dictionary_delta", &schema, arrays, 2, NANOARROW_IPC_COMPRESSION_TYPE_NONE);
 }
 
+/* The dictionary_delta values, but the dictionary written by the caller
+ * (ArrowIpcWriterWriteDictionaryBatch: ["a", "b"], then the delta ["c"]) before the
+ * record batches, which then carry none; zstd at level 19 when built in. */
+static void WriteCallerDictionary(struct ArrowBuffer* out, int file_format,
+                                  enum ArrowIpcCompressionType codec) {
+  static const char* const first_values[] = {"a", "b"};
+  static const char* const delta_values[] = {"c"};
+  struct ArrowSchema schema;
+  struct ArrowSchema unused_schema;
+  struct ArrowArray batches[2];
+  struct ArrowArray first;
+  struct ArrowArray delta;
+  struct ArrowArrayView view;
+  struct ArrowArrayView values_view;
+  struct ArrowIpcOutputStream stream;
+  struct ArrowIpcWriter writer;
+  struct ArrowError error;
+  int i;
+
+  BuildDictionaryBatch(&schema, &batches[0], 0);
+  BuildDictionaryBatch(&unused_schema, &batches[1], 1);
+  ArrowSchemaRelease(&unused_schema);
+  WT_OK(ArrowArrayInitFromType(&first, NANOARROW_TYPE_STRING));
+  WT_OK(ArrowArrayStartAppending(&first));
+  WtAppendStrings(&first, 2, first_values);
+  WT_OK(ArrowArrayFinishBuildingDefault(&first, &error));
+  WT_OK(ArrowArrayInitFromType(&delta, NANOARROW_TYPE_STRING));
+  WT_OK(ArrowArrayStartAppending(&delta));
+  WtAppendStrings(&delta, 1, delta_values);
+  WT_OK(ArrowArrayFinishBuildingDefault(&delta, &error));
+
+  WT_OK(ArrowIpcOutputStreamInitBuffer(&stream, out));
+  WT_OK(ArrowIpcWriterInit(&writer, &stream));
+  WT_OK(ArrowIpcWriterSetCompression(&writer, codec,
+                                     codec == NANOARROW_IPC_COMPRESSION_TYPE_ZSTD ? 19 : 0,
+                                     &error));
+  if (file_format) WT_OK(ArrowIpcWriterStartFile(&writer, &error));
+  WT_OK(ArrowIpcWriterWriteSchema(&writer, &schema, &error));
+  ArrowArrayViewInitFromType(&values_view, NANOARROW_TYPE_STRING);
+  WT_OK(ArrowArrayViewSetArray(&values_view, &first, &error));
+  cr_assert_eq(ArrowIpcWriterWriteDictionaryBatch(&writer, 0, 0, &values_view, &error),
+               NANOARROW_OK, "%s", error.message);
+  WT_OK(ArrowArrayViewInitFromSchema(&view, &schema, &error));
+  WT_OK(ArrowArrayViewSetArray(&view, &batches[0], &error));
+  cr_assert_eq(ArrowIpcWriterWriteArrayView(&writer, &view, &error), NANOARROW_OK, "%s",
+               error.message);
+  WT_OK(ArrowArrayViewSetArray(&values_view, &delta, &error));
+  cr_assert_eq(ArrowIpcWriterWriteDictionaryBatch(&writer, 0, 1, &values_view, &error),
+               NANOARROW_OK, "%s", error.message);
+  WT_OK(ArrowArrayViewSetArray(&view, &batches[1], &error));
+  cr_assert_eq(ArrowIpcWriterWriteArrayView(&writer, &view, &error), NANOARROW_OK, "%s",
+               error.message);
+  if (file_format) {
+    WT_OK(ArrowIpcWriterFinalizeFile(&writer, &error));
+  } else {
+    WT_OK(ArrowIpcWriterWriteArrayView(&writer, NULL, &error));
+  }
+  ArrowIpcWriterReset(&writer);
+  ArrowArrayViewReset(&values_view);
+  ArrowArrayViewReset(&view);
+  ArrowArrayRelease(&delta);
+  ArrowArrayRelease(&first);
+  for (i = 0; i < 2; i++) ArrowArrayRelease(&batches[i]);
+  ArrowSchemaRelease(&schema);
+}
+
+Test(writer_cases, dictionary_caller) {
+  enum ArrowIpcCompressionType codec = ArrowIpcGetZstdCompressionFunction() != NULL
+                                           ? NANOARROW_IPC_COMPRESSION_TYPE_ZSTD
+                                           : NANOARROW_IPC_COMPRESSION_TYPE_NONE;
+  struct ArrowBuffer stream_bytes;
+  struct ArrowBuffer file_bytes;
+  ArrowBufferInit(&stream_bytes);
+  ArrowBufferInit(&file_bytes);
+  WriteCallerDictionary(&stream_bytes, 0, codec);
+  WriteCallerDictionary(&file_bytes, 1, codec);
+  /* The file is the stream between the leading magic and the footer. */
+  cr_assert_eq(memcmp(file_bytes.data + 8, stream_bytes.data, (size_t)stream_bytes.size_bytes),
+               0);
+  WriteFileBytes("dictionary_caller", "arrows", &stream_bytes);
+  WriteFileBytes("dictionary_caller", "arrow", &file_bytes);
+  ArrowBufferReset(&stream_bytes);
+  ArrowBufferReset(&file_bytes);
+}
+
 Test(writer_cases, views) {
   static const char* const formats[] = {"vu", "vz"};
   static const char* const names[] = {"sv", "bv"};

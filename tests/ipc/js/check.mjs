@@ -82,6 +82,8 @@ const expected = {
   unions,
   unions_sliced: slice(unions, 1, 3),
   dictionary_delta: { 'd:Dictionary<Int32, Utf8>': ['a', 'b', 'a', 'c', 'a'] },
+  // Dictionary written by the caller (ArrowIpcWriterWriteDictionaryBatch), zstd 19.
+  dictionary_caller: { 'd:Dictionary<Int32, Utf8>': ['a', 'b', 'a', 'c', 'a'] },
   views: {
     'sv:Utf8View': ['short', longString, null],
     'bv:BinaryView': [[...'short'].map((c) => c.charCodeAt(0)),
