@@ -24,6 +24,9 @@
   NANOARROW_SYMBOL(ArrowIpcPrivateSharedArrayRelease)
 #define ArrowIpcPrivateSharedBlockRelease \
   NANOARROW_SYMBOL(ArrowIpcPrivateSharedBlockRelease)
+#define ArrowIpcPrivateSharedBlockNew NANOARROW_SYMBOL(ArrowIpcPrivateSharedBlockNew)
+#define ArrowIpcPrivateSharedBlockFromShared \
+  NANOARROW_SYMBOL(ArrowIpcPrivateSharedBlockFromShared)
 #define ArrowIpcPrivateDecoderDecodeShared \
   NANOARROW_SYMBOL(ArrowIpcPrivateDecoderDecodeShared)
 #define ArrowIpcPrivateInputStreamBuffer NANOARROW_SYMBOL(ArrowIpcPrivateInputStreamBuffer)
@@ -105,13 +108,23 @@ typedef ArrowRefCount ArrowIpcRefCount;
 #define ArrowIpcRefIsUnique ArrowRefIsUnique
 
 
-/* The heap block behind an ArrowIpcSharedBuffer (its private_src.allocator's
- * private_data). */
+/* A reference-counted message body (or input chunk) that decoded arrays point
+ * into. src owns the bytes: a buffer the readers moved in, or a reference to a
+ * caller's shared buffer (ArrowSharedBufferClone) for the ...FromShared
+ * functions. */
 struct ArrowIpcSharedBlock {
   ArrowIpcRefCount refcount;
   struct ArrowBuffer src;
 };
 
+/* Takes src over (left empty) as a block with one reference; NULL when out of
+ * memory (src untouched). */
+struct ArrowIpcSharedBlock* ArrowIpcPrivateSharedBlockNew(struct ArrowBuffer* src);
+/* A block with one reference that holds one more reference to the caller's
+ * shared buffer shared. EINVAL when shared is not a shared buffer. */
+ArrowErrorCode ArrowIpcPrivateSharedBlockFromShared(const struct ArrowBuffer* shared,
+                                                    struct ArrowIpcSharedBlock** out,
+                                                    struct ArrowError* error);
 void ArrowIpcPrivateSharedBlockRelease(struct ArrowIpcSharedBlock* block);
 
 /* Memory a decoded batch refers to: a shared body and/or blocks it owns
@@ -251,6 +264,10 @@ struct ArrowIpcDecoderPrivate {
   struct ArrowIpcDictionaryEntry* dictionaries;
   /* The encodings of the current schema (preallocated for every encoded field). */
   struct ArrowIpcDictionaryEncodings encodings;
+
+  /* Set by the ...WithDictionaries functions while they decode: the dictionaries
+   * the fields take their values from instead of the entries' current ones. */
+  const struct ArrowIpcDictionaries* override_dictionaries;
 
   /* Owner of the buffers behind the last ArrowIpcDecoderDecodeArrayView. */
   struct ArrowIpcBatchOwner* view_owner;

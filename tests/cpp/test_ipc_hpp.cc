@@ -208,10 +208,11 @@ static void TestSharedBufferAndDecompressor() {
   nanoarrow::ipc::UniqueSharedBuffer shared;
   NANOARROW_THROW_NOT_OK(ArrowIpcSharedBufferInit(shared.get(), bytes.get()));
   CHECK(bytes->data == nullptr);
-  CHECK(shared->private_src.data == data);
+  CHECK(shared->data == data);
+  CHECK(ArrowIsSharedBuffer(shared.get()));
   nanoarrow::ipc::UniqueSharedBuffer moved(std::move(shared));
-  CHECK(moved->private_src.data == data);
-  CHECK(shared->private_src.data == nullptr);
+  CHECK(moved->data == data);
+  CHECK(shared->data == nullptr);
   // Both wrappers are released at scope exit: LeakSanitizer and ASan check.
 
   nanoarrow::ipc::UniqueDecompressor decompressor;
