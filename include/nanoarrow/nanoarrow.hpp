@@ -100,8 +100,8 @@ NANOARROW_HPP_END_NAMESPACE
   do {                                                                            \
     const int NAME = (EXPR);                                                      \
     if (NAME != NANOARROW_OK) {                                                   \
-      throw ::nanoarrow::Exception(std::string(EXPR_STR) + " failed with errno " + \
-                                   std::to_string(NAME));                         \
+      throw ::NANOARROW_CXX_NAMESPACE::Exception(                                 \
+          std::string(EXPR_STR) + " failed with errno " + std::to_string(NAME));  \
     }                                                                             \
   } while (0)
 
