@@ -3,6 +3,7 @@
 
 #include <criterion/criterion.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -105,6 +106,45 @@ Test(shared_buffer, thread_safety_is_reported) {
 #if defined(__GNUC__) || defined(__clang__)
   cr_assert_eq(safe, 1, "gcc and clang have atomics");
 #endif
+}
+
+/* Threads that clone and release one shared buffer at once: with atomic counts
+ * the memory is freed exactly once, after the last release. */
+#define N_CLONE_THREADS 8
+#define N_CLONES_PER_THREAD 200000
+
+static void* CloneAndRelease(void* arg) {
+  const struct ArrowBuffer* shared = (const struct ArrowBuffer*)arg;
+  for (int i = 0; i < N_CLONES_PER_THREAD; i++) {
+    struct ArrowBuffer clone;
+    if (ArrowSharedBufferClone(shared, &clone) != NANOARROW_OK) return (void*)1;
+    if (clone.data[7] != 'h') return (void*)2;
+    ArrowBufferReset(&clone);
+  }
+  return NULL;
+}
+
+Test(shared_buffer, concurrent_clones_and_releases) {
+  struct ArrowBuffer src;
+  struct ArrowBuffer shared;
+  pthread_t threads[N_CLONE_THREADS];
+  if (!ArrowSharedBufferIsThreadSafe()) {
+    cr_skip_test("reference counts are not atomic in this build");
+  }
+  g_frees = 0;
+  CountedBuffer(&src);
+  cr_assert_eq(ArrowSharedBufferInit(&shared, &src), NANOARROW_OK);
+  for (int i = 0; i < N_CLONE_THREADS; i++) {
+    cr_assert_eq(pthread_create(&threads[i], NULL, &CloneAndRelease, &shared), 0);
+  }
+  for (int i = 0; i < N_CLONE_THREADS; i++) {
+    void* result;
+    cr_assert_eq(pthread_join(threads[i], &result), 0);
+    cr_assert_null(result, "thread %d failed", i);
+  }
+  cr_assert_eq(g_frees, 0, "freed while a reference was held");
+  ArrowBufferReset(&shared);
+  cr_assert_eq(g_frees, 1);
 }
 
 /* ---- ArrowSharedArray ---- */
