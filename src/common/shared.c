@@ -95,6 +95,15 @@ void ArrowSharedArrayRelease(struct ArrowSharedArray* shared) {
   }
 }
 
+// Binary and string view arrays built here: their variadic buffers and sizes are
+// not reached like the fixed buffers.
+static int ArrowArrayIsInternalView(const struct ArrowArray* array) {
+  enum ArrowType type;
+  if (!ArrowArrayIsInternal(array)) return 0;
+  type = ((const struct ArrowArrayPrivateData*)array->private_data)->storage_type;
+  return type == NANOARROW_TYPE_BINARY_VIEW || type == NANOARROW_TYPE_STRING_VIEW;
+}
+
 ArrowErrorCode ArrowSharedArrayBuffer(struct ArrowSharedArray* shared, int64_t i,
                                       struct ArrowBuffer* out) {
   struct ArrowSharedBlock* block = (struct ArrowSharedBlock*)shared->private_data;
@@ -105,7 +114,17 @@ ArrowErrorCode ArrowSharedArrayBuffer(struct ArrowSharedArray* shared, int64_t i
   array = &block->array;
   if (i < 0 || i >= array->n_buffers) return EINVAL;
 
-  if (ArrowArrayIsInternal(array)) {
+  if (ArrowArrayIsInternalView(array) && i >= NANOARROW_BINARY_VIEW_FIXED_BUFFERS) {
+    // Variadic buffers, then their sizes (int64), as published in array->buffers.
+    const int64_t* sizes = (const int64_t*)array->buffers[array->n_buffers - 1];
+    data = array->buffers[i];
+    if (i == array->n_buffers - 1) {
+      size = (array->n_buffers - NANOARROW_BINARY_VIEW_FIXED_BUFFERS - 1) *
+             (int64_t)sizeof(int64_t);
+    } else if (sizes != NULL) {
+      size = sizes[i - NANOARROW_BINARY_VIEW_FIXED_BUFFERS];
+    }
+  } else if (ArrowArrayIsInternal(array)) {
     const struct ArrowBuffer* buffer = ArrowArrayBuffer(array, i);
     data = buffer->data;
     size = buffer->size_bytes;
@@ -127,7 +146,8 @@ ArrowErrorCode ArrowSharedArrayBuffer(struct ArrowSharedArray* shared, int64_t i
 // An internal array whose buffers with data are all shared, recursively.
 static int ArrowArrayIsShared(const struct ArrowArray* array) {
   int64_t i;
-  if (!ArrowArrayIsInternal(array)) return 0;
+  // Views are never made of shared buffers (ArrowArrayMoveShared refuses them).
+  if (!ArrowArrayIsInternal(array) || ArrowArrayIsInternalView(array)) return 0;
   for (i = 0; i < array->n_buffers; i++) {
     const struct ArrowBuffer* buffer = ArrowArrayBuffer((struct ArrowArray*)array, i);
     if (buffer->data != NULL && !ArrowIsSharedBuffer(buffer)) return 0;

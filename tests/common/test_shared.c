@@ -362,3 +362,31 @@ Test(shared_array, views_are_not_supported) {
   cr_assert_null(array.release, "released on failure");
   cr_assert_null(shared.release);
 }
+
+Test(shared_array, buffers_of_a_string_view_array) {
+  struct ArrowArray array;
+  struct ArrowSharedArray shared;
+  struct ArrowBuffer out[4];
+  const char* long_value = "a string longer than twelve";
+  cr_assert_eq(ArrowArrayInitFromType(&array, NANOARROW_TYPE_STRING_VIEW), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayStartAppending(&array), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayAppendString(&array, ArrowCharView(long_value)), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayFinishBuildingDefault(&array, NULL), NANOARROW_OK);
+  cr_assert_eq(array.n_buffers, 4, "validity, views, one variadic buffer, sizes");
+  const void* pointers[4];
+  for (int i = 0; i < 4; i++) pointers[i] = array.buffers[i];
+
+  cr_assert_eq(ArrowSharedArrayInit(&shared, &array), NANOARROW_OK);
+  for (int i = 0; i < 4; i++) {
+    cr_assert_eq(ArrowSharedArrayBuffer(&shared, i, &out[i]), NANOARROW_OK);
+    cr_assert_eq(out[i].data, pointers[i], "buffer %d", i);
+  }
+  cr_assert_null(out[0].data, "no nulls: no validity buffer");
+  cr_assert_eq(out[1].size_bytes, 16, "one view");
+  cr_assert_eq(out[2].size_bytes, (int64_t)strlen(long_value));
+  cr_assert_eq(memcmp(out[2].data, long_value, strlen(long_value)), 0);
+  cr_assert_eq(out[3].size_bytes, (int64_t)sizeof(int64_t));
+  cr_assert_eq(((const int64_t*)out[3].data)[0], (int64_t)strlen(long_value));
+  ArrowSharedArrayRelease(&shared);
+  for (int i = 0; i < 4; i++) ArrowBufferReset(&out[i]);
+}
