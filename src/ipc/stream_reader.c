@@ -680,7 +680,7 @@ ArrowErrorCode ArrowIpcArrayStreamReaderInitWithLimits(
     private_data->options = *options;
   } else {
     private_data->options.field_index = -1;
-    private_data->options.use_shared_buffers = ArrowIpcSharedBufferIsThreadSafe();
+    private_data->options.use_shared_buffers = ArrowSharedBufferIsThreadSafe();
   }
   private_data->validation_level = validation_level;
   private_data->exported_schema = NULL;
