@@ -14,9 +14,6 @@
 
 #if defined(NANOARROW_NAMESPACE)
 #define ArrowIpcCheckRuntime NANOARROW_SYMBOL(ArrowIpcCheckRuntime)
-#define ArrowIpcSharedBufferIsThreadSafe NANOARROW_SYMBOL(ArrowIpcSharedBufferIsThreadSafe)
-#define ArrowIpcSharedBufferInit NANOARROW_SYMBOL(ArrowIpcSharedBufferInit)
-#define ArrowIpcSharedBufferReset NANOARROW_SYMBOL(ArrowIpcSharedBufferReset)
 #define ArrowIpcSerialDecompressor NANOARROW_SYMBOL(ArrowIpcSerialDecompressor)
 #define ArrowIpcSerialDecompressorSetFunction \
   NANOARROW_SYMBOL(ArrowIpcSerialDecompressorSetFunction)
@@ -59,6 +56,16 @@
 #define ArrowIpcDictionariesReset NANOARROW_SYMBOL(ArrowIpcDictionariesReset)
 #define ArrowIpcDictionariesFindCurrentValue \
   NANOARROW_SYMBOL(ArrowIpcDictionariesFindCurrentValue)
+#define ArrowIpcDecoderDecodeArrayViewWithDictionaries \
+  NANOARROW_SYMBOL(ArrowIpcDecoderDecodeArrayViewWithDictionaries)
+#define ArrowIpcDecoderDecodeArrayWithDictionaries \
+  NANOARROW_SYMBOL(ArrowIpcDecoderDecodeArrayWithDictionaries)
+#define ArrowIpcDecoderDecodeArrayFromSharedWithDictionaries \
+  NANOARROW_SYMBOL(ArrowIpcDecoderDecodeArrayFromSharedWithDictionaries)
+#define ArrowIpcDictionaryEncodingsFindById \
+  NANOARROW_SYMBOL(ArrowIpcDictionaryEncodingsFindById)
+#define ArrowIpcDictionaryEncodingsUniqueIds \
+  NANOARROW_SYMBOL(ArrowIpcDictionaryEncodingsUniqueIds)
 #define ArrowIpcFooterInit NANOARROW_SYMBOL(ArrowIpcFooterInit)
 #define ArrowIpcFooterReset NANOARROW_SYMBOL(ArrowIpcFooterReset)
 #define ArrowIpcDecoderPeekFooter NANOARROW_SYMBOL(ArrowIpcDecoderPeekFooter)
@@ -135,22 +142,18 @@ enum ArrowIpcCompressionType {
  * the running one. */
 ArrowErrorCode ArrowIpcCheckRuntime(struct ArrowError* error);
 
-/* ---- Shared (reference-counted) message bodies ---- */
-
-/* A reference-counted body: arrays decoded with ArrowIpcDecoderDecodeArrayFromShared
- * point into it and keep it alive, so no body byte is copied. */
-struct ArrowIpcSharedBuffer {
-  struct ArrowBuffer private_src;
-};
-
-/* Takes ownership of src (src is left empty). */
-ArrowErrorCode ArrowIpcSharedBufferInit(struct ArrowIpcSharedBuffer* shared,
-                                        struct ArrowBuffer* src);
-/* Drops this reference; the memory is freed when the last array using it is. */
-void ArrowIpcSharedBufferReset(struct ArrowIpcSharedBuffer* shared);
-/* Non-zero when the reference count uses atomic operations (arrays that share a
- * body may then be released from different threads). */
-int ArrowIpcSharedBufferIsThreadSafe(void);
+// ---- Shared (reference-counted) message bodies ----
+//
+// The ...FromShared functions take a message body as a shared buffer of the core
+// (ArrowSharedBufferInit in nanoarrow.h): the arrays they decode point into it and
+// hold a reference, so no body byte is copied. Since nanoarrow 0.9.0 this replaces
+// struct ArrowIpcSharedBuffer. Code written for 0.8 keeps compiling: the struct
+// name is an alias of struct ArrowBuffer and its functions are aliases of the core
+// ones (only its private member private_src is gone: use the buffer itself).
+#define ArrowIpcSharedBuffer ArrowBuffer
+#define ArrowIpcSharedBufferInit ArrowSharedBufferInit
+#define ArrowIpcSharedBufferIsThreadSafe ArrowSharedBufferIsThreadSafe
+#define ArrowIpcSharedBufferReset ArrowBufferReset
 
 /* ---- Decompression ---- */
 
@@ -322,9 +325,11 @@ ArrowErrorCode ArrowIpcDecoderDecodeArray(struct ArrowIpcDecoder* decoder,
                                           struct ArrowArray* out,
                                           enum ArrowValidationLevel validation_level,
                                           struct ArrowError* error);
-/* Like DecodeArray but the array refers to (and keeps alive) the shared body. */
-ArrowErrorCode ArrowIpcDecoderDecodeArrayFromShared(
-    struct ArrowIpcDecoder* decoder, struct ArrowIpcSharedBuffer* shared, int64_t i,
+/* Like DecodeArray but the array refers to (and keeps alive) the shared body:
+ * shared is a shared buffer (ArrowSharedBufferInit) holding the body, which the
+ * caller still resets afterwards (EINVAL for an ordinary buffer). */
+NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderDecodeArrayFromShared(
+    struct ArrowIpcDecoder* decoder, struct ArrowBuffer* shared, int64_t i,
     struct ArrowArray* out, enum ArrowValidationLevel validation_level,
     struct ArrowError* error);
 
@@ -375,6 +380,13 @@ ArrowErrorCode ArrowIpcDictionaryEncodingsAppendSchema(
 /* The encoding whose field is schema (the same pointer), or NULL. */
 const struct ArrowIpcDictionaryEncoding* ArrowIpcDictionaryEncodingsFind(
     const struct ArrowIpcDictionaryEncodings* encodings, const struct ArrowSchema* schema);
+// The first encoding (in list order) with dictionary id id, or NULL.
+NANOARROW_DLL const struct ArrowIpcDictionaryEncoding* ArrowIpcDictionaryEncodingsFindById(
+    const struct ArrowIpcDictionaryEncodings* encodings, int64_t id);
+// Appends to ids (int64_t values) each distinct dictionary id of encodings once, in
+// the order of first use. ENOMEM leaves ids as it was.
+NANOARROW_DLL ArrowErrorCode ArrowIpcDictionaryEncodingsUniqueIds(
+    const struct ArrowIpcDictionaryEncodings* encodings, struct ArrowBuffer* ids);
 
 /* The current values of every dictionary id of some encodings. */
 struct ArrowIpcDictionaries {
@@ -420,9 +432,10 @@ ArrowErrorCode ArrowIpcDecoderDecodeDictionary(struct ArrowIpcDecoder* decoder,
                                                enum ArrowValidationLevel validation_level,
                                                struct ArrowIpcDictionaries* dictionaries,
                                                struct ArrowError* error);
-/* The same with the values referring to (and keeping alive) the shared body. */
-ArrowErrorCode ArrowIpcDecoderDecodeDictionaryFromShared(
-    struct ArrowIpcDecoder* decoder, struct ArrowIpcSharedBuffer* shared,
+/* The same with the values referring to (and keeping alive) the shared body (a
+ * shared buffer, as for ArrowIpcDecoderDecodeArrayFromShared). */
+NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderDecodeDictionaryFromShared(
+    struct ArrowIpcDecoder* decoder, struct ArrowBuffer* shared,
     enum ArrowValidationLevel validation_level, struct ArrowIpcDictionaries* dictionaries,
     struct ArrowError* error);
 /* The values of id the decoder currently uses (borrowed), or EINVAL when none was
@@ -430,6 +443,29 @@ ArrowErrorCode ArrowIpcDecoderDecodeDictionaryFromShared(
 ArrowErrorCode ArrowIpcDecoderGetDictionary(struct ArrowIpcDecoder* decoder, int64_t id,
                                             const struct ArrowArray** out,
                                             struct ArrowError* error);
+
+// ---- Record batches decoded against caller-held dictionaries ----
+//
+// As ArrowIpcDecoderDecodeArrayView / DecodeArray / DecodeArrayFromShared, except
+// that every dictionary-encoded field takes its values from dictionaries (the
+// current values of its id there, as set by ArrowIpcDecoderDecodeDictionary with
+// those dictionaries) instead of from the dictionaries the decoder kept. EINVAL
+// when the id of a field the result contains has no values in dictionaries. The
+// decoded arrays hold a reference to the values they use; the view's dictionary
+// views are valid while dictionaries keeps those values. dictionaries NULL: the
+// decoder's own, as the functions without WithDictionaries.
+NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderDecodeArrayViewWithDictionaries(
+    struct ArrowIpcDecoder* decoder, struct ArrowBufferView body, int64_t i,
+    const struct ArrowIpcDictionaries* dictionaries, struct ArrowArrayView** out,
+    struct ArrowError* error);
+NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderDecodeArrayWithDictionaries(
+    struct ArrowIpcDecoder* decoder, struct ArrowBufferView body, int64_t i,
+    const struct ArrowIpcDictionaries* dictionaries, struct ArrowArray* out,
+    enum ArrowValidationLevel validation_level, struct ArrowError* error);
+NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderDecodeArrayFromSharedWithDictionaries(
+    struct ArrowIpcDecoder* decoder, struct ArrowBuffer* shared, int64_t i,
+    const struct ArrowIpcDictionaries* dictionaries, struct ArrowArray* out,
+    enum ArrowValidationLevel validation_level, struct ArrowError* error);
 
 /* ---- Footer decoding ---- */
 

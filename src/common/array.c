@@ -957,3 +957,7 @@ ArrowErrorCode ArrowArrayFinishBuildingDefault(struct ArrowArray* array,
                                                struct ArrowError* error) {
   return ArrowArrayFinishBuilding(array, NANOARROW_VALIDATION_LEVEL_DEFAULT, error);
 }
+
+int ArrowArrayIsInternal(const struct ArrowArray* array) {
+  return array != NULL && array->release == &ArrowArrayReleaseInternal;
+}

@@ -127,7 +127,7 @@ static const uint16_t kArrowTypeNameOffsets[] = {
 const char* ArrowPrivateTypeString(enum ArrowType type) {
   int i = (int)type - (int)NANOARROW_TYPE_NA;
   if (i < 0 || i >= (int)(sizeof(kArrowTypeNameOffsets) / sizeof(kArrowTypeNameOffsets[0]))) {
-    return NULL;
+    return "<unknown type identifier>";
   }
   return kArrowTypeNames + kArrowTypeNameOffsets[i];
 }

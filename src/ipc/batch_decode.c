@@ -486,6 +486,41 @@ static ArrowErrorCode IpcBatchReadNode(struct IpcBatchContext* ctx, int64_t k, i
 }
 
 /* Field k of the tree, which is top-level column `column` (or -1), into its view. */
+/* The values of dictionary-encoded field k: the decoder's current ones for its
+ * id, or those of the caller's dictionaries (ArrowIpcDecoderDecode...With
+ * Dictionaries). */
+static ArrowErrorCode IpcBatchFieldDictionary(struct IpcBatchContext* ctx, int64_t k,
+                                              const struct ArrowIpcTreeField* field,
+                                              struct ArrowIpcSharedArray** out) {
+  const struct ArrowIpcDictionaryEntry* entry =
+      &ctx->private_data->dictionaries[field->dictionary_index];
+  if (ctx->private_data->override_dictionaries != NULL) {
+    struct ArrowIpcSharedArray** slot =
+        ArrowIpcPrivateDictionariesSlot(ctx->private_data->override_dictionaries, entry->id);
+    if (slot == NULL) {
+      ArrowErrorSet(ctx->error, "field %ld: dictionary id %ld is not one of the dictionaries' ids",
+                    (long)k, (long)entry->id);
+      return EINVAL;
+    }
+    if (*slot == NULL) {
+      ArrowErrorSet(ctx->error,
+                    "field %ld: the dictionaries have no values for id %ld (no DictionaryBatch "
+                    "decoded into them yet)",
+                    (long)k, (long)entry->id);
+      return EINVAL;
+    }
+    *out = *slot;
+    return NANOARROW_OK;
+  }
+  if (entry->current == NULL) {
+    ArrowErrorSet(ctx->error, "field %ld: dictionary with id %ld has not been received",
+                  (long)k, (long)entry->id);
+    return EINVAL;
+  }
+  *out = entry->current;
+  return NANOARROW_OK;
+}
+
 static ArrowErrorCode IpcBatchDecodeField(struct IpcBatchContext* ctx, int64_t k,
                                           int64_t column) {
   struct ArrowIpcTreeField* field = &ctx->tree->fields[k];
@@ -585,14 +620,16 @@ static ArrowErrorCode IpcBatchDecodeField(struct IpcBatchContext* ctx, int64_t k
   if (field->dictionary_index >= 0) {
     struct ArrowIpcDictionaryEntry* entry =
         &ctx->private_data->dictionaries[field->dictionary_index];
-    if (entry->current == NULL) {
-      ArrowErrorSet(ctx->error, "field %ld: dictionary with id %ld has not been received",
-                    (long)k, (long)entry->id);
-      return EINVAL;
-    }
-    if (field->dictionary_generation != entry->generation) {
-      NANOARROW_RETURN_NOT_OK(ArrowArrayViewSetArrayMinimal(
-          view->dictionary, &entry->current->array, ctx->error));
+    struct ArrowIpcSharedArray* values;
+    NANOARROW_RETURN_NOT_OK(IpcBatchFieldDictionary(ctx, k, field, &values));
+    if (ctx->private_data->override_dictionaries != NULL) {
+      /* Values from elsewhere: set every time, and forget the entry's. */
+      NANOARROW_RETURN_NOT_OK(
+          ArrowArrayViewSetArrayMinimal(view->dictionary, &values->array, ctx->error));
+      field->dictionary_generation = -1;
+    } else if (field->dictionary_generation != entry->generation) {
+      NANOARROW_RETURN_NOT_OK(
+          ArrowArrayViewSetArrayMinimal(view->dictionary, &values->array, ctx->error));
       field->dictionary_generation = entry->generation;
     }
   }
@@ -750,10 +787,10 @@ static ArrowErrorCode IpcBatchExportView(struct IpcBatchContext* ctx, struct Arr
   }
 
   if (field != NULL && field->dictionary_index >= 0) {
-    struct ArrowIpcDictionaryEntry* entry =
-        &ctx->private_data->dictionaries[field->dictionary_index];
+    struct ArrowIpcSharedArray* values;
     struct ArrowArray* dictionary = ctx->next_dictionary++;
-    NANOARROW_RETURN_NOT_OK(ArrowIpcPrivateSharedArrayExport(entry->current, dictionary));
+    NANOARROW_RETURN_NOT_OK(IpcBatchFieldDictionary(ctx, *k, field, &values));
+    NANOARROW_RETURN_NOT_OK(ArrowIpcPrivateSharedArrayExport(values, dictionary));
     out->dictionary = dictionary;
   }
   return NANOARROW_OK;
@@ -1224,14 +1261,61 @@ ArrowErrorCode ArrowIpcDecoderDecodeArray(struct ArrowIpcDecoder* decoder,
 }
 
 ArrowErrorCode ArrowIpcDecoderDecodeArrayFromShared(
-    struct ArrowIpcDecoder* decoder, struct ArrowIpcSharedBuffer* shared, int64_t i,
+    struct ArrowIpcDecoder* decoder, struct ArrowBuffer* shared, int64_t i,
     struct ArrowArray* out, enum ArrowValidationLevel validation_level,
     struct ArrowError* error) {
-  struct ArrowIpcSharedBlock* block =
-      (struct ArrowIpcSharedBlock*)shared->private_src.allocator.private_data;
-  return ArrowIpcPrivateDecoderDecodeShared(decoder, block, shared->private_src.data,
-                                            shared->private_src.size_bytes, i, out,
-                                            validation_level, error);
+  struct ArrowIpcSharedBlock* block;
+  ArrowErrorCode result;
+  NANOARROW_RETURN_NOT_OK(IpcBatchCheckRecordBatch(decoder, error));
+  NANOARROW_RETURN_NOT_OK(ArrowIpcPrivateSharedBlockFromShared(shared, &block, error));
+  /* The arrays take their own references to the block. */
+  result = ArrowIpcPrivateDecoderDecodeShared(decoder, block, shared->data,
+                                              shared->size_bytes, i, out, validation_level,
+                                              error);
+  ArrowIpcPrivateSharedBlockRelease(block);
+  return result;
+}
+
+/* ---- Record batches against the caller's dictionaries ---- */
+
+ArrowErrorCode ArrowIpcDecoderDecodeArrayViewWithDictionaries(
+    struct ArrowIpcDecoder* decoder, struct ArrowBufferView body, int64_t i,
+    const struct ArrowIpcDictionaries* dictionaries, struct ArrowArrayView** out,
+    struct ArrowError* error) {
+  struct ArrowIpcDecoderPrivate* private_data =
+      (struct ArrowIpcDecoderPrivate*)decoder->private_data;
+  ArrowErrorCode result;
+  private_data->override_dictionaries = dictionaries;
+  result = ArrowIpcDecoderDecodeArrayView(decoder, body, i, out, error);
+  private_data->override_dictionaries = NULL;
+  return result;
+}
+
+ArrowErrorCode ArrowIpcDecoderDecodeArrayWithDictionaries(
+    struct ArrowIpcDecoder* decoder, struct ArrowBufferView body, int64_t i,
+    const struct ArrowIpcDictionaries* dictionaries, struct ArrowArray* out,
+    enum ArrowValidationLevel validation_level, struct ArrowError* error) {
+  struct ArrowIpcDecoderPrivate* private_data =
+      (struct ArrowIpcDecoderPrivate*)decoder->private_data;
+  ArrowErrorCode result;
+  private_data->override_dictionaries = dictionaries;
+  result = ArrowIpcDecoderDecodeArray(decoder, body, i, out, validation_level, error);
+  private_data->override_dictionaries = NULL;
+  return result;
+}
+
+ArrowErrorCode ArrowIpcDecoderDecodeArrayFromSharedWithDictionaries(
+    struct ArrowIpcDecoder* decoder, struct ArrowBuffer* shared, int64_t i,
+    const struct ArrowIpcDictionaries* dictionaries, struct ArrowArray* out,
+    enum ArrowValidationLevel validation_level, struct ArrowError* error) {
+  struct ArrowIpcDecoderPrivate* private_data =
+      (struct ArrowIpcDecoderPrivate*)decoder->private_data;
+  ArrowErrorCode result;
+  private_data->override_dictionaries = dictionaries;
+  result = ArrowIpcDecoderDecodeArrayFromShared(decoder, shared, i, out, validation_level,
+                                                error);
+  private_data->override_dictionaries = NULL;
+  return result;
 }
 
 static ArrowErrorCode IpcBatchDecodeDictionary(struct ArrowIpcDecoder* decoder,
@@ -1360,16 +1444,14 @@ ArrowErrorCode ArrowIpcDecoderDecodeDictionary(struct ArrowIpcDecoder* decoder,
 }
 
 ArrowErrorCode ArrowIpcDecoderDecodeDictionaryFromShared(
-    struct ArrowIpcDecoder* decoder, struct ArrowIpcSharedBuffer* shared,
+    struct ArrowIpcDecoder* decoder, struct ArrowBuffer* shared,
     enum ArrowValidationLevel validation_level, struct ArrowIpcDictionaries* dictionaries,
     struct ArrowError* error) {
-  struct ArrowIpcSharedBlock* block =
-      (struct ArrowIpcSharedBlock*)shared->private_src.allocator.private_data;
-  if (block == NULL) {
-    ArrowErrorSet(error, "shared buffer is not initialized");
-    return EINVAL;
-  }
-  return IpcBatchDecodeDictionary(decoder, shared->private_src.data,
-                                  shared->private_src.size_bytes, block, validation_level,
-                                  dictionaries, error);
+  struct ArrowIpcSharedBlock* block;
+  ArrowErrorCode result;
+  NANOARROW_RETURN_NOT_OK(ArrowIpcPrivateSharedBlockFromShared(shared, &block, error));
+  result = IpcBatchDecodeDictionary(decoder, shared->data, shared->size_bytes, block,
+                                    validation_level, dictionaries, error);
+  ArrowIpcPrivateSharedBlockRelease(block);
+  return result;
 }

@@ -851,6 +851,39 @@ const struct ArrowIpcDictionaryEncoding* ArrowIpcDictionaryEncodingsFind(
   return NULL;
 }
 
+const struct ArrowIpcDictionaryEncoding* ArrowIpcDictionaryEncodingsFindById(
+    const struct ArrowIpcDictionaryEncodings* encodings, int64_t id) {
+  int64_t i;
+  int64_t n;
+  const struct ArrowIpcDictionaryEncoding* data;
+  if (encodings == NULL) return NULL;
+  n = ArrowIpcPrivateEncodingsCount(encodings);
+  data = ArrowIpcPrivateEncodingsData(encodings);
+  for (i = 0; i < n; i++) {
+    if (data[i].id == id) return &data[i];
+  }
+  return NULL;
+}
+
+ArrowErrorCode ArrowIpcDictionaryEncodingsUniqueIds(
+    const struct ArrowIpcDictionaryEncodings* encodings, struct ArrowBuffer* ids) {
+  int64_t i;
+  int64_t n;
+  const struct ArrowIpcDictionaryEncoding* data;
+  if (encodings == NULL) return NANOARROW_OK;
+  n = ArrowIpcPrivateEncodingsCount(encodings);
+  data = ArrowIpcPrivateEncodingsData(encodings);
+  /* Reserved at once so that a failure leaves ids as it was. */
+  NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(ids, n * (int64_t)sizeof(int64_t)));
+  for (i = 0; i < n; i++) {
+    /* Whether an earlier encoding had this id (encodings lists are short). */
+    if (ArrowIpcDictionaryEncodingsFindById(encodings, data[i].id) == &data[i]) {
+      ArrowBufferAppendUnsafe(ids, &data[i].id, sizeof(int64_t));
+    }
+  }
+  return NANOARROW_OK;
+}
+
 ArrowErrorCode ArrowIpcDecoderDecodeSchemaWithDictionaries(
     struct ArrowIpcDecoder* decoder, struct ArrowSchema* out,
     struct ArrowIpcDictionaryEncodings* encodings, struct ArrowError* error) {

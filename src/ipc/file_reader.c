@@ -63,7 +63,6 @@ static ArrowErrorCode IpcFileReaderReadBlock(struct IpcFileReaderPrivate* privat
     return NANOARROW_OK;
   } else {
     struct ArrowBuffer bytes;
-    struct ArrowIpcSharedBuffer shared;
     ArrowBufferInit(&bytes);
     if (ArrowBufferReserve(&bytes, size) != NANOARROW_OK) {
       ArrowErrorSet(error, "out of memory reading a block of %ld bytes", (long)size);
@@ -77,11 +76,11 @@ static ArrowErrorCode IpcFileReaderReadBlock(struct IpcFileReaderPrivate* privat
       return EIO;
     }
     bytes.size_bytes = size;
-    if (ArrowIpcSharedBufferInit(&shared, &bytes) != NANOARROW_OK) {
+    *shared_out = ArrowIpcPrivateSharedBlockNew(&bytes);
+    if (*shared_out == NULL) {
       ArrowBufferReset(&bytes);
       return ENOMEM;
     }
-    *shared_out = (struct ArrowIpcSharedBlock*)shared.private_src.allocator.private_data;
     *bytes_out = (*shared_out)->src.data;
     return NANOARROW_OK;
   }
@@ -198,16 +197,14 @@ ArrowErrorCode ArrowIpcFileReaderInitBuffer(struct ArrowIpcFileReader* reader,
                                             struct ArrowBuffer* data,
                                             struct ArrowError* error) {
   struct IpcFileReaderPrivate* private_data;
-  struct ArrowIpcSharedBuffer shared;
   struct ArrowBufferView tail;
   ArrowErrorCode result;
   NANOARROW_RETURN_NOT_OK(IpcFileReaderAllocate(reader, &private_data));
-  if (ArrowIpcSharedBufferInit(&shared, data) != NANOARROW_OK) {
+  private_data->data_block = ArrowIpcPrivateSharedBlockNew(data);
+  if (private_data->data_block == NULL) {
     IpcFileReaderPrivateFree(private_data);
     return ENOMEM;
   }
-  private_data->data_block =
-      (struct ArrowIpcSharedBlock*)shared.private_src.allocator.private_data;
   tail.data.as_uint8 = private_data->data_block->src.data;
   tail.size_bytes = private_data->data_block->src.size_bytes;
   result = IpcFileReaderCheckLeadingMagic(tail.data.as_uint8, tail.size_bytes, error);

@@ -24,6 +24,9 @@
   NANOARROW_SYMBOL(ArrowIpcPrivateSharedArrayRelease)
 #define ArrowIpcPrivateSharedBlockRelease \
   NANOARROW_SYMBOL(ArrowIpcPrivateSharedBlockRelease)
+#define ArrowIpcPrivateSharedBlockNew NANOARROW_SYMBOL(ArrowIpcPrivateSharedBlockNew)
+#define ArrowIpcPrivateSharedBlockFromShared \
+  NANOARROW_SYMBOL(ArrowIpcPrivateSharedBlockFromShared)
 #define ArrowIpcPrivateDecoderDecodeShared \
   NANOARROW_SYMBOL(ArrowIpcPrivateDecoderDecodeShared)
 #define ArrowIpcPrivateInputStreamBuffer NANOARROW_SYMBOL(ArrowIpcPrivateInputStreamBuffer)
@@ -92,66 +95,36 @@ ArrowErrorCode ArrowPrivateSchemaSetChildNames(
     void (*name_at)(const void* context, int64_t i, struct ArrowStringView* out),
     const void* context);
 
-/* ---- Reference counts: C11 atomics, else GCC/Clang builtins, else plain ---- */
+/* ---- Reference counts: the core's (src/common/refcount.h), under IPC names ---- */
 
-#if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L && \
-    !defined(__STDC_NO_ATOMICS__)
-#include <stdatomic.h>
-#define ARROW_IPC_ATOMIC_REFCOUNT 1
-typedef atomic_long ArrowIpcRefCount;
-static inline void ArrowIpcRefInit(ArrowIpcRefCount* rc) { atomic_init(rc, 1); }
-static inline void ArrowIpcRefAdd(ArrowIpcRefCount* rc) {
-  atomic_fetch_add_explicit(rc, 1, memory_order_relaxed);
-}
-/* Returns 1 when the last reference was dropped. */
-static inline int ArrowIpcRefDrop(ArrowIpcRefCount* rc) {
-  return atomic_fetch_sub_explicit(rc, 1, memory_order_acq_rel) == 1;
-}
-/* n references at once (n >= 1). */
-static inline void ArrowIpcRefInitN(ArrowIpcRefCount* rc, long n) { atomic_init(rc, n); }
-/* Whether the caller holds the only reference (nobody can add one meanwhile). */
-static inline int ArrowIpcRefIsUnique(ArrowIpcRefCount* rc) {
-  return atomic_load_explicit(rc, memory_order_acquire) == 1;
-}
-static inline int ArrowIpcRefDropN(ArrowIpcRefCount* rc, long n) {
-  return atomic_fetch_sub_explicit(rc, n, memory_order_acq_rel) == n;
-}
-#elif defined(__GNUC__) || defined(__clang__)
-#define ARROW_IPC_ATOMIC_REFCOUNT 1
-typedef long ArrowIpcRefCount;
-static inline void ArrowIpcRefInit(ArrowIpcRefCount* rc) { *rc = 1; }
-static inline void ArrowIpcRefAdd(ArrowIpcRefCount* rc) {
-  __atomic_fetch_add(rc, 1, __ATOMIC_RELAXED);
-}
-static inline int ArrowIpcRefDrop(ArrowIpcRefCount* rc) {
-  return __atomic_fetch_sub(rc, 1, __ATOMIC_ACQ_REL) == 1;
-}
-static inline void ArrowIpcRefInitN(ArrowIpcRefCount* rc, long n) { *rc = n; }
-static inline int ArrowIpcRefDropN(ArrowIpcRefCount* rc, long n) {
-  return __atomic_fetch_sub(rc, n, __ATOMIC_ACQ_REL) == n;
-}
-static inline int ArrowIpcRefIsUnique(ArrowIpcRefCount* rc) {
-  return __atomic_load_n(rc, __ATOMIC_ACQUIRE) == 1;
-}
-#else
-#define ARROW_IPC_ATOMIC_REFCOUNT 0
-typedef long ArrowIpcRefCount;
-static inline void ArrowIpcRefInit(ArrowIpcRefCount* rc) { *rc = 1; }
-static inline void ArrowIpcRefAdd(ArrowIpcRefCount* rc) { ++*rc; }
-static inline int ArrowIpcRefDrop(ArrowIpcRefCount* rc) { return --*rc == 0; }
-static inline void ArrowIpcRefInitN(ArrowIpcRefCount* rc, long n) { *rc = n; }
-static inline int ArrowIpcRefDropN(ArrowIpcRefCount* rc, long n) { return (*rc -= n) == 0; }
-static inline int ArrowIpcRefIsUnique(ArrowIpcRefCount* rc) { return *rc == 1; }
-#endif
+#include "common/refcount.h"
+#define ARROW_IPC_ATOMIC_REFCOUNT NANOARROW_ATOMIC_REFCOUNT
+typedef ArrowRefCount ArrowIpcRefCount;
+#define ArrowIpcRefInit ArrowRefInit
+#define ArrowIpcRefAdd ArrowRefAdd
+#define ArrowIpcRefDrop ArrowRefDrop
+#define ArrowIpcRefInitN ArrowRefInitN
+#define ArrowIpcRefDropN ArrowRefDropN
+#define ArrowIpcRefIsUnique ArrowRefIsUnique
 
 
-/* The heap block behind an ArrowIpcSharedBuffer (its private_src.allocator's
- * private_data). */
+/* A reference-counted message body (or input chunk) that decoded arrays point
+ * into. src owns the bytes: a buffer the readers moved in, or a reference to a
+ * caller's shared buffer (ArrowSharedBufferClone) for the ...FromShared
+ * functions. */
 struct ArrowIpcSharedBlock {
   ArrowIpcRefCount refcount;
   struct ArrowBuffer src;
 };
 
+/* Takes src over (left empty) as a block with one reference; NULL when out of
+ * memory (src untouched). */
+struct ArrowIpcSharedBlock* ArrowIpcPrivateSharedBlockNew(struct ArrowBuffer* src);
+/* A block with one reference that holds one more reference to the caller's
+ * shared buffer shared. EINVAL when shared is not a shared buffer. */
+ArrowErrorCode ArrowIpcPrivateSharedBlockFromShared(const struct ArrowBuffer* shared,
+                                                    struct ArrowIpcSharedBlock** out,
+                                                    struct ArrowError* error);
 void ArrowIpcPrivateSharedBlockRelease(struct ArrowIpcSharedBlock* block);
 
 /* Memory a decoded batch refers to: a shared body and/or blocks it owns
@@ -291,6 +264,10 @@ struct ArrowIpcDecoderPrivate {
   struct ArrowIpcDictionaryEntry* dictionaries;
   /* The encodings of the current schema (preallocated for every encoded field). */
   struct ArrowIpcDictionaryEncodings encodings;
+
+  /* Set by the ...WithDictionaries functions while they decode: the dictionaries
+   * the fields take their values from instead of the entries' current ones. */
+  const struct ArrowIpcDictionaries* override_dictionaries;
 
   /* Owner of the buffers behind the last ArrowIpcDecoderDecodeArrayView. */
   struct ArrowIpcBatchOwner* view_owner;

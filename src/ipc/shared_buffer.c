@@ -1,4 +1,5 @@
-/* ArrowIpcSharedBuffer: a message body shared by the arrays decoded from it. */
+/* Reference-counted message bodies behind the arrays the decoder exports without
+ * copying (the readers' input and the ...FromShared functions). */
 
 #include <errno.h>
 #include <string.h>
@@ -8,40 +9,39 @@
 
 #include "ipc/ipc_private.h"
 
+struct ArrowIpcSharedBlock* ArrowIpcPrivateSharedBlockNew(struct ArrowBuffer* src) {
+  struct ArrowIpcSharedBlock* block =
+      (struct ArrowIpcSharedBlock*)ArrowMalloc(sizeof(struct ArrowIpcSharedBlock));
+  if (block == NULL) return NULL;
+  ArrowIpcRefInit(&block->refcount);
+  ArrowBufferMove(src, &block->src);
+  return block;
+}
+
+ArrowErrorCode ArrowIpcPrivateSharedBlockFromShared(const struct ArrowBuffer* shared,
+                                                    struct ArrowIpcSharedBlock** out,
+                                                    struct ArrowError* error) {
+  struct ArrowIpcSharedBlock* block;
+  if (shared == NULL || !ArrowIsSharedBuffer(shared)) {
+    ArrowErrorSet(error,
+                  "the body must be a shared buffer (see ArrowSharedBufferInit), not an "
+                  "ordinary ArrowBuffer");
+    return EINVAL;
+  }
+  block = (struct ArrowIpcSharedBlock*)ArrowMalloc(sizeof(struct ArrowIpcSharedBlock));
+  if (block == NULL) {
+    ArrowErrorSet(error, "out of memory");
+    return ENOMEM;
+  }
+  ArrowIpcRefInit(&block->refcount);
+  /* Cannot fail: shared is a shared buffer. */
+  ArrowSharedBufferClone(shared, &block->src);
+  *out = block;
+  return NANOARROW_OK;
+}
+
 void ArrowIpcPrivateSharedBlockRelease(struct ArrowIpcSharedBlock* block) {
   if (!ArrowIpcRefDrop(&block->refcount)) return;
   ArrowBufferReset(&block->src);
   ArrowFree(block);
 }
-
-/* private_src is a non-owning view: freeing it drops this reference. */
-static void IpcSharedBufferDeallocate(struct ArrowBufferAllocator* allocator, uint8_t* ptr,
-                                   int64_t size) {
-  NANOARROW_UNUSED(ptr);
-  NANOARROW_UNUSED(size);
-  ArrowIpcPrivateSharedBlockRelease((struct ArrowIpcSharedBlock*)allocator->private_data);
-}
-
-ArrowErrorCode ArrowIpcSharedBufferInit(struct ArrowIpcSharedBuffer* shared,
-                                        struct ArrowBuffer* src) {
-  struct ArrowIpcSharedBlock* block =
-      (struct ArrowIpcSharedBlock*)ArrowMalloc(sizeof(struct ArrowIpcSharedBlock));
-  if (block == NULL) return ENOMEM;
-  ArrowIpcRefInit(&block->refcount);
-  ArrowBufferMove(src, &block->src);
-  ArrowBufferInit(&shared->private_src);
-  shared->private_src.data = block->src.data;
-  shared->private_src.size_bytes = block->src.size_bytes;
-  shared->private_src.capacity_bytes = block->src.size_bytes;
-  shared->private_src.allocator = ArrowBufferDeallocator(&IpcSharedBufferDeallocate, block);
-  return NANOARROW_OK;
-}
-
-void ArrowIpcSharedBufferReset(struct ArrowIpcSharedBuffer* shared) {
-  struct ArrowIpcSharedBlock* block =
-      (struct ArrowIpcSharedBlock*)shared->private_src.allocator.private_data;
-  if (block != NULL) ArrowIpcPrivateSharedBlockRelease(block);
-  memset(shared, 0, sizeof(*shared));
-}
-
-int ArrowIpcSharedBufferIsThreadSafe(void) { return ARROW_IPC_ATOMIC_REFCOUNT; }

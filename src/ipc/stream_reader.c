@@ -154,7 +154,7 @@ static ArrowErrorCode IpcStreamReadAhead(struct IpcStreamReaderPrivate* private_
              n > block->src.capacity_bytes - private_data->input_position) {
     /* A new chunk starting with the unread bytes (slices of the old one keep it). */
     struct ArrowBuffer chunk;
-    struct ArrowIpcSharedBuffer shared;
+    struct ArrowIpcSharedBlock* new_block = NULL;
     /* Room for what follows too (usually the next message's header). */
     int64_t capacity = n > IPC_STREAM_READ_CHUNK ? n : n + IPC_STREAM_READ_PAST;
     if (capacity > available + IPC_STREAM_READ_CHUNK) capacity = available + IPC_STREAM_READ_CHUNK;
@@ -164,13 +164,13 @@ static ArrowErrorCode IpcStreamReadAhead(struct IpcStreamReaderPrivate* private_
         (available > 0 &&
          ArrowBufferAppend(&chunk, block->src.data + private_data->input_position,
                            available) != NANOARROW_OK) ||
-        ArrowIpcSharedBufferInit(&shared, &chunk) != NANOARROW_OK) {
+        (new_block = ArrowIpcPrivateSharedBlockNew(&chunk)) == NULL) {
       ArrowBufferReset(&chunk);
       ArrowErrorSet(&private_data->error, "out of memory reading %ld bytes", (long)n);
       return ENOMEM;
     }
     if (block != NULL) ArrowIpcPrivateSharedBlockRelease(block);
-    block = (struct ArrowIpcSharedBlock*)shared.private_src.allocator.private_data;
+    block = new_block;
     private_data->input_block = block;
     private_data->input_position = 0;
   }
@@ -345,11 +345,8 @@ static ArrowErrorCode IpcStreamReadMessage(struct IpcStreamReaderPrivate* privat
   NANOARROW_RETURN_NOT_OK(
       IpcStreamReadExactly(private_data, &private_data->body, decoder->body_size_bytes, "body"));
   if (private_data->options.use_shared_buffers) {
-    struct ArrowIpcSharedBuffer shared;
-    if (ArrowIpcSharedBufferInit(&shared, &private_data->body) != NANOARROW_OK) {
-      return ENOMEM;
-    }
-    *shared_out = (struct ArrowIpcSharedBlock*)shared.private_src.allocator.private_data;
+    *shared_out = ArrowIpcPrivateSharedBlockNew(&private_data->body);
+    if (*shared_out == NULL) return ENOMEM;
     body_out->data.as_uint8 = (*shared_out)->src.data;
     body_out->size_bytes = (*shared_out)->src.size_bytes;
   } else {
@@ -441,11 +438,9 @@ static void IpcStreamKeepSchemaMessage(struct IpcStreamReaderPrivate* private_da
     private_data->schema_block = private_data->input_block;
     private_data->schema_message = message;
   } else {
-    struct ArrowIpcSharedBuffer shared;
     int64_t offset = message - private_data->header.data;
-    if (ArrowIpcSharedBufferInit(&shared, &private_data->header) != NANOARROW_OK) return;
-    private_data->schema_block =
-        (struct ArrowIpcSharedBlock*)shared.private_src.allocator.private_data;
+    private_data->schema_block = ArrowIpcPrivateSharedBlockNew(&private_data->header);
+    if (private_data->schema_block == NULL) return;
     private_data->schema_message = private_data->schema_block->src.data + offset;
   }
 }
@@ -685,7 +680,7 @@ ArrowErrorCode ArrowIpcArrayStreamReaderInitWithLimits(
     private_data->options = *options;
   } else {
     private_data->options.field_index = -1;
-    private_data->options.use_shared_buffers = ArrowIpcSharedBufferIsThreadSafe();
+    private_data->options.use_shared_buffers = ArrowSharedBufferIsThreadSafe();
   }
   private_data->validation_level = validation_level;
   private_data->exported_schema = NULL;
@@ -702,18 +697,16 @@ ArrowErrorCode ArrowIpcArrayStreamReaderInitWithLimits(
 
   input_buffer = ArrowIpcPrivateInputStreamBuffer(&private_data->input, &position);
   if (input_buffer != NULL && private_data->options.use_shared_buffers) {
-    struct ArrowIpcSharedBuffer shared;
     struct ArrowBuffer remaining;
     ArrowBufferInit(&remaining);
     ArrowBufferMove(input_buffer, &remaining);
     private_data->input_position = *position;
-    if (ArrowIpcSharedBufferInit(&shared, &remaining) != NANOARROW_OK) {
+    private_data->input_block = ArrowIpcPrivateSharedBlockNew(&remaining);
+    if (private_data->input_block == NULL) {
       ArrowBufferReset(&remaining);
       IpcStreamReaderRelease(out);
       return ENOMEM;
     }
-    private_data->input_block =
-        (struct ArrowIpcSharedBlock*)shared.private_src.allocator.private_data;
   } else if (private_data->options.use_shared_buffers &&
              ArrowIpcPrivateInputStreamIsSeekableFile(&private_data->input)) {
     private_data->read_ahead = 1;

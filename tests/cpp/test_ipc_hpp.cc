@@ -208,10 +208,11 @@ static void TestSharedBufferAndDecompressor() {
   nanoarrow::ipc::UniqueSharedBuffer shared;
   NANOARROW_THROW_NOT_OK(ArrowIpcSharedBufferInit(shared.get(), bytes.get()));
   CHECK(bytes->data == nullptr);
-  CHECK(shared->private_src.data == data);
+  CHECK(shared->data == data);
+  CHECK(ArrowIsSharedBuffer(shared.get()));
   nanoarrow::ipc::UniqueSharedBuffer moved(std::move(shared));
-  CHECK(moved->private_src.data == data);
-  CHECK(shared->private_src.data == nullptr);
+  CHECK(moved->data == data);
+  CHECK(shared->data == nullptr);
   // Both wrappers are released at scope exit: LeakSanitizer and ASan check.
 
   nanoarrow::ipc::UniqueDecompressor decompressor;
@@ -282,9 +283,51 @@ static void TestCompressor() {
                     "zstd") == 0);
 }
 
+// nanoarrow 0.9.0: owning wrappers of the dictionary encodings and values.
+static void TestDictionaryWrappers() {
+  // struct<d: dictionary<int32, string>>
+  nanoarrow::UniqueSchema schema;
+  ArrowSchemaInit(schema.get());
+  NANOARROW_THROW_NOT_OK(ArrowSchemaSetTypeStruct(schema.get(), 1));
+  NANOARROW_THROW_NOT_OK(ArrowSchemaSetType(schema->children[0], NANOARROW_TYPE_INT32));
+  NANOARROW_THROW_NOT_OK(ArrowSchemaAllocateDictionary(schema->children[0]));
+  NANOARROW_THROW_NOT_OK(
+      ArrowSchemaInitFromType(schema->children[0]->dictionary, NANOARROW_TYPE_STRING));
+
+  // A default-constructed encodings wrapper is initialized (empty) and usable.
+  nanoarrow::ipc::UniqueDictionaryEncodings encodings;
+  CHECK(encodings->encodings.size_bytes == 0);
+  NANOARROW_THROW_NOT_OK(ArrowIpcDictionaryEncodingsAppendSchema(encodings.get(), schema.get()));
+  CHECK(ArrowIpcDictionaryEncodingsFindById(encodings.get(), 0) != nullptr);
+  CHECK(ArrowIpcDictionaryEncodingsFindById(encodings.get(), 0)->schema == schema->children[0]);
+
+  // Moving hands the list over; the moved-from wrapper is empty again.
+  nanoarrow::ipc::UniqueDictionaryEncodings moved(std::move(encodings));
+  CHECK(encodings->encodings.size_bytes == 0);
+  CHECK(ArrowIpcDictionaryEncodingsFindById(moved.get(), 0) != nullptr);
+
+  nanoarrow::UniqueBuffer ids;
+  NANOARROW_THROW_NOT_OK(ArrowIpcDictionaryEncodingsUniqueIds(moved.get(), ids.get()));
+  CHECK(ids->size_bytes == static_cast<int64_t>(sizeof(int64_t)));
+
+  // The dictionaries wrapper is empty until Init; Reset of an empty one is a no-op.
+  nanoarrow::ipc::UniqueDictionaries dictionaries;
+  CHECK(dictionaries->private_data == nullptr);
+  NANOARROW_THROW_NOT_OK(ArrowIpcDictionariesInit(dictionaries.get(), moved.get(), nullptr));
+  CHECK(dictionaries->private_data != nullptr);
+  const struct ArrowArray* value = nullptr;
+  CHECK(ArrowIpcDictionariesFindCurrentValue(dictionaries.get(), 0, &value, nullptr) ==
+        EINVAL);
+  nanoarrow::ipc::UniqueDictionaries moved_dictionaries(std::move(dictionaries));
+  CHECK(dictionaries->private_data == nullptr);
+  CHECK(moved_dictionaries->private_data != nullptr);
+  // Both wrappers are released at scope exit: LeakSanitizer and ASan check.
+}
+
 int main() {
   try {
     TestCompressor();
+    TestDictionaryWrappers();
     TestStreamRoundTrip();
     TestDecoderAndFooter();
     TestFileReader();
