@@ -115,8 +115,13 @@ static int FailWrite(const char* command, int code) {
   return Fail(command, message);
 }
 
+/* The message, then the command's synopsis (the usage's first line) and where to
+ * read more. */
 static int UsageError(const char* command, const char* usage, const char* message) {
-  fprintf(stderr, "nanoarrow %s: %s\n%s", command, message, usage);
+  const char* end = strchr(usage, '\n');
+  int n = end != NULL ? (int)(end - usage) : (int)strlen(usage);
+  fprintf(stderr, "nanoarrow %s: %s\n%.*s (nanoarrow %s --help for more)\n", command,
+          message, n, usage, command);
   return EXIT_USAGE;
 }
 
@@ -350,7 +355,10 @@ static int CatJson(struct ArrowArrayStream* stream, int64_t limit) {
   rc = CliWriteStreamToFile(&limited, CLI_FORMAT_JSON, NANOARROW_IPC_COMPRESSION_TYPE_NONE,
                             stdout, NULL, NULL, &error);
   ArrowArrayStreamRelease(&limited);
-  if (rc == EPIPE) return EXIT_SUCCESS;
+  if (rc != NANOARROW_OK && ferror(stdout)) {
+    g_stdout_errno = rc;
+    return rc == EPIPE ? EXIT_SUCCESS : FailWrite("cat", rc);
+  }
   if (rc != NANOARROW_OK && error.message[0] == '\0') {
     snprintf(error.message, sizeof(error.message), "%s", strerror(rc));
   }
