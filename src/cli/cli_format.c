@@ -435,6 +435,11 @@ ArrowErrorCode CliTableInit(struct CliTable* table, const struct ArrowSchema* sc
   table->schema = schema;
   table->n_columns = schema->n_children;
   table->sample_rows = sample_rows < 0 ? 0 : sample_rows;
+  /* Wide tables look ahead fewer rows (a row at least). */
+  if (table->n_columns > 0 && table->sample_rows > CLI_TABLE_SAMPLE_CELLS / table->n_columns) {
+    table->sample_rows = CLI_TABLE_SAMPLE_CELLS / table->n_columns;
+    if (table->sample_rows < 1) table->sample_rows = 1;
+  }
   table->n_sampled = 0;
   table->header_written = 0;
   ArrowBufferInit(&table->sample_text);

@@ -52,13 +52,16 @@ ArrowErrorCode CliFormatJsonLines(const struct ArrowSchema* schema,
 /* ---- Tables ----
  * An aligned table written as rows arrive, with one width per column for the
  * whole output: the widths come from the header and the first sample_rows rows
- * (the look-ahead, kept as text: at most sample_rows x columns cells of
- * CLI_TABLE_MAX_WIDTH characters), no column is wider than CLI_TABLE_MAX_WIDTH
+ * (the look-ahead, kept as text: at most CLI_TABLE_SAMPLE_CELLS cells of
+ * CLI_TABLE_MAX_WIDTH characters, so a table of more than
+ * CLI_TABLE_SAMPLE_CELLS / sample_rows columns looks ahead fewer rows, one at
+ * least), no column is wider than CLI_TABLE_MAX_WIDTH
  * characters, and a cell wider than its column is cut to the width, its last
  * character replaced by "…". Strings are shown unquoted, control characters as
  * spaces; other values as in CliFormatElement. Widths count code points. */
 #define CLI_TABLE_MAX_WIDTH 40
 #define CLI_TABLE_SAMPLE_ROWS 100
+#define CLI_TABLE_SAMPLE_CELLS 20000
 
 struct CliTable {
   const struct ArrowSchema* schema;

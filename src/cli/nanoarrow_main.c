@@ -59,8 +59,9 @@ static const char* kCatUsage =
     "              '... 999,980 more rows; --limit N or --all'; a pipe or a file\n"
     "              always gets every row)\n"
     "Table columns keep one width for the whole output: the widest of the header\n"
-    "and the first 100 rows, at most 40 characters. A wider cell is cut to its\n"
-    "column's width, its last character replaced by '...' (one character, U+2026).\n";
+    "and the first 100 rows (fewer beyond 200 columns), at most 40 characters. A\n"
+    "wider cell is cut to its column's width, its last character replaced by an\n"
+    "ellipsis (U+2026).\n";
 static const char* kValidateUsage =
     "usage: nanoarrow validate FILE [--strict]\n"
     "Reads and fully validates every batch. Exit 0 when valid; otherwise exit 1 with\n"
@@ -393,6 +394,7 @@ static int CommandCat(int argc, char** argv) {
   int terminal = isatty(STDOUT_FILENO);
   int preview;
   int is_table;
+  int table_initialized = 0;
   int64_t limit = INT64_MAX;
   int64_t n_written = 0;
   int64_t n_more = 0;
@@ -448,6 +450,7 @@ static int CommandCat(int argc, char** argv) {
   rc = ArrowArrayViewInitFromSchema(&view, &schema, &error);
   if (rc == NANOARROW_OK && is_table) {
     /* A preview's widths come from the rows it shows. */
+    table_initialized = 1;
     rc = CliTableInit(&table, &schema, preview ? limit : CLI_TABLE_SAMPLE_ROWS);
     if (rc != NANOARROW_OK) snprintf(error.message, sizeof(error.message), "%s", strerror(rc));
   }
@@ -502,7 +505,7 @@ static int CommandCat(int argc, char** argv) {
   } else {
     status = EXIT_SUCCESS;
   }
-  if (is_table) CliTableReset(&table);
+  if (table_initialized) CliTableReset(&table);
   CliSinkReset(&sink);
   ArrowArrayViewReset(&view);
   ArrowSchemaRelease(&schema);

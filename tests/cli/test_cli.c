@@ -367,7 +367,18 @@ static void WriteLongStream(const char* name, char kind, int64_t n_rows, int end
   snprintf(path, sizeof(path), "%s/%s", g_dir, name);
   ArrowSchemaInit(&schema);
   cr_assert_eq(ArrowSchemaSetTypeStruct(&schema, 1), 0);
-  if (kind == 'n') {
+  if (kind == 'l') {
+    /* One row: a list of n_rows nulls. */
+    cr_assert_eq(ArrowSchemaSetType(schema.children[0], NANOARROW_TYPE_LIST), 0);
+    cr_assert_eq(ArrowSchemaSetName(schema.children[0], "l"), 0);
+    cr_assert_eq(ArrowSchemaSetType(schema.children[0]->children[0], NANOARROW_TYPE_NA), 0);
+    cr_assert_eq(ArrowArrayInitFromSchema(&array, &schema, &error), 0, "%s", error.message);
+    cr_assert_eq(ArrowArrayStartAppending(&array), 0);
+    cr_assert_eq(ArrowArrayAppendNull(array.children[0]->children[0], n_rows), 0);
+    cr_assert_eq(ArrowArrayFinishElement(array.children[0]), 0);
+    cr_assert_eq(ArrowArrayFinishElement(&array), 0);
+    cr_assert_eq(ArrowArrayFinishBuildingDefault(&array, &error), 0, "%s", error.message);
+  } else if (kind == 'n') {
     cr_assert_eq(ArrowSchemaSetType(schema.children[0], NANOARROW_TYPE_NA), 0);
     cr_assert_eq(ArrowSchemaSetName(schema.children[0], "n"), 0);
   } else {
@@ -376,11 +387,13 @@ static void WriteLongStream(const char* name, char kind, int64_t n_rows, int end
     cr_assert_eq(ArrowSchemaSetType(schema.children[0]->children[0], NANOARROW_TYPE_NA), 0);
     cr_assert_eq(ArrowSchemaSetName(schema.children[0]->children[0], "n"), 0);
   }
-  cr_assert_eq(ArrowArrayInitFromSchema(&array, &schema, &error), 0, "%s", error.message);
-  cr_assert_eq(ArrowArrayFinishBuildingDefault(&array, &error), 0, "%s", error.message);
-  array.length = n_rows;
-  array.children[0]->length = n_rows;
-  if (kind == 's') array.children[0]->children[0]->length = n_rows;
+  if (kind != 'l') {
+    cr_assert_eq(ArrowArrayInitFromSchema(&array, &schema, &error), 0, "%s", error.message);
+    cr_assert_eq(ArrowArrayFinishBuildingDefault(&array, &error), 0, "%s", error.message);
+    array.length = n_rows;
+    array.children[0]->length = n_rows;
+    if (kind == 's') array.children[0]->children[0]->length = n_rows;
+  }
   cr_assert_eq(ArrowArrayViewInitFromSchema(&view, &schema, &error), 0, "%s", error.message);
   cr_assert_eq(ArrowArrayViewSetArray(&view, &array, &error), 0, "%s", error.message);
 
@@ -546,6 +559,41 @@ Test(cli, cat_memory_does_not_grow_with_rows) {
     cr_assert_lt(large_kb, CAT_MAX_RSS_KB, "%s: %ld KiB", formats[f], large_kb);
     cr_assert_lt(large_kb - small_kb, CAT_MAX_GROWTH_KB, "%s: %ld KiB then %ld KiB",
                  formats[f], small_kb, large_kb);
+  }
+}
+
+Test(cli, one_long_value_is_written_in_chunks_too) {
+  /* One row holding a list of 50,000 then 1,000,000 nulls: JSON lines flush
+   * inside the value, a table cell stops formatting past its width. */
+  const char* formats[] = {"jsonl", "table"};
+  char path[512];
+  size_t f;
+  WriteLongStream("l_50k.stream", 'l', 50000, 1);
+  WriteLongStream("l_1m.stream", 'l', 1000000, 1);
+  for (f = 0; f < sizeof(formats) / sizeof(formats[0]); f++) {
+    const char* args[5] = {"cat", path, "--format", formats[f], NULL};
+    long small_kb;
+    long large_kb;
+    int status;
+    snprintf(path, sizeof(path), "%s/l_50k.stream", g_dir);
+    status = Spawn(args, "/dev/null", -1, &small_kb);
+    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "%s", formats[f]);
+    snprintf(path, sizeof(path), "%s/l_1m.stream", g_dir);
+    status = Spawn(args, "/dev/null", -1, &large_kb);
+    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "%s", formats[f]);
+    cr_log_info("cat --format %s, one list: 50,000 nulls %ld KiB, 1,000,000 nulls %ld KiB",
+                formats[f], small_kb, large_kb);
+    cr_assert_lt(large_kb - small_kb, CAT_MAX_GROWTH_KB, "%s: %ld KiB then %ld KiB",
+                 formats[f], small_kb, large_kb);
+  }
+  cr_assert_eq(Run("'%s' cat '%s/l_1m.stream' --format table", NANOARROW_CLI_PATH, g_dir), 0);
+  {
+    char* out = Slurp("out");
+    cr_assert_str_eq(out,
+                     "l\n----------------------------------------\n"
+                     "[null, null, null, null, null, null, nu\xE2\x80\xA6\n",
+                     "%s", out);
+    free(out);
   }
 }
 
