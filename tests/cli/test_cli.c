@@ -471,7 +471,10 @@ static void WriteNamesStream(const char* name, const char** batches, int n_batch
 /* Runs the CLI with args (NULL-terminated) in a child whose stdout is the file
  * stdout_path (or the descriptor stdout_fd when >= 0) and whose stderr is
  * g_dir/err. Returns the wait status; *max_rss_kb (may be NULL) receives the
- * child's peak resident memory (getrusage's ru_maxrss, in KiB). */
+ * child's peak resident memory (wait4's ru_maxrss, in KiB). Linux keeps that peak
+ * across exec, so it is at least what the forked test process held before exec
+ * (about the CLI's own footprint here, 16 MiB under ASan): an upper bound on the
+ * CLI's, which is why growth between two row counts is checked as well. */
 /* When > 0, Spawn's child may write files of at most this many bytes (a larger
  * write fails with EFBIG, as on a full disk). */
 static long g_max_file_bytes = 0;
