@@ -860,9 +860,12 @@ static ArrowErrorCode PutBatch(struct ArrowBuffer* out, const struct ArrowSchema
     ArrowErrorCode rc;
     if (k > 0) NANOARROW_RETURN_NOT_OK(Put(out, ", "));
     NANOARROW_RETURN_NOT_OK(FlushPoint(out, writer, error));
+    if (error != NULL) error->message[0] = '\0';
     rc = PutColumn(out, schema->children[k], view->children[k], view->offset, view->length, 1,
                    writer, error);
     if (rc != NANOARROW_OK) {
+      /* A failed allocation leaves no message of its own. */
+      if (error != NULL && error->message[0] == '\0') ArrowErrorSet(error, "%s", strerror(rc));
       ArrowTestingPrefixError(error, "column %" PRId64 " '%s'", k,
                               ArrowTestingFieldName(schema->children[k]));
       return rc;
