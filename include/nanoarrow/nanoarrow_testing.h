@@ -209,7 +209,21 @@ struct ArrowTestingJsonWriteOptions {
    * ArrowTestingJsonWriteDataFile) record their dictionaries' values in it for
    * ArrowTestingJsonWriteDictionaries. */
   struct ArrowTestingJsonDictionaries* dictionaries;
+  /* NULL (default): the whole text is appended to out. Otherwise
+   * ArrowTestingJsonWriteDataFile calls flush(flush_data, out, error) whenever out
+   * holds at least NANOARROW_TESTING_JSON_FLUSH_BYTES between two values; flush
+   * takes the bytes (writes them somewhere and sets out->size_bytes to 0) or returns
+   * an error code, which ends the write with that code. A document of any length
+   * is then written in bounded memory (besides single values and the dictionaries,
+   * which are kept for the "dictionaries" section). The caller takes what is left
+   * in out afterwards. */
+  ArrowErrorCode (*flush)(void* flush_data, struct ArrowBuffer* out,
+                          struct ArrowError* error);
+  void* flush_data;
 };
+
+/* How much text ArrowTestingJsonWriteOptions.flush is handed at a time (at least). */
+#define NANOARROW_TESTING_JSON_FLUSH_BYTES 65536
 
 void ArrowTestingJsonWriteOptionsInit(struct ArrowTestingJsonWriteOptions* options);
 

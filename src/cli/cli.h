@@ -30,9 +30,19 @@ const char* CliFormatName(enum CliFormat format);
 /* Parses a format name; CLI_FORMAT_UNKNOWN when it is not one. */
 enum CliFormat CliFormatFromName(const char* name);
 
-/* What data holds: the IPC file magic, JSON (first non-blank byte '{'), else an
- * IPC stream. */
+/* What data holds: the IPC file magic, JSON (first non-blank byte '{'), an IPC
+ * stream (a continuation marker 0xFFFFFFFF, or a pre-1.0 int32 length that fits
+ * in data); otherwise CLI_FORMAT_UNKNOWN. */
 enum CliFormat CliDetectFormat(const struct ArrowBuffer* data);
+
+/* The message of an input that is none of them. */
+#define CLI_NOT_ARROW_MESSAGE "not an Arrow IPC stream or file, nor integration JSON"
+
+/* Walks the messages of an IPC stream (framing only) and sets *has_marker to 1
+ * when they end with an end-of-stream marker, 0 when the data ends after a whole
+ * message without one. Other cases (data that does not parse) give 1: the reader
+ * reports those. */
+void CliStreamHasEndMarker(const struct ArrowBuffer* data, int* has_marker);
 
 /* Reads path ("-": stdin; gzip decompressed transparently) and opens it as a
  * stream of record batches, in the given format or, for UNKNOWN, the detected one
@@ -49,13 +59,29 @@ ArrowErrorCode CliOpenBuffer(struct ArrowBuffer* data, enum CliFormat format,
 typedef void (*CliProgressFunction)(void* private_data, int64_t n_batches, int64_t n_rows);
 
 /* Writes every batch of in as format to out (an initialized ArrowBuffer).
- * compression (at compression_level, see ArrowIpcWriterSetCompression) applies to
- * IPC formats only. */
+ * compression applies to IPC formats only. */
 ArrowErrorCode CliWriteStream(struct ArrowArrayStream* in, enum CliFormat format,
                               enum ArrowIpcCompressionType compression,
-                              int compression_level, struct ArrowBuffer* out,
-                              CliProgressFunction progress,
+                              int compression_level,
+                              struct ArrowBuffer* out, CliProgressFunction progress,
                               void* progress_data, struct ArrowError* error);
+
+/* Writes every batch of in as format to file, as it goes (JSON in chunks of
+ * NANOARROW_TESTING_JSON_FLUSH_BYTES); a write error fails with its reason. */
+ArrowErrorCode CliWriteStreamToFile(struct ArrowArrayStream* in, enum CliFormat format,
+                                    enum ArrowIpcCompressionType compression, int compression_level, FILE* file,
+                                    CliProgressFunction progress, void* progress_data,
+                                    struct ArrowError* error);
+
+/* CliWriteStreamToFile to path, whole or not at all: the output goes to a
+ * temporary file beside path (".NAME.XXXXXX") renamed over path on success and
+ * removed on failure. A path that exists and is not a regular file (a device, a
+ * pipe) is written directly. */
+ArrowErrorCode CliWriteStreamToPath(struct ArrowArrayStream* in, enum CliFormat format,
+                                    enum ArrowIpcCompressionType compression,
+                                    int compression_level,
+                                    const char* path, CliProgressFunction progress,
+                                    void* progress_data, struct ArrowError* error);
 
 /* Writes all of data to path ("-": stdout). */
 ArrowErrorCode CliWriteFile(const char* path, const struct ArrowBuffer* data,

@@ -1,6 +1,7 @@
 /* Text output of `nanoarrow schema` and `nanoarrow cat`: schema trees, JSON values
  * of single elements (JSON lines) and aligned tables. */
 
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -71,14 +72,48 @@ ArrowErrorCode CliFormatSchema(const struct ArrowSchema* schema, struct ArrowBuf
   return NANOARROW_OK;
 }
 
+/* ---- Sinks ---- */
+
+void CliSinkInit(struct CliSink* sink, FILE* file, int64_t cap) {
+  ArrowBufferInit(&sink->text);
+  sink->file = file;
+  sink->cap = cap;
+  sink->write_errno = 0;
+}
+
+void CliSinkReset(struct CliSink* sink) { ArrowBufferReset(&sink->text); }
+
+ArrowErrorCode CliSinkFlush(struct CliSink* sink) {
+  if (sink->file == NULL || sink->text.size_bytes == 0) return NANOARROW_OK;
+  errno = 0;
+  if (fwrite(sink->text.data, 1, (size_t)sink->text.size_bytes, sink->file) !=
+      (size_t)sink->text.size_bytes) {
+    sink->write_errno = errno != 0 ? errno : EIO;
+    return sink->write_errno;
+  }
+  sink->text.size_bytes = 0;
+  return NANOARROW_OK;
+}
+
+ArrowErrorCode CliSinkCheck(struct CliSink* sink) {
+  if (sink->file != NULL) {
+    return sink->text.size_bytes >= CLI_SINK_CHUNK_BYTES ? CliSinkFlush(sink) : NANOARROW_OK;
+  }
+  return sink->cap > 0 && sink->text.size_bytes >= sink->cap ? CLI_SINK_FULL : NANOARROW_OK;
+}
+
 /* ---- Values ---- */
 
-static ArrowErrorCode PutQuoted(struct ArrowBuffer* out, const char* data, int64_t n) {
+static ArrowErrorCode PutQuoted(struct CliSink* sink, const char* data, int64_t n) {
+  struct ArrowBuffer* out = &sink->text;
   int64_t i;
-  NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(out, n + 2));
   NANOARROW_RETURN_NOT_OK(Put(out, "\""));
   for (i = 0; i < n; i++) {
     unsigned char c = (unsigned char)data[i];
+    if ((i & 4095) == 0) {
+      NANOARROW_RETURN_NOT_OK(CliSinkCheck(sink));
+      NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(out, (n - i < 4096 ? n - i : 4096) + 2));
+    }
     if (c == '"' || c == '\\') {
       char escaped[3] = {'\\', (char)c, 0};
       NANOARROW_RETURN_NOT_OK(Put(out, escaped));
@@ -93,7 +128,8 @@ static ArrowErrorCode PutQuoted(struct ArrowBuffer* out, const char* data, int64
   return Put(out, "\"");
 }
 
-static ArrowErrorCode PutNumber(struct ArrowBuffer* out, double value, int is_float) {
+static ArrowErrorCode PutNumber(struct CliSink* sink, double value, int is_float) {
+  struct ArrowBuffer* out = &sink->text;
   char text[40];
   int precision;
   if (isnan(value)) return Put(out, "\"NaN\"");
@@ -107,18 +143,20 @@ static ArrowErrorCode PutNumber(struct ArrowBuffer* out, double value, int is_fl
   return Put(out, text);
 }
 
-static ArrowErrorCode PutElement(struct ArrowBuffer* out, const struct ArrowSchema* schema,
+static ArrowErrorCode PutElement(struct CliSink* sink, const struct ArrowSchema* schema,
                                  const struct ArrowArrayView* view, int64_t i, int depth);
 
-static ArrowErrorCode PutChildElements(struct ArrowBuffer* out,
+static ArrowErrorCode PutChildElements(struct CliSink* sink,
                                        const struct ArrowSchema* schema,
                                        const struct ArrowArrayView* child, int64_t start,
                                        int64_t n, int depth) {
+  struct ArrowBuffer* out = &sink->text;
   int64_t k;
   NANOARROW_RETURN_NOT_OK(Put(out, "["));
   for (k = 0; k < n; k++) {
     if (k > 0) NANOARROW_RETURN_NOT_OK(Put(out, ", "));
-    NANOARROW_RETURN_NOT_OK(PutElement(out, schema, child, start + k, depth + 1));
+    NANOARROW_RETURN_NOT_OK(CliSinkCheck(sink));
+    NANOARROW_RETURN_NOT_OK(PutElement(sink, schema, child, start + k, depth + 1));
   }
   return Put(out, "]");
 }
@@ -130,8 +168,9 @@ static int64_t OffsetAt(const struct ArrowArrayView* view, int buffer, int64_t p
   return view->buffer_views[buffer].data.as_int32[p];
 }
 
-static ArrowErrorCode PutElement(struct ArrowBuffer* out, const struct ArrowSchema* schema,
+static ArrowErrorCode PutElement(struct CliSink* sink, const struct ArrowSchema* schema,
                                  const struct ArrowArrayView* view, int64_t i, int depth) {
+  struct ArrowBuffer* out = &sink->text;
   int64_t p = view->offset + i;
   struct ArrowSchemaView sv;
   char text[64];
@@ -143,7 +182,7 @@ static ArrowErrorCode PutElement(struct ArrowBuffer* out, const struct ArrowSche
     return Put(out, "null");
   }
   if (view->dictionary != NULL && schema->dictionary != NULL) {
-    return PutElement(out, schema->dictionary, view->dictionary,
+    return PutElement(sink, schema->dictionary, view->dictionary,
                       ArrowArrayViewGetIntUnsafe(view, i), depth + 1);
   }
   NANOARROW_RETURN_NOT_OK(ArrowSchemaViewInit(&sv, schema, NULL));
@@ -167,14 +206,14 @@ static ArrowErrorCode PutElement(struct ArrowBuffer* out, const struct ArrowSche
       return Put(out, text);
     case NANOARROW_TYPE_HALF_FLOAT:
     case NANOARROW_TYPE_FLOAT:
-      return PutNumber(out, ArrowArrayViewGetDoubleUnsafe(view, i), 1);
+      return PutNumber(sink, ArrowArrayViewGetDoubleUnsafe(view, i), 1);
     case NANOARROW_TYPE_DOUBLE:
-      return PutNumber(out, ArrowArrayViewGetDoubleUnsafe(view, i), 0);
+      return PutNumber(sink, ArrowArrayViewGetDoubleUnsafe(view, i), 0);
     case NANOARROW_TYPE_STRING:
     case NANOARROW_TYPE_LARGE_STRING:
     case NANOARROW_TYPE_STRING_VIEW: {
       struct ArrowStringView value = ArrowArrayViewGetStringUnsafe(view, i);
-      return PutQuoted(out, value.data, value.size_bytes);
+      return PutQuoted(sink, value.data, value.size_bytes);
     }
     case NANOARROW_TYPE_BINARY:
     case NANOARROW_TYPE_LARGE_BINARY:
@@ -187,9 +226,13 @@ static ArrowErrorCode PutElement(struct ArrowBuffer* out, const struct ArrowSche
         value.data.as_uint8 = view->buffer_views[1].data.as_uint8 + p * sv.fixed_size;
         value.size_bytes = sv.fixed_size;
       }
-      NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(out, 4 + 2 * value.size_bytes));
       NANOARROW_RETURN_NOT_OK(Put(out, "\"0x"));
       for (k = 0; k < value.size_bytes; k++) {
+        if ((k & 4095) == 0) {
+          int64_t chunk = value.size_bytes - k < 4096 ? value.size_bytes - k : 4096;
+          NANOARROW_RETURN_NOT_OK(CliSinkCheck(sink));
+          NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(out, 2 * chunk));
+        }
         out->data[out->size_bytes++] = (uint8_t)kDigits[value.data.as_uint8[k] >> 4];
         out->data[out->size_bytes++] = (uint8_t)kDigits[value.data.as_uint8[k] & 15];
       }
@@ -230,15 +273,15 @@ static ArrowErrorCode PutElement(struct ArrowBuffer* out, const struct ArrowSche
     case NANOARROW_TYPE_LARGE_LIST:
     case NANOARROW_TYPE_MAP: {
       int64_t start = OffsetAt(view, 1, p);
-      return PutChildElements(out, schema->children[0], view->children[0], start,
+      return PutChildElements(sink, schema->children[0], view->children[0], start,
                               OffsetAt(view, 1, p + 1) - start, depth);
     }
     case NANOARROW_TYPE_LIST_VIEW:
     case NANOARROW_TYPE_LARGE_LIST_VIEW:
-      return PutChildElements(out, schema->children[0], view->children[0],
+      return PutChildElements(sink, schema->children[0], view->children[0],
                               OffsetAt(view, 1, p), OffsetAt(view, 2, p), depth);
     case NANOARROW_TYPE_FIXED_SIZE_LIST:
-      return PutChildElements(out, schema->children[0], view->children[0], p * sv.fixed_size,
+      return PutChildElements(sink, schema->children[0], view->children[0], p * sv.fixed_size,
                               sv.fixed_size, depth);
     case NANOARROW_TYPE_STRUCT: {
       int64_t k;
@@ -246,11 +289,12 @@ static ArrowErrorCode PutElement(struct ArrowBuffer* out, const struct ArrowSche
       for (k = 0; k < view->n_children; k++) {
         const char* name = schema->children[k]->name;
         if (k > 0) NANOARROW_RETURN_NOT_OK(Put(out, ", "));
-        NANOARROW_RETURN_NOT_OK(PutQuoted(out, name != NULL ? name : "",
+        NANOARROW_RETURN_NOT_OK(CliSinkCheck(sink));
+        NANOARROW_RETURN_NOT_OK(PutQuoted(sink, name != NULL ? name : "",
                                           name != NULL ? (int64_t)strlen(name) : 0));
         NANOARROW_RETURN_NOT_OK(Put(out, ": "));
         NANOARROW_RETURN_NOT_OK(
-            PutElement(out, schema->children[k], view->children[k], p, depth + 1));
+            PutElement(sink, schema->children[k], view->children[k], p, depth + 1));
       }
       return Put(out, "}");
     }
@@ -258,13 +302,13 @@ static ArrowErrorCode PutElement(struct ArrowBuffer* out, const struct ArrowSche
     case NANOARROW_TYPE_DENSE_UNION: {
       int8_t child = ArrowArrayViewUnionChildIndex(view, i);
       if (child < 0 || child >= view->n_children) return EINVAL;
-      return PutElement(out, schema->children[child], view->children[child],
+      return PutElement(sink, schema->children[child], view->children[child],
                         ArrowArrayViewUnionChildOffset(view, i), depth + 1);
     }
     case NANOARROW_TYPE_RUN_END_ENCODED: {
       int64_t lo = ArrowArrayViewPrivateRunIndex(view->children[0], p);
       if (lo >= view->children[1]->length) return EINVAL;
-      return PutElement(out, schema->children[1], view->children[1], lo, depth + 1);
+      return PutElement(sink, schema->children[1], view->children[1], lo, depth + 1);
     }
     default: {
       /* Temporal types: their integer storage. */
@@ -282,24 +326,26 @@ static ArrowErrorCode PutElement(struct ArrowBuffer* out, const struct ArrowSche
 
 ArrowErrorCode CliFormatElement(const struct ArrowSchema* schema,
                                 const struct ArrowArrayView* view, int64_t i,
-                                struct ArrowBuffer* out) {
-  return PutElement(out, schema, view, i, 0);
+                                struct CliSink* sink) {
+  return PutElement(sink, schema, view, i, 0);
 }
 
 ArrowErrorCode CliFormatJsonLines(const struct ArrowSchema* schema,
-                                  const struct ArrowArrayView* batch, int64_t n_rows,
-                                  struct ArrowBuffer* out) {
+                                  const struct ArrowArrayView* batch, int64_t start,
+                                  int64_t n_rows, struct CliSink* sink) {
+  struct ArrowBuffer* out = &sink->text;
   int64_t i;
   int64_t k;
-  for (i = 0; i < n_rows; i++) {
+  for (i = start; i < start + n_rows; i++) {
+    NANOARROW_RETURN_NOT_OK(CliSinkCheck(sink));
     NANOARROW_RETURN_NOT_OK(Put(out, "{"));
     for (k = 0; k < batch->n_children; k++) {
       const char* name = schema->children[k]->name;
       if (k > 0) NANOARROW_RETURN_NOT_OK(Put(out, ", "));
-      NANOARROW_RETURN_NOT_OK(PutQuoted(out, name != NULL ? name : "",
+      NANOARROW_RETURN_NOT_OK(PutQuoted(sink, name != NULL ? name : "",
                                         name != NULL ? (int64_t)strlen(name) : 0));
       NANOARROW_RETURN_NOT_OK(Put(out, ": "));
-      NANOARROW_RETURN_NOT_OK(PutElement(out, schema->children[k], batch->children[k],
+      NANOARROW_RETURN_NOT_OK(PutElement(sink, schema->children[k], batch->children[k],
                                          batch->offset + i, 1));
     }
     NANOARROW_RETURN_NOT_OK(Put(out, "}\n"));
@@ -319,8 +365,8 @@ static int64_t TextWidth(const char* text, int64_t n) {
   return width;
 }
 
-/* Cuts text to at most max_width code points, ending with "…" when cut. */
-static int64_t CutText(const char* text, int64_t n, int64_t max_width) {
+/* The bytes of the first max_width code points of text. */
+static int64_t PrefixBytes(const char* text, int64_t n, int64_t max_width) {
   int64_t width = 0;
   int64_t i;
   for (i = 0; i < n; i++) {
@@ -332,99 +378,204 @@ static int64_t CutText(const char* text, int64_t n, int64_t max_width) {
   return n;
 }
 
-ArrowErrorCode CliFormatTable(const struct ArrowSchema* schema,
-                              const struct ArrowArrayView* batch, int64_t n_rows,
-                              int print_header, struct ArrowBuffer* out) {
-  int64_t n_columns = batch->n_children;
-  int64_t n_cells = (n_rows + 1) * n_columns;
-  struct ArrowBuffer text;
-  int64_t* starts;
+/* Enough bytes for more than CLI_TABLE_MAX_WIDTH code points (4 bytes at most
+ * each): formatting a cell stops there. */
+#define CLI_CELL_CAP_BYTES (4 * (CLI_TABLE_MAX_WIDTH + 1) + 64)
+
+/* Formats the header (row < 0) or row `row` of column c into table->cell, at most
+ * width code points: a longer text is cut to width - 1 and ends with "…". */
+static ArrowErrorCode FormatCell(struct CliTable* table, const struct ArrowArrayView* batch,
+                                 int64_t c, int64_t row, int64_t width) {
+  struct ArrowBuffer* text = &table->cell.text;
+  const struct ArrowSchema* child = table->schema->children[c];
+  ArrowErrorCode rc;
+  int64_t k;
+  int64_t cut;
+
+  text->size_bytes = 0;
+  if (row < 0) {
+    const char* name = child->name != NULL ? child->name : "";
+    size_t n = strlen(name);
+    rc = ArrowBufferAppend(text, name, n < CLI_CELL_CAP_BYTES ? (int64_t)n : CLI_CELL_CAP_BYTES);
+  } else {
+    const struct ArrowArrayView* column = batch->children[c];
+    int64_t index = batch->offset + row;
+    int is_string = column->dictionary == NULL &&
+                    (column->storage_type == NANOARROW_TYPE_STRING ||
+                     column->storage_type == NANOARROW_TYPE_LARGE_STRING ||
+                     column->storage_type == NANOARROW_TYPE_STRING_VIEW);
+    if (is_string && !ArrowArrayViewIsNull(column, index)) {
+      /* Strings unquoted. */
+      struct ArrowStringView value = ArrowArrayViewGetStringUnsafe(column, index);
+      rc = ArrowBufferAppend(text, value.data,
+                             value.size_bytes < CLI_CELL_CAP_BYTES ? value.size_bytes
+                                                                   : CLI_CELL_CAP_BYTES);
+    } else {
+      rc = PutElement(&table->cell, child, column, index, 1);
+      /* Long enough to be cut: what is there suffices. */
+      if (rc == CLI_SINK_FULL) rc = NANOARROW_OK;
+    }
+  }
+  NANOARROW_RETURN_NOT_OK(rc);
+  /* Control characters (and bytes of an invalid sequence) shown as spaces. */
+  for (k = 0; k < text->size_bytes; k++) {
+    if (text->data[k] < 0x20 || text->data[k] == 0x7F) text->data[k] = ' ';
+  }
+  if (TextWidth((const char*)text->data, text->size_bytes) > width) {
+    cut = width > 0 ? PrefixBytes((const char*)text->data, text->size_bytes, width - 1) : 0;
+    text->size_bytes = cut;
+    if (width > 0) NANOARROW_RETURN_NOT_OK(Put(text, "\xE2\x80\xA6"));
+  }
+  return NANOARROW_OK;
+}
+
+ArrowErrorCode CliTableInit(struct CliTable* table, const struct ArrowSchema* schema,
+                            int64_t sample_rows) {
+  int64_t c;
+  table->schema = schema;
+  table->n_columns = schema->n_children;
+  table->sample_rows = sample_rows < 0 ? 0 : sample_rows;
+  /* Wide tables look ahead fewer rows (a row at least). */
+  if (table->n_columns > 0 && table->sample_rows > CLI_TABLE_SAMPLE_CELLS / table->n_columns) {
+    table->sample_rows = CLI_TABLE_SAMPLE_CELLS / table->n_columns;
+    if (table->sample_rows < 1) table->sample_rows = 1;
+  }
+  table->n_sampled = 0;
+  table->header_written = 0;
+  ArrowBufferInit(&table->sample_text);
+  ArrowBufferInit(&table->sample_cells);
+  CliSinkInit(&table->cell, NULL, CLI_CELL_CAP_BYTES);
+  table->widths = (int64_t*)ArrowMalloc(
+      (table->n_columns > 0 ? table->n_columns : 1) * (int64_t)sizeof(int64_t));
+  if (table->widths == NULL) return ENOMEM;
+  /* The header is the sample's first row. */
+  for (c = 0; c < table->n_columns; c++) {
+    int64_t cell[2];
+    NANOARROW_RETURN_NOT_OK(FormatCell(table, NULL, c, -1, CLI_TABLE_MAX_WIDTH));
+    cell[0] = table->sample_text.size_bytes;
+    cell[1] = table->cell.text.size_bytes;
+    NANOARROW_RETURN_NOT_OK(ArrowBufferAppend(&table->sample_text, table->cell.text.data,
+                                              table->cell.text.size_bytes));
+    NANOARROW_RETURN_NOT_OK(ArrowBufferAppend(&table->sample_cells, cell, (int64_t)sizeof(cell)));
+  }
+  return NANOARROW_OK;
+}
+
+void CliTableReset(struct CliTable* table) {
+  ArrowBufferReset(&table->sample_text);
+  ArrowBufferReset(&table->sample_cells);
+  CliSinkReset(&table->cell);
+  ArrowFree(table->widths);
+  table->widths = NULL;
+}
+
+/* One output line of cells (text, size), padded to the widths (but the last). */
+static ArrowErrorCode PutTableLine(struct CliTable* table, const char* const* texts,
+                                   const int64_t* sizes, struct CliSink* out) {
+  int64_t c;
+  for (c = 0; c < table->n_columns; c++) {
+    if (c > 0) NANOARROW_RETURN_NOT_OK(Put(&out->text, " | "));
+    NANOARROW_RETURN_NOT_OK(ArrowBufferAppend(&out->text, texts[c], sizes[c]));
+    if (c + 1 < table->n_columns) {
+      NANOARROW_RETURN_NOT_OK(ArrowBufferAppendFill(
+          &out->text, ' ', table->widths[c] - TextWidth(texts[c], sizes[c])));
+    }
+  }
+  NANOARROW_RETURN_NOT_OK(Put(&out->text, "\n"));
+  return CliSinkCheck(out);
+}
+
+/* Fixes the widths from the sample, then writes the header, the rule and the
+ * sampled rows, and lets the sample go. */
+static ArrowErrorCode WriteSample(struct CliTable* table, struct CliSink* out) {
+  const int64_t* cells = (const int64_t*)table->sample_cells.data;
+  const char** texts;
   int64_t* sizes;
-  int64_t* widths;
   int64_t r;
   int64_t c;
   ArrowErrorCode rc = NANOARROW_OK;
-  const int64_t max_width = 40;
 
-  if (n_columns == 0) return NANOARROW_OK;
-  ArrowBufferInit(&text);
-  starts = (int64_t*)ArrowMalloc(n_cells * sizeof(int64_t));
-  sizes = (int64_t*)ArrowMalloc(n_cells * sizeof(int64_t));
-  widths = (int64_t*)ArrowMalloc(n_columns * sizeof(int64_t));
-  if (starts == NULL || sizes == NULL || widths == NULL) rc = ENOMEM;
-
-  /* Row 0 holds the header; cells are cut to max_width code points. */
-  for (r = 0; rc == NANOARROW_OK && r <= n_rows; r++) {
-    for (c = 0; rc == NANOARROW_OK && c < n_columns; c++) {
-      int64_t cell = r * n_columns + c;
-      int64_t start = text.size_bytes;
-      const struct ArrowSchema* child = schema->children[c];
-      if (r == 0) {
-        rc = Put(&text, child->name != NULL ? child->name : "");
-      } else {
-        const struct ArrowArrayView* column = batch->children[c];
-        int is_string = column->dictionary == NULL &&
-                        (column->storage_type == NANOARROW_TYPE_STRING ||
-                         column->storage_type == NANOARROW_TYPE_LARGE_STRING ||
-                         column->storage_type == NANOARROW_TYPE_STRING_VIEW);
-        int64_t index = batch->offset + r - 1;
-        if (is_string && !ArrowArrayViewIsNull(column, index)) {
-          /* Strings unquoted, control characters shown as spaces. */
-          struct ArrowStringView value = ArrowArrayViewGetStringUnsafe(column, index);
-          int64_t k;
-          rc = ArrowBufferAppend(&text, value.data, value.size_bytes);
-          for (k = start; rc == NANOARROW_OK && k < text.size_bytes; k++) {
-            if (text.data[k] < 0x20) text.data[k] = ' ';
-          }
-        } else {
-          rc = PutElement(&text, child, column, index, 1);
-        }
-      }
-      if (rc != NANOARROW_OK) break;
-      starts[cell] = start;
-      sizes[cell] = CutText((const char*)text.data + start, text.size_bytes - start, max_width);
-      if (sizes[cell] < text.size_bytes - start) {
-        text.size_bytes = start + sizes[cell];
-        rc = Put(&text, "\xE2\x80\xA6");
-        sizes[cell] += 3;
-      }
+  if (table->n_columns == 0) {
+    table->header_written = 1;
+    return NANOARROW_OK;
+  }
+  for (c = 0; c < table->n_columns; c++) {
+    table->widths[c] = 1;
+    for (r = 0; r <= table->n_sampled; r++) {
+      const int64_t* cell = cells + 2 * (r * table->n_columns + c);
+      int64_t width = TextWidth((const char*)table->sample_text.data + cell[0], cell[1]);
+      if (width > table->widths[c]) table->widths[c] = width;
     }
   }
-
-  for (c = 0; rc == NANOARROW_OK && c < n_columns; c++) {
-    widths[c] = 0;
-    for (r = (print_header ? 0 : 1); r <= n_rows; r++) {
-      int64_t cell = r * n_columns + c;
-      int64_t width = TextWidth((const char*)text.data + starts[cell], sizes[cell]);
-      if (width > widths[c]) widths[c] = width;
+  texts = (const char**)ArrowMalloc(table->n_columns * (int64_t)sizeof(const char*));
+  sizes = (int64_t*)ArrowMalloc(table->n_columns * (int64_t)sizeof(int64_t));
+  if (texts == NULL || sizes == NULL) rc = ENOMEM;
+  for (r = 0; rc == NANOARROW_OK && r <= table->n_sampled; r++) {
+    for (c = 0; c < table->n_columns; c++) {
+      const int64_t* cell = cells + 2 * (r * table->n_columns + c);
+      texts[c] = (const char*)table->sample_text.data + cell[0];
+      sizes[c] = cell[1];
     }
-  }
-
-  for (r = (print_header ? 0 : 1); rc == NANOARROW_OK && r <= n_rows; r++) {
-    for (c = 0; rc == NANOARROW_OK && c < n_columns; c++) {
-      int64_t cell = r * n_columns + c;
-      int64_t width = TextWidth((const char*)text.data + starts[cell], sizes[cell]);
-      if (c > 0) rc = Put(out, " | ");
-      if (rc == NANOARROW_OK) {
-        rc = ArrowBufferAppend(out, text.data + starts[cell], sizes[cell]);
-      }
-      if (rc == NANOARROW_OK && c + 1 < n_columns) {
-        rc = ArrowBufferAppendFill(out, ' ', widths[c] - width);
-      }
-    }
-    if (rc == NANOARROW_OK) rc = Put(out, "\n");
+    rc = PutTableLine(table, texts, sizes, out);
     if (rc == NANOARROW_OK && r == 0) {
-      for (c = 0; rc == NANOARROW_OK && c < n_columns; c++) {
-        if (c > 0) rc = Put(out, "-+-");
-        if (rc == NANOARROW_OK) rc = ArrowBufferAppendFill(out, '-', widths[c]);
+      for (c = 0; rc == NANOARROW_OK && c < table->n_columns; c++) {
+        if (c > 0) rc = Put(&out->text, "-+-");
+        if (rc == NANOARROW_OK) rc = ArrowBufferAppendFill(&out->text, '-', table->widths[c]);
       }
-      if (rc == NANOARROW_OK) rc = Put(out, "\n");
+      if (rc == NANOARROW_OK) rc = Put(&out->text, "\n");
     }
   }
-
-  ArrowFree(starts);
+  ArrowFree((void*)texts);
   ArrowFree(sizes);
-  ArrowFree(widths);
-  ArrowBufferReset(&text);
+  table->header_written = 1;
+  ArrowBufferReset(&table->sample_text);
+  ArrowBufferReset(&table->sample_cells);
   return rc;
+}
+
+ArrowErrorCode CliTableAppend(struct CliTable* table, const struct ArrowArrayView* batch,
+                              int64_t start, int64_t n_rows, struct CliSink* out) {
+  int64_t r;
+  int64_t c;
+  if (table->n_columns == 0) return NANOARROW_OK;
+  for (r = start; r < start + n_rows; r++) {
+    if (!table->header_written && table->n_sampled == table->sample_rows) {
+      NANOARROW_RETURN_NOT_OK(WriteSample(table, out));
+    }
+    if (!table->header_written) {
+      /* Still looking ahead: keep the row's cells. */
+      for (c = 0; c < table->n_columns; c++) {
+        int64_t cell[2];
+        NANOARROW_RETURN_NOT_OK(FormatCell(table, batch, c, r, CLI_TABLE_MAX_WIDTH));
+        cell[0] = table->sample_text.size_bytes;
+        cell[1] = table->cell.text.size_bytes;
+        NANOARROW_RETURN_NOT_OK(ArrowBufferAppend(&table->sample_text, table->cell.text.data,
+                                                  table->cell.text.size_bytes));
+        NANOARROW_RETURN_NOT_OK(ArrowBufferAppend(&table->sample_cells, cell, (int64_t)sizeof(cell)));
+      }
+      table->n_sampled++;
+      continue;
+    }
+    /* Widths fixed: each cell is formatted, cut to its column and written. */
+    for (c = 0; c < table->n_columns; c++) {
+      int64_t width;
+      NANOARROW_RETURN_NOT_OK(FormatCell(table, batch, c, r, table->widths[c]));
+      if (c > 0) NANOARROW_RETURN_NOT_OK(Put(&out->text, " | "));
+      NANOARROW_RETURN_NOT_OK(
+          ArrowBufferAppend(&out->text, table->cell.text.data, table->cell.text.size_bytes));
+      width = TextWidth((const char*)table->cell.text.data, table->cell.text.size_bytes);
+      if (c + 1 < table->n_columns) {
+        NANOARROW_RETURN_NOT_OK(
+            ArrowBufferAppendFill(&out->text, ' ', table->widths[c] - width));
+      }
+    }
+    NANOARROW_RETURN_NOT_OK(Put(&out->text, "\n"));
+    NANOARROW_RETURN_NOT_OK(CliSinkCheck(out));
+  }
+  return NANOARROW_OK;
+}
+
+ArrowErrorCode CliTableFinish(struct CliTable* table, struct CliSink* out) {
+  if (table->header_written) return NANOARROW_OK;
+  return WriteSample(table, out);
 }

@@ -37,6 +37,14 @@ static ArrowErrorCode CliIntegrationWrite(const char* input_path, enum CliFormat
   ArrowErrorCode rc;
 
   NANOARROW_RETURN_NOT_OK(CliOpenInput(input_path, from, &in, NULL, error));
+  if (strcmp(output_path, "-") != 0) {
+    /* Whole or not at all (a temporary file renamed on success). */
+    rc = CliWriteStreamToPath(&in, to, NANOARROW_IPC_COMPRESSION_TYPE_NONE,
+                              NANOARROW_IPC_COMPRESSION_LEVEL_DEFAULT, output_path,
+                              NULL, NULL, error);
+    ArrowArrayStreamRelease(&in);
+    return rc;
+  }
   ArrowBufferInit(&out);
   rc = CliWriteStream(&in, to, NANOARROW_IPC_COMPRESSION_TYPE_NONE,
                       NANOARROW_IPC_COMPRESSION_LEVEL_DEFAULT, &out, NULL, NULL, error);

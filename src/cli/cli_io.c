@@ -1,6 +1,13 @@
 /* Input detection, opening and writing for the CLI and the archery drivers. */
 
+#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700
+
 #include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -30,6 +37,7 @@ enum CliFormat CliFormatFromName(const char* name) {
 
 enum CliFormat CliDetectFormat(const struct ArrowBuffer* data) {
   int64_t i;
+  uint32_t prefix;
   if (data->size_bytes >= 6 && memcmp(data->data, "ARROW1", 6) == 0) return CLI_FORMAT_FILE;
   for (i = 0; i < data->size_bytes; i++) {
     uint8_t c = data->data[i];
@@ -37,7 +45,40 @@ enum CliFormat CliDetectFormat(const struct ArrowBuffer* data) {
     if (c == '{') return CLI_FORMAT_JSON;
     break;
   }
-  return CLI_FORMAT_STREAM;
+  if (data->size_bytes < 4) return CLI_FORMAT_UNKNOWN;
+  /* Little-endian, as every stream's framing is. */
+  prefix = (uint32_t)data->data[0] | ((uint32_t)data->data[1] << 8) |
+           ((uint32_t)data->data[2] << 16) | ((uint32_t)data->data[3] << 24);
+  if (prefix == 0xFFFFFFFFu) return CLI_FORMAT_STREAM;
+  /* A pre-1.0 stream starts with the length of its first message's metadata. */
+  if (prefix > 0 && prefix <= 0x7FFFFFFFu && (int64_t)prefix <= data->size_bytes - 4) {
+    return CLI_FORMAT_STREAM;
+  }
+  return CLI_FORMAT_UNKNOWN;
+}
+
+void CliStreamHasEndMarker(const struct ArrowBuffer* data, int* has_marker) {
+  struct ArrowIpcDecoder decoder;
+  int64_t pos = 0;
+  *has_marker = 1;
+  if (ArrowIpcDecoderInit(&decoder) != NANOARROW_OK) return;
+  while (pos < data->size_bytes) {
+    struct ArrowBufferView view;
+    ArrowErrorCode rc;
+    view.data.as_uint8 = data->data + pos;
+    view.size_bytes = data->size_bytes - pos;
+    rc = ArrowIpcDecoderPeekHeader(&decoder, view, NULL, NULL);
+    if (rc == ENODATA) break; /* the marker */
+    if (rc != NANOARROW_OK) break;
+    if (ArrowIpcDecoderVerifyHeader(&decoder, view, NULL) != NANOARROW_OK) break;
+    if (decoder.body_size_bytes < 0 ||
+        decoder.body_size_bytes > data->size_bytes - pos - decoder.header_size_bytes) {
+      break;
+    }
+    pos += decoder.header_size_bytes + decoder.body_size_bytes;
+    if (pos == data->size_bytes) *has_marker = 0;
+  }
+  ArrowIpcDecoderReset(&decoder);
 }
 
 /* Checks that the stream's schema can be read, so that a bad input fails when it
@@ -63,6 +104,12 @@ ArrowErrorCode CliOpenBuffer(struct ArrowBuffer* data, enum CliFormat format,
   enum CliFormat detected = CliDetectFormat(data);
   ArrowErrorCode rc;
 
+  if (detected == CLI_FORMAT_UNKNOWN) {
+    ArrowErrorSet(error, data->size_bytes == 0 ? "empty input (" CLI_NOT_ARROW_MESSAGE ")"
+                                               : "input is " CLI_NOT_ARROW_MESSAGE);
+    ArrowBufferReset(data);
+    return EINVAL;
+  }
   if (format == CLI_FORMAT_UNKNOWN) format = detected;
   if (detected_out != NULL) *detected_out = detected;
   if (format != detected && (format == CLI_FORMAT_FILE || detected == CLI_FORMAT_FILE ||
@@ -132,12 +179,13 @@ static ArrowErrorCode CliNext(struct ArrowArrayStream* in, struct ArrowArray* ou
   return rc;
 }
 
+/* output is moved into the writer. */
 static ArrowErrorCode CliWriteIpc(struct ArrowArrayStream* in, int is_file,
                                   enum ArrowIpcCompressionType compression,
-                                  int compression_level, struct ArrowBuffer* out,
-                                  CliProgressFunction progress,
-                                  void* progress_data, struct ArrowError* error) {
-  struct ArrowIpcOutputStream output;
+                                  int compression_level,
+                                  struct ArrowIpcOutputStream* output,
+                                  CliProgressFunction progress, void* progress_data,
+                                  struct ArrowError* error) {
   struct ArrowIpcWriter writer;
   struct ArrowSchema schema;
   struct ArrowArrayView view;
@@ -145,10 +193,9 @@ static ArrowErrorCode CliWriteIpc(struct ArrowArrayStream* in, int is_file,
   int64_t n_rows = 0;
   ArrowErrorCode rc;
 
-  NANOARROW_RETURN_NOT_OK(ArrowIpcOutputStreamInitBuffer(&output, out));
-  rc = ArrowIpcWriterInit(&writer, &output);
+  rc = ArrowIpcWriterInit(&writer, output);
   if (rc != NANOARROW_OK) {
-    output.release(&output);
+    output->release(output);
     ArrowErrorSet(error, "cannot create an IPC writer");
     return rc;
   }
@@ -198,20 +245,157 @@ static ArrowErrorCode CliWriteIpc(struct ArrowArrayStream* in, int is_file,
 
 ArrowErrorCode CliWriteStream(struct ArrowArrayStream* in, enum CliFormat format,
                               enum ArrowIpcCompressionType compression,
-                              int compression_level, struct ArrowBuffer* out,
-                              CliProgressFunction progress,
+                              int compression_level,
+                              struct ArrowBuffer* out, CliProgressFunction progress,
                               void* progress_data, struct ArrowError* error) {
   switch (format) {
     case CLI_FORMAT_JSON:
       return ArrowTestingJsonWriteStream(in, out, error);
     case CLI_FORMAT_STREAM:
-    case CLI_FORMAT_FILE:
-      return CliWriteIpc(in, format == CLI_FORMAT_FILE, compression, compression_level,
-                         out, progress, progress_data, error);
+    case CLI_FORMAT_FILE: {
+      struct ArrowIpcOutputStream output;
+      NANOARROW_RETURN_NOT_OK(ArrowIpcOutputStreamInitBuffer(&output, out));
+      return CliWriteIpc(in, format == CLI_FORMAT_FILE, compression, compression_level, &output, progress,
+                         progress_data, error);
+    }
     default:
       ArrowErrorSet(error, "unknown output format");
       return EINVAL;
   }
+}
+
+/* Drains the JSON writer's text into a FILE*. */
+static ArrowErrorCode CliFlushToFile(void* flush_data, struct ArrowBuffer* out,
+                                     struct ArrowError* error) {
+  FILE* file = (FILE*)flush_data;
+  if (out->size_bytes > 0) {
+    errno = 0;
+    if (fwrite(out->data, 1, (size_t)out->size_bytes, file) != (size_t)out->size_bytes) {
+      int code = errno != 0 ? errno : EIO;
+      ArrowErrorSet(error, "cannot write the output: %s", strerror(code));
+      return code;
+    }
+  }
+  out->size_bytes = 0;
+  return NANOARROW_OK;
+}
+
+ArrowErrorCode CliWriteStreamToFile(struct ArrowArrayStream* in, enum CliFormat format,
+                                    enum ArrowIpcCompressionType compression, int compression_level, FILE* file,
+                                    CliProgressFunction progress, void* progress_data,
+                                    struct ArrowError* error) {
+  ArrowErrorCode rc;
+  switch (format) {
+    case CLI_FORMAT_JSON: {
+      struct ArrowTestingJsonWriteOptions options;
+      struct ArrowBuffer text;
+      ArrowTestingJsonWriteOptionsInit(&options);
+      options.flush = &CliFlushToFile;
+      options.flush_data = file;
+      ArrowBufferInit(&text);
+      rc = ArrowTestingJsonWriteDataFile(in, &options, &text, error);
+      if (rc == NANOARROW_OK) rc = ArrowBufferAppend(&text, "\n", 1);
+      if (rc == NANOARROW_OK) rc = CliFlushToFile(file, &text, error);
+      ArrowBufferReset(&text);
+      return rc;
+    }
+    case CLI_FORMAT_STREAM:
+    case CLI_FORMAT_FILE: {
+      struct ArrowIpcOutputStream output;
+      rc = ArrowIpcOutputStreamInitFile(&output, file, 0);
+      if (rc != NANOARROW_OK) {
+        ArrowErrorSet(error, "cannot create an output stream (%s)", strerror(rc));
+        return rc;
+      }
+      rc = CliWriteIpc(in, format == CLI_FORMAT_FILE, compression, compression_level, &output, progress,
+                       progress_data, error);
+      if (rc == NANOARROW_OK && ferror(file)) {
+        ArrowErrorSet(error, "cannot write the output");
+        rc = EIO;
+      }
+      return rc;
+    }
+    default:
+      ArrowErrorSet(error, "unknown output format");
+      return EINVAL;
+  }
+}
+
+ArrowErrorCode CliWriteStreamToPath(struct ArrowArrayStream* in, enum CliFormat format,
+                                    enum ArrowIpcCompressionType compression,
+                                    int compression_level,
+                                    const char* path, CliProgressFunction progress,
+                                    void* progress_data, struct ArrowError* error) {
+  struct stat info;
+  char target[PATH_MAX];
+  char temp[PATH_MAX + 32];
+  const char* slash;
+  mode_t mode;
+  FILE* file;
+  int fd;
+  ArrowErrorCode rc;
+
+  if (stat(path, &info) == 0 && !S_ISREG(info.st_mode)) {
+    /* /dev/null, a named pipe, a terminal: nothing to rename over. */
+    file = fopen(path, "wb");
+    if (file == NULL) {
+      ArrowErrorSet(error, "cannot open '%s' for writing: %s", path, strerror(errno));
+      return EIO;
+    }
+    rc = CliWriteStreamToFile(in, format, compression, compression_level, file, progress, progress_data, error);
+    if (fclose(file) != 0 && rc == NANOARROW_OK) {
+      ArrowErrorSet(error, "cannot write '%s': %s", path, strerror(errno));
+      rc = EIO;
+    }
+    return rc;
+  }
+
+  /* Beside the file a symbolic link points to, so that the link stays. */
+  if (realpath(path, target) == NULL) {
+    if ((size_t)snprintf(target, sizeof(target), "%s", path) >= sizeof(target)) {
+      ArrowErrorSet(error, "output path too long: '%s'", path);
+      return ENAMETOOLONG;
+    }
+  }
+  slash = strrchr(target, '/');
+  if (slash == NULL) {
+    snprintf(temp, sizeof(temp), ".%s.XXXXXX", target);
+  } else {
+    snprintf(temp, sizeof(temp), "%.*s/.%s.XXXXXX", (int)(slash - target), target, slash + 1);
+  }
+  fd = mkstemp(temp);
+  if (fd < 0) {
+    ArrowErrorSet(error, "cannot create a temporary file beside '%s': %s", path,
+                  strerror(errno));
+    return EIO;
+  }
+  /* The mode fopen() would have given (or the existing file's). */
+  if (stat(target, &info) == 0) {
+    mode = info.st_mode & 07777;
+  } else {
+    mode_t mask = umask(0);
+    umask(mask);
+    mode = 0666 & ~mask;
+  }
+  (void)fchmod(fd, mode);
+  file = fdopen(fd, "wb");
+  if (file == NULL) {
+    ArrowErrorSet(error, "cannot open '%s': %s", temp, strerror(errno));
+    close(fd);
+    unlink(temp);
+    return EIO;
+  }
+  rc = CliWriteStreamToFile(in, format, compression, compression_level, file, progress, progress_data, error);
+  if (fclose(file) != 0 && rc == NANOARROW_OK) {
+    ArrowErrorSet(error, "cannot write '%s': %s", path, strerror(errno));
+    rc = EIO;
+  }
+  if (rc == NANOARROW_OK && rename(temp, target) != 0) {
+    ArrowErrorSet(error, "cannot rename '%s' to '%s': %s", temp, target, strerror(errno));
+    rc = EIO;
+  }
+  if (rc != NANOARROW_OK) unlink(temp);
+  return rc;
 }
 
 ArrowErrorCode CliWriteFile(const char* path, const struct ArrowBuffer* data,
@@ -223,6 +407,7 @@ ArrowErrorCode CliWriteFile(const char* path, const struct ArrowBuffer* data,
     ArrowErrorSet(error, "cannot open '%s' for writing: %s", path, strerror(errno));
     return EIO;
   }
+  errno = 0;
   failed = data->size_bytes > 0 &&
            fwrite(data->data, 1, (size_t)data->size_bytes, file) != (size_t)data->size_bytes;
   if (is_stdout) {
@@ -231,8 +416,13 @@ ArrowErrorCode CliWriteFile(const char* path, const struct ArrowBuffer* data,
     failed |= fclose(file) != 0;
   }
   if (failed) {
-    ArrowErrorSet(error, "cannot write '%s': %s", path, strerror(errno));
-    return EIO;
+    int code = errno != 0 ? errno : EIO;
+    if (is_stdout) {
+      ArrowErrorSet(error, "cannot write to standard output: %s", strerror(code));
+    } else {
+      ArrowErrorSet(error, "cannot write '%s': %s", path, strerror(code));
+    }
+    return code;
   }
   return NANOARROW_OK;
 }

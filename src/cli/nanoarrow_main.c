@@ -1,12 +1,14 @@
 /* The `nanoarrow` command-line tool: schema, cat, validate, convert, and the modes
  * Arrow's integration harness (archery) drives. Errors are one line on stderr with
- * exit status 1; usage errors exit with 2. */
+ * exit status 1; usage errors exit with 2. Output is whole or an error: stdout is
+ * checked before exit, and a closed pipe is an error except for schema and cat. */
 
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
-#include <inttypes.h>
 #include <limits.h>
+#include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,9 +28,10 @@ static const char* kUsage =
     "\n"
     "Commands:\n"
     "  schema FILE                 print the schema, one field per line\n"
-    "  cat FILE [--format table|jsonl|json] [--limit N]\n"
-    "                              print the data (table on a terminal, else jsonl)\n"
-    "  validate FILE               validate every batch fully (exit 1 when invalid)\n"
+    "  cat FILE [--format table|jsonl|json] [--limit N | --all]\n"
+    "                              print the data (a 20-row table preview on a\n"
+    "                              terminal, else every row as JSON lines)\n"
+    "  validate FILE [--strict]    validate every batch fully (exit 1 when invalid)\n"
     "  convert IN OUT [--to stream|file|json] [--compression lz4|zstd [--level N]]\n"
     "                              convert between IPC stream, IPC file and JSON\n"
     "  integration --arrow=PATH --json=PATH --mode=ARROW_TO_JSON|JSON_TO_ARROW|VALIDATE\n"
@@ -37,20 +40,36 @@ static const char* kUsage =
     "  file-to-stream [FILE]       IPC file (FILE or stdin) to IPC stream on stdout\n"
     "\n"
     "FILE may be an IPC stream, an IPC file or integration JSON (optionally gzipped);\n"
-    "'-' is standard input/output. `nanoarrow COMMAND --help` describes a command.\n";
+    "'-' is standard input/output. Output is whole or the command fails: a write\n"
+    "error (a full disk, /dev/full) exits 1 with the reason. A closed pipe ends the\n"
+    "output of schema and cat quietly (exit 0); for other commands it is an error.\n"
+    "`nanoarrow COMMAND --help` describes a command.\n";
 
 static const char* kSchemaUsage =
     "usage: nanoarrow schema FILE\n"
     "Prints each field as 'name: type' (' not null' when not nullable), nested\n"
     "fields indented, then the schema's metadata.\n";
 static const char* kCatUsage =
-    "usage: nanoarrow cat FILE [--format table|jsonl|json] [--limit N]\n"
+    "usage: nanoarrow cat FILE [--format table|jsonl|json] [--limit N | --all]\n"
     "Prints the rows: an aligned table (default on a terminal), JSON lines (default\n"
-    "otherwise) or an Arrow integration JSON document. --limit prints at most N rows.\n";
+    "otherwise) or an Arrow integration JSON document. Rows are written as they are\n"
+    "read, in bounded memory whatever their number.\n"
+    "  --limit N   print at most N rows\n"
+    "  --all       on a terminal, print every row (by default a terminal gets the\n"
+    "              first 20 rows of a table or JSON lines and a footer\n"
+    "              '... 999,980 more rows; --limit N or --all'; a pipe or a file\n"
+    "              always gets every row)\n"
+    "Table columns keep one width for the whole output: the widest of the header\n"
+    "and the first 100 rows (fewer beyond 200 columns), at most 40 characters. A\n"
+    "wider cell is cut to its column's width, its last character replaced by an\n"
+    "ellipsis (U+2026).\n";
 static const char* kValidateUsage =
-    "usage: nanoarrow validate FILE\n"
+    "usage: nanoarrow validate FILE [--strict]\n"
     "Reads and fully validates every batch. Exit 0 when valid; otherwise exit 1 with\n"
-    "one line saying what is wrong and where.\n";
+    "one line saying what is wrong and where. An IPC stream that ends without its\n"
+    "end-of-stream marker is read (the marker is optional) with a warning on stderr:\n"
+    "'no end-of-stream marker after N batches (the stream may be truncated)'.\n"
+    "  --strict    fail (exit 1) on that instead of warning\n";
 static const char* kConvertUsage =
     "usage: nanoarrow convert IN OUT [--to stream|file|json]\n"
     "                         [--compression lz4|zstd [--level N]]\n"
@@ -58,7 +77,10 @@ static const char* kConvertUsage =
     "defaults from OUT's extension (.arrow/.arrow_file/.feather: file, .json: json,\n"
     "otherwise stream). --compression compresses IPC bodies, at the codec's level N\n"
     "with --level (zstd: up to 22, negative for faster; lz4: up to 12, negative\n"
-    "for faster; 0, the default, is the codec's own default).\n";
+    "for faster; 0, the default, is the codec's own default). OUT is written whole\n"
+    "or not at all: the output goes to a temporary file beside OUT, renamed over it\n"
+    "once complete and removed on failure ('-': standard output, written once the\n"
+    "conversion has succeeded).\n";
 static const char* kIntegrationUsage =
     "usage: nanoarrow integration --arrow=PATH --json=PATH --mode=MODE\n"
     "MODE is ARROW_TO_JSON, JSON_TO_ARROW (writes an IPC file) or VALIDATE (exit 1\n"
@@ -69,7 +91,15 @@ static const char* kStreamToFileUsage =
 static const char* kFileToStreamUsage =
     "usage: nanoarrow file-to-stream [IN.arrow_file] > OUT.stream\n";
 
-/* ---- Messages ---- */
+/* Rows a terminal gets from `cat` unless --limit or --all says otherwise. */
+#define CAT_PREVIEW_ROWS 20
+
+/* ---- Messages and output ---- */
+
+/* Set by commands whose output may end at a closed pipe without an error. */
+static int g_epipe_is_quiet = 0;
+/* errno of the last failed write to stdout (0: none). */
+static int g_stdout_errno = 0;
 
 static int Fail(const char* command, const char* message) {
   char line[sizeof(((struct ArrowError*)0)->message)];
@@ -83,20 +113,130 @@ static int Fail(const char* command, const char* message) {
   return EXIT_FAILURE;
 }
 
+static int FailWrite(const char* command, int code) {
+  char message[128];
+  snprintf(message, sizeof(message), "cannot write to standard output: %s",
+           strerror(code != 0 ? code : EIO));
+  return Fail(command, message);
+}
+
+/* The message, then the command's synopsis (the usage's first line) and where to
+ * read more. */
 static int UsageError(const char* command, const char* usage, const char* message) {
-  fprintf(stderr, "nanoarrow %s: %s\n%s", command, message, usage);
+  const char* end = strchr(usage, '\n');
+  int n = end != NULL ? (int)(end - usage) : (int)strlen(usage);
+  fprintf(stderr, "nanoarrow %s: %s\n%.*s (nanoarrow %s --help for more)\n", command,
+          message, n, usage, command);
   return EXIT_USAGE;
 }
 
 static int WantsHelp(int argc, char** argv) {
   int i;
   for (i = 0; i < argc; i++) {
+    if (strcmp(argv[i], "--") == 0) return 0;
     if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) return 1;
   }
   return 0;
 }
 
-/* Matches "--name=value" or "--name value" at argv[*i]; advances *i past a
+/* Writes all of buffer to stdout; 0 or the write's errno. */
+static int WriteAll(const struct ArrowBuffer* buffer) {
+  if (buffer->size_bytes == 0) return 0;
+  errno = 0;
+  if (fwrite(buffer->data, 1, (size_t)buffer->size_bytes, stdout) !=
+      (size_t)buffer->size_bytes) {
+    g_stdout_errno = errno != 0 ? errno : EIO;
+    return g_stdout_errno;
+  }
+  return 0;
+}
+
+/* What every command's output goes through before exit: stdout is flushed and
+ * checked, so that output lost in the stdio buffer is an error too. */
+static int FinishOutput(const char* command, int status) {
+  int code = 0;
+  errno = 0;
+  if (fflush(stdout) != 0) {
+    code = errno != 0 ? errno : EIO;
+  } else if (ferror(stdout)) {
+    code = g_stdout_errno != 0 ? g_stdout_errno : EIO;
+  }
+  if (code == 0) return status;
+  if (code == EPIPE && g_epipe_is_quiet) return status;
+  /* A command that failed already said why. */
+  return status == EXIT_SUCCESS ? FailWrite(command, code) : status;
+}
+
+static const char* StreamError(struct ArrowArrayStream* stream, int rc) {
+  const char* message = stream->get_last_error(stream);
+  return message != NULL && message[0] != '\0' ? message : strerror(rc);
+}
+
+/* ---- Options ---- */
+
+/* One option of a command: a flag, or one that takes a value ("--name value" or
+ * "--name=value"). Add a row to give a command a new option. */
+struct Option {
+  const char* name;
+  int takes_value;
+  /* Receives the value (takes_value) or 1 (a flag). */
+  const char** value;
+  int* flag;
+};
+
+/* Parses argv against options (ended by a row with a NULL name); other arguments
+ * (and all after "--") fill positional, at most max_positional of them. Returns -1
+ * when fine, else the exit status of the usage error it reported. */
+static int ParseArgs(const char* command, const char* usage, int argc, char** argv,
+                     const struct Option* options, const char** positional,
+                     int max_positional, int* n_positional) {
+  char message[256];
+  int only_positional = 0;
+  int i;
+  *n_positional = 0;
+  for (i = 0; i < argc; i++) {
+    const char* arg = argv[i];
+    if (!only_positional && strcmp(arg, "--") == 0) {
+      only_positional = 1;
+      continue;
+    }
+    if (!only_positional && arg[0] == '-' && arg[1] != '\0') {
+      const struct Option* option;
+      size_t n = strcspn(arg, "=");
+      for (option = options; option->name != NULL; option++) {
+        if (strlen(option->name) == n && strncmp(arg, option->name, n) == 0) break;
+      }
+      if (option->name == NULL) {
+        snprintf(message, sizeof(message), "unknown option '%.*s'", (int)n, arg);
+        return UsageError(command, usage, message);
+      }
+      if (!option->takes_value) {
+        if (arg[n] == '=') {
+          snprintf(message, sizeof(message), "%s takes no value", option->name);
+          return UsageError(command, usage, message);
+        }
+        *option->flag = 1;
+      } else if (arg[n] == '=') {
+        *option->value = arg + n + 1;
+      } else if (i + 1 < argc && strncmp(argv[i + 1], "--", 2) != 0) {
+        *option->value = argv[++i];
+      } else {
+        snprintf(message, sizeof(message), "%s needs a value", option->name);
+        return UsageError(command, usage, message);
+      }
+      continue;
+    }
+    if (*n_positional == max_positional) {
+      snprintf(message, sizeof(message), "unexpected argument '%.200s'", arg);
+      return UsageError(command, usage, message);
+    }
+    positional[(*n_positional)++] = arg;
+  }
+  return -1;
+}
+
+/* Matches "--name=value" or "--name value" at argv[*i] (the archery mode's own
+ * parsing, which lets unknown --validate_* flags through); advances *i past a
  * separate value. */
 static int OptionValue(int argc, char** argv, int* i, const char* name,
                        const char** value) {
@@ -113,45 +253,45 @@ static int OptionValue(int argc, char** argv, int* i, const char* name,
   return 0;
 }
 
-static int WriteAll(const struct ArrowBuffer* buffer) {
-  if (buffer->size_bytes == 0) return 1;
-  return fwrite(buffer->data, 1, (size_t)buffer->size_bytes, stdout) ==
-         (size_t)buffer->size_bytes;
-}
-
-static const char* StreamError(struct ArrowArrayStream* stream, int rc) {
-  const char* message = stream->get_last_error(stream);
-  return message != NULL && message[0] != '\0' ? message : strerror(rc);
-}
-
 /* ---- schema ---- */
 
 static int CommandSchema(int argc, char** argv) {
+  static const struct Option options[] = {{NULL, 0, NULL, NULL}};
+  const char* path;
+  int n_paths;
+  int status;
   struct ArrowArrayStream stream;
   struct ArrowSchema schema;
   struct ArrowBuffer out;
   struct ArrowError error;
   int rc;
 
+  g_epipe_is_quiet = 1;
   if (WantsHelp(argc, argv)) return printf("%s", kSchemaUsage) < 0;
-  if (argc != 1) return UsageError("schema", kSchemaUsage, "expected one FILE");
+  status = ParseArgs("schema", kSchemaUsage, argc, argv, options, &path, 1, &n_paths);
+  if (status >= 0) return status;
+  if (n_paths != 1) return UsageError("schema", kSchemaUsage, "expected one FILE");
   error.message[0] = '\0';
-  if (CliOpenInput(argv[0], CLI_FORMAT_UNKNOWN, &stream, NULL, &error) != NANOARROW_OK) {
+  if (CliOpenInput(path, CLI_FORMAT_UNKNOWN, &stream, NULL, &error) != NANOARROW_OK) {
     return Fail("schema", error.message);
   }
   rc = stream.get_schema(&stream, &schema);
   if (rc != NANOARROW_OK) {
-    int status = Fail("schema", StreamError(&stream, rc));
+    status = Fail("schema", StreamError(&stream, rc));
     ArrowArrayStreamRelease(&stream);
     return status;
   }
   ArrowBufferInit(&out);
   rc = CliFormatSchema(&schema, &out);
-  if (rc == NANOARROW_OK && !WriteAll(&out)) rc = EIO;
+  status = rc == NANOARROW_OK ? EXIT_SUCCESS : Fail("schema", strerror(rc));
+  if (rc == NANOARROW_OK) {
+    rc = WriteAll(&out);
+    if (rc != 0 && rc != EPIPE) status = FailWrite("schema", rc);
+  }
   ArrowBufferReset(&out);
   ArrowSchemaRelease(&schema);
   ArrowArrayStreamRelease(&stream);
-  return rc == NANOARROW_OK ? EXIT_SUCCESS : Fail("schema", strerror(rc));
+  return status;
 }
 
 /* ---- cat ---- */
@@ -197,10 +337,10 @@ static void LimitRelease(struct ArrowArrayStream* stream) {
   stream->release = NULL;
 }
 
+/* The integration JSON document, written as it is made (never whole in memory). */
 static int CatJson(struct ArrowArrayStream* stream, int64_t limit) {
   struct ArrowArrayStream limited;
   struct LimitStream* private_data = (struct LimitStream*)malloc(sizeof(struct LimitStream));
-  struct ArrowBuffer out;
   struct ArrowError error;
   int rc;
   if (private_data == NULL) {
@@ -215,75 +355,112 @@ static int CatJson(struct ArrowArrayStream* stream, int64_t limit) {
   limited.release = &LimitRelease;
   limited.private_data = private_data;
 
-  ArrowBufferInit(&out);
   error.message[0] = '\0';
-  rc = ArrowTestingJsonWriteStream(&limited, &out, &error);
+  errno = 0;
+  rc = CliWriteStreamToFile(&limited, CLI_FORMAT_JSON, NANOARROW_IPC_COMPRESSION_TYPE_NONE,
+                            NANOARROW_IPC_COMPRESSION_LEVEL_DEFAULT,
+                            stdout, NULL, NULL, &error);
   ArrowArrayStreamRelease(&limited);
-  if (rc == NANOARROW_OK && !WriteAll(&out)) {
-    snprintf(error.message, sizeof(error.message), "cannot write to standard output");
-    rc = EIO;
+  if (rc != NANOARROW_OK && ferror(stdout)) {
+    g_stdout_errno = rc;
+    return rc == EPIPE ? EXIT_SUCCESS : FailWrite("cat", rc);
   }
-  ArrowBufferReset(&out);
+  if (rc != NANOARROW_OK && error.message[0] == '\0') {
+    snprintf(error.message, sizeof(error.message), "%s", strerror(rc));
+  }
   return rc == NANOARROW_OK ? EXIT_SUCCESS : Fail("cat", error.message);
 }
 
+/* 1234567 as "1,234,567". */
+static void FormatCount(int64_t n, char* out, size_t size) {
+  char digits[32];
+  size_t n_digits;
+  size_t i;
+  size_t j = 0;
+  snprintf(digits, sizeof(digits), "%" PRId64, n);
+  n_digits = strlen(digits);
+  for (i = 0; i < n_digits && j + 2 < size; i++) {
+    if (i > 0 && (n_digits - i) % 3 == 0) out[j++] = ',';
+    out[j++] = digits[i];
+  }
+  out[j] = '\0';
+}
+
 static int CommandCat(int argc, char** argv) {
-  const char* path = NULL;
-  const char* format = isatty(STDOUT_FILENO) ? "table" : "jsonl";
+  const char* positional[1];
+  int n_positional;
+  const char* format = NULL;
+  const char* limit_text = NULL;
+  int all = 0;
+  const struct Option options[] = {{"--format", 1, &format, NULL},
+                                   {"--limit", 1, &limit_text, NULL},
+                                   {"--all", 0, NULL, &all},
+                                   {NULL, 0, NULL, NULL}};
+  int terminal = isatty(STDOUT_FILENO);
+  int preview;
+  int is_table;
+  int table_initialized = 0;
   int64_t limit = INT64_MAX;
+  int64_t n_written = 0;
+  int64_t n_more = 0;
   struct ArrowArrayStream stream;
   struct ArrowSchema schema;
   struct ArrowArrayView view;
-  struct ArrowBuffer out;
+  struct CliSink sink;
+  struct CliTable table;
   struct ArrowError error;
   int64_t n_batches = 0;
-  int i;
+  int status;
   int rc;
 
+  g_epipe_is_quiet = 1;
   if (WantsHelp(argc, argv)) return printf("%s", kCatUsage) < 0;
-  for (i = 0; i < argc; i++) {
-    const char* value;
-    if (OptionValue(argc, argv, &i, "--format", &value)) {
-      if (strcmp(value, "table") != 0 && strcmp(value, "jsonl") != 0 &&
-          strcmp(value, "json") != 0) {
-        return UsageError("cat", kCatUsage, "--format must be table, jsonl or json");
-      }
-      format = value;
-    } else if (OptionValue(argc, argv, &i, "--limit", &value)) {
-      char* end;
-      errno = 0;
-      limit = strtoll(value, &end, 10);
-      if (errno != 0 || *end != '\0' || end == value || limit < 0) {
-        return UsageError("cat", kCatUsage, "--limit must be a non-negative integer");
-      }
-    } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-      return UsageError("cat", kCatUsage, "unknown option");
-    } else if (path == NULL) {
-      path = argv[i];
-    } else {
-      return UsageError("cat", kCatUsage, "expected one FILE");
-    }
+  status = ParseArgs("cat", kCatUsage, argc, argv, options, positional, 1, &n_positional);
+  if (status >= 0) return status;
+  if (n_positional != 1) return UsageError("cat", kCatUsage, "expected one FILE");
+  if (format == NULL) format = terminal ? "table" : "jsonl";
+  if (strcmp(format, "table") != 0 && strcmp(format, "jsonl") != 0 &&
+      strcmp(format, "json") != 0) {
+    return UsageError("cat", kCatUsage, "--format must be table, jsonl or json");
   }
-  if (path == NULL) return UsageError("cat", kCatUsage, "expected one FILE");
+  if (limit_text != NULL) {
+    char* end;
+    errno = 0;
+    limit = strtoll(limit_text, &end, 10);
+    if (errno != 0 || *end != '\0' || end == limit_text || limit < 0) {
+      return UsageError("cat", kCatUsage, "--limit must be a non-negative integer");
+    }
+    if (all) return UsageError("cat", kCatUsage, "--limit and --all exclude each other");
+  }
+  /* A terminal gets a preview of tables and JSON lines (a JSON document is whole). */
+  preview = terminal && !all && limit_text == NULL && strcmp(format, "json") != 0;
+  if (preview) limit = CAT_PREVIEW_ROWS;
+  is_table = strcmp(format, "table") == 0;
 
   error.message[0] = '\0';
-  if (CliOpenInput(path, CLI_FORMAT_UNKNOWN, &stream, NULL, &error) != NANOARROW_OK) {
+  if (CliOpenInput(positional[0], CLI_FORMAT_UNKNOWN, &stream, NULL, &error) !=
+      NANOARROW_OK) {
     return Fail("cat", error.message);
   }
   if (strcmp(format, "json") == 0) return CatJson(&stream, limit);
 
   rc = stream.get_schema(&stream, &schema);
   if (rc != NANOARROW_OK) {
-    int status = Fail("cat", StreamError(&stream, rc));
+    status = Fail("cat", StreamError(&stream, rc));
     ArrowArrayStreamRelease(&stream);
     return status;
   }
-  ArrowBufferInit(&out);
+  CliSinkInit(&sink, stdout, 0);
   ArrowArrayViewInitFromType(&view, NANOARROW_TYPE_UNINITIALIZED);
   rc = ArrowArrayViewInitFromSchema(&view, &schema, &error);
-  while (rc == NANOARROW_OK && limit > 0) {
+  if (rc == NANOARROW_OK && is_table) {
+    /* A preview's widths come from the rows it shows. */
+    table_initialized = 1;
+    rc = CliTableInit(&table, &schema, preview ? limit : CLI_TABLE_SAMPLE_ROWS);
+    if (rc != NANOARROW_OK) snprintf(error.message, sizeof(error.message), "%s", strerror(rc));
+  }
+  while (rc == NANOARROW_OK && (n_written < limit || preview)) {
     struct ArrowArray array;
-    int64_t n_rows;
     rc = stream.get_next(&stream, &array);
     if (rc != NANOARROW_OK) {
       snprintf(error.message, sizeof(error.message), "batch %" PRId64 ": %s", n_batches,
@@ -291,66 +468,98 @@ static int CommandCat(int argc, char** argv) {
       break;
     }
     if (array.release == NULL) break;
-    rc = ArrowArrayViewSetArray(&view, &array, &error);
-    n_rows = array.length < limit ? array.length : limit;
-    out.size_bytes = 0;
-    if (rc == NANOARROW_OK) {
-      rc = strcmp(format, "table") == 0
-               ? CliFormatTable(&schema, &view, n_rows, n_batches == 0, &out)
-               : CliFormatJsonLines(&schema, &view, n_rows, &out);
-      if (rc != NANOARROW_OK) {
-        snprintf(error.message, sizeof(error.message), "batch %" PRId64 ": cannot format (%s)",
-                 n_batches, strerror(rc));
+    if (n_written < limit) {
+      int64_t n_rows = array.length < limit - n_written ? array.length : limit - n_written;
+      rc = ArrowArrayViewSetArray(&view, &array, &error);
+      if (rc == NANOARROW_OK) {
+        rc = is_table ? CliTableAppend(&table, &view, 0, n_rows, &sink)
+                      : CliFormatJsonLines(&schema, &view, 0, n_rows, &sink);
+        if (rc != NANOARROW_OK && sink.write_errno == 0) {
+          snprintf(error.message, sizeof(error.message), "batch %" PRId64 ": cannot format (%s)",
+                   n_batches, strerror(rc));
+        }
       }
+      n_written += n_rows;
+      n_more += array.length - n_rows;
+    } else {
+      /* A preview counts what it does not show. */
+      n_more += array.length;
     }
-    if (rc == NANOARROW_OK && !WriteAll(&out)) {
-      snprintf(error.message, sizeof(error.message), "cannot write to standard output");
-      rc = EIO;
-    }
-    limit -= n_rows;
     ArrowArrayRelease(&array);
     n_batches++;
   }
-  if (rc == NANOARROW_OK && n_batches == 0 && strcmp(format, "table") == 0) {
-    /* No batch: still show the columns. */
-    view.length = 0;
-    out.size_bytes = 0;
-    rc = CliFormatTable(&schema, &view, 0, 1, &out);
-    if (rc == NANOARROW_OK && !WriteAll(&out)) rc = EIO;
-    if (rc != NANOARROW_OK) snprintf(error.message, sizeof(error.message), "%s", strerror(rc));
+  if (rc == NANOARROW_OK && is_table) rc = CliTableFinish(&table, &sink);
+  if (rc == NANOARROW_OK && preview && n_more > 0) {
+    char count[48];
+    char footer[128];
+    FormatCount(n_more, count, sizeof(count));
+    snprintf(footer, sizeof(footer), "... %s more row%s; --limit N or --all\n", count,
+             n_more == 1 ? "" : "s");
+    rc = ArrowBufferAppend(&sink.text, footer, (int64_t)strlen(footer));
   }
+  if (rc == NANOARROW_OK) rc = CliSinkFlush(&sink);
+
+  if (sink.write_errno != 0) {
+    g_stdout_errno = sink.write_errno;
+    status = sink.write_errno == EPIPE ? EXIT_SUCCESS : FailWrite("cat", sink.write_errno);
+  } else if (rc != NANOARROW_OK) {
+    if (error.message[0] == '\0') {
+      snprintf(error.message, sizeof(error.message), "%s", strerror(rc));
+    }
+    status = Fail("cat", error.message);
+  } else {
+    status = EXIT_SUCCESS;
+  }
+  if (table_initialized) CliTableReset(&table);
+  CliSinkReset(&sink);
   ArrowArrayViewReset(&view);
-  ArrowBufferReset(&out);
   ArrowSchemaRelease(&schema);
   ArrowArrayStreamRelease(&stream);
-  if (fflush(stdout) != 0 && rc == NANOARROW_OK) {
-    snprintf(error.message, sizeof(error.message), "cannot write to standard output");
-    rc = EIO;
-  }
-  return rc == NANOARROW_OK ? EXIT_SUCCESS : Fail("cat", error.message);
+  return status;
 }
 
 /* ---- validate ---- */
 
 static int CommandValidate(int argc, char** argv) {
+  const char* path;
+  int n_paths;
+  int strict = 0;
+  const struct Option options[] = {{"--strict", 0, NULL, &strict}, {NULL, 0, NULL, NULL}};
+  struct ArrowBuffer data;
   struct ArrowArrayStream stream;
   struct ArrowError error;
   int64_t n_batches;
   int64_t n_rows;
   enum CliFormat detected;
+  int has_marker = 1;
+  int status;
   int rc;
 
   if (WantsHelp(argc, argv)) return printf("%s", kValidateUsage) < 0;
-  if (argc != 1) return UsageError("validate", kValidateUsage, "expected one FILE");
+  status = ParseArgs("validate", kValidateUsage, argc, argv, options, &path, 1, &n_paths);
+  if (status >= 0) return status;
+  if (n_paths != 1) return UsageError("validate", kValidateUsage, "expected one FILE");
   error.message[0] = '\0';
-  if (CliOpenInput(argv[0], CLI_FORMAT_UNKNOWN, &stream, &detected, &error) != NANOARROW_OK) {
+  if (ArrowTestingReadFile(path, CLI_MAX_INPUT_BYTES, &data, &error) != NANOARROW_OK) {
+    return Fail("validate", error.message);
+  }
+  if (CliDetectFormat(&data) == CLI_FORMAT_STREAM) CliStreamHasEndMarker(&data, &has_marker);
+  if (CliOpenBuffer(&data, CLI_FORMAT_UNKNOWN, &stream, &detected, &error) != NANOARROW_OK) {
     return Fail("validate", error.message);
   }
   rc = CliValidateStream(&stream, &n_batches, &n_rows, &error);
   ArrowArrayStreamRelease(&stream);
   if (rc != NANOARROW_OK) return Fail("validate", error.message);
+  if (!has_marker) {
+    snprintf(error.message, sizeof(error.message),
+             "no end-of-stream marker after %" PRId64
+             " batches (the stream may be truncated)",
+             n_batches);
+    if (strict) return Fail("validate", error.message);
+  }
   printf("valid %s: %" PRId64 " batches, %" PRId64 " rows\n", CliFormatName(detected),
          n_batches, n_rows);
+  if (!has_marker) fprintf(stderr, "nanoarrow validate: warning: %s\n", error.message);
   return EXIT_SUCCESS;
 }
 
@@ -375,55 +584,55 @@ static enum CliFormat FormatFromExtension(const char* path) {
 
 static int CommandConvert(int argc, char** argv) {
   const char* paths[2] = {NULL, NULL};
-  int n_paths = 0;
+  int n_paths;
+  const char* to_text = NULL;
+  const char* compression_text = NULL;
+  const char* level_text = NULL;
+  const struct Option options[] = {{"--to", 1, &to_text, NULL},
+                                   {"--compression", 1, &compression_text, NULL},
+                                   {"--level", 1, &level_text, NULL},
+                                   {NULL, 0, NULL, NULL}};
   enum CliFormat to = CLI_FORMAT_UNKNOWN;
   enum ArrowIpcCompressionType compression = NANOARROW_IPC_COMPRESSION_TYPE_NONE;
   int compression_level = NANOARROW_IPC_COMPRESSION_LEVEL_DEFAULT;
-  int level_given = 0;
   struct ArrowArrayStream stream;
-  struct ArrowBuffer out;
   struct ArrowError error;
   int show_progress = isatty(STDERR_FILENO);
-  int i;
+  int status;
   int rc;
 
   if (WantsHelp(argc, argv)) return printf("%s", kConvertUsage) < 0;
-  for (i = 0; i < argc; i++) {
-    const char* value;
-    if (OptionValue(argc, argv, &i, "--to", &value)) {
-      to = CliFormatFromName(value);
-      if (to == CLI_FORMAT_UNKNOWN) {
-        return UsageError("convert", kConvertUsage, "--to must be stream, file or json");
-      }
-    } else if (OptionValue(argc, argv, &i, "--compression", &value)) {
-      if (strcmp(value, "lz4") == 0) {
-        compression = NANOARROW_IPC_COMPRESSION_TYPE_LZ4_FRAME;
-      } else if (strcmp(value, "zstd") == 0) {
-        compression = NANOARROW_IPC_COMPRESSION_TYPE_ZSTD;
-      } else {
-        return UsageError("convert", kConvertUsage, "--compression must be lz4 or zstd");
-      }
-    } else if (OptionValue(argc, argv, &i, "--level", &value)) {
-      char* end;
-      long level;
-      errno = 0;
-      level = strtol(value, &end, 10);
-      if (end == value || *end != '\0' || errno != 0 || level < INT_MIN || level > INT_MAX) {
-        return UsageError("convert", kConvertUsage, "--level must be an integer");
-      }
-      compression_level = (int)level;
-      level_given = 1;
-    } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-      return UsageError("convert", kConvertUsage, "unknown option");
-    } else if (n_paths < 2) {
-      paths[n_paths++] = argv[i];
-    } else {
-      return UsageError("convert", kConvertUsage, "expected IN and OUT");
+  status = ParseArgs("convert", kConvertUsage, argc, argv, options, paths, 2, &n_paths);
+  if (status >= 0) return status;
+  if (n_paths != 2) return UsageError("convert", kConvertUsage, "expected IN and OUT");
+  if (to_text != NULL) {
+    to = CliFormatFromName(to_text);
+    if (to == CLI_FORMAT_UNKNOWN) {
+      return UsageError("convert", kConvertUsage, "--to must be stream, file or json");
     }
   }
-  if (n_paths != 2) return UsageError("convert", kConvertUsage, "expected IN and OUT");
-  if (level_given && compression == NANOARROW_IPC_COMPRESSION_TYPE_NONE) {
-    return UsageError("convert", kConvertUsage, "--level needs --compression");
+  if (compression_text != NULL) {
+    if (strcmp(compression_text, "lz4") == 0) {
+      compression = NANOARROW_IPC_COMPRESSION_TYPE_LZ4_FRAME;
+    } else if (strcmp(compression_text, "zstd") == 0) {
+      compression = NANOARROW_IPC_COMPRESSION_TYPE_ZSTD;
+    } else {
+      return UsageError("convert", kConvertUsage, "--compression must be lz4 or zstd");
+    }
+  }
+  if (level_text != NULL) {
+    char* end;
+    long level;
+    errno = 0;
+    level = strtol(level_text, &end, 10);
+    if (end == level_text || *end != '\0' || errno != 0 || level < INT_MIN ||
+        level > INT_MAX) {
+      return UsageError("convert", kConvertUsage, "--level must be an integer");
+    }
+    if (compression == NANOARROW_IPC_COMPRESSION_TYPE_NONE) {
+      return UsageError("convert", kConvertUsage, "--level needs --compression");
+    }
+    compression_level = (int)level;
   }
   if (to == CLI_FORMAT_UNKNOWN) {
     to = strcmp(paths[1], "-") == 0 ? CLI_FORMAT_STREAM : FormatFromExtension(paths[1]);
@@ -433,14 +642,21 @@ static int CommandConvert(int argc, char** argv) {
   if (CliOpenInput(paths[0], CLI_FORMAT_UNKNOWN, &stream, NULL, &error) != NANOARROW_OK) {
     return Fail("convert", error.message);
   }
-  ArrowBufferInit(&out);
-  rc = CliWriteStream(&stream, to, compression, compression_level, &out,
-                      show_progress ? &ShowProgress : NULL,
-                      NULL, &error);
-  if (show_progress) fprintf(stderr, "\n");
+  if (strcmp(paths[1], "-") == 0) {
+    /* Standard output cannot be taken back: it gets the output once it is whole. */
+    struct ArrowBuffer out;
+    ArrowBufferInit(&out);
+    rc = CliWriteStream(&stream, to, compression, compression_level, &out, show_progress ? &ShowProgress : NULL,
+                        NULL, &error);
+    if (show_progress) fprintf(stderr, "\n");
+    if (rc == NANOARROW_OK) rc = CliWriteFile("-", &out, &error);
+    ArrowBufferReset(&out);
+  } else {
+    rc = CliWriteStreamToPath(&stream, to, compression, compression_level, paths[1],
+                              show_progress ? &ShowProgress : NULL, NULL, &error);
+    if (show_progress) fprintf(stderr, "\n");
+  }
   ArrowArrayStreamRelease(&stream);
-  if (rc == NANOARROW_OK) rc = CliWriteFile(paths[1], &out, &error);
-  ArrowBufferReset(&out);
   return rc == NANOARROW_OK ? EXIT_SUCCESS : Fail("convert", error.message);
 }
 
@@ -467,7 +683,10 @@ static int CommandIntegration(int argc, char** argv) {
                strncmp(argv[i], "--validate_", 11) == 0 || strcmp(argv[i], "--verbose") == 0) {
       /* Flags archery passes to Arrow C++'s binary; nothing to do here. */
     } else {
-      return UsageError("integration", kIntegrationUsage, "unknown argument");
+      char message[256];
+      snprintf(message, sizeof(message), "%s '%.200s'",
+               argv[i][0] == '-' ? "unknown option" : "unexpected argument", argv[i]);
+      return UsageError("integration", kIntegrationUsage, message);
     }
   }
   if (arrow_path == NULL || json_path == NULL || mode == NULL) {
@@ -510,15 +729,7 @@ static int CommandFileToStream(int argc, char** argv) {
   return EXIT_SUCCESS;
 }
 
-int main(int argc, char** argv) {
-  const char* command;
-  if (argc < 2) {
-    fprintf(stderr, "%s", kUsage);
-    return EXIT_USAGE;
-  }
-  command = argv[1];
-  argc -= 2;
-  argv += 2;
+static int Dispatch(const char* command, int argc, char** argv) {
   if (strcmp(command, "--help") == 0 || strcmp(command, "-h") == 0 ||
       strcmp(command, "help") == 0) {
     return printf("%s", kUsage) < 0;
@@ -536,4 +747,15 @@ int main(int argc, char** argv) {
   if (strcmp(command, "file-to-stream") == 0) return CommandFileToStream(argc, argv);
   fprintf(stderr, "nanoarrow: unknown command '%s'\n%s", command, kUsage);
   return EXIT_USAGE;
+}
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    fprintf(stderr, "%s", kUsage);
+    return EXIT_USAGE;
+  }
+  /* A closed pipe is a write error (EPIPE) each command decides about, not death
+   * by signal. */
+  signal(SIGPIPE, SIG_IGN);
+  return FinishOutput(argv[1], Dispatch(argv[1], argc - 2, argv + 2));
 }

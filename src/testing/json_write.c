@@ -158,7 +158,25 @@ struct JsonWriter {
   int record_values;
   int float_precision;
   int include_metadata;
+  /* The caller's flush (see ArrowTestingJsonWriteOptions) and the buffer it
+   * drains: text written elsewhere (dictionary columns) is never flushed. */
+  ArrowErrorCode (*flush)(void* flush_data, struct ArrowBuffer* out,
+                          struct ArrowError* error);
+  void* flush_data;
+  const struct ArrowBuffer* flush_target;
 };
+
+/* Hands out's text to the caller's flush once it holds
+ * NANOARROW_TESTING_JSON_FLUSH_BYTES, so that a document of any size is written
+ * with bounded memory. Called between two values only. */
+static ArrowErrorCode FlushPoint(struct ArrowBuffer* out, struct JsonWriter* writer,
+                                 struct ArrowError* error) {
+  if (writer->flush == NULL || out != writer->flush_target ||
+      out->size_bytes < NANOARROW_TESTING_JSON_FLUSH_BYTES) {
+    return NANOARROW_OK;
+  }
+  return writer->flush(writer->flush_data, out, error);
+}
 
 static void JsonWriterInit(struct JsonWriter* writer,
                            const struct ArrowTestingJsonWriteOptions* options) {
@@ -170,6 +188,9 @@ static void JsonWriterInit(struct JsonWriter* writer,
   writer->record_values = options->dictionaries != NULL;
   writer->float_precision = options->float_precision;
   writer->include_metadata = options->include_metadata;
+  writer->flush = options->flush;
+  writer->flush_data = options->flush_data;
+  writer->flush_target = NULL;
 }
 
 static void JsonWriterReset(struct JsonWriter* writer) {
@@ -180,6 +201,8 @@ void ArrowTestingJsonWriteOptionsInit(struct ArrowTestingJsonWriteOptions* optio
   options->float_precision = -1;
   options->include_metadata = 1;
   options->dictionaries = NULL;
+  options->flush = NULL;
+  options->flush_data = NULL;
 }
 
 static const char* TimeUnitName(enum ArrowTimeUnit unit) {
@@ -481,7 +504,8 @@ static ArrowErrorCode PutColumn(struct ArrowBuffer* out, const struct ArrowSchem
 
 static ArrowErrorCode PutOffsets(struct ArrowBuffer* out, const char* key,
                                  const struct ArrowArrayView* view, int buffer, int64_t p0,
-                                 int64_t n, int64_t base) {
+                                 int64_t n, int64_t base, struct JsonWriter* writer,
+                                 struct ArrowError* error) {
   int64_t k;
   int is_large = view->layout.element_size_bits[buffer] == 64;
   NANOARROW_RETURN_NOT_OK(Put(out, key));
@@ -489,6 +513,7 @@ static ArrowErrorCode PutOffsets(struct ArrowBuffer* out, const char* key,
     int64_t value = is_large ? view->buffer_views[buffer].data.as_int64[p0 + k]
                              : view->buffer_views[buffer].data.as_int32[p0 + k];
     if (k > 0) NANOARROW_RETURN_NOT_OK(Put(out, ", "));
+    NANOARROW_RETURN_NOT_OK(FlushPoint(out, writer, error));
     NANOARROW_RETURN_NOT_OK(PutInt(out, value - base, is_large));
   }
   return Put(out, "]");
@@ -572,7 +597,8 @@ static ArrowErrorCode PutValue(struct ArrowBuffer* out, const struct ArrowSchema
 }
 
 static ArrowErrorCode PutViews(struct ArrowBuffer* out, const struct ArrowArrayView* view,
-                               int64_t start, int64_t length) {
+                               int64_t start, int64_t length, struct JsonWriter* writer,
+                               struct ArrowError* error) {
   int is_utf8 = view->storage_type == NANOARROW_TYPE_STRING_VIEW;
   int64_t k;
   NANOARROW_RETURN_NOT_OK(Put(out, ", \"VIEWS\": ["));
@@ -580,6 +606,7 @@ static ArrowErrorCode PutViews(struct ArrowBuffer* out, const struct ArrowArrayV
     const union ArrowBinaryView* bv =
         &view->buffer_views[1].data.as_binary_view[view->offset + start + k];
     if (k > 0) NANOARROW_RETURN_NOT_OK(Put(out, ", "));
+    NANOARROW_RETURN_NOT_OK(FlushPoint(out, writer, error));
     NANOARROW_RETURN_NOT_OK(Put(out, "{\"SIZE\": "));
     NANOARROW_RETURN_NOT_OK(PutInt(out, bv->inlined.size, 0));
     if (bv->inlined.size <= NANOARROW_BINARY_VIEW_INLINE_SIZE) {
@@ -620,6 +647,7 @@ static ArrowErrorCode PutChildren(struct ArrowBuffer* out, const struct ArrowSch
   for (k = 0; k < view->n_children; k++) {
     ArrowErrorCode rc;
     if (k > 0) NANOARROW_RETURN_NOT_OK(Put(out, ", "));
+    NANOARROW_RETURN_NOT_OK(FlushPoint(out, writer, error));
     rc = PutColumn(out, schema->children[k], view->children[k],
                    whole ? 0 : start, whole ? view->children[k]->length : length,
                    depth + 1, writer, error);
@@ -652,9 +680,14 @@ static ArrowErrorCode PutColumn(struct ArrowBuffer* out, const struct ArrowSchem
 
   if (view->layout.buffer_type[0] == NANOARROW_BUFFER_TYPE_VALIDITY &&
       view->storage_type != NANOARROW_TYPE_NA) {
-    NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(out, 16 + 3 * length));
     NANOARROW_RETURN_NOT_OK(Put(out, ", \"VALIDITY\": ["));
+    /* In chunks: the text of a long column is never reserved at once. */
     for (k = 0; k < length; k++) {
+      if ((k & 4095) == 0) {
+        int64_t chunk = length - k < 4096 ? length - k : 4096;
+        NANOARROW_RETURN_NOT_OK(FlushPoint(out, writer, error));
+        NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(out, 3 * chunk));
+      }
       if (k > 0) ArrowBufferAppendUnsafe(out, ", ", 2);
       ArrowBufferAppendUnsafe(out, ArrowArrayViewIsNull(view, start + k) ? "0" : "1", 1);
     }
@@ -679,11 +712,12 @@ static ArrowErrorCode PutColumn(struct ArrowBuffer* out, const struct ArrowSchem
       NANOARROW_RETURN_NOT_OK(Put(out, ", \"TYPE_ID\": ["));
       for (k = 0; k < length; k++) {
         if (k > 0) NANOARROW_RETURN_NOT_OK(Put(out, ", "));
+        NANOARROW_RETURN_NOT_OK(FlushPoint(out, writer, error));
         NANOARROW_RETURN_NOT_OK(PutInt(out, view->buffer_views[0].data.as_int8[p0 + k], 0));
       }
       NANOARROW_RETURN_NOT_OK(Put(out, "]"));
       if (view->storage_type == NANOARROW_TYPE_DENSE_UNION) {
-        NANOARROW_RETURN_NOT_OK(PutOffsets(out, ", \"OFFSET\": [", view, 1, p0, length, 0));
+        NANOARROW_RETURN_NOT_OK(PutOffsets(out, ", \"OFFSET\": [", view, 1, p0, length, 0, writer, error));
         NANOARROW_RETURN_NOT_OK(PutChildren(out, schema, view, 1, 0, 0, depth, writer, error));
       } else {
         NANOARROW_RETURN_NOT_OK(PutChildren(out, schema, view, 0, p0, length, depth, writer, error));
@@ -699,14 +733,14 @@ static ArrowErrorCode PutColumn(struct ArrowBuffer* out, const struct ArrowSchem
       int64_t last = is_large ? view->buffer_views[1].data.as_int64[p0 + length]
                               : view->buffer_views[1].data.as_int32[p0 + length];
       int64_t child_length = last - first;
-      NANOARROW_RETURN_NOT_OK(PutOffsets(out, ", \"OFFSET\": [", view, 1, p0, length + 1, first));
+      NANOARROW_RETURN_NOT_OK(PutOffsets(out, ", \"OFFSET\": [", view, 1, p0, length + 1, first, writer, error));
       NANOARROW_RETURN_NOT_OK(PutChildren(out, schema, view, 0, first, child_length, depth, writer, error));
       break;
     }
     case NANOARROW_TYPE_LIST_VIEW:
     case NANOARROW_TYPE_LARGE_LIST_VIEW:
-      NANOARROW_RETURN_NOT_OK(PutOffsets(out, ", \"OFFSET\": [", view, 1, p0, length, 0));
-      NANOARROW_RETURN_NOT_OK(PutOffsets(out, ", \"SIZE\": [", view, 2, p0, length, 0));
+      NANOARROW_RETURN_NOT_OK(PutOffsets(out, ", \"OFFSET\": [", view, 1, p0, length, 0, writer, error));
+      NANOARROW_RETURN_NOT_OK(PutOffsets(out, ", \"SIZE\": [", view, 2, p0, length, 0, writer, error));
       NANOARROW_RETURN_NOT_OK(PutChildren(out, schema, view, 1, 0, 0, depth, writer, error));
       break;
     case NANOARROW_TYPE_FIXED_SIZE_LIST: {
@@ -725,7 +759,7 @@ static ArrowErrorCode PutColumn(struct ArrowBuffer* out, const struct ArrowSchem
       break;
     case NANOARROW_TYPE_STRING_VIEW:
     case NANOARROW_TYPE_BINARY_VIEW:
-      NANOARROW_RETURN_NOT_OK(PutViews(out, view, start, length));
+      NANOARROW_RETURN_NOT_OK(PutViews(out, view, start, length, writer, error));
       break;
     default: {
       if (view->storage_type == NANOARROW_TYPE_STRING ||
@@ -736,12 +770,13 @@ static ArrowErrorCode PutColumn(struct ArrowBuffer* out, const struct ArrowSchem
                             ? view->buffer_views[1].data.as_int64[p0]
                             : view->buffer_views[1].data.as_int32[p0];
         NANOARROW_RETURN_NOT_OK(
-            PutOffsets(out, ", \"OFFSET\": [", view, 1, p0, length + 1, first));
+            PutOffsets(out, ", \"OFFSET\": [", view, 1, p0, length + 1, first, writer, error));
       }
       NANOARROW_RETURN_NOT_OK(Put(out, ", \"DATA\": ["));
       for (k = 0; k < length; k++) {
         ArrowErrorCode rc;
         if (k > 0) NANOARROW_RETURN_NOT_OK(Put(out, ", "));
+        NANOARROW_RETURN_NOT_OK(FlushPoint(out, writer, error));
         rc = PutValue(out, &sv, view, start + k, writer->float_precision);
         if (rc == ENOTSUP) {
           ArrowErrorSet(error, "cannot write values of type %s",
@@ -824,9 +859,13 @@ static ArrowErrorCode PutBatch(struct ArrowBuffer* out, const struct ArrowSchema
   for (k = 0; k < view->n_children; k++) {
     ArrowErrorCode rc;
     if (k > 0) NANOARROW_RETURN_NOT_OK(Put(out, ", "));
+    NANOARROW_RETURN_NOT_OK(FlushPoint(out, writer, error));
+    if (error != NULL) error->message[0] = '\0';
     rc = PutColumn(out, schema->children[k], view->children[k], view->offset, view->length, 1,
                    writer, error);
     if (rc != NANOARROW_OK) {
+      /* A failed allocation leaves no message of its own. */
+      if (error != NULL && error->message[0] == '\0') ArrowErrorSet(error, "%s", strerror(rc));
       ArrowTestingPrefixError(error, "column %" PRId64 " '%s'", k,
                               ArrowTestingFieldName(schema->children[k]));
       return rc;
@@ -1004,7 +1043,6 @@ ArrowErrorCode ArrowTestingJsonWriteDataFile(
   struct JsonWriter writer;
   struct DictSlot* slots = NULL;
   int64_t n_slots = 0;
-  struct ArrowBuffer batches;
   int64_t n_batches = 0;
   int64_t k;
   ArrowErrorCode rc;
@@ -1012,7 +1050,7 @@ ArrowErrorCode ArrowTestingJsonWriteDataFile(
   JsonWriterInit(&writer, options);
   /* The "dictionaries" section is what the batches' columns record. */
   writer.record_values = 1;
-  ArrowBufferInit(&batches);
+  writer.flush_target = out;
   rc = stream->get_schema(stream, &schema);
   if (rc != NANOARROW_OK) {
     const char* message = stream->get_last_error(stream);
@@ -1036,6 +1074,9 @@ ArrowErrorCode ArrowTestingJsonWriteDataFile(
     }
   }
 
+  /* Batches first, then the dictionaries they refer to (the order of the format's
+   * description). */
+  if (rc == NANOARROW_OK) rc = Put(out, ", \"batches\": [");
   while (rc == NANOARROW_OK) {
     struct ArrowArray array;
     struct ArrowArrayView view;
@@ -1050,10 +1091,9 @@ ArrowErrorCode ArrowTestingJsonWriteDataFile(
     if (array.release == NULL) break;
     rc = ViewOfArray(&view, &schema, &array, error);
     if (rc == NANOARROW_OK) {
-      if (n_batches > 0) rc = Put(&batches, ", ");
-      if (rc == NANOARROW_OK) {
-        rc = PutBatch(&batches, &schema, &view, &writer, error);
-      }
+      if (n_batches > 0) rc = Put(out, ", ");
+      if (rc == NANOARROW_OK) rc = FlushPoint(out, &writer, error);
+      if (rc == NANOARROW_OK) rc = PutBatch(out, &schema, &view, &writer, error);
       if (rc == NANOARROW_OK && slots != NULL) {
         rc = CollectDictionaries(&schema, &view, writer.dicts, slots, n_slots, 0, error);
       }
@@ -1064,10 +1104,6 @@ ArrowErrorCode ArrowTestingJsonWriteDataFile(
     n_batches++;
   }
 
-  /* Batches first, then the dictionaries they refer to (the order of the format's
-   * description). */
-  if (rc == NANOARROW_OK) rc = Put(out, ", \"batches\": [");
-  if (rc == NANOARROW_OK) rc = ArrowBufferAppend(out, batches.data, batches.size_bytes);
   if (rc == NANOARROW_OK) rc = Put(out, "]");
   if (rc == NANOARROW_OK && n_slots > 0) {
     rc = Put(out, ", \"dictionaries\": ");
@@ -1080,7 +1116,6 @@ ArrowErrorCode ArrowTestingJsonWriteDataFile(
   }
   ArrowFree(slots);
   JsonWriterReset(&writer);
-  ArrowBufferReset(&batches);
   ArrowSchemaRelease(&schema);
   return rc;
 }

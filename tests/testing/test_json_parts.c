@@ -2,6 +2,8 @@
  * columns and batches, write options, and comparisons that report every
  * difference (nanoarrow_testing). */
 
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -330,4 +332,117 @@ Test(json_parts, schema_with_null_child_is_refused) {
   schema.children[1] = child;
   ArrowBufferReset(&out);
   ArrowSchemaRelease(&schema);
+}
+
+/* ---- Flushing a document as it is written ---- */
+
+struct FlushRecord {
+  struct ArrowBuffer text;
+  int64_t n_calls;
+  int64_t smallest;
+  int fail_with;
+};
+
+static ArrowErrorCode RecordFlush(void* flush_data, struct ArrowBuffer* out,
+                                  struct ArrowError* error) {
+  struct FlushRecord* record = (struct FlushRecord*)flush_data;
+  if (record->fail_with != 0) {
+    ArrowErrorSet(error, "flush failed on purpose");
+    return record->fail_with;
+  }
+  record->n_calls++;
+  if (record->smallest < 0 || out->size_bytes < record->smallest) {
+    record->smallest = out->size_bytes;
+  }
+  cr_assert_eq(ArrowBufferAppend(&record->text, out->data, out->size_bytes), NANOARROW_OK);
+  out->size_bytes = 0;
+  return NANOARROW_OK;
+}
+
+static void OpenGolden(const char* name, struct ArrowArrayStream* stream) {
+  char path[1024];
+  struct ArrowBuffer json;
+  struct ArrowError error;
+  snprintf(path, sizeof(path),
+           "%s/arrow-ipc-stream/integration/1.0.0-littleendian/generated_%s.json.gz",
+           NANOARROW_TEST_DATA_DIR, name);
+  cr_assert_eq(ArrowTestingReadFile(path, (int64_t)1 << 30, &json, &error), NANOARROW_OK,
+               "%s", error.message);
+  cr_assert_eq(ArrowTestingJsonReadStream((const char*)json.data, json.size_bytes, stream,
+                                          &error),
+               NANOARROW_OK, "%s", error.message);
+  ArrowBufferReset(&json);
+}
+
+/* The text handed to flush, then what is left in out, is the document written
+ * without flush; it comes in chunks of at least NANOARROW_TESTING_JSON_FLUSH_BYTES. */
+Test(json_parts, flush_hands_out_the_same_document_in_chunks) {
+  const char* names[] = {"primitive", "nested", "dictionary", "union", "map",
+                         "datetime", "decimal"};
+  int64_t total_calls = 0;
+  size_t i;
+  for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+    struct ArrowArrayStream stream;
+    struct ArrowBuffer whole;
+    struct ArrowBuffer rest;
+    struct ArrowError error;
+    struct ArrowTestingJsonWriteOptions options;
+    struct FlushRecord record;
+
+    OpenGolden(names[i], &stream);
+    ArrowBufferInit(&whole);
+    cr_assert_eq(ArrowTestingJsonWriteDataFile(&stream, NULL, &whole, &error), NANOARROW_OK,
+                 "%s", error.message);
+    ArrowArrayStreamRelease(&stream);
+
+    OpenGolden(names[i], &stream);
+    ArrowTestingJsonWriteOptionsInit(&options);
+    cr_assert_null(options.flush);
+    options.flush = &RecordFlush;
+    options.flush_data = &record;
+    ArrowBufferInit(&record.text);
+    record.n_calls = 0;
+    record.smallest = -1;
+    record.fail_with = 0;
+    ArrowBufferInit(&rest);
+    cr_assert_eq(ArrowTestingJsonWriteDataFile(&stream, &options, &rest, &error), NANOARROW_OK,
+                 "%s", error.message);
+    ArrowArrayStreamRelease(&stream);
+    cr_assert_lt(rest.size_bytes, NANOARROW_TESTING_JSON_FLUSH_BYTES + 4096, "%s", names[i]);
+    cr_assert_eq(ArrowBufferAppend(&record.text, rest.data, rest.size_bytes), NANOARROW_OK);
+    cr_assert_eq(record.text.size_bytes, whole.size_bytes, "%s", names[i]);
+    cr_assert_eq(memcmp(record.text.data, whole.data, (size_t)whole.size_bytes), 0, "%s",
+                 names[i]);
+    if (record.n_calls > 0) {
+      cr_assert_geq(record.smallest, NANOARROW_TESTING_JSON_FLUSH_BYTES, "%s", names[i]);
+    }
+    total_calls += record.n_calls;
+    ArrowBufferReset(&rest);
+    ArrowBufferReset(&record.text);
+    ArrowBufferReset(&whole);
+  }
+  /* The decimal document (390 KB) went through flush. */
+  cr_assert_gt(total_calls, 4);
+}
+
+Test(json_parts, flush_error_ends_the_write) {
+  struct ArrowArrayStream stream;
+  struct ArrowBuffer out;
+  struct ArrowError error;
+  struct ArrowTestingJsonWriteOptions options;
+  struct FlushRecord record;
+  /* 390 KB of JSON: flush is called before the end. */
+  OpenGolden("decimal", &stream);
+  ArrowTestingJsonWriteOptionsInit(&options);
+  options.flush = &RecordFlush;
+  options.flush_data = &record;
+  ArrowBufferInit(&record.text);
+  record.fail_with = EPIPE;
+  ArrowBufferInit(&out);
+  error.message[0] = '\0';
+  cr_assert_eq(ArrowTestingJsonWriteDataFile(&stream, &options, &out, &error), EPIPE);
+  cr_assert(strstr(error.message, "flush failed on purpose") != NULL, "%s", error.message);
+  ArrowArrayStreamRelease(&stream);
+  ArrowBufferReset(&out);
+  ArrowBufferReset(&record.text);
 }
