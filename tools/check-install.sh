@@ -129,13 +129,14 @@ EOF
   env "$run_env" "$out/device-consumer-pc" || fail "$name: device pkg-config run"
 }
 
-# 1. Default static build (the shared libraries are installed next to the static ones).
+# 1. Default static build (the shared libraries, libNAME_shared.so, are installed
+# next to the static ones; -lnanoarrow and pkg-config keep the static kind).
 build_and_install static
 step "static: both kinds installed; no header of a library that was not built"
 for lib in nanoarrow nanoarrow_device; do
   [ -f "$prefix_base/static/lib/lib$lib.a" ] || fail "static: lib$lib.a not installed"
-  [ -n "$(find "$prefix_base/static/lib" -maxdepth 1 -name "lib$lib.so*")" ] \
-    || fail "static: lib$lib.so not installed"
+  [ -n "$(find "$prefix_base/static/lib" -maxdepth 1 -name "lib${lib}_shared.so*")" ] \
+    || fail "static: lib${lib}_shared.so not installed"
 done
 for f in include/nanoarrow/nanoarrow_ipc.h include/nanoarrow/nanoarrow_testing.h \
          lib/pkgconfig/nanoarrow_ipc.pc lib/pkgconfig/nanoarrow_testing.pc; do
@@ -150,8 +151,8 @@ build_and_install readme -DNANOARROW_IPC=ON -DNANOARROW_TESTING=ON
 step "readme: IPC and testing libraries installed with their headers and .pc files"
 for lib in nanoarrow_ipc nanoarrow_testing; do
   [ -f "$prefix_base/readme/lib/lib$lib.a" ] || fail "readme: lib$lib.a not installed"
-  [ -n "$(find "$prefix_base/readme/lib" -maxdepth 1 -name "lib$lib.so*")" ] \
-    || fail "readme: lib$lib.so not installed"
+  [ -n "$(find "$prefix_base/readme/lib" -maxdepth 1 -name "lib${lib}_shared.so*")" ] \
+    || fail "readme: lib${lib}_shared.so not installed"
   [ -f "$prefix_base/readme/include/nanoarrow/$lib.h" ] || fail "readme: $lib.h not installed"
   [ -f "$prefix_base/readme/lib/pkgconfig/$lib.pc" ] || fail "readme: $lib.pc not installed"
 done
@@ -201,7 +202,14 @@ static_device_syms=$(nm -g --defined-only "$work/static/libnanoarrow_device.a" 2
   | awk 'NF == 3 {print $3}')
 echo "$static_device_syms" | grep -qx "ArrowDeviceCpu" \
   || fail "static: ArrowDeviceCpu not defined in libnanoarrow_device.a"
-echo "ok: $(echo "$syms" | wc -l) exported symbols, all prefixed with $ns"
+# The static library of the same configure is namespaced too.
+ns_static_syms=$(nm -g --defined-only "$work/ns/libnanoarrow_static.a" 2>/dev/null | awk 'NF == 3 {print $3}')
+echo "$ns_static_syms" | grep -qx "${ns}ArrowSchemaInit" \
+  || fail "ns: libnanoarrow_static.a lacks ${ns}ArrowSchemaInit"
+bad=$(echo "$ns_static_syms" | grep -v "^${ns}" || true)
+[ -z "$bad" ] || fail "ns: libnanoarrow_static.a defines symbols without the '$ns' prefix:
+$bad"
+echo "ok: $(echo "$syms" | wc -l) exported symbols, all prefixed with $ns (libnanoarrow.so and libnanoarrow_static.a)"
 
 consumers ns
 
