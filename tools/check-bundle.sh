@@ -3,6 +3,7 @@
 #
 #  1. dist/ is exactly what tools/bundle writes (regenerated into a temp dir)
 #  2. dist/ compiles alone (only its files + libc) with gcc and clang as C99
+#     (flat, and with the headers in a nanoarrow/ folder next to the sources)
 #     (-Wall -Wextra -Wpedantic -Werror) and with g++ as C++; the same for a
 #     bundle with --namespace baked in, whose exports must all carry the prefix.
 #     The IPC bundle also with -DNANOARROW_IPC_WITH_ZSTD / _LZ4 (-lzstd / -llz4),
@@ -105,6 +106,26 @@ compile_alone() {
   echo "ok: $name.c${*:+ ($*)}: gcc, clang, g++"
 }
 compile_alone dist nanoarrow
+# compile_nested NAME: NAME.c with the bundle's headers in a nanoarrow/ folder
+# next to it (the layout of nanoarrow's vendored examples), nothing else.
+compile_nested() {
+  local nested="$tmp/nested-$1"
+  mkdir -p "$nested/nanoarrow"
+  cp dist/nanoarrow/*.h "$nested/nanoarrow/"
+  cp "dist/$1.c" "$nested/"
+  (cd "$nested" &&
+    gcc "${c_flags[@]}" -c "$1.c" -o gcc.o && clang "${c_flags[@]}" -c "$1.c" -o clang.o) \
+    || fail "dist/$1.c does not compile with its header in nanoarrow/"
+  echo "ok: $1.c with the headers in nanoarrow/: gcc, clang"
+}
+compile_nested nanoarrow
+compile_nested nanoarrow_device
+[ "$have_ipc" = 1 ] && compile_nested nanoarrow_ipc
+for header in dist/*.h dist/*.hpp; do
+  cmp -s "$header" "dist/nanoarrow/$(basename "$header")" \
+    || fail "dist/nanoarrow/$(basename "$header") differs from $header"
+done
+echo "ok: dist/nanoarrow/ holds the same headers as dist/"
 if [ "$have_ipc" = 1 ]; then
   [ -f dist/nanoarrow_ipc.c ] || fail "dist/nanoarrow_ipc.c is missing: run tools/bundle"
   compile_alone dist nanoarrow_ipc
@@ -167,11 +188,9 @@ step "3. examples against the bundle"
 examples/vendored/build.sh "$work/vendored" >/dev/null || fail "examples/vendored/build.sh"
 "$work/vendored" || fail "vendored example run"
 
-# The examples include "nanoarrow/nanoarrow.h": give them the bundle under that name.
-mkdir -p "$tmp/bundle-include/nanoarrow"
-cp dist/nanoarrow.h "$tmp/bundle-include/nanoarrow/nanoarrow.h"
+# The examples include "nanoarrow/nanoarrow.h": dist/nanoarrow/ serves them with -I dist.
 bundle_cc=(gcc "${c_flags[@]}" -O1 -fsanitize=address,undefined -fno-sanitize-recover=all
-           -I"$tmp/bundle-include")
+           -I dist)
 shopt -s nullglob
 examples=(examples/*.c)
 shopt -u nullglob
@@ -187,7 +206,6 @@ done
 "$work/bundle-cdi" >"$work/bundle-cdi.out" || fail "c-data-interface (bundle) failed"
 echo "ok: c-data-interface (bundle)"
 
-cp dist/nanoarrow_device.h "$tmp/bundle-include/nanoarrow/"
 "${bundle_cc[@]}" tests/device/device_consumer.c dist/nanoarrow_device.c dist/nanoarrow.c \
   -o "$work/bundle-device_consumer" -lm \
   || fail "tests/device/device_consumer.c does not build against the bundle"
@@ -208,7 +226,6 @@ check_ipc_examples() {
     || { cat "$dir/ipc-stream.out"; fail "$dir: ipc_read printed unexpected rows"; }
 }
 if [ "$have_ipc" = 1 ]; then
-  cp dist/nanoarrow_ipc.h dist/nanoarrow.hpp dist/nanoarrow_ipc.hpp "$tmp/bundle-include/nanoarrow/"
   mkdir -p "$work/bundle-ipc"
   for src in examples/ipc/*.c; do
     name=$(basename "$src" .c)
@@ -230,7 +247,7 @@ if [ "$have_ipc" = 1 ]; then
     -c dist/nanoarrow_ipc.c -o "$tmp/asan-ipc.o"
   gcc "${c_flags[@]}" -O1 -fsanitize=address,undefined -c dist/nanoarrow.c -o "$tmp/asan-core.o"
   g++ -std=c++11 -Wall -Wextra -Wpedantic -Werror -O1 -fsanitize=address,undefined \
-    -fno-sanitize-recover=all -I"$tmp/bundle-include" tests/cpp/test_ipc_hpp.cc \
+    -fno-sanitize-recover=all -I dist tests/cpp/test_ipc_hpp.cc \
     "$tmp/asan-ipc.o" "$tmp/asan-core.o" -o "$work/bundle-test_ipc_hpp" "${ipc_codec_libs[@]}" -lm \
     || fail "tests/cpp/test_ipc_hpp.cc does not build against the bundle"
   "$work/bundle-test_ipc_hpp" || fail "test_ipc_hpp (bundle) failed"
@@ -256,7 +273,7 @@ bundle_copy() {
   mkdir -p "$dir"
   local defs=(-DCOPY_PREFIX="$3")
   [ -n "$2" ] && defs+=(-DNANOARROW_NAMESPACE="$2")
-  gcc "${c_flags[@]}" "${defs[@]}" -I"$tmp/bundle-include" -c tests/namespace/copy.c -o "$dir/copy.o"
+  gcc "${c_flags[@]}" "${defs[@]}" -I dist -c tests/namespace/copy.c -o "$dir/copy.o"
   gcc "${c_flags[@]}" "${defs[@]}" -c dist/nanoarrow.c -o "$dir/nanoarrow.o"
   ar rcs "$tmp/lib$1.a" "$dir/copy.o" "$dir/nanoarrow.o"
 }
@@ -369,13 +386,13 @@ step "7. Meson"
 cmake_version=$(sed -n 's/^ *VERSION \([0-9.]*\)$/\1/p' CMakeLists.txt | head -n 1)
 grep -q "version: '$cmake_version'" meson.build \
   || fail "meson.build version differs from CMakeLists.txt ($cmake_version)"
-for src in src/common/*.c src/ipc/*.c src/device/*.c; do
+for src in src/common/*.c src/ipc/*.c src/device/*.c src/testing/*.c; do
   grep -q "'$src'" meson.build || fail "meson.build does not list $src"
 done
-echo "ok: meson.build lists src/common/*.c, src/ipc/*.c, src/device/*.c and version $cmake_version"
-meson_ipc=(-Ddevice=true)
+echo "ok: meson.build lists src/common/*.c, src/ipc/*.c, src/device/*.c, src/testing/*.c and version $cmake_version"
+meson_ipc=(-Ddevice=enabled -Dtesting=enabled)
 if [ "$have_ipc" = 1 ]; then
-  meson_ipc+=(-Dipc=true)
+  meson_ipc+=(-Dipc=enabled)
   for def in "${ipc_codec_defs[@]}"; do
     codec=${def#-DNANOARROW_IPC_WITH_}
     meson_ipc+=(-Dipc_with_"$(echo "$codec" | tr 'A-Z' 'a-z')"=enabled)
@@ -400,7 +417,7 @@ executable('meson_user', 'main.c', dependencies: nanoarrow_dep)
 EOF
   meson_user_ipc=()
   if [ "$have_ipc" = 1 ]; then
-    meson_user_ipc=(-Dnanoarrow:ipc=true)
+    meson_user_ipc=(-Dnanoarrow:ipc=enabled)
     cp examples/ipc/ipc_write.c examples/ipc/ipc_read.c "$sub/"
     cat >>"$sub/meson.build" <<'EOF'
 nanoarrow_ipc_dep = dependency('nanoarrow_ipc', fallback: ['nanoarrow', 'nanoarrow_ipc_dep'])
@@ -408,7 +425,7 @@ executable('ipc_write', 'ipc_write.c', dependencies: nanoarrow_ipc_dep)
 executable('ipc_read', 'ipc_read.c', dependencies: nanoarrow_ipc_dep)
 EOF
   fi
-  meson_user_ipc+=(-Dnanoarrow:device=true)
+  meson_user_ipc+=(-Dnanoarrow:device=enabled)
   cp tests/device/device_consumer.c "$sub/"
   cat >>"$sub/meson.build" <<'EOF'
 nanoarrow_device_dep = dependency('nanoarrow_device',

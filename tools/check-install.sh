@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Install smoke test: install nanoarrow (with the device library) into temporary
-# prefixes and build the consumer in tests/install/ against it three ways
+# Install smoke test: install nanoarrow (with the device library; once with IPC and
+# testing as README.md says) into temporary prefixes and build the consumer in tests/install/ against it three ways
 # (find_package, plain cc, pkg-config), and tests/device/device_consumer.c against
 # nanoarrow_device the same three ways. Also checks that NANOARROW_NAMESPACE prefixes
 # every exported symbol, using a shared build so BUILD_SHARED_LIBS is covered too.
@@ -129,11 +129,48 @@ EOF
   env "$run_env" "$out/device-consumer-pc" || fail "$name: device pkg-config run"
 }
 
-# 1. Default static build.
+# 1. Default static build (the shared libraries, libNAME_shared.so, are installed
+# next to the static ones; -lnanoarrow and pkg-config keep the static kind).
 build_and_install static
+step "static: both kinds installed; no header of a library that was not built"
+for lib in nanoarrow nanoarrow_device; do
+  [ -f "$prefix_base/static/lib/lib$lib.a" ] || fail "static: lib$lib.a not installed"
+  [ -n "$(find "$prefix_base/static/lib" -maxdepth 1 -name "lib${lib}_shared.so*")" ] \
+    || fail "static: lib${lib}_shared.so not installed"
+done
+for f in include/nanoarrow/nanoarrow_ipc.h include/nanoarrow/nanoarrow_testing.h \
+         lib/pkgconfig/nanoarrow_ipc.pc lib/pkgconfig/nanoarrow_testing.pc; do
+  [ ! -e "$prefix_base/static/$f" ] || fail "static: $f installed without its library"
+done
+echo "ok"
 consumers static
 
-# 2. Shared build with a symbol namespace.
+# 2. README's instructions (IPC and device, and the testing library): every
+# header installed has its library, and an IPC program links through pkg-config.
+build_and_install readme -DNANOARROW_IPC=ON -DNANOARROW_TESTING=ON
+step "readme: IPC and testing libraries installed with their headers and .pc files"
+for lib in nanoarrow_ipc nanoarrow_testing; do
+  [ -f "$prefix_base/readme/lib/lib$lib.a" ] || fail "readme: lib$lib.a not installed"
+  [ -n "$(find "$prefix_base/readme/lib" -maxdepth 1 -name "lib${lib}_shared.so*")" ] \
+    || fail "readme: lib${lib}_shared.so not installed"
+  [ -f "$prefix_base/readme/include/nanoarrow/$lib.h" ] || fail "readme: $lib.h not installed"
+  [ -f "$prefix_base/readme/lib/pkgconfig/$lib.pc" ] || fail "readme: $lib.pc not installed"
+done
+ipc_flags=$(PKG_CONFIG_PATH="$prefix_base/readme/lib/pkgconfig" pkg-config --cflags --libs nanoarrow_ipc) \
+  || fail "readme: pkg-config nanoarrow_ipc"
+echo "pkg-config nanoarrow_ipc: $ipc_flags"
+for prog in ipc_write ipc_read; do
+  # shellcheck disable=SC2086
+  "$cc" -std=c99 "$root/examples/ipc/$prog.c" $ipc_flags -o "$work/readme-$prog" \
+    || fail "readme: examples/ipc/$prog.c does not build with pkg-config nanoarrow_ipc"
+done
+LD_LIBRARY_PATH="$prefix_base/readme/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+  sh -c "'$work/readme-ipc_write' | '$work/readme-ipc_read'" >"$work/readme-ipc.out" \
+  || fail "readme: ipc_write | ipc_read"
+grep -q '^2 batches, 5 rows$' "$work/readme-ipc.out" || fail "readme: ipc_read printed unexpected rows"
+echo "ok: examples/ipc through pkg-config nanoarrow_ipc: write | read"
+
+# 3. Shared build with a symbol namespace.
 ns=MyNs
 build_and_install ns -DBUILD_SHARED_LIBS=ON -DNANOARROW_NAMESPACE="$ns"
 grep -q "^#define NANOARROW_NAMESPACE $ns\$" "$prefix_base/ns/include/nanoarrow/nanoarrow_config.h" \
@@ -165,7 +202,14 @@ static_device_syms=$(nm -g --defined-only "$work/static/libnanoarrow_device.a" 2
   | awk 'NF == 3 {print $3}')
 echo "$static_device_syms" | grep -qx "ArrowDeviceCpu" \
   || fail "static: ArrowDeviceCpu not defined in libnanoarrow_device.a"
-echo "ok: $(echo "$syms" | wc -l) exported symbols, all prefixed with $ns"
+# The static library of the same configure is namespaced too.
+ns_static_syms=$(nm -g --defined-only "$work/ns/libnanoarrow_static.a" 2>/dev/null | awk 'NF == 3 {print $3}')
+echo "$ns_static_syms" | grep -qx "${ns}ArrowSchemaInit" \
+  || fail "ns: libnanoarrow_static.a lacks ${ns}ArrowSchemaInit"
+bad=$(echo "$ns_static_syms" | grep -v "^${ns}" || true)
+[ -z "$bad" ] || fail "ns: libnanoarrow_static.a defines symbols without the '$ns' prefix:
+$bad"
+echo "ok: $(echo "$syms" | wc -l) exported symbols, all prefixed with $ns (libnanoarrow.so and libnanoarrow_static.a)"
 
 consumers ns
 

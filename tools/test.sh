@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The project's test command: the whole Criterion suite (IPC and device libraries
 # included), under ASan + UBSan, with gcc and with clang (Debug, -Werror, examples
-# built), then the install
-# smoke test (tools/check-install.sh). Exits non-zero on any failure.
+# built), then the interop, install, bundle and downstream-example checks
+# (tools/check-examples.sh), fuzzing and a quick benchmark run. Exits non-zero on
+# any failure.
 #
 #   tools/test.sh            (as root on Debian it installs missing packages first)
 set -euo pipefail
@@ -61,6 +62,9 @@ tools/check-install.sh
 
 printf '\n== test.sh: bundle, namespace, packaging checks\n'
 tools/check-bundle.sh
+
+printf '\n== test.sh: downstream projects in the style of nanoarrow'"'"'s examples\n'
+tools/check-examples.sh
 
 printf '\n== test.sh: every fuzz harness for a bounded time (FUZZ_SECONDS each)\n'
 FUZZ_SECONDS=${FUZZ_SECONDS:-60} fuzz/run.sh
