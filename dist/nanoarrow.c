@@ -16,6 +16,61 @@
 #include "nanoarrow.h"
 #endif
 
+/* [bundle] src/common/refcount.h */
+
+// Private: reference counts shared by the core's shared buffers and arrays
+// (src/common/shared.c) and the IPC reader's bodies and dictionaries. C11 atomics
+// where the compiler has them, else the GCC/Clang __atomic builtins (both are
+// thread-safe), else a plain counter (arrays that share memory must then be
+// released on one thread).
+
+#ifndef NANOARROW_COMMON_REFCOUNT_H_INCLUDED
+#define NANOARROW_COMMON_REFCOUNT_H_INCLUDED
+
+#if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L && \
+    !defined(__STDC_NO_ATOMICS__) && !defined(__cplusplus)
+#include <stdatomic.h>
+#define NANOARROW_ATOMIC_REFCOUNT 1
+typedef atomic_long ArrowRefCount;
+static inline void ArrowRefInitN(ArrowRefCount* rc, long n) { atomic_init(rc, n); }
+static inline void ArrowRefAdd(ArrowRefCount* rc) {
+  atomic_fetch_add_explicit(rc, 1, memory_order_relaxed);
+}
+static inline int ArrowRefDropN(ArrowRefCount* rc, long n) {
+  return atomic_fetch_sub_explicit(rc, n, memory_order_acq_rel) == n;
+}
+static inline int ArrowRefIsUnique(ArrowRefCount* rc) {
+  return atomic_load_explicit(rc, memory_order_acquire) == 1;
+}
+#elif defined(__GNUC__) || defined(__clang__)
+#define NANOARROW_ATOMIC_REFCOUNT 1
+typedef long ArrowRefCount;
+static inline void ArrowRefInitN(ArrowRefCount* rc, long n) { *rc = n; }
+static inline void ArrowRefAdd(ArrowRefCount* rc) {
+  __atomic_fetch_add(rc, 1, __ATOMIC_RELAXED);
+}
+static inline int ArrowRefDropN(ArrowRefCount* rc, long n) {
+  return __atomic_fetch_sub(rc, n, __ATOMIC_ACQ_REL) == n;
+}
+static inline int ArrowRefIsUnique(ArrowRefCount* rc) {
+  return __atomic_load_n(rc, __ATOMIC_ACQUIRE) == 1;
+}
+#else
+#define NANOARROW_ATOMIC_REFCOUNT 0
+typedef long ArrowRefCount;
+static inline void ArrowRefInitN(ArrowRefCount* rc, long n) { *rc = n; }
+static inline void ArrowRefAdd(ArrowRefCount* rc) { ++*rc; }
+static inline int ArrowRefDropN(ArrowRefCount* rc, long n) { return (*rc -= n) == 0; }
+static inline int ArrowRefIsUnique(ArrowRefCount* rc) { return *rc == 1; }
+#endif
+
+// One reference.
+static inline void ArrowRefInit(ArrowRefCount* rc) { ArrowRefInitN(rc, 1); }
+// Drops one reference; returns 1 when it was the last one.
+static inline int ArrowRefDrop(ArrowRefCount* rc) { return ArrowRefDropN(rc, 1); }
+
+#endif  // NANOARROW_COMMON_REFCOUNT_H_INCLUDED
+
 /* [bundle] src/common/utils.c */
 
 /* Version, error messages and memory allocation. */
@@ -146,7 +201,7 @@ static const uint16_t kArrowTypeNameOffsets[] = {
 const char* ArrowPrivateTypeString(enum ArrowType type) {
   int i = (int)type - (int)NANOARROW_TYPE_NA;
   if (i < 0 || i >= (int)(sizeof(kArrowTypeNameOffsets) / sizeof(kArrowTypeNameOffsets[0]))) {
-    return NULL;
+    return "<unknown type identifier>";
   }
   return kArrowTypeNames + kArrowTypeNameOffsets[i];
 }
@@ -3806,6 +3861,10 @@ ArrowErrorCode ArrowArrayFinishBuildingDefault(struct ArrowArray* array,
   return ArrowArrayFinishBuilding(array, NANOARROW_VALIDATION_LEVEL_DEFAULT, error);
 }
 
+int ArrowArrayIsInternal(const struct ArrowArray* array) {
+  return array != NULL && array->release == &ArrowArrayReleaseInternal;
+}
+
 /* [bundle] src/common/array_view.c */
 
 /* ArrowArrayView: a parsed, validated, read-only view of an ArrowArray.
@@ -6359,3 +6418,307 @@ ArrowErrorCode ArrowArrayAppendArrayView(struct ArrowArray* array,
 /* Built without ArrowArrayAppendArrayView(): ISO C wants a declaration in every file. */
 typedef int ArrowArrayAppendViewNotBuilt;
 #endif
+
+/* [bundle] src/common/shared.c */
+
+// Shared buffers and arrays: one reference-counted block holds either a buffer
+// (ArrowSharedBufferInit) or an array (ArrowSharedArrayInit); every shared
+// buffer over it is a struct ArrowBuffer whose allocator's free() drops one
+// reference. ArrowArrayMoveShared / ArrowArrayCloneShared build arrays whose
+// buffers are all such references.
+
+#include <errno.h>
+#include <string.h>
+
+
+
+struct ArrowSharedBlock {
+  ArrowRefCount refcount;
+  // What the block owns: a buffer, or an array (release != NULL).
+  struct ArrowBuffer buffer;
+  struct ArrowArray array;
+};
+
+static struct ArrowSharedBlock* ArrowSharedBlockNew(void) {
+  struct ArrowSharedBlock* block =
+      (struct ArrowSharedBlock*)ArrowMalloc(sizeof(struct ArrowSharedBlock));
+  if (block == NULL) return NULL;
+  ArrowRefInit(&block->refcount);
+  ArrowBufferInit(&block->buffer);
+  block->array.release = NULL;
+  return block;
+}
+
+static void ArrowSharedBlockRelease(struct ArrowSharedBlock* block) {
+  if (!ArrowRefDrop(&block->refcount)) return;
+  ArrowBufferReset(&block->buffer);
+  if (block->array.release != NULL) block->array.release(&block->array);
+  ArrowFree(block);
+}
+
+// The free() of every shared buffer: the bytes belong to the block.
+static void ArrowSharedBufferFree(struct ArrowBufferAllocator* allocator, uint8_t* ptr,
+                                  int64_t size) {
+  NANOARROW_UNUSED(ptr);
+  NANOARROW_UNUSED(size);
+  ArrowSharedBlockRelease((struct ArrowSharedBlock*)allocator->private_data);
+}
+
+// out becomes a view of [data, data + size) holding one reference the caller
+// already took.
+static void ArrowSharedBufferView(struct ArrowSharedBlock* block, const void* data,
+                                  int64_t size, struct ArrowBuffer* out) {
+  ArrowBufferInit(out);
+  out->data = (uint8_t*)data;
+  out->size_bytes = size;
+  out->capacity_bytes = size;
+  out->allocator = ArrowBufferDeallocator(&ArrowSharedBufferFree, block);
+}
+
+ArrowErrorCode ArrowSharedBufferInit(struct ArrowBuffer* shared, struct ArrowBuffer* src) {
+  struct ArrowSharedBlock* block = ArrowSharedBlockNew();
+  if (block == NULL) return ENOMEM;
+  ArrowBufferMove(src, &block->buffer);
+  ArrowSharedBufferView(block, block->buffer.data, block->buffer.size_bytes, shared);
+  return NANOARROW_OK;
+}
+
+int ArrowIsSharedBuffer(const struct ArrowBuffer* buffer) {
+  return buffer != NULL && buffer->allocator.free == &ArrowSharedBufferFree &&
+         buffer->allocator.private_data != NULL;
+}
+
+ArrowErrorCode ArrowSharedBufferClone(const struct ArrowBuffer* shared,
+                                      struct ArrowBuffer* out) {
+  struct ArrowSharedBlock* block;
+  if (!ArrowIsSharedBuffer(shared)) return EINVAL;
+  block = (struct ArrowSharedBlock*)shared->allocator.private_data;
+  ArrowRefAdd(&block->refcount);
+  ArrowSharedBufferView(block, shared->data, shared->size_bytes, out);
+  return NANOARROW_OK;
+}
+
+int ArrowSharedBufferIsThreadSafe(void) { return NANOARROW_ATOMIC_REFCOUNT; }
+
+ArrowErrorCode ArrowSharedArrayInit(struct ArrowSharedArray* shared,
+                                    struct ArrowArray* array) {
+  struct ArrowSharedBlock* block = ArrowSharedBlockNew();
+  if (block == NULL) return ENOMEM;
+  ArrowArrayMove(array, &block->array);
+  shared->private_data = block;
+  return NANOARROW_OK;
+}
+
+void ArrowSharedArrayRelease(struct ArrowSharedArray* shared) {
+  if (shared->private_data != NULL) {
+    ArrowSharedBlockRelease((struct ArrowSharedBlock*)shared->private_data);
+    shared->private_data = NULL;
+  }
+}
+
+// Binary and string view arrays built here: their variadic buffers and sizes are
+// not reached like the fixed buffers.
+static int ArrowArrayIsInternalView(const struct ArrowArray* array) {
+  enum ArrowType type;
+  if (!ArrowArrayIsInternal(array)) return 0;
+  type = ((const struct ArrowArrayPrivateData*)array->private_data)->storage_type;
+  return type == NANOARROW_TYPE_BINARY_VIEW || type == NANOARROW_TYPE_STRING_VIEW;
+}
+
+ArrowErrorCode ArrowSharedArrayBuffer(struct ArrowSharedArray* shared, int64_t i,
+                                      struct ArrowBuffer* out) {
+  struct ArrowSharedBlock* block = (struct ArrowSharedBlock*)shared->private_data;
+  struct ArrowArray* array;
+  const void* data;
+  int64_t size = 0;
+  if (block == NULL) return EINVAL;
+  array = &block->array;
+  if (i < 0 || i >= array->n_buffers) return EINVAL;
+
+  if (ArrowArrayIsInternalView(array) && i >= NANOARROW_BINARY_VIEW_FIXED_BUFFERS) {
+    // Variadic buffers, then their sizes (int64), as published in array->buffers.
+    const int64_t* sizes = (const int64_t*)array->buffers[array->n_buffers - 1];
+    data = array->buffers[i];
+    if (i == array->n_buffers - 1) {
+      size = (array->n_buffers - NANOARROW_BINARY_VIEW_FIXED_BUFFERS - 1) *
+             (int64_t)sizeof(int64_t);
+    } else if (sizes != NULL) {
+      size = sizes[i - NANOARROW_BINARY_VIEW_FIXED_BUFFERS];
+    }
+  } else if (ArrowArrayIsInternal(array)) {
+    const struct ArrowBuffer* buffer = ArrowArrayBuffer(array, i);
+    data = buffer->data;
+    size = buffer->size_bytes;
+  } else {
+    data = array->buffers[i];
+  }
+
+  if (data == NULL) {
+    ArrowBufferInit(out);
+    return NANOARROW_OK;
+  }
+  ArrowRefAdd(&block->refcount);
+  ArrowSharedBufferView(block, data, size, out);
+  return NANOARROW_OK;
+}
+
+// ---- Arrays made of shared buffers ----
+
+// An internal array whose buffers with data are all shared, recursively.
+static int ArrowArrayIsShared(const struct ArrowArray* array) {
+  int64_t i;
+  // Views are never made of shared buffers (ArrowArrayMoveShared refuses them).
+  if (!ArrowArrayIsInternal(array) || ArrowArrayIsInternalView(array)) return 0;
+  for (i = 0; i < array->n_buffers; i++) {
+    const struct ArrowBuffer* buffer = ArrowArrayBuffer((struct ArrowArray*)array, i);
+    if (buffer->data != NULL && !ArrowIsSharedBuffer(buffer)) return 0;
+  }
+  for (i = 0; i < array->n_children; i++) {
+    if (!ArrowArrayIsShared(array->children[i])) return 0;
+  }
+  return array->dictionary == NULL || ArrowArrayIsShared(array->dictionary);
+}
+
+// dst becomes an empty internal array of src's storage type (when src is internal)
+// with src's number of buffers, children and dictionary slots.
+static ArrowErrorCode ArrowArrayInitLike(struct ArrowArray* dst, const struct ArrowArray* src) {
+  enum ArrowType type = NANOARROW_TYPE_UNINITIALIZED;
+  struct ArrowArrayPrivateData* dst_private;
+  if (src->n_buffers > NANOARROW_MAX_FIXED_BUFFERS || src->n_buffers < 0) {
+    dst->release = NULL;
+    return ENOTSUP;
+  }
+  if (ArrowArrayIsInternal(src)) {
+    type = ((const struct ArrowArrayPrivateData*)src->private_data)->storage_type;
+  }
+  // Their variadic buffers are not fixed buffers.
+  if (type == NANOARROW_TYPE_BINARY_VIEW || type == NANOARROW_TYPE_STRING_VIEW) {
+    dst->release = NULL;
+    return ENOTSUP;
+  }
+  NANOARROW_RETURN_NOT_OK(ArrowArrayInitFromType(dst, type));
+  dst_private = (struct ArrowArrayPrivateData*)dst->private_data;
+  if (ArrowArrayIsInternal(src)) {
+    dst_private->layout = ((const struct ArrowArrayPrivateData*)src->private_data)->layout;
+  }
+  dst->n_buffers = src->n_buffers;
+  dst->length = src->length;
+  dst->null_count = src->null_count;
+  dst->offset = src->offset;
+  if (src->n_children > 0) {
+    ArrowErrorCode result = ArrowArrayAllocateChildren(dst, src->n_children);
+    if (result != NANOARROW_OK) {
+      ArrowArrayRelease(dst);
+      return result;
+    }
+  }
+  if (src->dictionary != NULL) {
+    ArrowErrorCode result = ArrowArrayAllocateDictionary(dst);
+    if (result != NANOARROW_OK) {
+      ArrowArrayRelease(dst);
+      return result;
+    }
+  }
+  return NANOARROW_OK;
+}
+
+// Publishes dst's buffer pointers in dst->buffers.
+static void ArrowArrayPublishBuffers(struct ArrowArray* dst) {
+  struct ArrowArrayPrivateData* private_data =
+      (struct ArrowArrayPrivateData*)dst->private_data;
+  int64_t i;
+  for (i = 0; i < dst->n_buffers; i++) {
+    private_data->buffer_data[i] = ArrowArrayBuffer(dst, i)->data;
+  }
+  dst->buffers = private_data->buffer_data;
+}
+
+// On failure dst is released; src may be partly moved (the caller releases it).
+static ArrowErrorCode ArrowArrayMoveSharedInto(struct ArrowArray* src,
+                                               struct ArrowArray* dst) {
+  struct ArrowSharedArray shared;
+  ArrowErrorCode result;
+  int64_t i;
+
+  if (ArrowArrayIsShared(src)) {
+    ArrowArrayMove(src, dst);
+    return NANOARROW_OK;
+  }
+
+  NANOARROW_RETURN_NOT_OK(ArrowArrayInitLike(dst, src));
+  for (i = 0; i < src->n_children; i++) {
+    result = ArrowArrayMoveSharedInto(src->children[i], dst->children[i]);
+    if (result != NANOARROW_OK) {
+      ArrowArrayRelease(dst);
+      return result;
+    }
+  }
+  if (src->dictionary != NULL) {
+    result = ArrowArrayMoveSharedInto(src->dictionary, dst->dictionary);
+    if (result != NANOARROW_OK) {
+      ArrowArrayRelease(dst);
+      return result;
+    }
+  }
+
+  // What is left of src (its buffers) now lives in the block the buffers refer to.
+  result = ArrowSharedArrayInit(&shared, src);
+  if (result != NANOARROW_OK) {
+    ArrowArrayRelease(dst);
+    return result;
+  }
+  for (i = 0; i < dst->n_buffers && result == NANOARROW_OK; i++) {
+    struct ArrowBuffer* buffer = ArrowArrayBuffer(dst, i);
+    ArrowBufferReset(buffer);
+    result = ArrowSharedArrayBuffer(&shared, i, buffer);
+  }
+  ArrowSharedArrayRelease(&shared);
+  if (result != NANOARROW_OK) {
+    ArrowArrayRelease(dst);
+    return result;
+  }
+  ArrowArrayPublishBuffers(dst);
+  return NANOARROW_OK;
+}
+
+ArrowErrorCode ArrowArrayMoveShared(struct ArrowArray* array, struct ArrowArray* shared) {
+  ArrowErrorCode result = ArrowArrayMoveSharedInto(array, shared);
+  if (result != NANOARROW_OK) {
+    shared->release = NULL;
+    if (array->release != NULL) ArrowArrayRelease(array);
+  }
+  return result;
+}
+
+// On failure dst is released.
+static ArrowErrorCode ArrowArrayCloneSharedInto(const struct ArrowArray* src,
+                                                struct ArrowArray* dst) {
+  ArrowErrorCode result = NANOARROW_OK;
+  int64_t i;
+  NANOARROW_RETURN_NOT_OK(ArrowArrayInitLike(dst, src));
+  for (i = 0; i < src->n_children && result == NANOARROW_OK; i++) {
+    result = ArrowArrayCloneSharedInto(src->children[i], dst->children[i]);
+  }
+  if (result == NANOARROW_OK && src->dictionary != NULL) {
+    result = ArrowArrayCloneSharedInto(src->dictionary, dst->dictionary);
+  }
+  for (i = 0; i < src->n_buffers && result == NANOARROW_OK; i++) {
+    const struct ArrowBuffer* from = ArrowArrayBuffer((struct ArrowArray*)src, i);
+    if (from->data != NULL) result = ArrowSharedBufferClone(from, ArrowArrayBuffer(dst, i));
+  }
+  if (result != NANOARROW_OK) {
+    ArrowArrayRelease(dst);
+    return result;
+  }
+  ArrowArrayPublishBuffers(dst);
+  return NANOARROW_OK;
+}
+
+ArrowErrorCode ArrowArrayCloneShared(const struct ArrowArray* shared,
+                                     struct ArrowArray* array) {
+  if (shared == NULL || shared->release == NULL || !ArrowArrayIsShared(shared)) {
+    array->release = NULL;
+    return EINVAL;
+  }
+  return ArrowArrayCloneSharedInto(shared, array);
+}

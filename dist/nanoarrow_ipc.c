@@ -509,6 +509,9 @@ static inline int ArrowIpcFbrVerifyString(struct ArrowIpcFbrVerifier* verifier,
   NANOARROW_SYMBOL(ArrowIpcPrivateSharedArrayRelease)
 #define ArrowIpcPrivateSharedBlockRelease \
   NANOARROW_SYMBOL(ArrowIpcPrivateSharedBlockRelease)
+#define ArrowIpcPrivateSharedBlockNew NANOARROW_SYMBOL(ArrowIpcPrivateSharedBlockNew)
+#define ArrowIpcPrivateSharedBlockFromShared \
+  NANOARROW_SYMBOL(ArrowIpcPrivateSharedBlockFromShared)
 #define ArrowIpcPrivateDecoderDecodeShared \
   NANOARROW_SYMBOL(ArrowIpcPrivateDecoderDecodeShared)
 #define ArrowIpcPrivateInputStreamBuffer NANOARROW_SYMBOL(ArrowIpcPrivateInputStreamBuffer)
@@ -577,66 +580,90 @@ ArrowErrorCode ArrowPrivateSchemaSetChildNames(
     void (*name_at)(const void* context, int64_t i, struct ArrowStringView* out),
     const void* context);
 
-/* ---- Reference counts: C11 atomics, else GCC/Clang builtins, else plain ---- */
+/* ---- Reference counts: the core's (src/common/refcount.h), under IPC names ---- */
+
+
+/* [bundle] src/common/refcount.h */
+
+// Private: reference counts shared by the core's shared buffers and arrays
+// (src/common/shared.c) and the IPC reader's bodies and dictionaries. C11 atomics
+// where the compiler has them, else the GCC/Clang __atomic builtins (both are
+// thread-safe), else a plain counter (arrays that share memory must then be
+// released on one thread).
+
+#ifndef NANOARROW_COMMON_REFCOUNT_H_INCLUDED
+#define NANOARROW_COMMON_REFCOUNT_H_INCLUDED
 
 #if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L && \
-    !defined(__STDC_NO_ATOMICS__)
+    !defined(__STDC_NO_ATOMICS__) && !defined(__cplusplus)
 #include <stdatomic.h>
-#define ARROW_IPC_ATOMIC_REFCOUNT 1
-typedef atomic_long ArrowIpcRefCount;
-static inline void ArrowIpcRefInit(ArrowIpcRefCount* rc) { atomic_init(rc, 1); }
-static inline void ArrowIpcRefAdd(ArrowIpcRefCount* rc) {
+#define NANOARROW_ATOMIC_REFCOUNT 1
+typedef atomic_long ArrowRefCount;
+static inline void ArrowRefInitN(ArrowRefCount* rc, long n) { atomic_init(rc, n); }
+static inline void ArrowRefAdd(ArrowRefCount* rc) {
   atomic_fetch_add_explicit(rc, 1, memory_order_relaxed);
 }
-/* Returns 1 when the last reference was dropped. */
-static inline int ArrowIpcRefDrop(ArrowIpcRefCount* rc) {
-  return atomic_fetch_sub_explicit(rc, 1, memory_order_acq_rel) == 1;
-}
-/* n references at once (n >= 1). */
-static inline void ArrowIpcRefInitN(ArrowIpcRefCount* rc, long n) { atomic_init(rc, n); }
-/* Whether the caller holds the only reference (nobody can add one meanwhile). */
-static inline int ArrowIpcRefIsUnique(ArrowIpcRefCount* rc) {
-  return atomic_load_explicit(rc, memory_order_acquire) == 1;
-}
-static inline int ArrowIpcRefDropN(ArrowIpcRefCount* rc, long n) {
+static inline int ArrowRefDropN(ArrowRefCount* rc, long n) {
   return atomic_fetch_sub_explicit(rc, n, memory_order_acq_rel) == n;
 }
+static inline int ArrowRefIsUnique(ArrowRefCount* rc) {
+  return atomic_load_explicit(rc, memory_order_acquire) == 1;
+}
 #elif defined(__GNUC__) || defined(__clang__)
-#define ARROW_IPC_ATOMIC_REFCOUNT 1
-typedef long ArrowIpcRefCount;
-static inline void ArrowIpcRefInit(ArrowIpcRefCount* rc) { *rc = 1; }
-static inline void ArrowIpcRefAdd(ArrowIpcRefCount* rc) {
+#define NANOARROW_ATOMIC_REFCOUNT 1
+typedef long ArrowRefCount;
+static inline void ArrowRefInitN(ArrowRefCount* rc, long n) { *rc = n; }
+static inline void ArrowRefAdd(ArrowRefCount* rc) {
   __atomic_fetch_add(rc, 1, __ATOMIC_RELAXED);
 }
-static inline int ArrowIpcRefDrop(ArrowIpcRefCount* rc) {
-  return __atomic_fetch_sub(rc, 1, __ATOMIC_ACQ_REL) == 1;
-}
-static inline void ArrowIpcRefInitN(ArrowIpcRefCount* rc, long n) { *rc = n; }
-static inline int ArrowIpcRefDropN(ArrowIpcRefCount* rc, long n) {
+static inline int ArrowRefDropN(ArrowRefCount* rc, long n) {
   return __atomic_fetch_sub(rc, n, __ATOMIC_ACQ_REL) == n;
 }
-static inline int ArrowIpcRefIsUnique(ArrowIpcRefCount* rc) {
+static inline int ArrowRefIsUnique(ArrowRefCount* rc) {
   return __atomic_load_n(rc, __ATOMIC_ACQUIRE) == 1;
 }
 #else
-#define ARROW_IPC_ATOMIC_REFCOUNT 0
-typedef long ArrowIpcRefCount;
-static inline void ArrowIpcRefInit(ArrowIpcRefCount* rc) { *rc = 1; }
-static inline void ArrowIpcRefAdd(ArrowIpcRefCount* rc) { ++*rc; }
-static inline int ArrowIpcRefDrop(ArrowIpcRefCount* rc) { return --*rc == 0; }
-static inline void ArrowIpcRefInitN(ArrowIpcRefCount* rc, long n) { *rc = n; }
-static inline int ArrowIpcRefDropN(ArrowIpcRefCount* rc, long n) { return (*rc -= n) == 0; }
-static inline int ArrowIpcRefIsUnique(ArrowIpcRefCount* rc) { return *rc == 1; }
+#define NANOARROW_ATOMIC_REFCOUNT 0
+typedef long ArrowRefCount;
+static inline void ArrowRefInitN(ArrowRefCount* rc, long n) { *rc = n; }
+static inline void ArrowRefAdd(ArrowRefCount* rc) { ++*rc; }
+static inline int ArrowRefDropN(ArrowRefCount* rc, long n) { return (*rc -= n) == 0; }
+static inline int ArrowRefIsUnique(ArrowRefCount* rc) { return *rc == 1; }
 #endif
 
+// One reference.
+static inline void ArrowRefInit(ArrowRefCount* rc) { ArrowRefInitN(rc, 1); }
+// Drops one reference; returns 1 when it was the last one.
+static inline int ArrowRefDrop(ArrowRefCount* rc) { return ArrowRefDropN(rc, 1); }
 
-/* The heap block behind an ArrowIpcSharedBuffer (its private_src.allocator's
- * private_data). */
+#endif  // NANOARROW_COMMON_REFCOUNT_H_INCLUDED
+#define ARROW_IPC_ATOMIC_REFCOUNT NANOARROW_ATOMIC_REFCOUNT
+typedef ArrowRefCount ArrowIpcRefCount;
+#define ArrowIpcRefInit ArrowRefInit
+#define ArrowIpcRefAdd ArrowRefAdd
+#define ArrowIpcRefDrop ArrowRefDrop
+#define ArrowIpcRefInitN ArrowRefInitN
+#define ArrowIpcRefDropN ArrowRefDropN
+#define ArrowIpcRefIsUnique ArrowRefIsUnique
+
+
+/* A reference-counted message body (or input chunk) that decoded arrays point
+ * into. src owns the bytes: a buffer the readers moved in, or a reference to a
+ * caller's shared buffer (ArrowSharedBufferClone) for the ...FromShared
+ * functions. */
 struct ArrowIpcSharedBlock {
   ArrowIpcRefCount refcount;
   struct ArrowBuffer src;
 };
 
+/* Takes src over (left empty) as a block with one reference; NULL when out of
+ * memory (src untouched). */
+struct ArrowIpcSharedBlock* ArrowIpcPrivateSharedBlockNew(struct ArrowBuffer* src);
+/* A block with one reference that holds one more reference to the caller's
+ * shared buffer shared. EINVAL when shared is not a shared buffer. */
+ArrowErrorCode ArrowIpcPrivateSharedBlockFromShared(const struct ArrowBuffer* shared,
+                                                    struct ArrowIpcSharedBlock** out,
+                                                    struct ArrowError* error);
 void ArrowIpcPrivateSharedBlockRelease(struct ArrowIpcSharedBlock* block);
 
 /* Memory a decoded batch refers to: a shared body and/or blocks it owns
@@ -776,6 +803,10 @@ struct ArrowIpcDecoderPrivate {
   struct ArrowIpcDictionaryEntry* dictionaries;
   /* The encodings of the current schema (preallocated for every encoded field). */
   struct ArrowIpcDictionaryEncodings encodings;
+
+  /* Set by the ...WithDictionaries functions while they decode: the dictionaries
+   * the fields take their values from instead of the entries' current ones. */
+  const struct ArrowIpcDictionaries* override_dictionaries;
 
   /* Owner of the buffers behind the last ArrowIpcDecoderDecodeArrayView. */
   struct ArrowIpcBatchOwner* view_owner;
@@ -1382,6 +1413,41 @@ static ArrowErrorCode IpcBatchReadNode(struct IpcBatchContext* ctx, int64_t k, i
 }
 
 /* Field k of the tree, which is top-level column `column` (or -1), into its view. */
+/* The values of dictionary-encoded field k: the decoder's current ones for its
+ * id, or those of the caller's dictionaries (ArrowIpcDecoderDecode...With
+ * Dictionaries). */
+static ArrowErrorCode IpcBatchFieldDictionary(struct IpcBatchContext* ctx, int64_t k,
+                                              const struct ArrowIpcTreeField* field,
+                                              struct ArrowIpcSharedArray** out) {
+  const struct ArrowIpcDictionaryEntry* entry =
+      &ctx->private_data->dictionaries[field->dictionary_index];
+  if (ctx->private_data->override_dictionaries != NULL) {
+    struct ArrowIpcSharedArray** slot =
+        ArrowIpcPrivateDictionariesSlot(ctx->private_data->override_dictionaries, entry->id);
+    if (slot == NULL) {
+      ArrowErrorSet(ctx->error, "field %ld: dictionary id %ld is not one of the dictionaries' ids",
+                    (long)k, (long)entry->id);
+      return EINVAL;
+    }
+    if (*slot == NULL) {
+      ArrowErrorSet(ctx->error,
+                    "field %ld: the dictionaries have no values for id %ld (no DictionaryBatch "
+                    "decoded into them yet)",
+                    (long)k, (long)entry->id);
+      return EINVAL;
+    }
+    *out = *slot;
+    return NANOARROW_OK;
+  }
+  if (entry->current == NULL) {
+    ArrowErrorSet(ctx->error, "field %ld: dictionary with id %ld has not been received",
+                  (long)k, (long)entry->id);
+    return EINVAL;
+  }
+  *out = entry->current;
+  return NANOARROW_OK;
+}
+
 static ArrowErrorCode IpcBatchDecodeField(struct IpcBatchContext* ctx, int64_t k,
                                           int64_t column) {
   struct ArrowIpcTreeField* field = &ctx->tree->fields[k];
@@ -1481,14 +1547,16 @@ static ArrowErrorCode IpcBatchDecodeField(struct IpcBatchContext* ctx, int64_t k
   if (field->dictionary_index >= 0) {
     struct ArrowIpcDictionaryEntry* entry =
         &ctx->private_data->dictionaries[field->dictionary_index];
-    if (entry->current == NULL) {
-      ArrowErrorSet(ctx->error, "field %ld: dictionary with id %ld has not been received",
-                    (long)k, (long)entry->id);
-      return EINVAL;
-    }
-    if (field->dictionary_generation != entry->generation) {
-      NANOARROW_RETURN_NOT_OK(ArrowArrayViewSetArrayMinimal(
-          view->dictionary, &entry->current->array, ctx->error));
+    struct ArrowIpcSharedArray* values;
+    NANOARROW_RETURN_NOT_OK(IpcBatchFieldDictionary(ctx, k, field, &values));
+    if (ctx->private_data->override_dictionaries != NULL) {
+      /* Values from elsewhere: set every time, and forget the entry's. */
+      NANOARROW_RETURN_NOT_OK(
+          ArrowArrayViewSetArrayMinimal(view->dictionary, &values->array, ctx->error));
+      field->dictionary_generation = -1;
+    } else if (field->dictionary_generation != entry->generation) {
+      NANOARROW_RETURN_NOT_OK(
+          ArrowArrayViewSetArrayMinimal(view->dictionary, &values->array, ctx->error));
       field->dictionary_generation = entry->generation;
     }
   }
@@ -1646,10 +1714,10 @@ static ArrowErrorCode IpcBatchExportView(struct IpcBatchContext* ctx, struct Arr
   }
 
   if (field != NULL && field->dictionary_index >= 0) {
-    struct ArrowIpcDictionaryEntry* entry =
-        &ctx->private_data->dictionaries[field->dictionary_index];
+    struct ArrowIpcSharedArray* values;
     struct ArrowArray* dictionary = ctx->next_dictionary++;
-    NANOARROW_RETURN_NOT_OK(ArrowIpcPrivateSharedArrayExport(entry->current, dictionary));
+    NANOARROW_RETURN_NOT_OK(IpcBatchFieldDictionary(ctx, *k, field, &values));
+    NANOARROW_RETURN_NOT_OK(ArrowIpcPrivateSharedArrayExport(values, dictionary));
     out->dictionary = dictionary;
   }
   return NANOARROW_OK;
@@ -2120,14 +2188,61 @@ ArrowErrorCode ArrowIpcDecoderDecodeArray(struct ArrowIpcDecoder* decoder,
 }
 
 ArrowErrorCode ArrowIpcDecoderDecodeArrayFromShared(
-    struct ArrowIpcDecoder* decoder, struct ArrowIpcSharedBuffer* shared, int64_t i,
+    struct ArrowIpcDecoder* decoder, struct ArrowBuffer* shared, int64_t i,
     struct ArrowArray* out, enum ArrowValidationLevel validation_level,
     struct ArrowError* error) {
-  struct ArrowIpcSharedBlock* block =
-      (struct ArrowIpcSharedBlock*)shared->private_src.allocator.private_data;
-  return ArrowIpcPrivateDecoderDecodeShared(decoder, block, shared->private_src.data,
-                                            shared->private_src.size_bytes, i, out,
-                                            validation_level, error);
+  struct ArrowIpcSharedBlock* block;
+  ArrowErrorCode result;
+  NANOARROW_RETURN_NOT_OK(IpcBatchCheckRecordBatch(decoder, error));
+  NANOARROW_RETURN_NOT_OK(ArrowIpcPrivateSharedBlockFromShared(shared, &block, error));
+  /* The arrays take their own references to the block. */
+  result = ArrowIpcPrivateDecoderDecodeShared(decoder, block, shared->data,
+                                              shared->size_bytes, i, out, validation_level,
+                                              error);
+  ArrowIpcPrivateSharedBlockRelease(block);
+  return result;
+}
+
+/* ---- Record batches against the caller's dictionaries ---- */
+
+ArrowErrorCode ArrowIpcDecoderDecodeArrayViewWithDictionaries(
+    struct ArrowIpcDecoder* decoder, struct ArrowBufferView body, int64_t i,
+    const struct ArrowIpcDictionaries* dictionaries, struct ArrowArrayView** out,
+    struct ArrowError* error) {
+  struct ArrowIpcDecoderPrivate* private_data =
+      (struct ArrowIpcDecoderPrivate*)decoder->private_data;
+  ArrowErrorCode result;
+  private_data->override_dictionaries = dictionaries;
+  result = ArrowIpcDecoderDecodeArrayView(decoder, body, i, out, error);
+  private_data->override_dictionaries = NULL;
+  return result;
+}
+
+ArrowErrorCode ArrowIpcDecoderDecodeArrayWithDictionaries(
+    struct ArrowIpcDecoder* decoder, struct ArrowBufferView body, int64_t i,
+    const struct ArrowIpcDictionaries* dictionaries, struct ArrowArray* out,
+    enum ArrowValidationLevel validation_level, struct ArrowError* error) {
+  struct ArrowIpcDecoderPrivate* private_data =
+      (struct ArrowIpcDecoderPrivate*)decoder->private_data;
+  ArrowErrorCode result;
+  private_data->override_dictionaries = dictionaries;
+  result = ArrowIpcDecoderDecodeArray(decoder, body, i, out, validation_level, error);
+  private_data->override_dictionaries = NULL;
+  return result;
+}
+
+ArrowErrorCode ArrowIpcDecoderDecodeArrayFromSharedWithDictionaries(
+    struct ArrowIpcDecoder* decoder, struct ArrowBuffer* shared, int64_t i,
+    const struct ArrowIpcDictionaries* dictionaries, struct ArrowArray* out,
+    enum ArrowValidationLevel validation_level, struct ArrowError* error) {
+  struct ArrowIpcDecoderPrivate* private_data =
+      (struct ArrowIpcDecoderPrivate*)decoder->private_data;
+  ArrowErrorCode result;
+  private_data->override_dictionaries = dictionaries;
+  result = ArrowIpcDecoderDecodeArrayFromShared(decoder, shared, i, out, validation_level,
+                                                error);
+  private_data->override_dictionaries = NULL;
+  return result;
 }
 
 static ArrowErrorCode IpcBatchDecodeDictionary(struct ArrowIpcDecoder* decoder,
@@ -2256,18 +2371,16 @@ ArrowErrorCode ArrowIpcDecoderDecodeDictionary(struct ArrowIpcDecoder* decoder,
 }
 
 ArrowErrorCode ArrowIpcDecoderDecodeDictionaryFromShared(
-    struct ArrowIpcDecoder* decoder, struct ArrowIpcSharedBuffer* shared,
+    struct ArrowIpcDecoder* decoder, struct ArrowBuffer* shared,
     enum ArrowValidationLevel validation_level, struct ArrowIpcDictionaries* dictionaries,
     struct ArrowError* error) {
-  struct ArrowIpcSharedBlock* block =
-      (struct ArrowIpcSharedBlock*)shared->private_src.allocator.private_data;
-  if (block == NULL) {
-    ArrowErrorSet(error, "shared buffer is not initialized");
-    return EINVAL;
-  }
-  return IpcBatchDecodeDictionary(decoder, shared->private_src.data,
-                                  shared->private_src.size_bytes, block, validation_level,
-                                  dictionaries, error);
+  struct ArrowIpcSharedBlock* block;
+  ArrowErrorCode result;
+  NANOARROW_RETURN_NOT_OK(ArrowIpcPrivateSharedBlockFromShared(shared, &block, error));
+  result = IpcBatchDecodeDictionary(decoder, shared->data, shared->size_bytes, block,
+                                    validation_level, dictionaries, error);
+  ArrowIpcPrivateSharedBlockRelease(block);
+  return result;
 }
 
 /* [bundle] src/ipc/codecs.c */
@@ -2441,6 +2554,261 @@ ArrowErrorCode ArrowIpcSerialDecompressorSetFunction(
   }
   private_data = (struct IpcCodecsSerialPrivate*)decompressor->private_data;
   private_data->functions[compression_type] = decompress_function;
+  return NANOARROW_OK;
+}
+
+/* [bundle] src/ipc/compress.c */
+
+/* Body compression for writing: the LZ4 frame / ZSTD compression functions, their
+ * level ranges, compression type names and the serial compressor. */
+
+#include <errno.h>
+#include <limits.h>
+#include <stdint.h>
+#include <string.h>
+
+
+#if defined(NANOARROW_IPC_WITH_ZSTD)
+#include <zstd.h>
+#endif
+#if defined(NANOARROW_IPC_WITH_LZ4)
+#include <lz4frame.h>
+#endif
+
+/* lz4 turns a negative level into an acceleration of -level and caps it at 65537
+ * (a constant its headers keep private); lower levels would all compress alike. */
+#define IPC_COMPRESS_LZ4_MIN_LEVEL (-65536)
+
+#if defined(NANOARROW_IPC_WITH_ZSTD)
+static ArrowErrorCode IpcCompressZstd(struct ArrowBufferView src, int compression_level,
+                                      struct ArrowBuffer* dst, struct ArrowError* error) {
+  size_t bound;
+  size_t written;
+  if (src.size_bytes < 0) {
+    ArrowErrorSet(error, "Cannot compress a buffer of %ld bytes", (long)src.size_bytes);
+    return EINVAL;
+  }
+  bound = ZSTD_compressBound((size_t)src.size_bytes);
+  if (ZSTD_isError(bound) || bound > (size_t)(INT64_MAX - dst->size_bytes)) {
+    ArrowErrorSet(error, "A buffer of %ld bytes is too large for ZSTD",
+                  (long)src.size_bytes);
+    return EINVAL;
+  }
+  if (ArrowBufferReserve(dst, (int64_t)bound) != NANOARROW_OK) {
+    ArrowErrorSet(error, "Out of memory reserving %ld bytes for ZSTD output",
+                  (long)bound);
+    return ENOMEM;
+  }
+  written = ZSTD_compress(dst->data + dst->size_bytes, bound, src.data.data,
+                          (size_t)src.size_bytes, compression_level);
+  if (ZSTD_isError(written)) {
+    ArrowErrorSet(error, "ZSTD compression of %ld bytes at level %d failed: %s",
+                  (long)src.size_bytes, compression_level, ZSTD_getErrorName(written));
+    return EIO;
+  }
+  dst->size_bytes += (int64_t)written;
+  return NANOARROW_OK;
+}
+#endif
+
+#if defined(NANOARROW_IPC_WITH_LZ4)
+static ArrowErrorCode IpcCompressLz4(struct ArrowBufferView src, int compression_level,
+                                     struct ArrowBuffer* dst, struct ArrowError* error) {
+  LZ4F_preferences_t preferences;
+  size_t bound;
+  size_t written;
+  if (src.size_bytes < 0) {
+    ArrowErrorSet(error, "Cannot compress a buffer of %ld bytes", (long)src.size_bytes);
+    return EINVAL;
+  }
+  /* Only the level differs from the defaults: one frame, no content size or
+   * checksums, which is what Arrow readers expect of LZ4_FRAME buffers. */
+  memset(&preferences, 0, sizeof(preferences));
+  preferences.compressionLevel =
+      compression_level < IPC_COMPRESS_LZ4_MIN_LEVEL ? IPC_COMPRESS_LZ4_MIN_LEVEL
+                                                     : compression_level;
+  bound = LZ4F_compressFrameBound((size_t)src.size_bytes, &preferences);
+  if (LZ4F_isError(bound) || bound > (size_t)(INT64_MAX - dst->size_bytes)) {
+    ArrowErrorSet(error, "A buffer of %ld bytes is too large for LZ4", (long)src.size_bytes);
+    return EINVAL;
+  }
+  if (ArrowBufferReserve(dst, (int64_t)bound) != NANOARROW_OK) {
+    ArrowErrorSet(error, "Out of memory reserving %ld bytes for LZ4 output", (long)bound);
+    return ENOMEM;
+  }
+  written = LZ4F_compressFrame(dst->data + dst->size_bytes, bound, src.data.data,
+                               (size_t)src.size_bytes, &preferences);
+  if (LZ4F_isError(written)) {
+    ArrowErrorSet(error, "LZ4 compression of %ld bytes at level %d failed: %s",
+                  (long)src.size_bytes, compression_level, LZ4F_getErrorName(written));
+    return EIO;
+  }
+  dst->size_bytes += (int64_t)written;
+  return NANOARROW_OK;
+}
+#endif
+
+ArrowIpcCompressFunction ArrowIpcGetZstdCompressionFunction(void) {
+#if defined(NANOARROW_IPC_WITH_ZSTD)
+  return &IpcCompressZstd;
+#else
+  return NULL;
+#endif
+}
+
+ArrowIpcCompressFunction ArrowIpcGetLZ4CompressionFunction(void) {
+#if defined(NANOARROW_IPC_WITH_LZ4)
+  return &IpcCompressLz4;
+#else
+  return NULL;
+#endif
+}
+
+ArrowErrorCode ArrowIpcGetCompressionLevelRange(
+    enum ArrowIpcCompressionType compression_type, int* min_level_out,
+    int* max_level_out) {
+  switch (compression_type) {
+    case NANOARROW_IPC_COMPRESSION_TYPE_ZSTD:
+#if defined(NANOARROW_IPC_WITH_ZSTD)
+#if ZSTD_VERSION_NUMBER >= 10400
+      *min_level_out = ZSTD_minCLevel();
+#else
+      *min_level_out = NANOARROW_IPC_COMPRESSION_LEVEL_DEFAULT;
+#endif
+      *max_level_out = ZSTD_maxCLevel();
+      return NANOARROW_OK;
+#else
+      return ENOTSUP;
+#endif
+    case NANOARROW_IPC_COMPRESSION_TYPE_LZ4_FRAME:
+#if defined(NANOARROW_IPC_WITH_LZ4)
+      *min_level_out = IPC_COMPRESS_LZ4_MIN_LEVEL;
+      *max_level_out = LZ4F_compressionLevel_max();
+      return NANOARROW_OK;
+#else
+      return ENOTSUP;
+#endif
+    default:
+      NANOARROW_UNUSED(min_level_out);
+      NANOARROW_UNUSED(max_level_out);
+      return EINVAL;
+  }
+}
+
+const char* ArrowIpcCompressionTypeToString(enum ArrowIpcCompressionType compression_type) {
+  switch (compression_type) {
+    case NANOARROW_IPC_COMPRESSION_TYPE_NONE:
+      return "none";
+    case NANOARROW_IPC_COMPRESSION_TYPE_LZ4_FRAME:
+      return "lz4";
+    case NANOARROW_IPC_COMPRESSION_TYPE_ZSTD:
+      return "zstd";
+    default:
+      return "<unknown compression type>";
+  }
+}
+
+ArrowErrorCode ArrowIpcCompressionTypeFromString(
+    const char* name, enum ArrowIpcCompressionType* compression_type_out,
+    struct ArrowError* error) {
+  enum ArrowIpcCompressionType type;
+  for (type = NANOARROW_IPC_COMPRESSION_TYPE_NONE; name != NULL &&
+                                                   type <= NANOARROW_IPC_COMPRESSION_TYPE_ZSTD;
+       type = (enum ArrowIpcCompressionType)(type + 1)) {
+    if (strcmp(name, ArrowIpcCompressionTypeToString(type)) == 0) {
+      *compression_type_out = type;
+      return NANOARROW_OK;
+    }
+  }
+  ArrowErrorSet(error, "Unknown compression type name '%s' (expected 'none', 'lz4', or "
+                       "'zstd')", name == NULL ? "" : name);
+  return EINVAL;
+}
+
+/* ---- The serial compressor ---- */
+
+struct IpcSerialCompressorPrivate {
+  /* Indexed by enum ArrowIpcCompressionType (NONE's slot stays NULL). */
+  ArrowIpcCompressFunction functions[3];
+  int compression_level;
+};
+
+static int IpcCompressIsCodec(enum ArrowIpcCompressionType type) {
+  return type == NANOARROW_IPC_COMPRESSION_TYPE_LZ4_FRAME ||
+         type == NANOARROW_IPC_COMPRESSION_TYPE_ZSTD;
+}
+
+static ArrowErrorCode IpcSerialCompressAdd(struct ArrowIpcCompressor* compressor,
+                                           struct ArrowBufferView src,
+                                           struct ArrowBuffer* dst,
+                                           struct ArrowError* error) {
+  struct IpcSerialCompressorPrivate* private_data =
+      (struct IpcSerialCompressorPrivate*)compressor->private_data;
+  enum ArrowIpcCompressionType type = compressor->compression_type;
+  if (!IpcCompressIsCodec(type)) {
+    ArrowErrorSet(error, "Unknown compression type with value %d", (int)type);
+    return EINVAL;
+  }
+  if (private_data->functions[type] == NULL) {
+    ArrowErrorSet(error,
+                  "Compression type with value %d not supported by this build of "
+                  "nanoarrow",
+                  (int)type);
+    return ENOTSUP;
+  }
+  return private_data->functions[type](src, private_data->compression_level, dst, error);
+}
+
+static ArrowErrorCode IpcSerialCompressWait(struct ArrowIpcCompressor* compressor,
+                                            int64_t timeout_ms, struct ArrowError* error) {
+  /* Everything was done in compress_add. */
+  NANOARROW_UNUSED(compressor);
+  NANOARROW_UNUSED(timeout_ms);
+  NANOARROW_UNUSED(error);
+  return NANOARROW_OK;
+}
+
+static void IpcSerialCompressorRelease(struct ArrowIpcCompressor* compressor) {
+  ArrowFree(compressor->private_data);
+  compressor->private_data = NULL;
+  compressor->release = NULL;
+}
+
+ArrowErrorCode ArrowIpcSerialCompressor(struct ArrowIpcCompressor* compressor,
+                                        enum ArrowIpcCompressionType compression_type,
+                                        int compression_level) {
+  struct IpcSerialCompressorPrivate* private_data;
+  compressor->release = NULL;
+  if (compression_type != NANOARROW_IPC_COMPRESSION_TYPE_NONE &&
+      !IpcCompressIsCodec(compression_type)) {
+    return EINVAL;
+  }
+  private_data = (struct IpcSerialCompressorPrivate*)ArrowMalloc(sizeof(*private_data));
+  if (private_data == NULL) return ENOMEM;
+  memset(private_data, 0, sizeof(*private_data));
+  private_data->functions[NANOARROW_IPC_COMPRESSION_TYPE_LZ4_FRAME] =
+      ArrowIpcGetLZ4CompressionFunction();
+  private_data->functions[NANOARROW_IPC_COMPRESSION_TYPE_ZSTD] =
+      ArrowIpcGetZstdCompressionFunction();
+  private_data->compression_level = compression_level;
+  compressor->compression_type = compression_type;
+  compressor->compress_add = &IpcSerialCompressAdd;
+  compressor->compress_wait = &IpcSerialCompressWait;
+  compressor->release = &IpcSerialCompressorRelease;
+  compressor->private_data = private_data;
+  return NANOARROW_OK;
+}
+
+ArrowErrorCode ArrowIpcSerialCompressorSetFunction(
+    struct ArrowIpcCompressor* compressor, enum ArrowIpcCompressionType compression_type,
+    ArrowIpcCompressFunction compress_function) {
+  struct IpcSerialCompressorPrivate* private_data;
+  if (compressor->release != &IpcSerialCompressorRelease ||
+      !IpcCompressIsCodec(compression_type)) {
+    return EINVAL;
+  }
+  private_data = (struct IpcSerialCompressorPrivate*)compressor->private_data;
+  private_data->functions[compression_type] = compress_function;
   return NANOARROW_OK;
 }
 
@@ -3738,6 +4106,39 @@ const struct ArrowIpcDictionaryEncoding* ArrowIpcDictionaryEncodingsFind(
   return NULL;
 }
 
+const struct ArrowIpcDictionaryEncoding* ArrowIpcDictionaryEncodingsFindById(
+    const struct ArrowIpcDictionaryEncodings* encodings, int64_t id) {
+  int64_t i;
+  int64_t n;
+  const struct ArrowIpcDictionaryEncoding* data;
+  if (encodings == NULL) return NULL;
+  n = ArrowIpcPrivateEncodingsCount(encodings);
+  data = ArrowIpcPrivateEncodingsData(encodings);
+  for (i = 0; i < n; i++) {
+    if (data[i].id == id) return &data[i];
+  }
+  return NULL;
+}
+
+ArrowErrorCode ArrowIpcDictionaryEncodingsUniqueIds(
+    const struct ArrowIpcDictionaryEncodings* encodings, struct ArrowBuffer* ids) {
+  int64_t i;
+  int64_t n;
+  const struct ArrowIpcDictionaryEncoding* data;
+  if (encodings == NULL) return NANOARROW_OK;
+  n = ArrowIpcPrivateEncodingsCount(encodings);
+  data = ArrowIpcPrivateEncodingsData(encodings);
+  /* Reserved at once so that a failure leaves ids as it was. */
+  NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(ids, n * (int64_t)sizeof(int64_t)));
+  for (i = 0; i < n; i++) {
+    /* Whether an earlier encoding had this id (encodings lists are short). */
+    if (ArrowIpcDictionaryEncodingsFindById(encodings, data[i].id) == &data[i]) {
+      ArrowBufferAppendUnsafe(ids, &data[i].id, sizeof(int64_t));
+    }
+  }
+  return NANOARROW_OK;
+}
+
 ArrowErrorCode ArrowIpcDecoderDecodeSchemaWithDictionaries(
     struct ArrowIpcDecoder* decoder, struct ArrowSchema* out,
     struct ArrowIpcDictionaryEncodings* encodings, struct ArrowError* error) {
@@ -4073,13 +4474,6 @@ ArrowErrorCode ArrowIpcDecoderDecodeFooter(struct ArrowIpcDecoder* decoder,
 #include <stdlib.h>
 #include <string.h>
 
-#if defined(NANOARROW_IPC_WITH_LZ4)
-#include <lz4frame.h>
-#endif
-#if defined(NANOARROW_IPC_WITH_ZSTD)
-#include <zstd.h>
-#endif
-
 
 
 /* ---- Field ids and enum values from Schema.fbs / Message.fbs / File.fbs ---- */
@@ -4092,7 +4486,14 @@ enum {
 };
 enum { FBE_HEADER_SCHEMA = 1, FBE_HEADER_DICTIONARY_BATCH = 2, FBE_HEADER_RECORD_BATCH = 3 };
 enum { FBE_METADATA_VERSION_V5 = 4 };
-enum { FBE_SCHEMA_ENDIANNESS = 0, FBE_SCHEMA_FIELDS = 1, FBE_SCHEMA_CUSTOM_METADATA = 2 };
+enum {
+  FBE_SCHEMA_ENDIANNESS = 0,
+  FBE_SCHEMA_FIELDS = 1,
+  FBE_SCHEMA_CUSTOM_METADATA = 2,
+  FBE_SCHEMA_FEATURES = 3
+};
+/* Feature (Schema.fbs, a long): COMPRESSED_BODY. */
+enum { FBE_FEATURE_COMPRESSED_BODY = 2 };
 enum {
   FBE_FIELD_NAME = 0,
   FBE_FIELD_NULLABLE = 1,
@@ -4183,10 +4584,40 @@ struct ArrowIpcBatchTemplate {
   int64_t buffers_position;
 };
 
+/* One body buffer of the message being encoded while compressing: the
+ * compressor's output for it goes to slot's compressed buffer, and src (the
+ * caller's memory, or a copy in the slot when it came from scratch space) stays
+ * valid until the body is assembled. */
+struct ArrowIpcPendingBuffer {
+  const void* src;
+  int64_t size;
+  int borrowed;
+  /* Index of its struct ArrowIpcCompressSlot (-1 for an empty buffer). */
+  int64_t slot;
+};
+
+/* Allocated one by one (the compressor may keep pointers to them until its
+ * compress_wait) and reused, by index, message after message. */
+struct ArrowIpcCompressSlot {
+  struct ArrowBuffer compressed;
+  struct ArrowBuffer copy;
+};
+
 struct ArrowIpcEncoderPrivate {
   /* The flatbuffer of the last encoded message. */
   struct ArrowIpcFbb fbb;
+  /* The codec the message being encoded declares (from compressor). */
   enum ArrowIpcCompressionType codec;
+  /* release == NULL: no compression. */
+  struct ArrowIpcCompressor compressor;
+  /* struct ArrowIpcCompressSlot* of every slot allocated so far. */
+  struct ArrowBuffer slots;
+  /* struct ArrowIpcPendingBuffer of the message being encoded. */
+  struct ArrowBuffer pending;
+  /* Non-zero while compress_add calls wait for their compress_wait. */
+  int compress_outstanding;
+  /* Non-zero once a compressed body was encoded (the footer's schema declares it). */
+  int ever_compressed;
   int64_t alignment;
   /* Collected while walking a record batch: FieldNode and Buffer structs
    * (little-endian) and variadicBufferCounts. */
@@ -4230,7 +4661,17 @@ ArrowErrorCode ArrowIpcEncoderInit(struct ArrowIpcEncoder* encoder) {
   ArrowBufferInit(&private_data->scratch);
   ArrowBufferInit(&private_data->spans);
   ArrowBufferInit(&private_data->batch_template.bytes);
+  ArrowBufferInit(&private_data->slots);
+  ArrowBufferInit(&private_data->pending);
+  private_data->compressor.release = NULL;
   return NANOARROW_OK;
+}
+
+static void ArrowIpcEncoderReleaseCompressor(struct ArrowIpcEncoderPrivate* private_data) {
+  if (private_data->compressor.release != NULL) {
+    private_data->compressor.release(&private_data->compressor);
+  }
+  private_data->compressor.release = NULL;
 }
 
 NANOARROW_COLD
@@ -4245,41 +4686,82 @@ void ArrowIpcEncoderReset(struct ArrowIpcEncoder* encoder) {
   ArrowBufferReset(&private_data->scratch);
   ArrowBufferReset(&private_data->spans);
   ArrowBufferReset(&private_data->batch_template.bytes);
+  ArrowIpcEncoderReleaseCompressor(private_data);
+  {
+    struct ArrowIpcCompressSlot** slots =
+        (struct ArrowIpcCompressSlot**)private_data->slots.data;
+    int64_t n_slots = private_data->slots.size_bytes / (int64_t)sizeof(*slots);
+    int64_t i;
+    for (i = 0; i < n_slots; i++) {
+      ArrowBufferReset(&slots[i]->compressed);
+      ArrowBufferReset(&slots[i]->copy);
+      ArrowFree(slots[i]);
+    }
+  }
+  ArrowBufferReset(&private_data->slots);
+  ArrowBufferReset(&private_data->pending);
   ArrowFree(private_data);
   encoder->private_data = NULL;
 }
 
 NANOARROW_COLD
+ArrowErrorCode ArrowIpcEncoderSetCompressor(struct ArrowIpcEncoder* encoder,
+                                            struct ArrowIpcCompressor* compressor) {
+  struct ArrowIpcEncoderPrivate* private_data =
+      (struct ArrowIpcEncoderPrivate*)encoder->private_data;
+  if (compressor == NULL || compressor->release == NULL) return EINVAL;
+  ArrowIpcEncoderReleaseCompressor(private_data);
+  memcpy(&private_data->compressor, compressor, sizeof(*compressor));
+  compressor->release = NULL;
+  return NANOARROW_OK;
+}
+
+NANOARROW_COLD
 ArrowErrorCode ArrowIpcEncoderSetCompression(struct ArrowIpcEncoder* encoder,
-                                             enum ArrowIpcCompressionType codec,
+                                             enum ArrowIpcCompressionType compression_type,
+                                             int compression_level,
                                              struct ArrowError* error) {
   struct ArrowIpcEncoderPrivate* private_data =
       (struct ArrowIpcEncoderPrivate*)encoder->private_data;
-  switch (codec) {
+  struct ArrowIpcCompressor compressor;
+  int min_level;
+  int max_level;
+  int result;
+
+  switch (compression_type) {
     case NANOARROW_IPC_COMPRESSION_TYPE_NONE:
-      break;
+      ArrowIpcEncoderReleaseCompressor(private_data);
+      return NANOARROW_OK;
     case NANOARROW_IPC_COMPRESSION_TYPE_LZ4_FRAME:
-#if !defined(NANOARROW_IPC_WITH_LZ4)
-      ArrowErrorSet(error, "LZ4_FRAME compression requires a build with "
-                           "NANOARROW_IPC_WITH_LZ4");
-      return ENOTSUP;
-#else
-      break;
-#endif
     case NANOARROW_IPC_COMPRESSION_TYPE_ZSTD:
-#if !defined(NANOARROW_IPC_WITH_ZSTD)
-      ArrowErrorSet(error, "ZSTD compression requires a build with "
-                           "NANOARROW_IPC_WITH_ZSTD");
-      return ENOTSUP;
-#else
       break;
-#endif
     default:
-      ArrowErrorSet(error, "Unknown compression type %d", (int)codec);
+      ArrowErrorSet(error, "Unknown compression type with value %d", (int)compression_type);
       return EINVAL;
   }
-  private_data->codec = codec;
-  return NANOARROW_OK;
+
+  /* Checked now rather than when the first batch is encoded. */
+  if (ArrowIpcGetCompressionLevelRange(compression_type, &min_level, &max_level) !=
+      NANOARROW_OK) {
+    ArrowErrorSet(error,
+                  "Compression type with value %d not supported by this build of "
+                  "nanoarrow",
+                  (int)compression_type);
+    return ENOTSUP;
+  }
+  if (compression_level < min_level || compression_level > max_level) {
+    ArrowErrorSet(error, "Compression level %d is out of range for %s (expected %d to %d)",
+                  compression_level, ArrowIpcCompressionTypeToString(compression_type),
+                  min_level, max_level);
+    return EINVAL;
+  }
+
+  result = ArrowIpcSerialCompressor(&compressor, compression_type, compression_level);
+  if (result != NANOARROW_OK) {
+    ArrowErrorSet(error, "Out of memory creating a compressor");
+    return result;
+  }
+  return ArrowIpcEncoderSetCompressor(encoder, &compressor);
 }
 
 NANOARROW_COLD
@@ -4758,9 +5240,10 @@ static ArrowErrorCode ArrowIpcFbWriteFields(struct ArrowIpcFbb* fbb,
 }
 
 /* A Schema table for a struct schema. */
+/* compressed: declare the COMPRESSED_BODY feature. */
 static ArrowErrorCode ArrowIpcFbWriteSchema(struct ArrowIpcFbb* fbb,
                                             const struct ArrowSchema* schema,
-                                            int64_t* position_out,
+                                            int compressed, int64_t* position_out,
                                             struct ArrowError* error) {
   struct ArrowSchemaView schema_view;
   struct ArrowIpcFbbTable table;
@@ -4787,7 +5270,14 @@ static ArrowErrorCode ArrowIpcFbWriteSchema(struct ArrowIpcFbb* fbb,
   ArrowIpcFbbTableAddInt16(&table, FBE_SCHEMA_ENDIANNESS, first_byte ? 0 : 1);
   ArrowIpcFbbTableAddOffset(&table, FBE_SCHEMA_FIELDS);
   if (n_metadata_keys > 0) ArrowIpcFbbTableAddOffset(&table, FBE_SCHEMA_CUSTOM_METADATA);
+  if (compressed) ArrowIpcFbbTableAddOffset(&table, FBE_SCHEMA_FEATURES);
   NANOARROW_RETURN_NOT_OK(ArrowIpcFbbWriteTable(fbb, &table, position_out));
+  if (compressed) {
+    uint8_t feature[8];
+    ArrowIpcFbbStoreLE(feature, FBE_FEATURE_COMPRESSED_BODY, 8);
+    NANOARROW_RETURN_NOT_OK(
+        ArrowIpcFbbSetVector(fbb, &table, FBE_SCHEMA_FEATURES, feature, 1, 8, 8, NULL));
+  }
   NANOARROW_RETURN_NOT_OK(ArrowIpcFbWriteFields(fbb, &table, FBE_SCHEMA_FIELDS, schema,
                                                 &next_dictionary_id, 0, error));
   if (n_metadata_keys > 0) {
@@ -4832,7 +5322,8 @@ ArrowErrorCode ArrowIpcEncoderEncodeSchema(struct ArrowIpcEncoder* encoder,
 
   NANOARROW_RETURN_NOT_OK_WITH_ERROR(
       ArrowIpcFbStartMessage(fbb, FBE_HEADER_SCHEMA, 0, &header_slot, NULL), error);
-  result = ArrowIpcFbWriteSchema(fbb, schema, &position, error);
+  result = ArrowIpcFbWriteSchema(fbb, schema, private_data->compressor.release != NULL,
+                                 &position, error);
   if (result == ERANGE) ArrowErrorSet(error, "Schema message exceeds 2 GiB");
   if (result == ENOMEM) ArrowErrorSet(error, "Out of memory encoding the schema");
   NANOARROW_RETURN_NOT_OK(result);
@@ -4840,64 +5331,6 @@ ArrowErrorCode ArrowIpcEncoderEncodeSchema(struct ArrowIpcEncoder* encoder,
 }
 
 /* ---- Record batch bodies ---- */
-
-/* Compresses size bytes of data into out (capacity bytes, at least the codec's
- * bound for size). */
-static ArrowErrorCode ArrowIpcCompress(const struct ArrowIpcEncoderPrivate* private_data,
-                                       const void* data, int64_t size, uint8_t* out,
-                                       int64_t capacity, int64_t* compressed_size_out,
-                                       struct ArrowError* error) {
-  switch (private_data->codec) {
-#if defined(NANOARROW_IPC_WITH_LZ4)
-    case NANOARROW_IPC_COMPRESSION_TYPE_LZ4_FRAME: {
-      size_t result = LZ4F_compressFrame(out, (size_t)capacity, data, (size_t)size, NULL);
-      if (LZ4F_isError(result)) {
-        ArrowErrorSet(error, "LZ4 compression failed: %s", LZ4F_getErrorName(result));
-        return EIO;
-      }
-      *compressed_size_out = (int64_t)result;
-      return NANOARROW_OK;
-    }
-#endif
-#if defined(NANOARROW_IPC_WITH_ZSTD)
-    case NANOARROW_IPC_COMPRESSION_TYPE_ZSTD: {
-      size_t result = ZSTD_compress(out, (size_t)capacity, data, (size_t)size, 1);
-      if (ZSTD_isError(result)) {
-        ArrowErrorSet(error, "ZSTD compression failed: %s", ZSTD_getErrorName(result));
-        return EIO;
-      }
-      *compressed_size_out = (int64_t)result;
-      return NANOARROW_OK;
-    }
-#endif
-    default:
-      NANOARROW_UNUSED(data);
-      NANOARROW_UNUSED(size);
-      NANOARROW_UNUSED(out);
-      NANOARROW_UNUSED(capacity);
-      NANOARROW_UNUSED(compressed_size_out);
-      ArrowErrorSet(error, "Compression type %d is not available",
-                    (int)private_data->codec);
-      return ENOTSUP;
-  }
-}
-
-/* The most bytes compressing size bytes can produce. */
-static int64_t ArrowIpcCompressBound(const struct ArrowIpcEncoderPrivate* private_data,
-                                     int64_t size) {
-  switch (private_data->codec) {
-#if defined(NANOARROW_IPC_WITH_LZ4)
-    case NANOARROW_IPC_COMPRESSION_TYPE_LZ4_FRAME:
-      return (int64_t)LZ4F_compressFrameBound((size_t)size, NULL);
-#endif
-#if defined(NANOARROW_IPC_WITH_ZSTD)
-    case NANOARROW_IPC_COMPRESSION_TYPE_ZSTD:
-      return (int64_t)ZSTD_compressBound((size_t)size);
-#endif
-    default:
-      return size;
-  }
-}
 
 /* Appends bytes of the body. borrowed data (the caller's arrays, unchanged until
  * the message is written) may, in deferred mode, be listed as a span instead of
@@ -4918,51 +5351,148 @@ static ArrowErrorCode ArrowIpcBodyAppend(struct ArrowIpcEncoderPrivate* private_
   return NANOARROW_OK;
 }
 
-/* Appends one body buffer (compressed when a codec is set), its Buffer struct, and
- * zero padding up to the alignment. */
-static ArrowErrorCode ArrowIpcEmitBufferImpl(struct ArrowIpcEncoderPrivate* private_data,
-                                             struct ArrowBuffer* body, const void* data,
-                                             int64_t size, int borrowed,
-                                             struct ArrowError* error) {
-  int64_t offset = private_data->body_length;
-  int64_t length = size;
-  int64_t padding;
+/* Appends the Buffer struct of a body buffer. */
+static ArrowErrorCode ArrowIpcAppendBufferStruct(struct ArrowIpcEncoderPrivate* private_data,
+                                                 int64_t offset, int64_t length) {
   uint8_t* buffer_struct;
-
-  if (private_data->codec == NANOARROW_IPC_COMPRESSION_TYPE_NONE || size == 0) {
-    NANOARROW_RETURN_NOT_OK(ArrowIpcBodyAppend(private_data, body, data, size, borrowed));
-  } else {
-    /* Compressed straight into the body, after room for the length prefix. */
-    int64_t bound = ArrowIpcCompressBound(private_data, size);
-    int64_t compressed_size;
-    NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(body, 8 + bound));
-    NANOARROW_RETURN_NOT_OK(ArrowIpcCompress(private_data, data, size,
-                                             body->data + body->size_bytes + 8, bound,
-                                             &compressed_size, error));
-    if (compressed_size < size) {
-      ArrowIpcFbbStoreLE(body->data + body->size_bytes, (uint64_t)size, 8);
-      body->size_bytes += 8 + compressed_size;
-      private_data->body_length += 8 + compressed_size;
-      length = 8 + compressed_size;
-    } else {
-      /* Stored uncompressed, as the format allows, when compressing does not help. */
-      NANOARROW_RETURN_NOT_OK(ArrowIpcAppendLE64(body, -1));
-      private_data->body_length += 8;
-      NANOARROW_RETURN_NOT_OK(ArrowIpcBodyAppend(private_data, body, data, size, borrowed));
-      length = 8 + size;
-    }
-  }
-
-  padding = (-private_data->body_length) & (private_data->alignment - 1);
-  NANOARROW_RETURN_NOT_OK(ArrowBufferAppendFill(body, 0, padding));
-  private_data->body_length += padding;
-
   NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(&private_data->buffers, FBE_BUFFER_SIZE));
   buffer_struct = private_data->buffers.data + private_data->buffers.size_bytes;
   ArrowIpcFbbStoreLE(buffer_struct, (uint64_t)offset, 8);
   ArrowIpcFbbStoreLE(buffer_struct + 8, (uint64_t)length, 8);
   private_data->buffers.size_bytes += FBE_BUFFER_SIZE;
   return NANOARROW_OK;
+}
+
+/* Zero padding from the end of the body so far up to the alignment. */
+static ArrowErrorCode ArrowIpcBodyPad(struct ArrowIpcEncoderPrivate* private_data,
+                                      struct ArrowBuffer* body) {
+  int64_t padding = (-private_data->body_length) & (private_data->alignment - 1);
+  NANOARROW_RETURN_NOT_OK(ArrowBufferAppendFill(body, 0, padding));
+  private_data->body_length += padding;
+  return NANOARROW_OK;
+}
+
+/* The slot at index, allocated when it is the first time a message has this
+ * many buffers. */
+static ArrowErrorCode ArrowIpcCompressSlotAt(struct ArrowIpcEncoderPrivate* private_data,
+                                             int64_t index,
+                                             struct ArrowIpcCompressSlot** out) {
+  struct ArrowIpcCompressSlot* slot;
+  while (private_data->slots.size_bytes / (int64_t)sizeof(slot) <= index) {
+    NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(&private_data->slots, (int64_t)sizeof(slot)));
+    slot = (struct ArrowIpcCompressSlot*)ArrowMalloc(sizeof(struct ArrowIpcCompressSlot));
+    if (slot == NULL) return ENOMEM;
+    ArrowBufferInit(&slot->compressed);
+    ArrowBufferInit(&slot->copy);
+    ArrowBufferAppendUnsafe(&private_data->slots, &slot, sizeof(slot));
+  }
+  *out = ((struct ArrowIpcCompressSlot**)private_data->slots.data)[index];
+  return NANOARROW_OK;
+}
+
+/* While compressing: queues one body buffer with the compressor; its bytes and
+ * Buffer struct are written by ArrowIpcAssembleCompressedBody. */
+static ArrowErrorCode ArrowIpcQueueCompressedBuffer(
+    struct ArrowIpcEncoderPrivate* private_data, const void* data, int64_t size,
+    int borrowed, struct ArrowError* error) {
+  struct ArrowIpcPendingBuffer pending;
+  struct ArrowIpcCompressSlot* slot;
+  struct ArrowBufferView src;
+  int result;
+
+  pending.src = data;
+  pending.size = size;
+  pending.borrowed = borrowed;
+  pending.slot = -1;
+  if (size > 0) {
+    pending.slot = private_data->pending.size_bytes / (int64_t)sizeof(pending);
+    NANOARROW_RETURN_NOT_OK(ArrowIpcCompressSlotAt(private_data, pending.slot, &slot));
+    slot->compressed.size_bytes = 0;
+    if (!borrowed) {
+      /* Scratch space is reused by the next buffer: the compressor gets a copy. */
+      slot->copy.size_bytes = 0;
+      NANOARROW_RETURN_NOT_OK(ArrowBufferAppend(&slot->copy, data, size));
+      pending.src = slot->copy.data;
+    }
+  }
+  NANOARROW_RETURN_NOT_OK(ArrowBufferAppend(&private_data->pending, &pending, sizeof(pending)));
+  /* Placeholder, set when the body is assembled. */
+  NANOARROW_RETURN_NOT_OK(ArrowIpcAppendBufferStruct(private_data, 0, 0));
+  if (size == 0) return NANOARROW_OK;
+
+  src.data.data = pending.src;
+  src.size_bytes = size;
+  private_data->compress_outstanding = 1;
+  result = private_data->compressor.compress_add(&private_data->compressor, src,
+                                                 &slot->compressed, error);
+  if (result != NANOARROW_OK) {
+    /* Keep the compressor's message: ArrowIpcFinishBodyError drains it quietly. */
+    return result;
+  }
+  return NANOARROW_OK;
+}
+
+/* Waits for the compressor and writes the queued buffers, each prefixed by its
+ * uncompressed length, or by -1 and stored as is when compression did not make it
+ * smaller. */
+static ArrowErrorCode ArrowIpcAssembleCompressedBody(
+    struct ArrowIpcEncoderPrivate* private_data, struct ArrowBuffer* body,
+    struct ArrowError* error) {
+  const struct ArrowIpcPendingBuffer* pending =
+      (const struct ArrowIpcPendingBuffer*)private_data->pending.data;
+  int64_t n_pending =
+      private_data->pending.size_bytes / (int64_t)sizeof(struct ArrowIpcPendingBuffer);
+  struct ArrowIpcCompressSlot** slots =
+      (struct ArrowIpcCompressSlot**)private_data->slots.data;
+  int64_t i;
+
+  if (private_data->compress_outstanding) {
+    int result = private_data->compressor.compress_wait(&private_data->compressor, -1, error);
+    private_data->compress_outstanding = 0;
+    NANOARROW_RETURN_NOT_OK(result);
+  }
+
+  for (i = 0; i < n_pending; i++) {
+    int64_t offset = private_data->body_length;
+    int64_t length = 0;
+    if (pending[i].size > 0) {
+      const struct ArrowBuffer* compressed = &slots[pending[i].slot]->compressed;
+      if (compressed->size_bytes < pending[i].size) {
+        NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(body, 8 + compressed->size_bytes));
+        NANOARROW_RETURN_NOT_OK(ArrowIpcAppendLE64(body, pending[i].size));
+        ArrowBufferAppendUnsafe(body, compressed->data, compressed->size_bytes);
+        length = 8 + compressed->size_bytes;
+        private_data->body_length += length;
+      } else {
+        NANOARROW_RETURN_NOT_OK(ArrowIpcAppendLE64(body, -1));
+        private_data->body_length += 8;
+        /* A copy in a slot also stays put until the next message is encoded. */
+        NANOARROW_RETURN_NOT_OK(ArrowIpcBodyAppend(private_data, body, pending[i].src,
+                                                   pending[i].size, 1));
+        length = 8 + pending[i].size;
+      }
+    }
+    NANOARROW_RETURN_NOT_OK(ArrowIpcBodyPad(private_data, body));
+    ArrowIpcFbbStoreLE(private_data->buffers.data + FBE_BUFFER_SIZE * i, (uint64_t)offset, 8);
+    ArrowIpcFbbStoreLE(private_data->buffers.data + FBE_BUFFER_SIZE * i + 8,
+                       (uint64_t)length, 8);
+  }
+  return NANOARROW_OK;
+}
+
+/* Appends one body buffer (queued for compression when a codec is set), its Buffer
+ * struct, and zero padding up to the alignment. */
+static ArrowErrorCode ArrowIpcEmitBufferImpl(struct ArrowIpcEncoderPrivate* private_data,
+                                             struct ArrowBuffer* body, const void* data,
+                                             int64_t size, int borrowed,
+                                             struct ArrowError* error) {
+  int64_t offset = private_data->body_length;
+  if (private_data->codec != NANOARROW_IPC_COMPRESSION_TYPE_NONE) {
+    return ArrowIpcQueueCompressedBuffer(private_data, data, size, borrowed, error);
+  }
+  NANOARROW_RETURN_NOT_OK(ArrowIpcBodyAppend(private_data, body, data, size, borrowed));
+  NANOARROW_RETURN_NOT_OK(ArrowIpcBodyPad(private_data, body));
+  return ArrowIpcAppendBufferStruct(private_data, offset, size);
 }
 
 /* A buffer of the caller's arrays. */
@@ -5551,15 +6081,43 @@ static void ArrowIpcStartBody(struct ArrowIpcEncoderPrivate* private_data,
   private_data->body_start = body->size_bytes;
   private_data->body_length = 0;
   private_data->spans.size_bytes = 0;
+  private_data->pending.size_bytes = 0;
+  private_data->compress_outstanding = 0;
+  private_data->codec = private_data->compressor.release != NULL
+                            ? private_data->compressor.compression_type
+                            : NANOARROW_IPC_COMPRESSION_TYPE_NONE;
+}
+
+/* The codec of the compressor must be one a message can declare. */
+static ArrowErrorCode ArrowIpcCheckCodec(const struct ArrowIpcEncoderPrivate* private_data,
+                                         struct ArrowError* error) {
+  switch (private_data->codec) {
+    case NANOARROW_IPC_COMPRESSION_TYPE_NONE:
+    case NANOARROW_IPC_COMPRESSION_TYPE_LZ4_FRAME:
+    case NANOARROW_IPC_COMPRESSION_TYPE_ZSTD:
+      return NANOARROW_OK;
+    default:
+      ArrowErrorSet(error, "Unknown compression type with value %d",
+                    (int)private_data->codec);
+      return EINVAL;
+  }
 }
 
 /* On failure the body is rolled back so that nothing half-encoded stays in it. */
 static ArrowErrorCode ArrowIpcFinishBodyError(struct ArrowIpcEncoderPrivate* private_data,
                                               struct ArrowBuffer* body, int result,
                                               struct ArrowError* error) {
+  if (private_data->compress_outstanding) {
+    /* Whatever the compressor still works on is finished or dropped before the
+     * buffers it writes to are reused; the first error is the one reported. */
+    struct ArrowError ignored;
+    private_data->compressor.compress_wait(&private_data->compressor, -1, &ignored);
+    private_data->compress_outstanding = 0;
+  }
   body->size_bytes = private_data->body_start;
   private_data->body_length = 0;
   private_data->spans.size_bytes = 0;
+  private_data->pending.size_bytes = 0;
   if (result == ENOMEM) ArrowErrorSet(error, "Out of memory encoding a record batch");
   if (result == ERANGE) ArrowErrorSet(error, "Record batch metadata exceeds 2 GiB");
   return result;
@@ -5580,11 +6138,16 @@ ArrowErrorCode ArrowIpcEncoderEncodeSimpleRecordBatch(
   }
 
   ArrowIpcStartBody(private_data, body_buffer);
+  NANOARROW_RETURN_NOT_OK(ArrowIpcCheckCodec(private_data, error));
   for (i = 0; i < array_view->n_children && result == NANOARROW_OK; i++) {
     const struct ArrowArrayView* child = array_view->children[i];
     result = ArrowIpcEncodeColumn(private_data, body_buffer, child,
                                   child->offset + array_view->offset, array_view->length,
                                   1, error);
+  }
+  if (result == NANOARROW_OK && private_data->codec != NANOARROW_IPC_COMPRESSION_TYPE_NONE) {
+    result = ArrowIpcAssembleCompressedBody(private_data, body_buffer, error);
+    private_data->ever_compressed |= result == NANOARROW_OK;
   }
   if (result == NANOARROW_OK) {
     result = ArrowIpcFbWriteRecordBatchMessage(private_data, array_view->length);
@@ -5600,6 +6163,15 @@ ArrowErrorCode ArrowIpcEncoderEncodeDictionaryBatch(
     struct ArrowIpcEncoder* encoder, int64_t id, char is_delta,
     const struct ArrowArrayView* values, struct ArrowBuffer* body_buffer,
     struct ArrowError* error) {
+  return ArrowIpcEncoderEncodeSimpleDictionaryBatch(encoder, id, is_delta, values,
+                                                    body_buffer, error);
+}
+
+NANOARROW_COLD
+ArrowErrorCode ArrowIpcEncoderEncodeSimpleDictionaryBatch(
+    struct ArrowIpcEncoder* encoder, int64_t id, char is_delta,
+    const struct ArrowArrayView* values, struct ArrowBuffer* body_buffer,
+    struct ArrowError* error) {
   struct ArrowIpcEncoderPrivate* private_data =
       (struct ArrowIpcEncoderPrivate*)encoder->private_data;
   struct ArrowIpcFbb* fbb = &private_data->fbb;
@@ -5609,8 +6181,13 @@ ArrowErrorCode ArrowIpcEncoderEncodeDictionaryBatch(
   int result;
 
   ArrowIpcStartBody(private_data, body_buffer);
+  NANOARROW_RETURN_NOT_OK(ArrowIpcCheckCodec(private_data, error));
   result = ArrowIpcEncodeColumn(private_data, body_buffer, values, values->offset,
                                 values->length, 1, error);
+  if (result == NANOARROW_OK && private_data->codec != NANOARROW_IPC_COMPRESSION_TYPE_NONE) {
+    result = ArrowIpcAssembleCompressedBody(private_data, body_buffer, error);
+    private_data->ever_compressed |= result == NANOARROW_OK;
+  }
   if (result == NANOARROW_OK) {
     result = ArrowIpcFbStartMessage(fbb, FBE_HEADER_DICTIONARY_BATCH,
                                     private_data->body_length, &header_slot, NULL);
@@ -5680,7 +6257,10 @@ ArrowErrorCode ArrowIpcEncoderEncodeFooter(struct ArrowIpcEncoder* encoder,
   NANOARROW_RETURN_NOT_OK_WITH_ERROR(ArrowIpcFbbWriteTable(fbb, &table, &position), error);
   NANOARROW_RETURN_NOT_OK_WITH_ERROR(ArrowIpcFbbPatchOffset(fbb, 0, position), error);
 
-  result = ArrowIpcFbWriteSchema(fbb, &footer->schema, &position, error);
+  result = ArrowIpcFbWriteSchema(
+      fbb, &footer->schema,
+      private_data->compressor.release != NULL || private_data->ever_compressed, &position,
+      error);
   if (result == ENOMEM) ArrowErrorSet(error, "Out of memory encoding the footer");
   NANOARROW_RETURN_NOT_OK(result);
   NANOARROW_RETURN_NOT_OK_WITH_ERROR(
@@ -5777,7 +6357,6 @@ static ArrowErrorCode IpcFileReaderReadBlock(struct IpcFileReaderPrivate* privat
     return NANOARROW_OK;
   } else {
     struct ArrowBuffer bytes;
-    struct ArrowIpcSharedBuffer shared;
     ArrowBufferInit(&bytes);
     if (ArrowBufferReserve(&bytes, size) != NANOARROW_OK) {
       ArrowErrorSet(error, "out of memory reading a block of %ld bytes", (long)size);
@@ -5791,11 +6370,11 @@ static ArrowErrorCode IpcFileReaderReadBlock(struct IpcFileReaderPrivate* privat
       return EIO;
     }
     bytes.size_bytes = size;
-    if (ArrowIpcSharedBufferInit(&shared, &bytes) != NANOARROW_OK) {
+    *shared_out = ArrowIpcPrivateSharedBlockNew(&bytes);
+    if (*shared_out == NULL) {
       ArrowBufferReset(&bytes);
       return ENOMEM;
     }
-    *shared_out = (struct ArrowIpcSharedBlock*)shared.private_src.allocator.private_data;
     *bytes_out = (*shared_out)->src.data;
     return NANOARROW_OK;
   }
@@ -5912,16 +6491,14 @@ ArrowErrorCode ArrowIpcFileReaderInitBuffer(struct ArrowIpcFileReader* reader,
                                             struct ArrowBuffer* data,
                                             struct ArrowError* error) {
   struct IpcFileReaderPrivate* private_data;
-  struct ArrowIpcSharedBuffer shared;
   struct ArrowBufferView tail;
   ArrowErrorCode result;
   NANOARROW_RETURN_NOT_OK(IpcFileReaderAllocate(reader, &private_data));
-  if (ArrowIpcSharedBufferInit(&shared, data) != NANOARROW_OK) {
+  private_data->data_block = ArrowIpcPrivateSharedBlockNew(data);
+  if (private_data->data_block == NULL) {
     IpcFileReaderPrivateFree(private_data);
     return ENOMEM;
   }
-  private_data->data_block =
-      (struct ArrowIpcSharedBlock*)shared.private_src.allocator.private_data;
   tail.data.as_uint8 = private_data->data_block->src.data;
   tail.size_bytes = private_data->data_block->src.size_bytes;
   result = IpcFileReaderCheckLeadingMagic(tail.data.as_uint8, tail.size_bytes, error);
@@ -7373,50 +7950,50 @@ ArrowErrorCode ArrowIpcPrivateSchemaSnapshot(const struct ArrowSchema* in,
 
 /* [bundle] src/ipc/shared_buffer.c */
 
-/* ArrowIpcSharedBuffer: a message body shared by the arrays decoded from it. */
+/* Reference-counted message bodies behind the arrays the decoder exports without
+ * copying (the readers' input and the ...FromShared functions). */
 
 #include <errno.h>
 #include <string.h>
 
 
 
+struct ArrowIpcSharedBlock* ArrowIpcPrivateSharedBlockNew(struct ArrowBuffer* src) {
+  struct ArrowIpcSharedBlock* block =
+      (struct ArrowIpcSharedBlock*)ArrowMalloc(sizeof(struct ArrowIpcSharedBlock));
+  if (block == NULL) return NULL;
+  ArrowIpcRefInit(&block->refcount);
+  ArrowBufferMove(src, &block->src);
+  return block;
+}
+
+ArrowErrorCode ArrowIpcPrivateSharedBlockFromShared(const struct ArrowBuffer* shared,
+                                                    struct ArrowIpcSharedBlock** out,
+                                                    struct ArrowError* error) {
+  struct ArrowIpcSharedBlock* block;
+  if (shared == NULL || !ArrowIsSharedBuffer(shared)) {
+    ArrowErrorSet(error,
+                  "the body must be a shared buffer (see ArrowSharedBufferInit), not an "
+                  "ordinary ArrowBuffer");
+    return EINVAL;
+  }
+  block = (struct ArrowIpcSharedBlock*)ArrowMalloc(sizeof(struct ArrowIpcSharedBlock));
+  if (block == NULL) {
+    ArrowErrorSet(error, "out of memory");
+    return ENOMEM;
+  }
+  ArrowIpcRefInit(&block->refcount);
+  /* Cannot fail: shared is a shared buffer. */
+  ArrowSharedBufferClone(shared, &block->src);
+  *out = block;
+  return NANOARROW_OK;
+}
+
 void ArrowIpcPrivateSharedBlockRelease(struct ArrowIpcSharedBlock* block) {
   if (!ArrowIpcRefDrop(&block->refcount)) return;
   ArrowBufferReset(&block->src);
   ArrowFree(block);
 }
-
-/* private_src is a non-owning view: freeing it drops this reference. */
-static void IpcSharedBufferDeallocate(struct ArrowBufferAllocator* allocator, uint8_t* ptr,
-                                   int64_t size) {
-  NANOARROW_UNUSED(ptr);
-  NANOARROW_UNUSED(size);
-  ArrowIpcPrivateSharedBlockRelease((struct ArrowIpcSharedBlock*)allocator->private_data);
-}
-
-ArrowErrorCode ArrowIpcSharedBufferInit(struct ArrowIpcSharedBuffer* shared,
-                                        struct ArrowBuffer* src) {
-  struct ArrowIpcSharedBlock* block =
-      (struct ArrowIpcSharedBlock*)ArrowMalloc(sizeof(struct ArrowIpcSharedBlock));
-  if (block == NULL) return ENOMEM;
-  ArrowIpcRefInit(&block->refcount);
-  ArrowBufferMove(src, &block->src);
-  ArrowBufferInit(&shared->private_src);
-  shared->private_src.data = block->src.data;
-  shared->private_src.size_bytes = block->src.size_bytes;
-  shared->private_src.capacity_bytes = block->src.size_bytes;
-  shared->private_src.allocator = ArrowBufferDeallocator(&IpcSharedBufferDeallocate, block);
-  return NANOARROW_OK;
-}
-
-void ArrowIpcSharedBufferReset(struct ArrowIpcSharedBuffer* shared) {
-  struct ArrowIpcSharedBlock* block =
-      (struct ArrowIpcSharedBlock*)shared->private_src.allocator.private_data;
-  if (block != NULL) ArrowIpcPrivateSharedBlockRelease(block);
-  memset(shared, 0, sizeof(*shared));
-}
-
-int ArrowIpcSharedBufferIsThreadSafe(void) { return ARROW_IPC_ATOMIC_REFCOUNT; }
 
 /* [bundle] src/ipc/stream_reader.c */
 
@@ -7573,7 +8150,7 @@ static ArrowErrorCode IpcStreamReadAhead(struct IpcStreamReaderPrivate* private_
              n > block->src.capacity_bytes - private_data->input_position) {
     /* A new chunk starting with the unread bytes (slices of the old one keep it). */
     struct ArrowBuffer chunk;
-    struct ArrowIpcSharedBuffer shared;
+    struct ArrowIpcSharedBlock* new_block = NULL;
     /* Room for what follows too (usually the next message's header). */
     int64_t capacity = n > IPC_STREAM_READ_CHUNK ? n : n + IPC_STREAM_READ_PAST;
     if (capacity > available + IPC_STREAM_READ_CHUNK) capacity = available + IPC_STREAM_READ_CHUNK;
@@ -7583,13 +8160,13 @@ static ArrowErrorCode IpcStreamReadAhead(struct IpcStreamReaderPrivate* private_
         (available > 0 &&
          ArrowBufferAppend(&chunk, block->src.data + private_data->input_position,
                            available) != NANOARROW_OK) ||
-        ArrowIpcSharedBufferInit(&shared, &chunk) != NANOARROW_OK) {
+        (new_block = ArrowIpcPrivateSharedBlockNew(&chunk)) == NULL) {
       ArrowBufferReset(&chunk);
       ArrowErrorSet(&private_data->error, "out of memory reading %ld bytes", (long)n);
       return ENOMEM;
     }
     if (block != NULL) ArrowIpcPrivateSharedBlockRelease(block);
-    block = (struct ArrowIpcSharedBlock*)shared.private_src.allocator.private_data;
+    block = new_block;
     private_data->input_block = block;
     private_data->input_position = 0;
   }
@@ -7764,11 +8341,8 @@ static ArrowErrorCode IpcStreamReadMessage(struct IpcStreamReaderPrivate* privat
   NANOARROW_RETURN_NOT_OK(
       IpcStreamReadExactly(private_data, &private_data->body, decoder->body_size_bytes, "body"));
   if (private_data->options.use_shared_buffers) {
-    struct ArrowIpcSharedBuffer shared;
-    if (ArrowIpcSharedBufferInit(&shared, &private_data->body) != NANOARROW_OK) {
-      return ENOMEM;
-    }
-    *shared_out = (struct ArrowIpcSharedBlock*)shared.private_src.allocator.private_data;
+    *shared_out = ArrowIpcPrivateSharedBlockNew(&private_data->body);
+    if (*shared_out == NULL) return ENOMEM;
     body_out->data.as_uint8 = (*shared_out)->src.data;
     body_out->size_bytes = (*shared_out)->src.size_bytes;
   } else {
@@ -7860,11 +8434,9 @@ static void IpcStreamKeepSchemaMessage(struct IpcStreamReaderPrivate* private_da
     private_data->schema_block = private_data->input_block;
     private_data->schema_message = message;
   } else {
-    struct ArrowIpcSharedBuffer shared;
     int64_t offset = message - private_data->header.data;
-    if (ArrowIpcSharedBufferInit(&shared, &private_data->header) != NANOARROW_OK) return;
-    private_data->schema_block =
-        (struct ArrowIpcSharedBlock*)shared.private_src.allocator.private_data;
+    private_data->schema_block = ArrowIpcPrivateSharedBlockNew(&private_data->header);
+    if (private_data->schema_block == NULL) return;
     private_data->schema_message = private_data->schema_block->src.data + offset;
   }
 }
@@ -8104,7 +8676,7 @@ ArrowErrorCode ArrowIpcArrayStreamReaderInitWithLimits(
     private_data->options = *options;
   } else {
     private_data->options.field_index = -1;
-    private_data->options.use_shared_buffers = ArrowIpcSharedBufferIsThreadSafe();
+    private_data->options.use_shared_buffers = ArrowSharedBufferIsThreadSafe();
   }
   private_data->validation_level = validation_level;
   private_data->exported_schema = NULL;
@@ -8121,18 +8693,16 @@ ArrowErrorCode ArrowIpcArrayStreamReaderInitWithLimits(
 
   input_buffer = ArrowIpcPrivateInputStreamBuffer(&private_data->input, &position);
   if (input_buffer != NULL && private_data->options.use_shared_buffers) {
-    struct ArrowIpcSharedBuffer shared;
     struct ArrowBuffer remaining;
     ArrowBufferInit(&remaining);
     ArrowBufferMove(input_buffer, &remaining);
     private_data->input_position = *position;
-    if (ArrowIpcSharedBufferInit(&shared, &remaining) != NANOARROW_OK) {
+    private_data->input_block = ArrowIpcPrivateSharedBlockNew(&remaining);
+    if (private_data->input_block == NULL) {
       ArrowBufferReset(&remaining);
       IpcStreamReaderRelease(out);
       return ENOMEM;
     }
-    private_data->input_block =
-        (struct ArrowIpcSharedBlock*)shared.private_src.allocator.private_data;
   } else if (private_data->options.use_shared_buffers &&
              ArrowIpcPrivateInputStreamIsSeekableFile(&private_data->input)) {
     private_data->read_ahead = 1;
@@ -8174,6 +8744,8 @@ struct ArrowIpcWriterDictionaryPlan {
   const struct ArrowArrayView* values;
   int64_t start;
   char is_delta;
+  /* The values the reader holds once the batch is written, and their encoding. */
+  int64_t new_length;
   struct ArrowBuffer new_signature;
 };
 
@@ -8272,11 +8844,13 @@ void ArrowIpcWriterReset(struct ArrowIpcWriter* writer) {
 
 NANOARROW_COLD
 ArrowErrorCode ArrowIpcWriterSetCompression(struct ArrowIpcWriter* writer,
-                                            enum ArrowIpcCompressionType codec,
+                                            enum ArrowIpcCompressionType compression_type,
+                                            int compression_level,
                                             struct ArrowError* error) {
   struct ArrowIpcWriterPrivate* private_data =
       (struct ArrowIpcWriterPrivate*)writer->private_data;
-  return ArrowIpcEncoderSetCompression(&private_data->encoder, codec, error);
+  return ArrowIpcEncoderSetCompression(&private_data->encoder, compression_type,
+                                       compression_level, error);
 }
 
 NANOARROW_COLD
@@ -8813,6 +9387,7 @@ static ArrowErrorCode ArrowIpcWriterPlanDictionary(struct ArrowIpcWriterPrivate*
     }
   }
 
+  plan.new_length = values->length;
   if (ArrowBufferAppend(&private_data->plans, &plan, sizeof(plan)) != NANOARROW_OK) {
     ArrowBufferReset(&plan.new_signature);
     ArrowErrorSet(error, "Out of memory planning dictionaries");
@@ -8861,7 +9436,7 @@ static ArrowErrorCode ArrowIpcWriterEncodeDictionaries(
     slice.length -= plans[i].start;
     slice.null_count = plans[i].start == 0 ? slice.null_count : -1;
     private_data->body.size_bytes = 0;
-    NANOARROW_RETURN_NOT_OK(ArrowIpcEncoderEncodeDictionaryBatch(
+    NANOARROW_RETURN_NOT_OK(ArrowIpcEncoderEncodeSimpleDictionaryBatch(
         &private_data->encoder, private_data->dictionaries[plans[i].state_index].id,
         plans[i].is_delta, &slice, &private_data->body, error));
     block.offset = private_data->pending.size_bytes;
@@ -8896,7 +9471,7 @@ static ArrowErrorCode ArrowIpcWriterCommitDictionaries(
     struct ArrowIpcFileBlock block = blocks[i];
     ArrowBufferReset(&state->signature);
     ArrowBufferMove(&plans[i].new_signature, &state->signature);
-    state->length = plans[i].values->length;
+    state->length = plans[i].new_length;
     block.offset += pending_start;
     if (private_data->writing_file) {
       NANOARROW_RETURN_NOT_OK_WITH_ERROR(
@@ -9010,6 +9585,156 @@ ArrowErrorCode ArrowIpcWriterWriteArrayView(struct ArrowIpcWriter* writer,
   if (in == NULL) return ArrowIpcWriterWriteEndOfStream(private_data, error);
 
   result = ArrowIpcWriterWriteBatch(private_data, in, error);
+  if (private_data->plans.size_bytes > 0) ArrowIpcWriterClearPlans(private_data);
+  return result;
+}
+
+/* The view (in the schema's view) whose dictionary has id, numbering as
+ * ArrowIpcWriterPlanDictionaries does; NULL when there is none. */
+NANOARROW_COLD
+static const struct ArrowArrayView* ArrowIpcWriterFindDictionaryField(
+    const struct ArrowArrayView* view, int64_t id, int64_t* next_id, int depth) {
+  const struct ArrowArrayView* value_view = view;
+  const struct ArrowArrayView* found;
+  int64_t i;
+  if (depth > NANOARROW_MAX_NESTING_DEPTH) return NULL;
+  if (view->dictionary != NULL) {
+    if ((*next_id)++ == id) return view;
+    value_view = view->dictionary;
+  }
+  for (i = 0; i < value_view->n_children; i++) {
+    found = ArrowIpcWriterFindDictionaryField(value_view->children[i], id, next_id,
+                                              depth + 1);
+    if (found != NULL) return found;
+  }
+  return NULL;
+}
+
+/* Plans the dictionary batch the caller asked for, as ArrowIpcWriterPlanDictionary
+ * plans those a record batch needs. */
+NANOARROW_COLD
+static ArrowErrorCode ArrowIpcWriterPlanCallerDictionary(
+    struct ArrowIpcWriterPrivate* private_data, int64_t id, char is_delta,
+    const struct ArrowArrayView* values, struct ArrowError* error) {
+  struct ArrowIpcWriterDictionaryPlan plan;
+  const struct ArrowIpcWriterDictionary* state;
+  int result;
+
+  memset(&plan, 0, sizeof(plan));
+  plan.state_index = ArrowIpcWriterFindDictionary(private_data, id);
+  state = plan.state_index >= 0 ? &private_data->dictionaries[plan.state_index] : NULL;
+  if (is_delta && (state == NULL || state->length < 0)) {
+    ArrowErrorSet(error, "Dictionary %" PRId64 " has not been written: a delta needs the "
+                         "values it extends", id);
+    return EINVAL;
+  }
+  if (!is_delta && state != NULL && state->length >= 0 && private_data->writing_file) {
+    ArrowErrorSet(error, "Dictionary %" PRId64 " was already written, and the IPC file "
+                         "format allows only deltas", id);
+    return EINVAL;
+  }
+  if (plan.state_index < 0) {
+    NANOARROW_RETURN_NOT_OK_WITH_ERROR(ArrowIpcWriterAddDictionary(private_data, id), error);
+    plan.state_index = private_data->n_dictionaries - 1;
+    state = &private_data->dictionaries[plan.state_index];
+  }
+
+  plan.values = values;
+  plan.start = 0;
+  plan.is_delta = is_delta;
+  plan.new_length = is_delta ? state->length + values->length : values->length;
+  ArrowBufferInit(&plan.new_signature);
+  result = NANOARROW_OK;
+  if (is_delta) {
+    result = ArrowBufferAppend(&plan.new_signature, state->signature.data,
+                               state->signature.size_bytes);
+  }
+  if (result == NANOARROW_OK) {
+    result = ArrowIpcWriterAppendValues(&plan.new_signature, values, 0, values->length, 0);
+  }
+  if (result == NANOARROW_OK) {
+    result = ArrowBufferAppend(&private_data->plans, &plan, sizeof(plan));
+  }
+  if (result != NANOARROW_OK) {
+    ArrowBufferReset(&plan.new_signature);
+    ArrowErrorSet(error, "Out of memory recording dictionary %" PRId64, id);
+    return result;
+  }
+  return NANOARROW_OK;
+}
+
+NANOARROW_COLD
+static ArrowErrorCode ArrowIpcWriterWriteCallerDictionary(
+    struct ArrowIpcWriterPrivate* private_data, int64_t dictionary_id, char is_delta,
+    const struct ArrowArrayView* values_view, struct ArrowError* error) {
+  const struct ArrowArrayView* field;
+  struct ArrowError local_error;
+  int64_t next_id = 0;
+  int64_t pending_start;
+  int64_t i;
+  int result;
+
+  if (private_data->schema.release == NULL) {
+    ArrowErrorSet(error, "Write the schema before dictionary batches");
+    return EINVAL;
+  }
+  field = NULL;
+  for (i = 0; i < private_data->schema_view.n_children && field == NULL; i++) {
+    field = ArrowIpcWriterFindDictionaryField(private_data->schema_view.children[i],
+                                              dictionary_id, &next_id, 0);
+  }
+  if (field == NULL) {
+    ArrowErrorSet(error, "Dictionary id %" PRId64 " is not in the schema (which has %" PRId64
+                         " dictionary-encoded fields)", dictionary_id, next_id);
+    return EINVAL;
+  }
+  result = ArrowIpcWriterCheckStructure(field->dictionary, values_view, 0, &local_error);
+  if (result != NANOARROW_OK) {
+    ArrowErrorSet(error, "Values of dictionary %" PRId64 " do not match the schema: %s",
+                  dictionary_id, local_error.message);
+    return result;
+  }
+  ArrowErrorInit(&local_error);
+  result = ArrowArrayViewValidate((struct ArrowArrayView*)values_view,
+                                  NANOARROW_VALIDATION_LEVEL_FULL, &local_error);
+  if (result != NANOARROW_OK) {
+    ArrowErrorSet(error, "Values of dictionary %" PRId64 " are invalid: %s", dictionary_id,
+                  local_error.message);
+    return result;
+  }
+
+  /* The same path as the dictionaries of a record batch: plan, encode, write,
+   * then commit what the reader holds (and the file's dictionary block). */
+  NANOARROW_RETURN_NOT_OK(ArrowIpcWriterPlanCallerDictionary(private_data, dictionary_id,
+                                                             is_delta, values_view, error));
+  private_data->pending.size_bytes = 0;
+  private_data->pending_blocks.size_bytes = 0;
+  NANOARROW_RETURN_NOT_OK(ArrowIpcWriterEncodeDictionaries(private_data, error));
+  pending_start = private_data->bytes_written;
+  NANOARROW_RETURN_NOT_OK(ArrowIpcWriterWriteBytes(private_data, private_data->pending.data,
+                                                   private_data->pending.size_bytes, error));
+  return ArrowIpcWriterCommitDictionaries(private_data, pending_start, error);
+}
+
+ArrowErrorCode ArrowIpcWriterWriteDictionaryBatch(struct ArrowIpcWriter* writer,
+                                                  int64_t dictionary_id, char is_delta,
+                                                  const struct ArrowArrayView* values_view,
+                                                  struct ArrowError* error) {
+  struct ArrowIpcWriterPrivate* private_data =
+      (struct ArrowIpcWriterPrivate*)writer->private_data;
+  int result;
+
+  NANOARROW_RETURN_NOT_OK(ArrowIpcWriterCheckUsable(private_data, error));
+  if (private_data->eos_written) {
+    ArrowErrorSet(error, "The end-of-stream marker was already written");
+    return EINVAL;
+  }
+  if (values_view == NULL) {
+    ArrowErrorSet(error, "No dictionary values given");
+    return EINVAL;
+  }
+  result = ArrowIpcWriterWriteCallerDictionary(private_data, dictionary_id, is_delta,
+                                               values_view, error);
   if (private_data->plans.size_bytes > 0) ArrowIpcWriterClearPlans(private_data);
   return result;
 }

@@ -71,6 +71,14 @@
  * bundle). Off by default: it adds about 20 KB to the core. */
 /* #undef NANOARROW_WITH_ARRAY_APPEND_VIEW */
 
+// The C++ namespace of the optional hpp helpers (nanoarrow unless defined before
+// any nanoarrow header is included), and the lines that open and close it.
+#if !defined(NANOARROW_CXX_NAMESPACE)
+#define NANOARROW_CXX_NAMESPACE nanoarrow
+#endif
+#define NANOARROW_CXX_NAMESPACE_BEGIN namespace NANOARROW_CXX_NAMESPACE {
+#define NANOARROW_CXX_NAMESPACE_END }
+
 #endif /* NANOARROW_CONFIG_H_INCLUDED */
 
 #ifdef __cplusplus
@@ -666,7 +674,8 @@ struct ArrowBufferAllocator ArrowBufferAllocatorDefault(void);
 struct ArrowBufferAllocator ArrowBufferDeallocator(ArrowBufferDeallocatorCallback callback,
                                                    void* private_data);
 
-/* Human-readable names ("int32", "timestamp", ...); NULL for unknown values. */
+/* Human-readable names ("int32", "timestamp", ...); "<unknown type identifier>" for
+ * values that are not a type (NANOARROW_TYPE_UNINITIALIZED included). */
 static inline const char* ArrowTypeString(enum ArrowType type);
 const char* ArrowPrivateTypeString(enum ArrowType type);
 static inline const char* ArrowTimeUnitString(enum ArrowTimeUnit time_unit);
@@ -1045,6 +1054,86 @@ static inline void ArrowArrayViewGetDecimalUnsafe(const struct ArrowArrayView* a
                                                   int64_t i, struct ArrowDecimal* out);
 static inline void ArrowArrayViewGetIntervalUnsafe(const struct ArrowArrayView* array_view,
                                                    int64_t i, struct ArrowInterval* out);
+
+// ========================================================================
+// Shared (reference-counted) buffers and arrays
+// ========================================================================
+//
+// A shared buffer is a struct ArrowBuffer that holds one reference to memory
+// owned elsewhere (a buffer moved into it, or an array). ArrowBufferReset() on it
+// drops that reference; the memory is freed with the last one. Shared buffers
+// cannot grow. The counts are atomic when ArrowSharedBufferIsThreadSafe() says so;
+// otherwise every holder of one piece of memory must release it on one thread.
+
+#if defined(NANOARROW_NAMESPACE)
+#define ArrowSharedBufferInit NANOARROW_SYMBOL(ArrowSharedBufferInit)
+#define ArrowSharedBufferClone NANOARROW_SYMBOL(ArrowSharedBufferClone)
+#define ArrowSharedBufferIsThreadSafe NANOARROW_SYMBOL(ArrowSharedBufferIsThreadSafe)
+#define ArrowIsSharedBuffer NANOARROW_SYMBOL(ArrowIsSharedBuffer)
+#define ArrowSharedArrayInit NANOARROW_SYMBOL(ArrowSharedArrayInit)
+#define ArrowSharedArrayRelease NANOARROW_SYMBOL(ArrowSharedArrayRelease)
+#define ArrowSharedArrayBuffer NANOARROW_SYMBOL(ArrowSharedArrayBuffer)
+#define ArrowArrayIsInternal NANOARROW_SYMBOL(ArrowArrayIsInternal)
+#define ArrowArrayMoveShared NANOARROW_SYMBOL(ArrowArrayMoveShared)
+#define ArrowArrayCloneShared NANOARROW_SYMBOL(ArrowArrayCloneShared)
+#endif
+
+// Moves src (left empty) into reference-counted memory and makes shared (which is
+// overwritten, not reset) its first reference, with src's bytes and size. ENOMEM
+// leaves src untouched.
+NANOARROW_DLL ArrowErrorCode ArrowSharedBufferInit(struct ArrowBuffer* shared,
+                                                   struct ArrowBuffer* src);
+// Makes out (overwritten, not reset) one more reference to the memory of the shared
+// buffer shared, with the same bytes and size. EINVAL when shared is not a shared
+// buffer.
+NANOARROW_DLL ArrowErrorCode ArrowSharedBufferClone(const struct ArrowBuffer* shared,
+                                                    struct ArrowBuffer* out);
+// Non-zero when the reference counts are atomic, so that the holders of one piece
+// of memory may release it from different threads.
+NANOARROW_DLL int ArrowSharedBufferIsThreadSafe(void);
+// Non-zero when buffer is a shared buffer (made by ArrowSharedBufferInit,
+// ArrowSharedBufferClone or ArrowSharedArrayBuffer).
+NANOARROW_DLL int ArrowIsSharedBuffer(const struct ArrowBuffer* buffer);
+
+// One reference to an array held in reference-counted memory. The array's buffers
+// can be handed out as shared buffers (ArrowSharedArrayBuffer) that keep the whole
+// array alive.
+struct ArrowSharedArray {
+  // Private: the reference-counted block (NULL once released).
+  void* private_data;
+};
+
+// Moves array (released-marked afterwards) into reference-counted memory and makes
+// shared its first reference. ENOMEM leaves array untouched.
+NANOARROW_DLL ArrowErrorCode ArrowSharedArrayInit(struct ArrowSharedArray* shared,
+                                                  struct ArrowArray* array);
+// Drops this reference (nothing happens when it was already dropped).
+NANOARROW_DLL void ArrowSharedArrayRelease(struct ArrowSharedArray* shared);
+// Makes out (overwritten, not reset) a shared buffer over buffer i of the array,
+// holding one more reference to it. Its size is the buffer's size for an array
+// built by this library (ArrowArrayIsInternal) and 0 for any other array, whose
+// buffer sizes are not known. A buffer without data gives an empty, ordinary
+// buffer. EINVAL when i is not in [0, n_buffers) or shared was released.
+NANOARROW_DLL ArrowErrorCode ArrowSharedArrayBuffer(struct ArrowSharedArray* shared,
+                                                    int64_t i, struct ArrowBuffer* out);
+
+// Non-zero when array was made by ArrowArrayInit*() (its buffers are then
+// reachable with ArrowArrayBuffer()).
+NANOARROW_DLL int ArrowArrayIsInternal(const struct ArrowArray* array);
+// Moves array into shared (overwritten) as an array made by this library whose
+// every buffer is a shared buffer, recursively through children and dictionary;
+// array is marked released. Arrays that already are so are moved as they are;
+// the buffers of others keep the original array (or child) alive until the last
+// buffer is released. On failure both array and shared are released. Binary and
+// string view arrays (more than three buffers) give ENOTSUP.
+NANOARROW_DLL ArrowErrorCode ArrowArrayMoveShared(struct ArrowArray* array,
+                                                  struct ArrowArray* shared);
+// Makes array (overwritten) a new array over the same memory as shared, which
+// must be the result of ArrowArrayMoveShared (or ArrowArrayCloneShared): each buffer
+// is one more reference, so shared and the clone may be released in any order.
+// EINVAL when shared is not such an array; on other failures array is released.
+NANOARROW_DLL ArrowErrorCode ArrowArrayCloneShared(const struct ArrowArray* shared,
+                                                   struct ArrowArray* array);
 
 /* ======================================================================== */
 /* Streams                                                                  */

@@ -64,16 +64,19 @@
 #include <tuple>
 #endif
 
+// Every hpp header opens NANOARROW_CXX_NAMESPACE (nanoarrow_config.h: nanoarrow
+// unless the user defines it); with NANOARROW_NAMESPACE set, an inline namespace
+// of that name inside it keeps two copies of the helpers apart at link time.
 #if defined(NANOARROW_NAMESPACE)
 #define NANOARROW_HPP_BEGIN_NAMESPACE \
-  namespace nanoarrow {               \
+  NANOARROW_CXX_NAMESPACE_BEGIN       \
   inline namespace NANOARROW_NAMESPACE {
 #define NANOARROW_HPP_END_NAMESPACE \
   }                                 \
-  }
+  NANOARROW_CXX_NAMESPACE_END
 #else
-#define NANOARROW_HPP_BEGIN_NAMESPACE namespace nanoarrow {
-#define NANOARROW_HPP_END_NAMESPACE }
+#define NANOARROW_HPP_BEGIN_NAMESPACE NANOARROW_CXX_NAMESPACE_BEGIN
+#define NANOARROW_HPP_END_NAMESPACE NANOARROW_CXX_NAMESPACE_END
 #endif
 
 NANOARROW_HPP_BEGIN_NAMESPACE
@@ -102,8 +105,8 @@ NANOARROW_HPP_END_NAMESPACE
   do {                                                                            \
     const int NAME = (EXPR);                                                      \
     if (NAME != NANOARROW_OK) {                                                   \
-      throw ::nanoarrow::Exception(std::string(EXPR_STR) + " failed with errno " + \
-                                   std::to_string(NAME));                         \
+      throw ::NANOARROW_CXX_NAMESPACE::Exception(                                 \
+          std::string(EXPR_STR) + " failed with errno " + std::to_string(NAME));  \
     }                                                                             \
   } while (0)
 

@@ -25,9 +25,6 @@
 
 #if defined(NANOARROW_NAMESPACE)
 #define ArrowIpcCheckRuntime NANOARROW_SYMBOL(ArrowIpcCheckRuntime)
-#define ArrowIpcSharedBufferIsThreadSafe NANOARROW_SYMBOL(ArrowIpcSharedBufferIsThreadSafe)
-#define ArrowIpcSharedBufferInit NANOARROW_SYMBOL(ArrowIpcSharedBufferInit)
-#define ArrowIpcSharedBufferReset NANOARROW_SYMBOL(ArrowIpcSharedBufferReset)
 #define ArrowIpcSerialDecompressor NANOARROW_SYMBOL(ArrowIpcSerialDecompressor)
 #define ArrowIpcSerialDecompressorSetFunction \
   NANOARROW_SYMBOL(ArrowIpcSerialDecompressorSetFunction)
@@ -70,6 +67,16 @@
 #define ArrowIpcDictionariesReset NANOARROW_SYMBOL(ArrowIpcDictionariesReset)
 #define ArrowIpcDictionariesFindCurrentValue \
   NANOARROW_SYMBOL(ArrowIpcDictionariesFindCurrentValue)
+#define ArrowIpcDecoderDecodeArrayViewWithDictionaries \
+  NANOARROW_SYMBOL(ArrowIpcDecoderDecodeArrayViewWithDictionaries)
+#define ArrowIpcDecoderDecodeArrayWithDictionaries \
+  NANOARROW_SYMBOL(ArrowIpcDecoderDecodeArrayWithDictionaries)
+#define ArrowIpcDecoderDecodeArrayFromSharedWithDictionaries \
+  NANOARROW_SYMBOL(ArrowIpcDecoderDecodeArrayFromSharedWithDictionaries)
+#define ArrowIpcDictionaryEncodingsFindById \
+  NANOARROW_SYMBOL(ArrowIpcDictionaryEncodingsFindById)
+#define ArrowIpcDictionaryEncodingsUniqueIds \
+  NANOARROW_SYMBOL(ArrowIpcDictionaryEncodingsUniqueIds)
 #define ArrowIpcFooterInit NANOARROW_SYMBOL(ArrowIpcFooterInit)
 #define ArrowIpcFooterReset NANOARROW_SYMBOL(ArrowIpcFooterReset)
 #define ArrowIpcDecoderPeekFooter NANOARROW_SYMBOL(ArrowIpcDecoderPeekFooter)
@@ -146,22 +153,18 @@ enum ArrowIpcCompressionType {
  * the running one. */
 ArrowErrorCode ArrowIpcCheckRuntime(struct ArrowError* error);
 
-/* ---- Shared (reference-counted) message bodies ---- */
-
-/* A reference-counted body: arrays decoded with ArrowIpcDecoderDecodeArrayFromShared
- * point into it and keep it alive, so no body byte is copied. */
-struct ArrowIpcSharedBuffer {
-  struct ArrowBuffer private_src;
-};
-
-/* Takes ownership of src (src is left empty). */
-ArrowErrorCode ArrowIpcSharedBufferInit(struct ArrowIpcSharedBuffer* shared,
-                                        struct ArrowBuffer* src);
-/* Drops this reference; the memory is freed when the last array using it is. */
-void ArrowIpcSharedBufferReset(struct ArrowIpcSharedBuffer* shared);
-/* Non-zero when the reference count uses atomic operations (arrays that share a
- * body may then be released from different threads). */
-int ArrowIpcSharedBufferIsThreadSafe(void);
+// ---- Shared (reference-counted) message bodies ----
+//
+// The ...FromShared functions take a message body as a shared buffer of the core
+// (ArrowSharedBufferInit in nanoarrow.h): the arrays they decode point into it and
+// hold a reference, so no body byte is copied. Since nanoarrow 0.9.0 this replaces
+// struct ArrowIpcSharedBuffer. Code written for 0.8 keeps compiling: the struct
+// name is an alias of struct ArrowBuffer and its functions are aliases of the core
+// ones (only its private member private_src is gone: use the buffer itself).
+#define ArrowIpcSharedBuffer ArrowBuffer
+#define ArrowIpcSharedBufferInit ArrowSharedBufferInit
+#define ArrowIpcSharedBufferIsThreadSafe ArrowSharedBufferIsThreadSafe
+#define ArrowIpcSharedBufferReset ArrowBufferReset
 
 /* ---- Decompression ---- */
 
@@ -333,9 +336,11 @@ ArrowErrorCode ArrowIpcDecoderDecodeArray(struct ArrowIpcDecoder* decoder,
                                           struct ArrowArray* out,
                                           enum ArrowValidationLevel validation_level,
                                           struct ArrowError* error);
-/* Like DecodeArray but the array refers to (and keeps alive) the shared body. */
-ArrowErrorCode ArrowIpcDecoderDecodeArrayFromShared(
-    struct ArrowIpcDecoder* decoder, struct ArrowIpcSharedBuffer* shared, int64_t i,
+/* Like DecodeArray but the array refers to (and keeps alive) the shared body:
+ * shared is a shared buffer (ArrowSharedBufferInit) holding the body, which the
+ * caller still resets afterwards (EINVAL for an ordinary buffer). */
+NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderDecodeArrayFromShared(
+    struct ArrowIpcDecoder* decoder, struct ArrowBuffer* shared, int64_t i,
     struct ArrowArray* out, enum ArrowValidationLevel validation_level,
     struct ArrowError* error);
 
@@ -386,6 +391,13 @@ ArrowErrorCode ArrowIpcDictionaryEncodingsAppendSchema(
 /* The encoding whose field is schema (the same pointer), or NULL. */
 const struct ArrowIpcDictionaryEncoding* ArrowIpcDictionaryEncodingsFind(
     const struct ArrowIpcDictionaryEncodings* encodings, const struct ArrowSchema* schema);
+// The first encoding (in list order) with dictionary id id, or NULL.
+NANOARROW_DLL const struct ArrowIpcDictionaryEncoding* ArrowIpcDictionaryEncodingsFindById(
+    const struct ArrowIpcDictionaryEncodings* encodings, int64_t id);
+// Appends to ids (int64_t values) each distinct dictionary id of encodings once, in
+// the order of first use. ENOMEM leaves ids as it was.
+NANOARROW_DLL ArrowErrorCode ArrowIpcDictionaryEncodingsUniqueIds(
+    const struct ArrowIpcDictionaryEncodings* encodings, struct ArrowBuffer* ids);
 
 /* The current values of every dictionary id of some encodings. */
 struct ArrowIpcDictionaries {
@@ -431,9 +443,10 @@ ArrowErrorCode ArrowIpcDecoderDecodeDictionary(struct ArrowIpcDecoder* decoder,
                                                enum ArrowValidationLevel validation_level,
                                                struct ArrowIpcDictionaries* dictionaries,
                                                struct ArrowError* error);
-/* The same with the values referring to (and keeping alive) the shared body. */
-ArrowErrorCode ArrowIpcDecoderDecodeDictionaryFromShared(
-    struct ArrowIpcDecoder* decoder, struct ArrowIpcSharedBuffer* shared,
+/* The same with the values referring to (and keeping alive) the shared body (a
+ * shared buffer, as for ArrowIpcDecoderDecodeArrayFromShared). */
+NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderDecodeDictionaryFromShared(
+    struct ArrowIpcDecoder* decoder, struct ArrowBuffer* shared,
     enum ArrowValidationLevel validation_level, struct ArrowIpcDictionaries* dictionaries,
     struct ArrowError* error);
 /* The values of id the decoder currently uses (borrowed), or EINVAL when none was
@@ -441,6 +454,29 @@ ArrowErrorCode ArrowIpcDecoderDecodeDictionaryFromShared(
 ArrowErrorCode ArrowIpcDecoderGetDictionary(struct ArrowIpcDecoder* decoder, int64_t id,
                                             const struct ArrowArray** out,
                                             struct ArrowError* error);
+
+// ---- Record batches decoded against caller-held dictionaries ----
+//
+// As ArrowIpcDecoderDecodeArrayView / DecodeArray / DecodeArrayFromShared, except
+// that every dictionary-encoded field takes its values from dictionaries (the
+// current values of its id there, as set by ArrowIpcDecoderDecodeDictionary with
+// those dictionaries) instead of from the dictionaries the decoder kept. EINVAL
+// when the id of a field the result contains has no values in dictionaries. The
+// decoded arrays hold a reference to the values they use; the view's dictionary
+// views are valid while dictionaries keeps those values. dictionaries NULL: the
+// decoder's own, as the functions without WithDictionaries.
+NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderDecodeArrayViewWithDictionaries(
+    struct ArrowIpcDecoder* decoder, struct ArrowBufferView body, int64_t i,
+    const struct ArrowIpcDictionaries* dictionaries, struct ArrowArrayView** out,
+    struct ArrowError* error);
+NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderDecodeArrayWithDictionaries(
+    struct ArrowIpcDecoder* decoder, struct ArrowBufferView body, int64_t i,
+    const struct ArrowIpcDictionaries* dictionaries, struct ArrowArray* out,
+    enum ArrowValidationLevel validation_level, struct ArrowError* error);
+NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderDecodeArrayFromSharedWithDictionaries(
+    struct ArrowIpcDecoder* decoder, struct ArrowBuffer* shared, int64_t i,
+    const struct ArrowIpcDictionaries* dictionaries, struct ArrowArray* out,
+    enum ArrowValidationLevel validation_level, struct ArrowError* error);
 
 /* ---- Footer decoding ---- */
 
@@ -599,6 +635,17 @@ ArrowErrorCode ArrowIpcFileReaderArrayStream(struct ArrowIpcFileReader* reader,
 #define ArrowIpcEncoderInit NANOARROW_SYMBOL(ArrowIpcEncoderInit)
 #define ArrowIpcEncoderReset NANOARROW_SYMBOL(ArrowIpcEncoderReset)
 #define ArrowIpcEncoderSetCompression NANOARROW_SYMBOL(ArrowIpcEncoderSetCompression)
+#define ArrowIpcEncoderSetCompressor NANOARROW_SYMBOL(ArrowIpcEncoderSetCompressor)
+#define ArrowIpcSerialCompressor NANOARROW_SYMBOL(ArrowIpcSerialCompressor)
+#define ArrowIpcSerialCompressorSetFunction \
+  NANOARROW_SYMBOL(ArrowIpcSerialCompressorSetFunction)
+#define ArrowIpcGetZstdCompressionFunction \
+  NANOARROW_SYMBOL(ArrowIpcGetZstdCompressionFunction)
+#define ArrowIpcGetLZ4CompressionFunction NANOARROW_SYMBOL(ArrowIpcGetLZ4CompressionFunction)
+#define ArrowIpcGetCompressionLevelRange NANOARROW_SYMBOL(ArrowIpcGetCompressionLevelRange)
+#define ArrowIpcCompressionTypeToString NANOARROW_SYMBOL(ArrowIpcCompressionTypeToString)
+#define ArrowIpcCompressionTypeFromString \
+  NANOARROW_SYMBOL(ArrowIpcCompressionTypeFromString)
 #define ArrowIpcEncoderSetAlignment NANOARROW_SYMBOL(ArrowIpcEncoderSetAlignment)
 #define ArrowIpcEncoderFinalizeBuffer NANOARROW_SYMBOL(ArrowIpcEncoderFinalizeBuffer)
 #define ArrowIpcEncoderEncodeSchema NANOARROW_SYMBOL(ArrowIpcEncoderEncodeSchema)
@@ -606,6 +653,8 @@ ArrowErrorCode ArrowIpcFileReaderArrayStream(struct ArrowIpcFileReader* reader,
   NANOARROW_SYMBOL(ArrowIpcEncoderEncodeSimpleRecordBatch)
 #define ArrowIpcEncoderEncodeDictionaryBatch \
   NANOARROW_SYMBOL(ArrowIpcEncoderEncodeDictionaryBatch)
+#define ArrowIpcEncoderEncodeSimpleDictionaryBatch \
+  NANOARROW_SYMBOL(ArrowIpcEncoderEncodeSimpleDictionaryBatch)
 #define ArrowIpcEncoderEncodeFooter NANOARROW_SYMBOL(ArrowIpcEncoderEncodeFooter)
 #define ArrowIpcOutputStreamInitBuffer NANOARROW_SYMBOL(ArrowIpcOutputStreamInitBuffer)
 #define ArrowIpcOutputStreamInitFile NANOARROW_SYMBOL(ArrowIpcOutputStreamInitFile)
@@ -617,6 +666,8 @@ ArrowErrorCode ArrowIpcFileReaderArrayStream(struct ArrowIpcFileReader* reader,
 #define ArrowIpcWriterSetAlignment NANOARROW_SYMBOL(ArrowIpcWriterSetAlignment)
 #define ArrowIpcWriterWriteSchema NANOARROW_SYMBOL(ArrowIpcWriterWriteSchema)
 #define ArrowIpcWriterWriteArrayView NANOARROW_SYMBOL(ArrowIpcWriterWriteArrayView)
+#define ArrowIpcWriterWriteDictionaryBatch \
+  NANOARROW_SYMBOL(ArrowIpcWriterWriteDictionaryBatch)
 #define ArrowIpcWriterWriteArrayStream NANOARROW_SYMBOL(ArrowIpcWriterWriteArrayStream)
 #define ArrowIpcWriterStartFile NANOARROW_SYMBOL(ArrowIpcWriterStartFile)
 #define ArrowIpcWriterFinalizeFile NANOARROW_SYMBOL(ArrowIpcWriterFinalizeFile)
@@ -625,6 +676,74 @@ ArrowErrorCode ArrowIpcFileReaderArrayStream(struct ArrowIpcFileReader* reader,
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* ---- Compression ---- */
+
+/* The level that selects each codec's own default (zstd's 3, lz4's fast mode). */
+#define NANOARROW_IPC_COMPRESSION_LEVEL_DEFAULT 0
+
+/* Compresses src at compression_level, appending the compressed bytes to dst
+ * (what dst held before is kept). */
+typedef ArrowErrorCode (*ArrowIpcCompressFunction)(struct ArrowBufferView src,
+                                                   int compression_level,
+                                                   struct ArrowBuffer* dst,
+                                                   struct ArrowError* error);
+
+/* A user-extensible compressor, as ArrowIpcDecompressor is for reading. The
+ * encoder calls compress_add once per body buffer of a message and then
+ * compress_wait once before it reads any dst; an implementation may do the work in
+ * either (in threads, say). src stays valid and dst untouched by the encoder until
+ * compress_wait returns; each dst is a distinct buffer that only grows. */
+struct ArrowIpcCompressor {
+  /* The codec it compresses with, which messages declare. */
+  enum ArrowIpcCompressionType compression_type;
+  /* Compresses src, appending to dst (possibly only by the next compress_wait). */
+  ArrowErrorCode (*compress_add)(struct ArrowIpcCompressor* compressor,
+                                 struct ArrowBufferView src, struct ArrowBuffer* dst,
+                                 struct ArrowError* error);
+  /* Completes every compress_add (timeout_ms < 0: however long it takes); on
+   * error every pending one is completed or dropped all the same. */
+  ArrowErrorCode (*compress_wait)(struct ArrowIpcCompressor* compressor,
+                                  int64_t timeout_ms, struct ArrowError* error);
+  /* Sets release to NULL. */
+  void (*release)(struct ArrowIpcCompressor* compressor);
+  void* private_data;
+};
+
+/* A compressor that compresses in compress_add, with the built-in function of each
+ * codec (replaceable with ArrowIpcSerialCompressorSetFunction) at
+ * compression_level. EINVAL (release left NULL) for an unknown compression_type;
+ * NONE is accepted, but such a compressor refuses to compress. */
+ArrowErrorCode ArrowIpcSerialCompressor(struct ArrowIpcCompressor* compressor,
+                                        enum ArrowIpcCompressionType compression_type,
+                                        int compression_level);
+
+/* Replaces the function a serial compressor uses for compression_type (NULL: the
+ * codec is refused with ENOTSUP). EINVAL for NONE, an unknown type or a compressor
+ * not made by ArrowIpcSerialCompressor. */
+ArrowErrorCode ArrowIpcSerialCompressorSetFunction(
+    struct ArrowIpcCompressor* compressor, enum ArrowIpcCompressionType compression_type,
+    ArrowIpcCompressFunction compress_function);
+
+/* The built-in compression functions; NULL when built without the codec. */
+ArrowIpcCompressFunction ArrowIpcGetZstdCompressionFunction(void);
+ArrowIpcCompressFunction ArrowIpcGetLZ4CompressionFunction(void);
+
+/* The levels compression_type accepts: zstd's ZSTD_minCLevel() to ZSTD_maxCLevel(),
+ * lz4's -65536 (most acceleration) to LZ4F_compressionLevel_max(). EINVAL for NONE
+ * or an unknown type, ENOTSUP when built without the codec. */
+ArrowErrorCode ArrowIpcGetCompressionLevelRange(
+    enum ArrowIpcCompressionType compression_type, int* min_level_out,
+    int* max_level_out);
+
+/* "none", "lz4" or "zstd"; "<unknown compression type>" for anything else. */
+const char* ArrowIpcCompressionTypeToString(enum ArrowIpcCompressionType compression_type);
+
+/* The type ArrowIpcCompressionTypeToString names name (exactly, case matters).
+ * EINVAL for any other name or NULL, leaving *compression_type_out as it was. */
+ArrowErrorCode ArrowIpcCompressionTypeFromString(
+    const char* name, enum ArrowIpcCompressionType* compression_type_out,
+    struct ArrowError* error);
 
 /* ---- Encoder ---- */
 
@@ -640,13 +759,27 @@ ArrowErrorCode ArrowIpcEncoderInit(struct ArrowIpcEncoder* encoder);
 void ArrowIpcEncoderReset(struct ArrowIpcEncoder* encoder);
 
 /* Body compression of the record / dictionary batches encoded next (NONE by
- * default). ENOTSUP when the library was built without that codec
- * (NANOARROW_IPC_WITH_LZ4 / NANOARROW_IPC_WITH_ZSTD). Each buffer is compressed on
- * its own and prefixed by its uncompressed length (int64), or by -1 and stored
- * as is when compressing would not make it smaller. */
+ * default). compression_level is the codec's own scale, checked against
+ * ArrowIpcGetCompressionLevelRange (EINVAL outside it);
+ * NANOARROW_IPC_COMPRESSION_LEVEL_DEFAULT picks the codec's default. ENOTSUP when
+ * the library was built without that codec (NANOARROW_IPC_WITH_LZ4 /
+ * NANOARROW_IPC_WITH_ZSTD), EINVAL for an unknown type. Installs a serial
+ * compressor (ArrowIpcSerialCompressor), replacing any compressor set before; NONE
+ * removes it. Each buffer is compressed on its own and prefixed by its
+ * uncompressed length (int64), or by -1 and stored as is when compressing would
+ * not make it smaller. Schemas encoded while a compressor is set declare the
+ * COMPRESSED_BODY feature. */
 ArrowErrorCode ArrowIpcEncoderSetCompression(struct ArrowIpcEncoder* encoder,
-                                             enum ArrowIpcCompressionType codec,
+                                             enum ArrowIpcCompressionType compression_type,
+                                             int compression_level,
                                              struct ArrowError* error);
+
+/* Moves compressor into the encoder (compressor->release is NULL afterwards),
+ * releasing the one set before. Its compression_type is the codec batches
+ * declare (NONE: batches are not compressed); whether it can compress is only
+ * known when a batch is encoded. */
+ArrowErrorCode ArrowIpcEncoderSetCompressor(struct ArrowIpcEncoder* encoder,
+                                            struct ArrowIpcCompressor* compressor);
 
 /* Alignment of body buffers: a power of two, at least 8 and at most 4096
  * (EINVAL otherwise). 8 by default; 64 matches Arrow C++'s default. */
@@ -672,7 +805,15 @@ ArrowErrorCode ArrowIpcEncoderEncodeSimpleRecordBatch(
     struct ArrowBuffer* body_buffer, struct ArrowError* error);
 
 /* A DictionaryBatch message with the given id holding the values view (a
- * dictionary's values, e.g. array_view->dictionary) as its single column. */
+ * dictionary's values, e.g. array_view->dictionary) as its single column,
+ * appending the body to body_buffer; compressed like record batches. */
+ArrowErrorCode ArrowIpcEncoderEncodeSimpleDictionaryBatch(
+    struct ArrowIpcEncoder* encoder, int64_t dictionary_id, char is_delta,
+    const struct ArrowArrayView* values_view, struct ArrowBuffer* body_buffer,
+    struct ArrowError* error);
+
+/* The same as ArrowIpcEncoderEncodeSimpleDictionaryBatch (this library's earlier
+ * name for it). */
 ArrowErrorCode ArrowIpcEncoderEncodeDictionaryBatch(
     struct ArrowIpcEncoder* encoder, int64_t id, char is_delta,
     const struct ArrowArrayView* values, struct ArrowBuffer* body_buffer,
@@ -728,9 +869,11 @@ ArrowErrorCode ArrowIpcWriterInit(struct ArrowIpcWriter* writer,
                                   struct ArrowIpcOutputStream* output_stream);
 void ArrowIpcWriterReset(struct ArrowIpcWriter* writer);
 
-/* See ArrowIpcEncoderSetCompression / ArrowIpcEncoderSetAlignment. */
+/* See ArrowIpcEncoderSetCompression / ArrowIpcEncoderSetAlignment. Set the
+ * compression before writing the schema, so that it declares the feature. */
 ArrowErrorCode ArrowIpcWriterSetCompression(struct ArrowIpcWriter* writer,
-                                            enum ArrowIpcCompressionType codec,
+                                            enum ArrowIpcCompressionType compression_type,
+                                            int compression_level,
                                             struct ArrowError* error);
 ArrowErrorCode ArrowIpcWriterSetAlignment(struct ArrowIpcWriter* writer,
                                           int64_t alignment, struct ArrowError* error);
@@ -746,7 +889,21 @@ ArrowErrorCode ArrowIpcWriterWriteSchema(struct ArrowIpcWriter* writer,
 ArrowErrorCode ArrowIpcWriterWriteArrayView(struct ArrowIpcWriter* writer,
                                             const struct ArrowArrayView* in,
                                             struct ArrowError* error);
-/* The schema, every array and the end-of-stream marker. */
+/* A dictionary batch written by the caller: values_view holds the values of the
+ * schema's dictionary dictionary_id (ids numbered as ArrowIpcEncoderEncodeSchema
+ * does), all of them, or when is_delta only those appended to the ones written
+ * before. Must follow the schema; the values must match the schema's value type
+ * and are validated. In the file format it is listed in the footer, and a
+ * replacement (not a delta) of a dictionary already written is refused (EINVAL).
+ * Record batches written afterwards rely on it: ArrowIpcWriterWriteArrayView
+ * writes a dictionary again only when its values differ from what the reader
+ * holds. */
+ArrowErrorCode ArrowIpcWriterWriteDictionaryBatch(struct ArrowIpcWriter* writer,
+                                                  int64_t dictionary_id, char is_delta,
+                                                  const struct ArrowArrayView* values_view,
+                                                  struct ArrowError* error);
+/* The schema, every array (each preceded by the dictionary batches it needs, as
+ * ArrowIpcWriterWriteArrayView writes them) and the end-of-stream marker. */
 ArrowErrorCode ArrowIpcWriterWriteArrayStream(struct ArrowIpcWriter* writer,
                                               struct ArrowArrayStream* in,
                                               struct ArrowError* error);

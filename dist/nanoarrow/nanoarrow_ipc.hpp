@@ -16,8 +16,13 @@
  *   UniqueOutputStream  struct ArrowIpcOutputStream
  *   UniqueWriter        struct ArrowIpcWriter
  *   UniqueFileReader    struct ArrowIpcFileReader (this library's file reader)
- *   UniqueSharedBuffer  struct ArrowIpcSharedBuffer
+ *   UniqueSharedBuffer  struct ArrowBuffer holding a shared buffer (the same type
+ *                       as nanoarrow::UniqueBuffer since 0.9.0)
  *   UniqueDecompressor  struct ArrowIpcDecompressor
+ *   UniqueCompressor    struct ArrowIpcCompressor
+ *   UniqueDictionaryEncodings  struct ArrowIpcDictionaryEncodings (initialized)
+ *   UniqueDictionaries  struct ArrowIpcDictionaries (empty until
+ *                       ArrowIpcDictionariesInit)
  *
  * A default-constructed decoder, encoder, writer or file reader is empty (not
  * yet initialized): pass get() to its Init function, e.g.
@@ -154,19 +159,33 @@ inline void release_pointer(struct ArrowIpcFileReader* data) {
 }
 
 template <>
-inline void init_pointer(struct ArrowIpcSharedBuffer* data) {
-  std::memset(data, 0, sizeof(struct ArrowIpcSharedBuffer));
+inline void init_pointer(struct ArrowIpcDictionaryEncodings* data) {
+  ArrowIpcDictionaryEncodingsInit(data);
 }
 template <>
-inline void move_pointer(struct ArrowIpcSharedBuffer* src,
-                         struct ArrowIpcSharedBuffer* dst) {
-  std::memcpy(dst, src, sizeof(struct ArrowIpcSharedBuffer));
-  std::memset(src, 0, sizeof(struct ArrowIpcSharedBuffer));
+inline void move_pointer(struct ArrowIpcDictionaryEncodings* src,
+                         struct ArrowIpcDictionaryEncodings* dst) {
+  std::memcpy(dst, src, sizeof(struct ArrowIpcDictionaryEncodings));
+  ArrowIpcDictionaryEncodingsInit(src);
 }
 template <>
-inline void release_pointer(struct ArrowIpcSharedBuffer* data) {
-  /* Reset of a zeroed (never initialized or moved-from) shared buffer is a no-op. */
-  ArrowIpcSharedBufferReset(data);
+inline void release_pointer(struct ArrowIpcDictionaryEncodings* data) {
+  ArrowIpcDictionaryEncodingsReset(data);
+}
+
+template <>
+inline void init_pointer(struct ArrowIpcDictionaries* data) {
+  data->private_data = nullptr;
+}
+template <>
+inline void move_pointer(struct ArrowIpcDictionaries* src, struct ArrowIpcDictionaries* dst) {
+  std::memcpy(dst, src, sizeof(struct ArrowIpcDictionaries));
+  src->private_data = nullptr;
+}
+template <>
+inline void release_pointer(struct ArrowIpcDictionaries* data) {
+  // Reset of an empty (never initialized or moved-from) object is a no-op.
+  ArrowIpcDictionariesReset(data);
 }
 
 template <>
@@ -184,6 +203,20 @@ inline void release_pointer(struct ArrowIpcDecompressor* data) {
   if (data->release != nullptr) data->release(data);
 }
 
+template <>
+inline void init_pointer(struct ArrowIpcCompressor* data) {
+  data->release = nullptr;
+}
+template <>
+inline void move_pointer(struct ArrowIpcCompressor* src, struct ArrowIpcCompressor* dst) {
+  std::memcpy(dst, src, sizeof(struct ArrowIpcCompressor));
+  src->release = nullptr;
+}
+template <>
+inline void release_pointer(struct ArrowIpcCompressor* data) {
+  if (data->release != nullptr) data->release(data);
+}
+
 }  // namespace internal
 
 namespace ipc {
@@ -195,8 +228,12 @@ using UniqueInputStream = internal::Unique<struct ArrowIpcInputStream>;
 using UniqueOutputStream = internal::Unique<struct ArrowIpcOutputStream>;
 using UniqueWriter = internal::Unique<struct ArrowIpcWriter>;
 using UniqueFileReader = internal::Unique<struct ArrowIpcFileReader>;
-using UniqueSharedBuffer = internal::Unique<struct ArrowIpcSharedBuffer>;
+// A shared buffer is a struct ArrowBuffer: its wrapper is nanoarrow::UniqueBuffer.
+using UniqueSharedBuffer = internal::Unique<struct ArrowBuffer>;
 using UniqueDecompressor = internal::Unique<struct ArrowIpcDecompressor>;
+using UniqueCompressor = internal::Unique<struct ArrowIpcCompressor>;
+using UniqueDictionaryEncodings = internal::Unique<struct ArrowIpcDictionaryEncodings>;
+using UniqueDictionaries = internal::Unique<struct ArrowIpcDictionaries>;
 
 }  // namespace ipc
 
