@@ -176,6 +176,25 @@ static inline const char* SimCompareViews(const struct ArrowArrayView* expected,
   return NULL;
 }
 
+/* The operation log of one release (SimDeviceLog()) must free buffers first and
+ * destroy exactly one event last. */
+static inline const char* SimCheckReleaseOrder(const char* log, char* buf, size_t buf_size) {
+  const char* destroyed = strstr(log, "event-destroy#");
+  if (strncmp(log, "release free#", 13) != 0) {
+    snprintf(buf, buf_size, "the release did not start by freeing buffers: %s", log);
+    return buf;
+  }
+  if (destroyed == NULL || strstr(destroyed + 1, "event-destroy#") != NULL) {
+    snprintf(buf, buf_size, "the release did not destroy exactly one event: %s", log);
+    return buf;
+  }
+  if (strstr(destroyed, "free#") != NULL) {
+    snprintf(buf, buf_size, "a buffer was freed after the event was destroyed: %s", log);
+    return buf;
+  }
+  return NULL;
+}
+
 /* Copies array (host; described by schema) to simulated device device_id with copy,
  * sets a view of the device copy (device-resident offsets), copies that back to the
  * CPU with copy, and checks: exactly the viewed bytes went each way (plus the
