@@ -34,6 +34,10 @@
 #include "nanoarrow/nanoarrow.h"
 #include "nanoarrow/nanoarrow_device.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define SIM_DEVICE_TYPE ARROW_DEVICE_EXT_DEV
 #define SIM_DEVICE_COUNT 3
 #define SIM_DEVICE_HOST_VISIBLE 2
@@ -108,5 +112,9 @@ void SimEventRecord(struct SimEvent* event, struct SimStream* stream);
  * whose reset frees it. */
 ArrowErrorCode SimBufferFromHost(int64_t device_id, const void* host, int64_t n_bytes,
                                  struct ArrowBuffer* out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
