@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <criterion/criterion.h>
@@ -42,14 +43,46 @@ static void CudaUnavailableReason(char* out, size_t out_size) {
 
 static int HaveGpu(void) { return ArrowDeviceCuda(ARROW_DEVICE_CUDA, 0) != NULL; }
 
-#define REQUIRE_GPU()                                                       \
-  do {                                                                      \
-    if (!HaveGpu()) {                                                       \
-      char reason_[512];                                                    \
-      CudaUnavailableReason(reason_, sizeof(reason_));                      \
-      cr_skip_test("no CUDA device, so not run on a GPU: %s", reason_);     \
-    }                                                                       \
+/* Set by the test_device_cuda_mock_driver ctest entry, which puts the stand-in driver
+ * of tests/device/mock_libcuda.c first in LD_LIBRARY_PATH. */
+static int UsingMockDriver(void) {
+  const char* value = getenv("NANOARROW_TEST_CUDA_MOCK_DRIVER");
+  return value != NULL && strcmp(value, "1") == 0;
+}
+
+#define REQUIRE_GPU()                                                                 \
+  do {                                                                                \
+    if (!HaveGpu()) {                                                                 \
+      char reason_[512];                                                              \
+      CudaUnavailableReason(reason_, sizeof(reason_));                                \
+      cr_skip_test("no CUDA device, so not run on a GPU: %s", reason_);               \
+    }                                                                                 \
+    if (UsingMockDriver()) {                                                          \
+      cr_log_info("running against the stand-in driver tests/device/mock_libcuda.c, " \
+                  "not a GPU");                                                       \
+    }                                                                                 \
   } while (0)
+
+/* With the stand-in driver: nothing leaked, no event left, contexts balanced, no
+ * misuse reported. */
+static void ExpectDriverClean(void) {
+  if (!UsingMockDriver()) {
+    return;
+  }
+  void* handle = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  cr_assert_not_null(handle);
+  const char* names[] = {"mock_cuda_live_allocations", "mock_cuda_live_events",
+                         "mock_cuda_live_streams", "mock_cuda_context_depth",
+                         "mock_cuda_errors"};
+  for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+    int (*counter)(void);
+    void* symbol = dlsym(handle, names[i]);
+    cr_assert_not_null(symbol, "%s: is libcuda.so.1 the stand-in?", names[i]);
+    memcpy(&counter, &symbol, sizeof(counter));
+    cr_assert_eq(counter(), 0, "stand-in driver: %s() is %d", names[i], counter());
+  }
+  dlclose(handle);
+}
 
 /* Streams and events for the tests, from the driver directly. */
 struct TestDriver {
@@ -90,11 +123,18 @@ static void PushContext(struct TestDriver* driver) {
   cr_assert_eq(driver->ctx_push(context), CUDA_SUCCESS);
 }
 
+static void PopContext(struct TestDriver* driver) {
+  CUcontext context;
+  cr_assert_eq(driver->ctx_pop(&context), CUDA_SUCCESS);
+}
+
 /* ---- Without a GPU ---- */
 
 Test(device_cuda, without_a_gpu_everything_is_enotsup_with_a_reason) {
   if (HaveGpu()) {
-    cr_skip_test("a CUDA device is present: the no-driver behaviour cannot be tested");
+    cr_skip_test("a CUDA driver and device were found%s: the no-driver behaviour cannot "
+                 "be tested",
+                 UsingMockDriver() ? " (the stand-in driver)" : "");
   }
   const ArrowDeviceType types[] = {ARROW_DEVICE_CUDA, ARROW_DEVICE_CUDA_HOST,
                                    ARROW_DEVICE_CUDA_MANAGED};
@@ -191,6 +231,7 @@ Test(device_cuda, buffers_in_every_direction) {
       ArrowBufferReset(&on_a);
     }
   }
+  ExpectDriverClean();
 }
 
 static void MakeNestedStrings(struct ArrowSchema* schema, struct ArrowArray* array) {
@@ -278,12 +319,14 @@ static void RoundTrip(ArrowDeviceType type, void* stream) {
 Test(device_cuda, copy_nested_and_variable_length_device_memory) {
   REQUIRE_GPU();
   RoundTrip(ARROW_DEVICE_CUDA, NULL);
+  ExpectDriverClean();
 }
 
 Test(device_cuda, copy_nested_and_variable_length_pinned_and_managed) {
   REQUIRE_GPU();
   RoundTrip(ARROW_DEVICE_CUDA_HOST, NULL);
   RoundTrip(ARROW_DEVICE_CUDA_MANAGED, NULL);
+  ExpectDriverClean();
 }
 
 Test(device_cuda, copy_on_a_stream) {
@@ -296,6 +339,8 @@ Test(device_cuda, copy_on_a_stream) {
   RoundTrip(ARROW_DEVICE_CUDA, &stream);
   RoundTrip(ARROW_DEVICE_CUDA_HOST, &stream);
   cr_assert_eq(driver.stream_destroy(stream), CUDA_SUCCESS);
+  PopContext(&driver);
+  ExpectDriverClean();
 }
 
 Test(device_cuda, array_init_with_sync_event_and_move_to_cpu) {
@@ -356,6 +401,8 @@ Test(device_cuda, array_init_with_sync_event_and_move_to_cpu) {
   cr_assert_eq(ArrowDeviceArrayMoveToDevice(&on_gpu, ArrowDeviceCpu(), &refused), ENOTSUP);
   ArrowArrayRelease(&on_gpu.array);
   cr_assert_eq(driver.stream_destroy(stream), CUDA_SUCCESS);
+  PopContext(&driver);
+  ExpectDriverClean();
 }
 
 Test(device_cuda, basic_array_stream_over_device_arrays) {
@@ -404,4 +451,5 @@ Test(device_cuda, basic_array_stream_over_device_arrays) {
   }
   ArrowDeviceArrayViewReset(&view);
   stream.release(&stream);
+  ExpectDriverClean();
 }
