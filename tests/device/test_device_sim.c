@@ -15,6 +15,8 @@
 #include "nanoarrow/nanoarrow_device.h"
 
 #if defined(NANOARROW_TEST_HAVE_IPC)
+#include <dirent.h>
+
 #include "nanoarrow/nanoarrow_ipc.h"
 #endif
 
@@ -678,74 +680,68 @@ Test(device_sim, copy_refusals) {
 }
 
 #if defined(NANOARROW_TEST_HAVE_IPC)
-/* Every batch of arrow-testing's integration streams, column by column. */
+/* Every batch of arrow-testing's integration streams (the newest set, cpp-21.0.0, and
+ * 1.0.0-littleendian), column by column. */
+static void RoundTripStreamFile(const char* path, int64_t* columns) {
+  FILE* file = fopen(path, "rb");
+  cr_assert_not_null(file, "%s", path);
+  struct ArrowIpcInputStream input;
+  struct ArrowArrayStream stream;
+  struct ArrowSchema schema;
+  cr_assert_eq(ArrowIpcInputStreamInitFile(&input, file, 1), NANOARROW_OK);
+  cr_assert_eq(ArrowIpcArrayStreamReaderInit(&stream, &input, NULL), NANOARROW_OK);
+  cr_assert_eq(stream.get_schema(&stream, &schema), NANOARROW_OK, "%s", path);
+  for (;;) {
+    struct ArrowArray batch;
+    int rc = stream.get_next(&stream, &batch);
+    cr_assert_eq(rc, NANOARROW_OK, "%s: %s", path, stream.get_last_error(&stream));
+    if (batch.release == NULL) {
+      break;
+    }
+    for (int64_t c = 0; c < batch.n_children; c++) {
+      /* The column, moved out of the batch (an IPC-decoded array), to device 0 or to
+       * the host-visible device 2 in turn. */
+      struct ArrowArray column;
+      ArrowArrayMove(batch.children[c], &column);
+      char buf[512];
+      const char* message =
+          SimRoundTrip(schema.children[c], &column, ArrowDeviceArrayViewCopyAsync,
+                       (*columns % 2) * SIM_DEVICE_HOST_VISIBLE, NULL, buf, sizeof(buf));
+      cr_assert_null(message, "%s column %ld (%s): %s", path, (long)c,
+                     schema.children[c]->format, message);
+      (*columns)++;
+    }
+    ArrowArrayRelease(&batch);
+  }
+  ArrowSchemaRelease(&schema);
+  ArrowArrayStreamRelease(&stream);
+}
+
 Test(device_sim, copy_arrow_testing_integration_files) {
-  const char* names[] = {
-      "generated_primitive",         "generated_primitive_zerolength",
-      "generated_null",              "generated_null_trivial",
-      "generated_decimal",           "generated_decimal256",
-      "generated_datetime",          "generated_duration",
-      "generated_interval",          "generated_map",
-      "generated_map_non_canonical", "generated_nested",
-      "generated_nested_large_offsets", "generated_recursive_nested",
-      "generated_union",             "generated_dictionary",
-      "generated_dictionary_unsigned", "generated_nested_dictionary",
-      "generated_extension",         "generated_custom_metadata",
-      "generated_duplicate_fieldnames", "generated_large_batch",
-      "generated_primitive_large_offsets", "generated_run_end_encoded",
-      "generated_binary_view",       "generated_list_view"};
+  const char* dirs[] = {"cpp-21.0.0", "1.0.0-littleendian"};
   int64_t columns = 0;
   int64_t files = 0;
-  for (size_t f = 0; f < sizeof(names) / sizeof(names[0]); f++) {
-    char path[1024];
-    const char* dirs[] = {"1.0.0-littleendian", "cpp-21.0.0"};
-    FILE* file = NULL;
-    for (int d = 0; d < 2 && file == NULL; d++) {
-      snprintf(path, sizeof(path), "%s/arrow-ipc-stream/integration/%s/%s.stream",
-               NANOARROW_TEST_DATA_DIR, dirs[d], names[f]);
-      file = fopen(path, "rb");
-    }
-    if (file == NULL) {
-      continue;
-    }
-    files++;
-    struct ArrowIpcInputStream input;
-    struct ArrowArrayStream stream;
-    struct ArrowSchema schema;
-    struct ArrowError error;
-    cr_assert_eq(ArrowIpcInputStreamInitFile(&input, file, 1), NANOARROW_OK);
-    cr_assert_eq(ArrowIpcArrayStreamReaderInit(&stream, &input, NULL), NANOARROW_OK);
-    cr_assert_eq(stream.get_schema(&stream, &schema), NANOARROW_OK, "%s", path);
-    for (;;) {
-      struct ArrowArray batch;
-      int rc = stream.get_next(&stream, &batch);
-      cr_assert_eq(rc, NANOARROW_OK, "%s: %s", path, stream.get_last_error(&stream));
-      if (batch.release == NULL) {
-        break;
+  for (int d = 0; d < 2; d++) {
+    char dir_path[1024];
+    snprintf(dir_path, sizeof(dir_path), "%s/arrow-ipc-stream/integration/%s",
+             NANOARROW_TEST_DATA_DIR, dirs[d]);
+    DIR* dir = opendir(dir_path);
+    cr_assert_not_null(dir, "%s", dir_path);
+    struct dirent* entry;
+    while ((entry = readdir(dir)) != NULL) {
+      size_t n = strlen(entry->d_name);
+      if (n < 7 || strcmp(entry->d_name + n - 7, ".stream") != 0) {
+        continue;
       }
-      for (int64_t c = 0; c < batch.n_children; c++) {
-        /* The column, moved out of the batch (an IPC-decoded array). */
-        struct ArrowArray column;
-        ArrowArrayMove(batch.children[c], &column);
-        char buf[512];
-        const char* message =
-            SimRoundTrip(schema.children[c], &column, ArrowDeviceArrayViewCopyAsync,
-                         (columns % 2) * SIM_DEVICE_HOST_VISIBLE, NULL, buf, sizeof(buf));
-        cr_assert_null(message, "%s column %ld (%s): %s", names[f], (long)c,
-                       schema.children[c]->format, message);
-        if (column.release != NULL) {
-          ArrowArrayRelease(&column);
-        }
-        columns++;
-      }
-      ArrowArrayRelease(&batch);
+      char path[2048];
+      snprintf(path, sizeof(path), "%s/%s", dir_path, entry->d_name);
+      RoundTripStreamFile(path, &columns);
+      files++;
     }
-    (void)error;
-    ArrowSchemaRelease(&schema);
-    ArrowArrayStreamRelease(&stream);
+    closedir(dir);
   }
-  cr_assert_gt(files, 15, "arrow-testing integration streams found: %ld", (long)files);
-  cr_log_info("round-tripped %ld columns of %ld integration files through the simulated "
+  cr_assert_gt(files, 40, "arrow-testing integration streams found: %ld", (long)files);
+  cr_log_info("round-tripped %ld columns of %ld integration streams through the simulated "
               "device",
               (long)columns, (long)files);
   ExpectClean();
