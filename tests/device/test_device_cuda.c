@@ -20,6 +20,12 @@
 
 #include "sim_test_util.h"
 
+#if defined(NANOARROW_TEST_HAVE_IPC)
+#include <dirent.h>
+
+#include "nanoarrow/nanoarrow_ipc.h"
+#endif
+
 /* Why there is no CUDA device here: the message ArrowDeviceArrayViewSetArray() gives
  * for a CUDA array. */
 static void CudaUnavailableReason(char* out, size_t out_size) {
@@ -453,3 +459,97 @@ Test(device_cuda, basic_array_stream_over_device_arrays) {
   stream.release(&stream);
   ExpectDriverClean();
 }
+
+#if defined(NANOARROW_TEST_HAVE_IPC)
+/* One column: CPU -> device memory of type -> CPU, compared byte for byte. */
+static void RoundTripColumn(const struct ArrowSchema* schema, struct ArrowArray* column,
+                            ArrowDeviceType type, const char* what) {
+  struct ArrowDeviceArray host;
+  struct ArrowDeviceArray on_device;
+  struct ArrowDeviceArray back;
+  struct ArrowDeviceArrayView expected;
+  struct ArrowDeviceArrayView view;
+  struct ArrowError error;
+  char buf[512];
+  cr_assert_eq(ArrowDeviceArrayInit(ArrowDeviceCpu(), &host, column, NULL), NANOARROW_OK);
+  ArrowDeviceArrayViewInit(&expected);
+  ArrowDeviceArrayViewInit(&view);
+  cr_assert_eq(ArrowArrayViewInitFromSchema(&expected.array_view, schema, NULL),
+               NANOARROW_OK);
+  cr_assert_eq(ArrowArrayViewInitFromSchema(&view.array_view, schema, NULL), NANOARROW_OK);
+  cr_assert_eq(ArrowDeviceArrayViewSetArray(&expected, &host, &error), NANOARROW_OK, "%s: %s",
+               what, error.message);
+  cr_assert_eq(ArrowDeviceArrayViewCopy(&expected, ArrowDeviceCuda(type, 0), &on_device),
+               NANOARROW_OK, "%s", what);
+  cr_assert_eq(ArrowDeviceArrayViewSetArray(&view, &on_device, &error), NANOARROW_OK,
+               "%s: %s", what, error.message);
+  cr_assert_eq(ArrowDeviceArrayViewCopy(&view, ArrowDeviceCpu(), &back), NANOARROW_OK, "%s",
+               what);
+  cr_assert_eq(ArrowDeviceArrayViewSetArray(&view, &back, &error), NANOARROW_OK, "%s: %s",
+               what, error.message);
+  const char* message =
+      SimCompareViews(&expected.array_view, &view.array_view, "array", buf, sizeof(buf));
+  cr_assert_null(message, "%s: %s", what, message);
+  ArrowDeviceArrayViewReset(&view);
+  ArrowDeviceArrayViewReset(&expected);
+  ArrowArrayRelease(&back.array);
+  ArrowArrayRelease(&on_device.array);
+  ArrowArrayRelease(&host.array);
+}
+
+/* Every column of arrow-testing's cpp-21.0.0 integration streams, to device, pinned
+ * and managed memory in turn. */
+Test(device_cuda, copy_arrow_testing_integration_streams) {
+  REQUIRE_GPU();
+  const ArrowDeviceType types[] = {ARROW_DEVICE_CUDA, ARROW_DEVICE_CUDA_HOST,
+                                   ARROW_DEVICE_CUDA_MANAGED};
+  char dir_path[1024];
+  snprintf(dir_path, sizeof(dir_path), "%s/arrow-ipc-stream/integration/cpp-21.0.0",
+           NANOARROW_TEST_DATA_DIR);
+  DIR* dir = opendir(dir_path);
+  cr_assert_not_null(dir, "%s", dir_path);
+  int64_t columns = 0;
+  int64_t files = 0;
+  struct dirent* entry;
+  while ((entry = readdir(dir)) != NULL) {
+    size_t n = strlen(entry->d_name);
+    if (n < 7 || strcmp(entry->d_name + n - 7, ".stream") != 0) {
+      continue;
+    }
+    char path[2048];
+    snprintf(path, sizeof(path), "%s/%s", dir_path, entry->d_name);
+    FILE* file = fopen(path, "rb");
+    cr_assert_not_null(file, "%s", path);
+    struct ArrowIpcInputStream input;
+    struct ArrowArrayStream stream;
+    struct ArrowSchema schema;
+    cr_assert_eq(ArrowIpcInputStreamInitFile(&input, file, 1), NANOARROW_OK);
+    cr_assert_eq(ArrowIpcArrayStreamReaderInit(&stream, &input, NULL), NANOARROW_OK);
+    cr_assert_eq(stream.get_schema(&stream, &schema), NANOARROW_OK, "%s", path);
+    for (;;) {
+      struct ArrowArray batch;
+      cr_assert_eq(stream.get_next(&stream, &batch), NANOARROW_OK, "%s", path);
+      if (batch.release == NULL) {
+        break;
+      }
+      for (int64_t c = 0; c < batch.n_children; c++) {
+        struct ArrowArray column;
+        char what[2200];
+        ArrowArrayMove(batch.children[c], &column);
+        snprintf(what, sizeof(what), "%s column %d", path, (int)c);
+        RoundTripColumn(schema.children[c], &column, types[columns % 3], what);
+        columns++;
+      }
+      ArrowArrayRelease(&batch);
+    }
+    ArrowSchemaRelease(&schema);
+    ArrowArrayStreamRelease(&stream);
+    files++;
+  }
+  closedir(dir);
+  cr_assert_gt(files, 30);
+  cr_log_info("round-tripped %ld columns of %ld streams through CUDA memory", (long)columns,
+              (long)files);
+  ExpectDriverClean();
+}
+#endif
