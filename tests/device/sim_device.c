@@ -642,7 +642,6 @@ static ArrowErrorCode SimArrayInit(struct ArrowDevice* device,
   struct SimEvent* event = (struct SimEvent*)sync_event;
   struct SimStream* sim_stream = (struct SimStream*)stream;
   struct SimArrayPrivate* private_data;
-  int created = 0;
 
   if (!SimIsSim(device)) {
     return ENOTSUP;
@@ -674,13 +673,11 @@ static ArrowErrorCode SimArrayInit(struct ArrowDevice* device,
   }
   if (event == NULL) {
     event = SimEventCreate(device->device_id);
-    created = 1;
     if (event == NULL) {
       free(private_data);
       return ENOMEM;
     }
   }
-  (void)created;
   if (sim_stream != NULL) {
     SimEventRecord(event, sim_stream);
   }
