@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The project's test command: the whole Criterion suite (IPC and device libraries
-# included), under ASan + UBSan, with gcc and with clang (Debug, -Werror, examples
-# built), then the interop, install, bundle and downstream-example checks
-# (tools/check-examples.sh), fuzzing and a quick benchmark run. Exits non-zero on
-# any failure.
+# included; the gcc build with the CUDA device when cuda.h is installed), under
+# ASan + UBSan, with gcc and with clang (Debug, -Werror, examples built), then the
+# interop, install, bundle and downstream-example checks (tools/check-examples.sh),
+# fuzzing and a quick benchmark run. Exits non-zero on any failure.
 #
 #   tools/test.sh            (as root on Debian it installs missing packages first)
 set -euo pipefail
@@ -22,8 +22,15 @@ for cc in "${compilers[@]}"; do
     exit 1
   fi
   build="$root/build/test-$cc"
+  # The gcc build adds the CUDA device where the toolkit's cuda.h is installed (a few
+  # seconds more): its tests skip themselves without a GPU, and run once more against
+  # the stand-in driver (test_device_cuda_mock_driver). clang keeps the build without.
+  cuda_flag=()
+  if [ "$cc" = gcc ] && [ -f "${CUDA_HOME:-/usr/local/cuda}/include/cuda.h" ]; then
+    cuda_flag=(-DNANOARROW_DEVICE_WITH_CUDA=ON -DCUDAToolkit_ROOT="${CUDA_HOME:-/usr/local/cuda}")
+  fi
   printf '\n== test.sh: %s: configure + build (%s)\n' "$cc" "$build"
-  CC=$cc cmake -S "$root" -B "$build" \
+  CC=$cc cmake -S "$root" -B "$build" "${cuda_flag[@]}" \
     -DCMAKE_C_COMPILER="$cc" \
     -DCMAKE_BUILD_TYPE=Debug \
     -DNANOARROW_BUILD_TESTS=ON \

@@ -1,9 +1,14 @@
 /* nanoarrow in C: the device extension (Arrow C Device Data Interface).
  *
  * Declares the C Device Data and Device Stream structures of the Arrow format and
- * nanoarrow's device API on top of them. This build knows one device, the CPU:
- * ArrowDeviceResolve() finds no other, and arrays that claim any other device type
- * are refused (ENOTSUP) instead of being read.
+ * nanoarrow's device API on top of them. Devices: the CPU (always); CUDA device,
+ * pinned-host and managed memory when built with NANOARROW_DEVICE_WITH_CUDA (the
+ * driver, libcuda.so.1, is loaded at run time, so one binary runs everywhere); and any
+ * device a caller registers with ArrowDeviceRegister(). Arrays of any other device are
+ * refused (ENOTSUP, with a message) instead of being read.
+ *
+ * The generic functions (views, copies) never read a non-CPU device's memory
+ * directly: every byte goes through the device's buffer_copy / buffer_init callbacks.
  *
  * Except where noted, objects are not thread-safe; callers serialize accesses. */
 
@@ -32,6 +37,9 @@
 #define ArrowDeviceBufferInitAsync NANOARROW_SYMBOL(ArrowDeviceBufferInitAsync)
 #define ArrowDeviceBufferMove NANOARROW_SYMBOL(ArrowDeviceBufferMove)
 #define ArrowDeviceBufferCopyAsync NANOARROW_SYMBOL(ArrowDeviceBufferCopyAsync)
+#define ArrowDeviceRegister NANOARROW_SYMBOL(ArrowDeviceRegister)
+#define ArrowDeviceUnregister NANOARROW_SYMBOL(ArrowDeviceUnregister)
+#define ArrowDeviceCuda NANOARROW_SYMBOL(ArrowDeviceCuda)
 #endif
 
 #ifdef __cplusplus
@@ -168,10 +176,45 @@ struct ArrowDevice* ArrowDeviceCpu(void);
 /* Initializes a caller-allocated device as the CPU device. */
 void ArrowDeviceInitCpu(struct ArrowDevice* device);
 
-/* The singleton for (device_type, device_id), or NULL when this build has none: only
- * the CPU resolves, with id -1 or 0 (DLPack's id for host memory). Callers must not
- * release the result. */
+/* The singleton for (device_type, device_id), or NULL when this build has none: the
+ * CPU with id -1 or 0 (DLPack's id for host memory); ArrowDeviceCuda(device_type,
+ * device_id) for the CUDA types; otherwise a device registered with
+ * ArrowDeviceRegister(). Callers must not release the result. */
 struct ArrowDevice* ArrowDeviceResolve(ArrowDeviceType device_type, int64_t device_id);
+
+/* Extension point of this implementation (nanoarrow has none): makes
+ * ArrowDeviceResolve(device->device_type, device->device_id) return device, so that
+ * arrays on a device written outside this library can be viewed, copied and moved by
+ * the generic functions below. device (not copied) must stay valid and unreleased
+ * until ArrowDeviceUnregister(device). The CPU type, and the CUDA types in a CUDA
+ * build, cannot be registered (EINVAL); a (type, id) pair registered already is EEXIST;
+ * at most 16 devices (ENOMEM). Not thread-safe: register and unregister while no other
+ * thread uses the device extension. */
+ArrowErrorCode ArrowDeviceRegister(struct ArrowDevice* device, struct ArrowError* error);
+
+/* Forgets a device registered with ArrowDeviceRegister(); ENOENT if it was not. */
+ArrowErrorCode ArrowDeviceUnregister(struct ArrowDevice* device);
+
+/* ======================================================================== */
+/* CUDA                                                                     */
+/* ======================================================================== */
+
+/* The CUDA device singleton for (device_type, device_id): ARROW_DEVICE_CUDA (device
+ * memory), ARROW_DEVICE_CUDA_HOST (pinned host memory) or ARROW_DEVICE_CUDA_MANAGED
+ * (managed memory), device_id between 0 and the number of devices - 1. NULL when this
+ * build has no CUDA (NANOARROW_DEVICE_WITH_CUDA off), when libcuda.so.1 cannot be
+ * loaded or initialized, or when there is no such device; the functions that resolve
+ * devices then fail with ENOTSUP and a message saying which. Callers must not release
+ * the result.
+ *
+ * For these devices sync_event is a CUevent* and stream a CUstream* (pointers to the
+ * driver API handles). Device arrays made by array_init own their event: it stays
+ * valid until the array is released, and is destroyed after the array's buffers.
+ * Buffers are copied with cuMemcpy / cuMemcpyAsync (unified addressing), between
+ * any two of CPU, CUDA, CUDA_HOST and CUDA_MANAGED memory; array_move moves an array
+ * within one device, and CUDA_HOST or CUDA_MANAGED arrays to the CPU (after waiting
+ * on their event). */
+struct ArrowDevice* ArrowDeviceCuda(ArrowDeviceType device_type, int64_t device_id);
 
 /* ======================================================================== */
 /* Device arrays                                                            */
@@ -210,14 +253,20 @@ void ArrowDeviceArrayViewInit(struct ArrowDeviceArrayView* device_array_view);
 void ArrowDeviceArrayViewReset(struct ArrowDeviceArrayView* device_array_view);
 
 /* Points the view at device_array without reading any buffer: validates like
- * ArrowArrayViewSetArrayMinimal(). ENOTSUP for a device this build cannot resolve. */
+ * ArrowArrayViewSetArrayMinimal(), and leaves the sizes of variable-length data
+ * unknown (-1). ENOTSUP for a device this build cannot resolve. */
 ArrowErrorCode ArrowDeviceArrayViewSetArrayMinimal(
     struct ArrowDeviceArrayView* device_array_view, struct ArrowDeviceArray* device_array,
     struct ArrowError* error);
 
-/* Waits on device_array's sync_event, then points the view at device_array and
- * resolves every buffer size: validates like ArrowArrayViewSetArray(). ENOTSUP for a
- * device this build cannot resolve. */
+/* Points the view at device_array and resolves every buffer size: validates like
+ * ArrowArrayViewSetArray(). On the CPU the core reads the offsets. On another device
+ * the first and last offsets of each string, binary and list array (and the last run
+ * end of run-end encoded arrays) are copied back with the device's buffer_copy: with
+ * a stream, the stream first waits on device_array's sync_event, every copy is queued
+ * on it and the stream is synchronized once; without one, the CPU waits on the event
+ * and copies synchronously. Buffer pointers in the view (binary views' variadic sizes
+ * included) stay device pointers. ENOTSUP for a device this build cannot resolve. */
 ArrowErrorCode ArrowDeviceArrayViewSetArrayAsync(
     struct ArrowDeviceArrayView* device_array_view, struct ArrowDeviceArray* device_array,
     void* stream, struct ArrowError* error);
@@ -228,7 +277,13 @@ static inline ArrowErrorCode ArrowDeviceArrayViewSetArray(
     struct ArrowError* error);
 
 /* Copies the arrays src views (buffers, children, dictionary; offsets kept) into a new
- * dst on device_dst. src's buffers must stay valid until stream is synchronized. */
+ * dst on device_dst, between any two devices whose buffer_init can serve the pair
+ * (ENOTSUP otherwise). Each buffer is copied exactly as the view sizes it (validity
+ * and fixed-width buffers up to offset + length, data up to the last offset); a view
+ * set with the Minimal setter has its sizes resolved first. With a stream, the copies
+ * wait on src's sync_event and are queued on it; dst gets an event recording them
+ * (when device_dst is the CPU the stream is synchronized instead). src's buffers must
+ * stay valid until stream is synchronized. */
 ArrowErrorCode ArrowDeviceArrayViewCopyAsync(struct ArrowDeviceArrayView* src,
                                              struct ArrowDevice* device_dst,
                                              struct ArrowDeviceArray* dst, void* stream);

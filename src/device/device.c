@@ -2,6 +2,7 @@
  * device callbacks (the destination's first, then the source's). */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -36,13 +37,88 @@ ArrowErrorCode ArrowDeviceCheckRuntime(struct ArrowError* error) {
   return NANOARROW_OK;
 }
 
+/* Devices registered with ArrowDeviceRegister(): a small fixed table, since a process
+ * has a handful of devices at most. */
+#define NANOARROW_DEVICE_MAX_REGISTERED 16
+static struct ArrowDevice* kArrowDeviceRegistered[NANOARROW_DEVICE_MAX_REGISTERED];
+
+static struct ArrowDevice* ArrowDeviceFindRegistered(ArrowDeviceType device_type,
+                                                     int64_t device_id) {
+  int i;
+  for (i = 0; i < NANOARROW_DEVICE_MAX_REGISTERED; i++) {
+    struct ArrowDevice* device = kArrowDeviceRegistered[i];
+    if (device != NULL && device->device_type == device_type &&
+        device->device_id == device_id) {
+      return device;
+    }
+  }
+  return NULL;
+}
+
+ArrowErrorCode ArrowDeviceRegister(struct ArrowDevice* device, struct ArrowError* error) {
+  int i;
+  int free_slot = -1;
+  if (!ArrowDevicePrivateIsLive(device)) {
+    ArrowErrorSet(error, "cannot register a NULL or released device");
+    return EINVAL;
+  }
+  if (device->device_type == ARROW_DEVICE_CPU ||
+      (ArrowDevicePrivateHaveCuda() && ArrowDevicePrivateIsCudaType(device->device_type))) {
+    ArrowErrorSet(error,
+                  "cannot register a device of type %d (%s): this build provides that "
+                  "device type itself",
+                  (int)device->device_type,
+                  ArrowDevicePrivateTypeName(device->device_type));
+    return EINVAL;
+  }
+  if (device->synchronize_event == NULL) {
+    ArrowErrorSet(error, "cannot register a device without a synchronize_event callback");
+    return EINVAL;
+  }
+  if (ArrowDeviceFindRegistered(device->device_type, device->device_id) != NULL) {
+    ArrowErrorSet(error,
+                  "a device of type %d (%s) with device_id %" PRId64
+                  " is registered already",
+                  (int)device->device_type,
+                  ArrowDevicePrivateTypeName(device->device_type), device->device_id);
+    return EEXIST;
+  }
+  for (i = 0; i < NANOARROW_DEVICE_MAX_REGISTERED; i++) {
+    if (kArrowDeviceRegistered[i] == NULL) {
+      free_slot = i;
+      break;
+    }
+  }
+  if (free_slot < 0) {
+    ArrowErrorSet(error, "cannot register more than %d devices",
+                  NANOARROW_DEVICE_MAX_REGISTERED);
+    return ENOMEM;
+  }
+  kArrowDeviceRegistered[free_slot] = device;
+  return NANOARROW_OK;
+}
+
+ArrowErrorCode ArrowDeviceUnregister(struct ArrowDevice* device) {
+  int i;
+  for (i = 0; i < NANOARROW_DEVICE_MAX_REGISTERED; i++) {
+    if (device != NULL && kArrowDeviceRegistered[i] == device) {
+      kArrowDeviceRegistered[i] = NULL;
+      return NANOARROW_OK;
+    }
+  }
+  return ENOENT;
+}
+
 struct ArrowDevice* ArrowDeviceResolve(ArrowDeviceType device_type, int64_t device_id) {
   /* -1 is the CPU's id (what the Arrow format recommends for devices without ids, and
    * what Arrow C++ exports); 0 is accepted from producers that follow DLPack. */
-  if (device_type == ARROW_DEVICE_CPU && (device_id == -1 || device_id == 0)) {
-    return ArrowDeviceCpu();
+  if (device_type == ARROW_DEVICE_CPU) {
+    return (device_id == -1 || device_id == 0) ? ArrowDeviceCpu() : NULL;
   }
-  return NULL;
+  if (ArrowDevicePrivateHaveCuda() && ArrowDevicePrivateIsCudaType(device_type)) {
+    return ArrowDeviceCuda(device_type, device_id);
+  }
+  return ArrowDeviceFindRegistered(device_type, device_id);
 }
 
 ArrowErrorCode ArrowDeviceArrayInitAsync(struct ArrowDevice* device,

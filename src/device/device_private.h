@@ -53,15 +53,45 @@ static inline int ArrowDevicePrivateIsLive(const struct ArrowDevice* device) {
   return device != NULL && device->release != NULL;
 }
 
-/* ENOTSUP with a message naming the device this build cannot serve. */
+/* The two functions below are shared between files, so exported: they carry the
+ * namespace like the public ones. */
+#if defined(NANOARROW_NAMESPACE)
+#define ArrowDevicePrivateCudaUnavailable NANOARROW_SYMBOL(ArrowDevicePrivateCudaUnavailable)
+#define ArrowDevicePrivateHaveCuda NANOARROW_SYMBOL(ArrowDevicePrivateHaveCuda)
+#endif
+
+/* Whether device_type is one of the CUDA family (device, pinned host, managed). */
+static inline int ArrowDevicePrivateIsCudaType(ArrowDeviceType device_type) {
+  return device_type == ARROW_DEVICE_CUDA || device_type == ARROW_DEVICE_CUDA_HOST ||
+         device_type == ARROW_DEVICE_CUDA_MANAGED;
+}
+
+/* Writes into out why ArrowDeviceCuda() returns NULL for (device_type, device_id): a
+ * sentence for error messages (device_cuda.c; says so when this build has no CUDA). */
+void ArrowDevicePrivateCudaUnavailable(ArrowDeviceType device_type, int64_t device_id,
+                                       char* out, size_t out_size);
+
+/* Whether the CUDA device was compiled in (NANOARROW_DEVICE_WITH_CUDA). */
+int ArrowDevicePrivateHaveCuda(void);
+
+/* ENOTSUP with a message naming the device this build cannot serve and why. */
 static inline ArrowErrorCode ArrowDevicePrivateUnsupported(ArrowDeviceType type,
                                                            int64_t device_id,
                                                            struct ArrowError* error) {
-  ArrowErrorSet(error,
-                "device type %d (%s) with device_id %" PRId64
-                " is not supported: this build "
-                "of nanoarrow_device has the CPU device only",
-                (int)type, ArrowDevicePrivateTypeName(type), device_id);
+  if (ArrowDevicePrivateIsCudaType(type) && ArrowDevicePrivateHaveCuda()) {
+    char reason[384];
+    ArrowDevicePrivateCudaUnavailable(type, device_id, reason, sizeof(reason));
+    ArrowErrorSet(error,
+                  "device type %d (%s) with device_id %" PRId64 " is not available: %s",
+                  (int)type, ArrowDevicePrivateTypeName(type), device_id, reason);
+  } else {
+    ArrowErrorSet(error,
+                  "device type %d (%s) with device_id %" PRId64
+                  " is not supported: this build of nanoarrow_device has the %s "
+                  "only, and no device was registered for it (ArrowDeviceRegister())",
+                  (int)type, ArrowDevicePrivateTypeName(type), device_id,
+                  ArrowDevicePrivateHaveCuda() ? "CPU and CUDA devices" : "CPU device");
+  }
   return ENOTSUP;
 }
 

@@ -4,11 +4,13 @@
 
 #include <cstdio>
 #include <exception>
+#include <string>
 #include <utility>
 
 #include "nanoarrow/nanoarrow_device.hpp"
 
 #include "check.h"
+#include "sim_device.h"
 
 // An int32 CPU device array holding 1, 2, 3.
 static void MakeDeviceArray(struct ArrowDeviceArray* out) {
@@ -106,12 +108,117 @@ static void TestUniqueDeviceArrayView() {
   CHECK(view->device == nullptr);
 }
 
+// The wrappers over arrays of a non-CPU device (the simulated device of the C tests):
+// the array owns its buffers and its event, moves carry both, reset releases both
+// (the buffers first), and a view of it keeps device pointers.
+static void TestWrappersOverSimulatedDevice() {
+  SimDeviceSetUp();
+  {
+    nanoarrow::UniqueSchema schema;
+    nanoarrow::UniqueArray array;
+    NANOARROW_THROW_NOT_OK(ArrowSchemaInitFromType(schema.get(), NANOARROW_TYPE_STRING));
+    NANOARROW_THROW_NOT_OK(ArrowArrayInitFromType(array.get(), NANOARROW_TYPE_STRING));
+    NANOARROW_THROW_NOT_OK(ArrowArrayStartAppending(array.get()));
+    NANOARROW_THROW_NOT_OK(ArrowArrayAppendString(array.get(), ArrowCharView("device")));
+    NANOARROW_THROW_NOT_OK(ArrowArrayAppendString(array.get(), ArrowCharView("memory")));
+    NANOARROW_THROW_NOT_OK(ArrowArrayFinishBuildingDefault(array.get(), nullptr));
+
+    nanoarrow::device::UniqueDeviceArray host;
+    NANOARROW_THROW_NOT_OK(
+        ArrowDeviceArrayInit(ArrowDeviceCpu(), host.get(), array.get(), nullptr));
+    nanoarrow::device::UniqueDeviceArrayView host_view;
+    NANOARROW_THROW_NOT_OK(
+        ArrowArrayViewInitFromSchema(&host_view->array_view, schema.get(), nullptr));
+    NANOARROW_THROW_NOT_OK(ArrowDeviceArrayViewSetArray(host_view.get(), host.get(), nullptr));
+
+    struct SimStream* stream = SimStreamCreate(0);
+    nanoarrow::device::UniqueDeviceArray on_device;
+    NANOARROW_THROW_NOT_OK(
+        ArrowDeviceArrayViewCopyAsync(host_view.get(), SimDevice(0), on_device.get(), stream));
+    CHECK(on_device->device_type == SIM_DEVICE_TYPE);
+    CHECK(on_device->sync_event != nullptr);
+    void* event = on_device->sync_event;
+
+    nanoarrow::device::UniqueDeviceArray moved = std::move(on_device);
+    CHECK(on_device->array.release == nullptr);
+    CHECK(moved->sync_event == event);
+
+    nanoarrow::device::UniqueDeviceArrayView view;
+    NANOARROW_THROW_NOT_OK(ArrowArrayViewInitFromSchema(&view->array_view, schema.get(), nullptr));
+    NANOARROW_THROW_NOT_OK(ArrowDeviceArrayViewSetArray(view.get(), moved.get(), nullptr));
+    CHECK(view->device == SimDevice(0));
+    CHECK(view->sync_event == event);
+    CHECK(view->array_view.buffer_views[2].size_bytes == 12);
+    CHECK(SimIsDeviceMemory(view->array_view.buffer_views[1].data.data));
+    view.reset();
+    CHECK(SimDeviceStats()->events_destroyed == 0);
+
+    SimDeviceClearLog();
+    moved.reset();
+    CHECK(std::string(SimDeviceLog()).find("event-destroy#") != std::string::npos);
+    CHECK(SimDeviceStats()->events_destroyed == 1);
+    CHECK(SimDeviceStats()->live_allocations == 0);
+    SimStreamDestroy(stream);
+  }
+
+  // UniqueDevice over a device struct the caller initializes: reset releases it once.
+  {
+    static int releases = 0;
+    nanoarrow::device::UniqueDevice device;
+    *device.get() = *SimDevice(1);
+    device->release = [](struct ArrowDevice* self) {
+      releases++;
+      self->release = nullptr;
+    };
+    nanoarrow::device::UniqueDevice moved = std::move(device);
+    CHECK(moved->device_type == SIM_DEVICE_TYPE);
+    device.reset();
+    CHECK(releases == 0);
+    moved.reset();
+    CHECK(releases == 1);
+  }
+
+  char buf[256];
+  const char* message = SimDeviceCheckClean(buf, sizeof(buf));
+  CHECK(message == nullptr);
+  if (message != nullptr) {
+    std::fprintf(stderr, "simulated device: %s\n", message);
+  }
+  SimDeviceTearDown();
+}
+
+// The same over CUDA device memory, where a GPU is available.
+static void TestWrappersOverCuda() {
+  struct ArrowDevice* gpu = ArrowDeviceCuda(ARROW_DEVICE_CUDA, 0);
+  if (gpu == nullptr) {
+    std::printf("test_device_hpp: SKIP TestWrappersOverCuda (no CUDA device)\n");
+    return;
+  }
+  nanoarrow::UniqueArray array;
+  NANOARROW_THROW_NOT_OK(ArrowArrayInitFromType(array.get(), NANOARROW_TYPE_INT64));
+  NANOARROW_THROW_NOT_OK(ArrowArrayStartAppending(array.get()));
+  NANOARROW_THROW_NOT_OK(ArrowArrayAppendInt(array.get(), 7));
+  NANOARROW_THROW_NOT_OK(ArrowArrayFinishBuildingDefault(array.get(), nullptr));
+  nanoarrow::device::UniqueDeviceArray host;
+  NANOARROW_THROW_NOT_OK(ArrowDeviceArrayInit(ArrowDeviceCpu(), host.get(), array.get(), nullptr));
+  nanoarrow::device::UniqueDeviceArrayView view;
+  ArrowArrayViewInitFromType(&view->array_view, NANOARROW_TYPE_INT64);
+  NANOARROW_THROW_NOT_OK(ArrowDeviceArrayViewSetArray(view.get(), host.get(), nullptr));
+  nanoarrow::device::UniqueDeviceArray on_gpu;
+  NANOARROW_THROW_NOT_OK(ArrowDeviceArrayViewCopy(view.get(), gpu, on_gpu.get()));
+  CHECK(on_gpu->device_type == ARROW_DEVICE_CUDA);
+  NANOARROW_THROW_NOT_OK(ArrowDeviceArrayViewSetArray(view.get(), on_gpu.get(), nullptr));
+  CHECK(view->device == gpu);
+}
+
 int main() {
   try {
     TestUniqueDeviceArray();
     TestUniqueDeviceArrayStream();
     TestUniqueDevice();
     TestUniqueDeviceArrayView();
+    TestWrappersOverSimulatedDevice();
+    TestWrappersOverCuda();
   } catch (const std::exception& e) {
     std::fprintf(stderr, "unexpected exception: %s\n", e.what());
     return 1;

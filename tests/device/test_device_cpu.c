@@ -68,8 +68,17 @@ Test(device_cpu, resolve) {
                "0, DLPack's id for host memory, is the CPU too");
   cr_assert_null(ArrowDeviceResolve(ARROW_DEVICE_CPU, 1));
   cr_assert_null(ArrowDeviceResolve(ARROW_DEVICE_CPU, -2));
+  /* The CUDA types resolve to ArrowDeviceCuda(): NULL without CUDA, without a driver
+   * or without a GPU. */
+  cr_assert_eq(ArrowDeviceResolve(ARROW_DEVICE_CUDA, 0),
+               ArrowDeviceCuda(ARROW_DEVICE_CUDA, 0));
+  cr_assert_eq(ArrowDeviceResolve(ARROW_DEVICE_CUDA_HOST, 0),
+               ArrowDeviceCuda(ARROW_DEVICE_CUDA_HOST, 0));
+#if !defined(NANOARROW_DEVICE_WITH_CUDA)
   cr_assert_null(ArrowDeviceResolve(ARROW_DEVICE_CUDA, 0));
-  cr_assert_null(ArrowDeviceResolve(ARROW_DEVICE_CUDA_HOST, 0));
+  cr_assert_null(ArrowDeviceCuda(ARROW_DEVICE_CUDA, 0));
+#endif
+  cr_assert_null(ArrowDeviceResolve(ARROW_DEVICE_CUDA, 1 << 20));
   cr_assert_null(ArrowDeviceResolve(ARROW_DEVICE_METAL, 0));
   cr_assert_null(ArrowDeviceResolve(0, 0));
   cr_assert_null(ArrowDeviceResolve(-7, 0));
