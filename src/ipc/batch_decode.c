@@ -1017,6 +1017,15 @@ ArrowErrorCode ArrowIpcPrivateDecodeBatch(struct ArrowIpcDecoder* decoder,
     ArrowErrorSet(error, "body is NULL");
     return EINVAL;
   }
+  {
+    /* Bytes read so far, for the default budget of held bytes. */
+    struct ArrowIpcDecoderPrivate* counted =
+        (struct ArrowIpcDecoderPrivate*)decoder->private_data;
+    if (decoder->body_size_bytes > 0 &&
+        counted->bytes_read <= INT64_MAX - decoder->body_size_bytes) {
+      counted->bytes_read += decoder->body_size_bytes;
+    }
+  }
 
   memset(&ctx, 0, sizeof(ctx));
   IpcBatchSetLimits(&ctx, decoder);
@@ -1263,6 +1272,43 @@ ArrowErrorCode ArrowIpcPrivateDecoderDecodeShared(
 
 /* ---- Dictionary batches ---- */
 
+/* The bytes of the buffers of view and its children (dictionaries are counted
+ * with their own ids). */
+static int64_t IpcBatchViewContentBytes(const struct ArrowArrayView* view, int depth) {
+  int64_t total = 0;
+  int64_t i;
+  if (depth > NANOARROW_MAX_NESTING_DEPTH) return 0;
+  for (i = 0; i < NANOARROW_MAX_FIXED_BUFFERS; i++) total += view->buffer_views[i].size_bytes;
+  for (i = 0; i < view->n_variadic_buffers; i++) total += view->variadic_buffer_sizes[i];
+  for (i = 0; i < view->n_children; i++) {
+    total += IpcBatchViewContentBytes(view->children[i], depth + 1);
+  }
+  return total;
+}
+
+/* EINVAL: keeping a dictionary of new_held bytes beside the others' would take the
+ * decoder over its budget. */
+static ArrowErrorCode IpcBatchHeldError(const struct ArrowIpcDecoderPrivate* private_data,
+                                        int64_t id, int64_t others, int64_t new_held,
+                                        int64_t limit, struct ArrowError* error) {
+  int64_t held = new_held > INT64_MAX - others ? INT64_MAX : others + new_held;
+  if (private_data->max_held_bytes >= 0) {
+    ArrowErrorSet(error,
+                  "dictionary id %ld: the reader would hold %ld bytes of dictionaries, "
+                  "over its limit of %ld bytes (set by SetMaxHeldBytes)",
+                  (long)id, (long)held, (long)limit);
+  } else {
+    ArrowErrorSet(error,
+                  "dictionary id %ld: the reader would hold %ld bytes of dictionaries, "
+                  "over its limit of %ld bytes (the default: %d x the %ld message bytes "
+                  "read so far + %ld; SetMaxHeldBytes raises it)",
+                  (long)id, (long)held, (long)limit, NANOARROW_IPC_DEFAULT_HELD_BYTES_RATIO,
+                  (long)private_data->bytes_read,
+                  (long)NANOARROW_IPC_DEFAULT_HELD_BYTES_ALLOWANCE);
+  }
+  return EINVAL;
+}
+
 static ArrowErrorCode IpcBatchDecodeDictionary(struct ArrowIpcDecoder* decoder,
                                        const uint8_t* body, int64_t body_size,
                                        struct ArrowIpcSharedBlock* shared,
@@ -1274,8 +1320,12 @@ static ArrowErrorCode IpcBatchDecodeDictionary(struct ArrowIpcDecoder* decoder,
   struct ArrowIpcDictionaryEntry* entry = NULL;
   struct ArrowIpcSharedArray** slot = NULL;
   struct ArrowIpcSharedArray* holder;
+  struct ArrowArrayView* delta_view;
   struct ArrowArray values;
   ArrowErrorCode result;
+  int64_t limit;
+  int64_t others;
+  int64_t new_held = 0;
   int64_t i;
 
   if (private_data->message == NULL ||
@@ -1307,6 +1357,31 @@ static ArrowErrorCode IpcBatchDecodeDictionary(struct ArrowIpcDecoder* decoder,
                                       body_size, shared, shared == NULL, 0, &values,
                                       validation_level, NULL, error);
   NANOARROW_RETURN_NOT_OK(result);
+  delta_view = entry->tree.view.children[0];
+  limit = ArrowIpcPrivateDecoderHeldLimit(private_data);
+  others = private_data->held_bytes - entry->held_bytes;
+
+  if (private_data->dictionary_batch.is_delta && entry->current != NULL &&
+      entry->current->array.length > 0 && entry->current->growable &&
+      ArrowIpcRefIsUnique(&entry->current->refcount)) {
+    /* Nothing handed out uses the current values: the delta goes in place. */
+    result = ArrowIpcPrivateConcatenateInPlace(&entry->current->array, delta_view,
+                                               limit - others, &new_held, error);
+    values.release(&values);
+    if (result == EOVERFLOW) {
+      return IpcBatchHeldError(private_data, entry->id, others, new_held, limit, error);
+    }
+    NANOARROW_RETURN_NOT_OK(result);
+    entry->generation++;
+    entry->held_bytes = new_held;
+    private_data->held_bytes = others + new_held;
+    if (slot != NULL) {
+      ArrowIpcRefAdd(&entry->current->refcount);
+      if (*slot != NULL) ArrowIpcPrivateSharedArrayRelease(*slot);
+      *slot = entry->current;
+    }
+    return NANOARROW_OK;
+  }
 
   holder = (struct ArrowIpcSharedArray*)ArrowMalloc(sizeof(struct ArrowIpcSharedArray));
   if (holder == NULL) {
@@ -1315,10 +1390,12 @@ static ArrowErrorCode IpcBatchDecodeDictionary(struct ArrowIpcDecoder* decoder,
     return ENOMEM;
   }
   ArrowIpcRefInit(&holder->refcount);
+  holder->growable = 0;
 
   if (private_data->dictionary_batch.is_delta && entry->current != NULL &&
       entry->current->array.length > 0) {
-    struct ArrowArrayView* delta_view = entry->tree.view.children[0];
+    /* A copy of the current values with the delta appended, in storage that
+     * later deltas can grow. */
     struct ArrowArrayView old_view;
     ArrowArrayViewInitFromType(&old_view, NANOARROW_TYPE_UNINITIALIZED);
     result = ArrowArrayViewInitFromSchema(&old_view, entry->tree.schema.children[0], error);
@@ -1335,13 +1412,22 @@ static ArrowErrorCode IpcBatchDecodeDictionary(struct ArrowIpcDecoder* decoder,
       ArrowFree(holder);
       return result;
     }
+    holder->growable = ArrowIpcPrivateConcatCanGrow(entry->tree.schema.children[0]);
+    new_held = ArrowIpcPrivateBuilderContentBytes(&holder->array);
   } else {
+    new_held = IpcBatchViewContentBytes(delta_view, 0);
     ArrowArrayMove(&values, &holder->array);
   }
 
+  if (new_held > limit - others) {
+    ArrowIpcPrivateSharedArrayRelease(holder);
+    return IpcBatchHeldError(private_data, entry->id, others, new_held, limit, error);
+  }
   if (entry->current != NULL) ArrowIpcPrivateSharedArrayRelease(entry->current);
   entry->current = holder;
   entry->generation++;
+  entry->held_bytes = new_held;
+  private_data->held_bytes = others + new_held;
   if (slot != NULL) {
     ArrowIpcRefAdd(&holder->refcount);
     if (*slot != NULL) ArrowIpcPrivateSharedArrayRelease(*slot);
