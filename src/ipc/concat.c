@@ -530,6 +530,23 @@ static int64_t IpcConcatContentBytes(const struct ArrowArray* array) {
   return total;
 }
 
+/* At most the bytes appending view adds to a builder: its buffers (offsets, run
+ * ends and bitmaps rebased or realigned are no larger, give or take a byte) and a
+ * validity bitmap for every node, which the builder always has. */
+NANOARROW_COLD
+static int64_t IpcConcatAppendBound(const struct ArrowArrayView* view, int depth) {
+  int64_t total = 0;
+  int64_t i;
+  if (depth > NANOARROW_MAX_NESTING_DEPTH) return 0;
+  for (i = 0; i < NANOARROW_MAX_FIXED_BUFFERS; i++) total += view->buffer_views[i].size_bytes;
+  for (i = 0; i < view->n_variadic_buffers; i++) total += view->variadic_buffer_sizes[i];
+  total += view->length / 8 + 2;
+  for (i = 0; i < view->n_children; i++) {
+    total += IpcConcatAppendBound(view->children[i], depth + 1);
+  }
+  return total;
+}
+
 int64_t ArrowIpcPrivateBuilderContentBytes(const struct ArrowArray* builder) {
   return IpcConcatContentBytes(builder);
 }
@@ -562,6 +579,11 @@ ArrowErrorCode ArrowIpcPrivateConcatenateInPlace(struct ArrowArray* builder,
   if (result != NANOARROW_OK) {
     ArrowErrorSet(error, "dictionary delta: %s", local_error.message);
     return result;
+  }
+  /* Refused before anything grows when it cannot fit. */
+  if (IpcConcatAppendBound(delta_view, 0) > max_content_bytes - *content_out) {
+    *content_out += IpcConcatAppendBound(delta_view, 0);
+    return EOVERFLOW;
   }
   n_nodes = IpcConcatCountNodes(builder, 0);
   if (n_nodes < 0) {
