@@ -568,8 +568,9 @@ ArrowErrorCode ArrowIpcFileReaderArrayStream(struct ArrowIpcFileReader* reader,
  * NANOARROW_IPC_DEFAULT_HELD_BYTES_ALLOWANCE (64 x + 16 MiB): whatever the input
  * can make the decoder allocate per message (see "Reader limits"), what it keeps is
  * bounded by what it has read. Not counted: the spare capacity of a dictionary
- * grown by deltas (storage doubles when full, so at most as much again), and input
- * bytes that dictionaries decoded without a copy refer to.
+ * grown by deltas (storage doubles when full, so at most as much again), and the
+ * rest of the message bodies (input bytes) that dictionaries decoded from them keep
+ * alive besides their buffers.
  *
  * A delta is appended in place, in time proportional to its size (amortised), while
  * no array handed out still uses the dictionary's storage; otherwise, and for
