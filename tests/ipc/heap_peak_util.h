@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/resource.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -68,9 +69,10 @@ static inline int64_t PeakBaseline(void) { return 0; }
 
 /* Runs fn(arg) and sets *peak_out to the most memory it used at once, in bytes:
  * heap bytes under ASan (in this process), else the peak RSS of a fork()ed child
- * running it minus this process's peak RSS so far (the largest child this process
- * waited for: measure once per test, Criterion runs each test in its own
- * process). Returns fn's result (in the
+ * running it (the largest child this process waited for: measure once per test,
+ * before anything else big, as Criterion runs each test in its own process) minus
+ * this process's RSS when it forked (from /proc/self/statm, else its peak RSS).
+ * Returns fn's result (in the
  * child case its exit status, so fn must return 0..255 and must not use
  * Criterion assertions), or -1 when the child could not be run. */
 static inline int HeapPeakRun(int (*fn)(void* arg), void* arg, int64_t* peak_out) {
@@ -85,16 +87,27 @@ static inline int HeapPeakRun(int (*fn)(void* arg), void* arg, int64_t* peak_out
 #else
   struct rusage self;
   struct rusage children;
+  int64_t baseline;
+  long pages = 0;
+  long resident = 0;
   int status = 0;
   pid_t pid;
+  FILE* statm = fopen("/proc/self/statm", "r");
   getrusage(RUSAGE_SELF, &self);
+  baseline = (int64_t)self.ru_maxrss * 1024;
+  if (statm != NULL) {
+    if (fscanf(statm, "%ld %ld", &pages, &resident) == 2) {
+      baseline = (int64_t)resident * (int64_t)sysconf(_SC_PAGESIZE);
+    }
+    fclose(statm);
+  }
   pid = fork();
   if (pid < 0) return -1;
   if (pid == 0) _exit(fn(arg) & 0xFF);
   if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status)) return -1;
   getrusage(RUSAGE_CHILDREN, &children);
   /* ru_maxrss is in KiB on Linux. */
-  *peak_out = ((int64_t)children.ru_maxrss - (int64_t)self.ru_maxrss) * 1024;
+  *peak_out = (int64_t)children.ru_maxrss * 1024 - baseline;
   return WEXITSTATUS(status);
 #endif
 }
