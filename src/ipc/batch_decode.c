@@ -759,6 +759,59 @@ static ArrowErrorCode IpcBatchExportView(struct IpcBatchContext* ctx, struct Arr
   return NANOARROW_OK;
 }
 
+/* ArrowArrayViewValidate of a batch whose dictionaries were validated when they
+ * were decoded (at validated_level; deltas as they were appended): the batch's
+ * indices are checked against stand-ins of the dictionaries' lengths, so that
+ * each batch costs its own size, not that of every dictionary it uses. */
+static ArrowErrorCode IpcBatchValidate(struct IpcBatchContext* ctx,
+                                       struct ArrowArrayView* result_view,
+                                       enum ArrowValidationLevel validation_level,
+                                       struct ArrowError* error) {
+  struct ArrowIpcTree* tree = ctx->tree;
+  struct ArrowArrayView* stand_ins;
+  struct ArrowArrayView** saved;
+  ArrowErrorCode result;
+  int64_t n = 0;
+  int64_t k;
+  if (tree->n_dictionary_fields == 0) {
+    return ArrowArrayViewValidate(result_view, validation_level, error);
+  }
+  stand_ins = (struct ArrowArrayView*)ArrowMalloc(
+      tree->n_dictionary_fields *
+      (int64_t)(sizeof(struct ArrowArrayView) + sizeof(struct ArrowArrayView*)));
+  if (stand_ins == NULL) {
+    /* Validating the dictionaries as well is slower, not wrong. */
+    return ArrowArrayViewValidate(result_view, validation_level, error);
+  }
+  saved = (struct ArrowArrayView**)(stand_ins + tree->n_dictionary_fields);
+  for (k = 0; k < tree->n_fields && n < tree->n_dictionary_fields; k++) {
+    struct ArrowIpcTreeField* field = &tree->fields[k];
+    struct ArrowArrayView* view = field->view;
+    if (field->dictionary_index < 0 || view == NULL || view->dictionary == NULL) continue;
+    if (ctx->private_data->dictionaries[field->dictionary_index].validated_level <
+        (int32_t)validation_level) {
+      continue;
+    }
+    ArrowArrayViewInitFromType(&stand_ins[n], NANOARROW_TYPE_NA);
+    stand_ins[n].length = view->dictionary->length;
+    stand_ins[n].null_count = view->dictionary->length;
+    saved[n] = view->dictionary;
+    view->dictionary = &stand_ins[n];
+    n++;
+  }
+  result = ArrowArrayViewValidate(result_view, validation_level, error);
+  /* Put back in the same order (a field appears once). */
+  for (k = 0, n = 0; k < tree->n_fields && n < tree->n_dictionary_fields; k++) {
+    struct ArrowIpcTreeField* field = &tree->fields[k];
+    if (field->view != NULL && field->view->dictionary == &stand_ins[n]) {
+      field->view->dictionary = saved[n];
+      n++;
+    }
+  }
+  ArrowFree(stand_ins);
+  return result;
+}
+
 /* Exports result_view (field k) with the owner's references set to the number of
  * nodes; the owner's decoding reference is gone either way. */
 static ArrowErrorCode IpcBatchExport(struct IpcBatchContext* ctx,
@@ -1117,7 +1170,7 @@ ArrowErrorCode ArrowIpcPrivateDecodeBatch(struct ArrowIpcDecoder* decoder,
     /* Anything the quick checks could not vouch for gets the full treatment (and
      * its error message). */
     if (!(ctx.quick && ctx.quick_ok)) {
-      result = ArrowArrayViewValidate(result_view, validation_level, error);
+      result = IpcBatchValidate(&ctx, result_view, validation_level, error);
     }
   }
   if (result == NANOARROW_OK && out != NULL) {
@@ -1326,6 +1379,7 @@ static ArrowErrorCode IpcBatchDecodeDictionary(struct ArrowIpcDecoder* decoder,
   int64_t limit;
   int64_t others;
   int64_t new_held = 0;
+  enum ArrowValidationLevel new_level;
   int64_t i;
 
   if (private_data->message == NULL ||
@@ -1414,8 +1468,11 @@ static ArrowErrorCode IpcBatchDecodeDictionary(struct ArrowIpcDecoder* decoder,
     }
     holder->growable = ArrowIpcPrivateConcatCanGrow(entry->tree.schema.children[0]);
     new_held = ArrowIpcPrivateBuilderContentBytes(&holder->array);
+    /* Validated at FULL, the old values and the delta first. */
+    new_level = NANOARROW_VALIDATION_LEVEL_FULL;
   } else {
     new_held = IpcBatchViewContentBytes(delta_view, 0);
+    new_level = validation_level;
     ArrowArrayMove(&values, &holder->array);
   }
 
@@ -1427,6 +1484,7 @@ static ArrowErrorCode IpcBatchDecodeDictionary(struct ArrowIpcDecoder* decoder,
   entry->current = holder;
   entry->generation++;
   entry->held_bytes = new_held;
+  entry->validated_level = (int32_t)new_level;
   private_data->held_bytes = others + new_held;
   if (slot != NULL) {
     ArrowIpcRefAdd(&holder->refcount);

@@ -331,6 +331,7 @@ static ArrowErrorCode IpcDecoderRegisterDictionary(struct ArrowIpcDecoderPrivate
   entry->current = NULL;
   entry->generation = 0;
   entry->held_bytes = 0;
+  entry->validated_level = NANOARROW_VALIDATION_LEVEL_NONE;
   {
     /* The dictionary batch holds one column of the value type. */
     struct ArrowSchema wrapper;

@@ -255,6 +255,9 @@ struct ArrowIpcDictionaryEntry {
   int64_t generation;
   /* The bytes of current counted against the decoder's budget. */
   int64_t held_bytes;
+  /* The level current was validated at (enum ArrowValidationLevel): record
+   * batches validated at this level or below look only at its length. */
+  int32_t validated_level;
 };
 
 /* The encodings held in an ArrowIpcDictionaryEncodings' buffer. */

@@ -806,3 +806,41 @@ Test(ipc_held_bytes, stream_setter_refuses_other_streams) {
   ArrowArrayStreamRelease(&stream);
   ArrowBufferReset(&bytes);
 }
+
+/* Batches are checked against their dictionaries' lengths without validating the
+ * dictionaries again: an index past the end is still refused, after deltas too. */
+Test(ipc_held_bytes, index_past_grown_dictionary_refused) {
+  struct HeldWriter writer;
+  struct ArrowBuffer bytes;
+  struct ArrowArrayStream stream;
+  struct ArrowSchema schema;
+  struct ArrowArray batch;
+  int shared;
+  HELD_OK(HeldBegin(&writer, kHeldString, 1, NANOARROW_IPC_COMPRESSION_TYPE_NONE, 0));
+  HeldDictionary(&writer, 0, 0, 0, 3);
+  HeldBatch(&writer, 2);
+  HeldDictionary(&writer, 0, 1, 3, 5);
+  HeldDictionary(&writer, 0, 1, 5, 9);
+  HeldBatch(&writer, 8);
+  HeldBatch(&writer, 9);
+  ArrowBufferInit(&bytes);
+  HeldFinish(&writer, &bytes);
+  for (shared = 0; shared < 2; shared++) {
+    HeldOpen(&bytes, shared, -2, &stream);
+    HELD_OK(stream.get_schema(&stream, &schema));
+    ArrowSchemaRelease(&schema);
+    cr_assert_eq(stream.get_next(&stream, &batch), NANOARROW_OK, "%s",
+                 stream.get_last_error(&stream));
+    ArrowArrayRelease(&batch);
+    cr_assert_eq(stream.get_next(&stream, &batch), NANOARROW_OK, "%s",
+                 stream.get_last_error(&stream));
+    HeldCheckValues(kHeldString, batch.children[0]->dictionary, 9);
+    ArrowArrayRelease(&batch);
+    cr_assert_eq(stream.get_next(&stream, &batch), EINVAL);
+    cr_assert(strstr(stream.get_last_error(&stream), "in [0, 9) at index 1 but found 9") != NULL, "%s",
+              stream.get_last_error(&stream));
+    cr_log_info("%s", stream.get_last_error(&stream));
+    ArrowArrayStreamRelease(&stream);
+  }
+  ArrowBufferReset(&bytes);
+}
