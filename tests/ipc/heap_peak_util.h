@@ -55,7 +55,9 @@ static inline void PeakReset(void) {
 /* The heap bytes live now (take it right after PeakReset). */
 static inline int64_t PeakBaseline(void) { return g_heap_current_bytes; }
 /* Bytes allocated at the peak since PeakReset, beyond what was live then. */
-static inline int64_t PeakSinceReset(int64_t baseline) { return g_heap_peak_bytes - baseline; }
+static inline int64_t PeakSinceReset(int64_t baseline) {
+  return g_heap_peak_bytes - baseline;
+}
 #define HEAP_PEAK_CAN_MEASURE 1
 #else
 static inline void PeakReset(void) {}

@@ -6,23 +6,21 @@
  * deltas that decompress to 1 MiB each, thousands of small deltas) are built here
  * with the encoder, and their peak memory is asserted. */
 
+#include <criterion/criterion.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
-#include <criterion/criterion.h>
-
+#include "heap_peak_util.h"
 #include "nanoarrow/nanoarrow.h"
 #include "nanoarrow/nanoarrow_ipc.h"
 #include "nanoarrow/nanoarrow_ipc_writer.h"
 
-#include "heap_peak_util.h"
-
-#define HELD_OK(expr)                                                          \
-  do {                                                                         \
-    ArrowErrorCode held_rc_ = (expr);                                          \
-    cr_assert_eq(held_rc_, NANOARROW_OK, "%s failed: %d", #expr, held_rc_);    \
+#define HELD_OK(expr)                                                       \
+  do {                                                                      \
+    ArrowErrorCode held_rc_ = (expr);                                       \
+    cr_assert_eq(held_rc_, NANOARROW_OK, "%s failed: %d", #expr, held_rc_); \
   } while (0)
 
 /* ---- Values: element i of the whole dictionary, whichever message carries it ---- */
@@ -59,8 +57,8 @@ static int HeldIsNull(enum HeldKind kind, int64_t i) {
 }
 
 /* Builds the values [start, end) of kind into a new array and its view. */
-static void HeldValues(enum HeldKind kind, int64_t start, int64_t end, struct ArrowArray* array,
-                       struct ArrowArrayView* view) {
+static void HeldValues(enum HeldKind kind, int64_t start, int64_t end,
+                       struct ArrowArray* array, struct ArrowArrayView* view) {
   struct ArrowError error;
   char text[32];
   int64_t i;
@@ -108,7 +106,8 @@ static void HeldCheckValues(enum HeldKind kind, const struct ArrowArray* diction
   cr_assert_eq(ArrowArrayViewValidate(&view, NANOARROW_VALIDATION_LEVEL_FULL, &error),
                NANOARROW_OK, "%s", error.message);
   for (i = 0; i < length; i++) {
-    cr_assert_eq(ArrowArrayViewIsNull(&view, i), HeldIsNull(kind, i), "value %ld", (long)i);
+    cr_assert_eq(ArrowArrayViewIsNull(&view, i), HeldIsNull(kind, i), "value %ld",
+                 (long)i);
     if (HeldIsNull(kind, i)) continue;
     if (kind == kHeldString) {
       struct ArrowStringView value = ArrowArrayViewGetStringUnsafe(&view, i);
@@ -118,7 +117,8 @@ static void HeldCheckValues(enum HeldKind kind, const struct ArrowArray* diction
     } else if (kind == kHeldInt32) {
       cr_assert_eq(ArrowArrayViewGetIntUnsafe(&view, i), 7 * i, "value %ld", (long)i);
     } else if (kind == kHeldBool) {
-      cr_assert_eq(ArrowArrayViewGetIntUnsafe(&view, i), i % 3 == 0, "value %ld", (long)i);
+      cr_assert_eq(ArrowArrayViewGetIntUnsafe(&view, i), i % 3 == 0, "value %ld",
+                   (long)i);
     } else {
       cr_assert_eq(ArrowArrayViewGetIntUnsafe(&view, i), 0, "value %ld", (long)i);
     }
@@ -194,8 +194,8 @@ static void HeldAppendMessage(struct HeldWriter* writer, struct ArrowBuffer* blo
 }
 
 /* A DictionaryBatch of id holding values [start, end). */
-static void HeldDictionary(struct HeldWriter* writer, int64_t id, int is_delta, int64_t start,
-                           int64_t end) {
+static void HeldDictionary(struct HeldWriter* writer, int64_t id, int is_delta,
+                           int64_t start, int64_t end) {
   struct ArrowArray values;
   struct ArrowArrayView view;
   struct ArrowError error;
@@ -225,9 +225,9 @@ static void HeldBatch(struct HeldWriter* writer, int64_t last) {
   HELD_OK(ArrowArrayViewInitFromSchema(&view, &writer->schema, &error));
   cr_assert_eq(ArrowArrayViewSetArray(&view, &batch, &error), NANOARROW_OK, "%s",
                error.message);
-  cr_assert_eq(
-      ArrowIpcEncoderEncodeSimpleRecordBatch(&writer->encoder, &view, &writer->body, &error),
-      NANOARROW_OK, "%s", error.message);
+  cr_assert_eq(ArrowIpcEncoderEncodeSimpleRecordBatch(&writer->encoder, &view,
+                                                      &writer->body, &error),
+               NANOARROW_OK, "%s", error.message);
   HeldAppendMessage(writer, &writer->record_batch_blocks);
   ArrowArrayViewReset(&view);
   ArrowArrayRelease(&batch);
@@ -302,8 +302,8 @@ static void HeldDeltaStream(struct HeldWriter* writer, struct ArrowBuffer* out) 
 
 /* Reads the delta stream; keep_batches holds every batch until the end (so the
  * reader must copy instead of growing the dictionary in place). */
-static void HeldReadDeltas(const struct ArrowBuffer* bytes, enum HeldKind kind, int shared,
-                           int keep_batches) {
+static void HeldReadDeltas(const struct ArrowBuffer* bytes, enum HeldKind kind,
+                           int shared, int keep_batches) {
   struct ArrowArrayStream stream;
   struct ArrowSchema schema;
   struct ArrowArray batches[3];
@@ -347,13 +347,17 @@ static void HeldDeltasRoundTrip(enum HeldKind kind, enum ArrowIpcCompressionType
   ArrowBufferReset(&bytes);
 }
 
-Test(ipc_held_bytes, int32_deltas) { HeldDeltasRoundTrip(kHeldInt32, NANOARROW_IPC_COMPRESSION_TYPE_NONE); }
+Test(ipc_held_bytes, int32_deltas) {
+  HeldDeltasRoundTrip(kHeldInt32, NANOARROW_IPC_COMPRESSION_TYPE_NONE);
+}
 
 Test(ipc_held_bytes, string_deltas) {
   HeldDeltasRoundTrip(kHeldString, NANOARROW_IPC_COMPRESSION_TYPE_NONE);
 }
 
-Test(ipc_held_bytes, bool_deltas) { HeldDeltasRoundTrip(kHeldBool, NANOARROW_IPC_COMPRESSION_TYPE_NONE); }
+Test(ipc_held_bytes, bool_deltas) {
+  HeldDeltasRoundTrip(kHeldBool, NANOARROW_IPC_COMPRESSION_TYPE_NONE);
+}
 
 Test(ipc_held_bytes, zstd_deltas) {
   HeldDeltasRoundTrip(kHeldString, NANOARROW_IPC_COMPRESSION_TYPE_ZSTD);
@@ -393,8 +397,8 @@ static ArrowErrorCode HeldDecodeNext(struct HeldDecoder* d, struct ArrowError* e
       return NANOARROW_OK;
     }
     case NANOARROW_IPC_MESSAGE_TYPE_DICTIONARY_BATCH:
-      return ArrowIpcDecoderDecodeDictionary(&d->decoder, view,
-                                             NANOARROW_VALIDATION_LEVEL_FULL, NULL, error);
+      return ArrowIpcDecoderDecodeDictionary(
+          &d->decoder, view, NANOARROW_VALIDATION_LEVEL_FULL, NULL, error);
     default:
       return NANOARROW_OK;
   }
@@ -481,8 +485,8 @@ Test(ipc_held_bytes, decoder_budget_exceeded_raised_removed) {
   /* The delta would make 300 values: refused, the dictionary left as it was. */
   error.message[0] = '\0';
   cr_assert_eq(HeldDecodeNext(&d, &error), EINVAL);
-  cr_assert(strstr(error.message, "dictionary id 0: the reader would hold 3") != NULL, "%s",
-            error.message);
+  cr_assert(strstr(error.message, "dictionary id 0: the reader would hold 3") != NULL,
+            "%s", error.message);
   cr_assert(strstr(error.message, "over its limit of 250 bytes") != NULL, "%s",
             error.message);
   cr_assert_eq(HeldDictionaryLength(&d), 100);
@@ -545,10 +549,10 @@ Test(ipc_held_bytes, decoder_budget_with_dictionaries_slot) {
     view.size_bytes = d.decoder.body_size_bytes;
     d.position += d.decoder.header_size_bytes + d.decoder.body_size_bytes;
     error.message[0] = '\0';
-    cr_assert_eq(ArrowIpcDecoderDecodeDictionary(&d.decoder, view,
-                                                 NANOARROW_VALIDATION_LEVEL_FULL,
-                                                 &dictionaries, &error),
-                 k == 0 ? NANOARROW_OK : EINVAL, "message %d: %s", k, error.message);
+    cr_assert_eq(
+        ArrowIpcDecoderDecodeDictionary(&d.decoder, view, NANOARROW_VALIDATION_LEVEL_FULL,
+                                        &dictionaries, &error),
+        k == 0 ? NANOARROW_OK : EINVAL, "message %d: %s", k, error.message);
   }
   cr_assert(strstr(error.message, "dictionary id 0") != NULL, "%s", error.message);
   HELD_OK(ArrowIpcDictionariesFindCurrentValue(&dictionaries, 0, &values, &error));
@@ -635,7 +639,8 @@ Test(ipc_held_bytes, many_compressed_dictionaries_refused_in_bounded_memory) {
   int64_t peak = 0;
   int result;
   ArrowBufferInit(&bytes);
-  if (HeldManyDictionaries(1000, 0, &bytes) == ENOTSUP) cr_skip_test("built without ZSTD");
+  if (HeldManyDictionaries(1000, 0, &bytes) == ENOTSUP)
+    cr_skip_test("built without ZSTD");
   read.bytes = &bytes;
   read.budget = -2;
 
@@ -643,8 +648,8 @@ Test(ipc_held_bytes, many_compressed_dictionaries_refused_in_bounded_memory) {
    * decoded, the copy of the input the reader is given and its bookkeeping. */
   result = HeapPeakRun(&HeldReadAll, &read, &peak);
   cr_assert_eq(result, EINVAL);
-  cr_log_info("1000 ZSTD dictionaries (%ld bytes): peak %ld bytes", (long)bytes.size_bytes,
-              (long)peak);
+  cr_log_info("1000 ZSTD dictionaries (%ld bytes): peak %ld bytes",
+              (long)bytes.size_bytes, (long)peak);
   cr_assert_leq(peak, HeldDefaultLimit(bytes.size_bytes) + (4 << 20),
                 "peak %ld bytes for %ld input bytes", (long)peak, (long)bytes.size_bytes);
 
@@ -666,8 +671,8 @@ Test(ipc_held_bytes, compressed_deltas_refused_in_bounded_memory) {
   read.bytes = &bytes;
   read.budget = -2;
   cr_assert_eq(HeapPeakRun(&HeldReadAll, &read, &peak), EINVAL);
-  cr_log_info("100 ZSTD deltas of 1 MiB (%ld bytes): peak %ld bytes", (long)bytes.size_bytes,
-              (long)peak);
+  cr_log_info("100 ZSTD deltas of 1 MiB (%ld bytes): peak %ld bytes",
+              (long)bytes.size_bytes, (long)peak);
   /* The budget, the spare capacity of the growing dictionary (as much again) and
    * one delta being decoded and appended. */
   cr_assert_leq(peak, 2 * HeldDefaultLimit(bytes.size_bytes) + (4 << 20),
@@ -837,8 +842,9 @@ Test(ipc_held_bytes, index_past_grown_dictionary_refused) {
     HeldCheckValues(kHeldString, batch.children[0]->dictionary, 9);
     ArrowArrayRelease(&batch);
     cr_assert_eq(stream.get_next(&stream, &batch), EINVAL);
-    cr_assert(strstr(stream.get_last_error(&stream), "in [0, 9) at index 1 but found 9") != NULL, "%s",
-              stream.get_last_error(&stream));
+    cr_assert(strstr(stream.get_last_error(&stream),
+                     "in [0, 9) at index 1 but found 9") != NULL,
+              "%s", stream.get_last_error(&stream));
     cr_log_info("%s", stream.get_last_error(&stream));
     ArrowArrayStreamRelease(&stream);
   }
