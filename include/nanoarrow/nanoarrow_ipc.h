@@ -570,7 +570,8 @@ ArrowErrorCode ArrowIpcFileReaderArrayStream(struct ArrowIpcFileReader* reader,
  * bounded by what it has read. Not counted: the spare capacity of a dictionary
  * grown by deltas (storage doubles when full, so at most as much again), and the
  * rest of the message bodies (input bytes) that dictionaries decoded from them keep
- * alive besides their buffers.
+ * alive besides their buffers, and the buffers behind the last
+ * ArrowIpcDecoderDecodeArrayView (one message, within its per-message limits).
  *
  * A delta is appended in place, in time proportional to its size (amortised), while
  * no array handed out still uses the dictionary's storage; otherwise, and for
