@@ -43,6 +43,8 @@ FLOORS = {
     "IpcReadFloat64FromFile": "FloorMemcpyFloat64Read",
     "IpcReadFloat64LongFromFile": "FloorMemcpyFloat64Read",
     "IpcReadFloat64WideFromFile": "FloorMemcpyFloat64Read",
+    # Dictionary deltas of N x 2 KiB against N memcpy() calls of 2 KiB (same N).
+    "IpcReadDictionaryDeltas": "FloorMemcpyDictionaryDeltas",
 }
 
 # The time the Summary compares and the charts draw.
@@ -252,13 +254,17 @@ def parse_source_file(path):
 # Comparisons
 # ---------------------------------------------------------------------------
 
-def floor_ratio(results, function_name, metric=METRIC):
-    """Median time of a benchmark over its floor's, same configuration, or None."""
-    floor = FLOORS.get(function_name)
+def floor_ratio(results, name, metric=METRIC):
+    """Median time of a benchmark over its floor's, same configuration, or None.
+
+    name is a run name: a function, or a function with arguments ("F/1000"), whose
+    floor is the floor function with the same arguments."""
+    function = name.split("/")[0]
+    floor = FLOORS.get(function)
     if floor is None:
         return None
-    stats = results.get(function_name)
-    floor_stats = results.get(floor)
+    stats = results.get(name)
+    floor_stats = results.get(floor + name[len(function):])
     if not stats or not floor_stats or stats.error or floor_stats.error:
         return None
     value, floor_value = stats.time(metric), floor_stats.time(metric)
@@ -438,7 +444,7 @@ class Report:
                 local_spread=relative_spread(local_stats.time(self.metric),
                                              local_stats.repetitions) if ok else None,
                 local_error=local_stats.error if local_stats else None,
-                floor=floor_ratio(local_results, function, self.metric),
+                floor=floor_ratio(local_results, name, self.metric),
                 is_floor=function in FLOORS.values())
             rows.append(row)
         return rows
@@ -449,7 +455,7 @@ class Report:
         for config in self.available:
             stats = self.results[config["name"]].get(name)
             row = {"config": config["name"], "stats": stats,
-                   "floor": floor_ratio(self.results[config["name"]], name.split("/")[0],
+                   "floor": floor_ratio(self.results[config["name"]], name,
                                         self.metric)}
             rows.append(row)
         return rows

@@ -136,6 +136,17 @@ class FloorTest(unittest.TestCase):
         self.assertIsNone(report.floor_ratio(results, "FloorCopyInt32"))
         self.assertIsNone(report.floor_ratio({}, "ArrayViewGetInt32"))
 
+    def test_benchmark_with_arguments_uses_the_floor_with_the_same_arguments(self):
+        results = {"IpcReadDictionaryDeltas/1000": stats("IpcReadDictionaryDeltas/1000",
+                                                         [400, 400, 400]),
+                   "FloorMemcpyDictionaryDeltas/1000": stats(
+                       "FloorMemcpyDictionaryDeltas/1000", [100, 100, 100]),
+                   "FloorMemcpyDictionaryDeltas/250": stats(
+                       "FloorMemcpyDictionaryDeltas/250", [25, 25, 25])}
+        self.assertAlmostEqual(
+            report.floor_ratio(results, "IpcReadDictionaryDeltas/1000"), 4.0)
+        self.assertIsNone(report.floor_ratio(results, "IpcReadDictionaryDeltas/500"))
+
 
 SOURCE = """// Things to measure.
 // Second line.

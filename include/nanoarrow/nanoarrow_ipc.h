@@ -592,6 +592,56 @@ ArrowErrorCode ArrowIpcFileReaderArrayStream(struct ArrowIpcFileReader* reader,
                                              enum ArrowValidationLevel validation_level,
                                              struct ArrowError* error);
 
+/* ---- Memory held across messages (a budget per reader) ----
+ * Between messages a reader keeps the current values of every dictionary id:
+ * replacements, each with its deltas appended (decompressed sizes). Their bytes
+ * (the sizes of their buffers, every node of the values included) are counted
+ * against a budget per decoder; a DictionaryBatch whose values would take the
+ * total over it is refused with EINVAL, naming the dictionary id, the bytes the
+ * reader would hold and the limit, and the dictionaries stay as they were. By
+ * default the budget is NANOARROW_IPC_DEFAULT_HELD_BYTES_RATIO x the message bytes
+ * (headers and bodies) the decoder has decoded so far +
+ * NANOARROW_IPC_DEFAULT_HELD_BYTES_ALLOWANCE (64 x + 16 MiB): whatever the input
+ * can make the decoder allocate per message (see "Reader limits"), what it keeps is
+ * bounded by what it has read. Not counted: the spare capacity of a dictionary
+ * grown by deltas (storage doubles when full, so at most as much again), and the
+ * rest of the message bodies (input bytes) that dictionaries decoded from them keep
+ * alive besides their buffers, and the buffers behind the last
+ * ArrowIpcDecoderDecodeArrayView (one message, within its per-message limits).
+ *
+ * A delta is appended in place, in time proportional to its size (amortised), while
+ * no array handed out still uses the dictionary's storage; otherwise, and for
+ * values that hold dictionary-encoded fields themselves, the dictionary is copied
+ * first (arrays handed out never see their values change). */
+#if defined(NANOARROW_NAMESPACE)
+#define ArrowIpcDecoderSetMaxHeldBytes NANOARROW_SYMBOL(ArrowIpcDecoderSetMaxHeldBytes)
+#define ArrowIpcDecoderGetHeldBytes NANOARROW_SYMBOL(ArrowIpcDecoderGetHeldBytes)
+#define ArrowIpcArrayStreamReaderSetMaxHeldBytes \
+  NANOARROW_SYMBOL(ArrowIpcArrayStreamReaderSetMaxHeldBytes)
+#define ArrowIpcFileReaderSetMaxHeldBytes NANOARROW_SYMBOL(ArrowIpcFileReaderSetMaxHeldBytes)
+#endif
+
+#define NANOARROW_IPC_DEFAULT_HELD_BYTES_RATIO 64
+#define NANOARROW_IPC_DEFAULT_HELD_BYTES_ALLOWANCE ((int64_t)16 << 20)
+
+/* Sets decoder's budget to max_bytes (>= 0; INT64_MAX: no limit), or back to the
+ * default with -1 (EINVAL for anything else). It applies to the dictionaries
+ * decoded from now on; those held already stay. */
+ArrowErrorCode ArrowIpcDecoderSetMaxHeldBytes(struct ArrowIpcDecoder* decoder,
+                                              int64_t max_bytes);
+/* The bytes decoder holds now and the budget in force now (either may be NULL). */
+ArrowErrorCode ArrowIpcDecoderGetHeldBytes(struct ArrowIpcDecoder* decoder,
+                                           int64_t* held_bytes, int64_t* max_held_bytes);
+/* The budget of a stream made by ArrowIpcArrayStreamReaderInit* (also when it reads
+ * an IPC file); EINVAL for any other stream or a max_bytes below -1. */
+ArrowErrorCode ArrowIpcArrayStreamReaderSetMaxHeldBytes(struct ArrowArrayStream* stream,
+                                                        int64_t max_bytes);
+/* The budget of reader (as ArrowIpcDecoderSetMaxHeldBytes; set it before
+ * ArrowIpcFileReaderArrayStream, which moves the reader). The file's dictionaries are decoded by the first batch read, so
+ * a budget set between Init and that read covers them all. */
+ArrowErrorCode ArrowIpcFileReaderSetMaxHeldBytes(struct ArrowIpcFileReader* reader,
+                                                 int64_t max_bytes);
+
 #ifdef __cplusplus
 }
 #endif

@@ -796,6 +796,59 @@ static ArrowErrorCode IpcBatchExportView(struct IpcBatchContext* ctx, struct Arr
   return NANOARROW_OK;
 }
 
+/* ArrowArrayViewValidate of a batch whose dictionaries were validated when they
+ * were decoded (at validated_level; deltas as they were appended): the batch's
+ * indices are checked against stand-ins of the dictionaries' lengths, so that
+ * each batch costs its own size, not that of every dictionary it uses. */
+static ArrowErrorCode IpcBatchValidate(struct IpcBatchContext* ctx,
+                                       struct ArrowArrayView* result_view,
+                                       enum ArrowValidationLevel validation_level,
+                                       struct ArrowError* error) {
+  struct ArrowIpcTree* tree = ctx->tree;
+  struct ArrowArrayView* stand_ins;
+  struct ArrowArrayView** saved;
+  ArrowErrorCode result;
+  int64_t n = 0;
+  int64_t k;
+  if (tree->n_dictionary_fields == 0) {
+    return ArrowArrayViewValidate(result_view, validation_level, error);
+  }
+  stand_ins = (struct ArrowArrayView*)ArrowMalloc(
+      tree->n_dictionary_fields *
+      (int64_t)(sizeof(struct ArrowArrayView) + sizeof(struct ArrowArrayView*)));
+  if (stand_ins == NULL) {
+    /* Validating the dictionaries as well is slower, not wrong. */
+    return ArrowArrayViewValidate(result_view, validation_level, error);
+  }
+  saved = (struct ArrowArrayView**)(stand_ins + tree->n_dictionary_fields);
+  for (k = 0; k < tree->n_fields && n < tree->n_dictionary_fields; k++) {
+    struct ArrowIpcTreeField* field = &tree->fields[k];
+    struct ArrowArrayView* view = field->view;
+    if (field->dictionary_index < 0 || view == NULL || view->dictionary == NULL) continue;
+    if (ctx->private_data->dictionaries[field->dictionary_index].validated_level <
+        (int32_t)validation_level) {
+      continue;
+    }
+    ArrowArrayViewInitFromType(&stand_ins[n], NANOARROW_TYPE_NA);
+    stand_ins[n].length = view->dictionary->length;
+    stand_ins[n].null_count = view->dictionary->length;
+    saved[n] = view->dictionary;
+    view->dictionary = &stand_ins[n];
+    n++;
+  }
+  result = ArrowArrayViewValidate(result_view, validation_level, error);
+  /* Put back in the same order (a field appears once). */
+  for (k = 0, n = 0; k < tree->n_fields && n < tree->n_dictionary_fields; k++) {
+    struct ArrowIpcTreeField* field = &tree->fields[k];
+    if (field->view != NULL && field->view->dictionary == &stand_ins[n]) {
+      field->view->dictionary = saved[n];
+      n++;
+    }
+  }
+  ArrowFree(stand_ins);
+  return result;
+}
+
 /* Exports result_view (field k) with the owner's references set to the number of
  * nodes; the owner's decoding reference is gone either way. */
 static ArrowErrorCode IpcBatchExport(struct IpcBatchContext* ctx,
@@ -1054,6 +1107,15 @@ ArrowErrorCode ArrowIpcPrivateDecodeBatch(struct ArrowIpcDecoder* decoder,
     ArrowErrorSet(error, "body is NULL");
     return EINVAL;
   }
+  {
+    /* Bytes read so far, for the default budget of held bytes. */
+    struct ArrowIpcDecoderPrivate* counted =
+        (struct ArrowIpcDecoderPrivate*)decoder->private_data;
+    if (decoder->body_size_bytes > 0 &&
+        counted->bytes_read <= INT64_MAX - decoder->body_size_bytes) {
+      counted->bytes_read += decoder->body_size_bytes;
+    }
+  }
 
   memset(&ctx, 0, sizeof(ctx));
   IpcBatchSetLimits(&ctx, decoder);
@@ -1145,7 +1207,7 @@ ArrowErrorCode ArrowIpcPrivateDecodeBatch(struct ArrowIpcDecoder* decoder,
     /* Anything the quick checks could not vouch for gets the full treatment (and
      * its error message). */
     if (!(ctx.quick && ctx.quick_ok)) {
-      result = ArrowArrayViewValidate(result_view, validation_level, error);
+      result = IpcBatchValidate(&ctx, result_view, validation_level, error);
     }
   }
   if (result == NANOARROW_OK && out != NULL) {
@@ -1347,6 +1409,43 @@ ArrowErrorCode ArrowIpcPrivateDecoderDecodeShared(
 
 /* ---- Dictionary batches ---- */
 
+/* The bytes of the buffers of view and its children (dictionaries are counted
+ * with their own ids). */
+static int64_t IpcBatchViewContentBytes(const struct ArrowArrayView* view, int depth) {
+  int64_t total = 0;
+  int64_t i;
+  if (depth > NANOARROW_MAX_NESTING_DEPTH) return 0;
+  for (i = 0; i < NANOARROW_MAX_FIXED_BUFFERS; i++) total += view->buffer_views[i].size_bytes;
+  for (i = 0; i < view->n_variadic_buffers; i++) total += view->variadic_buffer_sizes[i];
+  for (i = 0; i < view->n_children; i++) {
+    total += IpcBatchViewContentBytes(view->children[i], depth + 1);
+  }
+  return total;
+}
+
+/* EINVAL: keeping a dictionary of new_held bytes beside the others' would take the
+ * decoder over its budget. */
+static ArrowErrorCode IpcBatchHeldError(const struct ArrowIpcDecoderPrivate* private_data,
+                                        int64_t id, int64_t others, int64_t new_held,
+                                        int64_t limit, struct ArrowError* error) {
+  int64_t held = new_held > INT64_MAX - others ? INT64_MAX : others + new_held;
+  if (private_data->max_held_bytes >= 0) {
+    ArrowErrorSet(error,
+                  "dictionary id %ld: the reader would hold %ld bytes of dictionaries, "
+                  "over its limit of %ld bytes (set by SetMaxHeldBytes)",
+                  (long)id, (long)held, (long)limit);
+  } else {
+    ArrowErrorSet(error,
+                  "dictionary id %ld: the reader would hold %ld bytes of dictionaries, "
+                  "over its limit of %ld bytes (the default: %d x the %ld message bytes "
+                  "read so far + %ld; SetMaxHeldBytes raises it)",
+                  (long)id, (long)held, (long)limit, NANOARROW_IPC_DEFAULT_HELD_BYTES_RATIO,
+                  (long)private_data->bytes_read,
+                  (long)NANOARROW_IPC_DEFAULT_HELD_BYTES_ALLOWANCE);
+  }
+  return EINVAL;
+}
+
 static ArrowErrorCode IpcBatchDecodeDictionary(struct ArrowIpcDecoder* decoder,
                                        const uint8_t* body, int64_t body_size,
                                        struct ArrowIpcSharedBlock* shared,
@@ -1358,8 +1457,13 @@ static ArrowErrorCode IpcBatchDecodeDictionary(struct ArrowIpcDecoder* decoder,
   struct ArrowIpcDictionaryEntry* entry = NULL;
   struct ArrowIpcSharedArray** slot = NULL;
   struct ArrowIpcSharedArray* holder;
+  struct ArrowArrayView* delta_view;
   struct ArrowArray values;
   ArrowErrorCode result;
+  int64_t limit;
+  int64_t others;
+  int64_t new_held = 0;
+  enum ArrowValidationLevel new_level;
   int64_t i;
 
   if (private_data->message == NULL ||
@@ -1391,6 +1495,31 @@ static ArrowErrorCode IpcBatchDecodeDictionary(struct ArrowIpcDecoder* decoder,
                                       body_size, shared, shared == NULL, 0, &values,
                                       validation_level, NULL, error);
   NANOARROW_RETURN_NOT_OK(result);
+  delta_view = entry->tree.view.children[0];
+  limit = ArrowIpcPrivateDecoderHeldLimit(private_data);
+  others = private_data->held_bytes - entry->held_bytes;
+
+  if (private_data->dictionary_batch.is_delta && entry->current != NULL &&
+      entry->current->array.length > 0 && entry->current->growable &&
+      ArrowIpcRefIsUnique(&entry->current->refcount)) {
+    /* Nothing handed out uses the current values: the delta goes in place. */
+    result = ArrowIpcPrivateConcatenateInPlace(&entry->current->array, delta_view,
+                                               limit - others, &new_held, error);
+    values.release(&values);
+    if (result == EOVERFLOW) {
+      return IpcBatchHeldError(private_data, entry->id, others, new_held, limit, error);
+    }
+    NANOARROW_RETURN_NOT_OK(result);
+    entry->generation++;
+    entry->held_bytes = new_held;
+    private_data->held_bytes = others + new_held;
+    if (slot != NULL) {
+      ArrowIpcRefAdd(&entry->current->refcount);
+      if (*slot != NULL) ArrowIpcPrivateSharedArrayRelease(*slot);
+      *slot = entry->current;
+    }
+    return NANOARROW_OK;
+  }
 
   holder = (struct ArrowIpcSharedArray*)ArrowMalloc(sizeof(struct ArrowIpcSharedArray));
   if (holder == NULL) {
@@ -1399,10 +1528,12 @@ static ArrowErrorCode IpcBatchDecodeDictionary(struct ArrowIpcDecoder* decoder,
     return ENOMEM;
   }
   ArrowIpcRefInit(&holder->refcount);
+  holder->growable = 0;
 
   if (private_data->dictionary_batch.is_delta && entry->current != NULL &&
       entry->current->array.length > 0) {
-    struct ArrowArrayView* delta_view = entry->tree.view.children[0];
+    /* A copy of the current values with the delta appended, in storage that
+     * later deltas can grow. */
     struct ArrowArrayView old_view;
     ArrowArrayViewInitFromType(&old_view, NANOARROW_TYPE_UNINITIALIZED);
     result = ArrowArrayViewInitFromSchema(&old_view, entry->tree.schema.children[0], error);
@@ -1419,13 +1550,26 @@ static ArrowErrorCode IpcBatchDecodeDictionary(struct ArrowIpcDecoder* decoder,
       ArrowFree(holder);
       return result;
     }
+    holder->growable = ArrowIpcPrivateConcatCanGrow(entry->tree.schema.children[0]);
+    new_held = ArrowIpcPrivateBuilderContentBytes(&holder->array);
+    /* Validated at FULL, the old values and the delta first. */
+    new_level = NANOARROW_VALIDATION_LEVEL_FULL;
   } else {
+    new_held = IpcBatchViewContentBytes(delta_view, 0);
+    new_level = validation_level;
     ArrowArrayMove(&values, &holder->array);
   }
 
+  if (new_held > limit - others) {
+    ArrowIpcPrivateSharedArrayRelease(holder);
+    return IpcBatchHeldError(private_data, entry->id, others, new_held, limit, error);
+  }
   if (entry->current != NULL) ArrowIpcPrivateSharedArrayRelease(entry->current);
   entry->current = holder;
   entry->generation++;
+  entry->held_bytes = new_held;
+  entry->validated_level = (int32_t)new_level;
+  private_data->held_bytes = others + new_held;
   if (slot != NULL) {
     ArrowIpcRefAdd(&holder->refcount);
     if (*slot != NULL) ArrowIpcPrivateSharedArrayRelease(*slot);

@@ -440,3 +440,190 @@ ArrowErrorCode ArrowIpcPrivateConcatenate(const struct ArrowSchema* schema,
   if (result != NANOARROW_OK) ArrowArrayRelease(out);
   return result;
 }
+
+/* ---- Appending in place ----
+ *
+ * A dictionary that received a delta is a builder array (ArrowArrayInitFromSchema)
+ * whose buffers grow geometrically (ArrowBufferReserve doubles the capacity), so a
+ * delta appended to it costs its own size plus, once per doubling, a copy of what
+ * is there: n deltas cost O(total size), not O(n x total size). Before appending,
+ * the size of every node is noted so that a failed append can be undone. */
+
+/* What one node of a builder held before an append. */
+struct IpcConcatMark {
+  int64_t length;
+  int64_t null_count;
+  int64_t bitmap_bits;
+  int64_t sizes[NANOARROW_MAX_FIXED_BUFFERS];
+  int32_t n_variadic;
+};
+
+NANOARROW_COLD
+static int64_t IpcConcatCountNodes(const struct ArrowArray* array, int depth) {
+  int64_t n = 1;
+  int64_t i;
+  if (depth > NANOARROW_MAX_NESTING_DEPTH) return -1;
+  for (i = 0; i < array->n_children; i++) {
+    int64_t n_child = IpcConcatCountNodes(array->children[i], depth + 1);
+    if (n_child < 0) return -1;
+    n += n_child;
+  }
+  return n;
+}
+
+NANOARROW_COLD
+static void IpcConcatMarkNodes(const struct ArrowArray* array, struct IpcConcatMark* marks,
+                               int64_t* k) {
+  const struct ArrowArrayPrivateData* private_data =
+      (const struct ArrowArrayPrivateData*)array->private_data;
+  struct IpcConcatMark* mark = &marks[(*k)++];
+  int64_t i;
+  mark->length = array->length;
+  mark->null_count = array->null_count;
+  mark->bitmap_bits = private_data->bitmap.size_bits;
+  mark->sizes[0] = private_data->bitmap.buffer.size_bytes;
+  for (i = 1; i < NANOARROW_MAX_FIXED_BUFFERS; i++) {
+    mark->sizes[i] = private_data->buffers[i - 1].size_bytes;
+  }
+  mark->n_variadic = private_data->n_variadic_buffers;
+  for (i = 0; i < array->n_children; i++) IpcConcatMarkNodes(array->children[i], marks, k);
+}
+
+/* Puts every node back as marked; shrink also gives the spare capacity back. */
+NANOARROW_COLD
+static void IpcConcatRestoreNodes(struct ArrowArray* array, const struct IpcConcatMark* marks,
+                                  int64_t* k, int shrink) {
+  struct ArrowArrayPrivateData* private_data =
+      (struct ArrowArrayPrivateData*)array->private_data;
+  const struct IpcConcatMark* mark = &marks[(*k)++];
+  int64_t i;
+  array->length = mark->length;
+  array->null_count = mark->null_count;
+  private_data->bitmap.size_bits = mark->bitmap_bits;
+  (void)ArrowBufferResize(&private_data->bitmap.buffer, mark->sizes[0], (char)shrink);
+  for (i = 1; i < NANOARROW_MAX_FIXED_BUFFERS; i++) {
+    (void)ArrowBufferResize(&private_data->buffers[i - 1], mark->sizes[i], (char)shrink);
+  }
+  for (i = mark->n_variadic; i < private_data->n_variadic_buffers; i++) {
+    ArrowBufferReset(&private_data->variadic_buffers[i]);
+    private_data->variadic_buffer_sizes[i] = 0;
+  }
+  private_data->n_variadic_buffers = mark->n_variadic;
+  for (i = 0; i < array->n_children; i++) {
+    IpcConcatRestoreNodes(array->children[i], marks, k, shrink);
+  }
+}
+
+NANOARROW_COLD
+static int64_t IpcConcatContentBytes(const struct ArrowArray* array) {
+  const struct ArrowArrayPrivateData* private_data =
+      (const struct ArrowArrayPrivateData*)array->private_data;
+  int64_t total = private_data->bitmap.buffer.size_bytes;
+  int64_t i;
+  for (i = 0; i < NANOARROW_MAX_FIXED_BUFFERS - 1; i++) {
+    total += private_data->buffers[i].size_bytes;
+  }
+  for (i = 0; i < private_data->n_variadic_buffers; i++) {
+    total += private_data->variadic_buffers[i].size_bytes;
+  }
+  for (i = 0; i < array->n_children; i++) total += IpcConcatContentBytes(array->children[i]);
+  return total;
+}
+
+/* At most the bytes appending view adds to a builder: its buffers (offsets, run
+ * ends and bitmaps rebased or realigned are no larger, give or take a byte) and a
+ * validity bitmap for every node, which the builder always has. */
+NANOARROW_COLD
+static int64_t IpcConcatAppendBound(const struct ArrowArrayView* view, int depth) {
+  int64_t total = 0;
+  int64_t i;
+  if (depth > NANOARROW_MAX_NESTING_DEPTH) return 0;
+  for (i = 0; i < NANOARROW_MAX_FIXED_BUFFERS; i++) total += view->buffer_views[i].size_bytes;
+  for (i = 0; i < view->n_variadic_buffers; i++) total += view->variadic_buffer_sizes[i];
+  total += view->length / 8 + 2;
+  for (i = 0; i < view->n_children; i++) {
+    total += IpcConcatAppendBound(view->children[i], depth + 1);
+  }
+  return total;
+}
+
+int64_t ArrowIpcPrivateBuilderContentBytes(const struct ArrowArray* builder) {
+  return IpcConcatContentBytes(builder);
+}
+
+int ArrowIpcPrivateConcatCanGrow(const struct ArrowSchema* schema) {
+  int64_t i;
+  if (schema->dictionary != NULL) return 0;
+  for (i = 0; i < schema->n_children; i++) {
+    if (!ArrowIpcPrivateConcatCanGrow(schema->children[i])) return 0;
+  }
+  return 1;
+}
+
+NANOARROW_COLD
+ArrowErrorCode ArrowIpcPrivateConcatenateInPlace(struct ArrowArray* builder,
+                                                 struct ArrowArrayView* delta_view,
+                                                 int64_t max_content_bytes,
+                                                 int64_t* content_out,
+                                                 struct ArrowError* error) {
+  struct ArrowError local_error;
+  struct IpcConcatMark* marks;
+  int64_t n_nodes;
+  int64_t k = 0;
+  int shrink = 0;
+  ArrowErrorCode result;
+
+  *content_out = IpcConcatContentBytes(builder);
+  local_error.message[0] = '\0';
+  result = ArrowArrayViewValidate(delta_view, NANOARROW_VALIDATION_LEVEL_FULL, &local_error);
+  if (result != NANOARROW_OK) {
+    ArrowErrorSet(error, "dictionary delta: %s", local_error.message);
+    return result;
+  }
+  /* Refused before anything grows when it cannot fit. */
+  if (IpcConcatAppendBound(delta_view, 0) > max_content_bytes - *content_out) {
+    *content_out += IpcConcatAppendBound(delta_view, 0);
+    return EOVERFLOW;
+  }
+  n_nodes = IpcConcatCountNodes(builder, 0);
+  if (n_nodes < 0) {
+    ArrowErrorSet(error, "dictionary nested more than %d levels deep",
+                  NANOARROW_MAX_NESTING_DEPTH);
+    return EINVAL;
+  }
+  marks = (struct IpcConcatMark*)ArrowMalloc(n_nodes * (int64_t)sizeof(struct IpcConcatMark));
+  if (marks == NULL) {
+    ArrowErrorSet(error, "out of memory concatenating a dictionary delta");
+    return ENOMEM;
+  }
+  IpcConcatMarkNodes(builder, marks, &k);
+
+  /* The current values were checked when they became this builder, and every
+   * append keeps them valid (offsets, run ends and view buffer indexes are rebased
+   * with range checks), so only the delta is validated element by element. */
+  result = IpcConcatAppend(builder, delta_view, 0, delta_view->length, 0, 0, error);
+  if (result == NANOARROW_OK) {
+    *content_out = IpcConcatContentBytes(builder);
+    if (*content_out > max_content_bytes) {
+      result = EOVERFLOW;
+      shrink = 1;
+    }
+  } else if (result == ERANGE) {
+    ArrowErrorSet(error, "concatenated dictionary exceeds its offsets' or run ends' range");
+  } else if (result == ENOMEM) {
+    ArrowErrorSet(error, "out of memory concatenating a dictionary delta");
+  }
+  if (result != NANOARROW_OK) {
+    k = 0;
+    IpcConcatRestoreNodes(builder, marks, &k, shrink);
+  }
+  ArrowFree(marks);
+  /* Points the exported buffers at the (possibly moved) storage. */
+  if (ArrowArrayFinishBuilding(builder, NANOARROW_VALIDATION_LEVEL_DEFAULT, &local_error) !=
+          NANOARROW_OK &&
+      result == NANOARROW_OK) {
+    ArrowErrorSet(error, "dictionary with its delta appended: %s", local_error.message);
+    result = EINVAL;
+  }
+  return result;
+}

@@ -330,6 +330,8 @@ static ArrowErrorCode IpcDecoderRegisterDictionary(struct ArrowIpcDecoderPrivate
   entry->id = id;
   entry->current = NULL;
   entry->generation = 0;
+  entry->held_bytes = 0;
+  entry->validated_level = NANOARROW_VALIDATION_LEVEL_NONE;
   {
     /* The dictionary batch holds one column of the value type. */
     struct ArrowSchema wrapper;
@@ -360,6 +362,7 @@ static void IpcDecoderResetDictionaries(struct ArrowIpcDecoderPrivate* private_d
   ArrowFree(private_data->dictionaries);
   private_data->dictionaries = NULL;
   private_data->n_dictionaries = 0;
+  private_data->held_bytes = 0;
   ArrowIpcDictionaryEncodingsReset(&private_data->encodings);
 }
 
@@ -379,6 +382,7 @@ ArrowErrorCode ArrowIpcDecoderInit(struct ArrowIpcDecoder* decoder) {
   ArrowIpcDictionaryEncodingsInit(&private_data->encodings);
   private_data->body_endianness = NANOARROW_IPC_ENDIANNESS_UNINITIALIZED;
   private_data->max_decompressed_bytes = -1;
+  private_data->max_held_bytes = -1;
   if (ArrowIpcSerialDecompressor(&private_data->decompressor) != NANOARROW_OK) {
     ArrowFree(private_data);
     return ENOMEM;
@@ -419,6 +423,35 @@ ArrowErrorCode ArrowIpcDecoderSetMaxDecompressedBytes(struct ArrowIpcDecoder* de
   struct ArrowIpcDecoderPrivate* private_data = IpcDecoderGetPrivate(decoder);
   if (private_data == NULL || max_bytes < -1) return EINVAL;
   private_data->max_decompressed_bytes = max_bytes;
+  return NANOARROW_OK;
+}
+
+ArrowErrorCode ArrowIpcDecoderSetMaxHeldBytes(struct ArrowIpcDecoder* decoder,
+                                              int64_t max_bytes) {
+  struct ArrowIpcDecoderPrivate* private_data = IpcDecoderGetPrivate(decoder);
+  if (private_data == NULL || max_bytes < -1) return EINVAL;
+  private_data->max_held_bytes = max_bytes;
+  return NANOARROW_OK;
+}
+
+int64_t ArrowIpcPrivateDecoderHeldLimit(const struct ArrowIpcDecoderPrivate* private_data) {
+  if (private_data->max_held_bytes >= 0) return private_data->max_held_bytes;
+  if (private_data->bytes_read > (INT64_MAX - NANOARROW_IPC_DEFAULT_HELD_BYTES_ALLOWANCE) /
+                                     NANOARROW_IPC_DEFAULT_HELD_BYTES_RATIO) {
+    return INT64_MAX;
+  }
+  return NANOARROW_IPC_DEFAULT_HELD_BYTES_RATIO * private_data->bytes_read +
+         NANOARROW_IPC_DEFAULT_HELD_BYTES_ALLOWANCE;
+}
+
+ArrowErrorCode ArrowIpcDecoderGetHeldBytes(struct ArrowIpcDecoder* decoder,
+                                           int64_t* held_bytes, int64_t* max_held_bytes) {
+  struct ArrowIpcDecoderPrivate* private_data = IpcDecoderGetPrivate(decoder);
+  if (private_data == NULL) return EINVAL;
+  if (held_bytes != NULL) *held_bytes = private_data->held_bytes;
+  if (max_held_bytes != NULL) {
+    *max_held_bytes = ArrowIpcPrivateDecoderHeldLimit(private_data);
+  }
   return NANOARROW_OK;
 }
 
@@ -692,6 +725,10 @@ ArrowErrorCode ArrowIpcDecoderDecodeHeader(struct ArrowIpcDecoder* decoder,
 
   private_data->message = data.data.as_uint8;
   private_data->message_size = decoder->header_size_bytes;
+  /* Bytes read so far, for the default budget (bodies count when decoded). */
+  if (private_data->bytes_read <= INT64_MAX - decoder->header_size_bytes) {
+    private_data->bytes_read += decoder->header_size_bytes;
+  }
   return NANOARROW_OK;
 }
 

@@ -306,6 +306,13 @@ ArrowErrorCode ArrowIpcFileReaderSetMaxDecompressedBytes(struct ArrowIpcFileRead
   return ArrowIpcDecoderSetMaxDecompressedBytes(&private_data->decoder, max_bytes);
 }
 
+ArrowErrorCode ArrowIpcFileReaderSetMaxHeldBytes(struct ArrowIpcFileReader* reader,
+                                                 int64_t max_bytes) {
+  struct IpcFileReaderPrivate* private_data = (struct IpcFileReaderPrivate*)reader->private_data;
+  if (private_data == NULL) return EINVAL;
+  return ArrowIpcDecoderSetMaxHeldBytes(&private_data->decoder, max_bytes);
+}
+
 ArrowErrorCode ArrowIpcFileReaderReadBatch(struct ArrowIpcFileReader* reader, int64_t i,
                                            struct ArrowArray* out,
                                            enum ArrowValidationLevel validation_level,

@@ -33,6 +33,11 @@
 #define ArrowIpcPrivateInputStreamIsSeekableFile \
   NANOARROW_SYMBOL(ArrowIpcPrivateInputStreamIsSeekableFile)
 #define ArrowIpcPrivateConcatenate NANOARROW_SYMBOL(ArrowIpcPrivateConcatenate)
+#define ArrowIpcPrivateConcatenateInPlace NANOARROW_SYMBOL(ArrowIpcPrivateConcatenateInPlace)
+#define ArrowIpcPrivateConcatCanGrow NANOARROW_SYMBOL(ArrowIpcPrivateConcatCanGrow)
+#define ArrowIpcPrivateBuilderContentBytes \
+  NANOARROW_SYMBOL(ArrowIpcPrivateBuilderContentBytes)
+#define ArrowIpcPrivateDecoderHeldLimit NANOARROW_SYMBOL(ArrowIpcPrivateDecoderHeldLimit)
 #define ArrowIpcPrivateDecoderAdoptSchema \
   NANOARROW_SYMBOL(ArrowIpcPrivateDecoderAdoptSchema)
 #define ArrowIpcPrivateDictionariesSlot NANOARROW_SYMBOL(ArrowIpcPrivateDictionariesSlot)
@@ -145,6 +150,9 @@ void ArrowIpcPrivateOwnerRelease(struct ArrowIpcBatchOwner* owner);
 struct ArrowIpcSharedArray {
   ArrowIpcRefCount refcount;
   struct ArrowArray array;
+  /* Non-zero when array is a builder made by ArrowIpcPrivateConcatenate, which
+   * deltas may grow in place while nothing else refers to it. */
+  int growable;
 };
 
 /* out becomes an independent array tree over shared->array (one reference per
@@ -218,6 +226,11 @@ struct ArrowIpcDictionaryEntry {
   struct ArrowIpcSharedArray* current;
   /* Bumped whenever current changes. */
   int64_t generation;
+  /* The bytes of current counted against the decoder's budget. */
+  int64_t held_bytes;
+  /* The level current was validated at (enum ArrowValidationLevel): record
+   * batches validated at this level or below look only at its length. */
+  int32_t validated_level;
 };
 
 /* The encodings held in an ArrowIpcDictionaryEncodings' buffer. */
@@ -248,6 +261,12 @@ struct ArrowIpcDecoderPrivate {
   struct ArrowIpcDecompressor decompressor;
   /* Decompressed bytes a message body may declare (-1: the default ratio). */
   int64_t max_decompressed_bytes;
+  /* The budget of bytes kept across messages (-1: the default, tied to
+   * bytes_read), the bytes held now (the dictionaries' held_bytes), and the
+   * message bytes decoded so far (headers and bodies). */
+  int64_t max_held_bytes;
+  int64_t held_bytes;
+  int64_t bytes_read;
   struct ArrowIpcFooter footer;
 
   /* The last decoded header (points into the caller's data). */
@@ -328,6 +347,27 @@ ArrowErrorCode ArrowIpcPrivateConcatenate(const struct ArrowSchema* schema,
                                           struct ArrowArrayView* old_view,
                                           struct ArrowArrayView* delta_view,
                                           struct ArrowArray* out, struct ArrowError* error);
+
+/* Appends delta_view (validated at FULL here) to builder, a result of
+ * ArrowIpcPrivateConcatenate that nothing else refers to (its values may move).
+ * *content_out receives the bytes builder's buffers then hold; over
+ * max_content_bytes, the append is undone (spare capacity released) and EOVERFLOW
+ * returned without a message. On any failure builder holds what it held before. */
+ArrowErrorCode ArrowIpcPrivateConcatenateInPlace(struct ArrowArray* builder,
+                                                 struct ArrowArrayView* delta_view,
+                                                 int64_t max_content_bytes,
+                                                 int64_t* content_out,
+                                                 struct ArrowError* error);
+
+/* Non-zero when deltas of values of type schema can be appended in place (no
+ * dictionary-encoded field inside the values). */
+int ArrowIpcPrivateConcatCanGrow(const struct ArrowSchema* schema);
+
+/* The bytes held by the buffers of a builder array (sizes, not capacities). */
+int64_t ArrowIpcPrivateBuilderContentBytes(const struct ArrowArray* builder);
+
+/* The decoder's budget of held bytes now (see ArrowIpcDecoderSetMaxHeldBytes). */
+int64_t ArrowIpcPrivateDecoderHeldLimit(const struct ArrowIpcDecoderPrivate* private_data);
 
 /* A read-only copy of in (fields, names, metadata, dictionaries) in one allocation,
  * released through out->release. For the library's own bookkeeping only: its children

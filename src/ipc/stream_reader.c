@@ -125,6 +125,10 @@ static ArrowErrorCode IpcStreamStartFileMode(struct IpcStreamReaderPrivate* priv
         (const struct ArrowIpcDecoderPrivate*)private_data->decoder.private_data;
     result = ArrowIpcFileReaderSetMaxDecompressedBytes(
         &private_data->file_reader, decoder_private->max_decompressed_bytes);
+    if (result == NANOARROW_OK) {
+      result = ArrowIpcFileReaderSetMaxHeldBytes(&private_data->file_reader,
+                                                 decoder_private->max_held_bytes);
+    }
     if (result != NANOARROW_OK) ArrowIpcFileReaderReset(&private_data->file_reader);
   }
   ArrowBufferReset(all);
@@ -259,8 +263,11 @@ static ArrowErrorCode IpcStreamReadMessageAhead(struct IpcStreamReaderPrivate* p
   }
   view.data.as_uint8 = private_data->input_block->src.data + private_data->input_position;
   if (view.data.as_uint8 != header_data) {
-    /* The header moved to a new chunk: decode it where it now lives. */
+    /* The header moved to a new chunk: decode it where it now lives (its bytes
+     * were counted as read already). */
     NANOARROW_RETURN_NOT_OK(ArrowIpcDecoderDecodeHeader(decoder, view, error));
+    ((struct ArrowIpcDecoderPrivate*)decoder->private_data)->bytes_read -=
+        decoder->header_size_bytes;
   }
   body_out->data.as_uint8 = view.data.as_uint8 + decoder->header_size_bytes;
   body_out->size_bytes = decoder->body_size_bytes;
@@ -710,6 +717,20 @@ ArrowErrorCode ArrowIpcArrayStreamReaderInitWithLimits(
   } else if (private_data->options.use_shared_buffers &&
              ArrowIpcPrivateInputStreamIsSeekableFile(&private_data->input)) {
     private_data->read_ahead = 1;
+  }
+  return NANOARROW_OK;
+}
+
+ArrowErrorCode ArrowIpcArrayStreamReaderSetMaxHeldBytes(struct ArrowArrayStream* stream,
+                                                        int64_t max_bytes) {
+  struct IpcStreamReaderPrivate* private_data;
+  if (stream == NULL || stream->release != &IpcStreamReaderRelease || max_bytes < -1) {
+    return EINVAL;
+  }
+  private_data = (struct IpcStreamReaderPrivate*)stream->private_data;
+  NANOARROW_RETURN_NOT_OK(ArrowIpcDecoderSetMaxHeldBytes(&private_data->decoder, max_bytes));
+  if (private_data->is_file) {
+    return ArrowIpcFileReaderSetMaxHeldBytes(&private_data->file_reader, max_bytes);
   }
   return NANOARROW_OK;
 }

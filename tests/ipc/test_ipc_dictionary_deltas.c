@@ -274,17 +274,51 @@ static int64_t DeltaCountMarker(const struct ArrowBuffer* bytes, int32_t marker)
   return count;
 }
 
+/* Checks that batch k (read with read_schema) equals the one written. */
+static void DeltaCheckBatch(const struct ArrowSchema* read_schema, struct ArrowArray* read,
+                            DeltaSchemaFn make_values, DeltaFillFn fill, int k) {
+  struct ArrowSchema schema;
+  struct ArrowArray expected;
+  struct ArrowArrayView expected_view;
+  struct ArrowArrayView read_view;
+  struct ArrowError error;
+  int equal = 0;
+  DeltaBatch(&schema, &expected, make_values, fill, kDeltaSizes[k]);
+  DELTA_OK(ArrowArrayViewInitFromSchema(&expected_view, &schema, &error));
+  DELTA_OK(ArrowArrayViewSetArray(&expected_view, &expected, &error));
+  DELTA_OK(ArrowArrayViewInitFromSchema(&read_view, read_schema, &error));
+  cr_assert_eq(ArrowArrayViewSetArray(&read_view, read, &error), NANOARROW_OK,
+               "batch %d: %s", k, error.message);
+  cr_assert_eq(ArrowArrayViewValidate(&read_view, NANOARROW_VALIDATION_LEVEL_FULL, &error),
+               NANOARROW_OK, "batch %d: %s", k, error.message);
+  cr_assert_eq(read_view.children[0]->dictionary->length,
+               expected_view.children[0]->dictionary->length, "batch %d", k);
+#if defined(NANOARROW_TEST_HAVE_TESTING)
+  DELTA_OK(ArrowTestingCompareArray(&schema, read, &expected, &equal, &error));
+  cr_assert(equal, "batch %d differs: %s", k, error.message);
+#else
+  (void)equal; /* values are compared only with the testing library */
+#endif
+  ArrowArrayViewReset(&read_view);
+  ArrowArrayViewReset(&expected_view);
+  ArrowArrayRelease(&expected);
+  ArrowSchemaRelease(&schema);
+}
+
 /* Reads bytes (taken over) back and checks every batch equals the one written,
- * dictionary included; shared selects zero-copy batches. */
+ * dictionary included; shared selects zero-copy batches. With keep, every batch
+ * is read before any is checked, so later deltas must not disturb the
+ * dictionaries earlier batches hold (the reader copies the dictionary for them);
+ * without, each batch is checked and released before the next is read (the
+ * reader appends the deltas in place). */
 static void DeltaReadBack(struct ArrowBuffer* bytes, DeltaSchemaFn make_values,
-                          DeltaFillFn fill, int shared) {
+                          DeltaFillFn fill, int shared, int keep) {
   struct ArrowIpcInputStream input;
   struct ArrowArrayStream stream;
   struct ArrowIpcArrayStreamReaderOptions options;
   struct ArrowSchema read_schema;
   struct ArrowArray read[DELTA_N_BATCHES];
   struct ArrowArray end;
-  struct ArrowError error;
   int k;
 
   options.field_index = -1;
@@ -293,44 +327,24 @@ static void DeltaReadBack(struct ArrowBuffer* bytes, DeltaSchemaFn make_values,
   DELTA_OK(ArrowIpcArrayStreamReaderInit(&stream, &input, &options));
   cr_assert_eq(stream.get_schema(&stream, &read_schema), NANOARROW_OK, "%s",
                stream.get_last_error(&stream));
-  /* Every batch is read before any is checked, so later deltas must not
-   * disturb the dictionaries earlier batches hold. */
   for (k = 0; k < DELTA_N_BATCHES; k++) {
     cr_assert_eq(stream.get_next(&stream, &read[k]), NANOARROW_OK, "batch %d: %s", k,
                  stream.get_last_error(&stream));
     cr_assert_neq(read[k].release, NULL, "batch %d missing", k);
+    if (!keep) {
+      DeltaCheckBatch(&read_schema, &read[k], make_values, fill, k);
+      ArrowArrayRelease(&read[k]);
+    }
   }
   cr_assert_eq(stream.get_next(&stream, &end), NANOARROW_OK);
   cr_assert_eq(end.release, NULL);
 
-  for (k = 0; k < DELTA_N_BATCHES; k++) {
-    struct ArrowSchema schema;
-    struct ArrowArray expected;
-    struct ArrowArrayView expected_view;
-    struct ArrowArrayView read_view;
-    int equal = 0;
-    DeltaBatch(&schema, &expected, make_values, fill, kDeltaSizes[k]);
-    DELTA_OK(ArrowArrayViewInitFromSchema(&expected_view, &schema, &error));
-    DELTA_OK(ArrowArrayViewSetArray(&expected_view, &expected, &error));
-    DELTA_OK(ArrowArrayViewInitFromSchema(&read_view, &read_schema, &error));
-    cr_assert_eq(ArrowArrayViewSetArray(&read_view, &read[k], &error), NANOARROW_OK,
-                 "batch %d: %s", k, error.message);
-    cr_assert_eq(ArrowArrayViewValidate(&read_view, NANOARROW_VALIDATION_LEVEL_FULL, &error),
-                 NANOARROW_OK, "batch %d: %s", k, error.message);
-    cr_assert_eq(read_view.children[0]->dictionary->length,
-                 expected_view.children[0]->dictionary->length, "batch %d", k);
-#if defined(NANOARROW_TEST_HAVE_TESTING)
-    DELTA_OK(ArrowTestingCompareArray(&schema, &read[k], &expected, &equal, &error));
-    cr_assert(equal, "batch %d differs: %s", k, error.message);
-#else
-    (void)equal; /* values are compared only with the testing library */
-#endif
-    ArrowArrayViewReset(&read_view);
-    ArrowArrayViewReset(&expected_view);
-    ArrowArrayRelease(&expected);
-    ArrowSchemaRelease(&schema);
+  if (keep) {
+    for (k = 0; k < DELTA_N_BATCHES; k++) {
+      DeltaCheckBatch(&read_schema, &read[k], make_values, fill, k);
+      ArrowArrayRelease(&read[k]);
+    }
   }
-  for (k = 0; k < DELTA_N_BATCHES; k++) ArrowArrayRelease(&read[k]);
   ArrowSchemaRelease(&read_schema);
   ArrowArrayStreamRelease(&stream);
 }
@@ -400,14 +414,16 @@ static void DeltaEncode(struct ArrowBuffer* bytes, DeltaSchemaFn make_values,
   ArrowIpcEncoderReset(&encoder);
 }
 
+/* Copying and zero-copy, each keeping every batch and releasing each at once. */
 static void DeltaReadBothWays(struct ArrowBuffer* bytes, DeltaSchemaFn make_values,
                               DeltaFillFn fill) {
-  struct ArrowBuffer copy;
-  ArrowBufferInit(&copy);
-  DELTA_OK(ArrowBufferAppend(&copy, bytes->data, bytes->size_bytes));
-  DeltaReadBack(bytes, make_values, fill, 0);
-  DeltaReadBack(&copy, make_values, fill, 1);
-  ArrowBufferReset(&copy);
+  int mode;
+  for (mode = 0; mode < 4; mode++) {
+    struct ArrowBuffer copy;
+    ArrowBufferInit(&copy);
+    DELTA_OK(ArrowBufferAppend(&copy, bytes->data, bytes->size_bytes));
+    DeltaReadBack(&copy, make_values, fill, mode % 2, mode / 2);
+  }
 }
 
 /* Through the writer (checking, when check_marker, that value 0 and the last

@@ -14,61 +14,12 @@
 #include "nanoarrow/nanoarrow.h"
 #include "nanoarrow/nanoarrow_ipc.h"
 
+#include "heap_peak_util.h"
 #include "message_test_util.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define LIMITS_HAVE_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define LIMITS_HAVE_ASAN 1
-#endif
-#endif
+/* ---- Peak heap tracking (ASan builds only; tests/ipc/heap_peak_util.h) ---- */
 
-/* ---- Peak heap tracking (ASan builds only) ---- */
-
-#ifdef LIMITS_HAVE_ASAN
-/* From the sanitizer runtime's allocator interface (declared here: gcc does not
- * install <sanitizer/allocator_interface.h>). */
-int __sanitizer_install_malloc_and_free_hooks(void (*malloc_hook)(const volatile void*,
-                                                                  size_t),
-                                              void (*free_hook)(const volatile void*));
-size_t __sanitizer_get_allocated_size(const volatile void* ptr);
-
-static volatile int64_t g_current_bytes;
-static volatile int64_t g_peak_bytes;
-
-static void LimitsMallocHook(const volatile void* ptr, size_t size) {
-  (void)ptr;
-  g_current_bytes += (int64_t)size;
-  if (g_current_bytes > g_peak_bytes) g_peak_bytes = g_current_bytes;
-}
-
-static void LimitsFreeHook(const volatile void* ptr) {
-  if (ptr != NULL) g_current_bytes -= (int64_t)__sanitizer_get_allocated_size(ptr);
-}
-
-static void PeakReset(void) {
-  static int installed = 0;
-  if (!installed) {
-    __sanitizer_install_malloc_and_free_hooks(&LimitsMallocHook, &LimitsFreeHook);
-    installed = 1;
-  }
-  g_peak_bytes = g_current_bytes;
-}
-
-/* Bytes allocated at the peak since PeakReset, beyond what was live then. */
-static int64_t PeakSinceReset(int64_t baseline) { return g_peak_bytes - baseline; }
-static int64_t PeakBaseline(void) { return g_current_bytes; }
-#define LIMITS_CAN_MEASURE 1
-#else
-static void PeakReset(void) {}
-static int64_t PeakSinceReset(int64_t baseline) {
-  (void)baseline;
-  return 0;
-}
-static int64_t PeakBaseline(void) { return 0; }
-#define LIMITS_CAN_MEASURE 0
-#endif
+#define LIMITS_CAN_MEASURE HEAP_PEAK_CAN_MEASURE
 
 /* ---- Hand-built messages (the helpers are in message_test_util.h) ---- */
 
