@@ -156,7 +156,8 @@ static ArrowErrorCode HeldBegin(struct HeldWriter* writer, enum HeldKind kind,
   ArrowBufferInit(&writer->body);
   ArrowBufferInit(&writer->dictionary_blocks);
   ArrowBufferInit(&writer->record_batch_blocks);
-  result = ArrowIpcEncoderSetCompression(&writer->encoder, codec, &error);
+  result = ArrowIpcEncoderSetCompression(&writer->encoder, codec,
+                                         NANOARROW_IPC_COMPRESSION_LEVEL_DEFAULT, &error);
   if (result != NANOARROW_OK) {
     ArrowIpcEncoderReset(&writer->encoder);
     return result;
