@@ -934,7 +934,7 @@ static ArrowErrorCode ArrowIpcQueueCompressedBuffer(
     struct ArrowIpcEncoderPrivate* private_data, const void* data, int64_t size,
     int borrowed, struct ArrowError* error) {
   struct ArrowIpcPendingBuffer pending;
-  struct ArrowIpcCompressSlot* slot;
+  struct ArrowIpcCompressSlot* slot = NULL;
   struct ArrowBufferView src;
   int result;
 
