@@ -18,7 +18,9 @@
 #     work (tests/namespace via CMake, and from the bundle); without namespaces
 #     the same link must fail with duplicate symbols
 #  5. every symbol exported by libnanoarrow.a, libnanoarrow_ipc.a and
-#     libnanoarrow_device.a starts with Arrow (or with the namespace when one is set)
+#     libnanoarrow_device.a starts with Arrow (or with the namespace when one is set);
+#     5b. each public one is declared in the bundle as binding generators expect
+#     (tools/check-header-rules.py: `NANOARROW_DLL` first, `//` comments)
 #  6. the examples build against an installed copy via find_package and via
 #     pkg-config, and via add_subdirectory/FetchContent (examples/cmake-subdirectory)
 #  7. Meson: meson.build matches CMakeLists.txt, src/common and src/ipc; when
@@ -320,6 +322,12 @@ fi
 check_prefix "libnanoarrow_device.a" "$work/lib/libnanoarrow_device.a" '^Arrow'
 check_prefix "libnanoarrow_device.a (NANOARROW_NAMESPACE=CheckNs)" \
   "$work/lib-ns/libnanoarrow_device.a" '^CheckNs'
+
+step "5b. the bundled headers follow the declaration rules bindings parse"
+header_libs=("$work/lib/libnanoarrow.a" "$work/lib/libnanoarrow_device.a")
+[ "$have_ipc" = 1 ] && header_libs+=("$work/lib/libnanoarrow_ipc.a")
+python3 tools/check-header-rules.py dist "${header_libs[@]}" ||
+  fail "a public declaration does not follow the header rules (tools/check-header-rules.py)"
 
 # ---------------------------------------------------------------------------
 step "6. examples against an installed copy"
