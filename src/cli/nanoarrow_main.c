@@ -54,7 +54,8 @@ static const char* kConvertUsage =
     "usage: nanoarrow convert IN OUT [--to stream|file|json] [--compression lz4|zstd]\n"
     "Converts between IPC stream, IPC file and integration JSON. The output format\n"
     "defaults from OUT's extension (.arrow/.arrow_file/.feather: file, .json: json,\n"
-    "otherwise stream). --compression compresses IPC bodies.\n";
+    "otherwise stream). --compression compresses IPC bodies (and aligns their buffers\n"
+    "to 64 bytes, as Arrow C++ and arrow-rs do).\n";
 static const char* kIntegrationUsage =
     "usage: nanoarrow integration --arrow=PATH --json=PATH --mode=MODE\n"
     "MODE is ARROW_TO_JSON, JSON_TO_ARROW (writes an IPC file) or VALIDATE (exit 1\n"

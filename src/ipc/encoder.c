@@ -127,6 +127,9 @@ struct ArrowIpcEncoderPrivate {
   struct ArrowIpcFbb fbb;
   enum ArrowIpcCompressionType codec;
   int64_t alignment;
+  /* Non-zero while emitting values that need more than 8-byte alignment (decimal128
+   * and decimal256): they are stored compressed even when that does not pay. */
+  int keep_compressed;
   /* Collected while walking a record batch: FieldNode and Buffer structs
    * (little-endian) and variadicBufferCounts. */
   struct ArrowBuffer nodes;
@@ -246,7 +249,11 @@ ArrowErrorCode ArrowIpcEncoderFinalizeBuffer(struct ArrowIpcEncoder* encoder,
     return ArrowBufferAppend(out, flatbuffer->data, flatbuffer->size_bytes);
   }
 
-  padded_size = (flatbuffer->size_bytes + 7) / 8 * 8;
+  /* The message (prefix and flatbuffer) is a multiple of the alignment, so that a
+   * body that follows a message starting aligned starts aligned too. */
+  padded_size = 8 + flatbuffer->size_bytes;
+  padded_size += (-padded_size) & (private_data->alignment - 1);
+  padded_size -= 8;
   if (padded_size > INT32_MAX) return ERANGE;
   ArrowIpcFbbStoreLE(prefix, 0xFFFFFFFFu, 4);
   ArrowIpcFbbStoreLE(prefix + 4, (uint64_t)padded_size, 4);
@@ -863,10 +870,22 @@ static ArrowErrorCode ArrowIpcEmitBufferImpl(struct ArrowIpcEncoderPrivate* priv
                                              struct ArrowBuffer* body, const void* data,
                                              int64_t size, int borrowed,
                                              struct ArrowError* error) {
-  int64_t offset = private_data->body_length;
+  int64_t offset;
   int64_t length = size;
   int64_t padding;
   uint8_t* buffer_struct;
+
+  /* In a compressed body each buffer is its 8-byte length prefix, then the
+   * compressed or (prefix -1) raw bytes: the prefix goes 8 bytes before an
+   * alignment boundary so that raw values start aligned, as they do in an
+   * uncompressed body (readers that use them in place, e.g. polars for decimal128,
+   * need their natural alignment). Nothing moves at the default alignment of 8. */
+  if (private_data->codec != NANOARROW_IPC_COMPRESSION_TYPE_NONE && size != 0) {
+    padding = (-(private_data->body_length + 8)) & (private_data->alignment - 1);
+    NANOARROW_RETURN_NOT_OK(ArrowBufferAppendFill(body, 0, padding));
+    private_data->body_length += padding;
+  }
+  offset = private_data->body_length;
 
   if (private_data->codec == NANOARROW_IPC_COMPRESSION_TYPE_NONE || size == 0) {
     NANOARROW_RETURN_NOT_OK(ArrowIpcBodyAppend(private_data, body, data, size, borrowed));
@@ -878,7 +897,7 @@ static ArrowErrorCode ArrowIpcEmitBufferImpl(struct ArrowIpcEncoderPrivate* priv
     NANOARROW_RETURN_NOT_OK(ArrowIpcCompress(private_data, data, size,
                                              body->data + body->size_bytes + 8, bound,
                                              &compressed_size, error));
-    if (compressed_size < size) {
+    if (compressed_size < size || private_data->keep_compressed) {
       ArrowIpcFbbStoreLE(body->data + body->size_bytes, (uint64_t)size, 8);
       body->size_bytes += 8 + compressed_size;
       private_data->body_length += 8 + compressed_size;
@@ -1050,6 +1069,20 @@ static ArrowErrorCode ArrowIpcEmitFixed(struct ArrowIpcEncoderPrivate* private_d
     ArrowErrorSet(error, "Buffer %d is too small for offset %" PRId64
                          " and length %" PRId64, buffer_i, start, length);
     return EINVAL;
+  }
+  /* A reader copies a compressed body's buffer to decode it; a raw (-1) one it may
+   * use in place after its 8-byte prefix, where values can count on 8-byte alignment
+   * only: polars then panics on the i128 values of a decimal128 buffer. Decimals are
+   * therefore always stored compressed (as Arrow C++ and arrow-rs store every
+   * buffer). */
+  if (view->storage_type == NANOARROW_TYPE_DECIMAL128 ||
+      view->storage_type == NANOARROW_TYPE_DECIMAL256) {
+    ArrowErrorCode result;
+    private_data->keep_compressed = 1;
+    result = ArrowIpcEmitBuffer(private_data, body, data + start * element_size,
+                                length * element_size, error);
+    private_data->keep_compressed = 0;
+    return result;
   }
   return ArrowIpcEmitBuffer(private_data, body, data + start * element_size,
                             length * element_size, error);
