@@ -174,3 +174,7 @@ const int ArrowIpcPrivateFbrTypeTables[ARROW_IPC_FBR_N_TYPE_IDS] = {
     ARROW_IPC_FBR_T_LIST_VIEW,
     ARROW_IPC_FBR_T_LARGE_LIST_VIEW,
 };
+
+#undef FBR_FIELD
+#undef FBR_TABLE
+#undef FBR_EMPTY
