@@ -2,9 +2,12 @@
  *
  * Only what Arrow's Schema.fbs / Message.fbs / File.fbs need: tables (through their
  * vtables), scalar and struct fields, vectors of scalars / structs / tables,
- * strings and unions. Every accessor re-checks what it reads against the buffer
- * (a failed check reads as "field absent"), and the verifier helpers report the
- * first violation with a message, so decoding never trusts the input.
+ * strings and unions. Fields are taken by key (ARROW_IPC_FBR_<TABLE>_<FIELD>), whose
+ * id and width come from one description of those schemas (flatbuf_fields.c), never
+ * from the caller. Every accessor re-checks what it reads against the buffer (a
+ * failed check reads as "field absent"), and the verifier helpers report the first
+ * violation with a message naming table and field, so decoding never trusts the
+ * input.
  *
  * Wire format recap: all integers are little-endian. The buffer starts with a
  * uint32 offset to the root table. A table starts with an int32 soffset; the
@@ -17,7 +20,6 @@
 #define NANOARROW_IPC_FLATBUF_READER_H_INCLUDED
 
 #include <stdint.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "nanoarrow/nanoarrow.h"
@@ -438,26 +440,37 @@ static inline void ArrowIpcFbrVerifierInit(struct ArrowIpcFbrVerifier* verifier,
   verifier->error = error;
 }
 
-static inline int ArrowIpcFbrVerifyTableAt(struct ArrowIpcFbrVerifier* verifier,
-                                          int64_t pos, int depth, const char* what,
-                                          struct ArrowIpcFbrTable* out) {
+/* The table at pos; what (and, when not NULL, "." field) names it in errors. */
+static inline int ArrowIpcFbrVerifyTableAtField(struct ArrowIpcFbrVerifier* verifier,
+                                               int64_t pos, int depth, const char* what,
+                                               const char* field,
+                                               struct ArrowIpcFbrTable* out) {
+  const char* dot = field != NULL ? "." : "";
+  if (field == NULL) field = "";
   if (depth > ARROW_IPC_FBR_MAX_DEPTH) {
-    ArrowErrorSet(verifier->error, "flatbuffer nesting deeper than %d at %s",
-                  ARROW_IPC_FBR_MAX_DEPTH, what);
+    ArrowErrorSet(verifier->error, "flatbuffer nesting deeper than %d at %s%s%s",
+                  ARROW_IPC_FBR_MAX_DEPTH, what, dot, field);
     return EINVAL;
   }
   if (--verifier->tables_left < 0) {
-    ArrowErrorSet(verifier->error, "flatbuffer has more tables than its size allows (%s)",
-                  what);
+    ArrowErrorSet(verifier->error,
+                  "flatbuffer has more tables than its size allows (%s%s%s)", what, dot,
+                  field);
     return EINVAL;
   }
   if (ArrowIpcFbrTableInit(verifier->data, verifier->size, pos, out) != 0) {
     ArrowErrorSet(verifier->error,
-                  "flatbuffer table %s at offset %ld is out of bounds or misaligned",
-                  what, (long)pos);
+                  "flatbuffer table %s%s%s at offset %ld is out of bounds or misaligned",
+                  what, dot, field, (long)pos);
     return EINVAL;
   }
   return NANOARROW_OK;
+}
+
+static inline int ArrowIpcFbrVerifyTableAt(struct ArrowIpcFbrVerifier* verifier,
+                                          int64_t pos, int depth, const char* what,
+                                          struct ArrowIpcFbrTable* out) {
+  return ArrowIpcFbrVerifyTableAtField(verifier, pos, depth, what, NULL, out);
 }
 
 /* Every field of a table the schema names: each present one fits in the table at
@@ -527,18 +540,18 @@ static inline int ArrowIpcFbrVerifySubTable(struct ArrowIpcFbrVerifier* verifier
                                            enum ArrowIpcFbrFieldKey key, int depth,
                                            struct ArrowIpcFbrTable* out, int* present) {
   const struct ArrowIpcFbrFieldSpec* spec = ArrowIpcFbrSpec(key);
-  char what[96];
+  const char* table_name = ArrowIpcPrivateFbrTables[spec->table].name;
   int64_t target;
   *present = 0;
   if (!ArrowIpcFbrHasField(table, key)) return NANOARROW_OK;
-  snprintf(what, sizeof(what), "%s.%s", ArrowIpcPrivateFbrTables[spec->table].name,
-           spec->name);
   target = ArrowIpcFbrGetOffsetTarget(table, key);
   if (target < 0) {
-    ArrowErrorSet(verifier->error, "flatbuffer offset of %s is out of bounds", what);
+    ArrowErrorSet(verifier->error, "flatbuffer offset of %s.%s is out of bounds",
+                  table_name, spec->name);
     return EINVAL;
   }
-  NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyTableAt(verifier, target, depth, what, out));
+  NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyTableAtField(verifier, target, depth,
+                                                       table_name, spec->name, out));
   *present = 1;
   return NANOARROW_OK;
 }
