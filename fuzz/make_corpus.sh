@@ -1,7 +1,8 @@
 #!/bin/sh
 # Builds the seed corpora of every harness under OUT_DIR (one directory each) from
 # the conformance data in ../shared/arrow-testing/data (symlinked, never copied into
-# the repository), the regression inputs kept in fuzz/regressions/, and, when
+# the repository), the regression inputs kept in fuzz/regressions/, the polars-written
+# seeds in fuzz/seeds/polars/, and, when
 # WRITER_SEEDS is an executable (fuzz_writer_seeds, built with the harnesses), the
 # streams and files our own writer produces.
 #
@@ -105,6 +106,13 @@ for h in "$here"/regressions/*/; do
   name=$(basename "$h")
   link_into "$out/$name" "$h"*
 done
+
+# Files and streams polars wrote (its Rust flatbuffers builder orders and sizes the
+# tables unlike Arrow C++'s and ours; fuzz/seeds/polars/README.md says how they were
+# made).
+link_into "$out/ipc_stream_fuzzer" "$here"/seeds/polars/*.stream
+link_into "$out/ipc_decoder_fuzzer" "$here"/seeds/polars/*.stream
+link_into "$out/ipc_file_fuzzer" "$here"/seeds/polars/*.arrow_file
 
 if [ -n "$writer_seeds" ] && [ -x "$writer_seeds" ]; then
   mkdir -p "$out/.writer"

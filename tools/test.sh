@@ -64,6 +64,10 @@ printf '\n== test.sh: flechette interop (every integration case, both directions
 # slower to start under ASan (1 minute here against 3.7 with build/test-gcc).
 tools/check-flechette.sh "$root/build/check-flechette"
 
+printf '\n== test.sh: polars interop (integration cases both ways, a 1,000,000-row frame)\n'
+# The same build as check-flechette (no sanitizers: over a thousand short CLI runs).
+tools/check-polars.sh "$root/build/check-flechette"
+
 printf '\n== test.sh: install checks\n'
 tools/check-install.sh
 

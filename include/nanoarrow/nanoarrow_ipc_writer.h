@@ -4,9 +4,13 @@
  * stream and file formats. Shares its enums and footer structs with the reading
  * half (nanoarrow_ipc.h).
  *
- * Body layout policy: every body buffer starts at a multiple of the encoder's
- * alignment (8 bytes by default, 64 with ArrowIpcEncoderSetAlignment) and is
- * zero-padded to it, so message bodies are always a multiple of 8 bytes. Sliced
+ * Body layout policy: every body buffer's values start at a multiple of the
+ * encoder's alignment (8 bytes by default; 16, 32, 64... with
+ * ArrowIpcEncoderSetAlignment), counted from the start of the output when written by
+ * ArrowIpcWriter (each message's metadata is padded so that its body starts there).
+ * In a compressed body that holds for the values of a buffer stored raw after its
+ * 8-byte -1 prefix. Buffers are zero-padded to the alignment, so message bodies are
+ * always a multiple of it. Sliced
  * arrays (non-zero offsets) are written as their logical slice: offsets are
  * rebased to start at 0 and bitmaps shifted to start at bit 0.
  *
@@ -156,8 +160,10 @@ void ArrowIpcEncoderReset(struct ArrowIpcEncoder* encoder);
  * compressor (ArrowIpcSerialCompressor), replacing any compressor set before; NONE
  * removes it. Each buffer is compressed on its own and prefixed by its
  * uncompressed length (int64), or by -1 and stored as is when compressing would
- * not make it smaller. Schemas encoded while a compressor is set declare the
- * COMPRESSED_BODY feature. */
+ * not make it smaller, except decimal values, which are always stored compressed
+ * (a reader using raw values in place after the prefix can count on 8-byte
+ * alignment only; polars panics on such a decimal128 buffer). Schemas encoded
+ * while a compressor is set declare the COMPRESSED_BODY feature. */
 ArrowErrorCode ArrowIpcEncoderSetCompression(struct ArrowIpcEncoder* encoder,
                                              enum ArrowIpcCompressionType compression_type,
                                              int compression_level,
@@ -171,13 +177,16 @@ ArrowErrorCode ArrowIpcEncoderSetCompressor(struct ArrowIpcEncoder* encoder,
                                             struct ArrowIpcCompressor* compressor);
 
 /* Alignment of body buffers: a power of two, at least 8 and at most 4096
- * (EINVAL otherwise). 8 by default; 64 matches Arrow C++'s default. */
+ * (EINVAL otherwise). 8 by default; 64 matches Arrow C++'s and arrow-rs's default
+ * and suits SIMD. Encapsulated messages (ArrowIpcEncoderFinalizeBuffer) are padded
+ * to a multiple of it too. */
 ArrowErrorCode ArrowIpcEncoderSetAlignment(struct ArrowIpcEncoder* encoder,
                                            int64_t alignment);
 
 /* Appends the last encoded message's flatbuffer to out. When encapsulate is
  * non-zero it is framed as in the IPC formats: 0xFFFFFFFF, the int32 length of what
- * follows, then the flatbuffer zero-padded to a multiple of 8 bytes. */
+ * follows, then the flatbuffer zero-padded so that the whole is a multiple of the
+ * alignment (8 bytes by default). */
 ArrowErrorCode ArrowIpcEncoderFinalizeBuffer(struct ArrowIpcEncoder* encoder,
                                              char encapsulate, struct ArrowBuffer* out);
 

@@ -210,6 +210,10 @@ static ArrowErrorCode CliWriteIpc(struct ArrowArrayStream* in, int is_file,
   ArrowArrayViewInitFromType(&view, NANOARROW_TYPE_UNINITIALIZED);
   if (compression != NANOARROW_IPC_COMPRESSION_TYPE_NONE) {
     rc = ArrowIpcWriterSetCompression(&writer, compression, compression_level, error);
+    /* Compressed bodies 64-byte aligned, as Arrow C++ and arrow-rs write them: a
+     * buffer stored raw (-1 prefix) then starts where readers that use it in place
+     * need it (polars panics on a decimal128 buffer that is not 16-aligned). */
+    if (rc == NANOARROW_OK) rc = ArrowIpcWriterSetAlignment(&writer, 64, error);
   }
   if (rc == NANOARROW_OK && is_file) rc = ArrowIpcWriterStartFile(&writer, error);
   if (rc == NANOARROW_OK) rc = ArrowIpcWriterWriteSchema(&writer, &schema, error);

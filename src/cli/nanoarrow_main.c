@@ -77,7 +77,9 @@ static const char* kConvertUsage =
     "defaults from OUT's extension (.arrow/.arrow_file/.feather: file, .json: json,\n"
     "otherwise stream). --compression compresses IPC bodies, at the codec's level N\n"
     "with --level (zstd: up to 22, negative for faster; lz4: up to 12, negative\n"
-    "for faster; 0, the default, is the codec's own default). OUT is written whole\n"
+    "for faster; 0, the default, is the codec's own default); compressed bodies have\n"
+    "their buffers aligned to 64 bytes, as Arrow C++ and arrow-rs write them. OUT is\n"
+    "written whole\n"
     "or not at all: the output goes to a temporary file beside OUT, renamed over it\n"
     "once complete and removed on failure ('-': standard output, written once the\n"
     "conversion has succeeded).\n";

@@ -511,9 +511,9 @@ ArrowErrorCode ArrowIpcDecoderPeekHeader(struct ArrowIpcDecoder* decoder,
 static ArrowErrorCode IpcDecoderReadMessageBasics(struct ArrowIpcDecoder* decoder,
                                         const struct ArrowIpcFbrTable* message,
                                         struct ArrowError* error) {
-  int16_t version = ArrowIpcFbrGetInt16(message, 0, 0);
-  int header_type = (uint8_t)ArrowIpcFbrGetInt8(message, 1, 0);
-  int64_t body_length = ArrowIpcFbrGetInt64(message, 3, 0);
+  int16_t version = (int16_t)ArrowIpcFbrGetScalar(message, ARROW_IPC_FBR_MESSAGE_VERSION, 0);
+  int header_type = (int)ArrowIpcFbrGetScalar(message, ARROW_IPC_FBR_MESSAGE_HEADER_TYPE, 0);
+  int64_t body_length = ArrowIpcFbrGetScalar(message, ARROW_IPC_FBR_MESSAGE_BODY_LENGTH, 0);
   if (version < 0 || version > 4) {
     ArrowErrorSet(error, "unknown metadata version %d", (int)version);
     return EINVAL;
@@ -569,21 +569,22 @@ static ArrowErrorCode IpcDecoderReadBatchHeader(struct ArrowIpcDecoder* decoder,
                                       struct ArrowError* error) {
   struct ArrowIpcFbrTable compression;
   out->table = *rb;
-  out->length = ArrowIpcFbrGetInt64(rb, 0, 0);
+  out->length = ArrowIpcFbrGetScalar(rb, ARROW_IPC_FBR_RECORD_BATCH_LENGTH, 0);
   if (out->length < 0) {
     ArrowErrorSet(error, "record batch length %ld is negative", (long)out->length);
     return EINVAL;
   }
-  if (!ArrowIpcFbrGetVector(rb, 1, 16, 8, &out->nodes)) out->nodes.n = 0;
-  if (!ArrowIpcFbrGetVector(rb, 2, 16, 8, &out->buffers)) out->buffers.n = 0;
-  out->has_variadic_counts = ArrowIpcFbrGetVector(rb, 4, 8, 8, &out->variadic_counts);
+  if (!ArrowIpcFbrGetVector(rb, ARROW_IPC_FBR_RECORD_BATCH_NODES, &out->nodes)) out->nodes.n = 0;
+  if (!ArrowIpcFbrGetVector(rb, ARROW_IPC_FBR_RECORD_BATCH_BUFFERS, &out->buffers)) out->buffers.n = 0;
+  out->has_variadic_counts = ArrowIpcFbrGetVector(rb, ARROW_IPC_FBR_RECORD_BATCH_VARIADIC_BUFFER_COUNTS, &out->variadic_counts);
   if (!out->has_variadic_counts) out->variadic_counts.n = 0;
   decoder->codec = NANOARROW_IPC_COMPRESSION_TYPE_NONE;
-  if (ArrowIpcFbrGetTable(rb, 3, &compression)) {
-    int8_t codec = ArrowIpcFbrGetInt8(&compression, 0, 0);
-    if (ArrowIpcFbrGetInt8(&compression, 1, 0) != 0) {
+  if (ArrowIpcFbrGetTable(rb, ARROW_IPC_FBR_RECORD_BATCH_COMPRESSION, &compression)) {
+    int64_t codec = ArrowIpcFbrGetScalar(&compression, ARROW_IPC_FBR_BODY_COMPRESSION_CODEC, 0);
+    int64_t method = ArrowIpcFbrGetScalar(&compression, ARROW_IPC_FBR_BODY_COMPRESSION_METHOD, 0);
+    if (method != 0) {
       ArrowErrorSet(error, "unknown body compression method %d",
-                    (int)ArrowIpcFbrGetInt8(&compression, 1, 0));
+                    (int)method);
       return ENOTSUP;
     }
     switch (codec) {
@@ -598,14 +599,15 @@ static ArrowErrorCode IpcDecoderReadBatchHeader(struct ArrowIpcDecoder* decoder,
 }
 
 /* Dictionary ids of a Schema's Fields in pre-order (the order trees use). */
-static ArrowErrorCode IpcDecoderCollectIds(const struct ArrowIpcFbrTable* table, int children_id,
+static ArrowErrorCode IpcDecoderCollectIds(const struct ArrowIpcFbrTable* table,
+                                 enum ArrowIpcFbrFieldKey children_key,
                                  struct ArrowBuffer* ids, int depth,
                                  struct ArrowError* error) {
   struct ArrowIpcFbrVector vec;
   struct ArrowIpcFbrTable field;
   struct ArrowIpcFbrTable dictionary;
   int64_t i;
-  if (!ArrowIpcFbrGetVector(table, children_id, 4, 4, &vec)) return NANOARROW_OK;
+  if (!ArrowIpcFbrGetVector(table, children_key, &vec)) return NANOARROW_OK;
   /* Fields at depth d are children of this call's table; the same limit (and
    * message) as schema decoding, which would refuse them next. */
   if (vec.n > 0 && depth > NANOARROW_MAX_NESTING_DEPTH) {
@@ -617,14 +619,15 @@ static ArrowErrorCode IpcDecoderCollectIds(const struct ArrowIpcFbrTable* table,
       ArrowErrorSet(error, "invalid Field table in schema");
       return EINVAL;
     }
-    if (ArrowIpcFbrGetTable(&field, 4, &dictionary)) {
-      if (ArrowBufferAppendInt64(ids, ArrowIpcFbrGetInt64(&dictionary, 0, 0)) !=
+    if (ArrowIpcFbrGetTable(&field, ARROW_IPC_FBR_FIELD_DICTIONARY, &dictionary)) {
+      if (ArrowBufferAppendInt64(
+              ids, ArrowIpcFbrGetScalar(&dictionary, ARROW_IPC_FBR_DICTIONARY_ENCODING_ID, 0)) !=
           NANOARROW_OK) {
         ArrowErrorSet(error, "out of memory collecting dictionary ids");
         return ENOMEM;
       }
     }
-    NANOARROW_RETURN_NOT_OK(IpcDecoderCollectIds(&field, 5, ids, depth + 1, error));
+    NANOARROW_RETURN_NOT_OK(IpcDecoderCollectIds(&field, ARROW_IPC_FBR_FIELD_CHILDREN, ids, depth + 1, error));
   }
   return NANOARROW_OK;
 }
@@ -635,18 +638,18 @@ static ArrowErrorCode IpcDecoderReadSchemaBasics(struct ArrowIpcDecoder* decoder
   struct ArrowIpcDecoderPrivate* private_data = IpcDecoderGetPrivate(decoder);
   struct ArrowIpcFbrVector features;
   int64_t i;
-  decoder->endianness = ArrowIpcFbrGetInt16(schema, 0, 0) == 0
+  decoder->endianness = ArrowIpcFbrGetScalar(schema, ARROW_IPC_FBR_SCHEMA_ENDIANNESS, 0) == 0
                             ? NANOARROW_IPC_ENDIANNESS_LITTLE
                             : NANOARROW_IPC_ENDIANNESS_BIG;
   decoder->feature_flags = 0;
-  if (ArrowIpcFbrGetVector(schema, 3, 8, 8, &features)) {
+  if (ArrowIpcFbrGetVector(schema, ARROW_IPC_FBR_SCHEMA_FEATURES, &features)) {
     for (i = 0; i < features.n; i++) {
       decoder->feature_flags |=
           (int32_t)(ArrowIpcFbrLoadI64(features.data + features.pos + 8 * i) & 3);
     }
   }
   private_data->schema_ids.size_bytes = 0;
-  return IpcDecoderCollectIds(schema, 1, &private_data->schema_ids, 0, error);
+  return IpcDecoderCollectIds(schema, ARROW_IPC_FBR_SCHEMA_FIELDS, &private_data->schema_ids, 0, error);
 }
 
 /* A DictionaryBatch's counts are those of its id's value type (an id the schema
@@ -687,7 +690,7 @@ ArrowErrorCode ArrowIpcDecoderDecodeHeader(struct ArrowIpcDecoder* decoder,
                   (int)decoder->metadata_version + 1);
     return ENOTSUP;
   }
-  if (!ArrowIpcFbrGetTable(&message, 2, &private_data->header_table)) {
+  if (!ArrowIpcFbrGetTable(&message, ARROW_IPC_FBR_MESSAGE_HEADER, &private_data->header_table)) {
     ArrowErrorSet(error, "Message has no header");
     return EINVAL;
   }
@@ -706,10 +709,13 @@ ArrowErrorCode ArrowIpcDecoderDecodeHeader(struct ArrowIpcDecoder* decoder,
       }
       break;
     case NANOARROW_IPC_MESSAGE_TYPE_DICTIONARY_BATCH:
-      private_data->dictionary_batch.id = ArrowIpcFbrGetInt64(&private_data->header_table, 0, 0);
+      private_data->dictionary_batch.id = ArrowIpcFbrGetScalar(
+          &private_data->header_table, ARROW_IPC_FBR_DICTIONARY_BATCH_ID, 0);
       private_data->dictionary_batch.is_delta =
-          ArrowIpcFbrGetInt8(&private_data->header_table, 2, 0) != 0;
-      if (!ArrowIpcFbrGetTable(&private_data->header_table, 1, &data_table)) {
+          ArrowIpcFbrGetScalar(&private_data->header_table,
+                               ARROW_IPC_FBR_DICTIONARY_BATCH_IS_DELTA, 0) != 0;
+      if (!ArrowIpcFbrGetTable(&private_data->header_table, ARROW_IPC_FBR_DICTIONARY_BATCH_DATA,
+                               &data_table)) {
         ArrowErrorSet(error, "DictionaryBatch has no data");
         return EINVAL;
       }
@@ -1195,12 +1201,13 @@ ArrowErrorCode ArrowIpcDecoderVerifyFooter(struct ArrowIpcDecoder* decoder,
 }
 
 NANOARROW_COLD
-static ArrowErrorCode IpcDecoderReadBlocks(const struct ArrowIpcFbrTable* footer, int id,
+static ArrowErrorCode IpcDecoderReadBlocks(const struct ArrowIpcFbrTable* footer,
+                                 enum ArrowIpcFbrFieldKey key,
                                  struct ArrowBuffer* out, struct ArrowError* error) {
   struct ArrowIpcFbrVector vec;
   int64_t i;
   out->size_bytes = 0;
-  if (!ArrowIpcFbrGetVector(footer, id, 24, 8, &vec)) return NANOARROW_OK;
+  if (!ArrowIpcFbrGetVector(footer, key, &vec)) return NANOARROW_OK;
   if (ArrowBufferReserve(out, vec.n * (int64_t)sizeof(struct ArrowIpcFileBlock)) != 0) {
     ArrowErrorSet(error, "out of memory");
     return ENOMEM;
@@ -1226,7 +1233,7 @@ ArrowErrorCode ArrowIpcDecoderDecodeFooter(struct ArrowIpcDecoder* decoder,
   int32_t features;
   decoder->footer = NULL;
   NANOARROW_RETURN_NOT_OK(IpcDecoderVerifyFooterInternal(decoder, data, &footer, error));
-  if (!ArrowIpcFbrGetTable(&footer, 1, &schema)) {
+  if (!ArrowIpcFbrGetTable(&footer, ARROW_IPC_FBR_FOOTER_SCHEMA, &schema)) {
     ArrowErrorSet(error, "Footer has no schema");
     return EINVAL;
   }
@@ -1236,9 +1243,9 @@ ArrowErrorCode ArrowIpcDecoderDecodeFooter(struct ArrowIpcDecoder* decoder,
   NANOARROW_RETURN_NOT_OK(ArrowIpcPrivateDecodeSchema(
       &schema, &private_data->footer.schema, &decoder->endianness, &features, error));
   NANOARROW_RETURN_NOT_OK(
-      IpcDecoderReadBlocks(&footer, 2, &private_data->footer.dictionary_blocks, error));
+      IpcDecoderReadBlocks(&footer, ARROW_IPC_FBR_FOOTER_DICTIONARIES, &private_data->footer.dictionary_blocks, error));
   NANOARROW_RETURN_NOT_OK(
-      IpcDecoderReadBlocks(&footer, 3, &private_data->footer.record_batch_blocks, error));
+      IpcDecoderReadBlocks(&footer, ARROW_IPC_FBR_FOOTER_RECORD_BATCHES, &private_data->footer.record_batch_blocks, error));
   NANOARROW_RETURN_NOT_OK(
       IpcDecoderSetSchemaWithIds(decoder, &private_data->footer.schema, 0, NULL, error));
   decoder->footer = &private_data->footer;

@@ -130,6 +130,8 @@ struct ArrowIpcPendingBuffer {
   const void* src;
   int64_t size;
   int borrowed;
+  /* Stored compressed even when that does not pay (see keep_compressed). */
+  int keep_compressed;
   /* Index of its struct ArrowIpcCompressSlot (-1 for an empty buffer). */
   int64_t slot;
 };
@@ -157,6 +159,9 @@ struct ArrowIpcEncoderPrivate {
   /* Non-zero once a compressed body was encoded (the footer's schema declares it). */
   int ever_compressed;
   int64_t alignment;
+  /* Non-zero while emitting values that need more than 8-byte alignment (decimal128
+   * and decimal256): they are stored compressed even when that does not pay. */
+  int keep_compressed;
   /* Collected while walking a record batch: FieldNode and Buffer structs
    * (little-endian) and variadicBufferCounts. */
   struct ArrowBuffer nodes;
@@ -327,7 +332,11 @@ ArrowErrorCode ArrowIpcEncoderFinalizeBuffer(struct ArrowIpcEncoder* encoder,
     return ArrowBufferAppend(out, flatbuffer->data, flatbuffer->size_bytes);
   }
 
-  padded_size = (flatbuffer->size_bytes + 7) / 8 * 8;
+  /* The message (prefix and flatbuffer) is a multiple of the alignment, so that a
+   * body that follows a message starting aligned starts aligned too. */
+  padded_size = 8 + flatbuffer->size_bytes;
+  padded_size += (-padded_size) & (private_data->alignment - 1);
+  padded_size -= 8;
   if (padded_size > INT32_MAX) return ERANGE;
   ArrowIpcFbbStoreLE(prefix, 0xFFFFFFFFu, 4);
   ArrowIpcFbbStoreLE(prefix + 4, (uint64_t)padded_size, 4);
@@ -941,6 +950,7 @@ static ArrowErrorCode ArrowIpcQueueCompressedBuffer(
   pending.src = data;
   pending.size = size;
   pending.borrowed = borrowed;
+  pending.keep_compressed = private_data->keep_compressed;
   pending.slot = -1;
   if (size > 0) {
     pending.slot = private_data->pending.size_bytes / (int64_t)sizeof(pending);
@@ -991,11 +1001,22 @@ static ArrowErrorCode ArrowIpcAssembleCompressedBody(
   }
 
   for (i = 0; i < n_pending; i++) {
-    int64_t offset = private_data->body_length;
+    int64_t offset;
     int64_t length = 0;
+    /* Each buffer is its 8-byte length prefix, then the compressed or (prefix -1)
+     * raw bytes: the prefix goes 8 bytes before an alignment boundary so that raw
+     * values start aligned, as they do in an uncompressed body (readers that use
+     * them in place, e.g. polars for decimal128, need their natural alignment).
+     * Nothing moves at the default alignment of 8. */
+    if (pending[i].size > 0) {
+      int64_t padding = (-(private_data->body_length + 8)) & (private_data->alignment - 1);
+      NANOARROW_RETURN_NOT_OK(ArrowBufferAppendFill(body, 0, padding));
+      private_data->body_length += padding;
+    }
+    offset = private_data->body_length;
     if (pending[i].size > 0) {
       const struct ArrowBuffer* compressed = &slots[pending[i].slot]->compressed;
-      if (compressed->size_bytes < pending[i].size) {
+      if (compressed->size_bytes < pending[i].size || pending[i].keep_compressed) {
         NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(body, 8 + compressed->size_bytes));
         NANOARROW_RETURN_NOT_OK(ArrowIpcAppendLE64(body, pending[i].size));
         ArrowBufferAppendUnsafe(body, compressed->data, compressed->size_bytes);
@@ -1179,6 +1200,20 @@ static ArrowErrorCode ArrowIpcEmitFixed(struct ArrowIpcEncoderPrivate* private_d
     ArrowErrorSet(error, "Buffer %d is too small for offset %" PRId64
                          " and length %" PRId64, buffer_i, start, length);
     return EINVAL;
+  }
+  /* A reader copies a compressed body's buffer to decode it; a raw (-1) one it may
+   * use in place after its 8-byte prefix, where values can count on 8-byte alignment
+   * only: polars then panics on the i128 values of a decimal128 buffer. Decimals are
+   * therefore always stored compressed (as Arrow C++ and arrow-rs store every
+   * buffer). */
+  if (view->storage_type == NANOARROW_TYPE_DECIMAL128 ||
+      view->storage_type == NANOARROW_TYPE_DECIMAL256) {
+    ArrowErrorCode result;
+    private_data->keep_compressed = 1;
+    result = ArrowIpcEmitBuffer(private_data, body, data + start * element_size,
+                                length * element_size, error);
+    private_data->keep_compressed = 0;
+    return result;
   }
   return ArrowIpcEmitBuffer(private_data, body, data + start * element_size,
                             length * element_size, error);

@@ -40,149 +40,102 @@ enum {
   ARROW_IPC_FBR_TYPE_LARGE_LIST_VIEW = 26
 };
 
-/* Field ids of the tables used here. */
-enum { ARROW_IPC_FBR_FIELD_NAME, ARROW_IPC_FBR_FIELD_NULLABLE, ARROW_IPC_FBR_FIELD_TYPE_TYPE, ARROW_IPC_FBR_FIELD_TYPE,
-       ARROW_IPC_FBR_FIELD_DICTIONARY, ARROW_IPC_FBR_FIELD_CHILDREN, ARROW_IPC_FBR_FIELD_CUSTOM_METADATA };
-enum { ARROW_IPC_FBR_SCHEMA_ENDIANNESS, ARROW_IPC_FBR_SCHEMA_FIELDS, ARROW_IPC_FBR_SCHEMA_CUSTOM_METADATA,
-       ARROW_IPC_FBR_SCHEMA_FEATURES };
-enum { ARROW_IPC_FBR_MESSAGE_VERSION, ARROW_IPC_FBR_MESSAGE_HEADER_TYPE, ARROW_IPC_FBR_MESSAGE_HEADER,
-       ARROW_IPC_FBR_MESSAGE_BODY_LENGTH, ARROW_IPC_FBR_MESSAGE_CUSTOM_METADATA };
 enum { ARROW_IPC_FBR_HEADER_SCHEMA = 1, ARROW_IPC_FBR_HEADER_DICTIONARY_BATCH = 2, ARROW_IPC_FBR_HEADER_RECORD_BATCH = 3 };
 
-/* ---- Verification ---- */
+/* ---- Verification ----
+ * Each table's own fields are checked against their declared widths by
+ * ArrowIpcFbrVerifyFields (flatbuf_fields.c's descriptions); the code here follows
+ * the sub-tables and vectors of tables. */
 
-static int IpcSchemaVerifyKeyValues(struct ArrowIpcFbrVerifier* v, const struct ArrowIpcFbrTable* t,
-                           int id, int depth) {
+/* The tables of a vector of tables field, each verified by its callback. */
+static int IpcSchemaVerifyTableVector(struct ArrowIpcFbrVerifier* v,
+                                      const struct ArrowIpcFbrTable* t,
+                                      enum ArrowIpcFbrFieldKey key, int depth,
+                                      enum ArrowIpcFbrTableKey elem_table,
+                                      int (*verify)(struct ArrowIpcFbrVerifier*,
+                                                    const struct ArrowIpcFbrTable*, int)) {
   struct ArrowIpcFbrVector vec;
-  struct ArrowIpcFbrTable kv;
-  int present;
+  struct ArrowIpcFbrTable elem;
   int64_t i;
-  NANOARROW_RETURN_NOT_OK(
-      ArrowIpcFbrVerifyVector(v, t, id, 4, 4, "custom_metadata", &vec, &present));
-  for (i = 0; present && i < vec.n; i++) {
+  /* ArrowIpcFbrVerifyFields checked the vector itself. */
+  if (!ArrowIpcFbrGetVector(t, key, &vec)) return NANOARROW_OK;
+  for (i = 0; i < vec.n; i++) {
     int64_t target = vec.pos + 4 * i + (int64_t)ArrowIpcFbrLoadU32(v->data + vec.pos + 4 * i);
-    NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyTableAt(v, target, depth, "KeyValue", &kv));
-    NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyString(v, &kv, 0, "KeyValue.key"));
-    NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyString(v, &kv, 1, "KeyValue.value"));
+    NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyTableAt(
+        v, target, depth, ArrowIpcPrivateFbrTables[elem_table].name, &elem));
+    NANOARROW_RETURN_NOT_OK(verify(v, &elem, depth));
   }
   return NANOARROW_OK;
+}
+
+static int IpcSchemaVerifyKeyValue(struct ArrowIpcFbrVerifier* v,
+                                   const struct ArrowIpcFbrTable* kv, int depth) {
+  (void)depth;
+  return ArrowIpcFbrVerifyFields(v, kv, ARROW_IPC_FBR_T_KEY_VALUE);
 }
 
 static int IpcSchemaVerifyType(struct ArrowIpcFbrVerifier* v, const struct ArrowIpcFbrTable* field,
                       int depth) {
   struct ArrowIpcFbrTable t;
-  struct ArrowIpcFbrVector vec;
   int present;
-  int type_id = (uint8_t)ArrowIpcFbrGetInt8(field, ARROW_IPC_FBR_FIELD_TYPE_TYPE, 0);
+  int type_id = (int)ArrowIpcFbrGetScalar(field, ARROW_IPC_FBR_FIELD_TYPE_TYPE, 0);
   NANOARROW_RETURN_NOT_OK(
-      ArrowIpcFbrVerifySubTable(v, field, ARROW_IPC_FBR_FIELD_TYPE, depth, "Field.type", &t, &present));
+      ArrowIpcFbrVerifySubTable(v, field, ARROW_IPC_FBR_FIELD_TYPE, depth, &t, &present));
   if (!present) return NANOARROW_OK;
-  /* Every scalar of every type table is at most 4 bytes; check the widest. */
-  NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyScalar(v, &t, 0, 2, "type field 0"));
-  switch (type_id) {
-    case ARROW_IPC_FBR_TYPE_INT:
-    case ARROW_IPC_FBR_TYPE_DECIMAL:
-    case ARROW_IPC_FBR_TYPE_FIXED_SIZE_BINARY:
-    case ARROW_IPC_FBR_TYPE_FIXED_SIZE_LIST:
-      NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyScalar(v, &t, 0, 4, "type field 0"));
-      NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyScalar(v, &t, 1, 4, "type field 1"));
-      NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyScalar(v, &t, 2, 4, "type field 2"));
-      break;
-    case ARROW_IPC_FBR_TYPE_TIME:
-      NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyScalar(v, &t, 1, 4, "Time.bitWidth"));
-      break;
-    case ARROW_IPC_FBR_TYPE_TIMESTAMP:
-      NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyString(v, &t, 1, "Timestamp.timezone"));
-      break;
-    case ARROW_IPC_FBR_TYPE_UNION:
-      NANOARROW_RETURN_NOT_OK(
-          ArrowIpcFbrVerifyVector(v, &t, 1, 4, 4, "Union.typeIds", &vec, &present));
-      break;
-    default:
-      break;
-  }
-  return NANOARROW_OK;
+  /* Unknown type ids are refused when decoded; their tables are not looked into. */
+  if (type_id <= 0 || type_id >= ARROW_IPC_FBR_N_TYPE_IDS) return NANOARROW_OK;
+  return ArrowIpcFbrVerifyFields(
+      v, &t, (enum ArrowIpcFbrTableKey)ArrowIpcPrivateFbrTypeTables[type_id]);
 }
 
 static int IpcSchemaVerifyField(struct ArrowIpcFbrVerifier* v, const struct ArrowIpcFbrTable* field,
                        int depth) {
   struct ArrowIpcFbrTable t;
-  struct ArrowIpcFbrTable child;
-  struct ArrowIpcFbrVector vec;
   int present;
-  int64_t i;
-  NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyString(v, field, ARROW_IPC_FBR_FIELD_NAME, "Field.name"));
-  NANOARROW_RETURN_NOT_OK(
-      ArrowIpcFbrVerifyScalar(v, field, ARROW_IPC_FBR_FIELD_NULLABLE, 1, "Field.nullable"));
-  NANOARROW_RETURN_NOT_OK(
-      ArrowIpcFbrVerifyScalar(v, field, ARROW_IPC_FBR_FIELD_TYPE_TYPE, 1, "Field.type_type"));
+  NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyFields(v, field, ARROW_IPC_FBR_T_FIELD));
   NANOARROW_RETURN_NOT_OK(IpcSchemaVerifyType(v, field, depth + 1));
-  NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifySubTable(v, field, ARROW_IPC_FBR_FIELD_DICTIONARY, depth + 1,
-                                                   "Field.dictionary", &t, &present));
+  NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifySubTable(v, field, ARROW_IPC_FBR_FIELD_DICTIONARY,
+                                                   depth + 1, &t, &present));
   if (present) {
     struct ArrowIpcFbrTable index_type;
-    NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyScalar(v, &t, 0, 8, "DictionaryEncoding.id"));
-    NANOARROW_RETURN_NOT_OK(
-        ArrowIpcFbrVerifyScalar(v, &t, 2, 1, "DictionaryEncoding.isOrdered"));
+    NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyFields(v, &t, ARROW_IPC_FBR_T_DICTIONARY_ENCODING));
     NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifySubTable(
-        v, &t, 1, depth + 2, "DictionaryEncoding.indexType", &index_type, &present));
+        v, &t, ARROW_IPC_FBR_DICTIONARY_ENCODING_INDEX_TYPE, depth + 2, &index_type, &present));
     if (present) {
-      NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyScalar(v, &index_type, 0, 4, "Int.bitWidth"));
-      NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyScalar(v, &index_type, 1, 1, "Int.is_signed"));
+      NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyFields(v, &index_type, ARROW_IPC_FBR_T_INT));
     }
   }
-  NANOARROW_RETURN_NOT_OK(
-      ArrowIpcFbrVerifyVector(v, field, ARROW_IPC_FBR_FIELD_CHILDREN, 4, 4, "Field.children", &vec,
-                             &present));
-  for (i = 0; present && i < vec.n; i++) {
-    int64_t target = vec.pos + 4 * i + (int64_t)ArrowIpcFbrLoadU32(v->data + vec.pos + 4 * i);
-    NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyTableAt(v, target, depth + 2, "Field", &child));
-    NANOARROW_RETURN_NOT_OK(IpcSchemaVerifyField(v, &child, depth + 2));
-  }
-  return IpcSchemaVerifyKeyValues(v, field, ARROW_IPC_FBR_FIELD_CUSTOM_METADATA, depth + 1);
+  /* Each level of children costs two flatbuffers levels (vector, then table). */
+  NANOARROW_RETURN_NOT_OK(IpcSchemaVerifyTableVector(
+      v, field, ARROW_IPC_FBR_FIELD_CHILDREN, depth + 2, ARROW_IPC_FBR_T_FIELD,
+      IpcSchemaVerifyField));
+  return IpcSchemaVerifyTableVector(v, field, ARROW_IPC_FBR_FIELD_CUSTOM_METADATA, depth + 1,
+                                    ARROW_IPC_FBR_T_KEY_VALUE, IpcSchemaVerifyKeyValue);
 }
 
 static int IpcSchemaVerifySchema(struct ArrowIpcFbrVerifier* v, const struct ArrowIpcFbrTable* schema,
                         int depth) {
-  struct ArrowIpcFbrVector vec;
-  struct ArrowIpcFbrTable field;
-  int present;
-  int64_t i;
-  NANOARROW_RETURN_NOT_OK(
-      ArrowIpcFbrVerifyScalar(v, schema, ARROW_IPC_FBR_SCHEMA_ENDIANNESS, 2, "Schema.endianness"));
-  NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyVector(v, schema, ARROW_IPC_FBR_SCHEMA_FIELDS, 4, 4,
-                                                 "Schema.fields", &vec, &present));
-  for (i = 0; present && i < vec.n; i++) {
-    int64_t target = vec.pos + 4 * i + (int64_t)ArrowIpcFbrLoadU32(v->data + vec.pos + 4 * i);
-    NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyTableAt(v, target, depth + 1, "Field", &field));
-    NANOARROW_RETURN_NOT_OK(IpcSchemaVerifyField(v, &field, depth + 1));
-  }
-  NANOARROW_RETURN_NOT_OK(IpcSchemaVerifyKeyValues(v, schema, ARROW_IPC_FBR_SCHEMA_CUSTOM_METADATA, depth + 1));
-  return ArrowIpcFbrVerifyVector(v, schema, ARROW_IPC_FBR_SCHEMA_FEATURES, 8, 8, "Schema.features",
-                                &vec, &present);
+  NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyFields(v, schema, ARROW_IPC_FBR_T_SCHEMA));
+  NANOARROW_RETURN_NOT_OK(IpcSchemaVerifyTableVector(v, schema, ARROW_IPC_FBR_SCHEMA_FIELDS,
+                                                     depth + 1, ARROW_IPC_FBR_T_FIELD,
+                                                     IpcSchemaVerifyField));
+  return IpcSchemaVerifyTableVector(v, schema, ARROW_IPC_FBR_SCHEMA_CUSTOM_METADATA,
+                                    depth + 1, ARROW_IPC_FBR_T_KEY_VALUE,
+                                    IpcSchemaVerifyKeyValue);
 }
 
 static int IpcSchemaVerifyRecordBatch(struct ArrowIpcFbrVerifier* v, const struct ArrowIpcFbrTable* rb,
                              int depth) {
-  struct ArrowIpcFbrVector vec;
   struct ArrowIpcFbrTable compression;
   int present;
-  NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyScalar(v, rb, 0, 8, "RecordBatch.length"));
-  NANOARROW_RETURN_NOT_OK(
-      ArrowIpcFbrVerifyVector(v, rb, 1, 16, 8, "RecordBatch.nodes", &vec, &present));
-  NANOARROW_RETURN_NOT_OK(
-      ArrowIpcFbrVerifyVector(v, rb, 2, 16, 8, "RecordBatch.buffers", &vec, &present));
-  NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifySubTable(v, rb, 3, depth + 1,
-                                                   "RecordBatch.compression",
-                                                   &compression, &present));
+  NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyFields(v, rb, ARROW_IPC_FBR_T_RECORD_BATCH));
+  NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifySubTable(
+      v, rb, ARROW_IPC_FBR_RECORD_BATCH_COMPRESSION, depth + 1, &compression, &present));
   if (present) {
     NANOARROW_RETURN_NOT_OK(
-        ArrowIpcFbrVerifyScalar(v, &compression, 0, 1, "BodyCompression.codec"));
-    NANOARROW_RETURN_NOT_OK(
-        ArrowIpcFbrVerifyScalar(v, &compression, 1, 1, "BodyCompression.method"));
+        ArrowIpcFbrVerifyFields(v, &compression, ARROW_IPC_FBR_T_BODY_COMPRESSION));
   }
-  return ArrowIpcFbrVerifyVector(v, rb, 4, 8, 8, "RecordBatch.variadicBufferCounts", &vec,
-                                &present);
+  return NANOARROW_OK;
 }
 
 static int IpcSchemaVerifyRoot(struct ArrowIpcFbrVerifier* v, struct ArrowIpcFbrTable* root,
@@ -203,31 +156,28 @@ ArrowErrorCode ArrowIpcPrivateVerifyMessage(const uint8_t* data, int64_t size,
   int present;
   ArrowIpcFbrVerifierInit(&v, data, size, error);
   NANOARROW_RETURN_NOT_OK(IpcSchemaVerifyRoot(&v, &message, "Message"));
+  NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyFields(&v, &message, ARROW_IPC_FBR_T_MESSAGE));
+  NANOARROW_RETURN_NOT_OK(IpcSchemaVerifyTableVector(&v, &message,
+                                                     ARROW_IPC_FBR_MESSAGE_CUSTOM_METADATA, 1,
+                                                     ARROW_IPC_FBR_T_KEY_VALUE,
+                                                     IpcSchemaVerifyKeyValue));
   NANOARROW_RETURN_NOT_OK(
-      ArrowIpcFbrVerifyScalar(&v, &message, ARROW_IPC_FBR_MESSAGE_VERSION, 2, "Message.version"));
-  NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyScalar(&v, &message, ARROW_IPC_FBR_MESSAGE_HEADER_TYPE, 1,
-                                                 "Message.header_type"));
-  NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyScalar(&v, &message, ARROW_IPC_FBR_MESSAGE_BODY_LENGTH, 8,
-                                                 "Message.bodyLength"));
-  NANOARROW_RETURN_NOT_OK(IpcSchemaVerifyKeyValues(&v, &message, ARROW_IPC_FBR_MESSAGE_CUSTOM_METADATA, 1));
-  NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifySubTable(&v, &message, ARROW_IPC_FBR_MESSAGE_HEADER, 1,
-                                                   "Message.header", &header, &present));
+      ArrowIpcFbrVerifySubTable(&v, &message, ARROW_IPC_FBR_MESSAGE_HEADER, 1, &header, &present));
   if (!present) {
     ArrowErrorSet(error, "Message has no header");
     return EINVAL;
   }
-  switch ((uint8_t)ArrowIpcFbrGetInt8(&message, ARROW_IPC_FBR_MESSAGE_HEADER_TYPE, 0)) {
+  switch (ArrowIpcFbrGetScalar(&message, ARROW_IPC_FBR_MESSAGE_HEADER_TYPE, 0)) {
     case ARROW_IPC_FBR_HEADER_SCHEMA:
       return IpcSchemaVerifySchema(&v, &header, 1);
     case ARROW_IPC_FBR_HEADER_RECORD_BATCH:
       return IpcSchemaVerifyRecordBatch(&v, &header, 1);
     case ARROW_IPC_FBR_HEADER_DICTIONARY_BATCH: {
       struct ArrowIpcFbrTable rb;
-      NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyScalar(&v, &header, 0, 8, "DictionaryBatch.id"));
       NANOARROW_RETURN_NOT_OK(
-          ArrowIpcFbrVerifyScalar(&v, &header, 2, 1, "DictionaryBatch.isDelta"));
-      NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifySubTable(&v, &header, 1, 2,
-                                                       "DictionaryBatch.data", &rb, &present));
+          ArrowIpcFbrVerifyFields(&v, &header, ARROW_IPC_FBR_T_DICTIONARY_BATCH));
+      NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifySubTable(
+          &v, &header, ARROW_IPC_FBR_DICTIONARY_BATCH_DATA, 2, &rb, &present));
       if (!present) {
         ArrowErrorSet(error, "DictionaryBatch has no data");
         return EINVAL;
@@ -245,42 +195,40 @@ ArrowErrorCode ArrowIpcPrivateVerifyFooter(const uint8_t* data, int64_t size,
   struct ArrowIpcFbrVerifier v;
   struct ArrowIpcFbrTable footer;
   struct ArrowIpcFbrTable schema;
-  struct ArrowIpcFbrVector vec;
   int present;
   ArrowIpcFbrVerifierInit(&v, data, size, error);
   NANOARROW_RETURN_NOT_OK(IpcSchemaVerifyRoot(&v, &footer, "Footer"));
-  NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyScalar(&v, &footer, 0, 2, "Footer.version"));
+  NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyFields(&v, &footer, ARROW_IPC_FBR_T_FOOTER));
   NANOARROW_RETURN_NOT_OK(
-      ArrowIpcFbrVerifySubTable(&v, &footer, 1, 1, "Footer.schema", &schema, &present));
+      ArrowIpcFbrVerifySubTable(&v, &footer, ARROW_IPC_FBR_FOOTER_SCHEMA, 1, &schema, &present));
   if (!present) {
     ArrowErrorSet(error, "Footer has no schema");
     return EINVAL;
   }
   NANOARROW_RETURN_NOT_OK(IpcSchemaVerifySchema(&v, &schema, 1));
-  NANOARROW_RETURN_NOT_OK(
-      ArrowIpcFbrVerifyVector(&v, &footer, 2, 24, 8, "Footer.dictionaries", &vec, &present));
-  return ArrowIpcFbrVerifyVector(&v, &footer, 3, 24, 8, "Footer.recordBatches", &vec,
-                                &present);
+  return IpcSchemaVerifyTableVector(&v, &footer, ARROW_IPC_FBR_FOOTER_CUSTOM_METADATA, 1,
+                                    ARROW_IPC_FBR_T_KEY_VALUE, IpcSchemaVerifyKeyValue);
 }
 
 /* ---- Schema decoding ---- */
 
-static ArrowErrorCode IpcSchemaSetMetadata(const struct ArrowIpcFbrTable* table, int id,
+static ArrowErrorCode IpcSchemaSetMetadata(const struct ArrowIpcFbrTable* table,
+                                  enum ArrowIpcFbrFieldKey key,
                                   struct ArrowSchema* out) {
   struct ArrowIpcFbrVector vec;
   struct ArrowIpcFbrTable kv;
   struct ArrowBuffer metadata;
   int64_t i;
   ArrowErrorCode result = NANOARROW_OK;
-  if (!ArrowIpcFbrGetVector(table, id, 4, 4, &vec) || vec.n == 0) return NANOARROW_OK;
+  if (!ArrowIpcFbrGetVector(table, key, &vec) || vec.n == 0) return NANOARROW_OK;
   NANOARROW_RETURN_NOT_OK(ArrowMetadataBuilderInit(&metadata, NULL));
   for (i = 0; i < vec.n && result == NANOARROW_OK; i++) {
     struct ArrowStringView key = {"", 0};
     struct ArrowStringView value = {"", 0};
     if (ArrowIpcFbrVectorTable(&vec, i, &kv)) {
-      struct ArrowStringView s = ArrowIpcFbrGetString(&kv, 0);
+      struct ArrowStringView s = ArrowIpcFbrGetString(&kv, ARROW_IPC_FBR_KEY_VALUE_KEY);
       if (s.data != NULL) key = s;
-      s = ArrowIpcFbrGetString(&kv, 1);
+      s = ArrowIpcFbrGetString(&kv, ARROW_IPC_FBR_KEY_VALUE_VALUE);
       if (s.data != NULL) value = s;
     }
     result = ArrowMetadataBuilderAppend(&metadata, key, value);
@@ -297,8 +245,8 @@ static const char kIpcSchemaTimeUnitChars[] = {'s', 'm', 'u', 'n'};
 /* Writes the format of an Int table (NULL table: the default int32 index). */
 static ArrowErrorCode IpcSchemaIntFormat(const struct ArrowIpcFbrTable* t, char* format,
                                 struct ArrowError* error, const char* path) {
-  int32_t bit_width = t ? ArrowIpcFbrGetInt32(t, 0, 0) : 32;
-  int is_signed = t ? ArrowIpcFbrGetInt8(t, 1, 0) != 0 : 1;
+  int32_t bit_width = t ? (int32_t)ArrowIpcFbrGetScalar(t, ARROW_IPC_FBR_INT_BIT_WIDTH, 0) : 32;
+  int is_signed = t ? ArrowIpcFbrGetScalar(t, ARROW_IPC_FBR_INT_IS_SIGNED, 0) != 0 : 1;
   const char* chars = is_signed ? "csil" : "CSIL";
   switch (bit_width) {
     case 8: format[0] = chars[0]; break;
@@ -329,7 +277,7 @@ static ArrowErrorCode IpcSchemaTypeFormat(const struct ArrowIpcFbrTable* field, 
                                  char* format, size_t format_size, int64_t* flags,
                                  struct ArrowError* error, const char* path) {
   struct ArrowIpcFbrTable t;
-  int type_id = (uint8_t)ArrowIpcFbrGetInt8(field, ARROW_IPC_FBR_FIELD_TYPE_TYPE, 0);
+  int type_id = (int)ArrowIpcFbrGetScalar(field, ARROW_IPC_FBR_FIELD_TYPE_TYPE, 0);
   int has_table = ArrowIpcFbrGetTable(field, ARROW_IPC_FBR_FIELD_TYPE, &t);
   int16_t unit;
   int32_t width;
@@ -359,26 +307,26 @@ static ArrowErrorCode IpcSchemaTypeFormat(const struct ArrowIpcFbrTable* field, 
     case ARROW_IPC_FBR_TYPE_MAP:
       fixed = "+m";
       expected_children = 1;
-      if (ArrowIpcFbrGetInt8(&t, 0, 0)) *flags |= ARROW_FLAG_MAP_KEYS_SORTED;
+      if (ArrowIpcFbrGetScalar(&t, ARROW_IPC_FBR_MAP_KEYS_SORTED, 0)) *flags |= ARROW_FLAG_MAP_KEYS_SORTED;
       break;
     case ARROW_IPC_FBR_TYPE_INT:
       NANOARROW_RETURN_NOT_OK(IpcSchemaIntFormat(&t, format, error, path));
       break;
     case ARROW_IPC_FBR_TYPE_FLOATING_POINT:
-      switch (ArrowIpcFbrGetInt16(&t, 0, 0)) {
+      switch (ArrowIpcFbrGetScalar(&t, ARROW_IPC_FBR_FLOATING_POINT_PRECISION, 0)) {
         case 0: fixed = "e"; break;
         case 1: fixed = "f"; break;
         case 2: fixed = "g"; break;
         default:
           ArrowErrorSet(error, "%s: unknown FloatingPoint precision %d", path,
-                        (int)ArrowIpcFbrGetInt16(&t, 0, 0));
+                        (int)ArrowIpcFbrGetScalar(&t, ARROW_IPC_FBR_FLOATING_POINT_PRECISION, 0));
           return EINVAL;
       }
       break;
     case ARROW_IPC_FBR_TYPE_DECIMAL: {
-      int32_t precision = ArrowIpcFbrGetInt32(&t, 0, 0);
-      int32_t scale = ArrowIpcFbrGetInt32(&t, 1, 0);
-      width = ArrowIpcFbrGetInt32(&t, 2, 128);
+      int32_t precision = (int32_t)ArrowIpcFbrGetScalar(&t, ARROW_IPC_FBR_DECIMAL_PRECISION, 0);
+      int32_t scale = (int32_t)ArrowIpcFbrGetScalar(&t, ARROW_IPC_FBR_DECIMAL_SCALE, 0);
+      width = (int32_t)ArrowIpcFbrGetScalar(&t, ARROW_IPC_FBR_DECIMAL_BIT_WIDTH, 128);
       if (width != 32 && width != 64 && width != 128 && width != 256) {
         ArrowErrorSet(error, "%s: Decimal bitWidth %d is not 32, 64, 128 or 256", path,
                       (int)width);
@@ -398,7 +346,7 @@ static ArrowErrorCode IpcSchemaTypeFormat(const struct ArrowIpcFbrTable* field, 
       break;
     }
     case ARROW_IPC_FBR_TYPE_DATE:
-      switch (ArrowIpcFbrGetInt16(&t, 0, 1)) {
+      switch (ArrowIpcFbrGetScalar(&t, ARROW_IPC_FBR_DATE_UNIT, 1)) {
         case 0: fixed = "tdD"; break;
         case 1: fixed = "tdm"; break;
         default:
@@ -407,8 +355,8 @@ static ArrowErrorCode IpcSchemaTypeFormat(const struct ArrowIpcFbrTable* field, 
       }
       break;
     case ARROW_IPC_FBR_TYPE_TIME:
-      unit = ArrowIpcFbrGetInt16(&t, 0, 1);
-      width = ArrowIpcFbrGetInt32(&t, 1, 32);
+      unit = (int16_t)ArrowIpcFbrGetScalar(&t, ARROW_IPC_FBR_TIME_UNIT, 1);
+      width = (int32_t)ArrowIpcFbrGetScalar(&t, ARROW_IPC_FBR_TIME_BIT_WIDTH, 32);
       if (unit < 0 || unit > 3 || width != (unit < 2 ? 32 : 64)) {
         ArrowErrorSet(error, "%s: Time unit %d with bitWidth %d is invalid", path,
                       (int)unit, (int)width);
@@ -417,8 +365,8 @@ static ArrowErrorCode IpcSchemaTypeFormat(const struct ArrowIpcFbrTable* field, 
       snprintf(format, format_size, "tt%c", kIpcSchemaTimeUnitChars[unit]);
       break;
     case ARROW_IPC_FBR_TYPE_TIMESTAMP: {
-      struct ArrowStringView tz = ArrowIpcFbrGetString(&t, 1);
-      unit = ArrowIpcFbrGetInt16(&t, 0, 0);
+      struct ArrowStringView tz = ArrowIpcFbrGetString(&t, ARROW_IPC_FBR_TIMESTAMP_TIMEZONE);
+      unit = (int16_t)ArrowIpcFbrGetScalar(&t, ARROW_IPC_FBR_TIMESTAMP_UNIT, 0);
       if (unit < 0 || unit > 3) {
         ArrowErrorSet(error, "%s: unknown Timestamp unit %d", path, (int)unit);
         return EINVAL;
@@ -433,7 +381,7 @@ static ArrowErrorCode IpcSchemaTypeFormat(const struct ArrowIpcFbrTable* field, 
       break;
     }
     case ARROW_IPC_FBR_TYPE_DURATION:
-      unit = ArrowIpcFbrGetInt16(&t, 0, 1);
+      unit = (int16_t)ArrowIpcFbrGetScalar(&t, ARROW_IPC_FBR_DURATION_UNIT, 1);
       if (unit < 0 || unit > 3) {
         ArrowErrorSet(error, "%s: unknown Duration unit %d", path, (int)unit);
         return EINVAL;
@@ -441,7 +389,7 @@ static ArrowErrorCode IpcSchemaTypeFormat(const struct ArrowIpcFbrTable* field, 
       snprintf(format, format_size, "tD%c", kIpcSchemaTimeUnitChars[unit]);
       break;
     case ARROW_IPC_FBR_TYPE_INTERVAL:
-      switch (ArrowIpcFbrGetInt16(&t, 0, 0)) {
+      switch (ArrowIpcFbrGetScalar(&t, ARROW_IPC_FBR_INTERVAL_UNIT, 0)) {
         case 0: fixed = "tiM"; break;
         case 1: fixed = "tiD"; break;
         case 2: fixed = "tin"; break;
@@ -451,7 +399,7 @@ static ArrowErrorCode IpcSchemaTypeFormat(const struct ArrowIpcFbrTable* field, 
       }
       break;
     case ARROW_IPC_FBR_TYPE_FIXED_SIZE_BINARY:
-      width = ArrowIpcFbrGetInt32(&t, 0, 0);
+      width = (int32_t)ArrowIpcFbrGetScalar(&t, ARROW_IPC_FBR_FIXED_SIZE_BINARY_BYTE_WIDTH, 0);
       /* "w:0" is no valid format: refuse it here, where the field can be named. */
       if (width <= 0) {
         struct ArrowStringView name = ArrowIpcFbrGetString(field, ARROW_IPC_FBR_FIELD_NAME);
@@ -465,7 +413,7 @@ static ArrowErrorCode IpcSchemaTypeFormat(const struct ArrowIpcFbrTable* field, 
       snprintf(format, format_size, "w:%d", (int)width);
       break;
     case ARROW_IPC_FBR_TYPE_FIXED_SIZE_LIST:
-      width = ArrowIpcFbrGetInt32(&t, 0, 0);
+      width = (int32_t)ArrowIpcFbrGetScalar(&t, ARROW_IPC_FBR_FIXED_SIZE_LIST_LIST_SIZE, 0);
       if (width < 0) {
         ArrowErrorSet(error, "%s: FixedSizeList listSize %d is negative", path,
                       (int)width);
@@ -476,7 +424,7 @@ static ArrowErrorCode IpcSchemaTypeFormat(const struct ArrowIpcFbrTable* field, 
       break;
     case ARROW_IPC_FBR_TYPE_UNION: {
       struct ArrowIpcFbrVector ids;
-      int16_t mode = ArrowIpcFbrGetInt16(&t, 0, 0);
+      int16_t mode = (int16_t)ArrowIpcFbrGetScalar(&t, ARROW_IPC_FBR_UNION_MODE, 0);
       int64_t i;
       size_t pos;
       if (mode != 0 && mode != 1) {
@@ -489,13 +437,13 @@ static ArrowErrorCode IpcSchemaTypeFormat(const struct ArrowIpcFbrTable* field, 
         return EINVAL;
       }
       pos = (size_t)snprintf(format, format_size, "+u%c:", mode == 0 ? 's' : 'd');
-      if (ArrowIpcFbrGetVector(&t, 1, 4, 4, &ids)) {
+      if (ArrowIpcFbrGetVector(&t, ARROW_IPC_FBR_UNION_TYPE_IDS, &ids)) {
         NANOARROW_RETURN_NOT_OK(
             IpcSchemaCheckChildren(n_children, ids.n, "Union (one per type id)", error, path));
       }
       for (i = 0; i < n_children; i++) {
         int32_t type_id_value =
-            ArrowIpcFbrGetVector(&t, 1, 4, 4, &ids)
+            ArrowIpcFbrGetVector(&t, ARROW_IPC_FBR_UNION_TYPE_IDS, &ids)
                 ? ArrowIpcFbrLoadI32(ids.data + ids.pos + 4 * i)
                 : (int32_t)i;
         if (type_id_value < 0 || type_id_value > 127) {
@@ -609,7 +557,8 @@ static void IpcSchemaFieldNameAt(const void* context, int64_t i, struct ArrowStr
   }
 }
 
-static ArrowErrorCode IpcSchemaDecodeChildren(const struct ArrowIpcFbrTable* table, int id,
+static ArrowErrorCode IpcSchemaDecodeChildren(const struct ArrowIpcFbrTable* table,
+                                     enum ArrowIpcFbrFieldKey key,
                                      struct ArrowSchema* out, int depth, const char* path,
                                      struct ArrowError* error) {
   struct ArrowIpcFbrVector vec;
@@ -617,7 +566,7 @@ static ArrowErrorCode IpcSchemaDecodeChildren(const struct ArrowIpcFbrTable* tab
   int64_t i;
   char child_path_buffer[256];
   const char* child_path = kIpcSchemaNoPath;
-  if (!ArrowIpcFbrGetVector(table, id, 4, 4, &vec)) vec.n = 0;
+  if (!ArrowIpcFbrGetVector(table, key, &vec)) vec.n = 0;
   NANOARROW_RETURN_NOT_OK(ArrowSchemaAllocateChildren(out, vec.n));
   for (i = 0; i < vec.n; i++) ArrowSchemaInit(out->children[i]);
   /* All names in one allocation rather than one each. */
@@ -655,18 +604,18 @@ static ArrowErrorCode IpcSchemaDecodeField(const struct ArrowIpcFbrTable* field,
   }
 
   /* The name was set by the caller (IpcSchemaDecodeChildren). */
-  if (ArrowIpcFbrGetInt8(field, ARROW_IPC_FBR_FIELD_NULLABLE, 0)) flags |= ARROW_FLAG_NULLABLE;
+  if (ArrowIpcFbrGetScalar(field, ARROW_IPC_FBR_FIELD_NULLABLE, 0)) flags |= ARROW_FLAG_NULLABLE;
 
-  n_children = ArrowIpcFbrGetVector(field, ARROW_IPC_FBR_FIELD_CHILDREN, 4, 4, &children)
+  n_children = ArrowIpcFbrGetVector(field, ARROW_IPC_FBR_FIELD_CHILDREN, &children)
                    ? children.n : 0;
 
   if (ArrowIpcFbrGetTable(field, ARROW_IPC_FBR_FIELD_DICTIONARY, &dictionary)) {
     struct ArrowIpcFbrTable index_type;
-    int has_index_type = ArrowIpcFbrGetTable(&dictionary, 1, &index_type);
+    int has_index_type = ArrowIpcFbrGetTable(&dictionary, ARROW_IPC_FBR_DICTIONARY_ENCODING_INDEX_TYPE, &index_type);
     NANOARROW_RETURN_NOT_OK(
         IpcSchemaIntFormat(has_index_type ? &index_type : NULL, format, error, path));
     NANOARROW_RETURN_NOT_OK(IpcSchemaSetFormat(out, format));
-    if (ArrowIpcFbrGetInt8(&dictionary, 2, 0)) flags |= ARROW_FLAG_DICTIONARY_ORDERED;
+    if (ArrowIpcFbrGetScalar(&dictionary, ARROW_IPC_FBR_DICTIONARY_ENCODING_IS_ORDERED, 0)) flags |= ARROW_FLAG_DICTIONARY_ORDERED;
     NANOARROW_RETURN_NOT_OK(ArrowSchemaAllocateDictionary(out));
     value_schema = out->dictionary;
     ArrowSchemaInit(value_schema);
@@ -713,11 +662,11 @@ ArrowErrorCode ArrowIpcPrivateDecodeSchema(const struct ArrowIpcFbrTable* schema
   ArrowErrorCode result;
   int64_t i;
 
-  *endianness = ArrowIpcFbrGetInt16(schema_table, ARROW_IPC_FBR_SCHEMA_ENDIANNESS, 0) == 0
+  *endianness = ArrowIpcFbrGetScalar(schema_table, ARROW_IPC_FBR_SCHEMA_ENDIANNESS, 0) == 0
                     ? NANOARROW_IPC_ENDIANNESS_LITTLE
                     : NANOARROW_IPC_ENDIANNESS_BIG;
   *features = 0;
-  if (ArrowIpcFbrGetVector(schema_table, ARROW_IPC_FBR_SCHEMA_FEATURES, 8, 8, &vec)) {
+  if (ArrowIpcFbrGetVector(schema_table, ARROW_IPC_FBR_SCHEMA_FEATURES, &vec)) {
     for (i = 0; i < vec.n; i++) {
       *features |= (int32_t)(ArrowIpcFbrLoadI64(vec.data + vec.pos + 8 * i) &
                              (NANOARROW_IPC_FEATURE_DICTIONARY_REPLACEMENT |

@@ -48,6 +48,9 @@ struct ArrowIpcWriterPrivate {
   struct ArrowBuffer header;
   struct ArrowBuffer body;
   int64_t bytes_written;
+  /* Of the encoder (ArrowIpcWriterSetAlignment): bodies start at a multiple of it
+   * counted from the start of the output. */
+  int64_t alignment;
   int writing_file;
   int eos_written;
   int finalized;
@@ -86,6 +89,7 @@ ArrowErrorCode ArrowIpcWriterInit(struct ArrowIpcWriter* writer,
       (struct ArrowIpcWriterPrivate*)ArrowMalloc(sizeof(struct ArrowIpcWriterPrivate));
   if (private_data == NULL) return ENOMEM;
   memset(private_data, 0, sizeof(*private_data));
+  private_data->alignment = 8;
 
   if (ArrowIpcEncoderInit(&private_data->encoder) != NANOARROW_OK) {
     ArrowFree(private_data);
@@ -154,6 +158,32 @@ ArrowErrorCode ArrowIpcWriterSetAlignment(struct ArrowIpcWriter* writer,
                   alignment);
     return EINVAL;
   }
+  private_data->alignment = alignment;
+  return NANOARROW_OK;
+}
+
+/* The encapsulated message that ends buffer (from message_start on), whose buffer
+ * starts at absolute position buffer_position: its flatbuffer is zero-padded
+ * further so that what follows it (its body) starts at a multiple of the alignment
+ * counted from the start of the output (a file's 8 magic bytes put it off by 8). */
+static ArrowErrorCode ArrowIpcWriterAlignMessage(struct ArrowIpcWriterPrivate* private_data,
+                                                 struct ArrowBuffer* buffer,
+                                                 int64_t message_start,
+                                                 int64_t buffer_position) {
+  int64_t extra = (-(buffer_position + buffer->size_bytes)) & (private_data->alignment - 1);
+  int64_t length;
+  if (extra == 0) return NANOARROW_OK;
+  length = (int64_t)((uint32_t)buffer->data[message_start + 4] |
+                     ((uint32_t)buffer->data[message_start + 5] << 8) |
+                     ((uint32_t)buffer->data[message_start + 6] << 16) |
+                     ((uint32_t)buffer->data[message_start + 7] << 24)) +
+           extra;
+  if (length > INT32_MAX) return ERANGE;
+  NANOARROW_RETURN_NOT_OK(ArrowBufferAppendFill(buffer, 0, extra));
+  buffer->data[message_start + 4] = (uint8_t)length;
+  buffer->data[message_start + 5] = (uint8_t)(length >> 8);
+  buffer->data[message_start + 6] = (uint8_t)(length >> 16);
+  buffer->data[message_start + 7] = (uint8_t)(length >> 24);
   return NANOARROW_OK;
 }
 
@@ -330,6 +360,10 @@ ArrowErrorCode ArrowIpcWriterWriteSchema(struct ArrowIpcWriter* writer,
   private_data->header.size_bytes = 0;
   NANOARROW_RETURN_NOT_OK_WITH_ERROR(
       ArrowIpcEncoderFinalizeBuffer(&private_data->encoder, 1, &private_data->header),
+      error);
+  NANOARROW_RETURN_NOT_OK_WITH_ERROR(
+      ArrowIpcWriterAlignMessage(private_data, &private_data->header, 0,
+                                 private_data->bytes_written),
       error);
   NANOARROW_RETURN_NOT_OK_WITH_ERROR(ArrowIpcPrivateSchemaSnapshot(in, &snapshot),
                                      error);
@@ -734,6 +768,10 @@ static ArrowErrorCode ArrowIpcWriterEncodeDictionaries(
     NANOARROW_RETURN_NOT_OK_WITH_ERROR(
         ArrowIpcEncoderFinalizeBuffer(&private_data->encoder, 1, &private_data->pending),
         error);
+    NANOARROW_RETURN_NOT_OK_WITH_ERROR(
+        ArrowIpcWriterAlignMessage(private_data, &private_data->pending, block.offset,
+                                   private_data->bytes_written),
+        error);
     block.metadata_length = (int32_t)(private_data->pending.size_bytes - block.offset);
     block.body_length = private_data->body.size_bytes;
     NANOARROW_RETURN_NOT_OK_WITH_ERROR(
@@ -820,6 +858,11 @@ static ArrowErrorCode ArrowIpcWriterWriteBatch(struct ArrowIpcWriterPrivate* pri
   private_data->header.size_bytes = 0;
   NANOARROW_RETURN_NOT_OK_WITH_ERROR(
       ArrowIpcEncoderFinalizeBuffer(&private_data->encoder, 1, &private_data->header), error);
+  NANOARROW_RETURN_NOT_OK_WITH_ERROR(
+      ArrowIpcWriterAlignMessage(private_data, &private_data->header, 0,
+                                 private_data->bytes_written +
+                                     private_data->pending.size_bytes),
+      error);
   block.metadata_length = (int32_t)private_data->header.size_bytes;
   block.body_length = body_length;
   if (n_spans == 0 && private_data->body.size_bytes <= NANOARROW_IPC_DEFER_MIN_BYTES * 64) {
