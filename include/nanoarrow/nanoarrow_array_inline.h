@@ -137,13 +137,20 @@ static inline ArrowErrorCode ArrowArrayPrivateBitmapAppend(struct ArrowBitmap* b
   return NANOARROW_OK;
 }
 
-/* Appends n validity bits, first bringing the bitmap to exactly offset + length bits:
- * a bitmap that was never allocated (or lags behind, e.g. reserved by hand after some
- * appends) gets set bits for every existing element. */
+/* Appends n validity bits, first bringing the bitmap to exactly offset + length bits.
+ * Whole bytes past those the bit count accounts for were written by the caller
+ * through ArrowArrayBuffer(array, 0) as a plain buffer: their bits stand for the
+ * existing elements they cover. Any existing element still without a bit (a bitmap
+ * never allocated, or reserved by hand after some appends) gets a set bit. */
 NANOARROW_ARRAY_SLOW_PATH ArrowErrorCode ArrowArrayPrivateAppendValidity(
     struct ArrowArray* array, uint8_t is_valid, int64_t n) {
   struct ArrowBitmap* bitmap = &ArrowArrayPrivateGetData(array)->bitmap;
   int64_t existing_bits = array->offset + array->length;
+  if (bitmap->size_bits < existing_bits &&
+      bitmap->buffer.size_bytes > ArrowBytesForBits(bitmap->size_bits)) {
+    int64_t written_bits = bitmap->buffer.size_bytes * 8;
+    bitmap->size_bits = written_bits < existing_bits ? written_bits : existing_bits;
+  }
   if (bitmap->size_bits < existing_bits) {
     NANOARROW_RETURN_NOT_OK(
         ArrowArrayPrivateBitmapAppend(bitmap, 1, existing_bits - bitmap->size_bits));

@@ -803,24 +803,12 @@ ArrowErrorCode ArrowArrayReserve(struct ArrowArray* array,
 
 /* ---- Finish building ---- */
 
-/* Pads the validity bitmap with set bits, or trims it, to exactly offset + length
- * bits. Bits past the end stay zero: growing exposes cleared bytes, trimming clears. */
-static ArrowErrorCode ArrowArrayFitBitmap(const struct ArrowArray* array,
-                                          struct ArrowBitmap* bitmap) {
-  int64_t old_bits = bitmap->size_bits;
-  int64_t new_bits = array->offset + array->length;
-  if (new_bits > old_bits) {
-    NANOARROW_RETURN_NOT_OK(ArrowBitmapResize(bitmap, new_bits, 0));
-    ArrowBitsSetTo(bitmap->buffer.data, old_bits, new_bits - old_bits, 1);
-    return NANOARROW_OK;
-  }
-  ArrowBitsSetTo(bitmap->buffer.data, new_bits, old_bits - new_bits, 0);
-  return ArrowBitmapResize(bitmap, new_bits, 0);
-}
-
-/* Brings every array of the tree into its exportable state: the bitmap (when one
- * exists) covers exactly offset + length elements, string data buffers are never NULL
- * (some consumers reject that), and array->buffers points at the current data. */
+/* Brings every array of the tree into its exportable state: string data buffers are
+ * never NULL (some consumers reject that), and array->buffers points at the current
+ * data. The validity bitmap is exported as its bytes stand: a caller may have written
+ * them through ArrowArrayBuffer(array, 0) without the bitmap's bit count, or wrapped
+ * memory that cannot grow, so finishing never resizes or rewrites it (validation
+ * reports bytes too few for the length). */
 NANOARROW_COLD
 static ArrowErrorCode ArrowArrayFinalize(struct ArrowArray* array, int depth,
                                          struct ArrowError* error) {
@@ -838,13 +826,6 @@ static ArrowErrorCode ArrowArrayFinalize(struct ArrowArray* array, int depth,
     return EINVAL;
   }
   private_data = (struct ArrowArrayPrivateData*)array->private_data;
-
-  if (private_data->layout.buffer_type[0] == NANOARROW_BUFFER_TYPE_VALIDITY &&
-      private_data->bitmap.buffer.data != NULL &&
-      private_data->bitmap.size_bits != array->offset + array->length) {
-    NANOARROW_RETURN_NOT_OK_WITH_ERROR(ArrowArrayFitBitmap(array, &private_data->bitmap),
-                                       error);
-  }
 
   /* The C interface allows NULL for buffers of empty arrays, but some consumers
    * still dereference them: every buffer but the validity bitmap gets storage. A
