@@ -457,7 +457,6 @@ static inline ArrowErrorCode ArrowArrayPrivateAppendView(struct ArrowArray* arra
     view.ref.buffer_index = block_index;
     view.ref.offset = (int32_t)block->size_bytes;
     NANOARROW_RETURN_NOT_OK(ArrowBufferAppend(block, data, size_bytes));
-    private_data->variadic_buffer_sizes[block_index] = block->size_bytes;
   }
   return ArrowArrayPrivatePush(&private_data->buffers[0], &view, (int64_t)sizeof(view));
 }
@@ -489,10 +488,27 @@ static inline struct ArrowBitmap* ArrowArrayValidityBitmap(struct ArrowArray* ar
   return &ArrowArrayPrivateGetData(array)->bitmap;
 }
 
+/* Buffer i as exported in array->buffers. Binary and string views: 0 validity, 1 views,
+ * 2 .. n + 1 the n variadic data buffers, n + 2 the variadic sizes. NULL for an index
+ * no buffer has (for other types, indices 0 .. 2 always have one). */
 static inline struct ArrowBuffer* ArrowArrayBuffer(struct ArrowArray* array, int64_t i) {
   struct ArrowArrayPrivateData* private_data = ArrowArrayPrivateGetData(array);
   if (i == 0) {
     return &private_data->bitmap.buffer;
+  }
+  if (private_data->storage_type == NANOARROW_TYPE_BINARY_VIEW ||
+      private_data->storage_type == NANOARROW_TYPE_STRING_VIEW) {
+    int64_t n_variadic = private_data->n_variadic_buffers;
+    if (i == 1) {
+      return &private_data->buffers[0];
+    }
+    if (i >= 2 && i < 2 + n_variadic) {
+      return &private_data->variadic_buffers[i - 2];
+    }
+    return i == 2 + n_variadic ? &private_data->buffers[1] : NULL;
+  }
+  if (i < 0 || i >= NANOARROW_MAX_FIXED_BUFFERS) {
+    return NULL;
   }
   return &private_data->buffers[i - 1];
 }

@@ -39,7 +39,6 @@ static void ArrowArrayReleaseInternal(struct ArrowArray* array) {
       ArrowBufferReset(&private_data->variadic_buffers[i]);
     }
     ArrowFree(private_data->variadic_buffers);
-    ArrowFree(private_data->variadic_buffer_sizes);
     ArrowFree((void*)private_data->buffer_data);
     ArrowFree(private_data);
   }
@@ -107,24 +106,29 @@ static int64_t ArrowArrayBufferCount(const struct ArrowArrayPrivateData* private
 }
 
 /* Points array->buffers at the current data of every buffer. A validity bitmap that
- * was never needed stays NULL. */
+ * was never needed stays NULL. The variadic sizes of a view array (unless the caller
+ * set that buffer) are the sizes of its variadic buffers, written here when the sizes
+ * buffer has room (ArrowArrayAddVariadicBuffers() and finishing give it room). */
 static void ArrowArrayFlushBufferPointers(struct ArrowArray* array) {
   struct ArrowArrayPrivateData* private_data =
       (struct ArrowArrayPrivateData*)array->private_data;
-  int64_t n_fixed = ArrowArrayFixedBufferCount(private_data);
+  int64_t n_buffers = ArrowArrayBufferCount(private_data);
   int64_t i;
 
-  for (i = 0; i < n_fixed; i++) {
+  if (ArrowArrayIsBinaryView(private_data->storage_type) &&
+      !private_data->variadic_sizes_from_caller &&
+      private_data->buffers[1].size_bytes >=
+          (int64_t)sizeof(int64_t) * private_data->n_variadic_buffers) {
+    for (i = 0; i < private_data->n_variadic_buffers; i++) {
+      int64_t size_bytes = private_data->variadic_buffers[i].size_bytes;
+      memcpy(private_data->buffers[1].data + i * (int64_t)sizeof(int64_t), &size_bytes,
+             sizeof(int64_t));
+    }
+  }
+  for (i = 0; i < n_buffers; i++) {
     private_data->buffer_data[i] = ArrowArrayBuffer(array, i)->data;
   }
-  if (ArrowArrayIsBinaryView(private_data->storage_type)) {
-    for (i = 0; i < private_data->n_variadic_buffers; i++) {
-      private_data->buffer_data[n_fixed + i] = private_data->variadic_buffers[i].data;
-    }
-    private_data->buffer_data[n_fixed + private_data->n_variadic_buffers] =
-        private_data->variadic_buffer_sizes;
-  }
-  array->n_buffers = ArrowArrayBufferCount(private_data);
+  array->n_buffers = n_buffers;
   array->buffers = private_data->buffer_data;
 }
 
@@ -274,9 +278,9 @@ ArrowErrorCode ArrowArrayInitFromType(struct ArrowArray* array,
   ArrowLayoutInit(&private_data->layout, storage_type);
   private_data->union_type_id_is_child_index = 1;
   private_data->list_view_offset = 0;
+  private_data->variadic_sizes_from_caller = 0;
   private_data->n_variadic_buffers = 0;
   private_data->variadic_buffers = NULL;
-  private_data->variadic_buffer_sizes = NULL;
 
   /* Room for every fixed buffer plus the variadic sizes buffer of view types. */
   private_data->buffer_data =
@@ -604,7 +608,6 @@ static NANOARROW_COLD ArrowErrorCode ArrowArrayInitFromArrayViewRecursive(
           ArrowArrayCopyInto(&private_data->variadic_buffers[i],
                              array_view->variadic_buffers[i], size_bytes),
           error);
-      private_data->variadic_buffer_sizes[i] = size_bytes;
     }
   }
 
@@ -658,7 +661,9 @@ ArrowErrorCode ArrowArraySetBuffer(struct ArrowArray* array, int64_t i,
       (struct ArrowArrayPrivateData*)array->private_data;
   struct ArrowBuffer* target;
 
-  if (i < 0 || i >= ArrowArrayFixedBufferCount(private_data)) {
+  /* Every buffer as exported: for views, the views, each variadic buffer and the
+   * variadic sizes, which are then exported as set. */
+  if (i < 0 || i >= ArrowArrayBufferCount(private_data)) {
     return EINVAL;
   }
   target = ArrowArrayBuffer(array, i);
@@ -666,6 +671,10 @@ ArrowErrorCode ArrowArraySetBuffer(struct ArrowArray* array, int64_t i,
   ArrowBufferMove(buffer, target);
   if (i == 0) {
     private_data->bitmap.size_bits = target->size_bytes * 8;
+  }
+  if (ArrowArrayIsBinaryView(private_data->storage_type) &&
+      i == ArrowArrayBufferCount(private_data) - 1) {
+    private_data->variadic_sizes_from_caller = 1;
   }
   ArrowArrayFlushBufferPointers(array);
   return NANOARROW_OK;
@@ -677,7 +686,6 @@ ArrowErrorCode ArrowArrayAddVariadicBuffers(struct ArrowArray* array, int32_t nb
   int32_t n_old = private_data->n_variadic_buffers;
   int64_t n_new;
   struct ArrowBuffer* buffers;
-  int64_t* sizes;
   const void** buffer_data;
   int64_t i;
 
@@ -690,20 +698,22 @@ ArrowErrorCode ArrowArrayAddVariadicBuffers(struct ArrowArray* array, int32_t nb
   }
   n_new = (int64_t)n_old + nbuffers;
 
+  /* Sizes set by the caller described the buffers before these: from now on the
+   * sizes are the buffers' own again. */
+  if (private_data->variadic_sizes_from_caller) {
+    ArrowBufferReset(&private_data->buffers[1]);
+    private_data->variadic_sizes_from_caller = 0;
+  }
   /* Each reallocation is stored as soon as it succeeds so that a later failure
    * leaves the array consistent (n_variadic_buffers is updated last). */
+  NANOARROW_RETURN_NOT_OK(
+      ArrowBufferResize(&private_data->buffers[1], (int64_t)sizeof(int64_t) * n_new, 0));
   buffers = (struct ArrowBuffer*)ArrowRealloc(private_data->variadic_buffers,
                                               (int64_t)sizeof(struct ArrowBuffer) * n_new);
   if (buffers == NULL) {
     return ENOMEM;
   }
   private_data->variadic_buffers = buffers;
-  sizes = (int64_t*)ArrowRealloc(private_data->variadic_buffer_sizes,
-                                 (int64_t)sizeof(int64_t) * n_new);
-  if (sizes == NULL) {
-    return ENOMEM;
-  }
-  private_data->variadic_buffer_sizes = sizes;
   buffer_data = (const void**)ArrowRealloc((void*)private_data->buffer_data,
                                            (int64_t)sizeof(void*) * (2 + n_new + 1));
   if (buffer_data == NULL) {
@@ -713,7 +723,6 @@ ArrowErrorCode ArrowArrayAddVariadicBuffers(struct ArrowArray* array, int32_t nb
 
   for (i = n_old; i < n_new; i++) {
     ArrowBufferInit(&private_data->variadic_buffers[i]);
-    private_data->variadic_buffer_sizes[i] = 0;
   }
   private_data->n_variadic_buffers = (int32_t)n_new;
   ArrowArrayFlushBufferPointers(array);
@@ -803,6 +812,44 @@ ArrowErrorCode ArrowArrayReserve(struct ArrowArray* array,
 
 /* ---- Finish building ---- */
 
+/* The variadic sizes of a view array: room for one per variadic buffer (written by
+ * ArrowArrayFlushBufferPointers()), or, when the caller set them, a size for every
+ * buffer that its buffer can back (consumers read the buffers by these sizes). */
+static NANOARROW_COLD ArrowErrorCode ArrowArrayFinalizeVariadicSizes(
+    struct ArrowArrayPrivateData* private_data, struct ArrowError* error) {
+  struct ArrowBuffer* sizes = &private_data->buffers[1];
+  int64_t n_variadic = private_data->n_variadic_buffers;
+  int64_t i;
+
+  if (!private_data->variadic_sizes_from_caller) {
+    if (sizes->size_bytes != (int64_t)sizeof(int64_t) * n_variadic) {
+      NANOARROW_RETURN_NOT_OK_WITH_ERROR(
+          ArrowBufferResize(sizes, (int64_t)sizeof(int64_t) * n_variadic, 0), error);
+    }
+    return NANOARROW_OK;
+  }
+  if (sizes->size_bytes < (int64_t)sizeof(int64_t) * n_variadic ||
+      (n_variadic > 0 && sizes->data == NULL)) {
+    ArrowErrorSet(error,
+                  "variadic sizes buffer holds %" PRId64 " bytes but %" PRId64
+                  " variadic buffers need %" PRId64,
+                  sizes->size_bytes, n_variadic, (int64_t)sizeof(int64_t) * n_variadic);
+    return EINVAL;
+  }
+  for (i = 0; i < n_variadic; i++) {
+    int64_t size_bytes;
+    memcpy(&size_bytes, sizes->data + i * (int64_t)sizeof(int64_t), sizeof(int64_t));
+    if (size_bytes < 0 || size_bytes > private_data->variadic_buffers[i].size_bytes) {
+      ArrowErrorSet(error,
+                    "variadic sizes buffer gives variadic buffer %" PRId64
+                    " a size of %" PRId64 " but it holds %" PRId64 " bytes",
+                    i, size_bytes, private_data->variadic_buffers[i].size_bytes);
+      return EINVAL;
+    }
+  }
+  return NANOARROW_OK;
+}
+
 /* Brings every array of the tree into its exportable state: string data buffers are
  * never NULL (some consumers reject that), and array->buffers points at the current
  * data. The validity bitmap is exported as its bytes stand: a caller may have written
@@ -826,6 +873,10 @@ static ArrowErrorCode ArrowArrayFinalize(struct ArrowArray* array, int depth,
     return EINVAL;
   }
   private_data = (struct ArrowArrayPrivateData*)array->private_data;
+
+  if (ArrowArrayIsBinaryView(private_data->storage_type)) {
+    NANOARROW_RETURN_NOT_OK(ArrowArrayFinalizeVariadicSizes(private_data, error));
+  }
 
   /* The C interface allows NULL for buffers of empty arrays, but some consumers
    * still dereference them: every buffer but the validity bitmap gets storage. A
@@ -886,7 +937,7 @@ static ArrowErrorCode ArrowArrayViewInitFromBuiltArray(struct ArrowArrayView* ar
   if (ArrowArrayIsBinaryView(private_data->storage_type)) {
     array_view->n_variadic_buffers = private_data->n_variadic_buffers;
     array_view->variadic_buffers = private_data->buffer_data + n_fixed;
-    array_view->variadic_buffer_sizes = private_data->variadic_buffer_sizes;
+    array_view->variadic_buffer_sizes = (int64_t*)private_data->buffers[1].data;
   }
 
   if (!private_data->union_type_id_is_child_index) {

@@ -254,7 +254,6 @@ static ArrowErrorCode IpcConcatAppendBinaryView(struct ArrowArray* out,
       NANOARROW_RETURN_NOT_OK(ArrowBufferAppend(&private_data->variadic_buffers[base + i],
                                                 view->variadic_buffers[i], size_bytes));
     }
-    private_data->variadic_buffer_sizes[base + i] = size_bytes;
   }
   return NANOARROW_OK;
 }

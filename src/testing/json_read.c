@@ -986,7 +986,6 @@ static ArrowErrorCode JsonReadViews(const struct JsonDocument* doc, const json_t
       ArrowTestingPrefixError(error, "VARIADIC_DATA_BUFFERS[%" PRId64 "]", i);
       return rc;
     }
-    private_data->variadic_buffer_sizes[i] = n_bytes;
   }
 
   NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(view_buffer, count * 16));
