@@ -328,9 +328,13 @@ static inline ArrowErrorCode ArrowArrayPrivateAppendEmpty(struct ArrowArray* arr
   if (n == 0) {
     return NANOARROW_OK;
   }
-  /* The bound keeps n times any element width (<= 32 bytes) far from overflow. */
-  if (n < 0 || n > (INT64_MAX >> 8) - array->length) {
+  /* The bound keeps n times any element width (<= 32 bytes) far from overflow; past
+   * it lies memory no machine has. */
+  if (n < 0) {
     return EINVAL;
+  }
+  if (n > (INT64_MAX >> 8) - array->length) {
+    return ENOMEM;
   }
 
   switch (private_data->storage_type) {

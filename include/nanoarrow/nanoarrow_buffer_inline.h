@@ -494,9 +494,12 @@ static inline ArrowErrorCode ArrowBufferReserve(struct ArrowBuffer* buffer,
                                                 int64_t additional_size_bytes) {
   int64_t needed;
   int64_t grown;
-  if (additional_size_bytes < 0 ||
-      additional_size_bytes > INT64_MAX - buffer->size_bytes) {
+  if (additional_size_bytes < 0) {
     return EINVAL;
+  }
+  /* A size past INT64_MAX is memory no machine has. */
+  if (additional_size_bytes > INT64_MAX - buffer->size_bytes) {
+    return ENOMEM;
   }
   needed = buffer->size_bytes + additional_size_bytes;
   if (NANOARROW_PREDICT_TRUE(needed <= buffer->capacity_bytes)) {
@@ -596,8 +599,11 @@ static inline ArrowErrorCode ArrowBitmapReserve(struct ArrowBitmap* bitmap,
   int64_t min_bits;
   int64_t min_bytes;
   int64_t old_capacity;
-  if (additional_size_bits < 0 || additional_size_bits > INT64_MAX - 7 - bitmap->size_bits) {
+  if (additional_size_bits < 0) {
     return EINVAL;
+  }
+  if (additional_size_bits > INT64_MAX - 7 - bitmap->size_bits) {
+    return ENOMEM;
   }
   min_bits = bitmap->size_bits + additional_size_bits;
   min_bytes = ArrowBytesForBits(min_bits);
@@ -618,8 +624,11 @@ static inline ArrowErrorCode ArrowBitmapReserve(struct ArrowBitmap* bitmap,
 static inline ArrowErrorCode ArrowBitmapResize(struct ArrowBitmap* bitmap,
                                                int64_t new_length_bits, char shrink_to_fit) {
   int64_t new_bytes;
-  if (new_length_bits < 0 || new_length_bits > INT64_MAX - 7) {
+  if (new_length_bits < 0) {
     return EINVAL;
+  }
+  if (new_length_bits > INT64_MAX - 7) {
+    return ENOMEM;
   }
   new_bytes = ArrowBytesForBits(new_length_bits);
   if (new_length_bits == 0) {

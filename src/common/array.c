@@ -9,6 +9,8 @@
 
 #include "nanoarrow/nanoarrow.h"
 
+#include "common/allocation_private.h"
+
 /* Size of a union type id map: [0, 128) type id -> child index, [128, 256) back. */
 #define ARROW_ARRAY_UNION_MAP_SIZE 256
 
@@ -301,13 +303,15 @@ ArrowErrorCode ArrowArrayInitFromType(struct ArrowArray* array,
 
 ArrowErrorCode ArrowArrayAllocateChildren(struct ArrowArray* array, int64_t n_children) {
   int64_t i;
-  if (array->children != NULL || n_children < 0 ||
-      (uint64_t)n_children > SIZE_MAX / sizeof(struct ArrowArray*)) {
+  if (array->children != NULL || n_children < 0) {
     return EINVAL;
   }
   if (n_children == 0) {
     return NANOARROW_OK;
   }
+  /* The whole request (a pointer and a struct per child) before any of it. */
+  NANOARROW_RETURN_NOT_OK(ArrowPrivateCheckAllocation(
+      n_children, (int64_t)(sizeof(struct ArrowArray*) + sizeof(struct ArrowArray))));
   array->children =
       (struct ArrowArray**)ArrowMalloc((int64_t)sizeof(struct ArrowArray*) * n_children);
   if (array->children == NULL) {
@@ -697,6 +701,9 @@ ArrowErrorCode ArrowArrayAddVariadicBuffers(struct ArrowArray* array, int32_t nb
     return NANOARROW_OK;
   }
   n_new = (int64_t)n_old + nbuffers;
+  /* The whole request (a buffer, its size and its exported pointer each) first. */
+  NANOARROW_RETURN_NOT_OK(ArrowPrivateCheckAllocation(
+      n_new, (int64_t)(sizeof(struct ArrowBuffer) + sizeof(int64_t) + sizeof(void*))));
 
   /* Sizes set by the caller described the buffers before these: from now on the
    * sizes are the buffers' own again. */
@@ -803,9 +810,13 @@ static ArrowErrorCode ArrowArrayReserveRecursive(struct ArrowArray* array,
 
 ArrowErrorCode ArrowArrayReserve(struct ArrowArray* array,
                                  int64_t additional_size_elements) {
-  /* The bound keeps every additional * element size product far from overflow. */
-  if (additional_size_elements < 0 || additional_size_elements > INT64_MAX / 256) {
+  if (additional_size_elements < 0) {
     return EINVAL;
+  }
+  /* The bound keeps every additional * element size product far from overflow; past
+   * it lies memory no machine has. */
+  if (additional_size_elements > INT64_MAX / 256) {
+    return ENOMEM;
   }
   return ArrowArrayReserveRecursive(array, additional_size_elements, 0);
 }

@@ -19,6 +19,8 @@
 
 #include "nanoarrow/nanoarrow.h"
 
+#include "common/allocation_private.h"
+
 /* Formats of the types that take no parameters, then the formats and child names the
  * type setters use, NUL-separated; kStaticFormatOffset and kStatic* below index it.
  * A schema string pointing in here is shared, never copied or freed. */
@@ -239,14 +241,15 @@ ArrowErrorCode ArrowSchemaSetMetadata(struct ArrowSchema* schema, const char* me
 static ArrowErrorCode AllocateChildren(struct ArrowSchema* schema, int64_t n_children,
                                        int initialize) {
   const int64_t bytes_per_child = (int64_t)sizeof(struct ArrowSchema*);
-  if (!IsOwnSchema(schema) || schema->children != NULL || n_children < 0 ||
-      (uint64_t)n_children > SIZE_MAX / (uint64_t)bytes_per_child ||
-      n_children > INT64_MAX / bytes_per_child) {
+  if (!IsOwnSchema(schema) || schema->children != NULL || n_children < 0) {
     return EINVAL;
   }
   if (n_children == 0) {
     return NANOARROW_OK;
   }
+  /* The whole request (a pointer and a struct per child) before any of it. */
+  NANOARROW_RETURN_NOT_OK(ArrowPrivateCheckAllocation(
+      n_children, bytes_per_child + (int64_t)sizeof(struct ArrowSchema)));
 
   /* The structs first, chained through private_data, then the pointer array: a
    * large request makes allocators such as glibc's consolidate their free lists,
