@@ -25,6 +25,7 @@
 #define ArrowPrivateArrayViewGetIntSlow NANOARROW_SYMBOL(ArrowPrivateArrayViewGetIntSlow)
 #define ArrowPrivateArrayViewGetUIntSlow NANOARROW_SYMBOL(ArrowPrivateArrayViewGetUIntSlow)
 #define ArrowPrivateArrayViewGetDoubleSlow NANOARROW_SYMBOL(ArrowPrivateArrayViewGetDoubleSlow)
+#define ArrowPrivateArrayStartAppending NANOARROW_SYMBOL(ArrowPrivateArrayStartAppending)
 #define ArrowMalloc NANOARROW_SYMBOL(ArrowMalloc)
 #define ArrowRealloc NANOARROW_SYMBOL(ArrowRealloc)
 #define ArrowFree NANOARROW_SYMBOL(ArrowFree)
@@ -399,6 +400,9 @@ static inline struct ArrowBitmap* ArrowArrayValidityBitmap(struct ArrowArray* ar
 static inline struct ArrowBuffer* ArrowArrayBuffer(struct ArrowArray* array, int64_t i);
 static inline int32_t ArrowArrayVariadicBufferCount(struct ArrowArray* array);
 static inline ArrowErrorCode ArrowArrayStartAppending(struct ArrowArray* array);
+/* ArrowArrayStartAppending() out of line: children and a dictionary that were not made
+ * by ArrowArrayInit*() (moved in from elsewhere) are left as they are. */
+ArrowErrorCode ArrowPrivateArrayStartAppending(struct ArrowArray* array);
 static inline ArrowErrorCode ArrowArrayShrinkToFit(struct ArrowArray* array);
 static inline ArrowErrorCode ArrowArrayAppendNull(struct ArrowArray* array, int64_t n);
 /* Appends n non-null "zero" elements (empty strings/lists, zeroed values). */

@@ -524,45 +524,7 @@ static inline int32_t ArrowArrayVariadicBufferCount(struct ArrowArray* array) {
 }
 
 static inline ArrowErrorCode ArrowArrayStartAppending(struct ArrowArray* array) {
-  struct ArrowArrayPrivateData* private_data = ArrowArrayPrivateGetData(array);
-  int64_t i;
-
-  if (private_data->storage_type == NANOARROW_TYPE_UNINITIALIZED) {
-    return EINVAL;
-  }
-
-  /* Offset buffers start with a single 0 (once: calling this again is harmless). */
-  for (i = 1; i < NANOARROW_MAX_FIXED_BUFFERS; i++) {
-    struct ArrowBuffer* buffer = &private_data->buffers[i - 1];
-    if (private_data->layout.buffer_type[i] != NANOARROW_BUFFER_TYPE_DATA_OFFSET ||
-        buffer->size_bytes != 0) {
-      continue;
-    }
-    if (private_data->layout.element_size_bits[i] == 64) {
-      NANOARROW_RETURN_NOT_OK(ArrowBufferAppendInt64(buffer, 0));
-    } else {
-      NANOARROW_RETURN_NOT_OK(ArrowBufferAppendInt32(buffer, 0));
-    }
-  }
-
-  for (i = 0; i < array->n_children; i++) {
-    if (array->children[i] == NULL || array->children[i]->release == NULL) {
-      return EINVAL;
-    }
-    NANOARROW_RETURN_NOT_OK(ArrowArrayStartAppending(array->children[i]));
-  }
-  /* A list view's next element starts after the child elements already there. */
-  if (array->n_children > 0 &&
-      private_data->layout.buffer_type[1] == NANOARROW_BUFFER_TYPE_VIEW_OFFSET) {
-    private_data->list_view_offset = array->children[0]->length;
-  }
-  if (array->dictionary != NULL) {
-    if (array->dictionary->release == NULL) {
-      return EINVAL;
-    }
-    NANOARROW_RETURN_NOT_OK(ArrowArrayStartAppending(array->dictionary));
-  }
-  return NANOARROW_OK;
+  return ArrowPrivateArrayStartAppending(array);
 }
 
 static inline ArrowErrorCode ArrowArrayShrinkToFit(struct ArrowArray* array) {

@@ -60,6 +60,29 @@ static void ArrowArrayReleaseInternal(struct ArrowArray* array) {
   array->release = NULL;
 }
 
+/* True for an array made by ArrowArrayInit*() (its private_data is ours). Children and
+ * dictionaries may also be arrays moved in from elsewhere, with their own release
+ * callback: building the parent leaves those as they are and reads only their public
+ * fields. */
+static int ArrowArrayIsBuilt(const struct ArrowArray* array) {
+  return array->release == &ArrowArrayReleaseInternal;
+}
+
+/* EINVAL (with a message) for a child or dictionary slot that holds no array: NULL,
+ * or allocated but never initialized (or released). */
+static ArrowErrorCode ArrowArrayCheckSlot(const struct ArrowArray* slot,
+                                          struct ArrowError* error) {
+  if (slot == NULL) {
+    ArrowErrorSet(error, "is NULL");
+    return EINVAL;
+  }
+  if (slot->release == NULL) {
+    ArrowErrorSet(error, "was never initialized or was released");
+    return EINVAL;
+  }
+  return NANOARROW_OK;
+}
+
 /* ---- Buffer bookkeeping ---- */
 
 /* One out-of-line copy of the inline buffer growth code for all of this file, which
@@ -736,6 +759,51 @@ ArrowErrorCode ArrowArrayAddVariadicBuffers(struct ArrowArray* array, int32_t nb
   return NANOARROW_OK;
 }
 
+/* ---- Start appending ---- */
+
+ArrowErrorCode ArrowPrivateArrayStartAppending(struct ArrowArray* array) {
+  struct ArrowArrayPrivateData* private_data =
+      (struct ArrowArrayPrivateData*)array->private_data;
+  int64_t i;
+
+  if (private_data->storage_type == NANOARROW_TYPE_UNINITIALIZED) {
+    return EINVAL;
+  }
+
+  /* Offset buffers start with a single 0 (once: calling this again is harmless). */
+  for (i = 1; i < NANOARROW_MAX_FIXED_BUFFERS; i++) {
+    struct ArrowBuffer* buffer = &private_data->buffers[i - 1];
+    if (private_data->layout.buffer_type[i] != NANOARROW_BUFFER_TYPE_DATA_OFFSET ||
+        buffer->size_bytes != 0) {
+      continue;
+    }
+    if (private_data->layout.element_size_bits[i] == 64) {
+      NANOARROW_RETURN_NOT_OK(ArrowBufferAppendInt64(buffer, 0));
+    } else {
+      NANOARROW_RETURN_NOT_OK(ArrowBufferAppendInt32(buffer, 0));
+    }
+  }
+
+  for (i = 0; i < array->n_children; i++) {
+    NANOARROW_RETURN_NOT_OK(ArrowArrayCheckSlot(array->children[i], NULL));
+    if (ArrowArrayIsBuilt(array->children[i])) {
+      NANOARROW_RETURN_NOT_OK(ArrowPrivateArrayStartAppending(array->children[i]));
+    }
+  }
+  /* A list view's next element starts after the child elements already there. */
+  if (array->n_children > 0 &&
+      private_data->layout.buffer_type[1] == NANOARROW_BUFFER_TYPE_VIEW_OFFSET) {
+    private_data->list_view_offset = array->children[0]->length;
+  }
+  if (array->dictionary != NULL) {
+    NANOARROW_RETURN_NOT_OK(ArrowArrayCheckSlot(array->dictionary, NULL));
+    if (ArrowArrayIsBuilt(array->dictionary)) {
+      NANOARROW_RETURN_NOT_OK(ArrowPrivateArrayStartAppending(array->dictionary));
+    }
+  }
+  return NANOARROW_OK;
+}
+
 /* ---- Reserve ---- */
 
 NANOARROW_COLD
@@ -786,12 +854,16 @@ static ArrowErrorCode ArrowArrayReserveRecursive(struct ArrowArray* array,
     case NANOARROW_TYPE_STRUCT:
     case NANOARROW_TYPE_SPARSE_UNION:
       for (i = 0; i < array->n_children; i++) {
-        NANOARROW_RETURN_NOT_OK(
-            ArrowArrayReserveRecursive(array->children[i], additional, depth + 1));
+        NANOARROW_RETURN_NOT_OK(ArrowArrayCheckSlot(array->children[i], NULL));
+        if (ArrowArrayIsBuilt(array->children[i])) {
+          NANOARROW_RETURN_NOT_OK(
+              ArrowArrayReserveRecursive(array->children[i], additional, depth + 1));
+        }
       }
       break;
     case NANOARROW_TYPE_FIXED_SIZE_LIST:
-      if (array->n_children == 1 && private_data->layout.child_size_elements > 0) {
+      if (array->n_children == 1 && private_data->layout.child_size_elements > 0 &&
+          array->children[0] != NULL && ArrowArrayIsBuilt(array->children[0])) {
         if (additional > INT64_MAX / 256 / private_data->layout.child_size_elements) {
           return EINVAL;
         }
@@ -879,7 +951,7 @@ static ArrowErrorCode ArrowArrayFinalize(struct ArrowArray* array, int depth,
                   NANOARROW_MAX_NESTING_DEPTH);
     return EINVAL;
   }
-  if (array->release != &ArrowArrayReleaseInternal) {
+  if (!ArrowArrayIsBuilt(array)) {
     ArrowErrorSet(error, "array was not initialized by ArrowArrayInit*()");
     return EINVAL;
   }
@@ -901,19 +973,22 @@ static ArrowErrorCode ArrowArrayFinalize(struct ArrowArray* array, int depth,
   }
   ArrowArrayFlushBufferPointers(array);
 
+  /* Children and a dictionary moved in from elsewhere are exported as they are. */
   for (i = 0; i < array->n_children; i++) {
-    if (array->children[i] == NULL) {
-      ArrowErrorSet(error, "children[%" PRId64 "] is NULL", i);
-      return EINVAL;
+    rc = ArrowArrayCheckSlot(array->children[i], error);
+    if (rc == NANOARROW_OK && ArrowArrayIsBuilt(array->children[i])) {
+      rc = ArrowArrayFinalize(array->children[i], depth + 1, error);
     }
-    rc = ArrowArrayFinalize(array->children[i], depth + 1, error);
     if (rc != NANOARROW_OK) {
       ArrowArrayErrorPrefixChild(error, i);
       return rc;
     }
   }
   if (array->dictionary != NULL) {
-    rc = ArrowArrayFinalize(array->dictionary, depth + 1, error);
+    rc = ArrowArrayCheckSlot(array->dictionary, error);
+    if (rc == NANOARROW_OK && ArrowArrayIsBuilt(array->dictionary)) {
+      rc = ArrowArrayFinalize(array->dictionary, depth + 1, error);
+    }
     if (rc != NANOARROW_OK) {
       ArrowArrayErrorPrefix(error, "dictionary");
       return rc;
@@ -922,18 +997,30 @@ static ArrowErrorCode ArrowArrayFinalize(struct ArrowArray* array, int depth,
   return NANOARROW_OK;
 }
 
-/* Points array_view at array (already finalized, so every node is ours) with the
- * true size of every buffer, which the C interface alone cannot convey: validation
- * then catches a length that the buffers cannot back. */
+/* Points array_view at array (already finalized) with the true size of every buffer,
+ * which the C interface alone cannot convey: validation then catches a length that
+ * the buffers cannot back. A child or dictionary moved in from elsewhere becomes a
+ * view of unknown type holding only its public length, offset and null count: its
+ * type is not known here, so validation checks it against its parent (lengths,
+ * dictionary indices) and leaves its contents to its producer. */
 NANOARROW_COLD
 static ArrowErrorCode ArrowArrayViewInitFromBuiltArray(struct ArrowArrayView* array_view,
                                                        struct ArrowArray* array,
                                                        struct ArrowError* error) {
-  const struct ArrowArrayPrivateData* private_data =
-      (const struct ArrowArrayPrivateData*)array->private_data;
-  int64_t n_fixed = ArrowArrayFixedBufferCount(private_data);
+  const struct ArrowArrayPrivateData* private_data;
+  int64_t n_fixed;
   int64_t i;
 
+  if (!ArrowArrayIsBuilt(array)) {
+    ArrowArrayViewInitFromType(array_view, NANOARROW_TYPE_UNINITIALIZED);
+    array_view->array = array;
+    array_view->offset = array->offset;
+    array_view->length = array->length;
+    array_view->null_count = array->null_count;
+    return NANOARROW_OK;
+  }
+  private_data = (const struct ArrowArrayPrivateData*)array->private_data;
+  n_fixed = ArrowArrayFixedBufferCount(private_data);
   ArrowArrayViewInitFromType(array_view, private_data->storage_type);
   array_view->layout = private_data->layout;
   array_view->array = array;
