@@ -882,8 +882,9 @@ static ArrowErrorCode ArrowArrayReserveRecursive(struct ArrowArray* array,
 
 ArrowErrorCode ArrowArrayReserve(struct ArrowArray* array,
                                  int64_t additional_size_elements) {
+  /* Nothing to reserve for a negative count (as in nanoarrow). */
   if (additional_size_elements < 0) {
-    return EINVAL;
+    return NANOARROW_OK;
   }
   /* The bound keeps every additional * element size product far from overflow; past
    * it lies memory no machine has. */
