@@ -734,15 +734,17 @@ NANOARROW_COLD ArrowErrorCode ArrowSchemaDeepCopy(const struct ArrowSchema* sche
  *
  * Grammar of the summary:
  *   type      := name [ "(" params ")" ] [ "<" children ">" ]
- *   children  := child { ", " child }      child := field_name ": " type
+ *   children  := child { ", " child }      child := [ field_name ": " ] type
  *   params    fixed_size_binary(16), decimal128(10, 2), time32('ms'),
- *             timestamp('us') / timestamp('us', 'UTC'), duration('ns'),
- *             fixed_size_list(3), dense_union([0,1]), dictionary(int32)
+ *             timestamp('us', '') / timestamp('us', 'UTC'), duration('ns'),
+ *             fixed_size_list(3), dense_union([0,1])
  *   dictionary(<index type>)<value type>
  *   <extension name>{<storage type>}
- * Names are those of ArrowTypeString(). Children (and dictionary values) are shown
- * only when recursive is non-zero. A schema that cannot be parsed shows as
- * "[invalid: <reason>]". */
+ * as nanoarrow writes them (programs compare these strings): a timestamp always names
+ * its time zone, '' when it has none; a child without a name has no "name: ". Names
+ * are those of ArrowTypeString(). Children are shown only when recursive is non-zero,
+ * "<>" for a nested type without any; dictionary values always. A schema that cannot
+ * be parsed shows as "[invalid: <reason>]". */
 
 struct StringWriter {
   char* out;
@@ -803,9 +805,9 @@ static NANOARROW_COLD void WriterAppendParameters(struct StringWriter* writer,
       WriterAppendString(writer, "('");
       WriterAppendString(writer, unit != NULL ? unit : "?");
       WriterAppendString(writer, "'");
-      if (view->timezone != NULL && view->timezone[0] != '\0') {
+      if (view->type == NANOARROW_TYPE_TIMESTAMP) {
         WriterAppendString(writer, ", '");
-        WriterAppendString(writer, view->timezone);
+        WriterAppendString(writer, view->timezone != NULL ? view->timezone : "");
         WriterAppendString(writer, "'");
       }
       WriterAppendString(writer, ")");
@@ -856,24 +858,23 @@ static NANOARROW_COLD void WriterAppendSchema(struct StringWriter* writer,
   if (view.type == NANOARROW_TYPE_DICTIONARY) {
     WriterAppendString(writer, "dictionary(");
     WriterAppendTypeName(writer, view.storage_type);
-    WriterAppendString(writer, ")");
-    if (recursive) {
-      WriterAppendString(writer, "<");
-      WriterAppendSchema(writer, schema->dictionary, recursive, depth + 1);
-      WriterAppendString(writer, ">");
-    }
+    WriterAppendString(writer, ")<");
+    WriterAppendSchema(writer, schema->dictionary, recursive, depth + 1);
+    WriterAppendString(writer, ">");
   } else {
     WriterAppendTypeName(writer, view.type);
     WriterAppendParameters(writer, &view);
-    if (recursive && schema->n_children > 0) {
+    if (recursive && schema->format != NULL && schema->format[0] == '+') {
       WriterAppendString(writer, "<");
       for (int64_t i = 0; i < schema->n_children; i++) {
         if (i > 0) {
           WriterAppendString(writer, ", ");
         }
-        const char* name = schema->children[i]->name;
-        WriterAppendString(writer, name != NULL ? name : "");
-        WriterAppendString(writer, ": ");
+        if (schema->children[i] != NULL && schema->children[i]->release != NULL &&
+            schema->children[i]->name != NULL) {
+          WriterAppendString(writer, schema->children[i]->name);
+          WriterAppendString(writer, ": ");
+        }
         WriterAppendSchema(writer, schema->children[i], recursive, depth + 1);
       }
       WriterAppendString(writer, ">");
