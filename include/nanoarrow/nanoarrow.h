@@ -365,9 +365,10 @@ ArrowErrorCode ArrowArrayInitFromArrayView(struct ArrowArray* array,
                                            struct ArrowError* error);
 ArrowErrorCode ArrowArrayAllocateChildren(struct ArrowArray* array, int64_t n_children);
 ArrowErrorCode ArrowArrayAllocateDictionary(struct ArrowArray* array);
-/* Takes ownership of bitmap's memory. */
+/* Takes ownership of bitmap's memory; the null count becomes unknown (-1). */
 void ArrowArraySetValidityBitmap(struct ArrowArray* array, struct ArrowBitmap* bitmap);
-/* Takes ownership of buffer's memory as fixed buffer i (i >= 1). */
+/* Takes ownership of buffer's memory as buffer i of array->buffers (views: 0 validity,
+ * 1 views, 2 .. n + 1 the variadic buffers, n + 2 the variadic sizes). */
 ArrowErrorCode ArrowArraySetBuffer(struct ArrowArray* array, int64_t i,
                                    struct ArrowBuffer* buffer);
 /* Reserves room for additional_size_elements more elements in every buffer. */

@@ -680,6 +680,8 @@ void ArrowArraySetValidityBitmap(struct ArrowArray* array, struct ArrowBitmap* b
   ArrowBitmapReset(&private_data->bitmap);
   ArrowBitmapMove(bitmap, &private_data->bitmap);
   ArrowArrayFlushBufferPointers(array);
+  /* The nulls of a bitmap from the caller are not counted: unknown, as in nanoarrow. */
+  array->null_count = -1;
 }
 
 ArrowErrorCode ArrowArraySetBuffer(struct ArrowArray* array, int64_t i,

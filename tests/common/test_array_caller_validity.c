@@ -197,3 +197,33 @@ Test(array_caller_validity, short_caller_bytes_are_reported_not_padded) {
   cr_assert_eq(((const uint8_t*)array.buffers[0])[0], 0x55);
   ArrowArrayRelease(&array);
 }
+
+/* A bitmap handed over with ArrowArraySetValidityBitmap() makes the null count unknown
+ * (-1), as in nanoarrow: the caller need not count the nulls, and validation at every
+ * level accepts the array. */
+Test(array_caller_validity, set_validity_bitmap_makes_null_count_unknown) {
+  size_t level;
+  for (level = 0; level < sizeof(kLevels) / sizeof(kLevels[0]); level++) {
+    struct ArrowArray array;
+    struct ArrowBitmap bitmap;
+    struct ArrowError error;
+    int32_t i;
+    error.message[0] = '\0';
+    cr_assert_eq(ArrowArrayInitFromType(&array, NANOARROW_TYPE_INT32), NANOARROW_OK);
+    for (i = 0; i < 10; i++) {
+      cr_assert_eq(ArrowBufferAppendInt32(ArrowArrayBuffer(&array, 1), i), NANOARROW_OK);
+    }
+    ArrowBitmapInit(&bitmap);
+    for (i = 0; i < 10; i++) {
+      static const int valid[10] = {1, 0, 1, 0, 1, 0, 1, 0, 0, 1};
+      cr_assert_eq(ArrowBitmapAppend(&bitmap, (uint8_t)valid[i], 1), NANOARROW_OK);
+    }
+    ArrowArraySetValidityBitmap(&array, &bitmap);
+    cr_assert_eq(array.null_count, -1);
+    array.length = 10;
+    cr_assert_eq(ArrowArrayFinishBuilding(&array, kLevels[level], &error), NANOARROW_OK,
+                 "level %d: %s", (int)kLevels[level], error.message);
+    assert_nulls_kept(&array, "set bitmap");
+    ArrowArrayRelease(&array);
+  }
+}
