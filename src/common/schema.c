@@ -849,7 +849,8 @@ static NANOARROW_COLD void WriterAppendSchema(struct StringWriter* writer,
     return;
   }
 
-  int is_extension = view.extension_name.data != NULL;
+  /* As in nanoarrow, an empty extension name is no extension. */
+  int is_extension = view.extension_name.data != NULL && view.extension_name.size_bytes > 0;
   if (is_extension) {
     WriterAppend(writer, view.extension_name.data, view.extension_name.size_bytes);
     WriterAppendString(writer, "{");

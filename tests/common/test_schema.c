@@ -1051,4 +1051,18 @@ Test(schema_to_string, matches_nanoarrow_output) {
   cr_assert_eq(ArrowSchemaSetName(schema.children[1], "b"), NANOARROW_OK);
   AssertToString(&schema, "struct<int32, b: string>");
   ArrowSchemaRelease(&schema);
+
+  /* An empty extension name is no extension. */
+  {
+    struct ArrowBuffer metadata;
+    cr_assert_eq(ArrowMetadataBuilderInit(&metadata, NULL), NANOARROW_OK);
+    cr_assert_eq(ArrowMetadataBuilderAppend(&metadata, ArrowCharView("ARROW:extension:name"),
+                                            ArrowCharView("")),
+                 NANOARROW_OK);
+    cr_assert_eq(ArrowSchemaInitFromType(&schema, NANOARROW_TYPE_INT32), NANOARROW_OK);
+    cr_assert_eq(ArrowSchemaSetMetadata(&schema, (const char*)metadata.data), NANOARROW_OK);
+    AssertToString(&schema, "int32");
+    ArrowSchemaRelease(&schema);
+    ArrowBufferReset(&metadata);
+  }
 }
