@@ -268,6 +268,17 @@ static inline int8_t ArrowArrayPrivateUnionTypeId(const struct ArrowArray* array
 static inline ArrowErrorCode ArrowArrayPrivateAppendEmpty(struct ArrowArray* array,
                                                           int64_t n, uint8_t is_valid);
 
+/* ArrowArrayPrivateAppendEmpty for a child or dictionary: EINVAL for one that was
+ * moved in from elsewhere (its private_data is not this library's). */
+static inline ArrowErrorCode ArrowArrayPrivateAppendEmptyChild(struct ArrowArray* child,
+                                                               int64_t n,
+                                                               uint8_t is_valid) {
+  if (!ArrowPrivateArrayIsBuilt(child)) {
+    return EINVAL;
+  }
+  return ArrowArrayPrivateAppendEmpty(child, n, is_valid);
+}
+
 /* Unions: nulls and empties go to the first child. Unions have no validity bitmap, so
  * their own null_count stays 0. */
 static inline ArrowErrorCode ArrowArrayPrivateAppendEmptyUnion(struct ArrowArray* array,
@@ -283,7 +294,8 @@ static inline ArrowErrorCode ArrowArrayPrivateAppendEmptyUnion(struct ArrowArray
   if (private_data->storage_type == NANOARROW_TYPE_DENSE_UNION) {
     /* One child element shared by all n slots. */
     int32_t child_offset;
-    NANOARROW_RETURN_NOT_OK(ArrowArrayPrivateAppendEmpty(array->children[0], 1, is_valid));
+    NANOARROW_RETURN_NOT_OK(
+        ArrowArrayPrivateAppendEmptyChild(array->children[0], 1, is_valid));
     if (array->children[0]->length - 1 > INT32_MAX) {
       return EOVERFLOW;
     }
@@ -291,9 +303,10 @@ static inline ArrowErrorCode ArrowArrayPrivateAppendEmptyUnion(struct ArrowArray
     NANOARROW_RETURN_NOT_OK(ArrowArrayPrivatePushRepeated(
         &private_data->buffers[0], &child_offset, (int64_t)sizeof(int32_t), n));
   } else {
-    NANOARROW_RETURN_NOT_OK(ArrowArrayPrivateAppendEmpty(array->children[0], n, is_valid));
+    NANOARROW_RETURN_NOT_OK(
+        ArrowArrayPrivateAppendEmptyChild(array->children[0], n, is_valid));
     for (i = 1; i < array->n_children; i++) {
-      NANOARROW_RETURN_NOT_OK(ArrowArrayPrivateAppendEmpty(array->children[i], n, 1));
+      NANOARROW_RETURN_NOT_OK(ArrowArrayPrivateAppendEmptyChild(array->children[i], n, 1));
     }
   }
   NANOARROW_RETURN_NOT_OK(
@@ -311,8 +324,11 @@ static inline ArrowErrorCode ArrowArrayPrivateAppendEmptyRunEnd(struct ArrowArra
   if (array->n_children != 2) {
     return EINVAL;
   }
+  if (!ArrowPrivateArrayIsBuilt(array->children[0])) {
+    return EINVAL;
+  }
   NANOARROW_RETURN_NOT_OK(ArrowArrayAppendInt(array->children[0], array->length + n));
-  NANOARROW_RETURN_NOT_OK(ArrowArrayPrivateAppendEmpty(array->children[1], 1, is_valid));
+  NANOARROW_RETURN_NOT_OK(ArrowArrayPrivateAppendEmptyChild(array->children[1], 1, is_valid));
   array->length += n;
   return NANOARROW_OK;
 }
@@ -350,14 +366,14 @@ static inline ArrowErrorCode ArrowArrayPrivateAppendEmpty(struct ArrowArray* arr
       return ArrowArrayPrivateAppendEmptyRunEnd(array, n, is_valid);
     case NANOARROW_TYPE_STRUCT:
       for (i = 0; i < array->n_children; i++) {
-        NANOARROW_RETURN_NOT_OK(ArrowArrayPrivateAppendEmpty(array->children[i], n, 1));
+        NANOARROW_RETURN_NOT_OK(ArrowArrayPrivateAppendEmptyChild(array->children[i], n, 1));
       }
       break;
     case NANOARROW_TYPE_FIXED_SIZE_LIST:
       if (array->n_children != 1) {
         return EINVAL;
       }
-      NANOARROW_RETURN_NOT_OK(ArrowArrayPrivateAppendEmpty(
+      NANOARROW_RETURN_NOT_OK(ArrowArrayPrivateAppendEmptyChild(
           array->children[0], n * private_data->layout.child_size_elements, 1));
       break;
     case NANOARROW_TYPE_UNINITIALIZED:
@@ -541,10 +557,13 @@ static inline ArrowErrorCode ArrowArrayShrinkToFit(struct ArrowArray* array) {
                                               private_data->variadic_buffers[i].size_bytes,
                                               1));
   }
+  /* Children and a dictionary moved in from elsewhere are left as they are. */
   for (i = 0; i < array->n_children; i++) {
-    NANOARROW_RETURN_NOT_OK(ArrowArrayShrinkToFit(array->children[i]));
+    if (ArrowPrivateArrayIsBuilt(array->children[i])) {
+      NANOARROW_RETURN_NOT_OK(ArrowArrayShrinkToFit(array->children[i]));
+    }
   }
-  if (array->dictionary != NULL) {
+  if (array->dictionary != NULL && ArrowPrivateArrayIsBuilt(array->dictionary)) {
     NANOARROW_RETURN_NOT_OK(ArrowArrayShrinkToFit(array->dictionary));
   }
   return NANOARROW_OK;
@@ -1000,7 +1019,7 @@ static inline ArrowErrorCode ArrowArrayFinishUnionElement(struct ArrowArray* arr
       /* Every other child gets an empty element at this position. */
       for (i = 0; i < array->n_children; i++) {
         if (i != child_index) {
-          NANOARROW_RETURN_NOT_OK(ArrowArrayAppendEmpty(array->children[i], 1));
+          NANOARROW_RETURN_NOT_OK(ArrowArrayPrivateAppendEmptyChild(array->children[i], 1, 1));
         }
       }
       break;

@@ -68,6 +68,10 @@ static int ArrowArrayIsBuilt(const struct ArrowArray* array) {
   return array->release == &ArrowArrayReleaseInternal;
 }
 
+int ArrowPrivateArrayIsBuilt(const struct ArrowArray* array) {
+  return array != NULL && ArrowArrayIsBuilt(array);
+}
+
 /* EINVAL (with a message) for a child or dictionary slot that holds no array: NULL,
  * or allocated but never initialized (or released). */
 static ArrowErrorCode ArrowArrayCheckSlot(const struct ArrowArray* slot,

@@ -260,3 +260,89 @@ Test(array_foreign_children, released_child_is_refused) {
   cr_assert(strstr(error.message, "children[0]") != NULL, "%s", error.message);
   ArrowArrayRelease(&parent);
 }
+
+/* The appenders cannot append to a foreign child: appending an element that reaches
+ * one is EINVAL (nothing is written into the foreign array), and shrinking leaves it
+ * alone. */
+Test(array_foreign_children, appends_that_reach_a_foreign_child_are_refused) {
+  enum ArrowType types[] = {NANOARROW_TYPE_STRUCT, NANOARROW_TYPE_FIXED_SIZE_LIST,
+                            NANOARROW_TYPE_SPARSE_UNION, NANOARROW_TYPE_DENSE_UNION};
+  size_t t;
+  for (t = 0; t < sizeof(types) / sizeof(types[0]); t++) {
+    struct ArrowSchema schema;
+    struct ArrowArray parent;
+    struct ArrowArray foreign;
+    struct ArrowArray saved;
+    struct ArrowError error;
+    int n_released = 0;
+    error.message[0] = '\0';
+    switch (types[t]) {
+      case NANOARROW_TYPE_FIXED_SIZE_LIST:
+        ArrowSchemaInit(&schema);
+        cr_assert_eq(ArrowSchemaSetTypeFixedSize(&schema, types[t], 2), NANOARROW_OK);
+        cr_assert_eq(ArrowSchemaSetType(schema.children[0], NANOARROW_TYPE_INT32),
+                     NANOARROW_OK);
+        break;
+      case NANOARROW_TYPE_SPARSE_UNION:
+      case NANOARROW_TYPE_DENSE_UNION:
+        ArrowSchemaInit(&schema);
+        cr_assert_eq(ArrowSchemaSetTypeUnion(&schema, types[t], 1), NANOARROW_OK);
+        cr_assert_eq(ArrowSchemaSetType(schema.children[0], NANOARROW_TYPE_INT32),
+                     NANOARROW_OK);
+        break;
+      default:
+        cr_assert_eq(ArrowSchemaInitFromType(&schema, types[t]), NANOARROW_OK);
+        cr_assert_eq(ArrowSchemaAllocateChildren(&schema, 1), NANOARROW_OK);
+        cr_assert_eq(ArrowSchemaInitFromType(schema.children[0], NANOARROW_TYPE_INT32),
+                     NANOARROW_OK);
+        break;
+    }
+    cr_assert_eq(ArrowArrayInitFromSchema(&parent, &schema, &error), NANOARROW_OK, "%s",
+                 error.message);
+    make_foreign(&foreign, NANOARROW_TYPE_INT32, 4, &n_released);
+    move_into(parent.children[0], &foreign);
+    memcpy(&saved, parent.children[0], sizeof(saved));
+    cr_assert_eq(ArrowArrayStartAppending(&parent), NANOARROW_OK);
+    cr_assert_eq(ArrowArrayAppendNull(&parent, 1), EINVAL, "%s", ArrowTypeString(types[t]));
+    cr_assert_eq(ArrowArrayAppendEmpty(&parent, 3), EINVAL, "%s", ArrowTypeString(types[t]));
+    cr_assert_eq(ArrowArrayShrinkToFit(&parent), NANOARROW_OK);
+    assert_untouched(parent.children[0], &saved);
+    ArrowArrayRelease(&parent);
+    ArrowSchemaRelease(&schema);
+    cr_assert_eq(n_released, 1);
+  }
+}
+
+Test(array_foreign_children, appending_a_view_to_a_foreign_child_is_refused) {
+  struct ArrowSchema schema;
+  struct ArrowArray source;
+  struct ArrowArray parent;
+  struct ArrowArray foreign;
+  struct ArrowArrayView view;
+  struct ArrowError error;
+  int n_released = 0;
+  error.message[0] = '\0';
+  cr_assert_eq(ArrowSchemaInitFromType(&schema, NANOARROW_TYPE_STRUCT), NANOARROW_OK);
+  cr_assert_eq(ArrowSchemaAllocateChildren(&schema, 1), NANOARROW_OK);
+  cr_assert_eq(ArrowSchemaInitFromType(schema.children[0], NANOARROW_TYPE_INT32),
+               NANOARROW_OK);
+  cr_assert_eq(ArrowArrayInitFromSchema(&source, &schema, &error), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayStartAppending(&source), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayAppendInt(source.children[0], 1), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayFinishElement(&source), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayFinishBuildingDefault(&source, &error), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayViewInitFromSchema(&view, &schema, &error), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayViewSetArray(&view, &source, &error), NANOARROW_OK);
+
+  cr_assert_eq(ArrowArrayInitFromSchema(&parent, &schema, &error), NANOARROW_OK);
+  make_foreign(&foreign, NANOARROW_TYPE_INT32, 4, &n_released);
+  move_into(parent.children[0], &foreign);
+  cr_assert_eq(ArrowArrayAppendArrayView(&parent, &view, &error), EINVAL);
+  cr_assert(strstr(error.message, "ArrowArrayInit") != NULL, "%s", error.message);
+
+  ArrowArrayViewReset(&view);
+  ArrowArrayRelease(&parent);
+  ArrowArrayRelease(&source);
+  ArrowSchemaRelease(&schema);
+  cr_assert_eq(n_released, 1);
+}
