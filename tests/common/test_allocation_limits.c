@@ -44,8 +44,8 @@ static long g_rss_at_start;
 static void limit_memory(void) {
 #if !defined(TEST_UNDER_ASAN)
   struct rlimit limit;
-  limit.rlim_cur = (rlim_t)2 << 30;
-  limit.rlim_max = (rlim_t)2 << 30;
+  limit.rlim_cur = (rlim_t)1 << 30;
+  limit.rlim_max = (rlim_t)1 << 30;
   cr_assert_eq(setrlimit(RLIMIT_AS, &limit), 0);
 #endif
   g_rss_at_start = peak_rss_kib();
