@@ -25,6 +25,8 @@
 #define ArrowPrivateArrayViewGetIntSlow NANOARROW_SYMBOL(ArrowPrivateArrayViewGetIntSlow)
 #define ArrowPrivateArrayViewGetUIntSlow NANOARROW_SYMBOL(ArrowPrivateArrayViewGetUIntSlow)
 #define ArrowPrivateArrayViewGetDoubleSlow NANOARROW_SYMBOL(ArrowPrivateArrayViewGetDoubleSlow)
+#define ArrowPrivateArrayStartAppending NANOARROW_SYMBOL(ArrowPrivateArrayStartAppending)
+#define ArrowPrivateArrayIsBuilt NANOARROW_SYMBOL(ArrowPrivateArrayIsBuilt)
 #define ArrowMalloc NANOARROW_SYMBOL(ArrowMalloc)
 #define ArrowRealloc NANOARROW_SYMBOL(ArrowRealloc)
 #define ArrowFree NANOARROW_SYMBOL(ArrowFree)
@@ -365,9 +367,10 @@ ArrowErrorCode ArrowArrayInitFromArrayView(struct ArrowArray* array,
                                            struct ArrowError* error);
 ArrowErrorCode ArrowArrayAllocateChildren(struct ArrowArray* array, int64_t n_children);
 ArrowErrorCode ArrowArrayAllocateDictionary(struct ArrowArray* array);
-/* Takes ownership of bitmap's memory. */
+/* Takes ownership of bitmap's memory; the null count becomes unknown (-1). */
 void ArrowArraySetValidityBitmap(struct ArrowArray* array, struct ArrowBitmap* bitmap);
-/* Takes ownership of buffer's memory as fixed buffer i (i >= 1). */
+/* Takes ownership of buffer's memory as buffer i of array->buffers (views: 0 validity,
+ * 1 views, 2 .. n + 1 the variadic buffers, n + 2 the variadic sizes). */
 ArrowErrorCode ArrowArraySetBuffer(struct ArrowArray* array, int64_t i,
                                    struct ArrowBuffer* buffer);
 /* Reserves room for additional_size_elements more elements in every buffer. */
@@ -400,6 +403,12 @@ static inline struct ArrowBitmap* ArrowArrayValidityBitmap(struct ArrowArray* ar
 static inline struct ArrowBuffer* ArrowArrayBuffer(struct ArrowArray* array, int64_t i);
 static inline int32_t ArrowArrayVariadicBufferCount(struct ArrowArray* array);
 static inline ArrowErrorCode ArrowArrayStartAppending(struct ArrowArray* array);
+/* ArrowArrayStartAppending() out of line: children and a dictionary that were not made
+ * by ArrowArrayInit*() (moved in from elsewhere) are left as they are. */
+ArrowErrorCode ArrowPrivateArrayStartAppending(struct ArrowArray* array);
+/* Non-zero when array was made by ArrowArrayInit*() (its private_data is this
+ * library's): the appenders refuse to append to children moved in from elsewhere. */
+int ArrowPrivateArrayIsBuilt(const struct ArrowArray* array);
 static inline ArrowErrorCode ArrowArrayShrinkToFit(struct ArrowArray* array);
 static inline ArrowErrorCode ArrowArrayAppendNull(struct ArrowArray* array, int64_t n);
 /* Appends n non-null "zero" elements (empty strings/lists, zeroed values). */

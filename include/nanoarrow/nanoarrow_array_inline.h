@@ -137,13 +137,20 @@ static inline ArrowErrorCode ArrowArrayPrivateBitmapAppend(struct ArrowBitmap* b
   return NANOARROW_OK;
 }
 
-/* Appends n validity bits, first bringing the bitmap to exactly offset + length bits:
- * a bitmap that was never allocated (or lags behind, e.g. reserved by hand after some
- * appends) gets set bits for every existing element. */
+/* Appends n validity bits, first bringing the bitmap to exactly offset + length bits.
+ * Whole bytes past those the bit count accounts for were written by the caller
+ * through ArrowArrayBuffer(array, 0) as a plain buffer: their bits stand for the
+ * existing elements they cover. Any existing element still without a bit (a bitmap
+ * never allocated, or reserved by hand after some appends) gets a set bit. */
 NANOARROW_ARRAY_SLOW_PATH ArrowErrorCode ArrowArrayPrivateAppendValidity(
     struct ArrowArray* array, uint8_t is_valid, int64_t n) {
   struct ArrowBitmap* bitmap = &ArrowArrayPrivateGetData(array)->bitmap;
   int64_t existing_bits = array->offset + array->length;
+  if (bitmap->size_bits < existing_bits &&
+      bitmap->buffer.size_bytes > ArrowBytesForBits(bitmap->size_bits)) {
+    int64_t written_bits = bitmap->buffer.size_bytes * 8;
+    bitmap->size_bits = written_bits < existing_bits ? written_bits : existing_bits;
+  }
   if (bitmap->size_bits < existing_bits) {
     NANOARROW_RETURN_NOT_OK(
         ArrowArrayPrivateBitmapAppend(bitmap, 1, existing_bits - bitmap->size_bits));
@@ -261,6 +268,17 @@ static inline int8_t ArrowArrayPrivateUnionTypeId(const struct ArrowArray* array
 static inline ArrowErrorCode ArrowArrayPrivateAppendEmpty(struct ArrowArray* array,
                                                           int64_t n, uint8_t is_valid);
 
+/* ArrowArrayPrivateAppendEmpty for a child or dictionary: EINVAL for one that was
+ * moved in from elsewhere (its private_data is not this library's). */
+static inline ArrowErrorCode ArrowArrayPrivateAppendEmptyChild(struct ArrowArray* child,
+                                                               int64_t n,
+                                                               uint8_t is_valid) {
+  if (!ArrowPrivateArrayIsBuilt(child)) {
+    return EINVAL;
+  }
+  return ArrowArrayPrivateAppendEmpty(child, n, is_valid);
+}
+
 /* Unions: nulls and empties go to the first child. Unions have no validity bitmap, so
  * their own null_count stays 0. */
 static inline ArrowErrorCode ArrowArrayPrivateAppendEmptyUnion(struct ArrowArray* array,
@@ -276,7 +294,8 @@ static inline ArrowErrorCode ArrowArrayPrivateAppendEmptyUnion(struct ArrowArray
   if (private_data->storage_type == NANOARROW_TYPE_DENSE_UNION) {
     /* One child element shared by all n slots. */
     int32_t child_offset;
-    NANOARROW_RETURN_NOT_OK(ArrowArrayPrivateAppendEmpty(array->children[0], 1, is_valid));
+    NANOARROW_RETURN_NOT_OK(
+        ArrowArrayPrivateAppendEmptyChild(array->children[0], 1, is_valid));
     if (array->children[0]->length - 1 > INT32_MAX) {
       return EOVERFLOW;
     }
@@ -284,9 +303,10 @@ static inline ArrowErrorCode ArrowArrayPrivateAppendEmptyUnion(struct ArrowArray
     NANOARROW_RETURN_NOT_OK(ArrowArrayPrivatePushRepeated(
         &private_data->buffers[0], &child_offset, (int64_t)sizeof(int32_t), n));
   } else {
-    NANOARROW_RETURN_NOT_OK(ArrowArrayPrivateAppendEmpty(array->children[0], n, is_valid));
+    NANOARROW_RETURN_NOT_OK(
+        ArrowArrayPrivateAppendEmptyChild(array->children[0], n, is_valid));
     for (i = 1; i < array->n_children; i++) {
-      NANOARROW_RETURN_NOT_OK(ArrowArrayPrivateAppendEmpty(array->children[i], n, 1));
+      NANOARROW_RETURN_NOT_OK(ArrowArrayPrivateAppendEmptyChild(array->children[i], n, 1));
     }
   }
   NANOARROW_RETURN_NOT_OK(
@@ -304,8 +324,11 @@ static inline ArrowErrorCode ArrowArrayPrivateAppendEmptyRunEnd(struct ArrowArra
   if (array->n_children != 2) {
     return EINVAL;
   }
+  if (!ArrowPrivateArrayIsBuilt(array->children[0])) {
+    return EINVAL;
+  }
   NANOARROW_RETURN_NOT_OK(ArrowArrayAppendInt(array->children[0], array->length + n));
-  NANOARROW_RETURN_NOT_OK(ArrowArrayPrivateAppendEmpty(array->children[1], 1, is_valid));
+  NANOARROW_RETURN_NOT_OK(ArrowArrayPrivateAppendEmptyChild(array->children[1], 1, is_valid));
   array->length += n;
   return NANOARROW_OK;
 }
@@ -321,9 +344,13 @@ static inline ArrowErrorCode ArrowArrayPrivateAppendEmpty(struct ArrowArray* arr
   if (n == 0) {
     return NANOARROW_OK;
   }
-  /* The bound keeps n times any element width (<= 32 bytes) far from overflow. */
-  if (n < 0 || n > (INT64_MAX >> 8) - array->length) {
+  /* The bound keeps n times any element width (<= 32 bytes) far from overflow; past
+   * it lies memory no machine has. */
+  if (n < 0) {
     return EINVAL;
+  }
+  if (n > (INT64_MAX >> 8) - array->length) {
+    return ENOMEM;
   }
 
   switch (private_data->storage_type) {
@@ -339,14 +366,14 @@ static inline ArrowErrorCode ArrowArrayPrivateAppendEmpty(struct ArrowArray* arr
       return ArrowArrayPrivateAppendEmptyRunEnd(array, n, is_valid);
     case NANOARROW_TYPE_STRUCT:
       for (i = 0; i < array->n_children; i++) {
-        NANOARROW_RETURN_NOT_OK(ArrowArrayPrivateAppendEmpty(array->children[i], n, 1));
+        NANOARROW_RETURN_NOT_OK(ArrowArrayPrivateAppendEmptyChild(array->children[i], n, 1));
       }
       break;
     case NANOARROW_TYPE_FIXED_SIZE_LIST:
       if (array->n_children != 1) {
         return EINVAL;
       }
-      NANOARROW_RETURN_NOT_OK(ArrowArrayPrivateAppendEmpty(
+      NANOARROW_RETURN_NOT_OK(ArrowArrayPrivateAppendEmptyChild(
           array->children[0], n * private_data->layout.child_size_elements, 1));
       break;
     case NANOARROW_TYPE_UNINITIALIZED:
@@ -450,7 +477,6 @@ static inline ArrowErrorCode ArrowArrayPrivateAppendView(struct ArrowArray* arra
     view.ref.buffer_index = block_index;
     view.ref.offset = (int32_t)block->size_bytes;
     NANOARROW_RETURN_NOT_OK(ArrowBufferAppend(block, data, size_bytes));
-    private_data->variadic_buffer_sizes[block_index] = block->size_bytes;
   }
   return ArrowArrayPrivatePush(&private_data->buffers[0], &view, (int64_t)sizeof(view));
 }
@@ -482,10 +508,27 @@ static inline struct ArrowBitmap* ArrowArrayValidityBitmap(struct ArrowArray* ar
   return &ArrowArrayPrivateGetData(array)->bitmap;
 }
 
+/* Buffer i as exported in array->buffers. Binary and string views: 0 validity, 1 views,
+ * 2 .. n + 1 the n variadic data buffers, n + 2 the variadic sizes. NULL for an index
+ * no buffer has (for other types, indices 0 .. 2 always have one). */
 static inline struct ArrowBuffer* ArrowArrayBuffer(struct ArrowArray* array, int64_t i) {
   struct ArrowArrayPrivateData* private_data = ArrowArrayPrivateGetData(array);
   if (i == 0) {
     return &private_data->bitmap.buffer;
+  }
+  if (private_data->storage_type == NANOARROW_TYPE_BINARY_VIEW ||
+      private_data->storage_type == NANOARROW_TYPE_STRING_VIEW) {
+    int64_t n_variadic = private_data->n_variadic_buffers;
+    if (i == 1) {
+      return &private_data->buffers[0];
+    }
+    if (i >= 2 && i < 2 + n_variadic) {
+      return &private_data->variadic_buffers[i - 2];
+    }
+    return i == 2 + n_variadic ? &private_data->buffers[1] : NULL;
+  }
+  if (i < 0 || i >= NANOARROW_MAX_FIXED_BUFFERS) {
+    return NULL;
   }
   return &private_data->buffers[i - 1];
 }
@@ -497,45 +540,7 @@ static inline int32_t ArrowArrayVariadicBufferCount(struct ArrowArray* array) {
 }
 
 static inline ArrowErrorCode ArrowArrayStartAppending(struct ArrowArray* array) {
-  struct ArrowArrayPrivateData* private_data = ArrowArrayPrivateGetData(array);
-  int64_t i;
-
-  if (private_data->storage_type == NANOARROW_TYPE_UNINITIALIZED) {
-    return EINVAL;
-  }
-
-  /* Offset buffers start with a single 0 (once: calling this again is harmless). */
-  for (i = 1; i < NANOARROW_MAX_FIXED_BUFFERS; i++) {
-    struct ArrowBuffer* buffer = &private_data->buffers[i - 1];
-    if (private_data->layout.buffer_type[i] != NANOARROW_BUFFER_TYPE_DATA_OFFSET ||
-        buffer->size_bytes != 0) {
-      continue;
-    }
-    if (private_data->layout.element_size_bits[i] == 64) {
-      NANOARROW_RETURN_NOT_OK(ArrowBufferAppendInt64(buffer, 0));
-    } else {
-      NANOARROW_RETURN_NOT_OK(ArrowBufferAppendInt32(buffer, 0));
-    }
-  }
-
-  for (i = 0; i < array->n_children; i++) {
-    if (array->children[i] == NULL || array->children[i]->release == NULL) {
-      return EINVAL;
-    }
-    NANOARROW_RETURN_NOT_OK(ArrowArrayStartAppending(array->children[i]));
-  }
-  /* A list view's next element starts after the child elements already there. */
-  if (array->n_children > 0 &&
-      private_data->layout.buffer_type[1] == NANOARROW_BUFFER_TYPE_VIEW_OFFSET) {
-    private_data->list_view_offset = array->children[0]->length;
-  }
-  if (array->dictionary != NULL) {
-    if (array->dictionary->release == NULL) {
-      return EINVAL;
-    }
-    NANOARROW_RETURN_NOT_OK(ArrowArrayStartAppending(array->dictionary));
-  }
-  return NANOARROW_OK;
+  return ArrowPrivateArrayStartAppending(array);
 }
 
 static inline ArrowErrorCode ArrowArrayShrinkToFit(struct ArrowArray* array) {
@@ -552,10 +557,13 @@ static inline ArrowErrorCode ArrowArrayShrinkToFit(struct ArrowArray* array) {
                                               private_data->variadic_buffers[i].size_bytes,
                                               1));
   }
+  /* Children and a dictionary moved in from elsewhere are left as they are. */
   for (i = 0; i < array->n_children; i++) {
-    NANOARROW_RETURN_NOT_OK(ArrowArrayShrinkToFit(array->children[i]));
+    if (ArrowPrivateArrayIsBuilt(array->children[i])) {
+      NANOARROW_RETURN_NOT_OK(ArrowArrayShrinkToFit(array->children[i]));
+    }
   }
-  if (array->dictionary != NULL) {
+  if (array->dictionary != NULL && ArrowPrivateArrayIsBuilt(array->dictionary)) {
     NANOARROW_RETURN_NOT_OK(ArrowArrayShrinkToFit(array->dictionary));
   }
   return NANOARROW_OK;
@@ -1011,7 +1019,7 @@ static inline ArrowErrorCode ArrowArrayFinishUnionElement(struct ArrowArray* arr
       /* Every other child gets an empty element at this position. */
       for (i = 0; i < array->n_children; i++) {
         if (i != child_index) {
-          NANOARROW_RETURN_NOT_OK(ArrowArrayAppendEmpty(array->children[i], 1));
+          NANOARROW_RETURN_NOT_OK(ArrowArrayPrivateAppendEmptyChild(array->children[i], 1, 1));
         }
       }
       break;

@@ -494,9 +494,13 @@ static inline ArrowErrorCode ArrowBufferReserve(struct ArrowBuffer* buffer,
                                                 int64_t additional_size_bytes) {
   int64_t needed;
   int64_t grown;
-  if (additional_size_bytes < 0 ||
-      additional_size_bytes > INT64_MAX - buffer->size_bytes) {
-    return EINVAL;
+  /* Nothing to reserve for a negative size (as in nanoarrow). */
+  if (additional_size_bytes <= 0) {
+    return NANOARROW_OK;
+  }
+  /* A size past INT64_MAX is memory no machine has. */
+  if (additional_size_bytes > INT64_MAX - buffer->size_bytes) {
+    return ENOMEM;
   }
   needed = buffer->size_bytes + additional_size_bytes;
   if (NANOARROW_PREDICT_TRUE(needed <= buffer->capacity_bytes)) {
@@ -534,6 +538,9 @@ static inline void ArrowBufferAppendUnsafe(struct ArrowBuffer* buffer, const voi
 
 static inline ArrowErrorCode ArrowBufferAppend(struct ArrowBuffer* buffer, const void* data,
                                                int64_t size_bytes) {
+  if (size_bytes < 0) {
+    return EINVAL;
+  }
   NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(buffer, size_bytes));
   ArrowBufferAppendUnsafe(buffer, data, size_bytes);
   return NANOARROW_OK;
@@ -543,6 +550,9 @@ static inline ArrowErrorCode ArrowBufferAppendFill(struct ArrowBuffer* buffer, u
                                                    int64_t size_bytes) {
   if (size_bytes == 0) {
     return NANOARROW_OK; /* touches nothing, not even the buffer */
+  }
+  if (size_bytes < 0) {
+    return EINVAL;
   }
   NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(buffer, size_bytes));
   memset(buffer->data + buffer->size_bytes, value, (size_t)size_bytes);
@@ -596,8 +606,12 @@ static inline ArrowErrorCode ArrowBitmapReserve(struct ArrowBitmap* bitmap,
   int64_t min_bits;
   int64_t min_bytes;
   int64_t old_capacity;
-  if (additional_size_bits < 0 || additional_size_bits > INT64_MAX - 7 - bitmap->size_bits) {
-    return EINVAL;
+  /* Nothing to reserve for a negative size (as in nanoarrow). */
+  if (additional_size_bits <= 0) {
+    return NANOARROW_OK;
+  }
+  if (additional_size_bits > INT64_MAX - 7 - bitmap->size_bits) {
+    return ENOMEM;
   }
   min_bits = bitmap->size_bits + additional_size_bits;
   min_bytes = ArrowBytesForBits(min_bits);
@@ -618,8 +632,11 @@ static inline ArrowErrorCode ArrowBitmapReserve(struct ArrowBitmap* bitmap,
 static inline ArrowErrorCode ArrowBitmapResize(struct ArrowBitmap* bitmap,
                                                int64_t new_length_bits, char shrink_to_fit) {
   int64_t new_bytes;
-  if (new_length_bits < 0 || new_length_bits > INT64_MAX - 7) {
+  if (new_length_bits < 0) {
     return EINVAL;
+  }
+  if (new_length_bits > INT64_MAX - 7) {
+    return ENOMEM;
   }
   new_bytes = ArrowBytesForBits(new_length_bits);
   if (new_length_bits == 0) {
@@ -649,6 +666,9 @@ static inline void ArrowBitmapAppendUnsafe(struct ArrowBitmap* bitmap, uint8_t b
 
 static inline ArrowErrorCode ArrowBitmapAppend(struct ArrowBitmap* bitmap,
                                                uint8_t bits_are_set, int64_t length) {
+  if (length < 0) {
+    return EINVAL;
+  }
   NANOARROW_RETURN_NOT_OK(ArrowBitmapReserve(bitmap, length));
   ArrowBitmapAppendUnsafe(bitmap, bits_are_set, length);
   return NANOARROW_OK;

@@ -276,6 +276,11 @@ ArrowErrorCode ArrowIpcWriterSetCompression(struct ArrowIpcWriter* writer,
 ArrowErrorCode ArrowIpcWriterSetAlignment(struct ArrowIpcWriter* writer,
                                           int64_t alignment, struct ArrowError* error);
 
+/* Writes the schema message. A second schema starts a new stream (as in nanoarrow):
+ * end the previous one first (ArrowIpcWriterWriteArrayView(writer, NULL, ...)); its
+ * batches are checked against the new schema and its dictionaries are written anew.
+ * A file holds one schema: after ArrowIpcWriterStartFile only the same schema may
+ * come again (EINVAL otherwise). */
 ArrowErrorCode ArrowIpcWriterWriteSchema(struct ArrowIpcWriter* writer,
                                          const struct ArrowSchema* in,
                                          struct ArrowError* error);

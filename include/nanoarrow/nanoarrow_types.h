@@ -419,6 +419,9 @@ struct ArrowArrayView {
  * inline append functions can reach the buffers without a call. */
 struct ArrowArrayPrivateData {
   struct ArrowBitmap bitmap;
+  /* Buffers 1 and 2 of the layout. Binary and string views keep their views in
+   * buffers[0] and the variadic sizes (an int64 per variadic buffer, the last buffer
+   * exported) in buffers[1]. */
   struct ArrowBuffer buffers[NANOARROW_MAX_FIXED_BUFFERS - 1];
   /* The pointers handed out through ArrowArray.buffers. */
   const void** buffer_data;
@@ -436,9 +439,11 @@ struct ArrowArrayPrivateData {
   int64_t list_view_offset;
   /* Non-zero when union type ids equal child indices (fast path). */
   int8_t union_type_id_is_child_index;
+  /* Non-zero when the variadic sizes buffer was set by ArrowArraySetBuffer() and is
+   * exported as it is; otherwise finishing writes the variadic buffers' sizes. */
+  int8_t variadic_sizes_from_caller;
   int32_t n_variadic_buffers;
   struct ArrowBuffer* variadic_buffers;
-  int64_t* variadic_buffer_sizes;
 };
 
 /* ---- Values ---- */

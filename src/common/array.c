@@ -9,6 +9,8 @@
 
 #include "nanoarrow/nanoarrow.h"
 
+#include "common/allocation_private.h"
+
 /* Size of a union type id map: [0, 128) type id -> child index, [128, 256) back. */
 #define ARROW_ARRAY_UNION_MAP_SIZE 256
 
@@ -39,7 +41,6 @@ static void ArrowArrayReleaseInternal(struct ArrowArray* array) {
       ArrowBufferReset(&private_data->variadic_buffers[i]);
     }
     ArrowFree(private_data->variadic_buffers);
-    ArrowFree(private_data->variadic_buffer_sizes);
     ArrowFree((void*)private_data->buffer_data);
     ArrowFree(private_data);
   }
@@ -57,6 +58,35 @@ static void ArrowArrayReleaseInternal(struct ArrowArray* array) {
   array->dictionary = NULL;
   array->buffers = NULL;
   array->release = NULL;
+}
+
+/* True for an array made by ArrowArrayInit*() (its private_data is ours). Children and
+ * dictionaries may also be arrays moved in from elsewhere, with their own release
+ * callback: building the parent leaves those as they are and reads only their public
+ * fields. */
+static int ArrowArrayIsBuilt(const struct ArrowArray* array) {
+  return array->release == &ArrowArrayReleaseInternal;
+}
+
+/* The same test as ArrowArrayIsInternal() (nanoarrow 0.9.0's name), kept under the
+ * name the inline appenders use. */
+int ArrowPrivateArrayIsBuilt(const struct ArrowArray* array) {
+  return ArrowArrayIsInternal(array);
+}
+
+/* EINVAL (with a message) for a child or dictionary slot that holds no array: NULL,
+ * or allocated but never initialized (or released). */
+static ArrowErrorCode ArrowArrayCheckSlot(const struct ArrowArray* slot,
+                                          struct ArrowError* error) {
+  if (slot == NULL) {
+    ArrowErrorSet(error, "is NULL");
+    return EINVAL;
+  }
+  if (slot->release == NULL) {
+    ArrowErrorSet(error, "was never initialized or was released");
+    return EINVAL;
+  }
+  return NANOARROW_OK;
 }
 
 /* ---- Buffer bookkeeping ---- */
@@ -107,24 +137,29 @@ static int64_t ArrowArrayBufferCount(const struct ArrowArrayPrivateData* private
 }
 
 /* Points array->buffers at the current data of every buffer. A validity bitmap that
- * was never needed stays NULL. */
+ * was never needed stays NULL. The variadic sizes of a view array (unless the caller
+ * set that buffer) are the sizes of its variadic buffers, written here when the sizes
+ * buffer has room (ArrowArrayAddVariadicBuffers() and finishing give it room). */
 static void ArrowArrayFlushBufferPointers(struct ArrowArray* array) {
   struct ArrowArrayPrivateData* private_data =
       (struct ArrowArrayPrivateData*)array->private_data;
-  int64_t n_fixed = ArrowArrayFixedBufferCount(private_data);
+  int64_t n_buffers = ArrowArrayBufferCount(private_data);
   int64_t i;
 
-  for (i = 0; i < n_fixed; i++) {
+  if (ArrowArrayIsBinaryView(private_data->storage_type) &&
+      !private_data->variadic_sizes_from_caller &&
+      private_data->buffers[1].size_bytes >=
+          (int64_t)sizeof(int64_t) * private_data->n_variadic_buffers) {
+    for (i = 0; i < private_data->n_variadic_buffers; i++) {
+      int64_t size_bytes = private_data->variadic_buffers[i].size_bytes;
+      memcpy(private_data->buffers[1].data + i * (int64_t)sizeof(int64_t), &size_bytes,
+             sizeof(int64_t));
+    }
+  }
+  for (i = 0; i < n_buffers; i++) {
     private_data->buffer_data[i] = ArrowArrayBuffer(array, i)->data;
   }
-  if (ArrowArrayIsBinaryView(private_data->storage_type)) {
-    for (i = 0; i < private_data->n_variadic_buffers; i++) {
-      private_data->buffer_data[n_fixed + i] = private_data->variadic_buffers[i].data;
-    }
-    private_data->buffer_data[n_fixed + private_data->n_variadic_buffers] =
-        private_data->variadic_buffer_sizes;
-  }
-  array->n_buffers = ArrowArrayBufferCount(private_data);
+  array->n_buffers = n_buffers;
   array->buffers = private_data->buffer_data;
 }
 
@@ -274,9 +309,9 @@ ArrowErrorCode ArrowArrayInitFromType(struct ArrowArray* array,
   ArrowLayoutInit(&private_data->layout, storage_type);
   private_data->union_type_id_is_child_index = 1;
   private_data->list_view_offset = 0;
+  private_data->variadic_sizes_from_caller = 0;
   private_data->n_variadic_buffers = 0;
   private_data->variadic_buffers = NULL;
-  private_data->variadic_buffer_sizes = NULL;
 
   /* Room for every fixed buffer plus the variadic sizes buffer of view types. */
   private_data->buffer_data =
@@ -297,13 +332,15 @@ ArrowErrorCode ArrowArrayInitFromType(struct ArrowArray* array,
 
 ArrowErrorCode ArrowArrayAllocateChildren(struct ArrowArray* array, int64_t n_children) {
   int64_t i;
-  if (array->children != NULL || n_children < 0 ||
-      (uint64_t)n_children > SIZE_MAX / sizeof(struct ArrowArray*)) {
+  if (array->children != NULL || n_children < 0) {
     return EINVAL;
   }
   if (n_children == 0) {
     return NANOARROW_OK;
   }
+  /* The whole request (a pointer and a struct per child) before any of it. */
+  NANOARROW_RETURN_NOT_OK(ArrowPrivateCheckAllocation(
+      n_children, (int64_t)(sizeof(struct ArrowArray*) + sizeof(struct ArrowArray))));
   array->children =
       (struct ArrowArray**)ArrowMalloc((int64_t)sizeof(struct ArrowArray*) * n_children);
   if (array->children == NULL) {
@@ -604,7 +641,6 @@ static NANOARROW_COLD ArrowErrorCode ArrowArrayInitFromArrayViewRecursive(
           ArrowArrayCopyInto(&private_data->variadic_buffers[i],
                              array_view->variadic_buffers[i], size_bytes),
           error);
-      private_data->variadic_buffer_sizes[i] = size_bytes;
     }
   }
 
@@ -650,6 +686,8 @@ void ArrowArraySetValidityBitmap(struct ArrowArray* array, struct ArrowBitmap* b
   ArrowBitmapReset(&private_data->bitmap);
   ArrowBitmapMove(bitmap, &private_data->bitmap);
   ArrowArrayFlushBufferPointers(array);
+  /* The nulls of a bitmap from the caller are not counted: unknown, as in nanoarrow. */
+  array->null_count = -1;
 }
 
 ArrowErrorCode ArrowArraySetBuffer(struct ArrowArray* array, int64_t i,
@@ -658,7 +696,9 @@ ArrowErrorCode ArrowArraySetBuffer(struct ArrowArray* array, int64_t i,
       (struct ArrowArrayPrivateData*)array->private_data;
   struct ArrowBuffer* target;
 
-  if (i < 0 || i >= ArrowArrayFixedBufferCount(private_data)) {
+  /* Every buffer as exported: for views, the views, each variadic buffer and the
+   * variadic sizes, which are then exported as set. */
+  if (i < 0 || i >= ArrowArrayBufferCount(private_data)) {
     return EINVAL;
   }
   target = ArrowArrayBuffer(array, i);
@@ -666,6 +706,10 @@ ArrowErrorCode ArrowArraySetBuffer(struct ArrowArray* array, int64_t i,
   ArrowBufferMove(buffer, target);
   if (i == 0) {
     private_data->bitmap.size_bits = target->size_bytes * 8;
+  }
+  if (ArrowArrayIsBinaryView(private_data->storage_type) &&
+      i == ArrowArrayBufferCount(private_data) - 1) {
+    private_data->variadic_sizes_from_caller = 1;
   }
   ArrowArrayFlushBufferPointers(array);
   return NANOARROW_OK;
@@ -677,7 +721,6 @@ ArrowErrorCode ArrowArrayAddVariadicBuffers(struct ArrowArray* array, int32_t nb
   int32_t n_old = private_data->n_variadic_buffers;
   int64_t n_new;
   struct ArrowBuffer* buffers;
-  int64_t* sizes;
   const void** buffer_data;
   int64_t i;
 
@@ -689,21 +732,26 @@ ArrowErrorCode ArrowArrayAddVariadicBuffers(struct ArrowArray* array, int32_t nb
     return NANOARROW_OK;
   }
   n_new = (int64_t)n_old + nbuffers;
+  /* The whole request (a buffer, its size and its exported pointer each) first. */
+  NANOARROW_RETURN_NOT_OK(ArrowPrivateCheckAllocation(
+      n_new, (int64_t)(sizeof(struct ArrowBuffer) + sizeof(int64_t) + sizeof(void*))));
 
+  /* Sizes set by the caller described the buffers before these: from now on the
+   * sizes are the buffers' own again. */
+  if (private_data->variadic_sizes_from_caller) {
+    ArrowBufferReset(&private_data->buffers[1]);
+    private_data->variadic_sizes_from_caller = 0;
+  }
   /* Each reallocation is stored as soon as it succeeds so that a later failure
    * leaves the array consistent (n_variadic_buffers is updated last). */
+  NANOARROW_RETURN_NOT_OK(
+      ArrowBufferResize(&private_data->buffers[1], (int64_t)sizeof(int64_t) * n_new, 0));
   buffers = (struct ArrowBuffer*)ArrowRealloc(private_data->variadic_buffers,
                                               (int64_t)sizeof(struct ArrowBuffer) * n_new);
   if (buffers == NULL) {
     return ENOMEM;
   }
   private_data->variadic_buffers = buffers;
-  sizes = (int64_t*)ArrowRealloc(private_data->variadic_buffer_sizes,
-                                 (int64_t)sizeof(int64_t) * n_new);
-  if (sizes == NULL) {
-    return ENOMEM;
-  }
-  private_data->variadic_buffer_sizes = sizes;
   buffer_data = (const void**)ArrowRealloc((void*)private_data->buffer_data,
                                            (int64_t)sizeof(void*) * (2 + n_new + 1));
   if (buffer_data == NULL) {
@@ -713,10 +761,54 @@ ArrowErrorCode ArrowArrayAddVariadicBuffers(struct ArrowArray* array, int32_t nb
 
   for (i = n_old; i < n_new; i++) {
     ArrowBufferInit(&private_data->variadic_buffers[i]);
-    private_data->variadic_buffer_sizes[i] = 0;
   }
   private_data->n_variadic_buffers = (int32_t)n_new;
   ArrowArrayFlushBufferPointers(array);
+  return NANOARROW_OK;
+}
+
+/* ---- Start appending ---- */
+
+ArrowErrorCode ArrowPrivateArrayStartAppending(struct ArrowArray* array) {
+  struct ArrowArrayPrivateData* private_data =
+      (struct ArrowArrayPrivateData*)array->private_data;
+  int64_t i;
+
+  if (private_data->storage_type == NANOARROW_TYPE_UNINITIALIZED) {
+    return EINVAL;
+  }
+
+  /* Offset buffers start with a single 0 (once: calling this again is harmless). */
+  for (i = 1; i < NANOARROW_MAX_FIXED_BUFFERS; i++) {
+    struct ArrowBuffer* buffer = &private_data->buffers[i - 1];
+    if (private_data->layout.buffer_type[i] != NANOARROW_BUFFER_TYPE_DATA_OFFSET ||
+        buffer->size_bytes != 0) {
+      continue;
+    }
+    if (private_data->layout.element_size_bits[i] == 64) {
+      NANOARROW_RETURN_NOT_OK(ArrowBufferAppendInt64(buffer, 0));
+    } else {
+      NANOARROW_RETURN_NOT_OK(ArrowBufferAppendInt32(buffer, 0));
+    }
+  }
+
+  for (i = 0; i < array->n_children; i++) {
+    NANOARROW_RETURN_NOT_OK(ArrowArrayCheckSlot(array->children[i], NULL));
+    if (ArrowArrayIsBuilt(array->children[i])) {
+      NANOARROW_RETURN_NOT_OK(ArrowPrivateArrayStartAppending(array->children[i]));
+    }
+  }
+  /* A list view's next element starts after the child elements already there. */
+  if (array->n_children > 0 &&
+      private_data->layout.buffer_type[1] == NANOARROW_BUFFER_TYPE_VIEW_OFFSET) {
+    private_data->list_view_offset = array->children[0]->length;
+  }
+  if (array->dictionary != NULL) {
+    NANOARROW_RETURN_NOT_OK(ArrowArrayCheckSlot(array->dictionary, NULL));
+    if (ArrowArrayIsBuilt(array->dictionary)) {
+      NANOARROW_RETURN_NOT_OK(ArrowPrivateArrayStartAppending(array->dictionary));
+    }
+  }
   return NANOARROW_OK;
 }
 
@@ -770,12 +862,16 @@ static ArrowErrorCode ArrowArrayReserveRecursive(struct ArrowArray* array,
     case NANOARROW_TYPE_STRUCT:
     case NANOARROW_TYPE_SPARSE_UNION:
       for (i = 0; i < array->n_children; i++) {
-        NANOARROW_RETURN_NOT_OK(
-            ArrowArrayReserveRecursive(array->children[i], additional, depth + 1));
+        NANOARROW_RETURN_NOT_OK(ArrowArrayCheckSlot(array->children[i], NULL));
+        if (ArrowArrayIsBuilt(array->children[i])) {
+          NANOARROW_RETURN_NOT_OK(
+              ArrowArrayReserveRecursive(array->children[i], additional, depth + 1));
+        }
       }
       break;
     case NANOARROW_TYPE_FIXED_SIZE_LIST:
-      if (array->n_children == 1 && private_data->layout.child_size_elements > 0) {
+      if (array->n_children == 1 && private_data->layout.child_size_elements > 0 &&
+          array->children[0] != NULL && ArrowArrayIsBuilt(array->children[0])) {
         if (additional > INT64_MAX / 256 / private_data->layout.child_size_elements) {
           return EINVAL;
         }
@@ -794,33 +890,64 @@ static ArrowErrorCode ArrowArrayReserveRecursive(struct ArrowArray* array,
 
 ArrowErrorCode ArrowArrayReserve(struct ArrowArray* array,
                                  int64_t additional_size_elements) {
-  /* The bound keeps every additional * element size product far from overflow. */
-  if (additional_size_elements < 0 || additional_size_elements > INT64_MAX / 256) {
-    return EINVAL;
+  /* Nothing to reserve for a negative count (as in nanoarrow). */
+  if (additional_size_elements < 0) {
+    return NANOARROW_OK;
+  }
+  /* The bound keeps every additional * element size product far from overflow; past
+   * it lies memory no machine has. */
+  if (additional_size_elements > INT64_MAX / 256) {
+    return ENOMEM;
   }
   return ArrowArrayReserveRecursive(array, additional_size_elements, 0);
 }
 
 /* ---- Finish building ---- */
 
-/* Pads the validity bitmap with set bits, or trims it, to exactly offset + length
- * bits. Bits past the end stay zero: growing exposes cleared bytes, trimming clears. */
-static ArrowErrorCode ArrowArrayFitBitmap(const struct ArrowArray* array,
-                                          struct ArrowBitmap* bitmap) {
-  int64_t old_bits = bitmap->size_bits;
-  int64_t new_bits = array->offset + array->length;
-  if (new_bits > old_bits) {
-    NANOARROW_RETURN_NOT_OK(ArrowBitmapResize(bitmap, new_bits, 0));
-    ArrowBitsSetTo(bitmap->buffer.data, old_bits, new_bits - old_bits, 1);
+/* The variadic sizes of a view array: room for one per variadic buffer (written by
+ * ArrowArrayFlushBufferPointers()), or, when the caller set them, a size for every
+ * buffer that its buffer can back (consumers read the buffers by these sizes). */
+static NANOARROW_COLD ArrowErrorCode ArrowArrayFinalizeVariadicSizes(
+    struct ArrowArrayPrivateData* private_data, struct ArrowError* error) {
+  struct ArrowBuffer* sizes = &private_data->buffers[1];
+  int64_t n_variadic = private_data->n_variadic_buffers;
+  int64_t i;
+
+  if (!private_data->variadic_sizes_from_caller) {
+    if (sizes->size_bytes != (int64_t)sizeof(int64_t) * n_variadic) {
+      NANOARROW_RETURN_NOT_OK_WITH_ERROR(
+          ArrowBufferResize(sizes, (int64_t)sizeof(int64_t) * n_variadic, 0), error);
+    }
     return NANOARROW_OK;
   }
-  ArrowBitsSetTo(bitmap->buffer.data, new_bits, old_bits - new_bits, 0);
-  return ArrowBitmapResize(bitmap, new_bits, 0);
+  if (sizes->size_bytes < (int64_t)sizeof(int64_t) * n_variadic ||
+      (n_variadic > 0 && sizes->data == NULL)) {
+    ArrowErrorSet(error,
+                  "variadic sizes buffer holds %" PRId64 " bytes but %" PRId64
+                  " variadic buffers need %" PRId64,
+                  sizes->size_bytes, n_variadic, (int64_t)sizeof(int64_t) * n_variadic);
+    return EINVAL;
+  }
+  for (i = 0; i < n_variadic; i++) {
+    int64_t size_bytes;
+    memcpy(&size_bytes, sizes->data + i * (int64_t)sizeof(int64_t), sizeof(int64_t));
+    if (size_bytes < 0 || size_bytes > private_data->variadic_buffers[i].size_bytes) {
+      ArrowErrorSet(error,
+                    "variadic sizes buffer gives variadic buffer %" PRId64
+                    " a size of %" PRId64 " but it holds %" PRId64 " bytes",
+                    i, size_bytes, private_data->variadic_buffers[i].size_bytes);
+      return EINVAL;
+    }
+  }
+  return NANOARROW_OK;
 }
 
-/* Brings every array of the tree into its exportable state: the bitmap (when one
- * exists) covers exactly offset + length elements, string data buffers are never NULL
- * (some consumers reject that), and array->buffers points at the current data. */
+/* Brings every array of the tree into its exportable state: string data buffers are
+ * never NULL (some consumers reject that), and array->buffers points at the current
+ * data. The validity bitmap is exported as its bytes stand: a caller may have written
+ * them through ArrowArrayBuffer(array, 0) without the bitmap's bit count, or wrapped
+ * memory that cannot grow, so finishing never resizes or rewrites it (validation
+ * reports bytes too few for the length). */
 NANOARROW_COLD
 static ArrowErrorCode ArrowArrayFinalize(struct ArrowArray* array, int depth,
                                          struct ArrowError* error) {
@@ -833,17 +960,14 @@ static ArrowErrorCode ArrowArrayFinalize(struct ArrowArray* array, int depth,
                   NANOARROW_MAX_NESTING_DEPTH);
     return EINVAL;
   }
-  if (array->release != &ArrowArrayReleaseInternal) {
+  if (!ArrowArrayIsBuilt(array)) {
     ArrowErrorSet(error, "array was not initialized by ArrowArrayInit*()");
     return EINVAL;
   }
   private_data = (struct ArrowArrayPrivateData*)array->private_data;
 
-  if (private_data->layout.buffer_type[0] == NANOARROW_BUFFER_TYPE_VALIDITY &&
-      private_data->bitmap.buffer.data != NULL &&
-      private_data->bitmap.size_bits != array->offset + array->length) {
-    NANOARROW_RETURN_NOT_OK_WITH_ERROR(ArrowArrayFitBitmap(array, &private_data->bitmap),
-                                       error);
+  if (ArrowArrayIsBinaryView(private_data->storage_type)) {
+    NANOARROW_RETURN_NOT_OK(ArrowArrayFinalizeVariadicSizes(private_data, error));
   }
 
   /* The C interface allows NULL for buffers of empty arrays, but some consumers
@@ -858,19 +982,22 @@ static ArrowErrorCode ArrowArrayFinalize(struct ArrowArray* array, int depth,
   }
   ArrowArrayFlushBufferPointers(array);
 
+  /* Children and a dictionary moved in from elsewhere are exported as they are. */
   for (i = 0; i < array->n_children; i++) {
-    if (array->children[i] == NULL) {
-      ArrowErrorSet(error, "children[%" PRId64 "] is NULL", i);
-      return EINVAL;
+    rc = ArrowArrayCheckSlot(array->children[i], error);
+    if (rc == NANOARROW_OK && ArrowArrayIsBuilt(array->children[i])) {
+      rc = ArrowArrayFinalize(array->children[i], depth + 1, error);
     }
-    rc = ArrowArrayFinalize(array->children[i], depth + 1, error);
     if (rc != NANOARROW_OK) {
       ArrowArrayErrorPrefixChild(error, i);
       return rc;
     }
   }
   if (array->dictionary != NULL) {
-    rc = ArrowArrayFinalize(array->dictionary, depth + 1, error);
+    rc = ArrowArrayCheckSlot(array->dictionary, error);
+    if (rc == NANOARROW_OK && ArrowArrayIsBuilt(array->dictionary)) {
+      rc = ArrowArrayFinalize(array->dictionary, depth + 1, error);
+    }
     if (rc != NANOARROW_OK) {
       ArrowArrayErrorPrefix(error, "dictionary");
       return rc;
@@ -879,18 +1006,30 @@ static ArrowErrorCode ArrowArrayFinalize(struct ArrowArray* array, int depth,
   return NANOARROW_OK;
 }
 
-/* Points array_view at array (already finalized, so every node is ours) with the
- * true size of every buffer, which the C interface alone cannot convey: validation
- * then catches a length that the buffers cannot back. */
+/* Points array_view at array (already finalized) with the true size of every buffer,
+ * which the C interface alone cannot convey: validation then catches a length that
+ * the buffers cannot back. A child or dictionary moved in from elsewhere becomes a
+ * view of unknown type holding only its public length, offset and null count: its
+ * type is not known here, so validation checks it against its parent (lengths,
+ * dictionary indices) and leaves its contents to its producer. */
 NANOARROW_COLD
 static ArrowErrorCode ArrowArrayViewInitFromBuiltArray(struct ArrowArrayView* array_view,
                                                        struct ArrowArray* array,
                                                        struct ArrowError* error) {
-  const struct ArrowArrayPrivateData* private_data =
-      (const struct ArrowArrayPrivateData*)array->private_data;
-  int64_t n_fixed = ArrowArrayFixedBufferCount(private_data);
+  const struct ArrowArrayPrivateData* private_data;
+  int64_t n_fixed;
   int64_t i;
 
+  if (!ArrowArrayIsBuilt(array)) {
+    ArrowArrayViewInitFromType(array_view, NANOARROW_TYPE_UNINITIALIZED);
+    array_view->array = array;
+    array_view->offset = array->offset;
+    array_view->length = array->length;
+    array_view->null_count = array->null_count;
+    return NANOARROW_OK;
+  }
+  private_data = (const struct ArrowArrayPrivateData*)array->private_data;
+  n_fixed = ArrowArrayFixedBufferCount(private_data);
   ArrowArrayViewInitFromType(array_view, private_data->storage_type);
   array_view->layout = private_data->layout;
   array_view->array = array;
@@ -905,7 +1044,7 @@ static ArrowErrorCode ArrowArrayViewInitFromBuiltArray(struct ArrowArrayView* ar
   if (ArrowArrayIsBinaryView(private_data->storage_type)) {
     array_view->n_variadic_buffers = private_data->n_variadic_buffers;
     array_view->variadic_buffers = private_data->buffer_data + n_fixed;
-    array_view->variadic_buffer_sizes = private_data->variadic_buffer_sizes;
+    array_view->variadic_buffer_sizes = (int64_t*)private_data->buffers[1].data;
   }
 
   if (!private_data->union_type_id_is_child_index) {
@@ -959,5 +1098,5 @@ ArrowErrorCode ArrowArrayFinishBuildingDefault(struct ArrowArray* array,
 }
 
 int ArrowArrayIsInternal(const struct ArrowArray* array) {
-  return array != NULL && array->release == &ArrowArrayReleaseInternal;
+  return array != NULL && ArrowArrayIsBuilt(array);
 }

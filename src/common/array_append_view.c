@@ -184,6 +184,13 @@ static ArrowErrorCode AppendViewCheck(const struct ArrowArray* array,
                   AppendViewPathText(path));
     return EINVAL;
   }
+  if (!ArrowPrivateArrayIsBuilt(array)) {
+    ArrowErrorSet(error,
+                  "%s: the destination was not made by ArrowArrayInit*() (moved in from "
+                  "elsewhere): cannot append to it",
+                  AppendViewPathText(path));
+    return EINVAL;
+  }
   to = AppendViewArrayType(array);
   if (!AppendViewCanConvert(to, view)) {
     ArrowErrorSet(error, "%s: cannot append %s values to %s storage",

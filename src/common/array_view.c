@@ -699,8 +699,10 @@ static ArrowErrorCode ArrowViewValidateMinimalRest(const struct ArrowArrayView* 
       return ArrowViewExpectChildren(array_view, 1, path, error);
     case NANOARROW_TYPE_MAP:
       NANOARROW_RETURN_NOT_OK(ArrowViewExpectChildren(array_view, 1, path, error));
-      if (array_view->children[0]->storage_type != NANOARROW_TYPE_STRUCT ||
-          array_view->children[0]->n_children != 2) {
+      /* A child of unknown type (moved into an array being built) is its producer's. */
+      if (array_view->children[0]->storage_type != NANOARROW_TYPE_UNINITIALIZED &&
+          (array_view->children[0]->storage_type != NANOARROW_TYPE_STRUCT ||
+           array_view->children[0]->n_children != 2)) {
         return ArrowViewInvalid(error, path,
                                 "Expected map child to be a struct with 2 children");
       }

@@ -72,8 +72,11 @@ void ArrowLayoutInit(struct ArrowLayout* layout, enum ArrowType storage_type) {
     case NANOARROW_TYPE_INT32:
     case NANOARROW_TYPE_FLOAT:
     case NANOARROW_TYPE_DECIMAL32:
-    case NANOARROW_TYPE_INTERVAL_MONTHS:
       ArrowLayoutSetFixedWidth(layout, storage_type, 32);
+      break;
+    case NANOARROW_TYPE_INTERVAL_MONTHS:
+      /* A count of months: int32 data, as nanoarrow describes it. */
+      ArrowLayoutSetFixedWidth(layout, NANOARROW_TYPE_INT32, 32);
       break;
     case NANOARROW_TYPE_UINT64:
     case NANOARROW_TYPE_INT64:

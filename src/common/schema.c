@@ -19,6 +19,8 @@
 
 #include "nanoarrow/nanoarrow.h"
 
+#include "common/allocation_private.h"
+
 /* Formats of the types that take no parameters, then the formats and child names the
  * type setters use, NUL-separated; kStaticFormatOffset and kStatic* below index it.
  * A schema string pointing in here is shared, never copied or freed. */
@@ -239,14 +241,15 @@ ArrowErrorCode ArrowSchemaSetMetadata(struct ArrowSchema* schema, const char* me
 static ArrowErrorCode AllocateChildren(struct ArrowSchema* schema, int64_t n_children,
                                        int initialize) {
   const int64_t bytes_per_child = (int64_t)sizeof(struct ArrowSchema*);
-  if (!IsOwnSchema(schema) || schema->children != NULL || n_children < 0 ||
-      (uint64_t)n_children > SIZE_MAX / (uint64_t)bytes_per_child ||
-      n_children > INT64_MAX / bytes_per_child) {
+  if (!IsOwnSchema(schema) || schema->children != NULL || n_children < 0) {
     return EINVAL;
   }
   if (n_children == 0) {
     return NANOARROW_OK;
   }
+  /* The whole request (a pointer and a struct per child) before any of it. */
+  NANOARROW_RETURN_NOT_OK(ArrowPrivateCheckAllocation(
+      n_children, bytes_per_child + (int64_t)sizeof(struct ArrowSchema)));
 
   /* The structs first, chained through private_data, then the pointer array: a
    * large request makes allocators such as glibc's consolidate their free lists,
@@ -731,15 +734,17 @@ NANOARROW_COLD ArrowErrorCode ArrowSchemaDeepCopy(const struct ArrowSchema* sche
  *
  * Grammar of the summary:
  *   type      := name [ "(" params ")" ] [ "<" children ">" ]
- *   children  := child { ", " child }      child := field_name ": " type
+ *   children  := child { ", " child }      child := [ field_name ": " ] type
  *   params    fixed_size_binary(16), decimal128(10, 2), time32('ms'),
- *             timestamp('us') / timestamp('us', 'UTC'), duration('ns'),
- *             fixed_size_list(3), dense_union([0,1]), dictionary(int32)
+ *             timestamp('us', '') / timestamp('us', 'UTC'), duration('ns'),
+ *             fixed_size_list(3), dense_union([0,1])
  *   dictionary(<index type>)<value type>
  *   <extension name>{<storage type>}
- * Names are those of ArrowTypeString(). Children (and dictionary values) are shown
- * only when recursive is non-zero. A schema that cannot be parsed shows as
- * "[invalid: <reason>]". */
+ * as nanoarrow writes them (programs compare these strings): a timestamp always names
+ * its time zone, '' when it has none; a child without a name has no "name: ". Names
+ * are those of ArrowTypeString(). Children are shown only when recursive is non-zero,
+ * "<>" for a nested type without any; dictionary values always. A schema that cannot
+ * be parsed shows as "[invalid: <reason>]". */
 
 struct StringWriter {
   char* out;
@@ -800,9 +805,9 @@ static NANOARROW_COLD void WriterAppendParameters(struct StringWriter* writer,
       WriterAppendString(writer, "('");
       WriterAppendString(writer, unit != NULL ? unit : "?");
       WriterAppendString(writer, "'");
-      if (view->timezone != NULL && view->timezone[0] != '\0') {
+      if (view->type == NANOARROW_TYPE_TIMESTAMP) {
         WriterAppendString(writer, ", '");
-        WriterAppendString(writer, view->timezone);
+        WriterAppendString(writer, view->timezone != NULL ? view->timezone : "");
         WriterAppendString(writer, "'");
       }
       WriterAppendString(writer, ")");
@@ -844,7 +849,8 @@ static NANOARROW_COLD void WriterAppendSchema(struct StringWriter* writer,
     return;
   }
 
-  int is_extension = view.extension_name.data != NULL;
+  /* As in nanoarrow, an empty extension name is no extension. */
+  int is_extension = view.extension_name.data != NULL && view.extension_name.size_bytes > 0;
   if (is_extension) {
     WriterAppend(writer, view.extension_name.data, view.extension_name.size_bytes);
     WriterAppendString(writer, "{");
@@ -853,24 +859,23 @@ static NANOARROW_COLD void WriterAppendSchema(struct StringWriter* writer,
   if (view.type == NANOARROW_TYPE_DICTIONARY) {
     WriterAppendString(writer, "dictionary(");
     WriterAppendTypeName(writer, view.storage_type);
-    WriterAppendString(writer, ")");
-    if (recursive) {
-      WriterAppendString(writer, "<");
-      WriterAppendSchema(writer, schema->dictionary, recursive, depth + 1);
-      WriterAppendString(writer, ">");
-    }
+    WriterAppendString(writer, ")<");
+    WriterAppendSchema(writer, schema->dictionary, recursive, depth + 1);
+    WriterAppendString(writer, ">");
   } else {
     WriterAppendTypeName(writer, view.type);
     WriterAppendParameters(writer, &view);
-    if (recursive && schema->n_children > 0) {
+    if (recursive && schema->format != NULL && schema->format[0] == '+') {
       WriterAppendString(writer, "<");
       for (int64_t i = 0; i < schema->n_children; i++) {
         if (i > 0) {
           WriterAppendString(writer, ", ");
         }
-        const char* name = schema->children[i]->name;
-        WriterAppendString(writer, name != NULL ? name : "");
-        WriterAppendString(writer, ": ");
+        if (schema->children[i] != NULL && schema->children[i]->release != NULL &&
+            schema->children[i]->name != NULL) {
+          WriterAppendString(writer, schema->children[i]->name);
+          WriterAppendString(writer, ": ");
+        }
         WriterAppendSchema(writer, schema->children[i], recursive, depth + 1);
       }
       WriterAppendString(writer, ">");

@@ -78,9 +78,11 @@ static void ArrowBasicArrayStreamRelease(struct ArrowArrayStream* array_stream) 
 NANOARROW_COLD
 ArrowErrorCode ArrowBasicArrayStreamInit(struct ArrowArrayStream* array_stream,
                                          struct ArrowSchema* schema, int64_t n_arrays) {
-  if (array_stream == NULL || schema == NULL || n_arrays < 0 ||
-      (uint64_t)n_arrays > (uint64_t)INT64_MAX / sizeof(struct ArrowArray)) {
+  if (array_stream == NULL || schema == NULL || n_arrays < 0) {
     return EINVAL;
+  }
+  if ((uint64_t)n_arrays > (uint64_t)INT64_MAX / sizeof(struct ArrowArray)) {
+    return ENOMEM;
   }
 
   struct ArrowBasicArrayStreamPrivate* private_data =

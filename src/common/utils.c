@@ -1,11 +1,14 @@
 /* Version, error messages and memory allocation. */
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "nanoarrow/nanoarrow.h"
+
+#include "common/allocation_private.h"
 
 const char* ArrowNanoarrowVersion(void) { return NANOARROW_VERSION; }
 
@@ -57,6 +60,27 @@ void* ArrowRealloc(void* ptr, int64_t size) {
 }
 
 void ArrowFree(void* ptr) { free(ptr); }
+
+ArrowErrorCode ArrowPrivateCheckAllocation(int64_t n_items, int64_t item_size) {
+  int64_t total;
+  void* probe;
+  if (n_items <= 0 || item_size <= 0) {
+    return NANOARROW_OK;
+  }
+  if (n_items > INT64_MAX / item_size) {
+    return ENOMEM;
+  }
+  total = n_items * item_size;
+  if (total < ((int64_t)1 << 20)) {
+    return NANOARROW_OK;
+  }
+  probe = ArrowMalloc(total);
+  if (probe == NULL) {
+    return ENOMEM;
+  }
+  ArrowFree(probe);
+  return NANOARROW_OK;
+}
 
 static uint8_t* ArrowBufferAllocatorMallocReallocate(struct ArrowBufferAllocator* allocator,
                                                      uint8_t* ptr, int64_t old_size,

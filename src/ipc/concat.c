@@ -254,7 +254,6 @@ static ArrowErrorCode IpcConcatAppendBinaryView(struct ArrowArray* out,
       NANOARROW_RETURN_NOT_OK(ArrowBufferAppend(&private_data->variadic_buffers[base + i],
                                                 view->variadic_buffers[i], size_bytes));
     }
-    private_data->variadic_buffer_sizes[base + i] = size_bytes;
   }
   return NANOARROW_OK;
 }
@@ -506,7 +505,6 @@ static void IpcConcatRestoreNodes(struct ArrowArray* array, const struct IpcConc
   }
   for (i = mark->n_variadic; i < private_data->n_variadic_buffers; i++) {
     ArrowBufferReset(&private_data->variadic_buffers[i]);
-    private_data->variadic_buffer_sizes[i] = 0;
   }
   private_data->n_variadic_buffers = mark->n_variadic;
   for (i = 0; i < array->n_children; i++) {

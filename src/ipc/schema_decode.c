@@ -642,6 +642,9 @@ static ArrowErrorCode IpcSchemaDecodeRoot(const struct ArrowIpcFbrTable* schema_
                                           struct ArrowError* error) {
   ArrowErrorCode result;
   ArrowSchemaInit(out);
+  /* An IPC Schema has no nullability of its own: the root struct's flags stay 0, as
+   * nanoarrow leaves them. */
+  out->flags = 0;
   result = ArrowSchemaSetFormat(out, "+s");
   if (result == NANOARROW_OK) {
     result = IpcSchemaDecodeChildren(schema_table, ARROW_IPC_FBR_SCHEMA_FIELDS, out, 0, path,

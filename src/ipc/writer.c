@@ -349,12 +349,27 @@ ArrowErrorCode ArrowIpcWriterWriteSchema(struct ArrowIpcWriter* writer,
   struct ArrowIpcWriterPrivate* private_data =
       (struct ArrowIpcWriterPrivate*)writer->private_data;
   struct ArrowSchema snapshot;
+  struct ArrowArrayView schema_view;
   int result;
+  int64_t i;
 
   NANOARROW_RETURN_NOT_OK(ArrowIpcWriterCheckUsable(private_data, error));
-  if (private_data->schema.release != NULL) {
-    ArrowErrorSet(error, "A schema was already written");
-    return EINVAL;
+  /* A second schema starts a new stream (as in nanoarrow). A file has one schema, which
+   * its footer gives for every batch: there only the same schema may come again. */
+  if (private_data->schema.release != NULL && private_data->writing_file) {
+    int equal = 0;
+    struct ArrowError reason;
+    reason.message[0] = '\0';
+    NANOARROW_RETURN_NOT_OK(ArrowSchemaCompare(in, &private_data->schema,
+                                               NANOARROW_COMPARE_IDENTICAL, &equal,
+                                               &reason));
+    if (!equal) {
+      ArrowErrorSet(error,
+                    "A file holds one schema; this schema differs from the one written "
+                    "(%s)",
+                    reason.message);
+      return EINVAL;
+    }
   }
   NANOARROW_RETURN_NOT_OK(ArrowIpcEncoderEncodeSchema(&private_data->encoder, in, error));
   private_data->header.size_bytes = 0;
@@ -367,14 +382,29 @@ ArrowErrorCode ArrowIpcWriterWriteSchema(struct ArrowIpcWriter* writer,
       error);
   NANOARROW_RETURN_NOT_OK_WITH_ERROR(ArrowIpcPrivateSchemaSnapshot(in, &snapshot),
                                      error);
-  result = ArrowArrayViewInitFromSchema(&private_data->schema_view, &snapshot, error);
+  result = ArrowArrayViewInitFromSchema(&schema_view, &snapshot, error);
   if (result != NANOARROW_OK) {
     ArrowSchemaRelease(&snapshot);
     return result;
   }
+
+  if (private_data->schema.release != NULL) {
+    ArrowArrayViewReset(&private_data->schema_view);
+    private_data->schema.release(&private_data->schema);
+    /* A new stream's reader knows no dictionaries: each is written again. A file's
+     * dictionaries are already in it. */
+    if (!private_data->writing_file) {
+      for (i = 0; i < private_data->n_dictionaries; i++) {
+        ArrowBufferReset(&private_data->dictionaries[i].signature);
+      }
+      private_data->n_dictionaries = 0;
+    }
+  }
   ArrowSchemaMove(&snapshot, &private_data->schema);
+  private_data->schema_view = schema_view;
   private_data->fixed_width_schema =
       ArrowIpcWriterSchemaIsFixedWidth(&private_data->schema_view);
+  private_data->eos_written = 0;
   return ArrowIpcWriterWriteBytes(private_data, private_data->header.data,
                                   private_data->header.size_bytes, error);
 }

@@ -656,6 +656,9 @@ static ArrowErrorCode JsonReadSchemaObject(const json_t* object, struct ArrowSch
   NANOARROW_RETURN_NOT_OK(JsonGetMember(object, "fields", JSON_ARRAY, &fields, error));
 
   ArrowSchemaInit(out);
+  /* A schema has no nullability of its own: the root struct's flags are 0, as the IPC
+   * reader (and nanoarrow's readers) leave them. */
+  out->flags = 0;
   rc = ArrowSchemaSetFormat(out, "+s");
   if (rc == NANOARROW_OK) rc = JsonReadChildren(fields, out, ids, 0, error);
   if (rc == NANOARROW_OK) rc = JsonReadMetadata(json_object_get(object, "metadata"), out, error);
@@ -986,7 +989,6 @@ static ArrowErrorCode JsonReadViews(const struct JsonDocument* doc, const json_t
       ArrowTestingPrefixError(error, "VARIADIC_DATA_BUFFERS[%" PRId64 "]", i);
       return rc;
     }
-    private_data->variadic_buffer_sizes[i] = n_bytes;
   }
 
   NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(view_buffer, count * 16));

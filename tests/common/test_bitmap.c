@@ -149,7 +149,13 @@ Test(bitmap, init_reserve_reset) {
   cr_assert_eq(bitmap.size_bits, 0);
   cr_assert_eq(bitmap.buffer.size_bytes, 0);
 
-  cr_assert_eq(ArrowBitmapReserve(&bitmap, -1), EINVAL);
+  /* A negative additional size reserves nothing (as in nanoarrow); appending a
+   * negative number of bits is refused. */
+  cr_assert_eq(ArrowBitmapReserve(&bitmap, -1), NANOARROW_OK);
+  cr_assert_eq(ArrowBitmapReserve(&bitmap, INT64_MIN), NANOARROW_OK);
+  cr_assert_geq(bitmap.buffer.capacity_bytes, 13);
+  cr_assert_eq(ArrowBitmapAppend(&bitmap, 1, -1), EINVAL);
+  cr_assert_eq(bitmap.size_bits, 0);
   cr_assert_neq(ArrowBitmapReserve(&bitmap, INT64_MAX), NANOARROW_OK);
 
   ArrowBitmapReset(&bitmap);

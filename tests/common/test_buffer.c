@@ -403,7 +403,18 @@ Test(buffer, huge_or_negative_sizes_fail_cleanly) {
   ArrowBufferInit(&buffer);
   cr_assert_eq(ArrowBufferAppend(&buffer, "xyz", 3), NANOARROW_OK);
 
-  cr_assert_eq(ArrowBufferReserve(&buffer, -1), EINVAL);
+  {
+    /* A negative additional size reserves nothing (as in nanoarrow). */
+    int64_t capacity = buffer.capacity_bytes;
+    const uint8_t* data = buffer.data;
+    cr_assert_eq(ArrowBufferReserve(&buffer, -1), NANOARROW_OK);
+    cr_assert_eq(ArrowBufferReserve(&buffer, INT64_MIN), NANOARROW_OK);
+    cr_assert_eq(buffer.capacity_bytes, capacity);
+    cr_assert_eq(buffer.data, data);
+  }
+  /* Appending a negative number of bytes is still refused. */
+  cr_assert_eq(ArrowBufferAppend(&buffer, "x", -1), EINVAL);
+  cr_assert_eq(ArrowBufferAppendFill(&buffer, 0, -1), EINVAL);
   cr_assert_neq(ArrowBufferReserve(&buffer, INT64_MAX), NANOARROW_OK);
   cr_assert_neq(ArrowBufferReserve(&buffer, INT64_MAX - 3), NANOARROW_OK);
   cr_assert_neq(ArrowBufferReserve(&buffer, (int64_t)1 << 62), NANOARROW_OK);

@@ -51,7 +51,8 @@ Test(layout, decimals_and_intervals) {
   expect_fixed_width(NANOARROW_TYPE_DECIMAL64, NANOARROW_TYPE_DECIMAL64, 64);
   expect_fixed_width(NANOARROW_TYPE_DECIMAL128, NANOARROW_TYPE_DECIMAL128, 128);
   expect_fixed_width(NANOARROW_TYPE_DECIMAL256, NANOARROW_TYPE_DECIMAL256, 256);
-  expect_fixed_width(NANOARROW_TYPE_INTERVAL_MONTHS, NANOARROW_TYPE_INTERVAL_MONTHS, 32);
+  /* The storage type of the data buffer, as nanoarrow gives it. */
+  expect_fixed_width(NANOARROW_TYPE_INTERVAL_MONTHS, NANOARROW_TYPE_INT32, 32);
   expect_fixed_width(NANOARROW_TYPE_INTERVAL_DAY_TIME, NANOARROW_TYPE_INTERVAL_DAY_TIME,
                      64);
   expect_fixed_width(NANOARROW_TYPE_INTERVAL_MONTH_DAY_NANO,
@@ -179,4 +180,36 @@ Test(layout, overwrites_previous_contents) {
   ArrowLayoutInit(&layout, NANOARROW_TYPE_INT8);
   expect_none(&layout, 2);
   cr_assert_eq(layout.child_size_elements, 0);
+}
+
+/* Through a schema as through ArrowLayoutInit(): the data buffer of interval_months is
+ * int32, its storage (programs map buffers to other type systems by this), and
+ * temporal types report their integer storage. */
+Test(layout, buffer_data_types_through_a_schema) {
+  struct {
+    const char* format;
+    enum ArrowType data_type;
+  } cases[] = {{"tiM", NANOARROW_TYPE_INT32},       {"tdD", NANOARROW_TYPE_INT32},
+               {"tdm", NANOARROW_TYPE_INT64},       {"tts", NANOARROW_TYPE_INT32},
+               {"ttn", NANOARROW_TYPE_INT64},       {"tsu:UTC", NANOARROW_TYPE_INT64},
+               {"tDs", NANOARROW_TYPE_INT64},       {"tiD", NANOARROW_TYPE_INTERVAL_DAY_TIME},
+               {"d:10,2", NANOARROW_TYPE_DECIMAL128}, {"w:4", NANOARROW_TYPE_BINARY}};
+  size_t i;
+  for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+    struct ArrowSchema schema;
+    struct ArrowSchemaView schema_view;
+    struct ArrowArrayView array_view;
+    struct ArrowError error;
+    ArrowSchemaInit(&schema);
+    cr_assert_eq(ArrowSchemaSetFormat(&schema, cases[i].format), NANOARROW_OK);
+    cr_assert_eq(ArrowSchemaViewInit(&schema_view, &schema, &error), NANOARROW_OK, "%s",
+                 error.message);
+    cr_assert_eq(schema_view.layout.buffer_data_type[1], cases[i].data_type, "%s",
+                 cases[i].format);
+    cr_assert_eq(ArrowArrayViewInitFromSchema(&array_view, &schema, &error), NANOARROW_OK);
+    cr_assert_eq(ArrowArrayViewGetBufferDataType(&array_view, 1), cases[i].data_type, "%s",
+                 cases[i].format);
+    ArrowArrayViewReset(&array_view);
+    ArrowSchemaRelease(&schema);
+  }
 }

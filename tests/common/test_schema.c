@@ -536,7 +536,7 @@ Test(schema, release_frees_replaced_child_pointer) {
 
   char out[128];
   ArrowSchemaToString(&schema, out, sizeof(out), 1);
-  cr_assert_str_eq(out, "struct<col: int32, col: int32, : list<item: string>>");
+  cr_assert_str_eq(out, "struct<col: int32, col: int32, list<item: string>>");
 
   /* The copy and the comparison walk replaced pointers like any other. */
   struct ArrowSchema copy;
@@ -572,7 +572,7 @@ Test(schema, upstream_style_child_initialization) {
 
   char out[128];
   ArrowSchemaToString(&schema, out, sizeof(out), 1);
-  cr_assert_str_eq(out, "struct<: int64, : string, moved_in: double>");
+  cr_assert_str_eq(out, "struct<int64, string, moved_in: double>");
   ArrowSchemaRelease(&schema);
 }
 
@@ -760,8 +760,13 @@ Test(schema, deep_copy_depth_is_bounded) {
 Test(schema, to_string_primitives_and_parameters) {
   struct ArrowSchema schema;
   for (size_t i = 0; i < sizeof(kParameterlessTypes) / sizeof(kParameterlessTypes[0]); i++) {
+    char expected[64];
     cr_assert_eq(ArrowSchemaInitFromType(&schema, kParameterlessTypes[i].type), NANOARROW_OK);
-    AssertToString(&schema, ArrowTypeString(kParameterlessTypes[i].type));
+    /* Nested types show their (here no) children when recursive. */
+    snprintf(expected, sizeof(expected), "%s%s", ArrowTypeString(kParameterlessTypes[i].type),
+             schema.format[0] == '+' ? "<>" : "");
+    AssertToString(&schema, expected);
+    AssertToStringShallow(&schema, ArrowTypeString(kParameterlessTypes[i].type));
     ArrowSchemaRelease(&schema);
   }
 
@@ -789,7 +794,7 @@ Test(schema, to_string_primitives_and_parameters) {
   cr_assert_eq(ArrowSchemaSetTypeDateTime(&schema, NANOARROW_TYPE_TIMESTAMP,
                                           NANOARROW_TIME_UNIT_SECOND, NULL),
                NANOARROW_OK);
-  AssertToString(&schema, "timestamp('s')");
+  AssertToString(&schema, "timestamp('s', '')");
   cr_assert_eq(ArrowSchemaSetTypeDateTime(&schema, NANOARROW_TYPE_TIME32,
                                           NANOARROW_TIME_UNIT_MILLI, NULL),
                NANOARROW_OK);
@@ -808,7 +813,7 @@ Test(schema, to_string_primitives_and_parameters) {
 Test(schema, to_string_nested) {
   struct ArrowSchema schema;
   cr_assert_eq(ArrowSchemaInitFromType(&schema, NANOARROW_TYPE_STRUCT), NANOARROW_OK);
-  AssertToString(&schema, "struct");
+  AssertToString(&schema, "struct<>");
   ArrowSchemaRelease(&schema);
 
   cr_assert_eq(ArrowSchemaInitFromType(&schema, NANOARROW_TYPE_STRUCT), NANOARROW_OK);
@@ -860,7 +865,7 @@ Test(schema, to_string_nested) {
     ArrowSchemaInit((&schema)->children[child_i]);
   }
   cr_assert_eq(ArrowSchemaSetType(schema.children[0], NANOARROW_TYPE_BOOL), NANOARROW_OK);
-  AssertToString(&schema, "struct<: bool>");
+  AssertToString(&schema, "struct<bool>");
   ArrowSchemaRelease(&schema);
 }
 
@@ -871,7 +876,7 @@ Test(schema, to_string_dictionary_and_extension) {
   ArrowSchemaInit((&schema)->dictionary);
   cr_assert_eq(ArrowSchemaSetType(schema.dictionary, NANOARROW_TYPE_STRING), NANOARROW_OK);
   AssertToString(&schema, "dictionary(int32)<string>");
-  AssertToStringShallow(&schema, "dictionary(int32)");
+  AssertToStringShallow(&schema, "dictionary(int32)<string>");
   ArrowSchemaRelease(&schema);
 
   struct ArrowBuffer metadata;
@@ -991,4 +996,73 @@ Test(schema, wide_struct_build_view_print) {
   cr_assert_str_eq(copy.children[n_children - 1]->name, "c9999");
   ArrowSchemaRelease(&copy);
   ArrowSchemaRelease(&schema);
+}
+
+/* ArrowSchemaToString() gives the strings nanoarrow gives (programs compare them):
+ * a timestamp always names its time zone ('' when none), a dictionary always shows
+ * its value type, a nested type shows "<...>" when recursive even without children,
+ * and a child without a name shows no "name: " prefix. */
+Test(schema_to_string, matches_nanoarrow_output) {
+  struct ArrowSchema schema;
+
+  cr_assert_eq(ArrowSchemaInitFromType(&schema, NANOARROW_TYPE_UNINITIALIZED), NANOARROW_OK);
+  cr_assert_eq(ArrowSchemaSetTypeDateTime(&schema, NANOARROW_TYPE_TIMESTAMP,
+                                          NANOARROW_TIME_UNIT_SECOND, NULL),
+               NANOARROW_OK);
+  AssertToString(&schema, "timestamp('s', '')");
+  AssertToStringShallow(&schema, "timestamp('s', '')");
+  ArrowSchemaRelease(&schema);
+
+  cr_assert_eq(ArrowSchemaInitFromType(&schema, NANOARROW_TYPE_UNINITIALIZED), NANOARROW_OK);
+  cr_assert_eq(ArrowSchemaSetTypeDateTime(&schema, NANOARROW_TYPE_TIMESTAMP,
+                                          NANOARROW_TIME_UNIT_MICRO, "UTC"),
+               NANOARROW_OK);
+  AssertToString(&schema, "timestamp('us', 'UTC')");
+  ArrowSchemaRelease(&schema);
+
+  cr_assert_eq(ArrowSchemaInitFromType(&schema, NANOARROW_TYPE_UNINITIALIZED), NANOARROW_OK);
+  cr_assert_eq(ArrowSchemaSetTypeDateTime(&schema, NANOARROW_TYPE_DURATION,
+                                          NANOARROW_TIME_UNIT_NANO, NULL),
+               NANOARROW_OK);
+  AssertToString(&schema, "duration('ns')");
+  ArrowSchemaRelease(&schema);
+
+  /* A dictionary shows its values, recursive or not. */
+  cr_assert_eq(ArrowSchemaInitFromType(&schema, NANOARROW_TYPE_INT32), NANOARROW_OK);
+  cr_assert_eq(ArrowSchemaAllocateDictionary(&schema), NANOARROW_OK);
+  cr_assert_eq(ArrowSchemaInitFromType(schema.dictionary, NANOARROW_TYPE_STRING),
+               NANOARROW_OK);
+  AssertToString(&schema, "dictionary(int32)<string>");
+  AssertToStringShallow(&schema, "dictionary(int32)<string>");
+  ArrowSchemaRelease(&schema);
+
+  /* A struct without children, and children without names. */
+  cr_assert_eq(ArrowSchemaInitFromType(&schema, NANOARROW_TYPE_STRUCT), NANOARROW_OK);
+  AssertToString(&schema, "struct<>");
+  AssertToStringShallow(&schema, "struct");
+  ArrowSchemaRelease(&schema);
+
+  cr_assert_eq(ArrowSchemaInitFromType(&schema, NANOARROW_TYPE_STRUCT), NANOARROW_OK);
+  cr_assert_eq(ArrowSchemaAllocateChildren(&schema, 2), NANOARROW_OK);
+  cr_assert_eq(ArrowSchemaInitFromType(schema.children[0], NANOARROW_TYPE_INT32),
+               NANOARROW_OK);
+  cr_assert_eq(ArrowSchemaInitFromType(schema.children[1], NANOARROW_TYPE_STRING),
+               NANOARROW_OK);
+  cr_assert_eq(ArrowSchemaSetName(schema.children[1], "b"), NANOARROW_OK);
+  AssertToString(&schema, "struct<int32, b: string>");
+  ArrowSchemaRelease(&schema);
+
+  /* An empty extension name is no extension. */
+  {
+    struct ArrowBuffer metadata;
+    cr_assert_eq(ArrowMetadataBuilderInit(&metadata, NULL), NANOARROW_OK);
+    cr_assert_eq(ArrowMetadataBuilderAppend(&metadata, ArrowCharView("ARROW:extension:name"),
+                                            ArrowCharView("")),
+                 NANOARROW_OK);
+    cr_assert_eq(ArrowSchemaInitFromType(&schema, NANOARROW_TYPE_INT32), NANOARROW_OK);
+    cr_assert_eq(ArrowSchemaSetMetadata(&schema, (const char*)metadata.data), NANOARROW_OK);
+    AssertToString(&schema, "int32");
+    ArrowSchemaRelease(&schema);
+    ArrowBufferReset(&metadata);
+  }
 }

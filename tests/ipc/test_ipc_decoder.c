@@ -660,3 +660,67 @@ Test(ipc_decoder, views_built_later_match_the_schema) {
   ArrowSchemaRelease(&schema);
   ArrowBufferReset(&bytes);
 }
+
+/* The root struct of a decoded schema has flags 0 (not nullable), as in nanoarrow: an
+ * IPC Schema has no nullability of its own. Fields keep theirs. */
+Test(ipc_decoder, decoded_root_struct_has_no_flags) {
+  struct ArrowSchema schema;
+  struct ArrowSchema decoded;
+  struct ArrowBuffer bytes;
+  struct ArrowIpcOutputStream output;
+  struct ArrowIpcWriter writer;
+  struct ArrowIpcInputStream input;
+  struct ArrowArrayStream stream;
+  struct ArrowError error;
+  struct ArrowIpcDecoder decoder;
+  struct ArrowBuffer message;
+  struct ArrowIpcEncoder encoder;
+
+  cr_assert_eq(ArrowSchemaInitFromType(&schema, NANOARROW_TYPE_STRUCT), NANOARROW_OK);
+  cr_assert_eq(ArrowSchemaAllocateChildren(&schema, 2), NANOARROW_OK);
+  cr_assert_eq(ArrowSchemaInitFromType(schema.children[0], NANOARROW_TYPE_INT32),
+               NANOARROW_OK);
+  cr_assert_eq(ArrowSchemaInitFromType(schema.children[1], NANOARROW_TYPE_STRING),
+               NANOARROW_OK);
+  schema.children[1]->flags = 0;
+
+  /* Through a stream reader. */
+  ArrowBufferInit(&bytes);
+  cr_assert_eq(ArrowIpcOutputStreamInitBuffer(&output, &bytes), NANOARROW_OK);
+  cr_assert_eq(ArrowIpcWriterInit(&writer, &output), NANOARROW_OK);
+  cr_assert_eq(ArrowIpcWriterWriteSchema(&writer, &schema, &error), NANOARROW_OK, "%s",
+               error.message);
+  cr_assert_eq(ArrowIpcWriterWriteArrayView(&writer, NULL, &error), NANOARROW_OK);
+  ArrowIpcWriterReset(&writer);
+  cr_assert_eq(ArrowIpcInputStreamInitBuffer(&input, &bytes), NANOARROW_OK);
+  cr_assert_eq(ArrowIpcArrayStreamReaderInit(&stream, &input, NULL), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayStreamGetSchema(&stream, &decoded, &error), NANOARROW_OK);
+  ArrowArrayStreamRelease(&stream);
+  cr_assert_eq(decoded.flags, 0, "root flags %lld", (long long)decoded.flags);
+  cr_assert_eq(decoded.children[0]->flags, ARROW_FLAG_NULLABLE);
+  cr_assert_eq(decoded.children[1]->flags, 0);
+  ArrowSchemaRelease(&decoded);
+
+  /* Through the decoder. */
+  cr_assert_eq(ArrowIpcEncoderInit(&encoder), NANOARROW_OK);
+  ArrowBufferInit(&message);
+  cr_assert_eq(ArrowIpcEncoderEncodeSchema(&encoder, &schema, &error), NANOARROW_OK, "%s",
+               error.message);
+  cr_assert_eq(ArrowIpcEncoderFinalizeBuffer(&encoder, 1, &message), NANOARROW_OK);
+  cr_assert_eq(ArrowIpcDecoderInit(&decoder), NANOARROW_OK);
+  cr_assert_eq(ArrowIpcDecoderVerifyHeader(&decoder, View(message.data, message.size_bytes),
+                                           &error),
+               NANOARROW_OK, "%s", error.message);
+  cr_assert_eq(ArrowIpcDecoderDecodeHeader(&decoder, View(message.data, message.size_bytes),
+                                           &error),
+               NANOARROW_OK, "%s", error.message);
+  cr_assert_eq(ArrowIpcDecoderDecodeSchema(&decoder, &decoded, &error), NANOARROW_OK, "%s",
+               error.message);
+  cr_assert_eq(decoded.flags, 0);
+  ArrowSchemaRelease(&decoded);
+  ArrowIpcDecoderReset(&decoder);
+  ArrowIpcEncoderReset(&encoder);
+  ArrowBufferReset(&message);
+  ArrowBufferReset(&bytes);
+  ArrowSchemaRelease(&schema);
+}

@@ -689,6 +689,8 @@ Test(writer, file_footer_keeps_the_schema_after_the_caller_releases_it) {
 
   BuildRichSchema(&schema);
   WT_OK(ArrowSchemaDeepCopy(&schema, &expected));
+  /* A decoded schema's root struct has flags 0 (an IPC Schema has no nullability). */
+  expected.flags = 0;
   ArrowBufferInit(&bytes);
   WT_OK(ArrowIpcOutputStreamInitBuffer(&stream, &bytes));
   WT_OK(ArrowIpcWriterInit(&writer, &stream));
@@ -711,4 +713,133 @@ Test(writer, file_footer_keeps_the_schema_after_the_caller_releases_it) {
   ArrowSchemaRelease(&footer_schema);
   ArrowSchemaRelease(&expected);
   ArrowIpcFileReaderReset(&reader);
+}
+
+/* Writes schema, one batch and (with_eos) the end-of-stream marker. */
+static void WriteOneStream(struct ArrowIpcWriter* writer, struct ArrowSchema* schema,
+                           struct ArrowArray* array, int with_eos) {
+  struct ArrowArrayView view;
+  struct ArrowError error;
+  cr_assert_eq(ArrowIpcWriterWriteSchema(writer, schema, &error), NANOARROW_OK, "%s",
+               error.message);
+  WT_OK(ArrowArrayViewInitFromSchema(&view, schema, &error));
+  WT_OK(ArrowArrayViewSetArray(&view, array, &error));
+  cr_assert_eq(ArrowIpcWriterWriteArrayView(writer, &view, &error), NANOARROW_OK, "%s",
+               error.message);
+  ArrowArrayViewReset(&view);
+  if (with_eos) {
+    cr_assert_eq(ArrowIpcWriterWriteArrayView(writer, NULL, &error), NANOARROW_OK, "%s",
+                 error.message);
+  }
+}
+
+/* A second schema starts a new stream, as in nanoarrow: its messages follow the first
+ * stream's, and the new stream carries its own dictionaries. */
+Test(writer, second_schema_starts_a_new_stream) {
+  static const char* const values[] = {"alpha", "beta"};
+  struct ArrowSchema int_schema;
+  struct ArrowSchema dict_schema;
+  struct ArrowArray ints;
+  struct ArrowArray dict;
+  struct ArrowBuffer bytes;
+  struct ArrowBuffer part;
+  struct ArrowIpcOutputStream output;
+  struct ArrowIpcWriter writer;
+  struct ArrowSchema read_schema;
+  struct ArrowArray read_arrays[2];
+  int64_t n_read;
+  int64_t first_end;
+  int64_t second_end;
+
+  BuildInt32Column(&int_schema, &ints, 3);
+  BuildDictionary(&dict_schema, &dict, values, 2);
+  ArrowBufferInit(&bytes);
+  WT_OK(ArrowIpcOutputStreamInitBuffer(&output, &bytes));
+  WT_OK(ArrowIpcWriterInit(&writer, &output));
+
+  WriteOneStream(&writer, &dict_schema, &dict, 1);
+  first_end = bytes.size_bytes;
+  WriteOneStream(&writer, &int_schema, &ints, 1);
+  second_end = bytes.size_bytes;
+  /* The same schema again: the dictionary is written again for the new stream. */
+  WriteOneStream(&writer, &dict_schema, &dict, 1);
+  ArrowIpcWriterReset(&writer);
+
+  /* Each stream reads back on its own. */
+  ArrowBufferInit(&part);
+  WT_OK(ArrowBufferAppend(&part, bytes.data, first_end));
+  cr_assert_eq(ReadBack(&part, &read_schema, read_arrays, 2, &n_read), NANOARROW_OK);
+  cr_assert_eq(n_read, 1);
+  cr_assert_not_null(read_schema.children[0]->dictionary);
+  ArrowArrayRelease(&read_arrays[0]);
+  ArrowSchemaRelease(&read_schema);
+
+  part.size_bytes = 0;
+  WT_OK(ArrowBufferAppend(&part, bytes.data + first_end, second_end - first_end));
+  cr_assert_eq(ReadBack(&part, &read_schema, read_arrays, 2, &n_read), NANOARROW_OK);
+  cr_assert_eq(n_read, 1);
+  cr_assert_str_eq(read_schema.children[0]->format, "i");
+  cr_assert_eq(read_arrays[0].length, 3);
+  ArrowArrayRelease(&read_arrays[0]);
+  ArrowSchemaRelease(&read_schema);
+
+  part.size_bytes = 0;
+  WT_OK(ArrowBufferAppend(&part, bytes.data + second_end, bytes.size_bytes - second_end));
+  cr_assert_eq(ReadBack(&part, &read_schema, read_arrays, 2, &n_read), NANOARROW_OK);
+  cr_assert_eq(n_read, 1);
+  cr_assert_eq(read_arrays[0].children[0]->dictionary->length, 2);
+  ArrowArrayRelease(&read_arrays[0]);
+  ArrowSchemaRelease(&read_schema);
+
+  ArrowBufferReset(&part);
+  ArrowBufferReset(&bytes);
+  ArrowArrayRelease(&ints);
+  ArrowArrayRelease(&dict);
+  ArrowSchemaRelease(&int_schema);
+  ArrowSchemaRelease(&dict_schema);
+}
+
+/* A file holds one schema (its footer describes every batch): the same schema again
+ * continues the file, a different one is refused and leaves the writer usable. */
+Test(writer, second_schema_in_a_file) {
+  struct ArrowSchema schema;
+  struct ArrowSchema other_schema;
+  struct ArrowArray array;
+  struct ArrowArray other;
+  struct ArrowBuffer bytes;
+  struct ArrowIpcOutputStream output;
+  struct ArrowIpcWriter writer;
+  struct ArrowIpcFileReader reader;
+  struct ArrowSchema footer_schema;
+  struct ArrowError error;
+  static const char* const values[] = {"x"};
+
+  BuildInt32Column(&schema, &array, 4);
+  BuildDictionary(&other_schema, &other, values, 1);
+  ArrowBufferInit(&bytes);
+  WT_OK(ArrowIpcOutputStreamInitBuffer(&output, &bytes));
+  WT_OK(ArrowIpcWriterInit(&writer, &output));
+  WT_OK(ArrowIpcWriterStartFile(&writer, &error));
+  WriteOneStream(&writer, &schema, &array, 1);
+  cr_assert_eq(ArrowIpcWriterWriteSchema(&writer, &other_schema, &error), EINVAL);
+  cr_assert(strstr(error.message, "schema") != NULL, "%s", error.message);
+  WriteOneStream(&writer, &schema, &array, 0);
+  cr_assert_eq(ArrowIpcWriterFinalizeFile(&writer, &error), NANOARROW_OK, "%s",
+               error.message);
+  ArrowIpcWriterReset(&writer);
+
+  cr_assert_eq(ArrowIpcFileReaderInitBuffer(&reader, &bytes, &error), NANOARROW_OK, "%s",
+               error.message);
+  cr_assert_eq(ArrowIpcFileReaderGetSchema(&reader, &footer_schema, &error), NANOARROW_OK,
+               "%s", error.message);
+  cr_assert_str_eq(footer_schema.children[0]->format, "i");
+  cr_assert_eq(ArrowIpcFileReaderNumRecordBatches(&reader), 2);
+  ArrowSchemaRelease(&footer_schema);
+  ArrowIpcFileReaderReset(&reader);
+
+  ArrowBufferReset(&bytes);
+  ArrowArrayRelease(&array);
+  ArrowArrayRelease(&other);
+  ArrowSchemaRelease(&schema);
+  ArrowSchemaRelease(&other_schema);
 }
