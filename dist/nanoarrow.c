@@ -16,6 +16,29 @@
 #include "nanoarrow.h"
 #endif
 
+/* [bundle] src/common/allocation_private.h */
+
+/* Internal declarations shared by the core sources in src/common (not installed). */
+
+#ifndef NANOARROW_ALLOCATION_PRIVATE_H_INCLUDED
+#define NANOARROW_ALLOCATION_PRIVATE_H_INCLUDED
+
+#include <stdint.h>
+
+
+#if defined(NANOARROW_NAMESPACE)
+#define ArrowPrivateCheckAllocation NANOARROW_SYMBOL(ArrowPrivateCheckAllocation)
+#endif
+
+/* Checks a request for n_items allocations of item_size bytes each, as a whole, before
+ * code that allocates them one at a time starts: ENOMEM when the total does not fit in
+ * an int64_t or, for a total of 1 MiB or more, when a single block of that size cannot
+ * be had now (the block is freed at once, untouched). A count from a caller then fails
+ * at once instead of after the allocations exhaust the machine. */
+ArrowErrorCode ArrowPrivateCheckAllocation(int64_t n_items, int64_t item_size);
+
+#endif
+
 /* [bundle] src/common/refcount.h */
 
 // Private: reference counts shared by the core's shared buffers and arrays
@@ -75,10 +98,12 @@ static inline int ArrowRefDrop(ArrowRefCount* rc) { return ArrowRefDropN(rc, 1);
 
 /* Version, error messages and memory allocation. */
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+
 
 
 const char* ArrowNanoarrowVersion(void) { return NANOARROW_VERSION; }
@@ -131,6 +156,27 @@ void* ArrowRealloc(void* ptr, int64_t size) {
 }
 
 void ArrowFree(void* ptr) { free(ptr); }
+
+ArrowErrorCode ArrowPrivateCheckAllocation(int64_t n_items, int64_t item_size) {
+  int64_t total;
+  void* probe;
+  if (n_items <= 0 || item_size <= 0) {
+    return NANOARROW_OK;
+  }
+  if (n_items > INT64_MAX / item_size) {
+    return ENOMEM;
+  }
+  total = n_items * item_size;
+  if (total < ((int64_t)1 << 20)) {
+    return NANOARROW_OK;
+  }
+  probe = ArrowMalloc(total);
+  if (probe == NULL) {
+    return ENOMEM;
+  }
+  ArrowFree(probe);
+  return NANOARROW_OK;
+}
 
 static uint8_t* ArrowBufferAllocatorMallocReallocate(struct ArrowBufferAllocator* allocator,
                                                      uint8_t* ptr, int64_t old_size,
@@ -281,8 +327,11 @@ void ArrowLayoutInit(struct ArrowLayout* layout, enum ArrowType storage_type) {
     case NANOARROW_TYPE_INT32:
     case NANOARROW_TYPE_FLOAT:
     case NANOARROW_TYPE_DECIMAL32:
-    case NANOARROW_TYPE_INTERVAL_MONTHS:
       ArrowLayoutSetFixedWidth(layout, storage_type, 32);
+      break;
+    case NANOARROW_TYPE_INTERVAL_MONTHS:
+      /* A count of months: int32 data, as nanoarrow describes it. */
+      ArrowLayoutSetFixedWidth(layout, NANOARROW_TYPE_INT32, 32);
       break;
     case NANOARROW_TYPE_UINT64:
     case NANOARROW_TYPE_INT64:
@@ -992,6 +1041,7 @@ NANOARROW_COLD ArrowErrorCode ArrowMetadataBuilderSet(struct ArrowBuffer* buffer
 #include <string.h>
 
 
+
 /* Formats of the types that take no parameters, then the formats and child names the
  * type setters use, NUL-separated; kStaticFormatOffset and kStatic* below index it.
  * A schema string pointing in here is shared, never copied or freed. */
@@ -1212,14 +1262,15 @@ ArrowErrorCode ArrowSchemaSetMetadata(struct ArrowSchema* schema, const char* me
 static ArrowErrorCode AllocateChildren(struct ArrowSchema* schema, int64_t n_children,
                                        int initialize) {
   const int64_t bytes_per_child = (int64_t)sizeof(struct ArrowSchema*);
-  if (!IsOwnSchema(schema) || schema->children != NULL || n_children < 0 ||
-      (uint64_t)n_children > SIZE_MAX / (uint64_t)bytes_per_child ||
-      n_children > INT64_MAX / bytes_per_child) {
+  if (!IsOwnSchema(schema) || schema->children != NULL || n_children < 0) {
     return EINVAL;
   }
   if (n_children == 0) {
     return NANOARROW_OK;
   }
+  /* The whole request (a pointer and a struct per child) before any of it. */
+  NANOARROW_RETURN_NOT_OK(ArrowPrivateCheckAllocation(
+      n_children, bytes_per_child + (int64_t)sizeof(struct ArrowSchema)));
 
   /* The structs first, chained through private_data, then the pointer array: a
    * large request makes allocators such as glibc's consolidate their free lists,
@@ -1704,15 +1755,17 @@ NANOARROW_COLD ArrowErrorCode ArrowSchemaDeepCopy(const struct ArrowSchema* sche
  *
  * Grammar of the summary:
  *   type      := name [ "(" params ")" ] [ "<" children ">" ]
- *   children  := child { ", " child }      child := field_name ": " type
+ *   children  := child { ", " child }      child := [ field_name ": " ] type
  *   params    fixed_size_binary(16), decimal128(10, 2), time32('ms'),
- *             timestamp('us') / timestamp('us', 'UTC'), duration('ns'),
- *             fixed_size_list(3), dense_union([0,1]), dictionary(int32)
+ *             timestamp('us', '') / timestamp('us', 'UTC'), duration('ns'),
+ *             fixed_size_list(3), dense_union([0,1])
  *   dictionary(<index type>)<value type>
  *   <extension name>{<storage type>}
- * Names are those of ArrowTypeString(). Children (and dictionary values) are shown
- * only when recursive is non-zero. A schema that cannot be parsed shows as
- * "[invalid: <reason>]". */
+ * as nanoarrow writes them (programs compare these strings): a timestamp always names
+ * its time zone, '' when it has none; a child without a name has no "name: ". Names
+ * are those of ArrowTypeString(). Children are shown only when recursive is non-zero,
+ * "<>" for a nested type without any; dictionary values always. A schema that cannot
+ * be parsed shows as "[invalid: <reason>]". */
 
 struct StringWriter {
   char* out;
@@ -1773,9 +1826,9 @@ static NANOARROW_COLD void WriterAppendParameters(struct StringWriter* writer,
       WriterAppendString(writer, "('");
       WriterAppendString(writer, unit != NULL ? unit : "?");
       WriterAppendString(writer, "'");
-      if (view->timezone != NULL && view->timezone[0] != '\0') {
+      if (view->type == NANOARROW_TYPE_TIMESTAMP) {
         WriterAppendString(writer, ", '");
-        WriterAppendString(writer, view->timezone);
+        WriterAppendString(writer, view->timezone != NULL ? view->timezone : "");
         WriterAppendString(writer, "'");
       }
       WriterAppendString(writer, ")");
@@ -1817,7 +1870,8 @@ static NANOARROW_COLD void WriterAppendSchema(struct StringWriter* writer,
     return;
   }
 
-  int is_extension = view.extension_name.data != NULL;
+  /* As in nanoarrow, an empty extension name is no extension. */
+  int is_extension = view.extension_name.data != NULL && view.extension_name.size_bytes > 0;
   if (is_extension) {
     WriterAppend(writer, view.extension_name.data, view.extension_name.size_bytes);
     WriterAppendString(writer, "{");
@@ -1826,24 +1880,23 @@ static NANOARROW_COLD void WriterAppendSchema(struct StringWriter* writer,
   if (view.type == NANOARROW_TYPE_DICTIONARY) {
     WriterAppendString(writer, "dictionary(");
     WriterAppendTypeName(writer, view.storage_type);
-    WriterAppendString(writer, ")");
-    if (recursive) {
-      WriterAppendString(writer, "<");
-      WriterAppendSchema(writer, schema->dictionary, recursive, depth + 1);
-      WriterAppendString(writer, ">");
-    }
+    WriterAppendString(writer, ")<");
+    WriterAppendSchema(writer, schema->dictionary, recursive, depth + 1);
+    WriterAppendString(writer, ">");
   } else {
     WriterAppendTypeName(writer, view.type);
     WriterAppendParameters(writer, &view);
-    if (recursive && schema->n_children > 0) {
+    if (recursive && schema->format != NULL && schema->format[0] == '+') {
       WriterAppendString(writer, "<");
       for (int64_t i = 0; i < schema->n_children; i++) {
         if (i > 0) {
           WriterAppendString(writer, ", ");
         }
-        const char* name = schema->children[i]->name;
-        WriterAppendString(writer, name != NULL ? name : "");
-        WriterAppendString(writer, ": ");
+        if (schema->children[i] != NULL && schema->children[i]->release != NULL &&
+            schema->children[i]->name != NULL) {
+          WriterAppendString(writer, schema->children[i]->name);
+          WriterAppendString(writer, ": ");
+        }
         WriterAppendSchema(writer, schema->children[i], recursive, depth + 1);
       }
       WriterAppendString(writer, ">");
@@ -2912,6 +2965,7 @@ NANOARROW_COLD ArrowErrorCode ArrowSchemaCompare(const struct ArrowSchema* actua
 #include <string.h>
 
 
+
 /* Size of a union type id map: [0, 128) type id -> child index, [128, 256) back. */
 #define ARROW_ARRAY_UNION_MAP_SIZE 256
 
@@ -2942,7 +2996,6 @@ static void ArrowArrayReleaseInternal(struct ArrowArray* array) {
       ArrowBufferReset(&private_data->variadic_buffers[i]);
     }
     ArrowFree(private_data->variadic_buffers);
-    ArrowFree(private_data->variadic_buffer_sizes);
     ArrowFree((void*)private_data->buffer_data);
     ArrowFree(private_data);
   }
@@ -2960,6 +3013,35 @@ static void ArrowArrayReleaseInternal(struct ArrowArray* array) {
   array->dictionary = NULL;
   array->buffers = NULL;
   array->release = NULL;
+}
+
+/* True for an array made by ArrowArrayInit*() (its private_data is ours). Children and
+ * dictionaries may also be arrays moved in from elsewhere, with their own release
+ * callback: building the parent leaves those as they are and reads only their public
+ * fields. */
+static int ArrowArrayIsBuilt(const struct ArrowArray* array) {
+  return array->release == &ArrowArrayReleaseInternal;
+}
+
+/* The same test as ArrowArrayIsInternal() (nanoarrow 0.9.0's name), kept under the
+ * name the inline appenders use. */
+int ArrowPrivateArrayIsBuilt(const struct ArrowArray* array) {
+  return ArrowArrayIsInternal(array);
+}
+
+/* EINVAL (with a message) for a child or dictionary slot that holds no array: NULL,
+ * or allocated but never initialized (or released). */
+static ArrowErrorCode ArrowArrayCheckSlot(const struct ArrowArray* slot,
+                                          struct ArrowError* error) {
+  if (slot == NULL) {
+    ArrowErrorSet(error, "is NULL");
+    return EINVAL;
+  }
+  if (slot->release == NULL) {
+    ArrowErrorSet(error, "was never initialized or was released");
+    return EINVAL;
+  }
+  return NANOARROW_OK;
 }
 
 /* ---- Buffer bookkeeping ---- */
@@ -3010,24 +3092,29 @@ static int64_t ArrowArrayBufferCount(const struct ArrowArrayPrivateData* private
 }
 
 /* Points array->buffers at the current data of every buffer. A validity bitmap that
- * was never needed stays NULL. */
+ * was never needed stays NULL. The variadic sizes of a view array (unless the caller
+ * set that buffer) are the sizes of its variadic buffers, written here when the sizes
+ * buffer has room (ArrowArrayAddVariadicBuffers() and finishing give it room). */
 static void ArrowArrayFlushBufferPointers(struct ArrowArray* array) {
   struct ArrowArrayPrivateData* private_data =
       (struct ArrowArrayPrivateData*)array->private_data;
-  int64_t n_fixed = ArrowArrayFixedBufferCount(private_data);
+  int64_t n_buffers = ArrowArrayBufferCount(private_data);
   int64_t i;
 
-  for (i = 0; i < n_fixed; i++) {
+  if (ArrowArrayIsBinaryView(private_data->storage_type) &&
+      !private_data->variadic_sizes_from_caller &&
+      private_data->buffers[1].size_bytes >=
+          (int64_t)sizeof(int64_t) * private_data->n_variadic_buffers) {
+    for (i = 0; i < private_data->n_variadic_buffers; i++) {
+      int64_t size_bytes = private_data->variadic_buffers[i].size_bytes;
+      memcpy(private_data->buffers[1].data + i * (int64_t)sizeof(int64_t), &size_bytes,
+             sizeof(int64_t));
+    }
+  }
+  for (i = 0; i < n_buffers; i++) {
     private_data->buffer_data[i] = ArrowArrayBuffer(array, i)->data;
   }
-  if (ArrowArrayIsBinaryView(private_data->storage_type)) {
-    for (i = 0; i < private_data->n_variadic_buffers; i++) {
-      private_data->buffer_data[n_fixed + i] = private_data->variadic_buffers[i].data;
-    }
-    private_data->buffer_data[n_fixed + private_data->n_variadic_buffers] =
-        private_data->variadic_buffer_sizes;
-  }
-  array->n_buffers = ArrowArrayBufferCount(private_data);
+  array->n_buffers = n_buffers;
   array->buffers = private_data->buffer_data;
 }
 
@@ -3177,9 +3264,9 @@ ArrowErrorCode ArrowArrayInitFromType(struct ArrowArray* array,
   ArrowLayoutInit(&private_data->layout, storage_type);
   private_data->union_type_id_is_child_index = 1;
   private_data->list_view_offset = 0;
+  private_data->variadic_sizes_from_caller = 0;
   private_data->n_variadic_buffers = 0;
   private_data->variadic_buffers = NULL;
-  private_data->variadic_buffer_sizes = NULL;
 
   /* Room for every fixed buffer plus the variadic sizes buffer of view types. */
   private_data->buffer_data =
@@ -3200,13 +3287,15 @@ ArrowErrorCode ArrowArrayInitFromType(struct ArrowArray* array,
 
 ArrowErrorCode ArrowArrayAllocateChildren(struct ArrowArray* array, int64_t n_children) {
   int64_t i;
-  if (array->children != NULL || n_children < 0 ||
-      (uint64_t)n_children > SIZE_MAX / sizeof(struct ArrowArray*)) {
+  if (array->children != NULL || n_children < 0) {
     return EINVAL;
   }
   if (n_children == 0) {
     return NANOARROW_OK;
   }
+  /* The whole request (a pointer and a struct per child) before any of it. */
+  NANOARROW_RETURN_NOT_OK(ArrowPrivateCheckAllocation(
+      n_children, (int64_t)(sizeof(struct ArrowArray*) + sizeof(struct ArrowArray))));
   array->children =
       (struct ArrowArray**)ArrowMalloc((int64_t)sizeof(struct ArrowArray*) * n_children);
   if (array->children == NULL) {
@@ -3507,7 +3596,6 @@ static NANOARROW_COLD ArrowErrorCode ArrowArrayInitFromArrayViewRecursive(
           ArrowArrayCopyInto(&private_data->variadic_buffers[i],
                              array_view->variadic_buffers[i], size_bytes),
           error);
-      private_data->variadic_buffer_sizes[i] = size_bytes;
     }
   }
 
@@ -3553,6 +3641,8 @@ void ArrowArraySetValidityBitmap(struct ArrowArray* array, struct ArrowBitmap* b
   ArrowBitmapReset(&private_data->bitmap);
   ArrowBitmapMove(bitmap, &private_data->bitmap);
   ArrowArrayFlushBufferPointers(array);
+  /* The nulls of a bitmap from the caller are not counted: unknown, as in nanoarrow. */
+  array->null_count = -1;
 }
 
 ArrowErrorCode ArrowArraySetBuffer(struct ArrowArray* array, int64_t i,
@@ -3561,7 +3651,9 @@ ArrowErrorCode ArrowArraySetBuffer(struct ArrowArray* array, int64_t i,
       (struct ArrowArrayPrivateData*)array->private_data;
   struct ArrowBuffer* target;
 
-  if (i < 0 || i >= ArrowArrayFixedBufferCount(private_data)) {
+  /* Every buffer as exported: for views, the views, each variadic buffer and the
+   * variadic sizes, which are then exported as set. */
+  if (i < 0 || i >= ArrowArrayBufferCount(private_data)) {
     return EINVAL;
   }
   target = ArrowArrayBuffer(array, i);
@@ -3569,6 +3661,10 @@ ArrowErrorCode ArrowArraySetBuffer(struct ArrowArray* array, int64_t i,
   ArrowBufferMove(buffer, target);
   if (i == 0) {
     private_data->bitmap.size_bits = target->size_bytes * 8;
+  }
+  if (ArrowArrayIsBinaryView(private_data->storage_type) &&
+      i == ArrowArrayBufferCount(private_data) - 1) {
+    private_data->variadic_sizes_from_caller = 1;
   }
   ArrowArrayFlushBufferPointers(array);
   return NANOARROW_OK;
@@ -3580,7 +3676,6 @@ ArrowErrorCode ArrowArrayAddVariadicBuffers(struct ArrowArray* array, int32_t nb
   int32_t n_old = private_data->n_variadic_buffers;
   int64_t n_new;
   struct ArrowBuffer* buffers;
-  int64_t* sizes;
   const void** buffer_data;
   int64_t i;
 
@@ -3592,21 +3687,26 @@ ArrowErrorCode ArrowArrayAddVariadicBuffers(struct ArrowArray* array, int32_t nb
     return NANOARROW_OK;
   }
   n_new = (int64_t)n_old + nbuffers;
+  /* The whole request (a buffer, its size and its exported pointer each) first. */
+  NANOARROW_RETURN_NOT_OK(ArrowPrivateCheckAllocation(
+      n_new, (int64_t)(sizeof(struct ArrowBuffer) + sizeof(int64_t) + sizeof(void*))));
 
+  /* Sizes set by the caller described the buffers before these: from now on the
+   * sizes are the buffers' own again. */
+  if (private_data->variadic_sizes_from_caller) {
+    ArrowBufferReset(&private_data->buffers[1]);
+    private_data->variadic_sizes_from_caller = 0;
+  }
   /* Each reallocation is stored as soon as it succeeds so that a later failure
    * leaves the array consistent (n_variadic_buffers is updated last). */
+  NANOARROW_RETURN_NOT_OK(
+      ArrowBufferResize(&private_data->buffers[1], (int64_t)sizeof(int64_t) * n_new, 0));
   buffers = (struct ArrowBuffer*)ArrowRealloc(private_data->variadic_buffers,
                                               (int64_t)sizeof(struct ArrowBuffer) * n_new);
   if (buffers == NULL) {
     return ENOMEM;
   }
   private_data->variadic_buffers = buffers;
-  sizes = (int64_t*)ArrowRealloc(private_data->variadic_buffer_sizes,
-                                 (int64_t)sizeof(int64_t) * n_new);
-  if (sizes == NULL) {
-    return ENOMEM;
-  }
-  private_data->variadic_buffer_sizes = sizes;
   buffer_data = (const void**)ArrowRealloc((void*)private_data->buffer_data,
                                            (int64_t)sizeof(void*) * (2 + n_new + 1));
   if (buffer_data == NULL) {
@@ -3616,10 +3716,54 @@ ArrowErrorCode ArrowArrayAddVariadicBuffers(struct ArrowArray* array, int32_t nb
 
   for (i = n_old; i < n_new; i++) {
     ArrowBufferInit(&private_data->variadic_buffers[i]);
-    private_data->variadic_buffer_sizes[i] = 0;
   }
   private_data->n_variadic_buffers = (int32_t)n_new;
   ArrowArrayFlushBufferPointers(array);
+  return NANOARROW_OK;
+}
+
+/* ---- Start appending ---- */
+
+ArrowErrorCode ArrowPrivateArrayStartAppending(struct ArrowArray* array) {
+  struct ArrowArrayPrivateData* private_data =
+      (struct ArrowArrayPrivateData*)array->private_data;
+  int64_t i;
+
+  if (private_data->storage_type == NANOARROW_TYPE_UNINITIALIZED) {
+    return EINVAL;
+  }
+
+  /* Offset buffers start with a single 0 (once: calling this again is harmless). */
+  for (i = 1; i < NANOARROW_MAX_FIXED_BUFFERS; i++) {
+    struct ArrowBuffer* buffer = &private_data->buffers[i - 1];
+    if (private_data->layout.buffer_type[i] != NANOARROW_BUFFER_TYPE_DATA_OFFSET ||
+        buffer->size_bytes != 0) {
+      continue;
+    }
+    if (private_data->layout.element_size_bits[i] == 64) {
+      NANOARROW_RETURN_NOT_OK(ArrowBufferAppendInt64(buffer, 0));
+    } else {
+      NANOARROW_RETURN_NOT_OK(ArrowBufferAppendInt32(buffer, 0));
+    }
+  }
+
+  for (i = 0; i < array->n_children; i++) {
+    NANOARROW_RETURN_NOT_OK(ArrowArrayCheckSlot(array->children[i], NULL));
+    if (ArrowArrayIsBuilt(array->children[i])) {
+      NANOARROW_RETURN_NOT_OK(ArrowPrivateArrayStartAppending(array->children[i]));
+    }
+  }
+  /* A list view's next element starts after the child elements already there. */
+  if (array->n_children > 0 &&
+      private_data->layout.buffer_type[1] == NANOARROW_BUFFER_TYPE_VIEW_OFFSET) {
+    private_data->list_view_offset = array->children[0]->length;
+  }
+  if (array->dictionary != NULL) {
+    NANOARROW_RETURN_NOT_OK(ArrowArrayCheckSlot(array->dictionary, NULL));
+    if (ArrowArrayIsBuilt(array->dictionary)) {
+      NANOARROW_RETURN_NOT_OK(ArrowPrivateArrayStartAppending(array->dictionary));
+    }
+  }
   return NANOARROW_OK;
 }
 
@@ -3673,12 +3817,16 @@ static ArrowErrorCode ArrowArrayReserveRecursive(struct ArrowArray* array,
     case NANOARROW_TYPE_STRUCT:
     case NANOARROW_TYPE_SPARSE_UNION:
       for (i = 0; i < array->n_children; i++) {
-        NANOARROW_RETURN_NOT_OK(
-            ArrowArrayReserveRecursive(array->children[i], additional, depth + 1));
+        NANOARROW_RETURN_NOT_OK(ArrowArrayCheckSlot(array->children[i], NULL));
+        if (ArrowArrayIsBuilt(array->children[i])) {
+          NANOARROW_RETURN_NOT_OK(
+              ArrowArrayReserveRecursive(array->children[i], additional, depth + 1));
+        }
       }
       break;
     case NANOARROW_TYPE_FIXED_SIZE_LIST:
-      if (array->n_children == 1 && private_data->layout.child_size_elements > 0) {
+      if (array->n_children == 1 && private_data->layout.child_size_elements > 0 &&
+          array->children[0] != NULL && ArrowArrayIsBuilt(array->children[0])) {
         if (additional > INT64_MAX / 256 / private_data->layout.child_size_elements) {
           return EINVAL;
         }
@@ -3697,33 +3845,64 @@ static ArrowErrorCode ArrowArrayReserveRecursive(struct ArrowArray* array,
 
 ArrowErrorCode ArrowArrayReserve(struct ArrowArray* array,
                                  int64_t additional_size_elements) {
-  /* The bound keeps every additional * element size product far from overflow. */
-  if (additional_size_elements < 0 || additional_size_elements > INT64_MAX / 256) {
-    return EINVAL;
+  /* Nothing to reserve for a negative count (as in nanoarrow). */
+  if (additional_size_elements < 0) {
+    return NANOARROW_OK;
+  }
+  /* The bound keeps every additional * element size product far from overflow; past
+   * it lies memory no machine has. */
+  if (additional_size_elements > INT64_MAX / 256) {
+    return ENOMEM;
   }
   return ArrowArrayReserveRecursive(array, additional_size_elements, 0);
 }
 
 /* ---- Finish building ---- */
 
-/* Pads the validity bitmap with set bits, or trims it, to exactly offset + length
- * bits. Bits past the end stay zero: growing exposes cleared bytes, trimming clears. */
-static ArrowErrorCode ArrowArrayFitBitmap(const struct ArrowArray* array,
-                                          struct ArrowBitmap* bitmap) {
-  int64_t old_bits = bitmap->size_bits;
-  int64_t new_bits = array->offset + array->length;
-  if (new_bits > old_bits) {
-    NANOARROW_RETURN_NOT_OK(ArrowBitmapResize(bitmap, new_bits, 0));
-    ArrowBitsSetTo(bitmap->buffer.data, old_bits, new_bits - old_bits, 1);
+/* The variadic sizes of a view array: room for one per variadic buffer (written by
+ * ArrowArrayFlushBufferPointers()), or, when the caller set them, a size for every
+ * buffer that its buffer can back (consumers read the buffers by these sizes). */
+static NANOARROW_COLD ArrowErrorCode ArrowArrayFinalizeVariadicSizes(
+    struct ArrowArrayPrivateData* private_data, struct ArrowError* error) {
+  struct ArrowBuffer* sizes = &private_data->buffers[1];
+  int64_t n_variadic = private_data->n_variadic_buffers;
+  int64_t i;
+
+  if (!private_data->variadic_sizes_from_caller) {
+    if (sizes->size_bytes != (int64_t)sizeof(int64_t) * n_variadic) {
+      NANOARROW_RETURN_NOT_OK_WITH_ERROR(
+          ArrowBufferResize(sizes, (int64_t)sizeof(int64_t) * n_variadic, 0), error);
+    }
     return NANOARROW_OK;
   }
-  ArrowBitsSetTo(bitmap->buffer.data, new_bits, old_bits - new_bits, 0);
-  return ArrowBitmapResize(bitmap, new_bits, 0);
+  if (sizes->size_bytes < (int64_t)sizeof(int64_t) * n_variadic ||
+      (n_variadic > 0 && sizes->data == NULL)) {
+    ArrowErrorSet(error,
+                  "variadic sizes buffer holds %" PRId64 " bytes but %" PRId64
+                  " variadic buffers need %" PRId64,
+                  sizes->size_bytes, n_variadic, (int64_t)sizeof(int64_t) * n_variadic);
+    return EINVAL;
+  }
+  for (i = 0; i < n_variadic; i++) {
+    int64_t size_bytes;
+    memcpy(&size_bytes, sizes->data + i * (int64_t)sizeof(int64_t), sizeof(int64_t));
+    if (size_bytes < 0 || size_bytes > private_data->variadic_buffers[i].size_bytes) {
+      ArrowErrorSet(error,
+                    "variadic sizes buffer gives variadic buffer %" PRId64
+                    " a size of %" PRId64 " but it holds %" PRId64 " bytes",
+                    i, size_bytes, private_data->variadic_buffers[i].size_bytes);
+      return EINVAL;
+    }
+  }
+  return NANOARROW_OK;
 }
 
-/* Brings every array of the tree into its exportable state: the bitmap (when one
- * exists) covers exactly offset + length elements, string data buffers are never NULL
- * (some consumers reject that), and array->buffers points at the current data. */
+/* Brings every array of the tree into its exportable state: string data buffers are
+ * never NULL (some consumers reject that), and array->buffers points at the current
+ * data. The validity bitmap is exported as its bytes stand: a caller may have written
+ * them through ArrowArrayBuffer(array, 0) without the bitmap's bit count, or wrapped
+ * memory that cannot grow, so finishing never resizes or rewrites it (validation
+ * reports bytes too few for the length). */
 NANOARROW_COLD
 static ArrowErrorCode ArrowArrayFinalize(struct ArrowArray* array, int depth,
                                          struct ArrowError* error) {
@@ -3736,17 +3915,14 @@ static ArrowErrorCode ArrowArrayFinalize(struct ArrowArray* array, int depth,
                   NANOARROW_MAX_NESTING_DEPTH);
     return EINVAL;
   }
-  if (array->release != &ArrowArrayReleaseInternal) {
+  if (!ArrowArrayIsBuilt(array)) {
     ArrowErrorSet(error, "array was not initialized by ArrowArrayInit*()");
     return EINVAL;
   }
   private_data = (struct ArrowArrayPrivateData*)array->private_data;
 
-  if (private_data->layout.buffer_type[0] == NANOARROW_BUFFER_TYPE_VALIDITY &&
-      private_data->bitmap.buffer.data != NULL &&
-      private_data->bitmap.size_bits != array->offset + array->length) {
-    NANOARROW_RETURN_NOT_OK_WITH_ERROR(ArrowArrayFitBitmap(array, &private_data->bitmap),
-                                       error);
+  if (ArrowArrayIsBinaryView(private_data->storage_type)) {
+    NANOARROW_RETURN_NOT_OK(ArrowArrayFinalizeVariadicSizes(private_data, error));
   }
 
   /* The C interface allows NULL for buffers of empty arrays, but some consumers
@@ -3761,19 +3937,22 @@ static ArrowErrorCode ArrowArrayFinalize(struct ArrowArray* array, int depth,
   }
   ArrowArrayFlushBufferPointers(array);
 
+  /* Children and a dictionary moved in from elsewhere are exported as they are. */
   for (i = 0; i < array->n_children; i++) {
-    if (array->children[i] == NULL) {
-      ArrowErrorSet(error, "children[%" PRId64 "] is NULL", i);
-      return EINVAL;
+    rc = ArrowArrayCheckSlot(array->children[i], error);
+    if (rc == NANOARROW_OK && ArrowArrayIsBuilt(array->children[i])) {
+      rc = ArrowArrayFinalize(array->children[i], depth + 1, error);
     }
-    rc = ArrowArrayFinalize(array->children[i], depth + 1, error);
     if (rc != NANOARROW_OK) {
       ArrowArrayErrorPrefixChild(error, i);
       return rc;
     }
   }
   if (array->dictionary != NULL) {
-    rc = ArrowArrayFinalize(array->dictionary, depth + 1, error);
+    rc = ArrowArrayCheckSlot(array->dictionary, error);
+    if (rc == NANOARROW_OK && ArrowArrayIsBuilt(array->dictionary)) {
+      rc = ArrowArrayFinalize(array->dictionary, depth + 1, error);
+    }
     if (rc != NANOARROW_OK) {
       ArrowArrayErrorPrefix(error, "dictionary");
       return rc;
@@ -3782,18 +3961,30 @@ static ArrowErrorCode ArrowArrayFinalize(struct ArrowArray* array, int depth,
   return NANOARROW_OK;
 }
 
-/* Points array_view at array (already finalized, so every node is ours) with the
- * true size of every buffer, which the C interface alone cannot convey: validation
- * then catches a length that the buffers cannot back. */
+/* Points array_view at array (already finalized) with the true size of every buffer,
+ * which the C interface alone cannot convey: validation then catches a length that
+ * the buffers cannot back. A child or dictionary moved in from elsewhere becomes a
+ * view of unknown type holding only its public length, offset and null count: its
+ * type is not known here, so validation checks it against its parent (lengths,
+ * dictionary indices) and leaves its contents to its producer. */
 NANOARROW_COLD
 static ArrowErrorCode ArrowArrayViewInitFromBuiltArray(struct ArrowArrayView* array_view,
                                                        struct ArrowArray* array,
                                                        struct ArrowError* error) {
-  const struct ArrowArrayPrivateData* private_data =
-      (const struct ArrowArrayPrivateData*)array->private_data;
-  int64_t n_fixed = ArrowArrayFixedBufferCount(private_data);
+  const struct ArrowArrayPrivateData* private_data;
+  int64_t n_fixed;
   int64_t i;
 
+  if (!ArrowArrayIsBuilt(array)) {
+    ArrowArrayViewInitFromType(array_view, NANOARROW_TYPE_UNINITIALIZED);
+    array_view->array = array;
+    array_view->offset = array->offset;
+    array_view->length = array->length;
+    array_view->null_count = array->null_count;
+    return NANOARROW_OK;
+  }
+  private_data = (const struct ArrowArrayPrivateData*)array->private_data;
+  n_fixed = ArrowArrayFixedBufferCount(private_data);
   ArrowArrayViewInitFromType(array_view, private_data->storage_type);
   array_view->layout = private_data->layout;
   array_view->array = array;
@@ -3808,7 +3999,7 @@ static ArrowErrorCode ArrowArrayViewInitFromBuiltArray(struct ArrowArrayView* ar
   if (ArrowArrayIsBinaryView(private_data->storage_type)) {
     array_view->n_variadic_buffers = private_data->n_variadic_buffers;
     array_view->variadic_buffers = private_data->buffer_data + n_fixed;
-    array_view->variadic_buffer_sizes = private_data->variadic_buffer_sizes;
+    array_view->variadic_buffer_sizes = (int64_t*)private_data->buffers[1].data;
   }
 
   if (!private_data->union_type_id_is_child_index) {
@@ -3862,7 +4053,7 @@ ArrowErrorCode ArrowArrayFinishBuildingDefault(struct ArrowArray* array,
 }
 
 int ArrowArrayIsInternal(const struct ArrowArray* array) {
-  return array != NULL && array->release == &ArrowArrayReleaseInternal;
+  return array != NULL && ArrowArrayIsBuilt(array);
 }
 
 /* [bundle] src/common/array_view.c */
@@ -4567,8 +4758,10 @@ static ArrowErrorCode ArrowViewValidateMinimalRest(const struct ArrowArrayView* 
       return ArrowViewExpectChildren(array_view, 1, path, error);
     case NANOARROW_TYPE_MAP:
       NANOARROW_RETURN_NOT_OK(ArrowViewExpectChildren(array_view, 1, path, error));
-      if (array_view->children[0]->storage_type != NANOARROW_TYPE_STRUCT ||
-          array_view->children[0]->n_children != 2) {
+      /* A child of unknown type (moved into an array being built) is its producer's. */
+      if (array_view->children[0]->storage_type != NANOARROW_TYPE_UNINITIALIZED &&
+          (array_view->children[0]->storage_type != NANOARROW_TYPE_STRUCT ||
+           array_view->children[0]->n_children != 2)) {
         return ArrowViewInvalid(error, path,
                                 "Expected map child to be a struct with 2 children");
       }
@@ -5722,9 +5915,11 @@ static void ArrowBasicArrayStreamRelease(struct ArrowArrayStream* array_stream) 
 NANOARROW_COLD
 ArrowErrorCode ArrowBasicArrayStreamInit(struct ArrowArrayStream* array_stream,
                                          struct ArrowSchema* schema, int64_t n_arrays) {
-  if (array_stream == NULL || schema == NULL || n_arrays < 0 ||
-      (uint64_t)n_arrays > (uint64_t)INT64_MAX / sizeof(struct ArrowArray)) {
+  if (array_stream == NULL || schema == NULL || n_arrays < 0) {
     return EINVAL;
+  }
+  if ((uint64_t)n_arrays > (uint64_t)INT64_MAX / sizeof(struct ArrowArray)) {
+    return ENOMEM;
   }
 
   struct ArrowBasicArrayStreamPrivate* private_data =
@@ -6007,6 +6202,13 @@ static ArrowErrorCode AppendViewCheck(const struct ArrowArray* array,
   }
   if (array == NULL || array->release == NULL || array->private_data == NULL) {
     ArrowErrorSet(error, "%s: the destination is not an array being built",
+                  AppendViewPathText(path));
+    return EINVAL;
+  }
+  if (!ArrowPrivateArrayIsBuilt(array)) {
+    ArrowErrorSet(error,
+                  "%s: the destination was not made by ArrowArrayInit*() (moved in from "
+                  "elsewhere): cannot append to it",
                   AppendViewPathText(path));
     return EINVAL;
   }

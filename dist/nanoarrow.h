@@ -8,12 +8,12 @@
 
 /* [bundle] include/nanoarrow/nanoarrow.h */
 
-/* nanoarrow in C: the one header a user includes for the core library.
- *
- * Declares the whole public API: exported functions (prefixed at link time by
- * NANOARROW_NAMESPACE when it is set) and the static inline functions defined in
- * nanoarrow_buffer_inline.h, nanoarrow_array_inline.h and
- * nanoarrow_array_view_inline.h, which this header includes at its end. */
+// nanoarrow in C: the one header a user includes for the core library.
+//
+// Declares the whole public API: exported functions (prefixed at link time by
+// NANOARROW_NAMESPACE when it is set) and the static inline functions defined in
+// nanoarrow_buffer_inline.h, nanoarrow_array_inline.h and
+// nanoarrow_array_view_inline.h, which this header includes at its end.
 
 #ifndef NANOARROW_H_INCLUDED
 #define NANOARROW_H_INCLUDED
@@ -24,12 +24,12 @@
 
 /* [bundle] include/nanoarrow/nanoarrow_types.h */
 
-/* nanoarrow in C: type definitions shared by every public header.
- *
- * Everything here is a plain C99 declaration that callers may place on the stack:
- * the Arrow C Data / C Stream Interface structs, error handling, the type and
- * buffer enums, and the small value structs (views, buffers, bitmaps, layouts,
- * decimals, intervals) that the inline API works on. */
+// nanoarrow in C: type definitions shared by every public header.
+//
+// Everything here is a plain C99 declaration that callers may place on the stack:
+// the Arrow C Data / C Stream Interface structs, error handling, the type and
+// buffer enums, and the small value structs (views, buffers, bitmaps, layouts,
+// decimals, intervals) that the inline API works on.
 
 #ifndef NANOARROW_TYPES_H_INCLUDED
 #define NANOARROW_TYPES_H_INCLUDED
@@ -38,18 +38,18 @@
 #include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>  /* NANOARROW_PRINT_AND_DIE, NANOARROW_DCHECK */
+#include <stdio.h>  // NANOARROW_PRINT_AND_DIE, NANOARROW_DCHECK
 #include <stdlib.h>
 #include <string.h>
 
 
 /* [bundle] include/nanoarrow/nanoarrow_config.h */
 
-/* nanoarrow_config.h: build configuration of this copy of nanoarrow.
- *
- * Rendered by tools/bundle from include/nanoarrow/nanoarrow_config.h.in
- * into <build>/generated/nanoarrow/nanoarrow_config.h, and installed next to
- * the other public headers. Do not edit the generated file. */
+// nanoarrow_config.h: build configuration of this copy of nanoarrow.
+//
+// Rendered by tools/bundle from include/nanoarrow/nanoarrow_config.h.in
+// into <build>/generated/nanoarrow/nanoarrow_config.h, and installed next to
+// the other public headers. Do not edit the generated file.
 
 #ifndef NANOARROW_CONFIG_H_INCLUDED
 #define NANOARROW_CONFIG_H_INCLUDED
@@ -63,12 +63,12 @@
   (NANOARROW_VERSION_MAJOR * 10000 + NANOARROW_VERSION_MINOR * 100 + \
    NANOARROW_VERSION_PATCH)
 
-/* When set, every exported symbol Foo is renamed <NANOARROW_NAMESPACE>Foo. */
+// When set, every exported symbol Foo is renamed <NANOARROW_NAMESPACE>Foo.
 /* #undef NANOARROW_NAMESPACE */
 
-/* When set, ArrowArrayAppendArrayView() is built and declared (CMake
- * -DNANOARROW_ARRAY_APPEND_VIEW=ON; or define it when compiling the sources or the
- * bundle). Off by default: it adds about 20 KB to the core. */
+// When set, ArrowArrayAppendArrayView() is built and declared (CMake
+// -DNANOARROW_ARRAY_APPEND_VIEW=ON; or define it when compiling the sources or the
+// bundle). Off by default: it adds about 20 KB to the core.
 /* #undef NANOARROW_WITH_ARRAY_APPEND_VIEW */
 
 // The C++ namespace of the optional hpp helpers (nanoarrow unless defined before
@@ -79,13 +79,13 @@
 #define NANOARROW_CXX_NAMESPACE_BEGIN namespace NANOARROW_CXX_NAMESPACE {
 #define NANOARROW_CXX_NAMESPACE_END }
 
-#endif /* NANOARROW_CONFIG_H_INCLUDED */
+#endif  // NANOARROW_CONFIG_H_INCLUDED
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* ---- Arrow C Data Interface (ABI fixed by the Arrow specification) ---- */
+// ---- Arrow C Data Interface (ABI fixed by the Arrow specification) ----
 
 #ifndef ARROW_C_DATA_INTERFACE
 #define ARROW_C_DATA_INTERFACE
@@ -119,9 +119,9 @@ struct ArrowArray {
   void* private_data;
 };
 
-#endif /* ARROW_C_DATA_INTERFACE */
+#endif  // ARROW_C_DATA_INTERFACE
 
-/* Every flag of the C data interface that this library understands. */
+// Every flag of the C data interface that this library understands.
 #define NANOARROW_FLAG_ALL_SUPPORTED \
   (ARROW_FLAG_DICTIONARY_ORDERED | ARROW_FLAG_NULLABLE | ARROW_FLAG_MAP_KEYS_SORTED)
 
@@ -136,12 +136,12 @@ struct ArrowArrayStream {
   void* private_data;
 };
 
-#endif /* ARROW_C_STREAM_INTERFACE */
+#endif  // ARROW_C_STREAM_INTERFACE
 
-/* ---- Symbol namespacing ----
- * When NANOARROW_NAMESPACE is defined (nanoarrow_config.h, or -D), every exported
- * function Foo becomes <NAMESPACE>Foo at link time so that two vendored copies can
- * live in one program. Static inline functions need no prefix. */
+// ---- Symbol namespacing ----
+// When NANOARROW_NAMESPACE is defined (nanoarrow_config.h, or -D), every exported
+// function Foo becomes <NAMESPACE>Foo at link time so that two vendored copies can
+// live in one program. Static inline functions need no prefix.
 #define NANOARROW_CAT_IMPL(a, b) a##b
 #define NANOARROW_CAT(a, b) NANOARROW_CAT_IMPL(a, b)
 #if defined(NANOARROW_NAMESPACE)
@@ -150,12 +150,12 @@ struct ArrowArrayStream {
 #define NANOARROW_SYMBOL(name) name
 #endif
 
-/* ---- Compiler helpers ---- */
+// ---- Compiler helpers ----
 
 #define NANOARROW_UNUSED(x) (void)(x)
 
-/* NANOARROW_COLD marks rarely run code (error paths, once-per-schema work): the
- * compiler optimizes it for size and lays out branches into it as unlikely. */
+// NANOARROW_COLD marks rarely run code (error paths, once-per-schema work): the
+// compiler optimizes it for size and lays out branches into it as unlikely.
 #if defined(__GNUC__) || defined(__clang__)
 #define NANOARROW_PREDICT_TRUE(x) (__builtin_expect(!!(x), 1))
 #define NANOARROW_PREDICT_FALSE(x) (__builtin_expect(!!(x), 0))
@@ -174,16 +174,16 @@ struct ArrowArrayStream {
 #define NANOARROW_CHECK_RETURN_ATTRIBUTE
 #endif
 
-/* Pastes two tokens after expanding them (nanoarrow's spelling, which code written
- * against it may use to make unique local names). */
+// Pastes two tokens after expanding them (nanoarrow's spelling, which code written
+// against it may use to make unique local names).
 #define _NANOARROW_CONCAT(x, y) x##y
 #define _NANOARROW_MAKE_NAME(x, y) _NANOARROW_CONCAT(x, y)
 
-/* Export attribute of the library's functions, for code that declares its own
- * wrappers the way nanoarrow's headers do. Only a Windows DLL needs one: define
- * NANOARROW_BUILD_DLL when building nanoarrow as a DLL and NANOARROW_USE_DLL when
- * linking to it. Elsewhere (and in static or vendored builds) it is empty, since
- * symbols already have default visibility. */
+// Export attribute of the library's functions, for code that declares its own
+// wrappers the way nanoarrow's headers do. Only a Windows DLL needs one: define
+// NANOARROW_BUILD_DLL when building nanoarrow as a DLL and NANOARROW_USE_DLL when
+// linking to it. Elsewhere (and in static or vendored builds) it is empty, since
+// symbols already have default visibility.
 #if !defined(NANOARROW_DLL)
 #if (defined(_WIN32) || defined(__CYGWIN__)) && defined(NANOARROW_BUILD_DLL)
 #define NANOARROW_DLL __declspec(dllexport)
@@ -194,15 +194,15 @@ struct ArrowArrayStream {
 #endif
 #endif
 
-/* ---- Errors ---- */
+// ---- Errors ----
 
-/* Zero on success, otherwise an errno-compatible value (EINVAL, ENOMEM, ERANGE, ...). */
+// Zero on success, otherwise an errno-compatible value (EINVAL, ENOMEM, ERANGE, ...).
 typedef int ArrowErrorCode;
 
 #define NANOARROW_OK 0
 
-/* A caller-owned message buffer. Functions that fail write a null-terminated
- * description here when given a non-NULL pointer. */
+// A caller-owned message buffer. Functions that fail write a null-terminated
+// description here when given a non-NULL pointer.
 struct ArrowError {
   char message[1024];
 };
@@ -229,12 +229,12 @@ struct ArrowError {
   NANOARROW_RETURN_NOT_OK(((x_) >= (min_) && (x_) <= (max_)) ? NANOARROW_OK : EINVAL)
 #define NANOARROW_CHECK_UPPER_LIMIT_IMPL(x_, max_) \
   NANOARROW_RETURN_NOT_OK(((x_) <= (max_)) ? NANOARROW_OK : EINVAL)
-/* Names used by nanoarrow's own headers; kept for source compatibility. */
+// Names used by nanoarrow's own headers; kept for source compatibility.
 #define _NANOARROW_CHECK_RANGE(x_, min_, max_) NANOARROW_CHECK_RANGE_IMPL(x_, min_, max_)
 #define _NANOARROW_CHECK_UPPER_LIMIT(x_, max_) NANOARROW_CHECK_UPPER_LIMIT_IMPL(x_, max_)
 
-/* Reports a failed call (its text and error code) on stderr and aborts: for
- * programs and tests where a failure cannot be handled. */
+// Reports a failed call (its text and error code) on stderr and aborts: for
+// programs and tests where a failure cannot be handled.
 #define NANOARROW_PRINT_AND_DIE(VALUE, EXPR_STR)                                 \
   do {                                                                         \
     fprintf(stderr, "%s failed with code %d (%s:%d)\n", (EXPR_STR), (int)(VALUE), \
@@ -263,9 +263,9 @@ struct ArrowError {
 #define NANOARROW_ASSERT_OK(EXPR) (void)(EXPR)
 #endif
 
-/* ---- Types ---- */
+// ---- Types ----
 
-/* The numeric values follow the Arrow C++ Type::type ids, as nanoarrow does. */
+// The numeric values follow the Arrow C++ Type::type ids, as nanoarrow does.
 enum ArrowType {
   NANOARROW_TYPE_UNINITIALIZED = 0,
   NANOARROW_TYPE_NA = 1,
@@ -322,10 +322,10 @@ enum ArrowTimeUnit {
   NANOARROW_TIME_UNIT_NANO = 3
 };
 
-/* How much ArrowArrayFinishBuilding / ArrowArrayViewValidate check.
- * NONE: nothing. MINIMAL: buffer sizes that can be checked without reading any
- * buffer. DEFAULT: also reads first/last offsets (O(number of buffers)).
- * FULL: every element (O(length)). */
+// How much ArrowArrayFinishBuilding / ArrowArrayViewValidate check.
+// NONE: nothing. MINIMAL: buffer sizes that can be checked without reading any
+// buffer. DEFAULT: also reads first/last offsets (O(number of buffers)).
+// FULL: every element (O(length)).
 enum ArrowValidationLevel {
   NANOARROW_VALIDATION_LEVEL_NONE = 0,
   NANOARROW_VALIDATION_LEVEL_MINIMAL = 1,
@@ -333,11 +333,11 @@ enum ArrowValidationLevel {
   NANOARROW_VALIDATION_LEVEL_FULL = 3
 };
 
-/* How ArrowArrayViewCompare (and ArrowSchemaCompare) decide equality.
- * IDENTICAL: same storage types, offsets, lengths, null counts and buffers byte for
- * byte (sizes included), children and dictionaries likewise; two arrays holding
- * the same values at different offsets are not identical (ArrowTestingCompareArray
- * of the testing library compares values). */
+// How ArrowArrayViewCompare (and ArrowSchemaCompare) decide equality.
+// IDENTICAL: same storage types, offsets, lengths, null counts and buffers byte for
+// byte (sizes included), children and dictionaries likewise; two arrays holding
+// the same values at different offsets are not identical (ArrowTestingCompareArray
+// of the testing library compares values).
 enum ArrowCompareLevel { NANOARROW_COMPARE_IDENTICAL = 0 };
 
 enum ArrowBufferType {
@@ -353,24 +353,24 @@ enum ArrowBufferType {
   NANOARROW_BUFFER_TYPE_SIZE
 };
 
-/* Number of buffers a layout may describe before variadic buffers. */
+// Number of buffers a layout may describe before variadic buffers.
 #define NANOARROW_MAX_FIXED_BUFFERS 3
 
-/* Maximum nesting depth accepted when walking schema or array trees. */
+// Maximum nesting depth accepted when walking schema or array trees.
 #define NANOARROW_MAX_NESTING_DEPTH 64
 
-/* Binary/string view element (16 bytes). */
+// Binary/string view element (16 bytes).
 #define NANOARROW_BINARY_VIEW_INLINE_SIZE 12
 #define NANOARROW_BINARY_VIEW_PREFIX_SIZE 4
 #define NANOARROW_BINARY_VIEW_BLOCK_SIZE (32 << 10)
 
-/* A value of at most 12 bytes, stored in the view itself. */
+// A value of at most 12 bytes, stored in the view itself.
 struct ArrowBinaryViewInlined {
   int32_t size;
   uint8_t data[NANOARROW_BINARY_VIEW_INLINE_SIZE];
 };
 
-/* A longer value: its first 4 bytes, and where the whole lies in a variadic buffer. */
+// A longer value: its first 4 bytes, and where the whole lies in a variadic buffer.
 struct ArrowBinaryViewRef {
   int32_t size;
   uint8_t prefix[NANOARROW_BINARY_VIEW_PREFIX_SIZE];
@@ -384,9 +384,9 @@ union ArrowBinaryView {
   int64_t alignment_dummy;
 };
 
-/* ---- Views of borrowed memory ---- */
+// ---- Views of borrowed memory ----
 
-/* A non-owning, not necessarily null-terminated string. */
+// A non-owning, not necessarily null-terminated string.
 struct ArrowStringView {
   const char* data;
   int64_t size_bytes;
@@ -415,16 +415,16 @@ union ArrowBufferViewData {
   const union ArrowBinaryView* as_binary_view;
 };
 
-/* A non-owning view of a buffer's bytes. */
+// A non-owning view of a buffer's bytes.
 struct ArrowBufferView {
   union ArrowBufferViewData data;
   int64_t size_bytes;
 };
 
-/* ---- Owned memory ---- */
+// ---- Owned memory ----
 
-/* Allocation strategy of an ArrowBuffer. reallocate(NULL, 0, n) allocates; free
- * releases. private_data belongs to the allocator. */
+// Allocation strategy of an ArrowBuffer. reallocate(NULL, 0, n) allocates; free
+// releases. private_data belongs to the allocator.
 struct ArrowBufferAllocator {
   uint8_t* (*reallocate)(struct ArrowBufferAllocator* allocator, uint8_t* ptr,
                          int64_t old_size, int64_t new_size);
@@ -435,7 +435,7 @@ struct ArrowBufferAllocator {
 typedef void (*ArrowBufferDeallocatorCallback)(struct ArrowBufferAllocator* allocator,
                                                uint8_t* ptr, int64_t size);
 
-/* A growable, owned byte buffer. */
+// A growable, owned byte buffer.
 struct ArrowBuffer {
   uint8_t* data;
   int64_t size_bytes;
@@ -443,27 +443,27 @@ struct ArrowBuffer {
   struct ArrowBufferAllocator allocator;
 };
 
-/* A growable, owned bit-packed buffer (least significant bit first). */
+// A growable, owned bit-packed buffer (least significant bit first).
 struct ArrowBitmap {
   struct ArrowBuffer buffer;
   int64_t size_bits;
 };
 
-/* What each fixed buffer of an array of a given storage type holds. */
+// What each fixed buffer of an array of a given storage type holds.
 struct ArrowLayout {
   enum ArrowBufferType buffer_type[NANOARROW_MAX_FIXED_BUFFERS];
   enum ArrowType buffer_data_type[NANOARROW_MAX_FIXED_BUFFERS];
   int64_t element_size_bits[NANOARROW_MAX_FIXED_BUFFERS];
-  /* Children elements per parent element (fixed-size list / fixed-size binary). */
+  // Children elements per parent element (fixed-size list / fixed-size binary).
   int64_t child_size_elements;
 };
 
-/* A read-only, pre-parsed view of an ArrowArray (or of buffers set by hand). */
+// A read-only, pre-parsed view of an ArrowArray (or of buffers set by hand).
 struct ArrowArrayView {
   const struct ArrowArray* array;
   int64_t offset;
   int64_t length;
-  /* -1 when unknown. */
+  // -1 when unknown.
   int64_t null_count;
   enum ArrowType storage_type;
   struct ArrowLayout layout;
@@ -471,45 +471,50 @@ struct ArrowArrayView {
   int64_t n_children;
   struct ArrowArrayView** children;
   struct ArrowArrayView* dictionary;
-  /* Unions: 256 bytes; [0,128) maps type id -> child index, [128,256) the reverse. */
+  // Unions: 256 bytes; [0,128) maps type id -> child index, [128,256) the reverse.
   int8_t* union_type_id_map;
   int32_t n_variadic_buffers;
   const void** variadic_buffers;
   int64_t* variadic_buffer_sizes;
 };
 
-/* What an ArrowArray built by this library keeps in private_data. Exposed so the
- * inline append functions can reach the buffers without a call. */
+// What an ArrowArray built by this library keeps in private_data. Exposed so the
+// inline append functions can reach the buffers without a call.
 struct ArrowArrayPrivateData {
   struct ArrowBitmap bitmap;
+  // Buffers 1 and 2 of the layout. Binary and string views keep their views in
+  // buffers[0] and the variadic sizes (an int64 per variadic buffer, the last buffer
+  // exported) in buffers[1].
   struct ArrowBuffer buffers[NANOARROW_MAX_FIXED_BUFFERS - 1];
-  /* The pointers handed out through ArrowArray.buffers. */
+  // The pointers handed out through ArrowArray.buffers.
   const void** buffer_data;
   enum ArrowType storage_type;
-  /* ArrowArrayAppendInt() without a test of the type: for storage that holds
-   * integers (integer types and the temporal types stored as integers) the element
-   * width in bytes and the values that fit, [min, max]; width 0 and an empty range
-   * (min > max) for every other type. */
+  // ArrowArrayAppendInt() without a test of the type: for storage that holds
+  // integers (integer types and the temporal types stored as integers) the element
+  // width in bytes and the values that fit, [min, max]; width 0 and an empty range
+  // (min > max) for every other type.
   int64_t append_int_width;
   int64_t append_int_min;
   int64_t append_int_max;
   struct ArrowLayout layout;
-  /* List views being built: where the next element's child elements start (the
-   * child's length when the previous element was finished). */
+  // List views being built: where the next element's child elements start (the
+  // child's length when the previous element was finished).
   int64_t list_view_offset;
-  /* Non-zero when union type ids equal child indices (fast path). */
+  // Non-zero when union type ids equal child indices (fast path).
   int8_t union_type_id_is_child_index;
+  // Non-zero when the variadic sizes buffer was set by ArrowArraySetBuffer() and is
+  // exported as it is; otherwise finishing writes the variadic buffers' sizes.
+  int8_t variadic_sizes_from_caller;
   int32_t n_variadic_buffers;
   struct ArrowBuffer* variadic_buffers;
-  int64_t* variadic_buffer_sizes;
 };
 
-/* ---- Values ---- */
+// ---- Values ----
 
-/* A decimal of 32, 64, 128 or 256 bits stored as 64-bit words in native order:
- * words[low_word_index] is the least significant word. n_words is bitwidth / 64,
- * which is 0 for decimal32: its value lives in words[0], sign-extended to 64 bits
- * (code that walks words should use n_words == 0 ? 1 : n_words). */
+// A decimal of 32, 64, 128 or 256 bits stored as 64-bit words in native order:
+// words[low_word_index] is the least significant word. n_words is bitwidth / 64,
+// which is 0 for decimal32: its value lives in words[0], sign-extended to 64 bits
+// (code that walks words should use n_words == 0 ? 1 : n_words).
 struct ArrowDecimal {
   uint64_t words[4];
   int32_t precision;
@@ -527,24 +532,24 @@ struct ArrowInterval {
   int64_t ns;
 };
 
-/* Iterator over serialized key/value metadata. */
+// Iterator over serialized key/value metadata.
 struct ArrowMetadataReader {
   const char* metadata;
   int64_t offset;
   int32_t remaining_keys;
 };
 
-/* A parsed view of an ArrowSchema's format string and metadata. */
+// A parsed view of an ArrowSchema's format string and metadata.
 struct ArrowSchemaView {
   const struct ArrowSchema* schema;
-  /* The logical type (e.g. TIMESTAMP, DICTIONARY, or EXTENSION's storage for extension
-   * types: see extension_name). */
+  // The logical type (e.g. TIMESTAMP, DICTIONARY, or EXTENSION's storage for extension
+  // types: see extension_name).
   enum ArrowType type;
-  /* The physical type of the buffers (e.g. INT64 for TIMESTAMP, index type for
-   * DICTIONARY). */
+  // The physical type of the buffers (e.g. INT64 for TIMESTAMP, index type for
+  // DICTIONARY).
   enum ArrowType storage_type;
   struct ArrowLayout layout;
-  /* Empty (data == NULL) unless ARROW:extension:name is present. */
+  // Empty (data == NULL) unless ARROW:extension:name is present.
   struct ArrowStringView extension_name;
   struct ArrowStringView extension_metadata;
   int32_t fixed_size;
@@ -552,10 +557,10 @@ struct ArrowSchemaView {
   int32_t decimal_precision;
   int32_t decimal_scale;
   enum ArrowTimeUnit time_unit;
-  /* Timestamps: points into the format string after "ts?:" ("" when there is no
-   * zone); NULL for other types. */
+  // Timestamps: points into the format string after "ts?:" ("" when there is no
+  // zone); NULL for other types.
   const char* timezone;
-  /* Points into the format string after "+ud:" or "+us:". */
+  // Points into the format string after "+ud:" or "+us:".
   const char* union_type_ids;
 };
 
@@ -563,12 +568,12 @@ struct ArrowSchemaView {
 }
 #endif
 
-#endif /* NANOARROW_TYPES_H_INCLUDED */
+#endif  // NANOARROW_TYPES_H_INCLUDED
 
-/* ---- Link-time names ----
- * Every exported function goes through NANOARROW_SYMBOL so that
- * -DNANOARROW_NAMESPACE=Foo renames ArrowSchemaInit to FooArrowSchemaInit in both
- * the library and its callers. */
+// ---- Link-time names ----
+// Every exported function goes through NANOARROW_SYMBOL so that
+// -DNANOARROW_NAMESPACE=Foo renames ArrowSchemaInit to FooArrowSchemaInit in both
+// the library and its callers.
 #if defined(NANOARROW_NAMESPACE)
 #define ArrowNanoarrowVersion NANOARROW_SYMBOL(ArrowNanoarrowVersion)
 #define ArrowNanoarrowVersionInt NANOARROW_SYMBOL(ArrowNanoarrowVersionInt)
@@ -577,6 +582,8 @@ struct ArrowSchemaView {
 #define ArrowPrivateArrayViewGetIntSlow NANOARROW_SYMBOL(ArrowPrivateArrayViewGetIntSlow)
 #define ArrowPrivateArrayViewGetUIntSlow NANOARROW_SYMBOL(ArrowPrivateArrayViewGetUIntSlow)
 #define ArrowPrivateArrayViewGetDoubleSlow NANOARROW_SYMBOL(ArrowPrivateArrayViewGetDoubleSlow)
+#define ArrowPrivateArrayStartAppending NANOARROW_SYMBOL(ArrowPrivateArrayStartAppending)
+#define ArrowPrivateArrayIsBuilt NANOARROW_SYMBOL(ArrowPrivateArrayIsBuilt)
 #define ArrowMalloc NANOARROW_SYMBOL(ArrowMalloc)
 #define ArrowRealloc NANOARROW_SYMBOL(ArrowRealloc)
 #define ArrowFree NANOARROW_SYMBOL(ArrowFree)
@@ -644,45 +651,45 @@ struct ArrowSchemaView {
 extern "C" {
 #endif
 
-/* ======================================================================== */
-/* Version, errors, allocation                                              */
-/* ======================================================================== */
+// ========================================================================
+// Version, errors, allocation
+// ========================================================================
 
-/* The library's version string, e.g. "0.1.0". */
-const char* ArrowNanoarrowVersion(void);
-/* major * 10000 + minor * 100 + patch. */
-int ArrowNanoarrowVersionInt(void);
+// The library's version string, e.g. "0.1.0".
+NANOARROW_DLL const char* ArrowNanoarrowVersion(void);
+// major * 10000 + minor * 100 + patch.
+NANOARROW_DLL int ArrowNanoarrowVersionInt(void);
 
-/* printf-style message into error (ignored when error is NULL). Returns
- * NANOARROW_OK, or ERANGE when the message had to be truncated. */
-ArrowErrorCode ArrowErrorSet(struct ArrowError* error, const char* fmt, ...)
+// printf-style message into error (ignored when error is NULL). Returns
+// NANOARROW_OK, or ERANGE when the message had to be truncated.
+NANOARROW_DLL ArrowErrorCode ArrowErrorSet(struct ArrowError* error, const char* fmt, ...)
     NANOARROW_CHECK_PRINTF_ATTRIBUTE;
 static inline void ArrowErrorInit(struct ArrowError* error);
-/* Copies src into the message, truncated to fit (ignored when error is NULL). */
+// Copies src into the message, truncated to fit (ignored when error is NULL).
 static inline void ArrowErrorSetString(struct ArrowError* error, const char* src);
-/* The message, or "" when error is NULL. */
+// The message, or "" when error is NULL.
 static inline const char* ArrowErrorMessage(struct ArrowError* error);
 
-void* ArrowMalloc(int64_t size);
-void* ArrowRealloc(void* ptr, int64_t size);
-void ArrowFree(void* ptr);
+NANOARROW_DLL void* ArrowMalloc(int64_t size);
+NANOARROW_DLL void* ArrowRealloc(void* ptr, int64_t size);
+NANOARROW_DLL void ArrowFree(void* ptr);
 
-/* The allocator ArrowBufferInit() installs (ArrowRealloc/ArrowFree). */
-struct ArrowBufferAllocator ArrowBufferAllocatorDefault(void);
-/* An allocator that cannot grow a buffer and calls callback(allocator, ptr, size)
- * when the buffer is released: wraps memory owned by someone else. */
-struct ArrowBufferAllocator ArrowBufferDeallocator(ArrowBufferDeallocatorCallback callback,
+// The allocator ArrowBufferInit() installs (ArrowRealloc/ArrowFree).
+NANOARROW_DLL struct ArrowBufferAllocator ArrowBufferAllocatorDefault(void);
+// An allocator that cannot grow a buffer and calls callback(allocator, ptr, size)
+// when the buffer is released: wraps memory owned by someone else.
+NANOARROW_DLL struct ArrowBufferAllocator ArrowBufferDeallocator(ArrowBufferDeallocatorCallback callback,
                                                    void* private_data);
 
-/* Human-readable names ("int32", "timestamp", ...); "<unknown type identifier>" for
- * values that are not a type (NANOARROW_TYPE_UNINITIALIZED included). */
+// Human-readable names ("int32", "timestamp", ...); "<unknown type identifier>" for
+// values that are not a type (NANOARROW_TYPE_UNINITIALIZED included).
 static inline const char* ArrowTypeString(enum ArrowType type);
-const char* ArrowPrivateTypeString(enum ArrowType type);
+NANOARROW_DLL const char* ArrowPrivateTypeString(enum ArrowType type);
 static inline const char* ArrowTimeUnitString(enum ArrowTimeUnit time_unit);
 
-/* ======================================================================== */
-/* C Data / Stream Interface helpers                                        */
-/* ======================================================================== */
+// ========================================================================
+// C Data / Stream Interface helpers
+// ========================================================================
 
 static inline void ArrowSchemaMove(struct ArrowSchema* src, struct ArrowSchema* dst);
 static inline void ArrowSchemaRelease(struct ArrowSchema* schema);
@@ -700,138 +707,138 @@ static inline const char* ArrowArrayStreamGetLastError(
     struct ArrowArrayStream* array_stream);
 static inline void ArrowArrayStreamRelease(struct ArrowArrayStream* array_stream);
 
-/* ======================================================================== */
-/* Utilities                                                                */
-/* ======================================================================== */
+// ========================================================================
+// Utilities
+// ========================================================================
 
-/* Index of the chunk containing index given sorted chunk start offsets
- * offsets[lo..hi] (binary search). */
+// Index of the chunk containing index given sorted chunk start offsets
+// offsets[lo..hi] (binary search).
 static inline int64_t ArrowResolveChunk64(int64_t index, const int64_t* offsets,
                                           int64_t lo, int64_t hi);
 static inline int64_t ArrowResolveChunk32(int32_t index, const int32_t* offsets,
                                           int32_t lo, int32_t hi);
 
-/* IEEE 754 binary16 <-> binary32. */
+// IEEE 754 binary16 <-> binary32.
 static inline float ArrowHalfFloatToFloat(uint16_t value);
 static inline uint16_t ArrowFloatToHalfFloat(float value);
 
-/* The buffer layout of a storage type. */
-void ArrowLayoutInit(struct ArrowLayout* layout, enum ArrowType storage_type);
+// The buffer layout of a storage type.
+NANOARROW_DLL void ArrowLayoutInit(struct ArrowLayout* layout, enum ArrowType storage_type);
 
-/* ---- Decimals ---- */
+// ---- Decimals ----
 static inline void ArrowDecimalInit(struct ArrowDecimal* decimal, int32_t bitwidth,
                                     int32_t precision, int32_t scale);
-/* The value when it fits in 64 bits (the low word, sign-interpreted). */
+// The value when it fits in 64 bits (the low word, sign-interpreted).
 static inline int64_t ArrowDecimalGetIntUnsafe(const struct ArrowDecimal* decimal);
-/* Copies bitwidth / 8 little-endian bytes into out. */
+// Copies bitwidth / 8 little-endian bytes into out.
 static inline void ArrowDecimalGetBytes(const struct ArrowDecimal* decimal, uint8_t* out);
-/* 1 or -1. */
+// 1 or -1.
 static inline int64_t ArrowDecimalSign(const struct ArrowDecimal* decimal);
 static inline void ArrowDecimalSetInt(struct ArrowDecimal* decimal, int64_t value);
 static inline void ArrowDecimalNegate(struct ArrowDecimal* decimal);
 static inline void ArrowDecimalSetBytes(struct ArrowDecimal* decimal, const uint8_t* value);
-/* Parses an optionally signed string of decimal digits (the unscaled value). */
-ArrowErrorCode ArrowDecimalSetDigits(struct ArrowDecimal* decimal,
+// Parses an optionally signed string of decimal digits (the unscaled value).
+NANOARROW_DLL ArrowErrorCode ArrowDecimalSetDigits(struct ArrowDecimal* decimal,
                                      struct ArrowStringView value);
-/* Appends the unscaled value as decimal digits (with '-' when negative). */
-ArrowErrorCode ArrowDecimalAppendDigitsToBuffer(const struct ArrowDecimal* decimal,
+// Appends the unscaled value as decimal digits (with '-' when negative).
+NANOARROW_DLL ArrowErrorCode ArrowDecimalAppendDigitsToBuffer(const struct ArrowDecimal* decimal,
                                                 struct ArrowBuffer* buffer);
-/* Appends the scaled value, e.g. "-12.345" for digits -12345 and scale 3. */
-ArrowErrorCode ArrowDecimalAppendStringToBuffer(const struct ArrowDecimal* decimal,
+// Appends the scaled value, e.g. "-12.345" for digits -12345 and scale 3.
+NANOARROW_DLL ArrowErrorCode ArrowDecimalAppendStringToBuffer(const struct ArrowDecimal* decimal,
                                                 struct ArrowBuffer* buffer);
 
-/* ---- Intervals ---- */
+// ---- Intervals ----
 static inline void ArrowIntervalInit(struct ArrowInterval* interval, enum ArrowType type);
 
-/* ======================================================================== */
-/* Schemas                                                                  */
-/* ======================================================================== */
+// ========================================================================
+// Schemas
+// ========================================================================
 
-/* An empty, released-by-callback schema: format NULL, no name, no children. */
-void ArrowSchemaInit(struct ArrowSchema* schema);
-/* ArrowSchemaInit + ArrowSchemaSetType; releases the schema on failure. */
-ArrowErrorCode ArrowSchemaInitFromType(struct ArrowSchema* schema, enum ArrowType type);
-/* Writes at most n - 1 characters (null-terminated) of a summary such as
- * "struct<col1: int32>"; returns the length the full summary needs. */
-int64_t ArrowSchemaToString(const struct ArrowSchema* schema, char* out, int64_t n,
+// An empty, released-by-callback schema: format NULL, no name, no children.
+NANOARROW_DLL void ArrowSchemaInit(struct ArrowSchema* schema);
+// ArrowSchemaInit + ArrowSchemaSetType; releases the schema on failure.
+NANOARROW_DLL ArrowErrorCode ArrowSchemaInitFromType(struct ArrowSchema* schema, enum ArrowType type);
+// Writes at most n - 1 characters (null-terminated) of a summary such as
+// "struct<col1: int32>"; returns the length the full summary needs.
+NANOARROW_DLL int64_t ArrowSchemaToString(const struct ArrowSchema* schema, char* out, int64_t n,
                             char recursive);
-/* Sets the format for a type without parameters; list types get a child named
- * "item", map gets "entries" with "key" and "value" (children to be typed). */
-ArrowErrorCode ArrowSchemaSetType(struct ArrowSchema* schema, enum ArrowType type);
-ArrowErrorCode ArrowSchemaSetTypeStruct(struct ArrowSchema* schema, int64_t n_children);
-/* FIXED_SIZE_BINARY (byte width) or FIXED_SIZE_LIST (list size). */
-ArrowErrorCode ArrowSchemaSetTypeFixedSize(struct ArrowSchema* schema, enum ArrowType type,
+// Sets the format for a type without parameters; list types get a child named
+// "item", map gets "entries" with "key" and "value" (children to be typed).
+NANOARROW_DLL ArrowErrorCode ArrowSchemaSetType(struct ArrowSchema* schema, enum ArrowType type);
+NANOARROW_DLL ArrowErrorCode ArrowSchemaSetTypeStruct(struct ArrowSchema* schema, int64_t n_children);
+// FIXED_SIZE_BINARY (byte width) or FIXED_SIZE_LIST (list size).
+NANOARROW_DLL ArrowErrorCode ArrowSchemaSetTypeFixedSize(struct ArrowSchema* schema, enum ArrowType type,
                                            int32_t fixed_size);
-/* DECIMAL32, DECIMAL64, DECIMAL128 or DECIMAL256. */
-ArrowErrorCode ArrowSchemaSetTypeDecimal(struct ArrowSchema* schema, enum ArrowType type,
+// DECIMAL32, DECIMAL64, DECIMAL128 or DECIMAL256.
+NANOARROW_DLL ArrowErrorCode ArrowSchemaSetTypeDecimal(struct ArrowSchema* schema, enum ArrowType type,
                                          int32_t decimal_precision, int32_t decimal_scale);
-/* Children "run_ends" (INT16, INT32 or INT64) and "values" (to be typed). */
-ArrowErrorCode ArrowSchemaSetTypeRunEndEncoded(struct ArrowSchema* schema,
+// Children "run_ends" (INT16, INT32 or INT64) and "values" (to be typed).
+NANOARROW_DLL ArrowErrorCode ArrowSchemaSetTypeRunEndEncoded(struct ArrowSchema* schema,
                                                enum ArrowType run_end_type);
-/* TIME32, TIME64, TIMESTAMP or DURATION; timezone only for TIMESTAMP (may be NULL). */
-ArrowErrorCode ArrowSchemaSetTypeDateTime(struct ArrowSchema* schema, enum ArrowType type,
+// TIME32, TIME64, TIMESTAMP or DURATION; timezone only for TIMESTAMP (may be NULL).
+NANOARROW_DLL ArrowErrorCode ArrowSchemaSetTypeDateTime(struct ArrowSchema* schema, enum ArrowType type,
                                           enum ArrowTimeUnit time_unit,
                                           const char* timezone);
-/* SPARSE_UNION or DENSE_UNION with type ids 0..n_children-1. */
-ArrowErrorCode ArrowSchemaSetTypeUnion(struct ArrowSchema* schema, enum ArrowType type,
+// SPARSE_UNION or DENSE_UNION with type ids 0..n_children-1.
+NANOARROW_DLL ArrowErrorCode ArrowSchemaSetTypeUnion(struct ArrowSchema* schema, enum ArrowType type,
                                        int64_t n_children);
-ArrowErrorCode ArrowSchemaDeepCopy(const struct ArrowSchema* schema,
+NANOARROW_DLL ArrowErrorCode ArrowSchemaDeepCopy(const struct ArrowSchema* schema,
                                    struct ArrowSchema* schema_out);
-/* *out = 1 when the schemas are equal at level (IDENTICAL: same formats, names,
- * metadata bytes, flags, children and dictionaries); otherwise 0 and reason names
- * the first difference and where it is. */
-ArrowErrorCode ArrowSchemaCompare(const struct ArrowSchema* actual,
+// *out = 1 when the schemas are equal at level (IDENTICAL: same formats, names,
+// metadata bytes, flags, children and dictionaries); otherwise 0 and reason names
+// the first difference and where it is.
+NANOARROW_DLL ArrowErrorCode ArrowSchemaCompare(const struct ArrowSchema* actual,
                                   const struct ArrowSchema* expected,
                                   enum ArrowCompareLevel level, int* out,
                                   struct ArrowError* reason);
-ArrowErrorCode ArrowSchemaSetFormat(struct ArrowSchema* schema, const char* format);
-ArrowErrorCode ArrowSchemaSetName(struct ArrowSchema* schema, const char* name);
-/* Copies a serialized metadata blob (NULL removes the metadata). */
-ArrowErrorCode ArrowSchemaSetMetadata(struct ArrowSchema* schema, const char* metadata);
-/* Allocates n_children child structs, released (release NULL): initialize each one
- * (ArrowSchemaInit, ArrowSchemaInitFromType) before setting it. Releasing the parent
- * frees them either way. */
-ArrowErrorCode ArrowSchemaAllocateChildren(struct ArrowSchema* schema, int64_t n_children);
-/* Allocates schema->dictionary, released like the children above (EEXIST when there
- * already is one). */
-ArrowErrorCode ArrowSchemaAllocateDictionary(struct ArrowSchema* schema);
+NANOARROW_DLL ArrowErrorCode ArrowSchemaSetFormat(struct ArrowSchema* schema, const char* format);
+NANOARROW_DLL ArrowErrorCode ArrowSchemaSetName(struct ArrowSchema* schema, const char* name);
+// Copies a serialized metadata blob (NULL removes the metadata).
+NANOARROW_DLL ArrowErrorCode ArrowSchemaSetMetadata(struct ArrowSchema* schema, const char* metadata);
+// Allocates n_children child structs, released (release NULL): initialize each one
+// (ArrowSchemaInit, ArrowSchemaInitFromType) before setting it. Releasing the parent
+// frees them either way.
+NANOARROW_DLL ArrowErrorCode ArrowSchemaAllocateChildren(struct ArrowSchema* schema, int64_t n_children);
+// Allocates schema->dictionary, released like the children above (EEXIST when there
+// already is one).
+NANOARROW_DLL ArrowErrorCode ArrowSchemaAllocateDictionary(struct ArrowSchema* schema);
 
-/* ---- Metadata (the C Data Interface's int32-prefixed key/value blob) ---- */
-ArrowErrorCode ArrowMetadataReaderInit(struct ArrowMetadataReader* reader,
+// ---- Metadata (the C Data Interface's int32-prefixed key/value blob) ----
+NANOARROW_DLL ArrowErrorCode ArrowMetadataReaderInit(struct ArrowMetadataReader* reader,
                                        const char* metadata);
-/* ENODATA-style end: returns EINVAL when no keys remain. */
-ArrowErrorCode ArrowMetadataReaderRead(struct ArrowMetadataReader* reader,
+// ENODATA-style end: returns EINVAL when no keys remain.
+NANOARROW_DLL ArrowErrorCode ArrowMetadataReaderRead(struct ArrowMetadataReader* reader,
                                        struct ArrowStringView* key_out,
                                        struct ArrowStringView* value_out);
-int64_t ArrowMetadataSizeOf(const char* metadata);
-char ArrowMetadataHasKey(const char* metadata, struct ArrowStringView key);
-/* Leaves value_out untouched when the key is absent. */
-ArrowErrorCode ArrowMetadataGetValue(const char* metadata, struct ArrowStringView key,
+NANOARROW_DLL int64_t ArrowMetadataSizeOf(const char* metadata);
+NANOARROW_DLL char ArrowMetadataHasKey(const char* metadata, struct ArrowStringView key);
+// Leaves value_out untouched when the key is absent.
+NANOARROW_DLL ArrowErrorCode ArrowMetadataGetValue(const char* metadata, struct ArrowStringView key,
                                      struct ArrowStringView* value_out);
-/* Initializes buffer (ArrowBufferInit) holding a copy of metadata (may be NULL). */
-ArrowErrorCode ArrowMetadataBuilderInit(struct ArrowBuffer* buffer, const char* metadata);
-ArrowErrorCode ArrowMetadataBuilderAppend(struct ArrowBuffer* buffer,
+// Initializes buffer (ArrowBufferInit) holding a copy of metadata (may be NULL).
+NANOARROW_DLL ArrowErrorCode ArrowMetadataBuilderInit(struct ArrowBuffer* buffer, const char* metadata);
+NANOARROW_DLL ArrowErrorCode ArrowMetadataBuilderAppend(struct ArrowBuffer* buffer,
                                           struct ArrowStringView key,
                                           struct ArrowStringView value);
-ArrowErrorCode ArrowMetadataBuilderSet(struct ArrowBuffer* buffer, struct ArrowStringView key,
+NANOARROW_DLL ArrowErrorCode ArrowMetadataBuilderSet(struct ArrowBuffer* buffer, struct ArrowStringView key,
                                        struct ArrowStringView value);
-ArrowErrorCode ArrowMetadataBuilderRemove(struct ArrowBuffer* buffer,
+NANOARROW_DLL ArrowErrorCode ArrowMetadataBuilderRemove(struct ArrowBuffer* buffer,
                                           struct ArrowStringView key);
 
-/* ---- Schema views ---- */
-/* Parses schema->format (and extension metadata) without allocating, and checks
- * what the format alone cannot say: child counts and types, flags (only those of
- * NANOARROW_FLAG_ALL_SUPPORTED, dictionary-ordered only on dictionaries, keys-sorted
- * only on maps), non-nullable map entries and keys, integer dictionary indices. */
-ArrowErrorCode ArrowSchemaViewInit(struct ArrowSchemaView* schema_view,
+// ---- Schema views ----
+// Parses schema->format (and extension metadata) without allocating, and checks
+// what the format alone cannot say: child counts and types, flags (only those of
+// NANOARROW_FLAG_ALL_SUPPORTED, dictionary-ordered only on dictionaries, keys-sorted
+// only on maps), non-nullable map entries and keys, integer dictionary indices.
+NANOARROW_DLL ArrowErrorCode ArrowSchemaViewInit(struct ArrowSchemaView* schema_view,
                                    const struct ArrowSchema* schema, struct ArrowError* error);
 
-/* ======================================================================== */
-/* Buffers and bitmaps (nanoarrow_buffer_inline.h)                           */
-/* ======================================================================== */
+// ========================================================================
+// Buffers and bitmaps (nanoarrow_buffer_inline.h)
+// ========================================================================
 
 static inline void ArrowBufferInit(struct ArrowBuffer* buffer);
-/* EINVAL when the buffer already holds memory. */
+// EINVAL when the buffer already holds memory.
 static inline ArrowErrorCode ArrowBufferSetAllocator(struct ArrowBuffer* buffer,
                                                      struct ArrowBufferAllocator allocator);
 static inline void ArrowBufferReset(struct ArrowBuffer* buffer);
@@ -899,64 +906,71 @@ static inline void ArrowBitmapAppendInt32Unsafe(struct ArrowBitmap* bitmap,
                                                 const int32_t* values, int64_t n_values);
 static inline void ArrowBitmapReset(struct ArrowBitmap* bitmap);
 
-/* ======================================================================== */
-/* Building arrays                                                          */
-/* ======================================================================== */
+// ========================================================================
+// Building arrays
+// ========================================================================
 
-/* An empty array of storage_type with the buffers its layout needs; children of
- * nested types must be allocated and initialized by the caller. */
-ArrowErrorCode ArrowArrayInitFromType(struct ArrowArray* array,
+// An empty array of storage_type with the buffers its layout needs; children of
+// nested types must be allocated and initialized by the caller.
+NANOARROW_DLL ArrowErrorCode ArrowArrayInitFromType(struct ArrowArray* array,
                                       enum ArrowType storage_type);
-/* An empty array (children and dictionary included) matching schema. */
-ArrowErrorCode ArrowArrayInitFromSchema(struct ArrowArray* array,
+// An empty array (children and dictionary included) matching schema.
+NANOARROW_DLL ArrowErrorCode ArrowArrayInitFromSchema(struct ArrowArray* array,
                                         const struct ArrowSchema* schema,
                                         struct ArrowError* error);
-/* An array holding copies of the buffers array_view points to. */
-ArrowErrorCode ArrowArrayInitFromArrayView(struct ArrowArray* array,
+// An array holding copies of the buffers array_view points to.
+NANOARROW_DLL ArrowErrorCode ArrowArrayInitFromArrayView(struct ArrowArray* array,
                                            const struct ArrowArrayView* array_view,
                                            struct ArrowError* error);
-ArrowErrorCode ArrowArrayAllocateChildren(struct ArrowArray* array, int64_t n_children);
-ArrowErrorCode ArrowArrayAllocateDictionary(struct ArrowArray* array);
-/* Takes ownership of bitmap's memory. */
-void ArrowArraySetValidityBitmap(struct ArrowArray* array, struct ArrowBitmap* bitmap);
-/* Takes ownership of buffer's memory as fixed buffer i (i >= 1). */
-ArrowErrorCode ArrowArraySetBuffer(struct ArrowArray* array, int64_t i,
+NANOARROW_DLL ArrowErrorCode ArrowArrayAllocateChildren(struct ArrowArray* array, int64_t n_children);
+NANOARROW_DLL ArrowErrorCode ArrowArrayAllocateDictionary(struct ArrowArray* array);
+// Takes ownership of bitmap's memory; the null count becomes unknown (-1).
+NANOARROW_DLL void ArrowArraySetValidityBitmap(struct ArrowArray* array, struct ArrowBitmap* bitmap);
+// Takes ownership of buffer's memory as buffer i of array->buffers (views: 0 validity,
+// 1 views, 2 .. n + 1 the variadic buffers, n + 2 the variadic sizes).
+NANOARROW_DLL ArrowErrorCode ArrowArraySetBuffer(struct ArrowArray* array, int64_t i,
                                    struct ArrowBuffer* buffer);
-/* Reserves room for additional_size_elements more elements in every buffer. */
-ArrowErrorCode ArrowArrayReserve(struct ArrowArray* array, int64_t additional_size_elements);
-/* Binary/string view arrays: adds nbuffers empty variadic data buffers. */
-ArrowErrorCode ArrowArrayAddVariadicBuffers(struct ArrowArray* array, int32_t nbuffers);
-/* Publishes buffer pointers, shrinks nothing, and validates at validation_level. */
-ArrowErrorCode ArrowArrayFinishBuilding(struct ArrowArray* array,
+// Reserves room for additional_size_elements more elements in every buffer.
+NANOARROW_DLL ArrowErrorCode ArrowArrayReserve(struct ArrowArray* array, int64_t additional_size_elements);
+// Binary/string view arrays: adds nbuffers empty variadic data buffers.
+NANOARROW_DLL ArrowErrorCode ArrowArrayAddVariadicBuffers(struct ArrowArray* array, int32_t nbuffers);
+// Publishes buffer pointers, shrinks nothing, and validates at validation_level.
+NANOARROW_DLL ArrowErrorCode ArrowArrayFinishBuilding(struct ArrowArray* array,
                                         enum ArrowValidationLevel validation_level,
                                         struct ArrowError* error);
-ArrowErrorCode ArrowArrayFinishBuildingDefault(struct ArrowArray* array,
+NANOARROW_DLL ArrowErrorCode ArrowArrayFinishBuildingDefault(struct ArrowArray* array,
                                                struct ArrowError* error);
 #if defined(NANOARROW_WITH_ARRAY_APPEND_VIEW)
-/* Built on request (see nanoarrow_config.h). Appends the array_view->length elements
- * array_view shows (from its offset) to an
- * array in appending mode, by storage: struct and union children match by position,
- * dictionary indices are appended as they are (the dictionary is left to the caller),
- * run-end encoded runs are appended clipped to the view, and numbers convert when the
- * value fits (integers of any width or sign, integers into floating point). EINVAL
- * (nothing appended) when the structures differ; EINVAL part way through for a value
- * that does not fit or offsets outside the view's children, after which the array
- * should be released. array_view must not view array itself. */
-ArrowErrorCode ArrowArrayAppendArrayView(struct ArrowArray* array,
+// Built on request (see nanoarrow_config.h). Appends the array_view->length elements
+// array_view shows (from its offset) to an
+// array in appending mode, by storage: struct and union children match by position,
+// dictionary indices are appended as they are (the dictionary is left to the caller),
+// run-end encoded runs are appended clipped to the view, and numbers convert when the
+// value fits (integers of any width or sign, integers into floating point). EINVAL
+// (nothing appended) when the structures differ; EINVAL part way through for a value
+// that does not fit or offsets outside the view's children, after which the array
+// should be released. array_view must not view array itself.
+NANOARROW_DLL ArrowErrorCode ArrowArrayAppendArrayView(struct ArrowArray* array,
                                          const struct ArrowArrayView* array_view,
                                          struct ArrowError* error);
 #endif
 
-/* nanoarrow_array_inline.h */
+// nanoarrow_array_inline.h
 static inline struct ArrowBitmap* ArrowArrayValidityBitmap(struct ArrowArray* array);
 static inline struct ArrowBuffer* ArrowArrayBuffer(struct ArrowArray* array, int64_t i);
 static inline int32_t ArrowArrayVariadicBufferCount(struct ArrowArray* array);
 static inline ArrowErrorCode ArrowArrayStartAppending(struct ArrowArray* array);
+// ArrowArrayStartAppending() out of line: children and a dictionary that were not made
+// by ArrowArrayInit*() (moved in from elsewhere) are left as they are.
+NANOARROW_DLL ArrowErrorCode ArrowPrivateArrayStartAppending(struct ArrowArray* array);
+// Non-zero when array was made by ArrowArrayInit*() (its private_data is this
+// library's): the appenders refuse to append to children moved in from elsewhere.
+NANOARROW_DLL int ArrowPrivateArrayIsBuilt(const struct ArrowArray* array);
 static inline ArrowErrorCode ArrowArrayShrinkToFit(struct ArrowArray* array);
 static inline ArrowErrorCode ArrowArrayAppendNull(struct ArrowArray* array, int64_t n);
-/* Appends n non-null "zero" elements (empty strings/lists, zeroed values). */
+// Appends n non-null "zero" elements (empty strings/lists, zeroed values).
 static inline ArrowErrorCode ArrowArrayAppendEmpty(struct ArrowArray* array, int64_t n);
-/* EINVAL when the value does not fit the storage type (or the type is not numeric). */
+// EINVAL when the value does not fit the storage type (or the type is not numeric).
 static inline ArrowErrorCode ArrowArrayAppendInt(struct ArrowArray* array, int64_t value);
 static inline ArrowErrorCode ArrowArrayAppendUInt(struct ArrowArray* array, uint64_t value);
 static inline ArrowErrorCode ArrowArrayAppendDouble(struct ArrowArray* array, double value);
@@ -968,49 +982,49 @@ static inline ArrowErrorCode ArrowArrayAppendInterval(struct ArrowArray* array,
                                                       const struct ArrowInterval* value);
 static inline ArrowErrorCode ArrowArrayAppendDecimal(struct ArrowArray* array,
                                                      const struct ArrowDecimal* value);
-/* Closes the current list / struct / map element after its children were appended
- * (EINVAL when a struct child does not hold exactly one more element). */
+// Closes the current list / struct / map element after its children were appended
+// (EINVAL when a struct child does not hold exactly one more element).
 static inline ArrowErrorCode ArrowArrayFinishElement(struct ArrowArray* array);
-/* Closes a union element whose value was appended to the child for type_id. */
+// Closes a union element whose value was appended to the child for type_id.
 static inline ArrowErrorCode ArrowArrayFinishUnionElement(struct ArrowArray* array,
                                                           int8_t type_id);
 
-/* ======================================================================== */
-/* Reading arrays                                                           */
-/* ======================================================================== */
+// ========================================================================
+// Reading arrays
+// ========================================================================
 
-void ArrowArrayViewInitFromType(struct ArrowArrayView* array_view,
+NANOARROW_DLL void ArrowArrayViewInitFromType(struct ArrowArrayView* array_view,
                                 enum ArrowType storage_type);
-ArrowErrorCode ArrowArrayViewInitFromSchema(struct ArrowArrayView* array_view,
+NANOARROW_DLL ArrowErrorCode ArrowArrayViewInitFromSchema(struct ArrowArrayView* array_view,
                                             const struct ArrowSchema* schema,
                                             struct ArrowError* error);
-ArrowErrorCode ArrowArrayViewAllocateChildren(struct ArrowArrayView* array_view,
+NANOARROW_DLL ArrowErrorCode ArrowArrayViewAllocateChildren(struct ArrowArrayView* array_view,
                                               int64_t n_children);
-ArrowErrorCode ArrowArrayViewAllocateDictionary(struct ArrowArrayView* array_view);
-/* Sets length and the buffer sizes a length implies (for views built by hand). */
-void ArrowArrayViewSetLength(struct ArrowArrayView* array_view, int64_t length);
-/* Points the view at array and validates at the DEFAULT level. */
-ArrowErrorCode ArrowArrayViewSetArray(struct ArrowArrayView* array_view,
+NANOARROW_DLL ArrowErrorCode ArrowArrayViewAllocateDictionary(struct ArrowArrayView* array_view);
+// Sets length and the buffer sizes a length implies (for views built by hand).
+NANOARROW_DLL void ArrowArrayViewSetLength(struct ArrowArrayView* array_view, int64_t length);
+// Points the view at array and validates at the DEFAULT level.
+NANOARROW_DLL ArrowErrorCode ArrowArrayViewSetArray(struct ArrowArrayView* array_view,
                                       const struct ArrowArray* array,
                                       struct ArrowError* error);
-/* Points the view at array validating at the MINIMAL level only. */
-ArrowErrorCode ArrowArrayViewSetArrayMinimal(struct ArrowArrayView* array_view,
+// Points the view at array validating at the MINIMAL level only.
+NANOARROW_DLL ArrowErrorCode ArrowArrayViewSetArrayMinimal(struct ArrowArrayView* array_view,
                                              const struct ArrowArray* array,
                                              struct ArrowError* error);
-ArrowErrorCode ArrowArrayViewValidate(struct ArrowArrayView* array_view,
+NANOARROW_DLL ArrowErrorCode ArrowArrayViewValidate(struct ArrowArrayView* array_view,
                                       enum ArrowValidationLevel validation_level,
                                       struct ArrowError* error);
-/* *out = 1 when equal at level (see enum ArrowCompareLevel); otherwise 0 and reason
- * names the first difference and where it is. */
-ArrowErrorCode ArrowArrayViewCompare(const struct ArrowArrayView* actual,
+// *out = 1 when equal at level (see enum ArrowCompareLevel); otherwise 0 and reason
+// names the first difference and where it is.
+NANOARROW_DLL ArrowErrorCode ArrowArrayViewCompare(const struct ArrowArrayView* actual,
                                      const struct ArrowArrayView* expected,
                                      enum ArrowCompareLevel level, int* out,
                                      struct ArrowError* reason);
-void ArrowArrayViewReset(struct ArrowArrayView* array_view);
+NANOARROW_DLL void ArrowArrayViewReset(struct ArrowArrayView* array_view);
 
-/* nanoarrow_array_view_inline.h */
-/* Moves src (and what it owns) into dst, which must not own anything; src is left
- * an empty view that need not be reset. */
+// nanoarrow_array_view_inline.h
+// Moves src (and what it owns) into dst, which must not own anything; src is left
+// an empty view that need not be reset.
 static inline void ArrowArrayViewMove(struct ArrowArrayView* src,
                                       struct ArrowArrayView* dst);
 static inline int64_t ArrowArrayViewGetNumBuffers(const struct ArrowArrayView* array_view);
@@ -1038,13 +1052,13 @@ static inline uint64_t ArrowArrayViewGetUIntUnsafe(const struct ArrowArrayView* 
                                                    int64_t i);
 static inline double ArrowArrayViewGetDoubleUnsafe(const struct ArrowArrayView* array_view,
                                                    int64_t i);
-/* The less common numeric types of the three getters above, out of line (index i
- * with the offset applied). Pure, so a loop over the inline getters still unswitches. */
-int64_t ArrowPrivateArrayViewGetIntSlow(const struct ArrowArrayView* array_view,
+// The less common numeric types of the three getters above, out of line (index i
+// with the offset applied). Pure, so a loop over the inline getters still unswitches.
+NANOARROW_DLL int64_t ArrowPrivateArrayViewGetIntSlow(const struct ArrowArrayView* array_view,
                                         int64_t i) NANOARROW_PURE;
-uint64_t ArrowPrivateArrayViewGetUIntSlow(const struct ArrowArrayView* array_view,
+NANOARROW_DLL uint64_t ArrowPrivateArrayViewGetUIntSlow(const struct ArrowArrayView* array_view,
                                           int64_t i) NANOARROW_PURE;
-double ArrowPrivateArrayViewGetDoubleSlow(const struct ArrowArrayView* array_view,
+NANOARROW_DLL double ArrowPrivateArrayViewGetDoubleSlow(const struct ArrowArrayView* array_view,
                                           int64_t i) NANOARROW_PURE;
 static inline struct ArrowStringView ArrowArrayViewGetStringUnsafe(
     const struct ArrowArrayView* array_view, int64_t i);
@@ -1135,19 +1149,19 @@ NANOARROW_DLL ArrowErrorCode ArrowArrayMoveShared(struct ArrowArray* array,
 NANOARROW_DLL ArrowErrorCode ArrowArrayCloneShared(const struct ArrowArray* shared,
                                                    struct ArrowArray* array);
 
-/* ======================================================================== */
-/* Streams                                                                  */
-/* ======================================================================== */
+// ========================================================================
+// Streams
+// ========================================================================
 
-/* A stream over n_arrays arrays set with ArrowBasicArrayStreamSetArray; takes
- * ownership of schema. */
-ArrowErrorCode ArrowBasicArrayStreamInit(struct ArrowArrayStream* array_stream,
+// A stream over n_arrays arrays set with ArrowBasicArrayStreamSetArray; takes
+// ownership of schema.
+NANOARROW_DLL ArrowErrorCode ArrowBasicArrayStreamInit(struct ArrowArrayStream* array_stream,
                                          struct ArrowSchema* schema, int64_t n_arrays);
-/* Takes ownership of array. */
-void ArrowBasicArrayStreamSetArray(struct ArrowArrayStream* array_stream, int64_t i,
+// Takes ownership of array.
+NANOARROW_DLL void ArrowBasicArrayStreamSetArray(struct ArrowArrayStream* array_stream, int64_t i,
                                    struct ArrowArray* array);
-/* Checks every array against the schema (DEFAULT level). */
-ArrowErrorCode ArrowBasicArrayStreamValidate(const struct ArrowArrayStream* array_stream,
+// Checks every array against the schema (DEFAULT level).
+NANOARROW_DLL ArrowErrorCode ArrowBasicArrayStreamValidate(const struct ArrowArrayStream* array_stream,
                                              struct ArrowError* error);
 
 #ifdef __cplusplus
@@ -1157,9 +1171,9 @@ ArrowErrorCode ArrowBasicArrayStreamValidate(const struct ArrowArrayStream* arra
 
 /* [bundle] include/nanoarrow/nanoarrow_buffer_inline.h */
 
-/* nanoarrow in C: inline definitions for errors, C interface helpers, bits,
- * buffers, bitmaps, decimals and intervals. Included by nanoarrow.h; these are
- * hot paths, so they live here as static inline functions. */
+// nanoarrow in C: inline definitions for errors, C interface helpers, bits,
+// buffers, bitmaps, decimals and intervals. Included by nanoarrow.h; these are
+// hot paths, so they live here as static inline functions.
 
 #ifndef NANOARROW_BUFFER_INLINE_H_INCLUDED
 #define NANOARROW_BUFFER_INLINE_H_INCLUDED
@@ -1173,7 +1187,7 @@ ArrowErrorCode ArrowBasicArrayStreamValidate(const struct ArrowArrayStream* arra
 extern "C" {
 #endif
 
-/* ---- Errors ---- */
+// ---- Errors ----
 
 static inline void ArrowErrorInit(struct ArrowError* error) {
   if (error != NULL) {
@@ -1198,9 +1212,9 @@ static inline const char* ArrowErrorMessage(struct ArrowError* error) {
   return error == NULL ? "" : error->message;
 }
 
-/* ---- Names ---- */
+// ---- Names ----
 
-/* The names live in the library once (a switch per translation unit adds up). */
+// The names live in the library once (a switch per translation unit adds up).
 static inline const char* ArrowTypeString(enum ArrowType type) {
   return ArrowPrivateTypeString(type);
 }
@@ -1215,7 +1229,7 @@ static inline const char* ArrowTimeUnitString(enum ArrowTimeUnit time_unit) {
   }
 }
 
-/* ---- C Data / Stream Interface helpers ---- */
+// ---- C Data / Stream Interface helpers ----
 
 static inline void ArrowSchemaMove(struct ArrowSchema* src, struct ArrowSchema* dst) {
   memcpy(dst, src, sizeof(struct ArrowSchema));
@@ -1244,7 +1258,7 @@ static inline const char* ArrowArrayStreamGetLastError(
   return array_stream->get_last_error(array_stream);
 }
 
-/* Copies the producer's last error (or a generic one) into error. */
+// Copies the producer's last error (or a generic one) into error.
 static inline void ArrowArrayStreamSetErrorFromProducer(struct ArrowArrayStream* stream,
                                                         int code,
                                                         struct ArrowError* error) {
@@ -1287,11 +1301,11 @@ static inline void ArrowArrayStreamRelease(struct ArrowArrayStream* array_stream
   array_stream->release(array_stream);
 }
 
-/* ---- Chunks ---- */
+// ---- Chunks ----
 
 static inline int64_t ArrowResolveChunk64(int64_t index, const int64_t* offsets,
                                           int64_t lo, int64_t hi) {
-  /* Invariant: offsets[lo] <= index < offsets[hi]. */
+  // Invariant: offsets[lo] <= index < offsets[hi].
   while (hi - lo > 1) {
     int64_t mid = lo + (hi - lo) / 2;
     if (offsets[mid] <= index) {
@@ -1316,7 +1330,7 @@ static inline int64_t ArrowResolveChunk32(int32_t index, const int32_t* offsets,
   return lo;
 }
 
-/* ---- Half floats (IEEE 754 binary16) ---- */
+// ---- Half floats (IEEE 754 binary16) ----
 
 static inline float ArrowHalfFloatToFloat(uint16_t value) {
   uint32_t sign = (uint32_t)(value & 0x8000u) << 16;
@@ -1326,14 +1340,14 @@ static inline float ArrowHalfFloatToFloat(uint16_t value) {
   float out;
 
   if (exponent == 0x1Fu) {
-    /* Infinity or NaN: keep the payload. */
+    // Infinity or NaN: keep the payload.
     bits = sign | 0x7F800000u | (mantissa << 13);
   } else if (exponent != 0) {
     bits = sign | ((exponent + 112u) << 23) | (mantissa << 13);
   } else if (mantissa == 0) {
     bits = sign;
   } else {
-    /* Subnormal half: normalize into a binary32 normal. */
+    // Subnormal half: normalize into a binary32 normal.
     uint32_t e = 113u;
     while ((mantissa & 0x400u) == 0) {
       mantissa <<= 1;
@@ -1357,17 +1371,17 @@ static inline uint16_t ArrowFloatToHalfFloat(float value) {
   mantissa = bits & 0x7FFFFFu;
 
   if (exponent == 0xFFu) {
-    /* Infinity stays infinity; NaN stays a (quiet) NaN. */
+    // Infinity stays infinity; NaN stays a (quiet) NaN.
     return (uint16_t)(sign | 0x7C00u | (mantissa ? (0x200u | (mantissa >> 13)) : 0u));
   }
 
   {
     int32_t e = (int32_t)exponent - 127 + 15;
     if (e >= 0x1F) {
-      return (uint16_t)(sign | 0x7C00u); /* Overflow to infinity. */
+      return (uint16_t)(sign | 0x7C00u);  // Overflow to infinity.
     }
     if (e <= 0) {
-      /* Subnormal half or zero: shift the implicit bit in, round to nearest even. */
+      // Subnormal half or zero: shift the implicit bit in, round to nearest even.
       uint32_t shift;
       uint32_t m;
       uint32_t half;
@@ -1387,7 +1401,7 @@ static inline uint16_t ArrowFloatToHalfFloat(float value) {
     {
       uint32_t half = sign | ((uint32_t)e << 10) | (mantissa >> 13);
       uint32_t rest = mantissa & 0x1FFFu;
-      /* Round to nearest even; a carry may roll into the exponent, which is right. */
+      // Round to nearest even; a carry may roll into the exponent, which is right.
       if (rest > 0x1000u || (rest == 0x1000u && (half & 1u))) {
         half++;
       }
@@ -1396,7 +1410,7 @@ static inline uint16_t ArrowFloatToHalfFloat(float value) {
   }
 }
 
-/* ---- Decimals ---- */
+// ---- Decimals ----
 
 static inline int ArrowDecimalWordCount(const struct ArrowDecimal* decimal) {
   return decimal->n_words == 0 ? 1 : decimal->n_words;
@@ -1460,7 +1474,7 @@ static inline void ArrowDecimalNegate(struct ArrowDecimal* decimal) {
   int idx = decimal->low_word_index;
   uint64_t carry = 1;
   int i;
-  /* Two's complement across words: invert, then add one from the low word up. */
+  // Two's complement across words: invert, then add one from the low word up.
   for (i = 0; i < n; i++, idx += step) {
     uint64_t inverted = ~decimal->words[idx];
     decimal->words[idx] = inverted + carry;
@@ -1478,18 +1492,18 @@ static inline void ArrowDecimalSetBytes(struct ArrowDecimal* decimal, const uint
   }
 }
 
-/* ---- Intervals ---- */
+// ---- Intervals ----
 
 static inline void ArrowIntervalInit(struct ArrowInterval* interval, enum ArrowType type) {
   memset(interval, 0, sizeof(struct ArrowInterval));
   interval->type = type;
 }
 
-/* ---- Bits ---- */
+// ---- Bits ----
 
 static inline int64_t ArrowBytesForBits(int64_t bits) { return (bits >> 3) + ((bits & 7) != 0); }
 
-/* Names nanoarrow's own headers use; kept for source compatibility. */
+// Names nanoarrow's own headers use; kept for source compatibility.
 static inline int64_t _ArrowBytesForBits(int64_t bits) { return ArrowBytesForBits(bits); }
 static inline int64_t _ArrowRoundUpToMultipleOf8(int64_t value) { return (value + 7) & ~(int64_t)7; }
 
@@ -1524,7 +1538,7 @@ static inline void ArrowBitsSetTo(uint8_t* bits, int64_t start_offset, int64_t l
   }
   first_byte = start_offset >> 3;
   last_byte = (end - 1) >> 3;
-  /* Bits of the first/last byte that lie inside [start_offset, end). */
+  // Bits of the first/last byte that lie inside [start_offset, end).
   first_mask = (uint8_t)(0xFFu << (start_offset & 7));
   last_mask = (uint8_t)(0xFFu >> (7 - ((end - 1) & 7)));
 
@@ -1559,7 +1573,7 @@ static inline int64_t ArrowBitCountSet(const uint8_t* bits, int64_t start_offset
   if (length <= 0) {
     return 0;
   }
-  /* Leading bits up to a byte boundary, whole 8-byte words, then the tail. */
+  // Leading bits up to a byte boundary, whole 8-byte words, then the tail.
   while ((i & 7) != 0 && i < end) {
     count += ArrowBitGet(bits, i);
     i++;
@@ -1597,9 +1611,9 @@ static inline void ArrowBitsUnpackInt32(const uint8_t* bits, int64_t start_offse
   }
 }
 
-/* ---- Buffers ---- */
+// ---- Buffers ----
 
-/* Defined in utils.c; declared here so the inline buffer code can install it. */
+// Defined in utils.c; declared here so the inline buffer code can install it.
 struct ArrowBufferAllocator ArrowBufferAllocatorDefault(void);
 
 static inline void ArrowBufferInit(struct ArrowBuffer* buffer) {
@@ -1618,9 +1632,9 @@ static inline ArrowErrorCode ArrowBufferSetAllocator(struct ArrowBuffer* buffer,
   return NANOARROW_OK;
 }
 
-/* The allocator's free runs even when data is NULL: a custom deallocator may own
- * something besides the bytes (the object an empty wrapped buffer came from).
- * The buffer is then empty with the default allocator. */
+// The allocator's free runs even when data is NULL: a custom deallocator may own
+// something besides the bytes (the object an empty wrapped buffer came from).
+// The buffer is then empty with the default allocator.
 static inline void ArrowBufferReset(struct ArrowBuffer* buffer) {
   if (buffer->allocator.free != NULL) {
     buffer->allocator.free(&buffer->allocator, buffer->data, buffer->capacity_bytes);
@@ -1628,14 +1642,14 @@ static inline void ArrowBufferReset(struct ArrowBuffer* buffer) {
   ArrowBufferInit(buffer);
 }
 
-/* dst takes the bytes and the allocator (and what it owns); src is left empty with
- * the default allocator, so resetting both frees everything once. */
+// dst takes the bytes and the allocator (and what it owns); src is left empty with
+// the default allocator, so resetting both frees everything once.
 static inline void ArrowBufferMove(struct ArrowBuffer* src, struct ArrowBuffer* dst) {
   memcpy(dst, src, sizeof(struct ArrowBuffer));
   ArrowBufferInit(src);
 }
 
-/* Sets the capacity to exactly new_capacity_bytes (>= size_bytes). */
+// Sets the capacity to exactly new_capacity_bytes (>= size_bytes).
 static inline ArrowErrorCode ArrowBufferSetCapacity(struct ArrowBuffer* buffer,
                                                     int64_t new_capacity_bytes) {
   uint8_t* data = buffer->allocator.reallocate(&buffer->allocator, buffer->data,
@@ -1652,15 +1666,19 @@ static inline ArrowErrorCode ArrowBufferReserve(struct ArrowBuffer* buffer,
                                                 int64_t additional_size_bytes) {
   int64_t needed;
   int64_t grown;
-  if (additional_size_bytes < 0 ||
-      additional_size_bytes > INT64_MAX - buffer->size_bytes) {
-    return EINVAL;
+  // Nothing to reserve for a negative size (as in nanoarrow).
+  if (additional_size_bytes <= 0) {
+    return NANOARROW_OK;
+  }
+  // A size past INT64_MAX is memory no machine has.
+  if (additional_size_bytes > INT64_MAX - buffer->size_bytes) {
+    return ENOMEM;
   }
   needed = buffer->size_bytes + additional_size_bytes;
   if (NANOARROW_PREDICT_TRUE(needed <= buffer->capacity_bytes)) {
     return NANOARROW_OK;
   }
-  /* Geometric growth keeps appends amortized O(1). */
+  // Geometric growth keeps appends amortized O(1).
   grown = buffer->capacity_bytes > INT64_MAX / 2 ? INT64_MAX : buffer->capacity_bytes * 2;
   if (grown < needed) {
     grown = needed;
@@ -1692,6 +1710,9 @@ static inline void ArrowBufferAppendUnsafe(struct ArrowBuffer* buffer, const voi
 
 static inline ArrowErrorCode ArrowBufferAppend(struct ArrowBuffer* buffer, const void* data,
                                                int64_t size_bytes) {
+  if (size_bytes < 0) {
+    return EINVAL;
+  }
   NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(buffer, size_bytes));
   ArrowBufferAppendUnsafe(buffer, data, size_bytes);
   return NANOARROW_OK;
@@ -1700,7 +1721,10 @@ static inline ArrowErrorCode ArrowBufferAppend(struct ArrowBuffer* buffer, const
 static inline ArrowErrorCode ArrowBufferAppendFill(struct ArrowBuffer* buffer, uint8_t value,
                                                    int64_t size_bytes) {
   if (size_bytes == 0) {
-    return NANOARROW_OK; /* touches nothing, not even the buffer */
+    return NANOARROW_OK;  // touches nothing, not even the buffer
+  }
+  if (size_bytes < 0) {
+    return EINVAL;
   }
   NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(buffer, size_bytes));
   memset(buffer->data + buffer->size_bytes, value, (size_t)size_bytes);
@@ -1736,7 +1760,7 @@ static inline ArrowErrorCode ArrowBufferAppendBufferView(struct ArrowBuffer* buf
   return ArrowBufferAppend(buffer, value.data.data, value.size_bytes);
 }
 
-/* ---- Bitmaps ---- */
+// ---- Bitmaps ----
 
 static inline void ArrowBitmapInit(struct ArrowBitmap* bitmap) {
   ArrowBufferInit(&bitmap->buffer);
@@ -1754,8 +1778,12 @@ static inline ArrowErrorCode ArrowBitmapReserve(struct ArrowBitmap* bitmap,
   int64_t min_bits;
   int64_t min_bytes;
   int64_t old_capacity;
-  if (additional_size_bits < 0 || additional_size_bits > INT64_MAX - 7 - bitmap->size_bits) {
-    return EINVAL;
+  // Nothing to reserve for a negative size (as in nanoarrow).
+  if (additional_size_bits <= 0) {
+    return NANOARROW_OK;
+  }
+  if (additional_size_bits > INT64_MAX - 7 - bitmap->size_bits) {
+    return ENOMEM;
   }
   min_bits = bitmap->size_bits + additional_size_bits;
   min_bytes = ArrowBytesForBits(min_bits);
@@ -1765,9 +1793,9 @@ static inline ArrowErrorCode ArrowBitmapReserve(struct ArrowBitmap* bitmap,
   old_capacity = bitmap->buffer.capacity_bytes;
   NANOARROW_RETURN_NOT_OK(
       ArrowBufferReserve(&bitmap->buffer, min_bytes - bitmap->buffer.size_bytes));
-  /* Clear the capacity this call added (not bytes the caller already had), so that
-   * bits appended into fresh bytes start from zero and exported bitmaps are
-   * deterministic. */
+  // Clear the capacity this call added (not bytes the caller already had), so that
+  // bits appended into fresh bytes start from zero and exported bitmaps are
+  // deterministic.
   memset(bitmap->buffer.data + old_capacity, 0,
          (size_t)(bitmap->buffer.capacity_bytes - old_capacity));
   return NANOARROW_OK;
@@ -1776,8 +1804,11 @@ static inline ArrowErrorCode ArrowBitmapReserve(struct ArrowBitmap* bitmap,
 static inline ArrowErrorCode ArrowBitmapResize(struct ArrowBitmap* bitmap,
                                                int64_t new_length_bits, char shrink_to_fit) {
   int64_t new_bytes;
-  if (new_length_bits < 0 || new_length_bits > INT64_MAX - 7) {
+  if (new_length_bits < 0) {
     return EINVAL;
+  }
+  if (new_length_bits > INT64_MAX - 7) {
+    return ENOMEM;
   }
   new_bytes = ArrowBytesForBits(new_length_bits);
   if (new_length_bits == 0) {
@@ -1789,7 +1820,7 @@ static inline ArrowErrorCode ArrowBitmapResize(struct ArrowBitmap* bitmap,
     NANOARROW_RETURN_NOT_OK(ArrowBufferSetCapacity(&bitmap->buffer, new_bytes));
   }
   if (new_bytes > bitmap->buffer.size_bytes) {
-    /* Newly exposed bytes start cleared. */
+    // Newly exposed bytes start cleared.
     memset(bitmap->buffer.data + bitmap->buffer.size_bytes, 0,
            (size_t)(new_bytes - bitmap->buffer.size_bytes));
   }
@@ -1807,6 +1838,9 @@ static inline void ArrowBitmapAppendUnsafe(struct ArrowBitmap* bitmap, uint8_t b
 
 static inline ArrowErrorCode ArrowBitmapAppend(struct ArrowBitmap* bitmap,
                                                uint8_t bits_are_set, int64_t length) {
+  if (length < 0) {
+    return EINVAL;
+  }
   NANOARROW_RETURN_NOT_OK(ArrowBitmapReserve(bitmap, length));
   ArrowBitmapAppendUnsafe(bitmap, bits_are_set, length);
   return NANOARROW_OK;
@@ -1845,23 +1879,23 @@ static inline void ArrowBitmapReset(struct ArrowBitmap* bitmap) {
 }
 #endif
 
-#endif /* NANOARROW_BUFFER_INLINE_H_INCLUDED */
+#endif  // NANOARROW_BUFFER_INLINE_H_INCLUDED
 
 /* [bundle] include/nanoarrow/nanoarrow_array_inline.h */
 
-/* nanoarrow in C: inline builder API for arrays created by this library.
- *
- * An array built here keeps a struct ArrowArrayPrivateData in private_data. Buffer 0
- * is private_data->bitmap (the validity bitmap, or the type ids of a union) and fixed
- * buffers 1 and 2 are private_data->buffers[0] and [1]. Union arrays whose type ids
- * are not their child indices keep a 256-byte map in the otherwise unused
- * private_data->buffers[1]: [0, 128) type id -> child index (-1 when unused) and
- * [128, 256) child index -> type id, the same shape as ArrowArrayView's map.
- *
- * The validity bitmap is allocated lazily: it stays empty until the first null is
- * appended and is then filled with set bits for the elements before it. The append
- * hot path therefore is: check capacity, store, bump the length, plus one
- * well-predicted test for "does a bitmap exist". */
+// nanoarrow in C: inline builder API for arrays created by this library.
+//
+// An array built here keeps a struct ArrowArrayPrivateData in private_data. Buffer 0
+// is private_data->bitmap (the validity bitmap, or the type ids of a union) and fixed
+// buffers 1 and 2 are private_data->buffers[0] and [1]. Union arrays whose type ids
+// are not their child indices keep a 256-byte map in the otherwise unused
+// private_data->buffers[1]: [0, 128) type id -> child index (-1 when unused) and
+// [128, 256) child index -> type id, the same shape as ArrowArrayView's map.
+//
+// The validity bitmap is allocated lazily: it stays empty until the first null is
+// appended and is then filled with set bits for the elements before it. The append
+// hot path therefore is: check capacity, store, bump the length, plus one
+// well-predicted test for "does a bitmap exist".
 
 #ifndef NANOARROW_ARRAY_INLINE_H_INCLUDED
 #define NANOARROW_ARRAY_INLINE_H_INCLUDED
@@ -1876,10 +1910,10 @@ static inline void ArrowBitmapReset(struct ArrowBitmap* bitmap) {
 extern "C" {
 #endif
 
-/* ---- Internal helpers (not part of the API) ---- */
+// ---- Internal helpers (not part of the API) ----
 
-/* Keep the per-element fast path inlined and its rarely taken slow paths out of line,
- * whatever the compiler's inlining budget decides for the rest. */
+// Keep the per-element fast path inlined and its rarely taken slow paths out of line,
+// whatever the compiler's inlining budget decides for the rest.
 #if defined(__GNUC__) || defined(__clang__)
 #define NANOARROW_ARRAY_FAST_PATH static inline __attribute__((always_inline))
 #define NANOARROW_ARRAY_SLOW_PATH static __attribute__((noinline, unused))
@@ -1898,8 +1932,8 @@ NANOARROW_ARRAY_SLOW_PATH ArrowErrorCode ArrowArrayPrivateGrow(
   return ArrowBufferReserve(buffer, additional_bytes);
 }
 
-/* Appends size_bytes bytes; the capacity test is the only branch on the hot path.
- * With a constant size_bytes the memcpy compiles to a single store. */
+// Appends size_bytes bytes; the capacity test is the only branch on the hot path.
+// With a constant size_bytes the memcpy compiles to a single store.
 NANOARROW_ARRAY_FAST_PATH ArrowErrorCode ArrowArrayPrivatePush(
     struct ArrowBuffer* buffer, const void* value, int64_t size_bytes) {
   if (NANOARROW_PREDICT_FALSE(buffer->capacity_bytes - buffer->size_bytes < size_bytes)) {
@@ -1910,14 +1944,14 @@ NANOARROW_ARRAY_FAST_PATH ArrowErrorCode ArrowArrayPrivatePush(
   return NANOARROW_OK;
 }
 
-/* Writes n bytes after the end of buffer, which has room for them; the caller updates
- * size_bytes. Values of up to 16 bytes (most strings) are moved with at most two pairs
- * of overlapping fixed-size loads and stores instead of a call to memcpy; every load
- * stays within [src, src + n). */
+// Writes n bytes after the end of buffer, which has room for them; the caller updates
+// size_bytes. Values of up to 16 bytes (most strings) are moved with at most two pairs
+// of overlapping fixed-size loads and stores instead of a call to memcpy; every load
+// stays within [src, src + n).
 NANOARROW_ARRAY_FAST_PATH void ArrowArrayPrivateCopyBytes(struct ArrowBuffer* buffer,
                                                           const uint8_t* src, int64_t n) {
   uint8_t* dst;
-  /* A buffer that never received a byte has no data pointer to offset. */
+  // A buffer that never received a byte has no data pointer to offset.
   if (n <= 0) {
     return;
   }
@@ -1943,7 +1977,7 @@ NANOARROW_ARRAY_FAST_PATH void ArrowArrayPrivateCopyBytes(struct ArrowBuffer* bu
   }
 }
 
-/* Appends n copies of a size_bytes-wide value. */
+// Appends n copies of a size_bytes-wide value.
 static inline ArrowErrorCode ArrowArrayPrivatePushRepeated(struct ArrowBuffer* buffer,
                                                            const void* value,
                                                            int64_t size_bytes, int64_t n) {
@@ -1956,8 +1990,8 @@ static inline ArrowErrorCode ArrowArrayPrivatePushRepeated(struct ArrowBuffer* b
   return NANOARROW_OK;
 }
 
-/* Writes n bits of value into a bit-packed data buffer (bool values) after the
- * array's current elements, growing the buffer with cleared bytes as needed. */
+// Writes n bits of value into a bit-packed data buffer (bool values) after the
+// array's current elements, growing the buffer with cleared bytes as needed.
 static inline ArrowErrorCode ArrowArrayPrivatePushBits(struct ArrowArray* array,
                                                        struct ArrowBuffer* buffer,
                                                        uint8_t value, int64_t n) {
@@ -1971,8 +2005,8 @@ static inline ArrowErrorCode ArrowArrayPrivatePushBits(struct ArrowArray* array,
   return NANOARROW_OK;
 }
 
-/* ArrowBitmapAppend that also clears the rest of every byte it starts, so that bits
- * past the length are always zero in exported bitmaps. */
+// ArrowBitmapAppend that also clears the rest of every byte it starts, so that bits
+// past the length are always zero in exported bitmaps.
 static inline ArrowErrorCode ArrowArrayPrivateBitmapAppend(struct ArrowBitmap* bitmap,
                                                            uint8_t is_valid, int64_t n) {
   int64_t used_bytes = ArrowBytesForBits(bitmap->size_bits);
@@ -1986,13 +2020,20 @@ static inline ArrowErrorCode ArrowArrayPrivateBitmapAppend(struct ArrowBitmap* b
   return NANOARROW_OK;
 }
 
-/* Appends n validity bits, first bringing the bitmap to exactly offset + length bits:
- * a bitmap that was never allocated (or lags behind, e.g. reserved by hand after some
- * appends) gets set bits for every existing element. */
+// Appends n validity bits, first bringing the bitmap to exactly offset + length bits.
+// Whole bytes past those the bit count accounts for were written by the caller
+// through ArrowArrayBuffer(array, 0) as a plain buffer: their bits stand for the
+// existing elements they cover. Any existing element still without a bit (a bitmap
+// never allocated, or reserved by hand after some appends) gets a set bit.
 NANOARROW_ARRAY_SLOW_PATH ArrowErrorCode ArrowArrayPrivateAppendValidity(
     struct ArrowArray* array, uint8_t is_valid, int64_t n) {
   struct ArrowBitmap* bitmap = &ArrowArrayPrivateGetData(array)->bitmap;
   int64_t existing_bits = array->offset + array->length;
+  if (bitmap->size_bits < existing_bits &&
+      bitmap->buffer.size_bytes > ArrowBytesForBits(bitmap->size_bits)) {
+    int64_t written_bits = bitmap->buffer.size_bytes * 8;
+    bitmap->size_bits = written_bits < existing_bits ? written_bits : existing_bits;
+  }
   if (bitmap->size_bits < existing_bits) {
     NANOARROW_RETURN_NOT_OK(
         ArrowArrayPrivateBitmapAppend(bitmap, 1, existing_bits - bitmap->size_bits));
@@ -2003,14 +2044,14 @@ NANOARROW_ARRAY_SLOW_PATH ArrowErrorCode ArrowArrayPrivateAppendValidity(
   return ArrowArrayPrivateBitmapAppend(bitmap, is_valid, n);
 }
 
-/* Writes one validity bit when the bitmap covers exactly the existing elements and
- * has room for it; returns 0 (and writes nothing) otherwise. A bit that starts a byte
- * writes the whole byte, so the bits above it are zero without reading the byte; the
- * others set or clear their bit with a single read-modify-write. (The former
- * "keep the bits below, clear those above" update made every element wait for the
- * previous one's byte and ran at half the speed.) Bytes this library starts have
- * zero bits past the length; a byte started through the public bitmap functions
- * keeps whatever they left above its last bit, which the format leaves unspecified. */
+// Writes one validity bit when the bitmap covers exactly the existing elements and
+// has room for it; returns 0 (and writes nothing) otherwise. A bit that starts a byte
+// writes the whole byte, so the bits above it are zero without reading the byte; the
+// others set or clear their bit with a single read-modify-write. (The former
+// "keep the bits below, clear those above" update made every element wait for the
+// previous one's byte and ran at half the speed.) Bytes this library starts have
+// zero bits past the length; a byte started through the public bitmap functions
+// keeps whatever they left above its last bit, which the format leaves unspecified.
 NANOARROW_ARRAY_FAST_PATH int ArrowArrayPrivateTryPushValidityBit(
     struct ArrowArray* array, struct ArrowBitmap* bitmap, uint8_t is_valid) {
   int64_t i = bitmap->size_bits;
@@ -2032,7 +2073,7 @@ NANOARROW_ARRAY_FAST_PATH int ArrowArrayPrivateTryPushValidityBit(
   return 0;
 }
 
-/* Appends one validity bit to a bitmap that exists. */
+// Appends one validity bit to a bitmap that exists.
 NANOARROW_ARRAY_FAST_PATH ArrowErrorCode ArrowArrayPrivatePushValidityBit(
     struct ArrowArray* array, struct ArrowBitmap* bitmap, uint8_t is_valid) {
   if (NANOARROW_PREDICT_TRUE(ArrowArrayPrivateTryPushValidityBit(array, bitmap, is_valid))) {
@@ -2041,13 +2082,13 @@ NANOARROW_ARRAY_FAST_PATH ArrowErrorCode ArrowArrayPrivatePushValidityBit(
   return ArrowArrayPrivateAppendValidity(array, is_valid, 1);
 }
 
-/* Out of line so that appends to arrays without nulls keep a minimal loop body. */
+// Out of line so that appends to arrays without nulls keep a minimal loop body.
 NANOARROW_ARRAY_SLOW_PATH ArrowErrorCode ArrowArrayPrivatePushValidBit(
     struct ArrowArray* array, struct ArrowBitmap* bitmap) {
   return ArrowArrayPrivatePushValidityBit(array, bitmap, 1);
 }
 
-/* Completes the append of one non-null element. */
+// Completes the append of one non-null element.
 NANOARROW_ARRAY_FAST_PATH ArrowErrorCode ArrowArrayPrivateFinishValid(
     struct ArrowArray* array, struct ArrowArrayPrivateData* private_data) {
   if (NANOARROW_PREDICT_FALSE(private_data->bitmap.buffer.data != NULL)) {
@@ -2058,14 +2099,14 @@ NANOARROW_ARRAY_FAST_PATH ArrowErrorCode ArrowArrayPrivateFinishValid(
 }
 
 #if defined(__GNUC__) || defined(__clang__)
-/* A store through one of these keeps its type for alias analysis (a memcpy may alias
- * anything), so the compiler need not reload what the store cannot have changed.
- * aligned(1): nothing forces size_bytes to be a multiple of the width. */
+// A store through one of these keeps its type for alias analysis (a memcpy may alias
+// anything), so the compiler need not reload what the store cannot have changed.
+// aligned(1): nothing forces size_bytes to be a multiple of the width.
 typedef int32_t ArrowArrayPrivateUnalignedInt32 __attribute__((aligned(1)));
 typedef int64_t ArrowArrayPrivateUnalignedInt64 __attribute__((aligned(1)));
 #define NANOARROW_ARRAY_STORE(CTYPE, TYPED, DST, VALUE) (*(TYPED*)(DST) = (CTYPE)(VALUE))
 #else
-/* TYPED is unused here: memcpy is the portable unaligned store. */
+// TYPED is unused here: memcpy is the portable unaligned store.
 #define NANOARROW_ARRAY_STORE(CTYPE, TYPED, DST, VALUE) \
   do {                                                  \
     CTYPE nanoarrow_stored_ = (CTYPE)(VALUE);           \
@@ -2073,10 +2114,10 @@ typedef int64_t ArrowArrayPrivateUnalignedInt64 __attribute__((aligned(1)));
   } while (0)
 #endif
 
-/* Asks for the cache line at base + offset in a writable state ahead of the stores
- * that will fill it. Buffers larger than the L2 cache otherwise fill at the pace of one
- * ownership request at a time. The address may lie past the allocation: it is formed
- * as an integer and prefetches never fault. */
+// Asks for the cache line at base + offset in a writable state ahead of the stores
+// that will fill it. Buffers larger than the L2 cache otherwise fill at the pace of one
+// ownership request at a time. The address may lie past the allocation: it is formed
+// as an integer and prefetches never fault.
 #if defined(__GNUC__) || defined(__clang__)
 #define NANOARROW_ARRAY_PREFETCH_WRITE(BASE, OFFSET) \
   __builtin_prefetch((const void*)((uintptr_t)(BASE) + (uintptr_t)(OFFSET)), 1, 3)
@@ -2084,7 +2125,7 @@ typedef int64_t ArrowArrayPrivateUnalignedInt64 __attribute__((aligned(1)));
 #define NANOARROW_ARRAY_PREFETCH_WRITE(BASE, OFFSET) ((void)0)
 #endif
 
-/* Child index of a union type id, or -1 when no child has it. */
+// Child index of a union type id, or -1 when no child has it.
 static inline int ArrowArrayPrivateUnionChildIndex(const struct ArrowArray* array,
                                                    int8_t type_id) {
   const struct ArrowArrayPrivateData* private_data = ArrowArrayPrivateGetData(array);
@@ -2097,7 +2138,7 @@ static inline int ArrowArrayPrivateUnionChildIndex(const struct ArrowArray* arra
   return ((const int8_t*)private_data->buffers[1].data)[type_id];
 }
 
-/* Type id of a union's child_index-th child. */
+// Type id of a union's child_index-th child.
 static inline int8_t ArrowArrayPrivateUnionTypeId(const struct ArrowArray* array,
                                                   int64_t child_index) {
   const struct ArrowArrayPrivateData* private_data = ArrowArrayPrivateGetData(array);
@@ -2110,8 +2151,19 @@ static inline int8_t ArrowArrayPrivateUnionTypeId(const struct ArrowArray* array
 static inline ArrowErrorCode ArrowArrayPrivateAppendEmpty(struct ArrowArray* array,
                                                           int64_t n, uint8_t is_valid);
 
-/* Unions: nulls and empties go to the first child. Unions have no validity bitmap, so
- * their own null_count stays 0. */
+// ArrowArrayPrivateAppendEmpty for a child or dictionary: EINVAL for one that was
+// moved in from elsewhere (its private_data is not this library's).
+static inline ArrowErrorCode ArrowArrayPrivateAppendEmptyChild(struct ArrowArray* child,
+                                                               int64_t n,
+                                                               uint8_t is_valid) {
+  if (!ArrowPrivateArrayIsBuilt(child)) {
+    return EINVAL;
+  }
+  return ArrowArrayPrivateAppendEmpty(child, n, is_valid);
+}
+
+// Unions: nulls and empties go to the first child. Unions have no validity bitmap, so
+// their own null_count stays 0.
 static inline ArrowErrorCode ArrowArrayPrivateAppendEmptyUnion(struct ArrowArray* array,
                                                                int64_t n,
                                                                uint8_t is_valid) {
@@ -2123,9 +2175,10 @@ static inline ArrowErrorCode ArrowArrayPrivateAppendEmptyUnion(struct ArrowArray
   }
   type_id = ArrowArrayPrivateUnionTypeId(array, 0);
   if (private_data->storage_type == NANOARROW_TYPE_DENSE_UNION) {
-    /* One child element shared by all n slots. */
+    // One child element shared by all n slots.
     int32_t child_offset;
-    NANOARROW_RETURN_NOT_OK(ArrowArrayPrivateAppendEmpty(array->children[0], 1, is_valid));
+    NANOARROW_RETURN_NOT_OK(
+        ArrowArrayPrivateAppendEmptyChild(array->children[0], 1, is_valid));
     if (array->children[0]->length - 1 > INT32_MAX) {
       return EOVERFLOW;
     }
@@ -2133,9 +2186,10 @@ static inline ArrowErrorCode ArrowArrayPrivateAppendEmptyUnion(struct ArrowArray
     NANOARROW_RETURN_NOT_OK(ArrowArrayPrivatePushRepeated(
         &private_data->buffers[0], &child_offset, (int64_t)sizeof(int32_t), n));
   } else {
-    NANOARROW_RETURN_NOT_OK(ArrowArrayPrivateAppendEmpty(array->children[0], n, is_valid));
+    NANOARROW_RETURN_NOT_OK(
+        ArrowArrayPrivateAppendEmptyChild(array->children[0], n, is_valid));
     for (i = 1; i < array->n_children; i++) {
-      NANOARROW_RETURN_NOT_OK(ArrowArrayPrivateAppendEmpty(array->children[i], n, 1));
+      NANOARROW_RETURN_NOT_OK(ArrowArrayPrivateAppendEmptyChild(array->children[i], n, 1));
     }
   }
   NANOARROW_RETURN_NOT_OK(
@@ -2144,24 +2198,27 @@ static inline ArrowErrorCode ArrowArrayPrivateAppendEmptyUnion(struct ArrowArray
   return NANOARROW_OK;
 }
 
-/* Run-end encoded: n nulls (or empties) become one new run whose value is one null
- * (or empty) element of the values child. Runs are not merged with the previous one.
- * REE arrays have no validity bitmap, so their own null_count stays 0. */
+// Run-end encoded: n nulls (or empties) become one new run whose value is one null
+// (or empty) element of the values child. Runs are not merged with the previous one.
+// REE arrays have no validity bitmap, so their own null_count stays 0.
 static inline ArrowErrorCode ArrowArrayPrivateAppendEmptyRunEnd(struct ArrowArray* array,
                                                                 int64_t n,
                                                                 uint8_t is_valid) {
   if (array->n_children != 2) {
     return EINVAL;
   }
+  if (!ArrowPrivateArrayIsBuilt(array->children[0])) {
+    return EINVAL;
+  }
   NANOARROW_RETURN_NOT_OK(ArrowArrayAppendInt(array->children[0], array->length + n));
-  NANOARROW_RETURN_NOT_OK(ArrowArrayPrivateAppendEmpty(array->children[1], 1, is_valid));
+  NANOARROW_RETURN_NOT_OK(ArrowArrayPrivateAppendEmptyChild(array->children[1], 1, is_valid));
   array->length += n;
   return NANOARROW_OK;
 }
 
-/* Appends n zero-valued elements (empty strings/lists, zeroed values); as nulls when
- * is_valid is 0. Struct and fixed-size list children receive empty (non-null)
- * elements: the parent's validity carries the nulls. */
+// Appends n zero-valued elements (empty strings/lists, zeroed values); as nulls when
+// is_valid is 0. Struct and fixed-size list children receive empty (non-null)
+// elements: the parent's validity carries the nulls.
 static inline ArrowErrorCode ArrowArrayPrivateAppendEmpty(struct ArrowArray* array,
                                                           int64_t n, uint8_t is_valid) {
   struct ArrowArrayPrivateData* private_data = ArrowArrayPrivateGetData(array);
@@ -2170,14 +2227,18 @@ static inline ArrowErrorCode ArrowArrayPrivateAppendEmpty(struct ArrowArray* arr
   if (n == 0) {
     return NANOARROW_OK;
   }
-  /* The bound keeps n times any element width (<= 32 bytes) far from overflow. */
-  if (n < 0 || n > (INT64_MAX >> 8) - array->length) {
+  // The bound keeps n times any element width (<= 32 bytes) far from overflow; past
+  // it lies memory no machine has.
+  if (n < 0) {
     return EINVAL;
+  }
+  if (n > (INT64_MAX >> 8) - array->length) {
+    return ENOMEM;
   }
 
   switch (private_data->storage_type) {
     case NANOARROW_TYPE_NA:
-      /* Every element of a null array is null, "empty" ones included. */
+      // Every element of a null array is null, "empty" ones included.
       array->null_count += n;
       array->length += n;
       return NANOARROW_OK;
@@ -2188,14 +2249,14 @@ static inline ArrowErrorCode ArrowArrayPrivateAppendEmpty(struct ArrowArray* arr
       return ArrowArrayPrivateAppendEmptyRunEnd(array, n, is_valid);
     case NANOARROW_TYPE_STRUCT:
       for (i = 0; i < array->n_children; i++) {
-        NANOARROW_RETURN_NOT_OK(ArrowArrayPrivateAppendEmpty(array->children[i], n, 1));
+        NANOARROW_RETURN_NOT_OK(ArrowArrayPrivateAppendEmptyChild(array->children[i], n, 1));
       }
       break;
     case NANOARROW_TYPE_FIXED_SIZE_LIST:
       if (array->n_children != 1) {
         return EINVAL;
       }
-      NANOARROW_RETURN_NOT_OK(ArrowArrayPrivateAppendEmpty(
+      NANOARROW_RETURN_NOT_OK(ArrowArrayPrivateAppendEmptyChild(
           array->children[0], n * private_data->layout.child_size_elements, 1));
       break;
     case NANOARROW_TYPE_UNINITIALIZED:
@@ -2211,9 +2272,9 @@ static inline ArrowErrorCode ArrowArrayPrivateAppendEmpty(struct ArrowArray* arr
     switch (private_data->layout.buffer_type[i]) {
       case NANOARROW_BUFFER_TYPE_DATA_OFFSET:
       case NANOARROW_BUFFER_TYPE_VIEW_OFFSET:
-        /* Empty elements start where the next element will: at the end of the child
-         * (lists) or of the data buffer (strings). Null and empty list views point
-         * nowhere (offset 0, size 0), as nanoarrow builds them. */
+        // Empty elements start where the next element will: at the end of the child
+        // (lists) or of the data buffer (strings). Null and empty list views point
+        // nowhere (offset 0, size 0), as nanoarrow builds them.
         if (private_data->layout.buffer_type[i] == NANOARROW_BUFFER_TYPE_VIEW_OFFSET) {
           next_offset = 0;
         } else if (array->n_children > 0) {
@@ -2239,7 +2300,7 @@ static inline ArrowErrorCode ArrowArrayPrivateAppendEmpty(struct ArrowArray* arr
         break;
       case NANOARROW_BUFFER_TYPE_DATA:
         if (i == 2) {
-          /* The bytes of strings/binary: empty elements add none. */
+          // The bytes of strings/binary: empty elements add none.
           break;
         }
         if (element_bits == 1) {
@@ -2265,8 +2326,8 @@ static inline ArrowErrorCode ArrowArrayPrivateAppendEmpty(struct ArrowArray* arr
   return NANOARROW_OK;
 }
 
-/* Binary/string view element: inline up to 12 bytes, otherwise the bytes go to the
- * last variadic buffer (a new one when they do not fit in its block). */
+// Binary/string view element: inline up to 12 bytes, otherwise the bytes go to the
+// last variadic buffer (a new one when they do not fit in its block).
 static inline ArrowErrorCode ArrowArrayPrivateAppendView(struct ArrowArray* array,
                                                          const void* data,
                                                          int64_t size_bytes) {
@@ -2299,18 +2360,17 @@ static inline ArrowErrorCode ArrowArrayPrivateAppendView(struct ArrowArray* arra
     view.ref.buffer_index = block_index;
     view.ref.offset = (int32_t)block->size_bytes;
     NANOARROW_RETURN_NOT_OK(ArrowBufferAppend(block, data, size_bytes));
-    private_data->variadic_buffer_sizes[block_index] = block->size_bytes;
   }
   return ArrowArrayPrivatePush(&private_data->buffers[0], &view, (int64_t)sizeof(view));
 }
 
-/* Stores value into a floating point array; EINVAL for other storage types. */
+// Stores value into a floating point array; EINVAL for other storage types.
 static inline ArrowErrorCode ArrowArrayPrivateStoreDouble(
     struct ArrowArrayPrivateData* private_data, double value) {
   struct ArrowBuffer* data = &private_data->buffers[0];
   const enum ArrowType storage_type = private_data->storage_type;
-  /* A chain of ifs, not a switch: clang makes three consecutive cases a jump through
-   * a table on every element. */
+  // A chain of ifs, not a switch: clang makes three consecutive cases a jump through
+  // a table on every element.
   if (NANOARROW_PREDICT_TRUE(storage_type == NANOARROW_TYPE_DOUBLE)) {
     return ArrowArrayPrivatePush(data, &value, (int64_t)sizeof(double));
   }
@@ -2325,66 +2385,45 @@ static inline ArrowErrorCode ArrowArrayPrivateStoreDouble(
   return EINVAL;
 }
 
-/* ---- Public API ---- */
+// ---- Public API ----
 
 static inline struct ArrowBitmap* ArrowArrayValidityBitmap(struct ArrowArray* array) {
   return &ArrowArrayPrivateGetData(array)->bitmap;
 }
 
+// Buffer i as exported in array->buffers. Binary and string views: 0 validity, 1 views,
+// 2 .. n + 1 the n variadic data buffers, n + 2 the variadic sizes. NULL for an index
+// no buffer has (for other types, indices 0 .. 2 always have one).
 static inline struct ArrowBuffer* ArrowArrayBuffer(struct ArrowArray* array, int64_t i) {
   struct ArrowArrayPrivateData* private_data = ArrowArrayPrivateGetData(array);
   if (i == 0) {
     return &private_data->bitmap.buffer;
   }
+  if (private_data->storage_type == NANOARROW_TYPE_BINARY_VIEW ||
+      private_data->storage_type == NANOARROW_TYPE_STRING_VIEW) {
+    int64_t n_variadic = private_data->n_variadic_buffers;
+    if (i == 1) {
+      return &private_data->buffers[0];
+    }
+    if (i >= 2 && i < 2 + n_variadic) {
+      return &private_data->variadic_buffers[i - 2];
+    }
+    return i == 2 + n_variadic ? &private_data->buffers[1] : NULL;
+  }
+  if (i < 0 || i >= NANOARROW_MAX_FIXED_BUFFERS) {
+    return NULL;
+  }
   return &private_data->buffers[i - 1];
 }
 
-/* Number of variadic data buffers of a binary or string view array being built
- * (0 for other types). */
+// Number of variadic data buffers of a binary or string view array being built
+// (0 for other types).
 static inline int32_t ArrowArrayVariadicBufferCount(struct ArrowArray* array) {
   return ArrowArrayPrivateGetData(array)->n_variadic_buffers;
 }
 
 static inline ArrowErrorCode ArrowArrayStartAppending(struct ArrowArray* array) {
-  struct ArrowArrayPrivateData* private_data = ArrowArrayPrivateGetData(array);
-  int64_t i;
-
-  if (private_data->storage_type == NANOARROW_TYPE_UNINITIALIZED) {
-    return EINVAL;
-  }
-
-  /* Offset buffers start with a single 0 (once: calling this again is harmless). */
-  for (i = 1; i < NANOARROW_MAX_FIXED_BUFFERS; i++) {
-    struct ArrowBuffer* buffer = &private_data->buffers[i - 1];
-    if (private_data->layout.buffer_type[i] != NANOARROW_BUFFER_TYPE_DATA_OFFSET ||
-        buffer->size_bytes != 0) {
-      continue;
-    }
-    if (private_data->layout.element_size_bits[i] == 64) {
-      NANOARROW_RETURN_NOT_OK(ArrowBufferAppendInt64(buffer, 0));
-    } else {
-      NANOARROW_RETURN_NOT_OK(ArrowBufferAppendInt32(buffer, 0));
-    }
-  }
-
-  for (i = 0; i < array->n_children; i++) {
-    if (array->children[i] == NULL || array->children[i]->release == NULL) {
-      return EINVAL;
-    }
-    NANOARROW_RETURN_NOT_OK(ArrowArrayStartAppending(array->children[i]));
-  }
-  /* A list view's next element starts after the child elements already there. */
-  if (array->n_children > 0 &&
-      private_data->layout.buffer_type[1] == NANOARROW_BUFFER_TYPE_VIEW_OFFSET) {
-    private_data->list_view_offset = array->children[0]->length;
-  }
-  if (array->dictionary != NULL) {
-    if (array->dictionary->release == NULL) {
-      return EINVAL;
-    }
-    NANOARROW_RETURN_NOT_OK(ArrowArrayStartAppending(array->dictionary));
-  }
-  return NANOARROW_OK;
+  return ArrowPrivateArrayStartAppending(array);
 }
 
 static inline ArrowErrorCode ArrowArrayShrinkToFit(struct ArrowArray* array) {
@@ -2401,10 +2440,13 @@ static inline ArrowErrorCode ArrowArrayShrinkToFit(struct ArrowArray* array) {
                                               private_data->variadic_buffers[i].size_bytes,
                                               1));
   }
+  // Children and a dictionary moved in from elsewhere are left as they are.
   for (i = 0; i < array->n_children; i++) {
-    NANOARROW_RETURN_NOT_OK(ArrowArrayShrinkToFit(array->children[i]));
+    if (ArrowPrivateArrayIsBuilt(array->children[i])) {
+      NANOARROW_RETURN_NOT_OK(ArrowArrayShrinkToFit(array->children[i]));
+    }
   }
-  if (array->dictionary != NULL) {
+  if (array->dictionary != NULL && ArrowPrivateArrayIsBuilt(array->dictionary)) {
     NANOARROW_RETURN_NOT_OK(ArrowArrayShrinkToFit(array->dictionary));
   }
   return NANOARROW_OK;
@@ -2415,19 +2457,19 @@ static inline ArrowErrorCode ArrowArrayAppendNull(struct ArrowArray* array, int6
   struct ArrowBuffer* data = &private_data->buffers[0];
   int64_t width_bits = private_data->layout.element_size_bits[1];
 
-  /* Fast path: one null of a fixed-width type (up to 16 bytes: primitives, decimals up
-   * to 128 bits, intervals, fixed-size binary, binary views) once the bitmap exists.
-   * Zeroing 16 bytes past the end (within capacity) is a constant-size store. */
+  // Fast path: one null of a fixed-width type (up to 16 bytes: primitives, decimals up
+  // to 128 bits, intervals, fixed-size binary, binary views) once the bitmap exists.
+  // Zeroing 16 bytes past the end (within capacity) is a constant-size store.
   if (n == 1 && private_data->bitmap.buffer.data != NULL &&
       private_data->layout.buffer_type[1] == NANOARROW_BUFFER_TYPE_DATA &&
       private_data->layout.buffer_type[2] == NANOARROW_BUFFER_TYPE_NONE &&
       width_bits >= 8 && width_bits <= 128 &&
       data->capacity_bytes - data->size_bytes >= 16 &&
       ArrowArrayPrivateTryPushValidityBit(array, &private_data->bitmap, 0)) {
-    /* null_count and length are updated on either side of the byte stores: side by
-     * side, gcc merged them into one 16-byte load and store, and the next append's
-     * 8-byte store to length then stalled that 16-byte load (store forwarding fails
-     * when a load spans two stores). */
+    // null_count and length are updated on either side of the byte stores: side by
+    // side, gcc merged them into one 16-byte load and store, and the next append's
+    // 8-byte store to length then stalled that 16-byte load (store forwarding fails
+    // when a load spans two stores).
     array->null_count++;
     memset(data->data + data->size_bytes, 0, 16);
     data->size_bytes += width_bits >> 3;
@@ -2441,7 +2483,7 @@ static inline ArrowErrorCode ArrowArrayAppendEmpty(struct ArrowArray* array, int
   return ArrowArrayPrivateAppendEmpty(array, n, 1);
 }
 
-/* Stores one element of a fixed-width type and completes the append. */
+// Stores one element of a fixed-width type and completes the append.
 #define NANOARROW_ARRAY_APPEND_VALUE(CTYPE, VALUE)                                       \
   do {                                                                                   \
     CTYPE stored = (CTYPE)(VALUE);                                                       \
@@ -2449,11 +2491,11 @@ static inline ArrowErrorCode ArrowArrayAppendEmpty(struct ArrowArray* array, int
     return ArrowArrayPrivateFinishValid(array, private_data);                            \
   } while (0)
 
-/* Every case of ArrowArrayAppendInt(), including those its inline part handles when
- * the buffer is full or the array has a validity bitmap, and every error. Integer
- * storage is range-checked against the array's [append_int_min, append_int_max]
- * (EINVAL when the value does not fit, as documented); unsigned stores keep the low
- * bits, which are the same for signed values. */
+// Every case of ArrowArrayAppendInt(), including those its inline part handles when
+// the buffer is full or the array has a validity bitmap, and every error. Integer
+// storage is range-checked against the array's [append_int_min, append_int_max]
+// (EINVAL when the value does not fit, as documented); unsigned stores keep the low
+// bits, which are the same for signed values.
 NANOARROW_ARRAY_SLOW_PATH ArrowErrorCode ArrowArrayPrivateAppendIntAny(
     struct ArrowArray* array, int64_t value) {
   struct ArrowArrayPrivateData* private_data = ArrowArrayPrivateGetData(array);
@@ -2484,8 +2526,8 @@ NANOARROW_ARRAY_SLOW_PATH ArrowErrorCode ArrowArrayPrivateAppendIntAny(
   }
 }
 
-/* The inline append stores 8 little-endian bytes: on big-endian machines every append
- * takes the out-of-line path. */
+// The inline append stores 8 little-endian bytes: on big-endian machines every append
+// takes the out-of-line path.
 #if defined(__BYTE_ORDER__) && defined(__ORDER_BIG_ENDIAN__) && \
     __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 #define NANOARROW_ARRAY_APPEND_INT_INLINE 0
@@ -2493,14 +2535,14 @@ NANOARROW_ARRAY_SLOW_PATH ArrowErrorCode ArrowArrayPrivateAppendIntAny(
 #define NANOARROW_ARRAY_APPEND_INT_INLINE 1
 #endif
 
-/* Appends one value of an integer storage type when it fits, the buffer has room for
- * 8 more bytes and any validity bitmap has room for its bit: a short straight line
- * without calls and without a test of the type, whatever the compiler makes of the
- * caller's loop (a switch on the type became a jump through a table per element in
- * clang). The value is stored as 8 little-endian bytes of which the element keeps the
- * first append_int_width; the rest lies beyond size_bytes and is overwritten by the
- * next append. Everything else, errors included, goes to the single out-of-line
- * fallback. */
+// Appends one value of an integer storage type when it fits, the buffer has room for
+// 8 more bytes and any validity bitmap has room for its bit: a short straight line
+// without calls and without a test of the type, whatever the compiler makes of the
+// caller's loop (a switch on the type became a jump through a table per element in
+// clang). The value is stored as 8 little-endian bytes of which the element keeps the
+// first append_int_width; the rest lies beyond size_bytes and is overwritten by the
+// next append. Everything else, errors included, goes to the single out-of-line
+// fallback.
 static inline ArrowErrorCode ArrowArrayAppendInt(struct ArrowArray* array, int64_t value) {
   struct ArrowArrayPrivateData* private_data = ArrowArrayPrivateGetData(array);
   struct ArrowBuffer* data = &private_data->buffers[0];
@@ -2509,15 +2551,15 @@ static inline ArrowErrorCode ArrowArrayAppendInt(struct ArrowArray* array, int64
       NANOARROW_PREDICT_TRUE(value >= private_data->append_int_min &&
                              value <= private_data->append_int_max &&
                              size + 8 <= data->capacity_bytes)) {
-    /* Arrays with a bitmap stay inline too (a call per element made appending to a
-     * nullable array several times slower); the test costs the others nothing. */
+    // Arrays with a bitmap stay inline too (a call per element made appending to a
+    // nullable array several times slower); the test costs the others nothing.
     if (NANOARROW_PREDICT_FALSE(private_data->bitmap.buffer.data != NULL) &&
         !ArrowArrayPrivateTryPushValidityBit(array, &private_data->bitmap, 1)) {
       return ArrowArrayPrivateAppendIntAny(array, value);
     }
     NANOARROW_ARRAY_STORE(int64_t, ArrowArrayPrivateUnalignedInt64, data->data + size, value);
-    /* length before size_bytes: the same instructions in this order measured 1.5
-     * instead of 1.8 ms for 1M int32/int64 appends built with clang (gcc unchanged). */
+    // length before size_bytes: the same instructions in this order measured 1.5
+    // instead of 1.8 ms for 1M int32/int64 appends built with clang (gcc unchanged).
     array->length++;
     data->size_bytes = size + private_data->append_int_width;
     return NANOARROW_OK;
@@ -2569,7 +2611,7 @@ static inline ArrowErrorCode ArrowArrayAppendUInt(struct ArrowArray* array, uint
       NANOARROW_RETURN_NOT_OK(ArrowArrayPrivatePushBits(array, data, value != 0, 1));
       break;
     default:
-      /* Signed targets: anything above INT64_MAX cannot fit, the rest is AppendInt. */
+      // Signed targets: anything above INT64_MAX cannot fit, the rest is AppendInt.
       if (value > (uint64_t)INT64_MAX) {
         switch (private_data->storage_type) {
           case NANOARROW_TYPE_INT8:
@@ -2599,8 +2641,8 @@ static inline ArrowErrorCode ArrowArrayAppendDouble(struct ArrowArray* array, do
   return ArrowArrayPrivateFinishValid(array, private_data);
 }
 
-/* Always inlined: clang's budget left it a call per element (ArrayAppendString 5.0
- * ms, 3.7 ms inlined). */
+// Always inlined: clang's budget left it a call per element (ArrayAppendString 5.0
+// ms, 3.7 ms inlined).
 NANOARROW_ARRAY_FAST_PATH ArrowErrorCode ArrowArrayAppendBytes(struct ArrowArray* array,
                                                               struct ArrowBufferView value) {
   struct ArrowArrayPrivateData* private_data = ArrowArrayPrivateGetData(array);
@@ -2612,8 +2654,8 @@ NANOARROW_ARRAY_FAST_PATH ArrowErrorCode ArrowArrayAppendBytes(struct ArrowArray
     return EINVAL;
   }
 
-  /* The common types first, outside the switch: clang turns a switch into a jump
-   * through a table on every element. */
+  // The common types first, outside the switch: clang turns a switch into a jump
+  // through a table on every element.
   if (NANOARROW_PREDICT_TRUE(private_data->storage_type == NANOARROW_TYPE_STRING ||
                              private_data->storage_type == NANOARROW_TYPE_BINARY)) {
     int32_t end32;
@@ -2622,8 +2664,8 @@ NANOARROW_ARRAY_FAST_PATH ArrowErrorCode ArrowArrayAppendBytes(struct ArrowArray
       return EOVERFLOW;
     }
     end32 = (int32_t)end;
-    /* Both buffers are grown before either is written, so that a failure leaves
-     * them unchanged. */
+    // Both buffers are grown before either is written, so that a failure leaves
+    // them unchanged.
     if (NANOARROW_PREDICT_FALSE(offsets->capacity_bytes - offsets->size_bytes < 4 ||
                                 data->capacity_bytes < end)) {
       NANOARROW_RETURN_NOT_OK(ArrowArrayPrivateGrow(offsets, 4));
@@ -2665,7 +2707,7 @@ NANOARROW_ARRAY_FAST_PATH ArrowErrorCode ArrowArrayAppendBytes(struct ArrowArray
       if (value.size_bytes * 8 != private_data->layout.element_size_bits[1]) {
         return EINVAL;
       }
-      /* offsets is the data buffer of a fixed-size binary array. */
+      // offsets is the data buffer of a fixed-size binary array.
       NANOARROW_RETURN_NOT_OK(ArrowBufferAppend(offsets, value.data.data, value.size_bytes));
       break;
     default:
@@ -2739,7 +2781,7 @@ static inline ArrowErrorCode ArrowArrayAppendDecimal(struct ArrowArray* array,
     default:
       return EINVAL;
   }
-  /* A decimal of another bit width would be silently truncated or padded. */
+  // A decimal of another bit width would be silently truncated or padded.
   if (value->n_words != expected_words) {
     return EINVAL;
   }
@@ -2754,13 +2796,13 @@ static inline ArrowErrorCode ArrowArrayFinishElement(struct ArrowArray* array) {
   int64_t child_length;
 
   if (private_data->storage_type != NANOARROW_TYPE_STRUCT && array->n_children != 1) {
-    /* Every list-like type has exactly one child; other types are rejected below. */
+    // Every list-like type has exactly one child; other types are rejected below.
     return EINVAL;
   }
   switch (private_data->storage_type) {
     case NANOARROW_TYPE_STRUCT: {
-      /* The children were appended to directly: each must now hold one more
-       * element than the struct. */
+      // The children were appended to directly: each must now hold one more
+      // element than the struct.
       int64_t k;
       for (k = 0; k < array->n_children; k++) {
         if (array->children[k]->length != array->length + 1) {
@@ -2785,7 +2827,7 @@ static inline ArrowErrorCode ArrowArrayFinishElement(struct ArrowArray* array) {
       NANOARROW_RETURN_NOT_OK(ArrowArrayPrivatePush(offsets, &child_length, 8));
       break;
     case NANOARROW_TYPE_LIST_VIEW: {
-      /* This element holds the child elements appended since the previous one. */
+      // This element holds the child elements appended since the previous one.
       struct ArrowBuffer* sizes = &private_data->buffers[1];
       int32_t start32;
       int32_t size32;
@@ -2841,7 +2883,7 @@ static inline ArrowErrorCode ArrowArrayFinishUnionElement(struct ArrowArray* arr
   }
   switch (private_data->storage_type) {
     case NANOARROW_TYPE_DENSE_UNION: {
-      /* The element is the child's last one. */
+      // The element is the child's last one.
       int64_t child_offset = array->children[child_index]->length - 1;
       int32_t child_offset32;
       if (child_offset < 0) {
@@ -2857,10 +2899,10 @@ static inline ArrowErrorCode ArrowArrayFinishUnionElement(struct ArrowArray* arr
       break;
     }
     case NANOARROW_TYPE_SPARSE_UNION:
-      /* Every other child gets an empty element at this position. */
+      // Every other child gets an empty element at this position.
       for (i = 0; i < array->n_children; i++) {
         if (i != child_index) {
-          NANOARROW_RETURN_NOT_OK(ArrowArrayAppendEmpty(array->children[i], 1));
+          NANOARROW_RETURN_NOT_OK(ArrowArrayPrivateAppendEmptyChild(array->children[i], 1, 1));
         }
       }
       break;
@@ -2876,18 +2918,18 @@ static inline ArrowErrorCode ArrowArrayFinishUnionElement(struct ArrowArray* arr
 }
 #endif
 
-#endif /* NANOARROW_ARRAY_INLINE_H_INCLUDED */
+#endif  // NANOARROW_ARRAY_INLINE_H_INCLUDED
 
 /* [bundle] include/nanoarrow/nanoarrow_array_view_inline.h */
 
-/* nanoarrow in C: inline element access for struct ArrowArrayView.
- *
- * Each element getter reads the view's storage type and buffer pointers into locals
- * and tests the type with a chain of ifs, the most common types first, never a
- * switch: compilers hoist invariant ifs out of a caller's loop over elements (leaving
- * a loop without type tests) but keep a switch inside it. "Unsafe" getters do no
- * bounds checks: call them only on views validated by ArrowArrayViewSetArray() (or
- * built by hand with correct buffers) and with 0 <= i < length. */
+// nanoarrow in C: inline element access for struct ArrowArrayView.
+//
+// Each element getter reads the view's storage type and buffer pointers into locals
+// and tests the type with a chain of ifs, the most common types first, never a
+// switch: compilers hoist invariant ifs out of a caller's loop over elements (leaving
+// a loop without type tests) but keep a switch inside it. "Unsafe" getters do no
+// bounds checks: call them only on views validated by ArrowArrayViewSetArray() (or
+// built by hand with correct buffers) and with 0 <= i < length.
 
 #ifndef NANOARROW_ARRAY_VIEW_INLINE_H_INCLUDED
 #define NANOARROW_ARRAY_VIEW_INLINE_H_INCLUDED
@@ -2901,7 +2943,7 @@ static inline ArrowErrorCode ArrowArrayFinishUnionElement(struct ArrowArray* arr
 extern "C" {
 #endif
 
-/* Binary/string views: validity and the views come before the variadic buffers. */
+// Binary/string views: validity and the views come before the variadic buffers.
 #ifndef NANOARROW_BINARY_VIEW_FIXED_BUFFERS
 #define NANOARROW_BINARY_VIEW_FIXED_BUFFERS 2
 #endif
@@ -2911,10 +2953,10 @@ static inline int ArrowPrivateArrayViewIsBinaryView(enum ArrowType storage_type)
          storage_type == NANOARROW_TYPE_STRING_VIEW;
 }
 
-/* Buffer i's data pointer, read as the const void* member it is. Clang lets a read
- * through a union member alias any store, so a caller's loop storing each element
- * would reload the pointer every time and could not lift the getters' type tests out
- * of the loop; C allows reading a union's member through a pointer to the union. */
+// Buffer i's data pointer, read as the const void* member it is. Clang lets a read
+// through a union member alias any store, so a caller's loop storing each element
+// would reload the pointer every time and could not lift the getters' type tests out
+// of the loop; C allows reading a union's member through a pointer to the union.
 static inline union ArrowBufferViewData ArrowPrivateArrayViewData(
     const struct ArrowArrayView* array_view, int64_t i) {
   union ArrowBufferViewData out;
@@ -2922,12 +2964,12 @@ static inline union ArrowBufferViewData ArrowPrivateArrayViewData(
   return out;
 }
 
-/* ---- Buffer introspection ---- */
+// ---- Buffer introspection ----
 
 static inline int64_t ArrowArrayViewGetNumBuffers(const struct ArrowArrayView* array_view) {
   int64_t n_buffers = 0;
   if (ArrowPrivateArrayViewIsBinaryView(array_view->storage_type)) {
-    /* Fixed buffers, variadic data buffers, then the variadic sizes buffer. */
+    // Fixed buffers, variadic data buffers, then the variadic sizes buffer.
     return NANOARROW_BINARY_VIEW_FIXED_BUFFERS + (int64_t)array_view->n_variadic_buffers +
            1;
   }
@@ -2969,8 +3011,8 @@ static inline struct ArrowBufferView ArrowArrayViewGetBufferView(
   return out;
 }
 
-/* For binary views: which kind of buffer index i is (0 fixed, 1 variadic data,
- * 2 variadic sizes, -1 out of range). */
+// For binary views: which kind of buffer index i is (0 fixed, 1 variadic data,
+// 2 variadic sizes, -1 out of range).
 static inline int ArrowPrivateArrayViewBinaryViewBufferKind(const struct ArrowArrayView* array_view,
                                                      int64_t i) {
   int64_t variadic_i = i - NANOARROW_BINARY_VIEW_FIXED_BUFFERS;
@@ -3030,7 +3072,7 @@ static inline int64_t ArrowArrayViewGetBufferElementSizeBits(
       case 0:
         return array_view->layout.element_size_bits[i];
       case 1:
-        return 0; /* variadic data: values of no fixed size */
+        return 0;  // variadic data: values of no fixed size
       case 2:
         return 64;
       default:
@@ -3043,20 +3085,20 @@ static inline int64_t ArrowArrayViewGetBufferElementSizeBits(
   return 0;
 }
 
-/* ---- Ownership ---- */
+// ---- Ownership ----
 
-/* A view owns only heap blocks (children, dictionary, union map, variadic arrays) and
- * no pointer into itself, so a byte copy moves it. */
+// A view owns only heap blocks (children, dictionary, union map, variadic arrays) and
+// no pointer into itself, so a byte copy moves it.
 static inline void ArrowArrayViewMove(struct ArrowArrayView* src,
                                       struct ArrowArrayView* dst) {
   memcpy(dst, src, sizeof(struct ArrowArrayView));
   ArrowArrayViewInitFromType(src, NANOARROW_TYPE_UNINITIALIZED);
 }
 
-/* ---- Nulls ---- */
+// ---- Nulls ----
 
-/* Unions and run-end encoded arrays have no validity of their own: they are never
- * null here (ask the child). The NA type is always null. */
+// Unions and run-end encoded arrays have no validity of their own: they are never
+// null here (ask the child). The NA type is always null.
 static inline int8_t ArrowArrayViewIsNull(const struct ArrowArrayView* array_view,
                                           int64_t i) {
   const uint8_t* validity = ArrowPrivateArrayViewData(array_view, 0).as_uint8;
@@ -3065,8 +3107,8 @@ static inline int8_t ArrowArrayViewIsNull(const struct ArrowArrayView* array_vie
     i += array_view->offset;
     return (int8_t)!((validity[i >> 3] >> (i & 7)) & 1);
   }
-  /* No validity bitmap: only the null type has nulls (all of them). A union's first
-   * buffer holds type ids, not validity. */
+  // No validity bitmap: only the null type has nulls (all of them). A union's first
+  // buffer holds type ids, not validity.
   return array_view->storage_type == NANOARROW_TYPE_NA;
 }
 
@@ -3086,7 +3128,7 @@ static inline int64_t ArrowArrayViewComputeNullCount(
          ArrowBitCountSet(validity, array_view->offset, array_view->length);
 }
 
-/* ---- Unions and lists ---- */
+// ---- Unions and lists ----
 
 static inline int8_t ArrowArrayViewUnionTypeId(const struct ArrowArrayView* array_view,
                                                int64_t i) {
@@ -3119,9 +3161,9 @@ static inline int64_t ArrowArrayViewUnionChildOffset(const struct ArrowArrayView
   return -1;
 }
 
-/* The raw value of offsets buffer element i (for list views, where element i starts
- * in the child). As nanoarrow does, the view's offset is not added: pass
- * array_view->offset + i for element i of a sliced array. */
+// The raw value of offsets buffer element i (for list views, where element i starts
+// in the child). As nanoarrow does, the view's offset is not added: pass
+// array_view->offset + i for element i of a sliced array.
 static inline int64_t ArrowArrayViewListChildOffset(const struct ArrowArrayView* array_view,
                                                     int64_t i) {
   const enum ArrowType storage_type = array_view->storage_type;
@@ -3136,17 +3178,17 @@ static inline int64_t ArrowArrayViewListChildOffset(const struct ArrowArrayView*
   return -1;
 }
 
-/* ---- Values ---- */
+// ---- Values ----
 
-/* The numeric getters test the most common types first and leave the rest to an
- * out-of-line pure function: the loop body stays small and the tests stay
- * loop-invariant, so compilers can unswitch (and vectorize) a loop over elements.
- * Each type is tested together with the element width so that clang does not merge
- * the tests into a switch, which its loop unswitching leaves inside a caller's loop
- * (a jump per element); separate conditions are lifted one by one. */
+// The numeric getters test the most common types first and leave the rest to an
+// out-of-line pure function: the loop body stays small and the tests stay
+// loop-invariant, so compilers can unswitch (and vectorize) a loop over elements.
+// Each type is tested together with the element width so that clang does not merge
+// the tests into a switch, which its loop unswitching leaves inside a caller's loop
+// (a jump per element); separate conditions are lifted one by one.
 
-/* Element i as an int64 (floating point truncated and saturated, NaN as 0;
- * INT64_MAX for non-numeric types). */
+// Element i as an int64 (floating point truncated and saturated, NaN as 0;
+// INT64_MAX for non-numeric types).
 static inline int64_t ArrowArrayViewGetIntUnsafe(const struct ArrowArrayView* array_view,
                                                  int64_t i) {
   const union ArrowBufferViewData data = ArrowPrivateArrayViewData(array_view, 1);
@@ -3168,8 +3210,8 @@ static inline int64_t ArrowArrayViewGetIntUnsafe(const struct ArrowArrayView* ar
   return ArrowPrivateArrayViewGetIntSlow(array_view, i);
 }
 
-/* Element i as a uint64 (floating point truncated and saturated, NaN and negative
- * values as 0; UINT64_MAX for non-numeric types). */
+// Element i as a uint64 (floating point truncated and saturated, NaN and negative
+// values as 0; UINT64_MAX for non-numeric types).
 static inline uint64_t ArrowArrayViewGetUIntUnsafe(const struct ArrowArrayView* array_view,
                                                    int64_t i) {
   const union ArrowBufferViewData data = ArrowPrivateArrayViewData(array_view, 1);
@@ -3185,7 +3227,7 @@ static inline uint64_t ArrowArrayViewGetUIntUnsafe(const struct ArrowArrayView* 
   return ArrowPrivateArrayViewGetUIntSlow(array_view, i);
 }
 
-/* Element i as a double (0.0 for non-numeric types). */
+// Element i as a double (0.0 for non-numeric types).
 static inline double ArrowArrayViewGetDoubleUnsafe(const struct ArrowArrayView* array_view,
                                                    int64_t i) {
   const union ArrowBufferViewData data = ArrowPrivateArrayViewData(array_view, 1);
@@ -3201,8 +3243,8 @@ static inline double ArrowArrayViewGetDoubleUnsafe(const struct ArrowArrayView* 
   return ArrowPrivateArrayViewGetDoubleSlow(array_view, i);
 }
 
-/* The bytes of element i of a string, binary, fixed-size binary or view array
- * ({NULL, 0} for other types). */
+// The bytes of element i of a string, binary, fixed-size binary or view array
+// ({NULL, 0} for other types).
 static inline struct ArrowBufferView ArrowArrayViewGetBytesUnsafe(
     const struct ArrowArrayView* array_view, int64_t i) {
   struct ArrowBufferView out;
@@ -3253,7 +3295,7 @@ static inline struct ArrowStringView ArrowArrayViewGetStringUnsafe(
   return out;
 }
 
-/* out must have been initialized with ArrowDecimalInit() for the array's bit width. */
+// out must have been initialized with ArrowDecimalInit() for the array's bit width.
 static inline void ArrowArrayViewGetDecimalUnsafe(const struct ArrowArrayView* array_view,
                                                   int64_t i, struct ArrowDecimal* out) {
   const union ArrowBufferViewData data = ArrowPrivateArrayViewData(array_view, 1);
@@ -3272,7 +3314,7 @@ static inline void ArrowArrayViewGetDecimalUnsafe(const struct ArrowArrayView* a
   }
 }
 
-/* Fills the fields of out that the array's interval type stores. */
+// Fills the fields of out that the array's interval type stores.
 static inline void ArrowArrayViewGetIntervalUnsafe(const struct ArrowArrayView* array_view,
                                                    int64_t i, struct ArrowInterval* out) {
   const uint8_t* data = ArrowPrivateArrayViewData(array_view, 1).as_uint8;
@@ -3290,11 +3332,11 @@ static inline void ArrowArrayViewGetIntervalUnsafe(const struct ArrowArrayView* 
   }
 }
 
-/* ---- Run-end encoded ---- */
+// ---- Run-end encoded ----
 
-/* The run holding logical position p of a run-end encoded array whose run ends
- * view is run_ends: the index of the first run end greater than p (run_ends->length
- * when p is past the last run). Binary search; run ends are strictly increasing. */
+// The run holding logical position p of a run-end encoded array whose run ends
+// view is run_ends: the index of the first run end greater than p (run_ends->length
+// when p is past the last run). Binary search; run ends are strictly increasing.
 static inline int64_t ArrowArrayViewPrivateRunIndex(const struct ArrowArrayView* run_ends,
                                                    int64_t p) {
   int64_t lo = 0;
@@ -3314,8 +3356,8 @@ static inline int64_t ArrowArrayViewPrivateRunIndex(const struct ArrowArrayView*
 }
 #endif
 
-#endif /* NANOARROW_ARRAY_VIEW_INLINE_H_INCLUDED */
+#endif  // NANOARROW_ARRAY_VIEW_INLINE_H_INCLUDED
 
-#endif /* NANOARROW_H_INCLUDED */
+#endif  // NANOARROW_H_INCLUDED
 
 #endif /* NANOARROW_BUNDLE_H_INCLUDED */

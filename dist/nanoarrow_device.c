@@ -71,15 +71,45 @@ static inline int ArrowDevicePrivateIsLive(const struct ArrowDevice* device) {
   return device != NULL && device->release != NULL;
 }
 
-/* ENOTSUP with a message naming the device this build cannot serve. */
+/* The two functions below are shared between files, so exported: they carry the
+ * namespace like the public ones. */
+#if defined(NANOARROW_NAMESPACE)
+#define ArrowDevicePrivateCudaUnavailable NANOARROW_SYMBOL(ArrowDevicePrivateCudaUnavailable)
+#define ArrowDevicePrivateHaveCuda NANOARROW_SYMBOL(ArrowDevicePrivateHaveCuda)
+#endif
+
+/* Whether device_type is one of the CUDA family (device, pinned host, managed). */
+static inline int ArrowDevicePrivateIsCudaType(ArrowDeviceType device_type) {
+  return device_type == ARROW_DEVICE_CUDA || device_type == ARROW_DEVICE_CUDA_HOST ||
+         device_type == ARROW_DEVICE_CUDA_MANAGED;
+}
+
+/* Writes into out why ArrowDeviceCuda() returns NULL for (device_type, device_id): a
+ * sentence for error messages (device_cuda.c; says so when this build has no CUDA). */
+void ArrowDevicePrivateCudaUnavailable(ArrowDeviceType device_type, int64_t device_id,
+                                       char* out, size_t out_size);
+
+/* Whether the CUDA device was compiled in (NANOARROW_DEVICE_WITH_CUDA). */
+int ArrowDevicePrivateHaveCuda(void);
+
+/* ENOTSUP with a message naming the device this build cannot serve and why. */
 static inline ArrowErrorCode ArrowDevicePrivateUnsupported(ArrowDeviceType type,
                                                            int64_t device_id,
                                                            struct ArrowError* error) {
-  ArrowErrorSet(error,
-                "device type %d (%s) with device_id %" PRId64
-                " is not supported: this build "
-                "of nanoarrow_device has the CPU device only",
-                (int)type, ArrowDevicePrivateTypeName(type), device_id);
+  if (ArrowDevicePrivateIsCudaType(type) && ArrowDevicePrivateHaveCuda()) {
+    char reason[384];
+    ArrowDevicePrivateCudaUnavailable(type, device_id, reason, sizeof(reason));
+    ArrowErrorSet(error,
+                  "device type %d (%s) with device_id %" PRId64 " is not available: %s",
+                  (int)type, ArrowDevicePrivateTypeName(type), device_id, reason);
+  } else {
+    ArrowErrorSet(error,
+                  "device type %d (%s) with device_id %" PRId64
+                  " is not supported: this build of nanoarrow_device has the %s "
+                  "only, and no device was registered for it (ArrowDeviceRegister())",
+                  (int)type, ArrowDevicePrivateTypeName(type), device_id,
+                  ArrowDevicePrivateHaveCuda() ? "CPU and CUDA devices" : "CPU device");
+  }
   return ENOTSUP;
 }
 
@@ -91,6 +121,7 @@ static inline ArrowErrorCode ArrowDevicePrivateUnsupported(ArrowDeviceType type,
  * device callbacks (the destination's first, then the source's). */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -122,13 +153,88 @@ ArrowErrorCode ArrowDeviceCheckRuntime(struct ArrowError* error) {
   return NANOARROW_OK;
 }
 
+/* Devices registered with ArrowDeviceRegister(): a small fixed table, since a process
+ * has a handful of devices at most. */
+#define NANOARROW_DEVICE_MAX_REGISTERED 16
+static struct ArrowDevice* kArrowDeviceRegistered[NANOARROW_DEVICE_MAX_REGISTERED];
+
+static struct ArrowDevice* ArrowDeviceFindRegistered(ArrowDeviceType device_type,
+                                                     int64_t device_id) {
+  int i;
+  for (i = 0; i < NANOARROW_DEVICE_MAX_REGISTERED; i++) {
+    struct ArrowDevice* device = kArrowDeviceRegistered[i];
+    if (device != NULL && device->device_type == device_type &&
+        device->device_id == device_id) {
+      return device;
+    }
+  }
+  return NULL;
+}
+
+ArrowErrorCode ArrowDeviceRegister(struct ArrowDevice* device, struct ArrowError* error) {
+  int i;
+  int free_slot = -1;
+  if (!ArrowDevicePrivateIsLive(device)) {
+    ArrowErrorSet(error, "cannot register a NULL or released device");
+    return EINVAL;
+  }
+  if (device->device_type == ARROW_DEVICE_CPU ||
+      (ArrowDevicePrivateHaveCuda() && ArrowDevicePrivateIsCudaType(device->device_type))) {
+    ArrowErrorSet(error,
+                  "cannot register a device of type %d (%s): this build provides that "
+                  "device type itself",
+                  (int)device->device_type,
+                  ArrowDevicePrivateTypeName(device->device_type));
+    return EINVAL;
+  }
+  if (device->synchronize_event == NULL) {
+    ArrowErrorSet(error, "cannot register a device without a synchronize_event callback");
+    return EINVAL;
+  }
+  if (ArrowDeviceFindRegistered(device->device_type, device->device_id) != NULL) {
+    ArrowErrorSet(error,
+                  "a device of type %d (%s) with device_id %" PRId64
+                  " is registered already",
+                  (int)device->device_type,
+                  ArrowDevicePrivateTypeName(device->device_type), device->device_id);
+    return EEXIST;
+  }
+  for (i = 0; i < NANOARROW_DEVICE_MAX_REGISTERED; i++) {
+    if (kArrowDeviceRegistered[i] == NULL) {
+      free_slot = i;
+      break;
+    }
+  }
+  if (free_slot < 0) {
+    ArrowErrorSet(error, "cannot register more than %d devices",
+                  NANOARROW_DEVICE_MAX_REGISTERED);
+    return ENOMEM;
+  }
+  kArrowDeviceRegistered[free_slot] = device;
+  return NANOARROW_OK;
+}
+
+ArrowErrorCode ArrowDeviceUnregister(struct ArrowDevice* device) {
+  int i;
+  for (i = 0; i < NANOARROW_DEVICE_MAX_REGISTERED; i++) {
+    if (device != NULL && kArrowDeviceRegistered[i] == device) {
+      kArrowDeviceRegistered[i] = NULL;
+      return NANOARROW_OK;
+    }
+  }
+  return ENOENT;
+}
+
 struct ArrowDevice* ArrowDeviceResolve(ArrowDeviceType device_type, int64_t device_id) {
   /* -1 is the CPU's id (what the Arrow format recommends for devices without ids, and
    * what Arrow C++ exports); 0 is accepted from producers that follow DLPack. */
-  if (device_type == ARROW_DEVICE_CPU && (device_id == -1 || device_id == 0)) {
-    return ArrowDeviceCpu();
+  if (device_type == ARROW_DEVICE_CPU) {
+    return (device_id == -1 || device_id == 0) ? ArrowDeviceCpu() : NULL;
   }
-  return NULL;
+  if (ArrowDevicePrivateHaveCuda() && ArrowDevicePrivateIsCudaType(device_type)) {
+    return ArrowDeviceCuda(device_type, device_id);
+  }
+  return ArrowDeviceFindRegistered(device_type, device_id);
 }
 
 ArrowErrorCode ArrowDeviceArrayInitAsync(struct ArrowDevice* device,
@@ -206,12 +312,17 @@ ArrowErrorCode ArrowDeviceBufferCopyAsync(struct ArrowDevice* device_src,
 
 /* [bundle] src/device/device_array_view.c */
 
-/* ArrowDeviceArrayView: an ArrowArrayView of a device array. Only arrays this build
- * can resolve a device for (the CPU) are viewed; their validation is the core's,
- * so a CPU device array is checked exactly like the ArrowArray it wraps. */
+/* ArrowDeviceArrayView: an ArrowArrayView of a device array. CPU arrays are viewed by
+ * the core (validated exactly like the ArrowArray they wrap). Arrays on any other
+ * device are never read here: the view is set with the core's Minimal setter, and the
+ * few values the default checks need (first and last offsets, last run ends) are
+ * copied back through the device's buffer_copy callback. Copies go buffer by buffer
+ * through buffer_init. */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 
@@ -229,6 +340,474 @@ void ArrowDeviceArrayViewReset(struct ArrowDeviceArrayView* device_array_view) {
   ArrowArrayViewReset(&device_array_view->array_view);
   device_array_view->device = NULL;
   device_array_view->sync_event = NULL;
+}
+
+/* ---- Values read back from a device ---- */
+
+/* What a read-back value is for. */
+enum ArrowDeviceReadKind {
+  /* first and last offsets of a string or binary array */
+  ARROW_DEVICE_READ_DATA_OFFSETS,
+  /* first and last offsets of a list, large list or map array */
+  ARROW_DEVICE_READ_LIST_OFFSETS,
+  /* last run end of a run-end encoded array */
+  ARROW_DEVICE_READ_RUN_END
+};
+
+struct ArrowDeviceRead {
+  struct ArrowArrayView* array_view;
+  enum ArrowDeviceReadKind kind;
+  /* bytes per value: 2, 4 or 8 */
+  int width;
+  /* where the copies land (first value, last value); read once the copies are done */
+  unsigned char first[8];
+  unsigned char last[8];
+  /* "root.children[1].dictionary" style, for messages */
+  char path[96];
+};
+
+struct ArrowDeviceReadList {
+  struct ArrowDeviceRead* items;
+  int64_t size;
+  int64_t capacity;
+};
+
+static void ArrowDeviceReadListReset(struct ArrowDeviceReadList* list) {
+  ArrowFree(list->items);
+  list->items = NULL;
+  list->size = 0;
+  list->capacity = 0;
+}
+
+static struct ArrowDeviceRead* ArrowDeviceReadListAdd(struct ArrowDeviceReadList* list) {
+  if (list->size == list->capacity) {
+    int64_t capacity = list->capacity == 0 ? 8 : list->capacity * 2;
+    struct ArrowDeviceRead* items = (struct ArrowDeviceRead*)ArrowRealloc(
+        list->items, (size_t)capacity * sizeof(struct ArrowDeviceRead));
+    if (items == NULL) {
+      return NULL;
+    }
+    list->items = items;
+    list->capacity = capacity;
+  }
+  memset(list->items + list->size, 0, sizeof(struct ArrowDeviceRead));
+  return list->items + list->size++;
+}
+
+static int64_t ArrowDeviceDecode(const unsigned char* bytes, int width) {
+  int16_t v16;
+  int32_t v32;
+  int64_t v64;
+  switch (width) {
+    case 2:
+      memcpy(&v16, bytes, sizeof(v16));
+      return v16;
+    case 4:
+      memcpy(&v32, bytes, sizeof(v32));
+      return v32;
+    default:
+      memcpy(&v64, bytes, sizeof(v64));
+      return v64;
+  }
+}
+
+/* Copies width bytes at device_ptr (on device) into host. The CPU's own memory is
+ * read directly; any other device's only through its buffer_copy (queued on stream
+ * when there is one). */
+static ArrowErrorCode ArrowDeviceReadBytes(struct ArrowDevice* device,
+                                           const void* device_ptr, int64_t n_bytes,
+                                           void* host, void* stream,
+                                           struct ArrowError* error) {
+  struct ArrowBufferView src;
+  struct ArrowBufferView dst;
+  int rc;
+  if (n_bytes == 0) {
+    return NANOARROW_OK;
+  }
+  if (device->device_type == ARROW_DEVICE_CPU) {
+    memcpy(host, device_ptr, (size_t)n_bytes);
+    return NANOARROW_OK;
+  }
+  src.data.data = device_ptr;
+  src.size_bytes = n_bytes;
+  dst.data.data = host;
+  dst.size_bytes = n_bytes;
+  rc = ArrowDeviceBufferCopyAsync(device, src, ArrowDeviceCpu(), dst, stream);
+  if (rc != NANOARROW_OK) {
+    ArrowErrorSet(error,
+                  "could not copy %" PRId64 " bytes from device type %d (%s) id %" PRId64
+                  " to the CPU (errno %d)",
+                  n_bytes, (int)device->device_type,
+                  ArrowDevicePrivateTypeName(device->device_type), device->device_id, rc);
+  }
+  return rc;
+}
+
+static void ArrowDeviceChildPath(char* out, size_t out_size, const char* parent,
+                                 int64_t child_index) {
+  if (child_index < 0) {
+    snprintf(out, out_size, "%s.dictionary", parent);
+  } else {
+    snprintf(out, out_size, "%s.children[%" PRId64 "]", parent, child_index);
+  }
+}
+
+/* Walks a view set with the Minimal setter and queues the reads the default checks
+ * need. */
+static ArrowErrorCode ArrowDeviceCollectReads(struct ArrowDevice* device,
+                                              struct ArrowArrayView* array_view,
+                                              const char* path, int depth,
+                                              struct ArrowDeviceReadList* reads,
+                                              void* stream, struct ArrowError* error) {
+  struct ArrowDeviceRead* read = NULL;
+  const uint8_t* values = NULL;
+  int64_t first_index = 0;
+  int64_t last_index = 0;
+  int64_t i;
+  char child_path[96];
+
+  if (depth > NANOARROW_MAX_NESTING_DEPTH) {
+    ArrowErrorSet(error, "%s: nesting deeper than %d", path, NANOARROW_MAX_NESTING_DEPTH);
+    return EINVAL;
+  }
+
+  switch (array_view->storage_type) {
+    case NANOARROW_TYPE_STRING:
+    case NANOARROW_TYPE_BINARY:
+    case NANOARROW_TYPE_LARGE_STRING:
+    case NANOARROW_TYPE_LARGE_BINARY:
+    case NANOARROW_TYPE_LIST:
+    case NANOARROW_TYPE_LARGE_LIST:
+    case NANOARROW_TYPE_MAP:
+      if (array_view->length == 0) {
+        if (array_view->buffer_views[2].size_bytes < 0) {
+          array_view->buffer_views[2].size_bytes = 0;
+        }
+        break;
+      }
+      read = ArrowDeviceReadListAdd(reads);
+      if (read == NULL) {
+        ArrowErrorSet(error, "out of memory");
+        return ENOMEM;
+      }
+      read->kind = (array_view->storage_type == NANOARROW_TYPE_LIST ||
+                    array_view->storage_type == NANOARROW_TYPE_LARGE_LIST ||
+                    array_view->storage_type == NANOARROW_TYPE_MAP)
+                       ? ARROW_DEVICE_READ_LIST_OFFSETS
+                       : ARROW_DEVICE_READ_DATA_OFFSETS;
+      read->width = array_view->layout.element_size_bits[1] / 8;
+      values = array_view->buffer_views[1].data.as_uint8;
+      first_index = array_view->offset;
+      last_index = array_view->offset + array_view->length;
+      break;
+    case NANOARROW_TYPE_RUN_END_ENCODED: {
+      struct ArrowArrayView* run_ends;
+      if (array_view->length == 0) {
+        break;
+      }
+      run_ends = array_view->children[0];
+      if (run_ends->length < 1) {
+        ArrowErrorSet(error, "%s: run-end encoded array of length %" PRId64
+                      " has no run ends", path, array_view->length);
+        return EINVAL;
+      }
+      read = ArrowDeviceReadListAdd(reads);
+      if (read == NULL) {
+        ArrowErrorSet(error, "out of memory");
+        return ENOMEM;
+      }
+      read->kind = ARROW_DEVICE_READ_RUN_END;
+      read->width = run_ends->layout.element_size_bits[1] / 8;
+      values = run_ends->buffer_views[1].data.as_uint8;
+      first_index = -1;
+      last_index = run_ends->offset + run_ends->length - 1;
+      break;
+    }
+    default:
+      break;
+  }
+
+  if (read != NULL) {
+    read->array_view = array_view;
+    snprintf(read->path, sizeof(read->path), "%s", path);
+    if (values == NULL || (read->width != 2 && read->width != 4 && read->width != 8)) {
+      ArrowErrorSet(error, "%s: expected a non-NULL offsets or run ends buffer", path);
+      return EINVAL;
+    }
+    if (first_index >= 0) {
+      NANOARROW_RETURN_NOT_OK(ArrowDeviceReadBytes(device,
+                                                   values + first_index * read->width,
+                                                   read->width, read->first, stream,
+                                                   error));
+    }
+    NANOARROW_RETURN_NOT_OK(ArrowDeviceReadBytes(device, values + last_index * read->width,
+                                                 read->width, read->last, stream, error));
+  }
+
+  for (i = 0; i < array_view->n_children; i++) {
+    ArrowDeviceChildPath(child_path, sizeof(child_path), path, i);
+    NANOARROW_RETURN_NOT_OK(ArrowDeviceCollectReads(device, array_view->children[i],
+                                                    child_path, depth + 1, reads, stream,
+                                                    error));
+  }
+  if (array_view->dictionary != NULL) {
+    ArrowDeviceChildPath(child_path, sizeof(child_path), path, -1);
+    NANOARROW_RETURN_NOT_OK(ArrowDeviceCollectReads(device, array_view->dictionary,
+                                                    child_path, depth + 1, reads, stream,
+                                                    error));
+  }
+  return NANOARROW_OK;
+}
+
+/* The default checks of one node, on the values read back. */
+static ArrowErrorCode ArrowDeviceCheckRead(struct ArrowDeviceRead* read,
+                                           struct ArrowError* error) {
+  struct ArrowArrayView* array_view = read->array_view;
+  int64_t last = ArrowDeviceDecode(read->last, read->width);
+  int64_t first;
+  int64_t available;
+
+  if (read->kind == ARROW_DEVICE_READ_RUN_END) {
+    int64_t end = array_view->offset + array_view->length;
+    if (last < end) {
+      ArrowErrorSet(error,
+                    "%s: expected last run end >= offset + length %" PRId64
+                    " but found %" PRId64,
+                    read->path, end, last);
+      return EINVAL;
+    }
+    return NANOARROW_OK;
+  }
+
+  first = ArrowDeviceDecode(read->first, read->width);
+  if (first < 0) {
+    ArrowErrorSet(error, "%s: expected first offset >= 0 but found %" PRId64, read->path,
+                  first);
+    return EINVAL;
+  }
+  if (last < first) {
+    ArrowErrorSet(error,
+                  "%s: expected last offset >= first offset %" PRId64 " but found %" PRId64,
+                  read->path, first, last);
+    return EINVAL;
+  }
+  if (read->kind == ARROW_DEVICE_READ_LIST_OFFSETS) {
+    available = array_view->children[0]->length;
+    if (last > available) {
+      ArrowErrorSet(error,
+                    "%s: expected last offset <= child length %" PRId64
+                    " but found %" PRId64,
+                    read->path, available, last);
+      return EINVAL;
+    }
+    return NANOARROW_OK;
+  }
+
+  available = array_view->buffer_views[2].size_bytes;
+  if (available >= 0 && last > available) {
+    ArrowErrorSet(error,
+                  "%s: expected last offset <= data buffer size %" PRId64
+                  " but found %" PRId64,
+                  read->path, available, last);
+    return EINVAL;
+  }
+  if (array_view->buffer_views[2].data.data == NULL && last > 0) {
+    ArrowErrorSet(error, "%s: expected non-NULL data buffer for last offset %" PRId64,
+                  read->path, last);
+    return EINVAL;
+  }
+  if (available < 0) {
+    array_view->buffer_views[2].size_bytes = last;
+  }
+  return NANOARROW_OK;
+}
+
+/* Resolves the sizes a Minimal view of an array on device (not the CPU) leaves
+ * unknown, and runs the default checks, reading through device callbacks only.
+ * sync_event (of the array) is waited on first: by stream when there is one,
+ * otherwise by the CPU. */
+static ArrowErrorCode ArrowDeviceResolveSizes(struct ArrowDevice* device,
+                                              struct ArrowArrayView* array_view,
+                                              void* sync_event, void* stream,
+                                              struct ArrowError* error) {
+  struct ArrowDeviceReadList reads;
+  int64_t i;
+  int rc;
+
+  if (sync_event != NULL) {
+    NANOARROW_RETURN_NOT_OK(device->synchronize_event(device, sync_event, stream, error));
+  }
+
+  memset(&reads, 0, sizeof(reads));
+  rc = ArrowDeviceCollectReads(device, array_view, "array", 0, &reads, stream, error);
+  if (rc == NANOARROW_OK && reads.size > 0 && stream != NULL) {
+    /* The copies were queued: wait for them once. */
+    rc = device->synchronize_event(device, NULL, stream, error);
+  }
+  for (i = 0; rc == NANOARROW_OK && i < reads.size; i++) {
+    rc = ArrowDeviceCheckRead(reads.items + i, error);
+  }
+  ArrowDeviceReadListReset(&reads);
+  return rc;
+}
+
+/* ---- The Minimal setter on device memory ---- */
+
+/* The core's Minimal setter reads one thing from buffers: the variadic buffer sizes of
+ * binary view arrays. On a device it is given a shallow host copy of the array tree
+ * (a "shadow") whose binary view nodes point at zeroed host sizes instead; the view is
+ * then pointed back at the real array, its sizes pointers at device memory. */
+struct ArrowDeviceShadow {
+  struct ArrowArray array;
+  const void** buffers;
+  int64_t* zero_sizes;
+  struct ArrowArray** children;
+  struct ArrowDeviceShadow* child_shadows;
+  struct ArrowDeviceShadow* dictionary_shadow;
+  int64_t n_child_shadows;
+};
+
+static void ArrowDeviceShadowReset(struct ArrowDeviceShadow* shadow) {
+  int64_t i;
+  for (i = 0; i < shadow->n_child_shadows; i++) {
+    ArrowDeviceShadowReset(shadow->child_shadows + i);
+  }
+  if (shadow->dictionary_shadow != NULL) {
+    ArrowDeviceShadowReset(shadow->dictionary_shadow);
+    ArrowFree(shadow->dictionary_shadow);
+  }
+  ArrowFree((void*)shadow->buffers);
+  ArrowFree(shadow->zero_sizes);
+  ArrowFree(shadow->children);
+  ArrowFree(shadow->child_shadows);
+  memset(shadow, 0, sizeof(struct ArrowDeviceShadow));
+}
+
+/* Shadows array for view (same shape as far as both agree: where they disagree the
+ * original pointers are kept and the core reports the mismatch). */
+static ArrowErrorCode ArrowDeviceShadowInit(struct ArrowDeviceShadow* shadow,
+                                            const struct ArrowArrayView* view,
+                                            const struct ArrowArray* array, int depth) {
+  int64_t i;
+  memset(shadow, 0, sizeof(struct ArrowDeviceShadow));
+  shadow->array = *array;
+  if (depth > NANOARROW_MAX_NESTING_DEPTH) {
+    return NANOARROW_OK;
+  }
+  if ((view->storage_type == NANOARROW_TYPE_STRING_VIEW ||
+       view->storage_type == NANOARROW_TYPE_BINARY_VIEW) &&
+      array->n_buffers > 3 && array->n_buffers - 3 <= INT32_MAX && array->buffers != NULL) {
+    shadow->buffers =
+        (const void**)ArrowMalloc((size_t)array->n_buffers * sizeof(const void*));
+    shadow->zero_sizes =
+        (int64_t*)ArrowMalloc((size_t)(array->n_buffers - 3) * sizeof(int64_t));
+    if (shadow->buffers == NULL || shadow->zero_sizes == NULL) {
+      return ENOMEM;
+    }
+    memcpy((void*)shadow->buffers, array->buffers,
+           (size_t)array->n_buffers * sizeof(const void*));
+    memset(shadow->zero_sizes, 0, (size_t)(array->n_buffers - 3) * sizeof(int64_t));
+    shadow->buffers[array->n_buffers - 1] = shadow->zero_sizes;
+    shadow->array.buffers = shadow->buffers;
+  }
+  if (array->n_children > 0 && array->n_children == view->n_children &&
+      array->children != NULL && view->children != NULL) {
+    shadow->children = (struct ArrowArray**)ArrowMalloc((size_t)array->n_children *
+                                                        sizeof(struct ArrowArray*));
+    shadow->child_shadows = (struct ArrowDeviceShadow*)ArrowMalloc(
+        (size_t)array->n_children * sizeof(struct ArrowDeviceShadow));
+    if (shadow->children == NULL || shadow->child_shadows == NULL) {
+      return ENOMEM;
+    }
+    for (i = 0; i < array->n_children; i++) {
+      shadow->children[i] = array->children[i];
+    }
+    shadow->array.children = shadow->children;
+    for (i = 0; i < array->n_children; i++) {
+      if (array->children[i] == NULL || view->children[i] == NULL) {
+        continue;
+      }
+      shadow->n_child_shadows = i + 1;
+      memset(shadow->child_shadows + i, 0, sizeof(struct ArrowDeviceShadow));
+      NANOARROW_RETURN_NOT_OK(ArrowDeviceShadowInit(shadow->child_shadows + i,
+                                                    view->children[i], array->children[i],
+                                                    depth + 1));
+      shadow->children[i] = &shadow->child_shadows[i].array;
+    }
+  }
+  if (array->dictionary != NULL && view->dictionary != NULL) {
+    shadow->dictionary_shadow =
+        (struct ArrowDeviceShadow*)ArrowMalloc(sizeof(struct ArrowDeviceShadow));
+    if (shadow->dictionary_shadow == NULL) {
+      return ENOMEM;
+    }
+    NANOARROW_RETURN_NOT_OK(ArrowDeviceShadowInit(shadow->dictionary_shadow,
+                                                  view->dictionary, array->dictionary,
+                                                  depth + 1));
+    shadow->array.dictionary = &shadow->dictionary_shadow->array;
+  }
+  return NANOARROW_OK;
+}
+
+/* Points a view set from a shadow back at the real array. */
+static void ArrowDeviceUnshadow(struct ArrowArrayView* view, const struct ArrowArray* array,
+                                int depth) {
+  int64_t i;
+  if (depth > NANOARROW_MAX_NESTING_DEPTH) {
+    return;
+  }
+  view->array = array;
+  if (view->n_variadic_buffers > 0) {
+    view->variadic_buffers = array->buffers + 2;
+    view->variadic_buffer_sizes = (int64_t*)array->buffers[array->n_buffers - 1];
+  }
+  for (i = 0; i < view->n_children; i++) {
+    ArrowDeviceUnshadow(view->children[i], array->children[i], depth + 1);
+  }
+  if (view->dictionary != NULL) {
+    ArrowDeviceUnshadow(view->dictionary, array->dictionary, depth + 1);
+  }
+}
+
+static int ArrowDeviceHasBinaryView(const struct ArrowArrayView* view, int depth) {
+  int64_t i;
+  if (view->storage_type == NANOARROW_TYPE_STRING_VIEW ||
+      view->storage_type == NANOARROW_TYPE_BINARY_VIEW) {
+    return 1;
+  }
+  if (depth > NANOARROW_MAX_NESTING_DEPTH) {
+    return 0;
+  }
+  for (i = 0; i < view->n_children; i++) {
+    if (view->children != NULL && view->children[i] != NULL &&
+        ArrowDeviceHasBinaryView(view->children[i], depth + 1)) {
+      return 1;
+    }
+  }
+  return view->dictionary != NULL && ArrowDeviceHasBinaryView(view->dictionary, depth + 1);
+}
+
+/* ArrowArrayViewSetArrayMinimal() for an array in device memory. */
+static ArrowErrorCode ArrowDeviceSetMinimal(struct ArrowArrayView* view,
+                                            const struct ArrowArray* array,
+                                            struct ArrowError* error) {
+  struct ArrowDeviceShadow shadow;
+  int rc;
+  if (!ArrowDeviceHasBinaryView(view, 0)) {
+    return ArrowArrayViewSetArrayMinimal(view, array, error);
+  }
+  rc = ArrowDeviceShadowInit(&shadow, view, array, 0);
+  if (rc != NANOARROW_OK) {
+    ArrowDeviceShadowReset(&shadow);
+    ArrowErrorSet(error, "out of memory");
+    return rc;
+  }
+  rc = ArrowArrayViewSetArrayMinimal(view, &shadow.array, error);
+  if (rc == NANOARROW_OK) {
+    ArrowDeviceUnshadow(view, array, 0);
+  }
+  ArrowDeviceShadowReset(&shadow);
+  return rc;
 }
 
 /* Both setters: check the arguments, resolve the device, then (unless minimal) wait on
@@ -259,14 +838,26 @@ static ArrowErrorCode ArrowDeviceViewSet(struct ArrowDeviceArrayView* device_arr
                                          device_array->device_id, error);
   }
 
-  if (minimal) {
-    NANOARROW_RETURN_NOT_OK(ArrowArrayViewSetArrayMinimal(&device_array_view->array_view,
-                                                          &device_array->array, error));
+  if (device->device_type == ARROW_DEVICE_CPU) {
+    if (minimal) {
+      NANOARROW_RETURN_NOT_OK(ArrowArrayViewSetArrayMinimal(
+          &device_array_view->array_view, &device_array->array, error));
+    } else {
+      NANOARROW_RETURN_NOT_OK(
+          device->synchronize_event(device, device_array->sync_event, stream, error));
+      NANOARROW_RETURN_NOT_OK(ArrowArrayViewSetArray(&device_array_view->array_view,
+                                                     &device_array->array, error));
+    }
   } else {
-    NANOARROW_RETURN_NOT_OK(
-        device->synchronize_event(device, device_array->sync_event, stream, error));
-    NANOARROW_RETURN_NOT_OK(ArrowArrayViewSetArray(&device_array_view->array_view,
-                                                   &device_array->array, error));
+    /* Device memory: the Minimal setter reads no buffer; the rest goes through the
+     * device's callbacks. */
+    NANOARROW_RETURN_NOT_OK(ArrowDeviceSetMinimal(&device_array_view->array_view,
+                                                  &device_array->array, error));
+    if (!minimal) {
+      NANOARROW_RETURN_NOT_OK(ArrowDeviceResolveSizes(device, &device_array_view->array_view,
+                                                      device_array->sync_event, stream,
+                                                      error));
+    }
   }
   device_array_view->device = device;
   device_array_view->sync_event = device_array->sync_event;
@@ -307,9 +898,240 @@ static int ArrowDeviceViewSizesKnown(const struct ArrowArrayView* array_view, in
          ArrowDeviceViewSizesKnown(array_view->dictionary, depth + 1);
 }
 
+
+/* ---- Copies ---- */
+
+/* What each node of a copied array owns: its buffers (allocated on the destination
+ * device by buffer_init), the pointer arrays, its children and dictionary. */
+struct ArrowDeviceCopyNode {
+  int64_t n_buffers;
+  struct ArrowBuffer* buffers;
+  const void** buffer_pointers;
+  struct ArrowArray** child_pointers;
+  struct ArrowArray* children;
+  struct ArrowArray dictionary;
+};
+
+static void ArrowDeviceCopyRelease(struct ArrowArray* array) {
+  struct ArrowDeviceCopyNode* node;
+  int64_t i;
+  if (array == NULL || array->release == NULL) {
+    return;
+  }
+  node = (struct ArrowDeviceCopyNode*)array->private_data;
+  if (node != NULL) {
+    for (i = 0; node->children != NULL && i < array->n_children; i++) {
+      if (node->children[i].release != NULL) {
+        node->children[i].release(node->children + i);
+      }
+    }
+    if (node->dictionary.release != NULL) {
+      node->dictionary.release(&node->dictionary);
+    }
+    for (i = 0; node->buffers != NULL && i < node->n_buffers; i++) {
+      ArrowBufferReset(node->buffers + i);
+    }
+    ArrowFree(node->buffers);
+    ArrowFree((void*)node->buffer_pointers);
+    ArrowFree(node->child_pointers);
+    ArrowFree(node->children);
+    ArrowFree(node);
+  }
+  array->private_data = NULL;
+  array->release = NULL;
+}
+
+/* Where the copy of one node reads from and writes to. */
+struct ArrowDeviceCopyContext {
+  struct ArrowDevice* device_src;
+  struct ArrowDevice* device_dst;
+  void* stream;
+  /* the device whose stream this is (the non-CPU end) */
+  struct ArrowDevice* stream_device;
+};
+
+/* Copies n_bytes at src (on device_src) into buffer i of node, on device_dst. */
+static ArrowErrorCode ArrowDeviceCopyBuffer(struct ArrowDeviceCopyContext* context,
+                                            const void* src, int64_t n_bytes,
+                                            struct ArrowDeviceCopyNode* node, int64_t i) {
+  struct ArrowBufferView view;
+  int rc;
+  ArrowBufferInit(node->buffers + i);
+  if (src == NULL || n_bytes <= 0) {
+    node->buffer_pointers[i] = NULL;
+    return NANOARROW_OK;
+  }
+  view.data.data = src;
+  view.size_bytes = n_bytes;
+  rc = ArrowDeviceBufferInitAsync(context->device_src, view, context->device_dst,
+                                  node->buffers + i, context->stream);
+  if (rc != NANOARROW_OK) {
+    /* buffer_init leaves dst unusable on failure: start it again empty. */
+    ArrowBufferInit(node->buffers + i);
+    return rc;
+  }
+  node->buffer_pointers[i] = node->buffers[i].data;
+  return NANOARROW_OK;
+}
+
+/* Releases a copy that failed or is not handed out. Copies may still be queued on the
+ * stream into its buffers: wait for them before freeing. */
+static void ArrowDeviceCopyAbandon(struct ArrowDeviceCopyContext* context,
+                                   struct ArrowArray* copy) {
+  if (context->stream != NULL && context->stream_device->device_type != ARROW_DEVICE_CPU) {
+    (void)context->stream_device->synchronize_event(context->stream_device, NULL,
+                                                    context->stream, NULL);
+  }
+  ArrowDeviceCopyRelease(copy);
+}
+
+static ArrowErrorCode ArrowDeviceCopyNodeInit(struct ArrowDeviceCopyContext* context,
+                                              const struct ArrowArrayView* array_view,
+                                              struct ArrowArray* out, int depth) {
+  struct ArrowDeviceCopyNode* node;
+  int64_t n_fixed = 0;
+  int64_t n_variadic = 0;
+  int64_t i;
+  int is_binary_view = array_view->storage_type == NANOARROW_TYPE_STRING_VIEW ||
+                       array_view->storage_type == NANOARROW_TYPE_BINARY_VIEW;
+  int64_t* variadic_sizes = NULL;
+  int rc = NANOARROW_OK;
+
+  memset(out, 0, sizeof(struct ArrowArray));
+  if (depth > NANOARROW_MAX_NESTING_DEPTH || array_view->n_children < 0 ||
+      (array_view->n_children > 0 && array_view->children == NULL)) {
+    return EINVAL;
+  }
+  for (i = 0; i < NANOARROW_MAX_FIXED_BUFFERS; i++) {
+    if (array_view->layout.buffer_type[i] != NANOARROW_BUFFER_TYPE_NONE) {
+      n_fixed = i + 1;
+    }
+  }
+  if (is_binary_view) {
+    n_fixed = 2;
+    n_variadic = array_view->n_variadic_buffers;
+    if (n_variadic < 0 || (n_variadic > 0 && (array_view->variadic_buffers == NULL ||
+                                              array_view->variadic_buffer_sizes == NULL))) {
+      return EINVAL;
+    }
+  }
+
+  node = (struct ArrowDeviceCopyNode*)ArrowMalloc(sizeof(struct ArrowDeviceCopyNode));
+  if (node == NULL) {
+    return ENOMEM;
+  }
+  memset(node, 0, sizeof(struct ArrowDeviceCopyNode));
+  node->n_buffers = n_fixed + (is_binary_view ? n_variadic + 1 : 0);
+  out->private_data = node;
+  out->release = ArrowDeviceCopyRelease;
+  out->length = array_view->length;
+  out->offset = array_view->offset;
+  out->null_count = array_view->null_count;
+  out->n_buffers = node->n_buffers;
+  out->n_children = array_view->n_children;
+
+  if (node->n_buffers > 0) {
+    node->buffers =
+        (struct ArrowBuffer*)ArrowMalloc((size_t)node->n_buffers * sizeof(struct ArrowBuffer));
+    node->buffer_pointers =
+        (const void**)ArrowMalloc((size_t)node->n_buffers * sizeof(const void*));
+    if (node->buffers == NULL || node->buffer_pointers == NULL) {
+      ArrowFree(node->buffers);
+      node->buffers = NULL;
+      ArrowDeviceCopyRelease(out);
+      return ENOMEM;
+    }
+    for (i = 0; i < node->n_buffers; i++) {
+      ArrowBufferInit(node->buffers + i);
+      node->buffer_pointers[i] = NULL;
+    }
+  }
+  out->buffers = node->buffer_pointers;
+
+  if (array_view->n_children > 0) {
+    node->children = (struct ArrowArray*)ArrowMalloc((size_t)array_view->n_children *
+                                                     sizeof(struct ArrowArray));
+    node->child_pointers = (struct ArrowArray**)ArrowMalloc(
+        (size_t)array_view->n_children * sizeof(struct ArrowArray*));
+    if (node->children == NULL || node->child_pointers == NULL) {
+      ArrowFree(node->children);
+      node->children = NULL;
+      ArrowDeviceCopyRelease(out);
+      return ENOMEM;
+    }
+    for (i = 0; i < array_view->n_children; i++) {
+      memset(node->children + i, 0, sizeof(struct ArrowArray));
+      node->child_pointers[i] = node->children + i;
+    }
+  }
+  out->children = node->child_pointers;
+
+  /* Fixed buffers, as the view sizes them. */
+  for (i = 0; rc == NANOARROW_OK && i < n_fixed; i++) {
+    if (array_view->buffer_views[i].size_bytes < 0) {
+      rc = EINVAL;
+      break;
+    }
+    rc = ArrowDeviceCopyBuffer(context, array_view->buffer_views[i].data.data,
+                               array_view->buffer_views[i].size_bytes, node, i);
+  }
+
+  /* Binary views: the variadic sizes live with the source, so they are read back
+   * first (and waited for) to know how much of each data buffer to copy; the sizes
+   * buffer itself is copied device to device. */
+  if (rc == NANOARROW_OK && is_binary_view && n_variadic > 0) {
+    variadic_sizes = (int64_t*)ArrowMalloc((size_t)n_variadic * sizeof(int64_t));
+    if (variadic_sizes == NULL) {
+      rc = ENOMEM;
+    } else {
+      rc = ArrowDeviceReadBytes(context->device_src, array_view->variadic_buffer_sizes,
+                                n_variadic * (int64_t)sizeof(int64_t), variadic_sizes,
+                                context->stream, NULL);
+      if (rc == NANOARROW_OK && context->stream != NULL &&
+          context->device_src->device_type != ARROW_DEVICE_CPU) {
+        rc = context->device_src->synchronize_event(context->device_src, NULL,
+                                                    context->stream, NULL);
+      }
+    }
+    for (i = 0; rc == NANOARROW_OK && i < n_variadic; i++) {
+      if (variadic_sizes[i] < 0) {
+        rc = EINVAL;
+        break;
+      }
+      rc = ArrowDeviceCopyBuffer(context, array_view->variadic_buffers[i],
+                                 variadic_sizes[i], node, n_fixed + i);
+    }
+    if (rc == NANOARROW_OK) {
+      rc = ArrowDeviceCopyBuffer(context, array_view->variadic_buffer_sizes,
+                                 n_variadic * (int64_t)sizeof(int64_t), node,
+                                 n_fixed + n_variadic);
+    }
+    ArrowFree(variadic_sizes);
+  } else if (rc == NANOARROW_OK && is_binary_view) {
+    /* No variadic buffers: an empty sizes buffer. */
+    node->buffer_pointers[n_fixed] = NULL;
+  }
+
+  for (i = 0; rc == NANOARROW_OK && i < array_view->n_children; i++) {
+    rc = ArrowDeviceCopyNodeInit(context, array_view->children[i], node->children + i,
+                                 depth + 1);
+  }
+  if (rc == NANOARROW_OK && array_view->dictionary != NULL) {
+    rc = ArrowDeviceCopyNodeInit(context, array_view->dictionary, &node->dictionary,
+                                 depth + 1);
+    out->dictionary = &node->dictionary;
+  }
+
+  if (rc != NANOARROW_OK) {
+    ArrowDeviceCopyAbandon(context, out);
+  }
+  return rc;
+}
+
 ArrowErrorCode ArrowDeviceArrayViewCopyAsync(struct ArrowDeviceArrayView* src,
                                              struct ArrowDevice* device_dst,
                                              struct ArrowDeviceArray* dst, void* stream) {
+  struct ArrowDeviceCopyContext context;
   struct ArrowArray copy;
   int rc;
 
@@ -317,33 +1139,78 @@ ArrowErrorCode ArrowDeviceArrayViewCopyAsync(struct ArrowDeviceArrayView* src,
       !ArrowDevicePrivateIsLive(src->device)) {
     return EINVAL;
   }
-  /* Copies are made by the host; only CPU -> CPU is possible in this build. */
-  if (src->device->device_type != ARROW_DEVICE_CPU ||
-      device_dst->device_type != ARROW_DEVICE_CPU) {
-    return ENOTSUP;
-  }
-  if (stream != NULL) {
-    return EINVAL;
-  }
-  /* The copy reads src's buffers: wait for them (the CPU refuses any event). */
-  NANOARROW_RETURN_NOT_OK(
-      src->device->synchronize_event(src->device, src->sync_event, NULL, NULL));
-  if (!ArrowDeviceViewSizesKnown(&src->array_view, 0)) {
-    /* On the CPU the sizes can be read from the offsets of the viewed array. */
-    if (src->array_view.array == NULL) {
+
+  if (src->device->device_type == ARROW_DEVICE_CPU &&
+      device_dst->device_type == ARROW_DEVICE_CPU) {
+    /* Host to host: the core copies. */
+    if (stream != NULL) {
       return EINVAL;
     }
+    /* The copy reads src's buffers: wait for them (the CPU refuses any event). */
     NANOARROW_RETURN_NOT_OK(
-        ArrowArrayViewSetArray(&src->array_view, src->array_view.array, NULL));
+        src->device->synchronize_event(src->device, src->sync_event, NULL, NULL));
+    if (!ArrowDeviceViewSizesKnown(&src->array_view, 0)) {
+      /* On the CPU the sizes can be read from the offsets of the viewed array. */
+      if (src->array_view.array == NULL) {
+        return EINVAL;
+      }
+      NANOARROW_RETURN_NOT_OK(
+          ArrowArrayViewSetArray(&src->array_view, src->array_view.array, NULL));
+    }
+    rc = ArrowArrayInitFromArrayView(&copy, &src->array_view, NULL);
+    if (rc != NANOARROW_OK) {
+      return rc;
+    }
+    rc = ArrowDeviceArrayInitAsync(device_dst, dst, &copy, NULL, NULL);
+    if (rc != NANOARROW_OK) {
+      ArrowArrayRelease(&copy);
+    }
+    return rc;
   }
 
-  rc = ArrowArrayInitFromArrayView(&copy, &src->array_view, NULL);
+  context.device_src = src->device;
+  context.device_dst = device_dst;
+  context.stream = stream;
+  context.stream_device =
+      src->device->device_type != ARROW_DEVICE_CPU ? src->device : device_dst;
+
+  /* The copies read src's buffers: they wait on its event (on the stream when there
+   * is one). A view set with the Minimal setter gets its sizes first. */
+  if (!ArrowDeviceViewSizesKnown(&src->array_view, 0)) {
+    if (src->device->device_type == ARROW_DEVICE_CPU) {
+      if (src->array_view.array == NULL) {
+        return EINVAL;
+      }
+      NANOARROW_RETURN_NOT_OK(
+          ArrowArrayViewSetArray(&src->array_view, src->array_view.array, NULL));
+    } else {
+      NANOARROW_RETURN_NOT_OK(ArrowDeviceResolveSizes(src->device, &src->array_view,
+                                                      src->sync_event, stream, NULL));
+    }
+  } else if (src->sync_event != NULL) {
+    NANOARROW_RETURN_NOT_OK(
+        src->device->synchronize_event(src->device, src->sync_event, stream, NULL));
+  }
+
+  rc = ArrowDeviceCopyNodeInit(&context, &src->array_view, &copy, 0);
   if (rc != NANOARROW_OK) {
     return rc;
   }
-  rc = ArrowDeviceArrayInitAsync(device_dst, dst, &copy, NULL, NULL);
+
+  if (device_dst->device_type == ARROW_DEVICE_CPU) {
+    /* Host memory has no events: the copies must be done before dst is handed out. */
+    if (stream != NULL) {
+      rc = context.stream_device->synchronize_event(context.stream_device, NULL, stream,
+                                                    NULL);
+    }
+    if (rc == NANOARROW_OK) {
+      rc = ArrowDeviceArrayInitAsync(device_dst, dst, &copy, NULL, NULL);
+    }
+  } else {
+    rc = ArrowDeviceArrayInitAsync(device_dst, dst, &copy, NULL, stream);
+  }
   if (rc != NANOARROW_OK) {
-    ArrowArrayRelease(&copy);
+    ArrowDeviceCopyAbandon(&context, &copy);
   }
   return rc;
 }
@@ -500,6 +1367,612 @@ void ArrowDeviceInitCpu(struct ArrowDevice* device) {
   *device = kArrowDeviceCpu;
   device->release = ArrowDeviceCpuRelease;
 }
+
+/* [bundle] src/device/device_cuda.c */
+
+/* The CUDA devices: device memory (ARROW_DEVICE_CUDA), pinned host memory
+ * (ARROW_DEVICE_CUDA_HOST) and managed memory (ARROW_DEVICE_CUDA_MANAGED), one of each
+ * per GPU.
+ *
+ * The driver API is loaded at run time (dlopen of libcuda.so.1), so the library needs
+ * no GPU, driver or CUDA runtime to link or to load: without them ArrowDeviceCuda()
+ * returns NULL and the generic functions report ENOTSUP with the reason. Only cuda.h's
+ * types are used at compile time. Every call runs in the device's primary context.
+ *
+ * sync_event is a CUevent*, stream a CUstream*. Copies use cuMemcpy / cuMemcpyAsync,
+ * which infer the direction from the pointers (unified addressing). */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+
+
+#if !defined(NANOARROW_DEVICE_WITH_CUDA)
+
+int ArrowDevicePrivateHaveCuda(void) { return 0; }
+
+void ArrowDevicePrivateCudaUnavailable(ArrowDeviceType device_type, int64_t device_id,
+                                       char* out, size_t out_size) {
+  (void)device_type;
+  (void)device_id;
+  snprintf(out, out_size,
+           "this build of nanoarrow_device has no CUDA support (configure with "
+           "-DNANOARROW_DEVICE_WITH_CUDA=ON)");
+}
+
+struct ArrowDevice* ArrowDeviceCuda(ArrowDeviceType device_type, int64_t device_id) {
+  (void)device_type;
+  (void)device_id;
+  return NULL;
+}
+
+#else
+
+#include <cuda.h>
+#include <dlfcn.h>
+#include <pthread.h>
+
+/* The driver entry points this file calls, looked up by their exported names (the
+ * versioned names cuda.h maps the plain ones to). */
+struct ArrowDeviceCudaDriver {
+  CUresult(CUDAAPI* init)(unsigned int flags);
+  CUresult(CUDAAPI* device_get_count)(int* count);
+  CUresult(CUDAAPI* device_get)(CUdevice* device, int ordinal);
+  CUresult(CUDAAPI* primary_ctx_retain)(CUcontext* context, CUdevice device);
+  CUresult(CUDAAPI* ctx_push)(CUcontext context);
+  CUresult(CUDAAPI* ctx_pop)(CUcontext* context);
+  CUresult(CUDAAPI* mem_alloc)(CUdeviceptr* ptr, size_t n_bytes);
+  CUresult(CUDAAPI* mem_free)(CUdeviceptr ptr);
+  CUresult(CUDAAPI* mem_alloc_host)(void** ptr, size_t n_bytes);
+  CUresult(CUDAAPI* mem_free_host)(void* ptr);
+  CUresult(CUDAAPI* mem_alloc_managed)(CUdeviceptr* ptr, size_t n_bytes,
+                                       unsigned int flags);
+  CUresult(CUDAAPI* memcpy_sync)(CUdeviceptr dst, CUdeviceptr src, size_t n_bytes);
+  CUresult(CUDAAPI* memcpy_async)(CUdeviceptr dst, CUdeviceptr src, size_t n_bytes,
+                                  CUstream stream);
+  CUresult(CUDAAPI* event_create)(CUevent* event, unsigned int flags);
+  CUresult(CUDAAPI* event_destroy)(CUevent event);
+  CUresult(CUDAAPI* event_record)(CUevent event, CUstream stream);
+  CUresult(CUDAAPI* event_synchronize)(CUevent event);
+  CUresult(CUDAAPI* stream_wait_event)(CUstream stream, CUevent event, unsigned int flags);
+  CUresult(CUDAAPI* stream_synchronize)(CUstream stream);
+  CUresult(CUDAAPI* get_error_name)(CUresult error, const char** name);
+};
+
+struct ArrowDeviceCudaSymbol {
+  const char* name;
+  size_t offset;
+};
+
+#define NANOARROW_CUDA_SYMBOL(NAME, MEMBER) \
+  { NAME, offsetof(struct ArrowDeviceCudaDriver, MEMBER) }
+
+static const struct ArrowDeviceCudaSymbol kArrowDeviceCudaSymbols[] = {
+    NANOARROW_CUDA_SYMBOL("cuInit", init),
+    NANOARROW_CUDA_SYMBOL("cuDeviceGetCount", device_get_count),
+    NANOARROW_CUDA_SYMBOL("cuDeviceGet", device_get),
+    NANOARROW_CUDA_SYMBOL("cuDevicePrimaryCtxRetain", primary_ctx_retain),
+    NANOARROW_CUDA_SYMBOL("cuCtxPushCurrent_v2", ctx_push),
+    NANOARROW_CUDA_SYMBOL("cuCtxPopCurrent_v2", ctx_pop),
+    NANOARROW_CUDA_SYMBOL("cuMemAlloc_v2", mem_alloc),
+    NANOARROW_CUDA_SYMBOL("cuMemFree_v2", mem_free),
+    NANOARROW_CUDA_SYMBOL("cuMemAllocHost_v2", mem_alloc_host),
+    NANOARROW_CUDA_SYMBOL("cuMemFreeHost", mem_free_host),
+    NANOARROW_CUDA_SYMBOL("cuMemAllocManaged", mem_alloc_managed),
+    NANOARROW_CUDA_SYMBOL("cuMemcpy", memcpy_sync),
+    NANOARROW_CUDA_SYMBOL("cuMemcpyAsync", memcpy_async),
+    NANOARROW_CUDA_SYMBOL("cuEventCreate", event_create),
+    NANOARROW_CUDA_SYMBOL("cuEventDestroy_v2", event_destroy),
+    NANOARROW_CUDA_SYMBOL("cuEventRecord", event_record),
+    NANOARROW_CUDA_SYMBOL("cuEventSynchronize", event_synchronize),
+    NANOARROW_CUDA_SYMBOL("cuStreamWaitEvent", stream_wait_event),
+    NANOARROW_CUDA_SYMBOL("cuStreamSynchronize", stream_synchronize),
+    NANOARROW_CUDA_SYMBOL("cuGetErrorName", get_error_name)};
+
+/* The three memory kinds of one GPU, in the order of the device table. */
+static const ArrowDeviceType kArrowDeviceCudaTypes[3] = {
+    ARROW_DEVICE_CUDA, ARROW_DEVICE_CUDA_HOST, ARROW_DEVICE_CUDA_MANAGED};
+
+struct ArrowDeviceCudaPrivate {
+  CUdevice cu_device;
+  CUcontext cu_context;
+};
+
+/* Set once by ArrowDeviceCudaLoad() (pthread_once), read-only afterwards. The
+ * singletons live as long as the process: the library is never unloaded and the
+ * primary contexts are never released. */
+static struct ArrowDeviceCudaDriver kDriver;
+static char kArrowDeviceCudaUnavailable[320];
+static int kArrowDeviceCudaCount = 0;
+static struct ArrowDevice* kArrowDeviceCudaDevices = NULL;
+static struct ArrowDeviceCudaPrivate* kArrowDeviceCudaPrivates = NULL;
+static pthread_once_t kArrowDeviceCudaOnce = PTHREAD_ONCE_INIT;
+
+static const char* ArrowDeviceCudaErrorName(CUresult result) {
+  const char* name = NULL;
+  if (kDriver.get_error_name == NULL ||
+      kDriver.get_error_name(result, &name) != CUDA_SUCCESS || name == NULL) {
+    return "unknown CUDA error";
+  }
+  return name;
+}
+
+static void ArrowDeviceCudaInitDevices(void);
+
+static void ArrowDeviceCudaLoad(void) {
+  void* handle;
+  size_t i;
+  CUresult result;
+
+  handle = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (handle == NULL) {
+    const char* reason = dlerror();
+    snprintf(kArrowDeviceCudaUnavailable, sizeof(kArrowDeviceCudaUnavailable),
+             "the CUDA driver library libcuda.so.1 could not be loaded (%s): is the "
+             "NVIDIA driver installed?",
+             reason == NULL ? "no reason given" : reason);
+    return;
+  }
+  for (i = 0; i < sizeof(kArrowDeviceCudaSymbols) / sizeof(kArrowDeviceCudaSymbols[0]);
+       i++) {
+    void* symbol = dlsym(handle, kArrowDeviceCudaSymbols[i].name);
+    if (symbol == NULL) {
+      snprintf(kArrowDeviceCudaUnavailable, sizeof(kArrowDeviceCudaUnavailable),
+               "libcuda.so.1 has no %s: the NVIDIA driver is too old",
+               kArrowDeviceCudaSymbols[i].name);
+      memset(&kDriver, 0, sizeof(kDriver));
+      return;
+    }
+    /* memcpy: ISO C has no conversion from an object pointer to a function pointer. */
+    memcpy((char*)&kDriver + kArrowDeviceCudaSymbols[i].offset, &symbol, sizeof(symbol));
+  }
+
+  result = kDriver.init(0);
+  if (result != CUDA_SUCCESS) {
+    snprintf(kArrowDeviceCudaUnavailable, sizeof(kArrowDeviceCudaUnavailable),
+             "cuInit() failed with %s (no usable NVIDIA GPU?)",
+             ArrowDeviceCudaErrorName(result));
+    return;
+  }
+  result = kDriver.device_get_count(&kArrowDeviceCudaCount);
+  if (result != CUDA_SUCCESS || kArrowDeviceCudaCount <= 0) {
+    snprintf(kArrowDeviceCudaUnavailable, sizeof(kArrowDeviceCudaUnavailable),
+             "the CUDA driver reports no device (%s)",
+             result == CUDA_SUCCESS ? "0 devices" : ArrowDeviceCudaErrorName(result));
+    kArrowDeviceCudaCount = 0;
+    return;
+  }
+  ArrowDeviceCudaInitDevices();
+}
+
+/* Makes the device's primary context current (undo with ArrowDeviceCudaPop()). */
+static CUresult ArrowDeviceCudaPush(struct ArrowDevice* device) {
+  struct ArrowDeviceCudaPrivate* private_data =
+      (struct ArrowDeviceCudaPrivate*)device->private_data;
+  return kDriver.ctx_push(private_data->cu_context);
+}
+
+static void ArrowDeviceCudaPop(void) {
+  CUcontext unused;
+  (void)kDriver.ctx_pop(&unused);
+}
+
+/* Whether device is one of this file's singletons. */
+static int ArrowDeviceCudaIsOurs(const struct ArrowDevice* device) {
+  return device != NULL && kArrowDeviceCudaDevices != NULL &&
+         device >= kArrowDeviceCudaDevices &&
+         device < kArrowDeviceCudaDevices + 3 * kArrowDeviceCudaCount;
+}
+
+static int ArrowDeviceCudaIsHost(const struct ArrowDevice* device) {
+  return device != NULL && device->device_type == ARROW_DEVICE_CPU;
+}
+
+/* The device whose context serves a (src, dst) pair, or NULL when this file cannot
+ * serve it: both ends CUDA singletons or the CPU, at least one a CUDA singleton. */
+static struct ArrowDevice* ArrowDeviceCudaPairDevice(struct ArrowDevice* device_src,
+                                                     struct ArrowDevice* device_dst) {
+  if (ArrowDeviceCudaIsOurs(device_dst) &&
+      (ArrowDeviceCudaIsOurs(device_src) || ArrowDeviceCudaIsHost(device_src))) {
+    return device_dst;
+  }
+  if (ArrowDeviceCudaIsOurs(device_src) && ArrowDeviceCudaIsHost(device_dst)) {
+    return device_src;
+  }
+  return NULL;
+}
+
+static CUresult ArrowDeviceCudaCopy(void* dst, const void* src, int64_t n_bytes,
+                                    void* stream) {
+  if (stream == NULL) {
+    return kDriver.memcpy_sync((CUdeviceptr)(uintptr_t)dst, (CUdeviceptr)(uintptr_t)src,
+                               (size_t)n_bytes);
+  }
+  return kDriver.memcpy_async((CUdeviceptr)(uintptr_t)dst, (CUdeviceptr)(uintptr_t)src,
+                              (size_t)n_bytes, *(CUstream*)stream);
+}
+
+/* Deallocator of buffers allocated on a CUDA singleton (private_data). */
+static void ArrowDeviceCudaFreeBuffer(struct ArrowBufferAllocator* allocator, uint8_t* ptr,
+                                      int64_t size) {
+  struct ArrowDevice* device = (struct ArrowDevice*)allocator->private_data;
+  (void)size;
+  if (ptr == NULL) {
+    return;
+  }
+  if (ArrowDeviceCudaPush(device) != CUDA_SUCCESS) {
+    return;
+  }
+  if (device->device_type == ARROW_DEVICE_CUDA_HOST) {
+    (void)kDriver.mem_free_host(ptr);
+  } else {
+    (void)kDriver.mem_free((CUdeviceptr)(uintptr_t)ptr);
+  }
+  ArrowDeviceCudaPop();
+}
+
+/* Allocates n_bytes on device (its context current). */
+static CUresult ArrowDeviceCudaAllocate(struct ArrowDevice* device, int64_t n_bytes,
+                                        void** out) {
+  CUdeviceptr ptr = 0;
+  CUresult result;
+  switch (device->device_type) {
+    case ARROW_DEVICE_CUDA_HOST:
+      return kDriver.mem_alloc_host(out, (size_t)n_bytes);
+    case ARROW_DEVICE_CUDA_MANAGED:
+      result = kDriver.mem_alloc_managed(&ptr, (size_t)n_bytes, CU_MEM_ATTACH_GLOBAL);
+      break;
+    default:
+      result = kDriver.mem_alloc(&ptr, (size_t)n_bytes);
+      break;
+  }
+  *out = (void*)(uintptr_t)ptr;
+  return result;
+}
+
+static ArrowErrorCode ArrowDeviceCudaBufferInit(struct ArrowDevice* device_src,
+                                                struct ArrowBufferView src,
+                                                struct ArrowDevice* device_dst,
+                                                struct ArrowBuffer* dst, void* stream) {
+  struct ArrowDevice* context_device = ArrowDeviceCudaPairDevice(device_src, device_dst);
+  void* ptr = NULL;
+  CUresult result;
+  int64_t n_bytes = src.size_bytes;
+
+  if (context_device == NULL) {
+    return ENOTSUP;
+  }
+  if (dst == NULL || n_bytes < 0 || (n_bytes > 0 && src.data.data == NULL)) {
+    return EINVAL;
+  }
+  ArrowBufferInit(dst);
+  if (n_bytes == 0) {
+    return NANOARROW_OK;
+  }
+
+  if (ArrowDeviceCudaIsHost(device_dst)) {
+    if (ArrowBufferReserve(dst, n_bytes) != NANOARROW_OK) {
+      ArrowBufferReset(dst);
+      return ENOMEM;
+    }
+    if (ArrowDeviceCudaPush(context_device) != CUDA_SUCCESS) {
+      ArrowBufferReset(dst);
+      return EIO;
+    }
+    result = ArrowDeviceCudaCopy(dst->data, src.data.data, n_bytes, stream);
+    ArrowDeviceCudaPop();
+    if (result != CUDA_SUCCESS) {
+      ArrowBufferReset(dst);
+      return EIO;
+    }
+    dst->size_bytes = n_bytes;
+    return NANOARROW_OK;
+  }
+
+  if (ArrowDeviceCudaPush(context_device) != CUDA_SUCCESS) {
+    return EIO;
+  }
+  result = ArrowDeviceCudaAllocate(device_dst, n_bytes, &ptr);
+  if (result != CUDA_SUCCESS) {
+    ArrowDeviceCudaPop();
+    return ENOMEM;
+  }
+  result = ArrowDeviceCudaCopy(ptr, src.data.data, n_bytes, stream);
+  ArrowDeviceCudaPop();
+  /* The buffer owns ptr from here: resetting it frees through the device. */
+  dst->allocator = ArrowBufferDeallocator(ArrowDeviceCudaFreeBuffer, device_dst);
+  dst->data = (uint8_t*)ptr;
+  dst->size_bytes = n_bytes;
+  dst->capacity_bytes = n_bytes;
+  if (result != CUDA_SUCCESS) {
+    ArrowBufferReset(dst);
+    return EIO;
+  }
+  return NANOARROW_OK;
+}
+
+static ArrowErrorCode ArrowDeviceCudaBufferCopy(struct ArrowDevice* device_src,
+                                                struct ArrowBufferView src,
+                                                struct ArrowDevice* device_dst,
+                                                struct ArrowBufferView dst, void* stream) {
+  struct ArrowDevice* context_device = ArrowDeviceCudaPairDevice(device_src, device_dst);
+  CUresult result;
+  if (context_device == NULL) {
+    return ENOTSUP;
+  }
+  if (src.size_bytes < 0 || dst.size_bytes < src.size_bytes) {
+    return EINVAL;
+  }
+  if (src.size_bytes == 0) {
+    return NANOARROW_OK;
+  }
+  if (src.data.data == NULL || dst.data.data == NULL) {
+    return EINVAL;
+  }
+  if (ArrowDeviceCudaPush(context_device) != CUDA_SUCCESS) {
+    return EIO;
+  }
+  result = ArrowDeviceCudaCopy((void*)dst.data.data, src.data.data, src.size_bytes, stream);
+  ArrowDeviceCudaPop();
+  return result == CUDA_SUCCESS ? NANOARROW_OK : EIO;
+}
+
+/* A device array made by array_init owns its event: the wrapper releases the array,
+ * then destroys the event. */
+struct ArrowDeviceCudaArrayPrivate {
+  struct ArrowArray parent;
+  struct ArrowDevice* device;
+  CUevent event;
+};
+
+static void ArrowDeviceCudaArrayRelease(struct ArrowArray* array) {
+  struct ArrowDeviceCudaArrayPrivate* private_data =
+      (struct ArrowDeviceCudaArrayPrivate*)array->private_data;
+  if (private_data->parent.release != NULL) {
+    private_data->parent.release(&private_data->parent);
+  }
+  if (ArrowDeviceCudaPush(private_data->device) == CUDA_SUCCESS) {
+    (void)kDriver.event_destroy(private_data->event);
+    ArrowDeviceCudaPop();
+  }
+  ArrowFree(private_data);
+  array->release = NULL;
+}
+
+static ArrowErrorCode ArrowDeviceCudaArrayInit(struct ArrowDevice* device,
+                                               struct ArrowDeviceArray* device_array,
+                                               struct ArrowArray* array, void* sync_event,
+                                               void* stream) {
+  struct ArrowDeviceCudaArrayPrivate* private_data;
+  CUevent event = NULL;
+  CUresult result = CUDA_SUCCESS;
+
+  if (!ArrowDeviceCudaIsOurs(device)) {
+    return ENOTSUP;
+  }
+  if (device_array == NULL || array == NULL || array->release == NULL) {
+    return EINVAL;
+  }
+  if (sync_event == NULL && stream == NULL) {
+    memset(device_array, 0, sizeof(struct ArrowDeviceArray));
+    ArrowArrayMove(array, &device_array->array);
+    device_array->device_type = device->device_type;
+    device_array->device_id = device->device_id;
+    return NANOARROW_OK;
+  }
+
+  private_data = (struct ArrowDeviceCudaArrayPrivate*)ArrowMalloc(
+      sizeof(struct ArrowDeviceCudaArrayPrivate));
+  if (private_data == NULL) {
+    return ENOMEM;
+  }
+  if (ArrowDeviceCudaPush(device) != CUDA_SUCCESS) {
+    ArrowFree(private_data);
+    return EIO;
+  }
+  if (sync_event != NULL) {
+    event = *(CUevent*)sync_event;
+  } else {
+    result = kDriver.event_create(&event, CU_EVENT_DISABLE_TIMING);
+  }
+  if (result == CUDA_SUCCESS && stream != NULL) {
+    result = kDriver.event_record(event, *(CUstream*)stream);
+  }
+  if (result != CUDA_SUCCESS) {
+    /* An event this call created is destroyed; the caller's stays the caller's. */
+    if (sync_event == NULL && event != NULL) {
+      (void)kDriver.event_destroy(event);
+    }
+    ArrowDeviceCudaPop();
+    ArrowFree(private_data);
+    return EIO;
+  }
+  ArrowDeviceCudaPop();
+
+  private_data->device = device;
+  private_data->event = event;
+  ArrowArrayMove(array, &private_data->parent);
+  memset(device_array, 0, sizeof(struct ArrowDeviceArray));
+  device_array->array = private_data->parent;
+  device_array->array.release = ArrowDeviceCudaArrayRelease;
+  device_array->array.private_data = private_data;
+  device_array->device_type = device->device_type;
+  device_array->device_id = device->device_id;
+  device_array->sync_event = &private_data->event;
+  return NANOARROW_OK;
+}
+
+static ArrowErrorCode ArrowDeviceCudaArrayMove(struct ArrowDevice* device_src,
+                                               struct ArrowDeviceArray* src,
+                                               struct ArrowDevice* device_dst,
+                                               struct ArrowDeviceArray* dst) {
+  CUresult result;
+  if (src == NULL || dst == NULL || src->array.release == NULL) {
+    return EINVAL;
+  }
+  if (ArrowDeviceCudaIsOurs(device_src) && device_src == device_dst) {
+    ArrowDeviceArrayMove(src, dst);
+    return NANOARROW_OK;
+  }
+  /* Pinned and managed memory is readable by the host once the work is done. */
+  if (ArrowDeviceCudaIsOurs(device_src) && ArrowDeviceCudaIsHost(device_dst) &&
+      (device_src->device_type == ARROW_DEVICE_CUDA_HOST ||
+       device_src->device_type == ARROW_DEVICE_CUDA_MANAGED)) {
+    if (src->sync_event != NULL) {
+      if (ArrowDeviceCudaPush(device_src) != CUDA_SUCCESS) {
+        return EIO;
+      }
+      result = kDriver.event_synchronize(*(CUevent*)src->sync_event);
+      ArrowDeviceCudaPop();
+      if (result != CUDA_SUCCESS) {
+        return EIO;
+      }
+    }
+    ArrowDeviceArrayMove(src, dst);
+    /* The event stays owned by the array's release; the CPU has none. */
+    dst->sync_event = NULL;
+    dst->device_type = device_dst->device_type;
+    dst->device_id = device_dst->device_id;
+    return NANOARROW_OK;
+  }
+  return ENOTSUP;
+}
+
+static ArrowErrorCode ArrowDeviceCudaSynchronize(struct ArrowDevice* device,
+                                                 void* sync_event, void* stream,
+                                                 struct ArrowError* error) {
+  CUresult result = CUDA_SUCCESS;
+  const char* what = "";
+  if (!ArrowDeviceCudaIsOurs(device)) {
+    ArrowErrorSet(error, "not a CUDA device of this library");
+    return ENOTSUP;
+  }
+  if (sync_event == NULL && stream == NULL) {
+    return NANOARROW_OK;
+  }
+  if (ArrowDeviceCudaPush(device) != CUDA_SUCCESS) {
+    ArrowErrorSet(error, "cuCtxPushCurrent() failed for CUDA device %" PRId64,
+                  device->device_id);
+    return EIO;
+  }
+  if (sync_event != NULL && stream != NULL) {
+    what = "cuStreamWaitEvent()";
+    result = kDriver.stream_wait_event(*(CUstream*)stream, *(CUevent*)sync_event, 0);
+  } else if (sync_event != NULL) {
+    what = "cuEventSynchronize()";
+    result = kDriver.event_synchronize(*(CUevent*)sync_event);
+  } else {
+    what = "cuStreamSynchronize()";
+    result = kDriver.stream_synchronize(*(CUstream*)stream);
+  }
+  ArrowDeviceCudaPop();
+  if (result != CUDA_SUCCESS) {
+    ArrowErrorSet(error, "%s failed on CUDA device %" PRId64 ": %s", what,
+                  device->device_id, ArrowDeviceCudaErrorName(result));
+    return EIO;
+  }
+  return NANOARROW_OK;
+}
+
+/* The singletons outlive every caller: release does nothing. */
+static void ArrowDeviceCudaRelease(struct ArrowDevice* device) { (void)device; }
+
+static void ArrowDeviceCudaInitDevices(void) {
+  int i;
+  int k;
+  CUresult result;
+  size_t n = (size_t)kArrowDeviceCudaCount;
+
+  kArrowDeviceCudaDevices = (struct ArrowDevice*)ArrowMalloc(3 * n * sizeof(struct ArrowDevice));
+  kArrowDeviceCudaPrivates = (struct ArrowDeviceCudaPrivate*)ArrowMalloc(
+      n * sizeof(struct ArrowDeviceCudaPrivate));
+  if (kArrowDeviceCudaDevices == NULL || kArrowDeviceCudaPrivates == NULL) {
+    snprintf(kArrowDeviceCudaUnavailable, sizeof(kArrowDeviceCudaUnavailable),
+             "out of memory while listing CUDA devices");
+    goto fail;
+  }
+  for (i = 0; i < kArrowDeviceCudaCount; i++) {
+    struct ArrowDeviceCudaPrivate* private_data = kArrowDeviceCudaPrivates + i;
+    result = kDriver.device_get(&private_data->cu_device, i);
+    if (result == CUDA_SUCCESS) {
+      result = kDriver.primary_ctx_retain(&private_data->cu_context, private_data->cu_device);
+    }
+    if (result != CUDA_SUCCESS) {
+      snprintf(kArrowDeviceCudaUnavailable, sizeof(kArrowDeviceCudaUnavailable),
+               "CUDA device %d could not be opened: %s", i,
+               ArrowDeviceCudaErrorName(result));
+      goto fail;
+    }
+    for (k = 0; k < 3; k++) {
+      struct ArrowDevice* device = kArrowDeviceCudaDevices + 3 * i + k;
+      memset(device, 0, sizeof(struct ArrowDevice));
+      device->device_type = kArrowDeviceCudaTypes[k];
+      device->device_id = i;
+      device->array_init = ArrowDeviceCudaArrayInit;
+      device->array_move = ArrowDeviceCudaArrayMove;
+      device->buffer_init = ArrowDeviceCudaBufferInit;
+      device->buffer_move = NULL;
+      device->buffer_copy = ArrowDeviceCudaBufferCopy;
+      device->synchronize_event = ArrowDeviceCudaSynchronize;
+      device->release = ArrowDeviceCudaRelease;
+      device->private_data = private_data;
+    }
+  }
+  return;
+
+fail:
+  ArrowFree(kArrowDeviceCudaDevices);
+  ArrowFree(kArrowDeviceCudaPrivates);
+  kArrowDeviceCudaDevices = NULL;
+  kArrowDeviceCudaPrivates = NULL;
+  kArrowDeviceCudaCount = 0;
+}
+
+int ArrowDevicePrivateHaveCuda(void) { return 1; }
+
+static int ArrowDeviceCudaTypeIndex(ArrowDeviceType device_type) {
+  int k;
+  for (k = 0; k < 3; k++) {
+    if (kArrowDeviceCudaTypes[k] == device_type) {
+      return k;
+    }
+  }
+  return -1;
+}
+
+void ArrowDevicePrivateCudaUnavailable(ArrowDeviceType device_type, int64_t device_id,
+                                       char* out, size_t out_size) {
+  (void)pthread_once(&kArrowDeviceCudaOnce, ArrowDeviceCudaLoad);
+  if (kArrowDeviceCudaDevices == NULL) {
+    snprintf(out, out_size, "%s", kArrowDeviceCudaUnavailable);
+  } else if (ArrowDeviceCudaTypeIndex(device_type) < 0) {
+    snprintf(out, out_size, "device type %d is not a CUDA memory kind", (int)device_type);
+  } else if (device_id < 0 || device_id >= kArrowDeviceCudaCount) {
+    snprintf(out, out_size,
+             "there is no CUDA device %" PRId64 " (device ids go from 0 to %d)", device_id,
+             kArrowDeviceCudaCount - 1);
+  } else {
+    snprintf(out, out_size, "the CUDA device is available");
+  }
+}
+
+struct ArrowDevice* ArrowDeviceCuda(ArrowDeviceType device_type, int64_t device_id) {
+  int k = ArrowDeviceCudaTypeIndex(device_type);
+  if (k < 0) {
+    return NULL;
+  }
+  if (pthread_once(&kArrowDeviceCudaOnce, ArrowDeviceCudaLoad) != 0 ||
+      kArrowDeviceCudaDevices == NULL || device_id < 0 ||
+      device_id >= kArrowDeviceCudaCount) {
+    return NULL;
+  }
+  return kArrowDeviceCudaDevices + 3 * device_id + k;
+}
+
+#endif
 
 /* [bundle] src/device/device_stream.c */
 

@@ -190,9 +190,12 @@ ArrowErrorCode ArrowIpcFbbSetVector(struct ArrowIpcFbb* fbb,
  *
  * Only what Arrow's Schema.fbs / Message.fbs / File.fbs need: tables (through their
  * vtables), scalar and struct fields, vectors of scalars / structs / tables,
- * strings and unions. Every accessor re-checks what it reads against the buffer
- * (a failed check reads as "field absent"), and the verifier helpers report the
- * first violation with a message, so decoding never trusts the input.
+ * strings and unions. Fields are taken by key (ARROW_IPC_FBR_<TABLE>_<FIELD>), whose
+ * id and width come from one description of those schemas (flatbuf_fields.c), never
+ * from the caller. Every accessor re-checks what it reads against the buffer (a
+ * failed check reads as "field absent"), and the verifier helpers report the first
+ * violation with a message naming table and field, so decoding never trusts the
+ * input.
  *
  * Wire format recap: all integers are little-endian. The buffer starts with a
  * uint32 offset to the root table. A table starts with an int32 soffset; the
@@ -271,64 +274,262 @@ static inline int ArrowIpcFbrTableInit(const uint8_t* data, int64_t size, int64_
   return NANOARROW_OK;
 }
 
-/* Absolute position of field id holding field_size bytes, or -1 when absent or
- * not inside the table. */
-static inline int64_t ArrowIpcFbrFieldPos(const struct ArrowIpcFbrTable* table, int id,
-                                         int64_t field_size) {
-  int64_t field_offset;
-  if (id >= table->n_fields) return -1;
-  field_offset = ArrowIpcFbrLoadU16(table->data + table->vtable_pos + 4 + 2 * id);
-  if (field_offset == 0 || field_offset < 4 ||
-      field_offset + field_size > table->table_size) {
+/* ---- The fields of Arrow's flatbuffer tables (Schema.fbs, Message.fbs, File.fbs). ----
+ *
+ * One description per field of every table the format defines: its table, field id,
+ * name and kind (which gives its inline width). Readers and the verifier take a field
+ * by its ARROW_IPC_FBR_<TABLE>_<FIELD> key, so every read and every bounds check uses
+ * the width Arrow's schema declares (a bool is 1 byte, whatever order a builder chose
+ * and wherever its table ends). ArrowIpcPrivateFbrFields (flatbuf_fields.c) holds the
+ * descriptions. */
+
+/* Field kinds of the Arrow schemas; enums are stored as their underlying type. */
+enum ArrowIpcFbrKind {
+  ARROW_IPC_FBR_KIND_BOOL,          /* 1 byte, 0 or not */
+  ARROW_IPC_FBR_KIND_BYTE,          /* int8 */
+  ARROW_IPC_FBR_KIND_UBYTE,         /* uint8 (a union's type field) */
+  ARROW_IPC_FBR_KIND_SHORT,         /* int16 */
+  ARROW_IPC_FBR_KIND_INT,           /* int32 */
+  ARROW_IPC_FBR_KIND_LONG,          /* int64 */
+  ARROW_IPC_FBR_KIND_STRING,        /* uoffset to a string */
+  ARROW_IPC_FBR_KIND_TABLE,         /* uoffset to a table (a union's value too) */
+  ARROW_IPC_FBR_KIND_TABLE_VECTOR,  /* uoffset to [table] */
+  ARROW_IPC_FBR_KIND_INT_VECTOR,    /* uoffset to [int] */
+  ARROW_IPC_FBR_KIND_LONG_VECTOR,   /* uoffset to [long] */
+  ARROW_IPC_FBR_KIND_STRUCT16_VECTOR, /* uoffset to [FieldNode] or [Buffer] */
+  ARROW_IPC_FBR_KIND_BLOCK_VECTOR   /* uoffset to [Block] (24-byte structs) */
+};
+
+/* The tables, in the order of ArrowIpcPrivateFbrTables. */
+enum ArrowIpcFbrTableKey {
+  /* Message.fbs */
+  ARROW_IPC_FBR_T_MESSAGE,
+  ARROW_IPC_FBR_T_RECORD_BATCH,
+  ARROW_IPC_FBR_T_BODY_COMPRESSION,
+  ARROW_IPC_FBR_T_DICTIONARY_BATCH,
+  /* File.fbs */
+  ARROW_IPC_FBR_T_FOOTER,
+  /* Schema.fbs */
+  ARROW_IPC_FBR_T_SCHEMA,
+  ARROW_IPC_FBR_T_FIELD,
+  ARROW_IPC_FBR_T_KEY_VALUE,
+  ARROW_IPC_FBR_T_DICTIONARY_ENCODING,
+  ARROW_IPC_FBR_T_NULL,
+  ARROW_IPC_FBR_T_INT,
+  ARROW_IPC_FBR_T_FLOATING_POINT,
+  ARROW_IPC_FBR_T_BINARY,
+  ARROW_IPC_FBR_T_UTF8,
+  ARROW_IPC_FBR_T_BOOL,
+  ARROW_IPC_FBR_T_DECIMAL,
+  ARROW_IPC_FBR_T_DATE,
+  ARROW_IPC_FBR_T_TIME,
+  ARROW_IPC_FBR_T_TIMESTAMP,
+  ARROW_IPC_FBR_T_INTERVAL,
+  ARROW_IPC_FBR_T_LIST,
+  ARROW_IPC_FBR_T_STRUCT,
+  ARROW_IPC_FBR_T_UNION,
+  ARROW_IPC_FBR_T_FIXED_SIZE_BINARY,
+  ARROW_IPC_FBR_T_FIXED_SIZE_LIST,
+  ARROW_IPC_FBR_T_MAP,
+  ARROW_IPC_FBR_T_DURATION,
+  ARROW_IPC_FBR_T_LARGE_BINARY,
+  ARROW_IPC_FBR_T_LARGE_UTF8,
+  ARROW_IPC_FBR_T_LARGE_LIST,
+  ARROW_IPC_FBR_T_RUN_END_ENCODED,
+  ARROW_IPC_FBR_T_BINARY_VIEW,
+  ARROW_IPC_FBR_T_UTF8_VIEW,
+  ARROW_IPC_FBR_T_LIST_VIEW,
+  ARROW_IPC_FBR_T_LARGE_LIST_VIEW,
+  ARROW_IPC_FBR_T_COUNT
+};
+
+/* Every field, grouped by table in the order above and by id within a table. */
+enum ArrowIpcFbrFieldKey {
+  ARROW_IPC_FBR_MESSAGE_VERSION,
+  ARROW_IPC_FBR_MESSAGE_HEADER_TYPE,
+  ARROW_IPC_FBR_MESSAGE_HEADER,
+  ARROW_IPC_FBR_MESSAGE_BODY_LENGTH,
+  ARROW_IPC_FBR_MESSAGE_CUSTOM_METADATA,
+  ARROW_IPC_FBR_RECORD_BATCH_LENGTH,
+  ARROW_IPC_FBR_RECORD_BATCH_NODES,
+  ARROW_IPC_FBR_RECORD_BATCH_BUFFERS,
+  ARROW_IPC_FBR_RECORD_BATCH_COMPRESSION,
+  ARROW_IPC_FBR_RECORD_BATCH_VARIADIC_BUFFER_COUNTS,
+  ARROW_IPC_FBR_BODY_COMPRESSION_CODEC,
+  ARROW_IPC_FBR_BODY_COMPRESSION_METHOD,
+  ARROW_IPC_FBR_DICTIONARY_BATCH_ID,
+  ARROW_IPC_FBR_DICTIONARY_BATCH_DATA,
+  ARROW_IPC_FBR_DICTIONARY_BATCH_IS_DELTA,
+  ARROW_IPC_FBR_FOOTER_VERSION,
+  ARROW_IPC_FBR_FOOTER_SCHEMA,
+  ARROW_IPC_FBR_FOOTER_DICTIONARIES,
+  ARROW_IPC_FBR_FOOTER_RECORD_BATCHES,
+  ARROW_IPC_FBR_FOOTER_CUSTOM_METADATA,
+  ARROW_IPC_FBR_SCHEMA_ENDIANNESS,
+  ARROW_IPC_FBR_SCHEMA_FIELDS,
+  ARROW_IPC_FBR_SCHEMA_CUSTOM_METADATA,
+  ARROW_IPC_FBR_SCHEMA_FEATURES,
+  ARROW_IPC_FBR_FIELD_NAME,
+  ARROW_IPC_FBR_FIELD_NULLABLE,
+  ARROW_IPC_FBR_FIELD_TYPE_TYPE,
+  ARROW_IPC_FBR_FIELD_TYPE,
+  ARROW_IPC_FBR_FIELD_DICTIONARY,
+  ARROW_IPC_FBR_FIELD_CHILDREN,
+  ARROW_IPC_FBR_FIELD_CUSTOM_METADATA,
+  ARROW_IPC_FBR_KEY_VALUE_KEY,
+  ARROW_IPC_FBR_KEY_VALUE_VALUE,
+  ARROW_IPC_FBR_DICTIONARY_ENCODING_ID,
+  ARROW_IPC_FBR_DICTIONARY_ENCODING_INDEX_TYPE,
+  ARROW_IPC_FBR_DICTIONARY_ENCODING_IS_ORDERED,
+  ARROW_IPC_FBR_DICTIONARY_ENCODING_DICTIONARY_KIND,
+  ARROW_IPC_FBR_INT_BIT_WIDTH,
+  ARROW_IPC_FBR_INT_IS_SIGNED,
+  ARROW_IPC_FBR_FLOATING_POINT_PRECISION,
+  ARROW_IPC_FBR_DECIMAL_PRECISION,
+  ARROW_IPC_FBR_DECIMAL_SCALE,
+  ARROW_IPC_FBR_DECIMAL_BIT_WIDTH,
+  ARROW_IPC_FBR_DATE_UNIT,
+  ARROW_IPC_FBR_TIME_UNIT,
+  ARROW_IPC_FBR_TIME_BIT_WIDTH,
+  ARROW_IPC_FBR_TIMESTAMP_UNIT,
+  ARROW_IPC_FBR_TIMESTAMP_TIMEZONE,
+  ARROW_IPC_FBR_INTERVAL_UNIT,
+  ARROW_IPC_FBR_UNION_MODE,
+  ARROW_IPC_FBR_UNION_TYPE_IDS,
+  ARROW_IPC_FBR_FIXED_SIZE_BINARY_BYTE_WIDTH,
+  ARROW_IPC_FBR_FIXED_SIZE_LIST_LIST_SIZE,
+  ARROW_IPC_FBR_MAP_KEYS_SORTED,
+  ARROW_IPC_FBR_DURATION_UNIT,
+  ARROW_IPC_FBR_FIELD_COUNT
+};
+
+struct ArrowIpcFbrFieldSpec {
+  enum ArrowIpcFbrTableKey table;
+  int id;           /* The field's id (its vtable slot). */
+  const char* name; /* As Arrow's .fbs spells it. */
+  enum ArrowIpcFbrKind kind;
+};
+
+struct ArrowIpcFbrTableSpec {
+  const char* name;
+  /* The table's fields are the keys [first, first + n_fields). */
+  int first;
+  int n_fields;
+};
+
+#if defined(NANOARROW_NAMESPACE)
+#define ArrowIpcPrivateFbrFields NANOARROW_SYMBOL(ArrowIpcPrivateFbrFields)
+#define ArrowIpcPrivateFbrTables NANOARROW_SYMBOL(ArrowIpcPrivateFbrTables)
+#define ArrowIpcPrivateFbrTypeTables NANOARROW_SYMBOL(ArrowIpcPrivateFbrTypeTables)
+#endif
+
+extern const struct ArrowIpcFbrFieldSpec ArrowIpcPrivateFbrFields[ARROW_IPC_FBR_FIELD_COUNT];
+extern const struct ArrowIpcFbrTableSpec ArrowIpcPrivateFbrTables[ARROW_IPC_FBR_T_COUNT];
+
+/* The table of each member of Schema.fbs's union Type, by type id (1 = Null ... 26 =
+ * LargeListView); -1 for NONE (0) and ids beyond. */
+#define ARROW_IPC_FBR_N_TYPE_IDS 27
+extern const int ArrowIpcPrivateFbrTypeTables[ARROW_IPC_FBR_N_TYPE_IDS];
+
+/* Inline bytes of a field of this kind. */
+static inline int64_t ArrowIpcFbrKindWidth(enum ArrowIpcFbrKind kind) {
+  switch (kind) {
+    case ARROW_IPC_FBR_KIND_BOOL:
+    case ARROW_IPC_FBR_KIND_BYTE:
+    case ARROW_IPC_FBR_KIND_UBYTE:
+      return 1;
+    case ARROW_IPC_FBR_KIND_SHORT:
+      return 2;
+    case ARROW_IPC_FBR_KIND_LONG:
+      return 8;
+    default:
+      return 4; /* int and every uoffset */
+  }
+}
+
+static inline const char* ArrowIpcFbrKindName(enum ArrowIpcFbrKind kind) {
+  switch (kind) {
+    case ARROW_IPC_FBR_KIND_BOOL: return "bool";
+    case ARROW_IPC_FBR_KIND_BYTE: return "byte";
+    case ARROW_IPC_FBR_KIND_UBYTE: return "ubyte";
+    case ARROW_IPC_FBR_KIND_SHORT: return "short";
+    case ARROW_IPC_FBR_KIND_INT: return "int";
+    case ARROW_IPC_FBR_KIND_LONG: return "long";
+    case ARROW_IPC_FBR_KIND_STRING: return "string offset";
+    case ARROW_IPC_FBR_KIND_TABLE: return "table offset";
+    default: return "vector offset";
+  }
+}
+
+static inline const struct ArrowIpcFbrFieldSpec* ArrowIpcFbrSpec(enum ArrowIpcFbrFieldKey key) {
+  return &ArrowIpcPrivateFbrFields[key];
+}
+
+/* The vtable's offset for field id (0 = absent). */
+static inline int64_t ArrowIpcFbrFieldOffset(const struct ArrowIpcFbrTable* table, int id) {
+  if (id >= table->n_fields) return 0;
+  return ArrowIpcFbrLoadU16(table->data + table->vtable_pos + 4 + 2 * id);
+}
+
+/* Absolute position of a field, or -1 when absent or when its declared width does not
+ * fit in the table. */
+static inline int64_t ArrowIpcFbrFieldPos(const struct ArrowIpcFbrTable* table,
+                                         enum ArrowIpcFbrFieldKey key) {
+  const struct ArrowIpcFbrFieldSpec* spec = ArrowIpcFbrSpec(key);
+  int64_t field_offset = ArrowIpcFbrFieldOffset(table, spec->id);
+  if (field_offset < 4 || field_offset + ArrowIpcFbrKindWidth(spec->kind) > table->table_size) {
     return -1;
   }
   return table->pos + field_offset;
 }
 
-/* Whether the vtable names field id at all (present but malformed counts too). */
-static inline int ArrowIpcFbrHasField(const struct ArrowIpcFbrTable* table, int id) {
-  return id < table->n_fields &&
-         ArrowIpcFbrLoadU16(table->data + table->vtable_pos + 4 + 2 * id) != 0;
+/* Whether the vtable names the field at all (present but malformed counts too). */
+static inline int ArrowIpcFbrHasField(const struct ArrowIpcFbrTable* table,
+                                     enum ArrowIpcFbrFieldKey key) {
+  return ArrowIpcFbrFieldOffset(table, ArrowIpcFbrSpec(key)->id) != 0;
 }
 
-static inline int64_t ArrowIpcFbrGetInt64(const struct ArrowIpcFbrTable* table, int id,
-                                         int64_t default_value) {
-  int64_t pos = ArrowIpcFbrFieldPos(table, id, 8);
-  return pos < 0 ? default_value : ArrowIpcFbrLoadI64(table->data + pos);
+/* A scalar field read at its declared width (bool and ubyte unsigned, the others
+ * signed); default_value when absent or not inside the table. */
+static inline int64_t ArrowIpcFbrGetScalar(const struct ArrowIpcFbrTable* table,
+                                          enum ArrowIpcFbrFieldKey key,
+                                          int64_t default_value) {
+  int64_t pos = ArrowIpcFbrFieldPos(table, key);
+  const uint8_t* p;
+  if (pos < 0) return default_value;
+  p = table->data + pos;
+  switch (ArrowIpcFbrSpec(key)->kind) {
+    case ARROW_IPC_FBR_KIND_BOOL:
+    case ARROW_IPC_FBR_KIND_UBYTE:
+      return p[0];
+    case ARROW_IPC_FBR_KIND_BYTE:
+      return (int8_t)p[0];
+    case ARROW_IPC_FBR_KIND_SHORT:
+      return (int16_t)ArrowIpcFbrLoadU16(p);
+    case ARROW_IPC_FBR_KIND_INT:
+      return ArrowIpcFbrLoadI32(p);
+    case ARROW_IPC_FBR_KIND_LONG:
+      return ArrowIpcFbrLoadI64(p);
+    default:
+      return default_value;
+  }
 }
 
-static inline int32_t ArrowIpcFbrGetInt32(const struct ArrowIpcFbrTable* table, int id,
-                                         int32_t default_value) {
-  int64_t pos = ArrowIpcFbrFieldPos(table, id, 4);
-  return pos < 0 ? default_value : ArrowIpcFbrLoadI32(table->data + pos);
-}
-
-static inline int16_t ArrowIpcFbrGetInt16(const struct ArrowIpcFbrTable* table, int id,
-                                         int16_t default_value) {
-  int64_t pos = ArrowIpcFbrFieldPos(table, id, 2);
-  return pos < 0 ? default_value : (int16_t)ArrowIpcFbrLoadU16(table->data + pos);
-}
-
-static inline int8_t ArrowIpcFbrGetInt8(const struct ArrowIpcFbrTable* table, int id,
-                                       int8_t default_value) {
-  int64_t pos = ArrowIpcFbrFieldPos(table, id, 1);
-  return pos < 0 ? default_value : (int8_t)table->data[pos];
-}
-
-/* Follows the uoffset stored in field id; -1 when absent or out of bounds. */
+/* Follows the uoffset stored in an offset field; -1 when absent or out of bounds. */
 static inline int64_t ArrowIpcFbrGetOffsetTarget(const struct ArrowIpcFbrTable* table,
-                                                int id) {
-  int64_t pos = ArrowIpcFbrFieldPos(table, id, 4);
+                                                enum ArrowIpcFbrFieldKey key) {
+  int64_t pos = ArrowIpcFbrFieldPos(table, key);
   int64_t target;
   if (pos < 0) return -1;
   target = pos + (int64_t)ArrowIpcFbrLoadU32(table->data + pos);
   return target <= table->size - 4 ? target : -1;
 }
 
-/* The sub-table in field id: 1 when present and well-formed. */
-static inline int ArrowIpcFbrGetTable(const struct ArrowIpcFbrTable* table, int id,
+/* The sub-table in a table field: 1 when present and well-formed. */
+static inline int ArrowIpcFbrGetTable(const struct ArrowIpcFbrTable* table,
+                                     enum ArrowIpcFbrFieldKey key,
                                      struct ArrowIpcFbrTable* out) {
-  int64_t target = ArrowIpcFbrGetOffsetTarget(table, id);
+  int64_t target = ArrowIpcFbrGetOffsetTarget(table, key);
   return target >= 0 && ArrowIpcFbrTableInit(table->data, table->size, target, out) == 0;
 }
 
@@ -340,11 +541,32 @@ struct ArrowIpcFbrVector {
   int64_t n;
 };
 
-/* The vector in field id: 1 when present with all elements in bounds and aligned. */
-static inline int ArrowIpcFbrGetVector(const struct ArrowIpcFbrTable* table, int id,
-                                      int64_t elem_size, int64_t elem_align,
+/* Element size and alignment of a vector kind's elements. */
+static inline int64_t ArrowIpcFbrElementSize(enum ArrowIpcFbrKind kind, int64_t* align) {
+  switch (kind) {
+    case ARROW_IPC_FBR_KIND_LONG_VECTOR:
+      *align = 8;
+      return 8;
+    case ARROW_IPC_FBR_KIND_STRUCT16_VECTOR:
+      *align = 8;
+      return 16;
+    case ARROW_IPC_FBR_KIND_BLOCK_VECTOR:
+      *align = 8;
+      return 24;
+    default: /* tables (uoffsets) and ints */
+      *align = 4;
+      return 4;
+  }
+}
+
+/* The vector in a vector field: 1 when present with all elements in bounds and
+ * aligned. */
+static inline int ArrowIpcFbrGetVector(const struct ArrowIpcFbrTable* table,
+                                      enum ArrowIpcFbrFieldKey key,
                                       struct ArrowIpcFbrVector* out) {
-  int64_t target = ArrowIpcFbrGetOffsetTarget(table, id);
+  int64_t target = ArrowIpcFbrGetOffsetTarget(table, key);
+  int64_t elem_align;
+  int64_t elem_size = ArrowIpcFbrElementSize(ArrowIpcFbrSpec(key)->kind, &elem_align);
   int64_t n;
   if (target < 0 || (target % 4) != 0) return 0;
   n = ArrowIpcFbrLoadU32(table->data + target);
@@ -367,11 +589,12 @@ static inline int ArrowIpcFbrVectorTable(const struct ArrowIpcFbrVector* vector,
   return ArrowIpcFbrTableInit(vector->data, vector->size, target, out) == 0;
 }
 
-/* The NUL-terminated string in field id; data == NULL when absent or malformed. */
+/* The NUL-terminated string in a string field; data == NULL when absent or
+ * malformed. */
 static inline struct ArrowStringView ArrowIpcFbrGetString(
-    const struct ArrowIpcFbrTable* table, int id) {
+    const struct ArrowIpcFbrTable* table, enum ArrowIpcFbrFieldKey key) {
   struct ArrowStringView out;
-  int64_t target = ArrowIpcFbrGetOffsetTarget(table, id);
+  int64_t target = ArrowIpcFbrGetOffsetTarget(table, key);
   int64_t n;
   out.data = NULL;
   out.size_bytes = 0;
@@ -404,81 +627,119 @@ static inline void ArrowIpcFbrVerifierInit(struct ArrowIpcFbrVerifier* verifier,
   verifier->error = error;
 }
 
-static inline int ArrowIpcFbrVerifyTableAt(struct ArrowIpcFbrVerifier* verifier,
-                                          int64_t pos, int depth, const char* what,
-                                          struct ArrowIpcFbrTable* out) {
+/* The table at pos; what (and, when not NULL, "." field) names it in errors. */
+static inline int ArrowIpcFbrVerifyTableAtField(struct ArrowIpcFbrVerifier* verifier,
+                                               int64_t pos, int depth, const char* what,
+                                               const char* field,
+                                               struct ArrowIpcFbrTable* out) {
+  const char* dot = field != NULL ? "." : "";
+  if (field == NULL) field = "";
   if (depth > ARROW_IPC_FBR_MAX_DEPTH) {
-    ArrowErrorSet(verifier->error, "flatbuffer nesting deeper than %d at %s",
-                  ARROW_IPC_FBR_MAX_DEPTH, what);
+    ArrowErrorSet(verifier->error, "flatbuffer nesting deeper than %d at %s%s%s",
+                  ARROW_IPC_FBR_MAX_DEPTH, what, dot, field);
     return EINVAL;
   }
   if (--verifier->tables_left < 0) {
-    ArrowErrorSet(verifier->error, "flatbuffer has more tables than its size allows (%s)",
-                  what);
+    ArrowErrorSet(verifier->error,
+                  "flatbuffer has more tables than its size allows (%s%s%s)", what, dot,
+                  field);
     return EINVAL;
   }
   if (ArrowIpcFbrTableInit(verifier->data, verifier->size, pos, out) != 0) {
     ArrowErrorSet(verifier->error,
-                  "flatbuffer table %s at offset %ld is out of bounds or misaligned",
-                  what, (long)pos);
+                  "flatbuffer table %s%s%s at offset %ld is out of bounds or misaligned",
+                  what, dot, field, (long)pos);
     return EINVAL;
   }
   return NANOARROW_OK;
 }
 
-/* A present field must fit in its table. */
-static inline int ArrowIpcFbrVerifyScalar(struct ArrowIpcFbrVerifier* verifier,
-                                         const struct ArrowIpcFbrTable* table, int id,
-                                         int64_t field_size, const char* what) {
-  if (ArrowIpcFbrHasField(table, id) && ArrowIpcFbrFieldPos(table, id, field_size) < 0) {
-    ArrowErrorSet(verifier->error, "flatbuffer field %s does not fit in its table", what);
-    return EINVAL;
+static inline int ArrowIpcFbrVerifyTableAt(struct ArrowIpcFbrVerifier* verifier,
+                                          int64_t pos, int depth, const char* what,
+                                          struct ArrowIpcFbrTable* out) {
+  return ArrowIpcFbrVerifyTableAtField(verifier, pos, depth, what, NULL, out);
+}
+
+/* Every field of a table the schema names: each present one fits in the table at
+ * its declared width; strings and vectors of scalars or structs are in bounds.
+ * Sub-tables and vectors of tables are the caller's to follow. Fields with ids the
+ * schema does not know (a newer writer's) are ignored. */
+static inline int ArrowIpcFbrVerifyFields(struct ArrowIpcFbrVerifier* verifier,
+                                         const struct ArrowIpcFbrTable* table,
+                                         enum ArrowIpcFbrTableKey table_key) {
+  const struct ArrowIpcFbrTableSpec* tspec = &ArrowIpcPrivateFbrTables[table_key];
+  struct ArrowIpcFbrVector vec;
+  int k;
+  for (k = tspec->first; k < tspec->first + tspec->n_fields; k++) {
+    enum ArrowIpcFbrFieldKey key = (enum ArrowIpcFbrFieldKey)k;
+    const struct ArrowIpcFbrFieldSpec* spec = ArrowIpcFbrSpec(key);
+    int64_t offset = ArrowIpcFbrFieldOffset(table, spec->id);
+    int64_t width = ArrowIpcFbrKindWidth(spec->kind);
+    if (offset == 0) continue;
+    if (offset < 4 || offset + width > table->table_size) {
+      ArrowErrorSet(verifier->error,
+                    "flatbuffer field %s.%s (id %d, %s of %d byte%s) at offset %ld does "
+                    "not fit in its %ld-byte table",
+                    tspec->name, spec->name, spec->id, ArrowIpcFbrKindName(spec->kind),
+                    (int)width, width == 1 ? "" : "s", (long)offset,
+                    (long)table->table_size);
+      return EINVAL;
+    }
+    switch (spec->kind) {
+      case ARROW_IPC_FBR_KIND_STRING:
+        if (ArrowIpcFbrGetString(table, key).data == NULL) {
+          ArrowErrorSet(verifier->error,
+                        "flatbuffer string %s.%s is out of bounds or not NUL-terminated",
+                        tspec->name, spec->name);
+          return EINVAL;
+        }
+        break;
+      case ARROW_IPC_FBR_KIND_TABLE_VECTOR:
+      case ARROW_IPC_FBR_KIND_INT_VECTOR:
+      case ARROW_IPC_FBR_KIND_LONG_VECTOR:
+      case ARROW_IPC_FBR_KIND_STRUCT16_VECTOR:
+      case ARROW_IPC_FBR_KIND_BLOCK_VECTOR:
+        if (!ArrowIpcFbrGetVector(table, key, &vec)) {
+          ArrowErrorSet(verifier->error,
+                        "flatbuffer vector %s.%s is out of bounds, misaligned or too long",
+                        tspec->name, spec->name);
+          return EINVAL;
+        }
+        break;
+      case ARROW_IPC_FBR_KIND_TABLE:
+        if (ArrowIpcFbrGetOffsetTarget(table, key) < 0) {
+          ArrowErrorSet(verifier->error, "flatbuffer offset of %s.%s is out of bounds",
+                        tspec->name, spec->name);
+          return EINVAL;
+        }
+        break;
+      default:
+        break;
+    }
   }
   return NANOARROW_OK;
 }
 
-/* Optional sub-table: *present tells whether it exists. */
+/* Optional sub-table (after ArrowIpcFbrVerifyFields on its parent): *present tells
+ * whether it exists. */
 static inline int ArrowIpcFbrVerifySubTable(struct ArrowIpcFbrVerifier* verifier,
-                                           const struct ArrowIpcFbrTable* table, int id,
-                                           int depth, const char* what,
+                                           const struct ArrowIpcFbrTable* table,
+                                           enum ArrowIpcFbrFieldKey key, int depth,
                                            struct ArrowIpcFbrTable* out, int* present) {
+  const struct ArrowIpcFbrFieldSpec* spec = ArrowIpcFbrSpec(key);
+  const char* table_name = ArrowIpcPrivateFbrTables[spec->table].name;
   int64_t target;
   *present = 0;
-  if (!ArrowIpcFbrHasField(table, id)) return NANOARROW_OK;
-  target = ArrowIpcFbrGetOffsetTarget(table, id);
+  if (!ArrowIpcFbrHasField(table, key)) return NANOARROW_OK;
+  target = ArrowIpcFbrGetOffsetTarget(table, key);
   if (target < 0) {
-    ArrowErrorSet(verifier->error, "flatbuffer offset to %s is out of bounds", what);
+    ArrowErrorSet(verifier->error, "flatbuffer offset of %s.%s is out of bounds",
+                  table_name, spec->name);
     return EINVAL;
   }
-  NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyTableAt(verifier, target, depth, what, out));
+  NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyTableAtField(verifier, target, depth,
+                                                       table_name, spec->name, out));
   *present = 1;
-  return NANOARROW_OK;
-}
-
-static inline int ArrowIpcFbrVerifyVector(struct ArrowIpcFbrVerifier* verifier,
-                                         const struct ArrowIpcFbrTable* table, int id,
-                                         int64_t elem_size, int64_t elem_align,
-                                         const char* what, struct ArrowIpcFbrVector* out,
-                                         int* present) {
-  *present = 0;
-  if (!ArrowIpcFbrHasField(table, id)) return NANOARROW_OK;
-  if (!ArrowIpcFbrGetVector(table, id, elem_size, elem_align, out)) {
-    ArrowErrorSet(verifier->error,
-                  "flatbuffer vector %s is out of bounds, misaligned or too long", what);
-    return EINVAL;
-  }
-  *present = 1;
-  return NANOARROW_OK;
-}
-
-static inline int ArrowIpcFbrVerifyString(struct ArrowIpcFbrVerifier* verifier,
-                                         const struct ArrowIpcFbrTable* table, int id,
-                                         const char* what) {
-  if (ArrowIpcFbrHasField(table, id) && ArrowIpcFbrGetString(table, id).data == NULL) {
-    ArrowErrorSet(verifier->error,
-                  "flatbuffer string %s is out of bounds or not NUL-terminated", what);
-    return EINVAL;
-  }
   return NANOARROW_OK;
 }
 
@@ -518,6 +779,11 @@ static inline int ArrowIpcFbrVerifyString(struct ArrowIpcFbrVerifier* verifier,
 #define ArrowIpcPrivateInputStreamIsSeekableFile \
   NANOARROW_SYMBOL(ArrowIpcPrivateInputStreamIsSeekableFile)
 #define ArrowIpcPrivateConcatenate NANOARROW_SYMBOL(ArrowIpcPrivateConcatenate)
+#define ArrowIpcPrivateConcatenateInPlace NANOARROW_SYMBOL(ArrowIpcPrivateConcatenateInPlace)
+#define ArrowIpcPrivateConcatCanGrow NANOARROW_SYMBOL(ArrowIpcPrivateConcatCanGrow)
+#define ArrowIpcPrivateBuilderContentBytes \
+  NANOARROW_SYMBOL(ArrowIpcPrivateBuilderContentBytes)
+#define ArrowIpcPrivateDecoderHeldLimit NANOARROW_SYMBOL(ArrowIpcPrivateDecoderHeldLimit)
 #define ArrowIpcPrivateDecoderAdoptSchema \
   NANOARROW_SYMBOL(ArrowIpcPrivateDecoderAdoptSchema)
 #define ArrowIpcPrivateDictionariesSlot NANOARROW_SYMBOL(ArrowIpcPrivateDictionariesSlot)
@@ -684,6 +950,9 @@ void ArrowIpcPrivateOwnerRelease(struct ArrowIpcBatchOwner* owner);
 struct ArrowIpcSharedArray {
   ArrowIpcRefCount refcount;
   struct ArrowArray array;
+  /* Non-zero when array is a builder made by ArrowIpcPrivateConcatenate, which
+   * deltas may grow in place while nothing else refers to it. */
+  int growable;
 };
 
 /* out becomes an independent array tree over shared->array (one reference per
@@ -757,6 +1026,11 @@ struct ArrowIpcDictionaryEntry {
   struct ArrowIpcSharedArray* current;
   /* Bumped whenever current changes. */
   int64_t generation;
+  /* The bytes of current counted against the decoder's budget. */
+  int64_t held_bytes;
+  /* The level current was validated at (enum ArrowValidationLevel): record
+   * batches validated at this level or below look only at its length. */
+  int32_t validated_level;
 };
 
 /* The encodings held in an ArrowIpcDictionaryEncodings' buffer. */
@@ -787,6 +1061,12 @@ struct ArrowIpcDecoderPrivate {
   struct ArrowIpcDecompressor decompressor;
   /* Decompressed bytes a message body may declare (-1: the default ratio). */
   int64_t max_decompressed_bytes;
+  /* The budget of bytes kept across messages (-1: the default, tied to
+   * bytes_read), the bytes held now (the dictionaries' held_bytes), and the
+   * message bytes decoded so far (headers and bodies). */
+  int64_t max_held_bytes;
+  int64_t held_bytes;
+  int64_t bytes_read;
   struct ArrowIpcFooter footer;
 
   /* The last decoded header (points into the caller's data). */
@@ -867,6 +1147,27 @@ ArrowErrorCode ArrowIpcPrivateConcatenate(const struct ArrowSchema* schema,
                                           struct ArrowArrayView* old_view,
                                           struct ArrowArrayView* delta_view,
                                           struct ArrowArray* out, struct ArrowError* error);
+
+/* Appends delta_view (validated at FULL here) to builder, a result of
+ * ArrowIpcPrivateConcatenate that nothing else refers to (its values may move).
+ * *content_out receives the bytes builder's buffers then hold; over
+ * max_content_bytes, the append is undone (spare capacity released) and EOVERFLOW
+ * returned without a message. On any failure builder holds what it held before. */
+ArrowErrorCode ArrowIpcPrivateConcatenateInPlace(struct ArrowArray* builder,
+                                                 struct ArrowArrayView* delta_view,
+                                                 int64_t max_content_bytes,
+                                                 int64_t* content_out,
+                                                 struct ArrowError* error);
+
+/* Non-zero when deltas of values of type schema can be appended in place (no
+ * dictionary-encoded field inside the values). */
+int ArrowIpcPrivateConcatCanGrow(const struct ArrowSchema* schema);
+
+/* The bytes held by the buffers of a builder array (sizes, not capacities). */
+int64_t ArrowIpcPrivateBuilderContentBytes(const struct ArrowArray* builder);
+
+/* The decoder's budget of held bytes now (see ArrowIpcDecoderSetMaxHeldBytes). */
+int64_t ArrowIpcPrivateDecoderHeldLimit(const struct ArrowIpcDecoderPrivate* private_data);
 
 /* A read-only copy of in (fields, names, metadata, dictionaries) in one allocation,
  * released through out->release. For the library's own bookkeeping only: its children
@@ -1723,6 +2024,59 @@ static ArrowErrorCode IpcBatchExportView(struct IpcBatchContext* ctx, struct Arr
   return NANOARROW_OK;
 }
 
+/* ArrowArrayViewValidate of a batch whose dictionaries were validated when they
+ * were decoded (at validated_level; deltas as they were appended): the batch's
+ * indices are checked against stand-ins of the dictionaries' lengths, so that
+ * each batch costs its own size, not that of every dictionary it uses. */
+static ArrowErrorCode IpcBatchValidate(struct IpcBatchContext* ctx,
+                                       struct ArrowArrayView* result_view,
+                                       enum ArrowValidationLevel validation_level,
+                                       struct ArrowError* error) {
+  struct ArrowIpcTree* tree = ctx->tree;
+  struct ArrowArrayView* stand_ins;
+  struct ArrowArrayView** saved;
+  ArrowErrorCode result;
+  int64_t n = 0;
+  int64_t k;
+  if (tree->n_dictionary_fields == 0) {
+    return ArrowArrayViewValidate(result_view, validation_level, error);
+  }
+  stand_ins = (struct ArrowArrayView*)ArrowMalloc(
+      tree->n_dictionary_fields *
+      (int64_t)(sizeof(struct ArrowArrayView) + sizeof(struct ArrowArrayView*)));
+  if (stand_ins == NULL) {
+    /* Validating the dictionaries as well is slower, not wrong. */
+    return ArrowArrayViewValidate(result_view, validation_level, error);
+  }
+  saved = (struct ArrowArrayView**)(stand_ins + tree->n_dictionary_fields);
+  for (k = 0; k < tree->n_fields && n < tree->n_dictionary_fields; k++) {
+    struct ArrowIpcTreeField* field = &tree->fields[k];
+    struct ArrowArrayView* view = field->view;
+    if (field->dictionary_index < 0 || view == NULL || view->dictionary == NULL) continue;
+    if (ctx->private_data->dictionaries[field->dictionary_index].validated_level <
+        (int32_t)validation_level) {
+      continue;
+    }
+    ArrowArrayViewInitFromType(&stand_ins[n], NANOARROW_TYPE_NA);
+    stand_ins[n].length = view->dictionary->length;
+    stand_ins[n].null_count = view->dictionary->length;
+    saved[n] = view->dictionary;
+    view->dictionary = &stand_ins[n];
+    n++;
+  }
+  result = ArrowArrayViewValidate(result_view, validation_level, error);
+  /* Put back in the same order (a field appears once). */
+  for (k = 0, n = 0; k < tree->n_fields && n < tree->n_dictionary_fields; k++) {
+    struct ArrowIpcTreeField* field = &tree->fields[k];
+    if (field->view != NULL && field->view->dictionary == &stand_ins[n]) {
+      field->view->dictionary = saved[n];
+      n++;
+    }
+  }
+  ArrowFree(stand_ins);
+  return result;
+}
+
 /* Exports result_view (field k) with the owner's references set to the number of
  * nodes; the owner's decoding reference is gone either way. */
 static ArrowErrorCode IpcBatchExport(struct IpcBatchContext* ctx,
@@ -1981,6 +2335,15 @@ ArrowErrorCode ArrowIpcPrivateDecodeBatch(struct ArrowIpcDecoder* decoder,
     ArrowErrorSet(error, "body is NULL");
     return EINVAL;
   }
+  {
+    /* Bytes read so far, for the default budget of held bytes. */
+    struct ArrowIpcDecoderPrivate* counted =
+        (struct ArrowIpcDecoderPrivate*)decoder->private_data;
+    if (decoder->body_size_bytes > 0 &&
+        counted->bytes_read <= INT64_MAX - decoder->body_size_bytes) {
+      counted->bytes_read += decoder->body_size_bytes;
+    }
+  }
 
   memset(&ctx, 0, sizeof(ctx));
   IpcBatchSetLimits(&ctx, decoder);
@@ -2072,7 +2435,7 @@ ArrowErrorCode ArrowIpcPrivateDecodeBatch(struct ArrowIpcDecoder* decoder,
     /* Anything the quick checks could not vouch for gets the full treatment (and
      * its error message). */
     if (!(ctx.quick && ctx.quick_ok)) {
-      result = ArrowArrayViewValidate(result_view, validation_level, error);
+      result = IpcBatchValidate(&ctx, result_view, validation_level, error);
     }
   }
   if (result == NANOARROW_OK && out != NULL) {
@@ -2274,6 +2637,43 @@ ArrowErrorCode ArrowIpcPrivateDecoderDecodeShared(
 
 /* ---- Dictionary batches ---- */
 
+/* The bytes of the buffers of view and its children (dictionaries are counted
+ * with their own ids). */
+static int64_t IpcBatchViewContentBytes(const struct ArrowArrayView* view, int depth) {
+  int64_t total = 0;
+  int64_t i;
+  if (depth > NANOARROW_MAX_NESTING_DEPTH) return 0;
+  for (i = 0; i < NANOARROW_MAX_FIXED_BUFFERS; i++) total += view->buffer_views[i].size_bytes;
+  for (i = 0; i < view->n_variadic_buffers; i++) total += view->variadic_buffer_sizes[i];
+  for (i = 0; i < view->n_children; i++) {
+    total += IpcBatchViewContentBytes(view->children[i], depth + 1);
+  }
+  return total;
+}
+
+/* EINVAL: keeping a dictionary of new_held bytes beside the others' would take the
+ * decoder over its budget. */
+static ArrowErrorCode IpcBatchHeldError(const struct ArrowIpcDecoderPrivate* private_data,
+                                        int64_t id, int64_t others, int64_t new_held,
+                                        int64_t limit, struct ArrowError* error) {
+  int64_t held = new_held > INT64_MAX - others ? INT64_MAX : others + new_held;
+  if (private_data->max_held_bytes >= 0) {
+    ArrowErrorSet(error,
+                  "dictionary id %ld: the reader would hold %ld bytes of dictionaries, "
+                  "over its limit of %ld bytes (set by SetMaxHeldBytes)",
+                  (long)id, (long)held, (long)limit);
+  } else {
+    ArrowErrorSet(error,
+                  "dictionary id %ld: the reader would hold %ld bytes of dictionaries, "
+                  "over its limit of %ld bytes (the default: %d x the %ld message bytes "
+                  "read so far + %ld; SetMaxHeldBytes raises it)",
+                  (long)id, (long)held, (long)limit, NANOARROW_IPC_DEFAULT_HELD_BYTES_RATIO,
+                  (long)private_data->bytes_read,
+                  (long)NANOARROW_IPC_DEFAULT_HELD_BYTES_ALLOWANCE);
+  }
+  return EINVAL;
+}
+
 static ArrowErrorCode IpcBatchDecodeDictionary(struct ArrowIpcDecoder* decoder,
                                        const uint8_t* body, int64_t body_size,
                                        struct ArrowIpcSharedBlock* shared,
@@ -2285,8 +2685,13 @@ static ArrowErrorCode IpcBatchDecodeDictionary(struct ArrowIpcDecoder* decoder,
   struct ArrowIpcDictionaryEntry* entry = NULL;
   struct ArrowIpcSharedArray** slot = NULL;
   struct ArrowIpcSharedArray* holder;
+  struct ArrowArrayView* delta_view;
   struct ArrowArray values;
   ArrowErrorCode result;
+  int64_t limit;
+  int64_t others;
+  int64_t new_held = 0;
+  enum ArrowValidationLevel new_level;
   int64_t i;
 
   if (private_data->message == NULL ||
@@ -2318,6 +2723,31 @@ static ArrowErrorCode IpcBatchDecodeDictionary(struct ArrowIpcDecoder* decoder,
                                       body_size, shared, shared == NULL, 0, &values,
                                       validation_level, NULL, error);
   NANOARROW_RETURN_NOT_OK(result);
+  delta_view = entry->tree.view.children[0];
+  limit = ArrowIpcPrivateDecoderHeldLimit(private_data);
+  others = private_data->held_bytes - entry->held_bytes;
+
+  if (private_data->dictionary_batch.is_delta && entry->current != NULL &&
+      entry->current->array.length > 0 && entry->current->growable &&
+      ArrowIpcRefIsUnique(&entry->current->refcount)) {
+    /* Nothing handed out uses the current values: the delta goes in place. */
+    result = ArrowIpcPrivateConcatenateInPlace(&entry->current->array, delta_view,
+                                               limit - others, &new_held, error);
+    values.release(&values);
+    if (result == EOVERFLOW) {
+      return IpcBatchHeldError(private_data, entry->id, others, new_held, limit, error);
+    }
+    NANOARROW_RETURN_NOT_OK(result);
+    entry->generation++;
+    entry->held_bytes = new_held;
+    private_data->held_bytes = others + new_held;
+    if (slot != NULL) {
+      ArrowIpcRefAdd(&entry->current->refcount);
+      if (*slot != NULL) ArrowIpcPrivateSharedArrayRelease(*slot);
+      *slot = entry->current;
+    }
+    return NANOARROW_OK;
+  }
 
   holder = (struct ArrowIpcSharedArray*)ArrowMalloc(sizeof(struct ArrowIpcSharedArray));
   if (holder == NULL) {
@@ -2326,10 +2756,12 @@ static ArrowErrorCode IpcBatchDecodeDictionary(struct ArrowIpcDecoder* decoder,
     return ENOMEM;
   }
   ArrowIpcRefInit(&holder->refcount);
+  holder->growable = 0;
 
   if (private_data->dictionary_batch.is_delta && entry->current != NULL &&
       entry->current->array.length > 0) {
-    struct ArrowArrayView* delta_view = entry->tree.view.children[0];
+    /* A copy of the current values with the delta appended, in storage that
+     * later deltas can grow. */
     struct ArrowArrayView old_view;
     ArrowArrayViewInitFromType(&old_view, NANOARROW_TYPE_UNINITIALIZED);
     result = ArrowArrayViewInitFromSchema(&old_view, entry->tree.schema.children[0], error);
@@ -2346,13 +2778,26 @@ static ArrowErrorCode IpcBatchDecodeDictionary(struct ArrowIpcDecoder* decoder,
       ArrowFree(holder);
       return result;
     }
+    holder->growable = ArrowIpcPrivateConcatCanGrow(entry->tree.schema.children[0]);
+    new_held = ArrowIpcPrivateBuilderContentBytes(&holder->array);
+    /* Validated at FULL, the old values and the delta first. */
+    new_level = NANOARROW_VALIDATION_LEVEL_FULL;
   } else {
+    new_held = IpcBatchViewContentBytes(delta_view, 0);
+    new_level = validation_level;
     ArrowArrayMove(&values, &holder->array);
   }
 
+  if (new_held > limit - others) {
+    ArrowIpcPrivateSharedArrayRelease(holder);
+    return IpcBatchHeldError(private_data, entry->id, others, new_held, limit, error);
+  }
   if (entry->current != NULL) ArrowIpcPrivateSharedArrayRelease(entry->current);
   entry->current = holder;
   entry->generation++;
+  entry->held_bytes = new_held;
+  entry->validated_level = (int32_t)new_level;
+  private_data->held_bytes = others + new_held;
   if (slot != NULL) {
     ArrowIpcRefAdd(&holder->refcount);
     if (*slot != NULL) ArrowIpcPrivateSharedArrayRelease(*slot);
@@ -3067,7 +3512,6 @@ static ArrowErrorCode IpcConcatAppendBinaryView(struct ArrowArray* out,
       NANOARROW_RETURN_NOT_OK(ArrowBufferAppend(&private_data->variadic_buffers[base + i],
                                                 view->variadic_buffers[i], size_bytes));
     }
-    private_data->variadic_buffer_sizes[base + i] = size_bytes;
   }
   return NANOARROW_OK;
 }
@@ -3251,6 +3695,192 @@ ArrowErrorCode ArrowIpcPrivateConcatenate(const struct ArrowSchema* schema,
     ArrowErrorSet(error, "out of memory concatenating a dictionary delta");
   }
   if (result != NANOARROW_OK) ArrowArrayRelease(out);
+  return result;
+}
+
+/* ---- Appending in place ----
+ *
+ * A dictionary that received a delta is a builder array (ArrowArrayInitFromSchema)
+ * whose buffers grow geometrically (ArrowBufferReserve doubles the capacity), so a
+ * delta appended to it costs its own size plus, once per doubling, a copy of what
+ * is there: n deltas cost O(total size), not O(n x total size). Before appending,
+ * the size of every node is noted so that a failed append can be undone. */
+
+/* What one node of a builder held before an append. */
+struct IpcConcatMark {
+  int64_t length;
+  int64_t null_count;
+  int64_t bitmap_bits;
+  int64_t sizes[NANOARROW_MAX_FIXED_BUFFERS];
+  int32_t n_variadic;
+};
+
+NANOARROW_COLD
+static int64_t IpcConcatCountNodes(const struct ArrowArray* array, int depth) {
+  int64_t n = 1;
+  int64_t i;
+  if (depth > NANOARROW_MAX_NESTING_DEPTH) return -1;
+  for (i = 0; i < array->n_children; i++) {
+    int64_t n_child = IpcConcatCountNodes(array->children[i], depth + 1);
+    if (n_child < 0) return -1;
+    n += n_child;
+  }
+  return n;
+}
+
+NANOARROW_COLD
+static void IpcConcatMarkNodes(const struct ArrowArray* array, struct IpcConcatMark* marks,
+                               int64_t* k) {
+  const struct ArrowArrayPrivateData* private_data =
+      (const struct ArrowArrayPrivateData*)array->private_data;
+  struct IpcConcatMark* mark = &marks[(*k)++];
+  int64_t i;
+  mark->length = array->length;
+  mark->null_count = array->null_count;
+  mark->bitmap_bits = private_data->bitmap.size_bits;
+  mark->sizes[0] = private_data->bitmap.buffer.size_bytes;
+  for (i = 1; i < NANOARROW_MAX_FIXED_BUFFERS; i++) {
+    mark->sizes[i] = private_data->buffers[i - 1].size_bytes;
+  }
+  mark->n_variadic = private_data->n_variadic_buffers;
+  for (i = 0; i < array->n_children; i++) IpcConcatMarkNodes(array->children[i], marks, k);
+}
+
+/* Puts every node back as marked; shrink also gives the spare capacity back. */
+NANOARROW_COLD
+static void IpcConcatRestoreNodes(struct ArrowArray* array, const struct IpcConcatMark* marks,
+                                  int64_t* k, int shrink) {
+  struct ArrowArrayPrivateData* private_data =
+      (struct ArrowArrayPrivateData*)array->private_data;
+  const struct IpcConcatMark* mark = &marks[(*k)++];
+  int64_t i;
+  array->length = mark->length;
+  array->null_count = mark->null_count;
+  private_data->bitmap.size_bits = mark->bitmap_bits;
+  (void)ArrowBufferResize(&private_data->bitmap.buffer, mark->sizes[0], (char)shrink);
+  for (i = 1; i < NANOARROW_MAX_FIXED_BUFFERS; i++) {
+    (void)ArrowBufferResize(&private_data->buffers[i - 1], mark->sizes[i], (char)shrink);
+  }
+  for (i = mark->n_variadic; i < private_data->n_variadic_buffers; i++) {
+    ArrowBufferReset(&private_data->variadic_buffers[i]);
+  }
+  private_data->n_variadic_buffers = mark->n_variadic;
+  for (i = 0; i < array->n_children; i++) {
+    IpcConcatRestoreNodes(array->children[i], marks, k, shrink);
+  }
+}
+
+NANOARROW_COLD
+static int64_t IpcConcatContentBytes(const struct ArrowArray* array) {
+  const struct ArrowArrayPrivateData* private_data =
+      (const struct ArrowArrayPrivateData*)array->private_data;
+  int64_t total = private_data->bitmap.buffer.size_bytes;
+  int64_t i;
+  for (i = 0; i < NANOARROW_MAX_FIXED_BUFFERS - 1; i++) {
+    total += private_data->buffers[i].size_bytes;
+  }
+  for (i = 0; i < private_data->n_variadic_buffers; i++) {
+    total += private_data->variadic_buffers[i].size_bytes;
+  }
+  for (i = 0; i < array->n_children; i++) total += IpcConcatContentBytes(array->children[i]);
+  return total;
+}
+
+/* At most the bytes appending view adds to a builder: its buffers (offsets, run
+ * ends and bitmaps rebased or realigned are no larger, give or take a byte) and a
+ * validity bitmap for every node, which the builder always has. */
+NANOARROW_COLD
+static int64_t IpcConcatAppendBound(const struct ArrowArrayView* view, int depth) {
+  int64_t total = 0;
+  int64_t i;
+  if (depth > NANOARROW_MAX_NESTING_DEPTH) return 0;
+  for (i = 0; i < NANOARROW_MAX_FIXED_BUFFERS; i++) total += view->buffer_views[i].size_bytes;
+  for (i = 0; i < view->n_variadic_buffers; i++) total += view->variadic_buffer_sizes[i];
+  total += view->length / 8 + 2;
+  for (i = 0; i < view->n_children; i++) {
+    total += IpcConcatAppendBound(view->children[i], depth + 1);
+  }
+  return total;
+}
+
+int64_t ArrowIpcPrivateBuilderContentBytes(const struct ArrowArray* builder) {
+  return IpcConcatContentBytes(builder);
+}
+
+int ArrowIpcPrivateConcatCanGrow(const struct ArrowSchema* schema) {
+  int64_t i;
+  if (schema->dictionary != NULL) return 0;
+  for (i = 0; i < schema->n_children; i++) {
+    if (!ArrowIpcPrivateConcatCanGrow(schema->children[i])) return 0;
+  }
+  return 1;
+}
+
+NANOARROW_COLD
+ArrowErrorCode ArrowIpcPrivateConcatenateInPlace(struct ArrowArray* builder,
+                                                 struct ArrowArrayView* delta_view,
+                                                 int64_t max_content_bytes,
+                                                 int64_t* content_out,
+                                                 struct ArrowError* error) {
+  struct ArrowError local_error;
+  struct IpcConcatMark* marks;
+  int64_t n_nodes;
+  int64_t k = 0;
+  int shrink = 0;
+  ArrowErrorCode result;
+
+  *content_out = IpcConcatContentBytes(builder);
+  local_error.message[0] = '\0';
+  result = ArrowArrayViewValidate(delta_view, NANOARROW_VALIDATION_LEVEL_FULL, &local_error);
+  if (result != NANOARROW_OK) {
+    ArrowErrorSet(error, "dictionary delta: %s", local_error.message);
+    return result;
+  }
+  /* Refused before anything grows when it cannot fit. */
+  if (IpcConcatAppendBound(delta_view, 0) > max_content_bytes - *content_out) {
+    *content_out += IpcConcatAppendBound(delta_view, 0);
+    return EOVERFLOW;
+  }
+  n_nodes = IpcConcatCountNodes(builder, 0);
+  if (n_nodes < 0) {
+    ArrowErrorSet(error, "dictionary nested more than %d levels deep",
+                  NANOARROW_MAX_NESTING_DEPTH);
+    return EINVAL;
+  }
+  marks = (struct IpcConcatMark*)ArrowMalloc(n_nodes * (int64_t)sizeof(struct IpcConcatMark));
+  if (marks == NULL) {
+    ArrowErrorSet(error, "out of memory concatenating a dictionary delta");
+    return ENOMEM;
+  }
+  IpcConcatMarkNodes(builder, marks, &k);
+
+  /* The current values were checked when they became this builder, and every
+   * append keeps them valid (offsets, run ends and view buffer indexes are rebased
+   * with range checks), so only the delta is validated element by element. */
+  result = IpcConcatAppend(builder, delta_view, 0, delta_view->length, 0, 0, error);
+  if (result == NANOARROW_OK) {
+    *content_out = IpcConcatContentBytes(builder);
+    if (*content_out > max_content_bytes) {
+      result = EOVERFLOW;
+      shrink = 1;
+    }
+  } else if (result == ERANGE) {
+    ArrowErrorSet(error, "concatenated dictionary exceeds its offsets' or run ends' range");
+  } else if (result == ENOMEM) {
+    ArrowErrorSet(error, "out of memory concatenating a dictionary delta");
+  }
+  if (result != NANOARROW_OK) {
+    k = 0;
+    IpcConcatRestoreNodes(builder, marks, &k, shrink);
+  }
+  ArrowFree(marks);
+  /* Points the exported buffers at the (possibly moved) storage. */
+  if (ArrowArrayFinishBuilding(builder, NANOARROW_VALIDATION_LEVEL_DEFAULT, &local_error) !=
+          NANOARROW_OK &&
+      result == NANOARROW_OK) {
+    ArrowErrorSet(error, "dictionary with its delta appended: %s", local_error.message);
+    result = EINVAL;
+  }
   return result;
 }
 
@@ -3585,6 +4215,8 @@ static ArrowErrorCode IpcDecoderRegisterDictionary(struct ArrowIpcDecoderPrivate
   entry->id = id;
   entry->current = NULL;
   entry->generation = 0;
+  entry->held_bytes = 0;
+  entry->validated_level = NANOARROW_VALIDATION_LEVEL_NONE;
   {
     /* The dictionary batch holds one column of the value type. */
     struct ArrowSchema wrapper;
@@ -3615,6 +4247,7 @@ static void IpcDecoderResetDictionaries(struct ArrowIpcDecoderPrivate* private_d
   ArrowFree(private_data->dictionaries);
   private_data->dictionaries = NULL;
   private_data->n_dictionaries = 0;
+  private_data->held_bytes = 0;
   ArrowIpcDictionaryEncodingsReset(&private_data->encodings);
 }
 
@@ -3634,6 +4267,7 @@ ArrowErrorCode ArrowIpcDecoderInit(struct ArrowIpcDecoder* decoder) {
   ArrowIpcDictionaryEncodingsInit(&private_data->encodings);
   private_data->body_endianness = NANOARROW_IPC_ENDIANNESS_UNINITIALIZED;
   private_data->max_decompressed_bytes = -1;
+  private_data->max_held_bytes = -1;
   if (ArrowIpcSerialDecompressor(&private_data->decompressor) != NANOARROW_OK) {
     ArrowFree(private_data);
     return ENOMEM;
@@ -3674,6 +4308,35 @@ ArrowErrorCode ArrowIpcDecoderSetMaxDecompressedBytes(struct ArrowIpcDecoder* de
   struct ArrowIpcDecoderPrivate* private_data = IpcDecoderGetPrivate(decoder);
   if (private_data == NULL || max_bytes < -1) return EINVAL;
   private_data->max_decompressed_bytes = max_bytes;
+  return NANOARROW_OK;
+}
+
+ArrowErrorCode ArrowIpcDecoderSetMaxHeldBytes(struct ArrowIpcDecoder* decoder,
+                                              int64_t max_bytes) {
+  struct ArrowIpcDecoderPrivate* private_data = IpcDecoderGetPrivate(decoder);
+  if (private_data == NULL || max_bytes < -1) return EINVAL;
+  private_data->max_held_bytes = max_bytes;
+  return NANOARROW_OK;
+}
+
+int64_t ArrowIpcPrivateDecoderHeldLimit(const struct ArrowIpcDecoderPrivate* private_data) {
+  if (private_data->max_held_bytes >= 0) return private_data->max_held_bytes;
+  if (private_data->bytes_read > (INT64_MAX - NANOARROW_IPC_DEFAULT_HELD_BYTES_ALLOWANCE) /
+                                     NANOARROW_IPC_DEFAULT_HELD_BYTES_RATIO) {
+    return INT64_MAX;
+  }
+  return NANOARROW_IPC_DEFAULT_HELD_BYTES_RATIO * private_data->bytes_read +
+         NANOARROW_IPC_DEFAULT_HELD_BYTES_ALLOWANCE;
+}
+
+ArrowErrorCode ArrowIpcDecoderGetHeldBytes(struct ArrowIpcDecoder* decoder,
+                                           int64_t* held_bytes, int64_t* max_held_bytes) {
+  struct ArrowIpcDecoderPrivate* private_data = IpcDecoderGetPrivate(decoder);
+  if (private_data == NULL) return EINVAL;
+  if (held_bytes != NULL) *held_bytes = private_data->held_bytes;
+  if (max_held_bytes != NULL) {
+    *max_held_bytes = ArrowIpcPrivateDecoderHeldLimit(private_data);
+  }
   return NANOARROW_OK;
 }
 
@@ -3733,9 +4396,9 @@ ArrowErrorCode ArrowIpcDecoderPeekHeader(struct ArrowIpcDecoder* decoder,
 static ArrowErrorCode IpcDecoderReadMessageBasics(struct ArrowIpcDecoder* decoder,
                                         const struct ArrowIpcFbrTable* message,
                                         struct ArrowError* error) {
-  int16_t version = ArrowIpcFbrGetInt16(message, 0, 0);
-  int header_type = (uint8_t)ArrowIpcFbrGetInt8(message, 1, 0);
-  int64_t body_length = ArrowIpcFbrGetInt64(message, 3, 0);
+  int16_t version = (int16_t)ArrowIpcFbrGetScalar(message, ARROW_IPC_FBR_MESSAGE_VERSION, 0);
+  int header_type = (int)ArrowIpcFbrGetScalar(message, ARROW_IPC_FBR_MESSAGE_HEADER_TYPE, 0);
+  int64_t body_length = ArrowIpcFbrGetScalar(message, ARROW_IPC_FBR_MESSAGE_BODY_LENGTH, 0);
   if (version < 0 || version > 4) {
     ArrowErrorSet(error, "unknown metadata version %d", (int)version);
     return EINVAL;
@@ -3791,21 +4454,22 @@ static ArrowErrorCode IpcDecoderReadBatchHeader(struct ArrowIpcDecoder* decoder,
                                       struct ArrowError* error) {
   struct ArrowIpcFbrTable compression;
   out->table = *rb;
-  out->length = ArrowIpcFbrGetInt64(rb, 0, 0);
+  out->length = ArrowIpcFbrGetScalar(rb, ARROW_IPC_FBR_RECORD_BATCH_LENGTH, 0);
   if (out->length < 0) {
     ArrowErrorSet(error, "record batch length %ld is negative", (long)out->length);
     return EINVAL;
   }
-  if (!ArrowIpcFbrGetVector(rb, 1, 16, 8, &out->nodes)) out->nodes.n = 0;
-  if (!ArrowIpcFbrGetVector(rb, 2, 16, 8, &out->buffers)) out->buffers.n = 0;
-  out->has_variadic_counts = ArrowIpcFbrGetVector(rb, 4, 8, 8, &out->variadic_counts);
+  if (!ArrowIpcFbrGetVector(rb, ARROW_IPC_FBR_RECORD_BATCH_NODES, &out->nodes)) out->nodes.n = 0;
+  if (!ArrowIpcFbrGetVector(rb, ARROW_IPC_FBR_RECORD_BATCH_BUFFERS, &out->buffers)) out->buffers.n = 0;
+  out->has_variadic_counts = ArrowIpcFbrGetVector(rb, ARROW_IPC_FBR_RECORD_BATCH_VARIADIC_BUFFER_COUNTS, &out->variadic_counts);
   if (!out->has_variadic_counts) out->variadic_counts.n = 0;
   decoder->codec = NANOARROW_IPC_COMPRESSION_TYPE_NONE;
-  if (ArrowIpcFbrGetTable(rb, 3, &compression)) {
-    int8_t codec = ArrowIpcFbrGetInt8(&compression, 0, 0);
-    if (ArrowIpcFbrGetInt8(&compression, 1, 0) != 0) {
+  if (ArrowIpcFbrGetTable(rb, ARROW_IPC_FBR_RECORD_BATCH_COMPRESSION, &compression)) {
+    int64_t codec = ArrowIpcFbrGetScalar(&compression, ARROW_IPC_FBR_BODY_COMPRESSION_CODEC, 0);
+    int64_t method = ArrowIpcFbrGetScalar(&compression, ARROW_IPC_FBR_BODY_COMPRESSION_METHOD, 0);
+    if (method != 0) {
       ArrowErrorSet(error, "unknown body compression method %d",
-                    (int)ArrowIpcFbrGetInt8(&compression, 1, 0));
+                    (int)method);
       return ENOTSUP;
     }
     switch (codec) {
@@ -3820,14 +4484,15 @@ static ArrowErrorCode IpcDecoderReadBatchHeader(struct ArrowIpcDecoder* decoder,
 }
 
 /* Dictionary ids of a Schema's Fields in pre-order (the order trees use). */
-static ArrowErrorCode IpcDecoderCollectIds(const struct ArrowIpcFbrTable* table, int children_id,
+static ArrowErrorCode IpcDecoderCollectIds(const struct ArrowIpcFbrTable* table,
+                                 enum ArrowIpcFbrFieldKey children_key,
                                  struct ArrowBuffer* ids, int depth,
                                  struct ArrowError* error) {
   struct ArrowIpcFbrVector vec;
   struct ArrowIpcFbrTable field;
   struct ArrowIpcFbrTable dictionary;
   int64_t i;
-  if (!ArrowIpcFbrGetVector(table, children_id, 4, 4, &vec)) return NANOARROW_OK;
+  if (!ArrowIpcFbrGetVector(table, children_key, &vec)) return NANOARROW_OK;
   /* Fields at depth d are children of this call's table; the same limit (and
    * message) as schema decoding, which would refuse them next. */
   if (vec.n > 0 && depth > NANOARROW_MAX_NESTING_DEPTH) {
@@ -3839,14 +4504,15 @@ static ArrowErrorCode IpcDecoderCollectIds(const struct ArrowIpcFbrTable* table,
       ArrowErrorSet(error, "invalid Field table in schema");
       return EINVAL;
     }
-    if (ArrowIpcFbrGetTable(&field, 4, &dictionary)) {
-      if (ArrowBufferAppendInt64(ids, ArrowIpcFbrGetInt64(&dictionary, 0, 0)) !=
+    if (ArrowIpcFbrGetTable(&field, ARROW_IPC_FBR_FIELD_DICTIONARY, &dictionary)) {
+      if (ArrowBufferAppendInt64(
+              ids, ArrowIpcFbrGetScalar(&dictionary, ARROW_IPC_FBR_DICTIONARY_ENCODING_ID, 0)) !=
           NANOARROW_OK) {
         ArrowErrorSet(error, "out of memory collecting dictionary ids");
         return ENOMEM;
       }
     }
-    NANOARROW_RETURN_NOT_OK(IpcDecoderCollectIds(&field, 5, ids, depth + 1, error));
+    NANOARROW_RETURN_NOT_OK(IpcDecoderCollectIds(&field, ARROW_IPC_FBR_FIELD_CHILDREN, ids, depth + 1, error));
   }
   return NANOARROW_OK;
 }
@@ -3857,18 +4523,18 @@ static ArrowErrorCode IpcDecoderReadSchemaBasics(struct ArrowIpcDecoder* decoder
   struct ArrowIpcDecoderPrivate* private_data = IpcDecoderGetPrivate(decoder);
   struct ArrowIpcFbrVector features;
   int64_t i;
-  decoder->endianness = ArrowIpcFbrGetInt16(schema, 0, 0) == 0
+  decoder->endianness = ArrowIpcFbrGetScalar(schema, ARROW_IPC_FBR_SCHEMA_ENDIANNESS, 0) == 0
                             ? NANOARROW_IPC_ENDIANNESS_LITTLE
                             : NANOARROW_IPC_ENDIANNESS_BIG;
   decoder->feature_flags = 0;
-  if (ArrowIpcFbrGetVector(schema, 3, 8, 8, &features)) {
+  if (ArrowIpcFbrGetVector(schema, ARROW_IPC_FBR_SCHEMA_FEATURES, &features)) {
     for (i = 0; i < features.n; i++) {
       decoder->feature_flags |=
           (int32_t)(ArrowIpcFbrLoadI64(features.data + features.pos + 8 * i) & 3);
     }
   }
   private_data->schema_ids.size_bytes = 0;
-  return IpcDecoderCollectIds(schema, 1, &private_data->schema_ids, 0, error);
+  return IpcDecoderCollectIds(schema, ARROW_IPC_FBR_SCHEMA_FIELDS, &private_data->schema_ids, 0, error);
 }
 
 /* A DictionaryBatch's counts are those of its id's value type (an id the schema
@@ -3909,7 +4575,7 @@ ArrowErrorCode ArrowIpcDecoderDecodeHeader(struct ArrowIpcDecoder* decoder,
                   (int)decoder->metadata_version + 1);
     return ENOTSUP;
   }
-  if (!ArrowIpcFbrGetTable(&message, 2, &private_data->header_table)) {
+  if (!ArrowIpcFbrGetTable(&message, ARROW_IPC_FBR_MESSAGE_HEADER, &private_data->header_table)) {
     ArrowErrorSet(error, "Message has no header");
     return EINVAL;
   }
@@ -3928,10 +4594,13 @@ ArrowErrorCode ArrowIpcDecoderDecodeHeader(struct ArrowIpcDecoder* decoder,
       }
       break;
     case NANOARROW_IPC_MESSAGE_TYPE_DICTIONARY_BATCH:
-      private_data->dictionary_batch.id = ArrowIpcFbrGetInt64(&private_data->header_table, 0, 0);
+      private_data->dictionary_batch.id = ArrowIpcFbrGetScalar(
+          &private_data->header_table, ARROW_IPC_FBR_DICTIONARY_BATCH_ID, 0);
       private_data->dictionary_batch.is_delta =
-          ArrowIpcFbrGetInt8(&private_data->header_table, 2, 0) != 0;
-      if (!ArrowIpcFbrGetTable(&private_data->header_table, 1, &data_table)) {
+          ArrowIpcFbrGetScalar(&private_data->header_table,
+                               ARROW_IPC_FBR_DICTIONARY_BATCH_IS_DELTA, 0) != 0;
+      if (!ArrowIpcFbrGetTable(&private_data->header_table, ARROW_IPC_FBR_DICTIONARY_BATCH_DATA,
+                               &data_table)) {
         ArrowErrorSet(error, "DictionaryBatch has no data");
         return EINVAL;
       }
@@ -3947,6 +4616,10 @@ ArrowErrorCode ArrowIpcDecoderDecodeHeader(struct ArrowIpcDecoder* decoder,
 
   private_data->message = data.data.as_uint8;
   private_data->message_size = decoder->header_size_bytes;
+  /* Bytes read so far, for the default budget (bodies count when decoded). */
+  if (private_data->bytes_read <= INT64_MAX - decoder->header_size_bytes) {
+    private_data->bytes_read += decoder->header_size_bytes;
+  }
   return NANOARROW_OK;
 }
 
@@ -4413,12 +5086,13 @@ ArrowErrorCode ArrowIpcDecoderVerifyFooter(struct ArrowIpcDecoder* decoder,
 }
 
 NANOARROW_COLD
-static ArrowErrorCode IpcDecoderReadBlocks(const struct ArrowIpcFbrTable* footer, int id,
+static ArrowErrorCode IpcDecoderReadBlocks(const struct ArrowIpcFbrTable* footer,
+                                 enum ArrowIpcFbrFieldKey key,
                                  struct ArrowBuffer* out, struct ArrowError* error) {
   struct ArrowIpcFbrVector vec;
   int64_t i;
   out->size_bytes = 0;
-  if (!ArrowIpcFbrGetVector(footer, id, 24, 8, &vec)) return NANOARROW_OK;
+  if (!ArrowIpcFbrGetVector(footer, key, &vec)) return NANOARROW_OK;
   if (ArrowBufferReserve(out, vec.n * (int64_t)sizeof(struct ArrowIpcFileBlock)) != 0) {
     ArrowErrorSet(error, "out of memory");
     return ENOMEM;
@@ -4444,7 +5118,7 @@ ArrowErrorCode ArrowIpcDecoderDecodeFooter(struct ArrowIpcDecoder* decoder,
   int32_t features;
   decoder->footer = NULL;
   NANOARROW_RETURN_NOT_OK(IpcDecoderVerifyFooterInternal(decoder, data, &footer, error));
-  if (!ArrowIpcFbrGetTable(&footer, 1, &schema)) {
+  if (!ArrowIpcFbrGetTable(&footer, ARROW_IPC_FBR_FOOTER_SCHEMA, &schema)) {
     ArrowErrorSet(error, "Footer has no schema");
     return EINVAL;
   }
@@ -4454,9 +5128,9 @@ ArrowErrorCode ArrowIpcDecoderDecodeFooter(struct ArrowIpcDecoder* decoder,
   NANOARROW_RETURN_NOT_OK(ArrowIpcPrivateDecodeSchema(
       &schema, &private_data->footer.schema, &decoder->endianness, &features, error));
   NANOARROW_RETURN_NOT_OK(
-      IpcDecoderReadBlocks(&footer, 2, &private_data->footer.dictionary_blocks, error));
+      IpcDecoderReadBlocks(&footer, ARROW_IPC_FBR_FOOTER_DICTIONARIES, &private_data->footer.dictionary_blocks, error));
   NANOARROW_RETURN_NOT_OK(
-      IpcDecoderReadBlocks(&footer, 3, &private_data->footer.record_batch_blocks, error));
+      IpcDecoderReadBlocks(&footer, ARROW_IPC_FBR_FOOTER_RECORD_BATCHES, &private_data->footer.record_batch_blocks, error));
   NANOARROW_RETURN_NOT_OK(
       IpcDecoderSetSchemaWithIds(decoder, &private_data->footer.schema, 0, NULL, error));
   decoder->footer = &private_data->footer;
@@ -4592,6 +5266,8 @@ struct ArrowIpcPendingBuffer {
   const void* src;
   int64_t size;
   int borrowed;
+  /* Stored compressed even when that does not pay (see keep_compressed). */
+  int keep_compressed;
   /* Index of its struct ArrowIpcCompressSlot (-1 for an empty buffer). */
   int64_t slot;
 };
@@ -4619,6 +5295,9 @@ struct ArrowIpcEncoderPrivate {
   /* Non-zero once a compressed body was encoded (the footer's schema declares it). */
   int ever_compressed;
   int64_t alignment;
+  /* Non-zero while emitting values that need more than 8-byte alignment (decimal128
+   * and decimal256): they are stored compressed even when that does not pay. */
+  int keep_compressed;
   /* Collected while walking a record batch: FieldNode and Buffer structs
    * (little-endian) and variadicBufferCounts. */
   struct ArrowBuffer nodes;
@@ -4789,7 +5468,11 @@ ArrowErrorCode ArrowIpcEncoderFinalizeBuffer(struct ArrowIpcEncoder* encoder,
     return ArrowBufferAppend(out, flatbuffer->data, flatbuffer->size_bytes);
   }
 
-  padded_size = (flatbuffer->size_bytes + 7) / 8 * 8;
+  /* The message (prefix and flatbuffer) is a multiple of the alignment, so that a
+   * body that follows a message starting aligned starts aligned too. */
+  padded_size = 8 + flatbuffer->size_bytes;
+  padded_size += (-padded_size) & (private_data->alignment - 1);
+  padded_size -= 8;
   if (padded_size > INT32_MAX) return ERANGE;
   ArrowIpcFbbStoreLE(prefix, 0xFFFFFFFFu, 4);
   ArrowIpcFbbStoreLE(prefix + 4, (uint64_t)padded_size, 4);
@@ -5396,13 +6079,14 @@ static ArrowErrorCode ArrowIpcQueueCompressedBuffer(
     struct ArrowIpcEncoderPrivate* private_data, const void* data, int64_t size,
     int borrowed, struct ArrowError* error) {
   struct ArrowIpcPendingBuffer pending;
-  struct ArrowIpcCompressSlot* slot;
+  struct ArrowIpcCompressSlot* slot = NULL;
   struct ArrowBufferView src;
   int result;
 
   pending.src = data;
   pending.size = size;
   pending.borrowed = borrowed;
+  pending.keep_compressed = private_data->keep_compressed;
   pending.slot = -1;
   if (size > 0) {
     pending.slot = private_data->pending.size_bytes / (int64_t)sizeof(pending);
@@ -5453,11 +6137,22 @@ static ArrowErrorCode ArrowIpcAssembleCompressedBody(
   }
 
   for (i = 0; i < n_pending; i++) {
-    int64_t offset = private_data->body_length;
+    int64_t offset;
     int64_t length = 0;
+    /* Each buffer is its 8-byte length prefix, then the compressed or (prefix -1)
+     * raw bytes: the prefix goes 8 bytes before an alignment boundary so that raw
+     * values start aligned, as they do in an uncompressed body (readers that use
+     * them in place, e.g. polars for decimal128, need their natural alignment).
+     * Nothing moves at the default alignment of 8. */
+    if (pending[i].size > 0) {
+      int64_t padding = (-(private_data->body_length + 8)) & (private_data->alignment - 1);
+      NANOARROW_RETURN_NOT_OK(ArrowBufferAppendFill(body, 0, padding));
+      private_data->body_length += padding;
+    }
+    offset = private_data->body_length;
     if (pending[i].size > 0) {
       const struct ArrowBuffer* compressed = &slots[pending[i].slot]->compressed;
-      if (compressed->size_bytes < pending[i].size) {
+      if (compressed->size_bytes < pending[i].size || pending[i].keep_compressed) {
         NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(body, 8 + compressed->size_bytes));
         NANOARROW_RETURN_NOT_OK(ArrowIpcAppendLE64(body, pending[i].size));
         ArrowBufferAppendUnsafe(body, compressed->data, compressed->size_bytes);
@@ -5641,6 +6336,20 @@ static ArrowErrorCode ArrowIpcEmitFixed(struct ArrowIpcEncoderPrivate* private_d
     ArrowErrorSet(error, "Buffer %d is too small for offset %" PRId64
                          " and length %" PRId64, buffer_i, start, length);
     return EINVAL;
+  }
+  /* A reader copies a compressed body's buffer to decode it; a raw (-1) one it may
+   * use in place after its 8-byte prefix, where values can count on 8-byte alignment
+   * only: polars then panics on the i128 values of a decimal128 buffer. Decimals are
+   * therefore always stored compressed (as Arrow C++ and arrow-rs store every
+   * buffer). */
+  if (view->storage_type == NANOARROW_TYPE_DECIMAL128 ||
+      view->storage_type == NANOARROW_TYPE_DECIMAL256) {
+    ArrowErrorCode result;
+    private_data->keep_compressed = 1;
+    result = ArrowIpcEmitBuffer(private_data, body, data + start * element_size,
+                                length * element_size, error);
+    private_data->keep_compressed = 0;
+    return result;
   }
   return ArrowIpcEmitBuffer(private_data, body, data + start * element_size,
                             length * element_size, error);
@@ -6600,6 +7309,13 @@ ArrowErrorCode ArrowIpcFileReaderSetMaxDecompressedBytes(struct ArrowIpcFileRead
   return ArrowIpcDecoderSetMaxDecompressedBytes(&private_data->decoder, max_bytes);
 }
 
+ArrowErrorCode ArrowIpcFileReaderSetMaxHeldBytes(struct ArrowIpcFileReader* reader,
+                                                 int64_t max_bytes) {
+  struct IpcFileReaderPrivate* private_data = (struct IpcFileReaderPrivate*)reader->private_data;
+  if (private_data == NULL) return EINVAL;
+  return ArrowIpcDecoderSetMaxHeldBytes(&private_data->decoder, max_bytes);
+}
+
 ArrowErrorCode ArrowIpcFileReaderReadBatch(struct ArrowIpcFileReader* reader, int64_t i,
                                            struct ArrowArray* out,
                                            enum ArrowValidationLevel validation_level,
@@ -6854,6 +7570,187 @@ ArrowErrorCode ArrowIpcFbbSetVector(struct ArrowIpcFbb* fbb,
   if (position_out != NULL) *position_out = position;
   return ArrowIpcFbbPatchOffset(fbb, table->position[id], position);
 }
+
+/* [bundle] src/ipc/flatbuf_fields.c */
+
+/* The fields of every table of Arrow's Schema.fbs, Message.fbs and File.fbs, at the
+ * types those files declare: the one place the flatbuffer reader and verifier take
+ * field ids and widths from (see flatbuf_reader.h). */
+
+
+
+#define FBR_FIELD(key, table, id, name, kind) \
+  [ARROW_IPC_FBR_##key] = {ARROW_IPC_FBR_T_##table, id, name, ARROW_IPC_FBR_KIND_##kind}
+
+const struct ArrowIpcFbrFieldSpec ArrowIpcPrivateFbrFields[ARROW_IPC_FBR_FIELD_COUNT] = {
+    /* Message.fbs: table Message { version: MetadataVersion (short); header:
+     * MessageHeader (union: ubyte type field, then the table); bodyLength: long;
+     * custom_metadata: [KeyValue] } */
+    FBR_FIELD(MESSAGE_VERSION, MESSAGE, 0, "version", SHORT),
+    FBR_FIELD(MESSAGE_HEADER_TYPE, MESSAGE, 1, "header_type", UBYTE),
+    FBR_FIELD(MESSAGE_HEADER, MESSAGE, 2, "header", TABLE),
+    FBR_FIELD(MESSAGE_BODY_LENGTH, MESSAGE, 3, "bodyLength", LONG),
+    FBR_FIELD(MESSAGE_CUSTOM_METADATA, MESSAGE, 4, "custom_metadata", TABLE_VECTOR),
+    /* table RecordBatch { length: long; nodes: [FieldNode]; buffers: [Buffer];
+     * compression: BodyCompression; variadicBufferCounts: [long] } */
+    FBR_FIELD(RECORD_BATCH_LENGTH, RECORD_BATCH, 0, "length", LONG),
+    FBR_FIELD(RECORD_BATCH_NODES, RECORD_BATCH, 1, "nodes", STRUCT16_VECTOR),
+    FBR_FIELD(RECORD_BATCH_BUFFERS, RECORD_BATCH, 2, "buffers", STRUCT16_VECTOR),
+    FBR_FIELD(RECORD_BATCH_COMPRESSION, RECORD_BATCH, 3, "compression", TABLE),
+    FBR_FIELD(RECORD_BATCH_VARIADIC_BUFFER_COUNTS, RECORD_BATCH, 4,
+              "variadicBufferCounts", LONG_VECTOR),
+    /* table BodyCompression { codec: CompressionType (byte); method:
+     * BodyCompressionMethod (byte) } */
+    FBR_FIELD(BODY_COMPRESSION_CODEC, BODY_COMPRESSION, 0, "codec", BYTE),
+    FBR_FIELD(BODY_COMPRESSION_METHOD, BODY_COMPRESSION, 1, "method", BYTE),
+    /* table DictionaryBatch { id: long; data: RecordBatch; isDelta: bool } */
+    FBR_FIELD(DICTIONARY_BATCH_ID, DICTIONARY_BATCH, 0, "id", LONG),
+    FBR_FIELD(DICTIONARY_BATCH_DATA, DICTIONARY_BATCH, 1, "data", TABLE),
+    FBR_FIELD(DICTIONARY_BATCH_IS_DELTA, DICTIONARY_BATCH, 2, "isDelta", BOOL),
+    /* File.fbs: table Footer { version: MetadataVersion (short); schema: Schema;
+     * dictionaries: [Block]; recordBatches: [Block]; custom_metadata: [KeyValue] } */
+    FBR_FIELD(FOOTER_VERSION, FOOTER, 0, "version", SHORT),
+    FBR_FIELD(FOOTER_SCHEMA, FOOTER, 1, "schema", TABLE),
+    FBR_FIELD(FOOTER_DICTIONARIES, FOOTER, 2, "dictionaries", BLOCK_VECTOR),
+    FBR_FIELD(FOOTER_RECORD_BATCHES, FOOTER, 3, "recordBatches", BLOCK_VECTOR),
+    FBR_FIELD(FOOTER_CUSTOM_METADATA, FOOTER, 4, "custom_metadata", TABLE_VECTOR),
+    /* Schema.fbs: table Schema { endianness: Endianness (short); fields: [Field];
+     * custom_metadata: [KeyValue]; features: [Feature] (long) } */
+    FBR_FIELD(SCHEMA_ENDIANNESS, SCHEMA, 0, "endianness", SHORT),
+    FBR_FIELD(SCHEMA_FIELDS, SCHEMA, 1, "fields", TABLE_VECTOR),
+    FBR_FIELD(SCHEMA_CUSTOM_METADATA, SCHEMA, 2, "custom_metadata", TABLE_VECTOR),
+    FBR_FIELD(SCHEMA_FEATURES, SCHEMA, 3, "features", LONG_VECTOR),
+    /* table Field { name: string; nullable: bool; type: Type (union); dictionary:
+     * DictionaryEncoding; children: [Field]; custom_metadata: [KeyValue] } */
+    FBR_FIELD(FIELD_NAME, FIELD, 0, "name", STRING),
+    FBR_FIELD(FIELD_NULLABLE, FIELD, 1, "nullable", BOOL),
+    FBR_FIELD(FIELD_TYPE_TYPE, FIELD, 2, "type_type", UBYTE),
+    FBR_FIELD(FIELD_TYPE, FIELD, 3, "type", TABLE),
+    FBR_FIELD(FIELD_DICTIONARY, FIELD, 4, "dictionary", TABLE),
+    FBR_FIELD(FIELD_CHILDREN, FIELD, 5, "children", TABLE_VECTOR),
+    FBR_FIELD(FIELD_CUSTOM_METADATA, FIELD, 6, "custom_metadata", TABLE_VECTOR),
+    /* table KeyValue { key: string; value: string } */
+    FBR_FIELD(KEY_VALUE_KEY, KEY_VALUE, 0, "key", STRING),
+    FBR_FIELD(KEY_VALUE_VALUE, KEY_VALUE, 1, "value", STRING),
+    /* table DictionaryEncoding { id: long; indexType: Int; isOrdered: bool;
+     * dictionaryKind: DictionaryKind (short) } */
+    FBR_FIELD(DICTIONARY_ENCODING_ID, DICTIONARY_ENCODING, 0, "id", LONG),
+    FBR_FIELD(DICTIONARY_ENCODING_INDEX_TYPE, DICTIONARY_ENCODING, 1, "indexType", TABLE),
+    FBR_FIELD(DICTIONARY_ENCODING_IS_ORDERED, DICTIONARY_ENCODING, 2, "isOrdered", BOOL),
+    FBR_FIELD(DICTIONARY_ENCODING_DICTIONARY_KIND, DICTIONARY_ENCODING, 3,
+              "dictionaryKind", SHORT),
+    /* table Int { bitWidth: int; is_signed: bool } */
+    FBR_FIELD(INT_BIT_WIDTH, INT, 0, "bitWidth", INT),
+    FBR_FIELD(INT_IS_SIGNED, INT, 1, "is_signed", BOOL),
+    /* table FloatingPoint { precision: Precision (short) } */
+    FBR_FIELD(FLOATING_POINT_PRECISION, FLOATING_POINT, 0, "precision", SHORT),
+    /* table Decimal { precision: int; scale: int; bitWidth: int = 128 } */
+    FBR_FIELD(DECIMAL_PRECISION, DECIMAL, 0, "precision", INT),
+    FBR_FIELD(DECIMAL_SCALE, DECIMAL, 1, "scale", INT),
+    FBR_FIELD(DECIMAL_BIT_WIDTH, DECIMAL, 2, "bitWidth", INT),
+    /* table Date { unit: DateUnit (short) = MILLISECOND } */
+    FBR_FIELD(DATE_UNIT, DATE, 0, "unit", SHORT),
+    /* table Time { unit: TimeUnit (short) = MILLISECOND; bitWidth: int = 32 } */
+    FBR_FIELD(TIME_UNIT, TIME, 0, "unit", SHORT),
+    FBR_FIELD(TIME_BIT_WIDTH, TIME, 1, "bitWidth", INT),
+    /* table Timestamp { unit: TimeUnit (short); timezone: string } */
+    FBR_FIELD(TIMESTAMP_UNIT, TIMESTAMP, 0, "unit", SHORT),
+    FBR_FIELD(TIMESTAMP_TIMEZONE, TIMESTAMP, 1, "timezone", STRING),
+    /* table Interval { unit: IntervalUnit (short) } */
+    FBR_FIELD(INTERVAL_UNIT, INTERVAL, 0, "unit", SHORT),
+    /* table Union { mode: UnionMode (short); typeIds: [int] } */
+    FBR_FIELD(UNION_MODE, UNION, 0, "mode", SHORT),
+    FBR_FIELD(UNION_TYPE_IDS, UNION, 1, "typeIds", INT_VECTOR),
+    /* table FixedSizeBinary { byteWidth: int } */
+    FBR_FIELD(FIXED_SIZE_BINARY_BYTE_WIDTH, FIXED_SIZE_BINARY, 0, "byteWidth", INT),
+    /* table FixedSizeList { listSize: int } */
+    FBR_FIELD(FIXED_SIZE_LIST_LIST_SIZE, FIXED_SIZE_LIST, 0, "listSize", INT),
+    /* table Map { keysSorted: bool } */
+    FBR_FIELD(MAP_KEYS_SORTED, MAP, 0, "keysSorted", BOOL),
+    /* table Duration { unit: TimeUnit (short) = MILLISECOND } */
+    FBR_FIELD(DURATION_UNIT, DURATION, 0, "unit", SHORT),
+};
+
+#define FBR_TABLE(table, name, first, n) [ARROW_IPC_FBR_T_##table] = {name, first, n}
+#define FBR_EMPTY(table, name) [ARROW_IPC_FBR_T_##table] = {name, 0, 0}
+
+const struct ArrowIpcFbrTableSpec ArrowIpcPrivateFbrTables[ARROW_IPC_FBR_T_COUNT] = {
+    FBR_TABLE(MESSAGE, "Message", ARROW_IPC_FBR_MESSAGE_VERSION, 5),
+    FBR_TABLE(RECORD_BATCH, "RecordBatch", ARROW_IPC_FBR_RECORD_BATCH_LENGTH, 5),
+    FBR_TABLE(BODY_COMPRESSION, "BodyCompression", ARROW_IPC_FBR_BODY_COMPRESSION_CODEC, 2),
+    FBR_TABLE(DICTIONARY_BATCH, "DictionaryBatch", ARROW_IPC_FBR_DICTIONARY_BATCH_ID, 3),
+    FBR_TABLE(FOOTER, "Footer", ARROW_IPC_FBR_FOOTER_VERSION, 5),
+    FBR_TABLE(SCHEMA, "Schema", ARROW_IPC_FBR_SCHEMA_ENDIANNESS, 4),
+    FBR_TABLE(FIELD, "Field", ARROW_IPC_FBR_FIELD_NAME, 7),
+    FBR_TABLE(KEY_VALUE, "KeyValue", ARROW_IPC_FBR_KEY_VALUE_KEY, 2),
+    FBR_TABLE(DICTIONARY_ENCODING, "DictionaryEncoding", ARROW_IPC_FBR_DICTIONARY_ENCODING_ID,
+              4),
+    FBR_EMPTY(NULL, "Null"),
+    FBR_TABLE(INT, "Int", ARROW_IPC_FBR_INT_BIT_WIDTH, 2),
+    FBR_TABLE(FLOATING_POINT, "FloatingPoint", ARROW_IPC_FBR_FLOATING_POINT_PRECISION, 1),
+    FBR_EMPTY(BINARY, "Binary"),
+    FBR_EMPTY(UTF8, "Utf8"),
+    FBR_EMPTY(BOOL, "Bool"),
+    FBR_TABLE(DECIMAL, "Decimal", ARROW_IPC_FBR_DECIMAL_PRECISION, 3),
+    FBR_TABLE(DATE, "Date", ARROW_IPC_FBR_DATE_UNIT, 1),
+    FBR_TABLE(TIME, "Time", ARROW_IPC_FBR_TIME_UNIT, 2),
+    FBR_TABLE(TIMESTAMP, "Timestamp", ARROW_IPC_FBR_TIMESTAMP_UNIT, 2),
+    FBR_TABLE(INTERVAL, "Interval", ARROW_IPC_FBR_INTERVAL_UNIT, 1),
+    FBR_EMPTY(LIST, "List"),
+    FBR_EMPTY(STRUCT, "Struct_"),
+    FBR_TABLE(UNION, "Union", ARROW_IPC_FBR_UNION_MODE, 2),
+    FBR_TABLE(FIXED_SIZE_BINARY, "FixedSizeBinary", ARROW_IPC_FBR_FIXED_SIZE_BINARY_BYTE_WIDTH,
+              1),
+    FBR_TABLE(FIXED_SIZE_LIST, "FixedSizeList", ARROW_IPC_FBR_FIXED_SIZE_LIST_LIST_SIZE, 1),
+    FBR_TABLE(MAP, "Map", ARROW_IPC_FBR_MAP_KEYS_SORTED, 1),
+    FBR_TABLE(DURATION, "Duration", ARROW_IPC_FBR_DURATION_UNIT, 1),
+    FBR_EMPTY(LARGE_BINARY, "LargeBinary"),
+    FBR_EMPTY(LARGE_UTF8, "LargeUtf8"),
+    FBR_EMPTY(LARGE_LIST, "LargeList"),
+    FBR_EMPTY(RUN_END_ENCODED, "RunEndEncoded"),
+    FBR_EMPTY(BINARY_VIEW, "BinaryView"),
+    FBR_EMPTY(UTF8_VIEW, "Utf8View"),
+    FBR_EMPTY(LIST_VIEW, "ListView"),
+    FBR_EMPTY(LARGE_LIST_VIEW, "LargeListView"),
+};
+
+/* union Type { Null = 1, Int, FloatingPoint, Binary, Utf8, Bool, Decimal, Date, Time,
+ * Timestamp, Interval, List, Struct_, Union, FixedSizeBinary, FixedSizeList, Map,
+ * Duration, LargeBinary, LargeUtf8, LargeList, RunEndEncoded, BinaryView, Utf8View,
+ * ListView, LargeListView } */
+const int ArrowIpcPrivateFbrTypeTables[ARROW_IPC_FBR_N_TYPE_IDS] = {
+    -1,
+    ARROW_IPC_FBR_T_NULL,
+    ARROW_IPC_FBR_T_INT,
+    ARROW_IPC_FBR_T_FLOATING_POINT,
+    ARROW_IPC_FBR_T_BINARY,
+    ARROW_IPC_FBR_T_UTF8,
+    ARROW_IPC_FBR_T_BOOL,
+    ARROW_IPC_FBR_T_DECIMAL,
+    ARROW_IPC_FBR_T_DATE,
+    ARROW_IPC_FBR_T_TIME,
+    ARROW_IPC_FBR_T_TIMESTAMP,
+    ARROW_IPC_FBR_T_INTERVAL,
+    ARROW_IPC_FBR_T_LIST,
+    ARROW_IPC_FBR_T_STRUCT,
+    ARROW_IPC_FBR_T_UNION,
+    ARROW_IPC_FBR_T_FIXED_SIZE_BINARY,
+    ARROW_IPC_FBR_T_FIXED_SIZE_LIST,
+    ARROW_IPC_FBR_T_MAP,
+    ARROW_IPC_FBR_T_DURATION,
+    ARROW_IPC_FBR_T_LARGE_BINARY,
+    ARROW_IPC_FBR_T_LARGE_UTF8,
+    ARROW_IPC_FBR_T_LARGE_LIST,
+    ARROW_IPC_FBR_T_RUN_END_ENCODED,
+    ARROW_IPC_FBR_T_BINARY_VIEW,
+    ARROW_IPC_FBR_T_UTF8_VIEW,
+    ARROW_IPC_FBR_T_LIST_VIEW,
+    ARROW_IPC_FBR_T_LARGE_LIST_VIEW,
+};
+
+#undef FBR_FIELD
+#undef FBR_TABLE
+#undef FBR_EMPTY
 
 /* [bundle] src/ipc/input_stream.c */
 
@@ -7129,149 +8026,102 @@ enum {
   ARROW_IPC_FBR_TYPE_LARGE_LIST_VIEW = 26
 };
 
-/* Field ids of the tables used here. */
-enum { ARROW_IPC_FBR_FIELD_NAME, ARROW_IPC_FBR_FIELD_NULLABLE, ARROW_IPC_FBR_FIELD_TYPE_TYPE, ARROW_IPC_FBR_FIELD_TYPE,
-       ARROW_IPC_FBR_FIELD_DICTIONARY, ARROW_IPC_FBR_FIELD_CHILDREN, ARROW_IPC_FBR_FIELD_CUSTOM_METADATA };
-enum { ARROW_IPC_FBR_SCHEMA_ENDIANNESS, ARROW_IPC_FBR_SCHEMA_FIELDS, ARROW_IPC_FBR_SCHEMA_CUSTOM_METADATA,
-       ARROW_IPC_FBR_SCHEMA_FEATURES };
-enum { ARROW_IPC_FBR_MESSAGE_VERSION, ARROW_IPC_FBR_MESSAGE_HEADER_TYPE, ARROW_IPC_FBR_MESSAGE_HEADER,
-       ARROW_IPC_FBR_MESSAGE_BODY_LENGTH, ARROW_IPC_FBR_MESSAGE_CUSTOM_METADATA };
 enum { ARROW_IPC_FBR_HEADER_SCHEMA = 1, ARROW_IPC_FBR_HEADER_DICTIONARY_BATCH = 2, ARROW_IPC_FBR_HEADER_RECORD_BATCH = 3 };
 
-/* ---- Verification ---- */
+/* ---- Verification ----
+ * Each table's own fields are checked against their declared widths by
+ * ArrowIpcFbrVerifyFields (flatbuf_fields.c's descriptions); the code here follows
+ * the sub-tables and vectors of tables. */
 
-static int IpcSchemaVerifyKeyValues(struct ArrowIpcFbrVerifier* v, const struct ArrowIpcFbrTable* t,
-                           int id, int depth) {
+/* The tables of a vector of tables field, each verified by its callback. */
+static int IpcSchemaVerifyTableVector(struct ArrowIpcFbrVerifier* v,
+                                      const struct ArrowIpcFbrTable* t,
+                                      enum ArrowIpcFbrFieldKey key, int depth,
+                                      enum ArrowIpcFbrTableKey elem_table,
+                                      int (*verify)(struct ArrowIpcFbrVerifier*,
+                                                    const struct ArrowIpcFbrTable*, int)) {
   struct ArrowIpcFbrVector vec;
-  struct ArrowIpcFbrTable kv;
-  int present;
+  struct ArrowIpcFbrTable elem;
   int64_t i;
-  NANOARROW_RETURN_NOT_OK(
-      ArrowIpcFbrVerifyVector(v, t, id, 4, 4, "custom_metadata", &vec, &present));
-  for (i = 0; present && i < vec.n; i++) {
+  /* ArrowIpcFbrVerifyFields checked the vector itself. */
+  if (!ArrowIpcFbrGetVector(t, key, &vec)) return NANOARROW_OK;
+  for (i = 0; i < vec.n; i++) {
     int64_t target = vec.pos + 4 * i + (int64_t)ArrowIpcFbrLoadU32(v->data + vec.pos + 4 * i);
-    NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyTableAt(v, target, depth, "KeyValue", &kv));
-    NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyString(v, &kv, 0, "KeyValue.key"));
-    NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyString(v, &kv, 1, "KeyValue.value"));
+    NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyTableAt(
+        v, target, depth, ArrowIpcPrivateFbrTables[elem_table].name, &elem));
+    NANOARROW_RETURN_NOT_OK(verify(v, &elem, depth));
   }
   return NANOARROW_OK;
+}
+
+static int IpcSchemaVerifyKeyValue(struct ArrowIpcFbrVerifier* v,
+                                   const struct ArrowIpcFbrTable* kv, int depth) {
+  (void)depth;
+  return ArrowIpcFbrVerifyFields(v, kv, ARROW_IPC_FBR_T_KEY_VALUE);
 }
 
 static int IpcSchemaVerifyType(struct ArrowIpcFbrVerifier* v, const struct ArrowIpcFbrTable* field,
                       int depth) {
   struct ArrowIpcFbrTable t;
-  struct ArrowIpcFbrVector vec;
   int present;
-  int type_id = (uint8_t)ArrowIpcFbrGetInt8(field, ARROW_IPC_FBR_FIELD_TYPE_TYPE, 0);
+  int type_id = (int)ArrowIpcFbrGetScalar(field, ARROW_IPC_FBR_FIELD_TYPE_TYPE, 0);
   NANOARROW_RETURN_NOT_OK(
-      ArrowIpcFbrVerifySubTable(v, field, ARROW_IPC_FBR_FIELD_TYPE, depth, "Field.type", &t, &present));
+      ArrowIpcFbrVerifySubTable(v, field, ARROW_IPC_FBR_FIELD_TYPE, depth, &t, &present));
   if (!present) return NANOARROW_OK;
-  /* Every scalar of every type table is at most 4 bytes; check the widest. */
-  NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyScalar(v, &t, 0, 2, "type field 0"));
-  switch (type_id) {
-    case ARROW_IPC_FBR_TYPE_INT:
-    case ARROW_IPC_FBR_TYPE_DECIMAL:
-    case ARROW_IPC_FBR_TYPE_FIXED_SIZE_BINARY:
-    case ARROW_IPC_FBR_TYPE_FIXED_SIZE_LIST:
-      NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyScalar(v, &t, 0, 4, "type field 0"));
-      NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyScalar(v, &t, 1, 4, "type field 1"));
-      NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyScalar(v, &t, 2, 4, "type field 2"));
-      break;
-    case ARROW_IPC_FBR_TYPE_TIME:
-      NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyScalar(v, &t, 1, 4, "Time.bitWidth"));
-      break;
-    case ARROW_IPC_FBR_TYPE_TIMESTAMP:
-      NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyString(v, &t, 1, "Timestamp.timezone"));
-      break;
-    case ARROW_IPC_FBR_TYPE_UNION:
-      NANOARROW_RETURN_NOT_OK(
-          ArrowIpcFbrVerifyVector(v, &t, 1, 4, 4, "Union.typeIds", &vec, &present));
-      break;
-    default:
-      break;
-  }
-  return NANOARROW_OK;
+  /* Unknown type ids are refused when decoded; their tables are not looked into. */
+  if (type_id <= 0 || type_id >= ARROW_IPC_FBR_N_TYPE_IDS) return NANOARROW_OK;
+  return ArrowIpcFbrVerifyFields(
+      v, &t, (enum ArrowIpcFbrTableKey)ArrowIpcPrivateFbrTypeTables[type_id]);
 }
 
 static int IpcSchemaVerifyField(struct ArrowIpcFbrVerifier* v, const struct ArrowIpcFbrTable* field,
                        int depth) {
   struct ArrowIpcFbrTable t;
-  struct ArrowIpcFbrTable child;
-  struct ArrowIpcFbrVector vec;
   int present;
-  int64_t i;
-  NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyString(v, field, ARROW_IPC_FBR_FIELD_NAME, "Field.name"));
-  NANOARROW_RETURN_NOT_OK(
-      ArrowIpcFbrVerifyScalar(v, field, ARROW_IPC_FBR_FIELD_NULLABLE, 1, "Field.nullable"));
-  NANOARROW_RETURN_NOT_OK(
-      ArrowIpcFbrVerifyScalar(v, field, ARROW_IPC_FBR_FIELD_TYPE_TYPE, 1, "Field.type_type"));
+  NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyFields(v, field, ARROW_IPC_FBR_T_FIELD));
   NANOARROW_RETURN_NOT_OK(IpcSchemaVerifyType(v, field, depth + 1));
-  NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifySubTable(v, field, ARROW_IPC_FBR_FIELD_DICTIONARY, depth + 1,
-                                                   "Field.dictionary", &t, &present));
+  NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifySubTable(v, field, ARROW_IPC_FBR_FIELD_DICTIONARY,
+                                                   depth + 1, &t, &present));
   if (present) {
     struct ArrowIpcFbrTable index_type;
-    NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyScalar(v, &t, 0, 8, "DictionaryEncoding.id"));
-    NANOARROW_RETURN_NOT_OK(
-        ArrowIpcFbrVerifyScalar(v, &t, 2, 1, "DictionaryEncoding.isOrdered"));
+    NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyFields(v, &t, ARROW_IPC_FBR_T_DICTIONARY_ENCODING));
     NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifySubTable(
-        v, &t, 1, depth + 2, "DictionaryEncoding.indexType", &index_type, &present));
+        v, &t, ARROW_IPC_FBR_DICTIONARY_ENCODING_INDEX_TYPE, depth + 2, &index_type, &present));
     if (present) {
-      NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyScalar(v, &index_type, 0, 4, "Int.bitWidth"));
-      NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyScalar(v, &index_type, 1, 1, "Int.is_signed"));
+      NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyFields(v, &index_type, ARROW_IPC_FBR_T_INT));
     }
   }
-  NANOARROW_RETURN_NOT_OK(
-      ArrowIpcFbrVerifyVector(v, field, ARROW_IPC_FBR_FIELD_CHILDREN, 4, 4, "Field.children", &vec,
-                             &present));
-  for (i = 0; present && i < vec.n; i++) {
-    int64_t target = vec.pos + 4 * i + (int64_t)ArrowIpcFbrLoadU32(v->data + vec.pos + 4 * i);
-    NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyTableAt(v, target, depth + 2, "Field", &child));
-    NANOARROW_RETURN_NOT_OK(IpcSchemaVerifyField(v, &child, depth + 2));
-  }
-  return IpcSchemaVerifyKeyValues(v, field, ARROW_IPC_FBR_FIELD_CUSTOM_METADATA, depth + 1);
+  /* Each level of children costs two flatbuffers levels (vector, then table). */
+  NANOARROW_RETURN_NOT_OK(IpcSchemaVerifyTableVector(
+      v, field, ARROW_IPC_FBR_FIELD_CHILDREN, depth + 2, ARROW_IPC_FBR_T_FIELD,
+      IpcSchemaVerifyField));
+  return IpcSchemaVerifyTableVector(v, field, ARROW_IPC_FBR_FIELD_CUSTOM_METADATA, depth + 1,
+                                    ARROW_IPC_FBR_T_KEY_VALUE, IpcSchemaVerifyKeyValue);
 }
 
 static int IpcSchemaVerifySchema(struct ArrowIpcFbrVerifier* v, const struct ArrowIpcFbrTable* schema,
                         int depth) {
-  struct ArrowIpcFbrVector vec;
-  struct ArrowIpcFbrTable field;
-  int present;
-  int64_t i;
-  NANOARROW_RETURN_NOT_OK(
-      ArrowIpcFbrVerifyScalar(v, schema, ARROW_IPC_FBR_SCHEMA_ENDIANNESS, 2, "Schema.endianness"));
-  NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyVector(v, schema, ARROW_IPC_FBR_SCHEMA_FIELDS, 4, 4,
-                                                 "Schema.fields", &vec, &present));
-  for (i = 0; present && i < vec.n; i++) {
-    int64_t target = vec.pos + 4 * i + (int64_t)ArrowIpcFbrLoadU32(v->data + vec.pos + 4 * i);
-    NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyTableAt(v, target, depth + 1, "Field", &field));
-    NANOARROW_RETURN_NOT_OK(IpcSchemaVerifyField(v, &field, depth + 1));
-  }
-  NANOARROW_RETURN_NOT_OK(IpcSchemaVerifyKeyValues(v, schema, ARROW_IPC_FBR_SCHEMA_CUSTOM_METADATA, depth + 1));
-  return ArrowIpcFbrVerifyVector(v, schema, ARROW_IPC_FBR_SCHEMA_FEATURES, 8, 8, "Schema.features",
-                                &vec, &present);
+  NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyFields(v, schema, ARROW_IPC_FBR_T_SCHEMA));
+  NANOARROW_RETURN_NOT_OK(IpcSchemaVerifyTableVector(v, schema, ARROW_IPC_FBR_SCHEMA_FIELDS,
+                                                     depth + 1, ARROW_IPC_FBR_T_FIELD,
+                                                     IpcSchemaVerifyField));
+  return IpcSchemaVerifyTableVector(v, schema, ARROW_IPC_FBR_SCHEMA_CUSTOM_METADATA,
+                                    depth + 1, ARROW_IPC_FBR_T_KEY_VALUE,
+                                    IpcSchemaVerifyKeyValue);
 }
 
 static int IpcSchemaVerifyRecordBatch(struct ArrowIpcFbrVerifier* v, const struct ArrowIpcFbrTable* rb,
                              int depth) {
-  struct ArrowIpcFbrVector vec;
   struct ArrowIpcFbrTable compression;
   int present;
-  NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyScalar(v, rb, 0, 8, "RecordBatch.length"));
-  NANOARROW_RETURN_NOT_OK(
-      ArrowIpcFbrVerifyVector(v, rb, 1, 16, 8, "RecordBatch.nodes", &vec, &present));
-  NANOARROW_RETURN_NOT_OK(
-      ArrowIpcFbrVerifyVector(v, rb, 2, 16, 8, "RecordBatch.buffers", &vec, &present));
-  NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifySubTable(v, rb, 3, depth + 1,
-                                                   "RecordBatch.compression",
-                                                   &compression, &present));
+  NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyFields(v, rb, ARROW_IPC_FBR_T_RECORD_BATCH));
+  NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifySubTable(
+      v, rb, ARROW_IPC_FBR_RECORD_BATCH_COMPRESSION, depth + 1, &compression, &present));
   if (present) {
     NANOARROW_RETURN_NOT_OK(
-        ArrowIpcFbrVerifyScalar(v, &compression, 0, 1, "BodyCompression.codec"));
-    NANOARROW_RETURN_NOT_OK(
-        ArrowIpcFbrVerifyScalar(v, &compression, 1, 1, "BodyCompression.method"));
+        ArrowIpcFbrVerifyFields(v, &compression, ARROW_IPC_FBR_T_BODY_COMPRESSION));
   }
-  return ArrowIpcFbrVerifyVector(v, rb, 4, 8, 8, "RecordBatch.variadicBufferCounts", &vec,
-                                &present);
+  return NANOARROW_OK;
 }
 
 static int IpcSchemaVerifyRoot(struct ArrowIpcFbrVerifier* v, struct ArrowIpcFbrTable* root,
@@ -7292,31 +8142,28 @@ ArrowErrorCode ArrowIpcPrivateVerifyMessage(const uint8_t* data, int64_t size,
   int present;
   ArrowIpcFbrVerifierInit(&v, data, size, error);
   NANOARROW_RETURN_NOT_OK(IpcSchemaVerifyRoot(&v, &message, "Message"));
+  NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyFields(&v, &message, ARROW_IPC_FBR_T_MESSAGE));
+  NANOARROW_RETURN_NOT_OK(IpcSchemaVerifyTableVector(&v, &message,
+                                                     ARROW_IPC_FBR_MESSAGE_CUSTOM_METADATA, 1,
+                                                     ARROW_IPC_FBR_T_KEY_VALUE,
+                                                     IpcSchemaVerifyKeyValue));
   NANOARROW_RETURN_NOT_OK(
-      ArrowIpcFbrVerifyScalar(&v, &message, ARROW_IPC_FBR_MESSAGE_VERSION, 2, "Message.version"));
-  NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyScalar(&v, &message, ARROW_IPC_FBR_MESSAGE_HEADER_TYPE, 1,
-                                                 "Message.header_type"));
-  NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyScalar(&v, &message, ARROW_IPC_FBR_MESSAGE_BODY_LENGTH, 8,
-                                                 "Message.bodyLength"));
-  NANOARROW_RETURN_NOT_OK(IpcSchemaVerifyKeyValues(&v, &message, ARROW_IPC_FBR_MESSAGE_CUSTOM_METADATA, 1));
-  NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifySubTable(&v, &message, ARROW_IPC_FBR_MESSAGE_HEADER, 1,
-                                                   "Message.header", &header, &present));
+      ArrowIpcFbrVerifySubTable(&v, &message, ARROW_IPC_FBR_MESSAGE_HEADER, 1, &header, &present));
   if (!present) {
     ArrowErrorSet(error, "Message has no header");
     return EINVAL;
   }
-  switch ((uint8_t)ArrowIpcFbrGetInt8(&message, ARROW_IPC_FBR_MESSAGE_HEADER_TYPE, 0)) {
+  switch (ArrowIpcFbrGetScalar(&message, ARROW_IPC_FBR_MESSAGE_HEADER_TYPE, 0)) {
     case ARROW_IPC_FBR_HEADER_SCHEMA:
       return IpcSchemaVerifySchema(&v, &header, 1);
     case ARROW_IPC_FBR_HEADER_RECORD_BATCH:
       return IpcSchemaVerifyRecordBatch(&v, &header, 1);
     case ARROW_IPC_FBR_HEADER_DICTIONARY_BATCH: {
       struct ArrowIpcFbrTable rb;
-      NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyScalar(&v, &header, 0, 8, "DictionaryBatch.id"));
       NANOARROW_RETURN_NOT_OK(
-          ArrowIpcFbrVerifyScalar(&v, &header, 2, 1, "DictionaryBatch.isDelta"));
-      NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifySubTable(&v, &header, 1, 2,
-                                                       "DictionaryBatch.data", &rb, &present));
+          ArrowIpcFbrVerifyFields(&v, &header, ARROW_IPC_FBR_T_DICTIONARY_BATCH));
+      NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifySubTable(
+          &v, &header, ARROW_IPC_FBR_DICTIONARY_BATCH_DATA, 2, &rb, &present));
       if (!present) {
         ArrowErrorSet(error, "DictionaryBatch has no data");
         return EINVAL;
@@ -7334,42 +8181,40 @@ ArrowErrorCode ArrowIpcPrivateVerifyFooter(const uint8_t* data, int64_t size,
   struct ArrowIpcFbrVerifier v;
   struct ArrowIpcFbrTable footer;
   struct ArrowIpcFbrTable schema;
-  struct ArrowIpcFbrVector vec;
   int present;
   ArrowIpcFbrVerifierInit(&v, data, size, error);
   NANOARROW_RETURN_NOT_OK(IpcSchemaVerifyRoot(&v, &footer, "Footer"));
-  NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyScalar(&v, &footer, 0, 2, "Footer.version"));
+  NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyFields(&v, &footer, ARROW_IPC_FBR_T_FOOTER));
   NANOARROW_RETURN_NOT_OK(
-      ArrowIpcFbrVerifySubTable(&v, &footer, 1, 1, "Footer.schema", &schema, &present));
+      ArrowIpcFbrVerifySubTable(&v, &footer, ARROW_IPC_FBR_FOOTER_SCHEMA, 1, &schema, &present));
   if (!present) {
     ArrowErrorSet(error, "Footer has no schema");
     return EINVAL;
   }
   NANOARROW_RETURN_NOT_OK(IpcSchemaVerifySchema(&v, &schema, 1));
-  NANOARROW_RETURN_NOT_OK(
-      ArrowIpcFbrVerifyVector(&v, &footer, 2, 24, 8, "Footer.dictionaries", &vec, &present));
-  return ArrowIpcFbrVerifyVector(&v, &footer, 3, 24, 8, "Footer.recordBatches", &vec,
-                                &present);
+  return IpcSchemaVerifyTableVector(&v, &footer, ARROW_IPC_FBR_FOOTER_CUSTOM_METADATA, 1,
+                                    ARROW_IPC_FBR_T_KEY_VALUE, IpcSchemaVerifyKeyValue);
 }
 
 /* ---- Schema decoding ---- */
 
-static ArrowErrorCode IpcSchemaSetMetadata(const struct ArrowIpcFbrTable* table, int id,
+static ArrowErrorCode IpcSchemaSetMetadata(const struct ArrowIpcFbrTable* table,
+                                  enum ArrowIpcFbrFieldKey key,
                                   struct ArrowSchema* out) {
   struct ArrowIpcFbrVector vec;
   struct ArrowIpcFbrTable kv;
   struct ArrowBuffer metadata;
   int64_t i;
   ArrowErrorCode result = NANOARROW_OK;
-  if (!ArrowIpcFbrGetVector(table, id, 4, 4, &vec) || vec.n == 0) return NANOARROW_OK;
+  if (!ArrowIpcFbrGetVector(table, key, &vec) || vec.n == 0) return NANOARROW_OK;
   NANOARROW_RETURN_NOT_OK(ArrowMetadataBuilderInit(&metadata, NULL));
   for (i = 0; i < vec.n && result == NANOARROW_OK; i++) {
     struct ArrowStringView key = {"", 0};
     struct ArrowStringView value = {"", 0};
     if (ArrowIpcFbrVectorTable(&vec, i, &kv)) {
-      struct ArrowStringView s = ArrowIpcFbrGetString(&kv, 0);
+      struct ArrowStringView s = ArrowIpcFbrGetString(&kv, ARROW_IPC_FBR_KEY_VALUE_KEY);
       if (s.data != NULL) key = s;
-      s = ArrowIpcFbrGetString(&kv, 1);
+      s = ArrowIpcFbrGetString(&kv, ARROW_IPC_FBR_KEY_VALUE_VALUE);
       if (s.data != NULL) value = s;
     }
     result = ArrowMetadataBuilderAppend(&metadata, key, value);
@@ -7386,8 +8231,8 @@ static const char kIpcSchemaTimeUnitChars[] = {'s', 'm', 'u', 'n'};
 /* Writes the format of an Int table (NULL table: the default int32 index). */
 static ArrowErrorCode IpcSchemaIntFormat(const struct ArrowIpcFbrTable* t, char* format,
                                 struct ArrowError* error, const char* path) {
-  int32_t bit_width = t ? ArrowIpcFbrGetInt32(t, 0, 0) : 32;
-  int is_signed = t ? ArrowIpcFbrGetInt8(t, 1, 0) != 0 : 1;
+  int32_t bit_width = t ? (int32_t)ArrowIpcFbrGetScalar(t, ARROW_IPC_FBR_INT_BIT_WIDTH, 0) : 32;
+  int is_signed = t ? ArrowIpcFbrGetScalar(t, ARROW_IPC_FBR_INT_IS_SIGNED, 0) != 0 : 1;
   const char* chars = is_signed ? "csil" : "CSIL";
   switch (bit_width) {
     case 8: format[0] = chars[0]; break;
@@ -7418,7 +8263,7 @@ static ArrowErrorCode IpcSchemaTypeFormat(const struct ArrowIpcFbrTable* field, 
                                  char* format, size_t format_size, int64_t* flags,
                                  struct ArrowError* error, const char* path) {
   struct ArrowIpcFbrTable t;
-  int type_id = (uint8_t)ArrowIpcFbrGetInt8(field, ARROW_IPC_FBR_FIELD_TYPE_TYPE, 0);
+  int type_id = (int)ArrowIpcFbrGetScalar(field, ARROW_IPC_FBR_FIELD_TYPE_TYPE, 0);
   int has_table = ArrowIpcFbrGetTable(field, ARROW_IPC_FBR_FIELD_TYPE, &t);
   int16_t unit;
   int32_t width;
@@ -7448,26 +8293,26 @@ static ArrowErrorCode IpcSchemaTypeFormat(const struct ArrowIpcFbrTable* field, 
     case ARROW_IPC_FBR_TYPE_MAP:
       fixed = "+m";
       expected_children = 1;
-      if (ArrowIpcFbrGetInt8(&t, 0, 0)) *flags |= ARROW_FLAG_MAP_KEYS_SORTED;
+      if (ArrowIpcFbrGetScalar(&t, ARROW_IPC_FBR_MAP_KEYS_SORTED, 0)) *flags |= ARROW_FLAG_MAP_KEYS_SORTED;
       break;
     case ARROW_IPC_FBR_TYPE_INT:
       NANOARROW_RETURN_NOT_OK(IpcSchemaIntFormat(&t, format, error, path));
       break;
     case ARROW_IPC_FBR_TYPE_FLOATING_POINT:
-      switch (ArrowIpcFbrGetInt16(&t, 0, 0)) {
+      switch (ArrowIpcFbrGetScalar(&t, ARROW_IPC_FBR_FLOATING_POINT_PRECISION, 0)) {
         case 0: fixed = "e"; break;
         case 1: fixed = "f"; break;
         case 2: fixed = "g"; break;
         default:
           ArrowErrorSet(error, "%s: unknown FloatingPoint precision %d", path,
-                        (int)ArrowIpcFbrGetInt16(&t, 0, 0));
+                        (int)ArrowIpcFbrGetScalar(&t, ARROW_IPC_FBR_FLOATING_POINT_PRECISION, 0));
           return EINVAL;
       }
       break;
     case ARROW_IPC_FBR_TYPE_DECIMAL: {
-      int32_t precision = ArrowIpcFbrGetInt32(&t, 0, 0);
-      int32_t scale = ArrowIpcFbrGetInt32(&t, 1, 0);
-      width = ArrowIpcFbrGetInt32(&t, 2, 128);
+      int32_t precision = (int32_t)ArrowIpcFbrGetScalar(&t, ARROW_IPC_FBR_DECIMAL_PRECISION, 0);
+      int32_t scale = (int32_t)ArrowIpcFbrGetScalar(&t, ARROW_IPC_FBR_DECIMAL_SCALE, 0);
+      width = (int32_t)ArrowIpcFbrGetScalar(&t, ARROW_IPC_FBR_DECIMAL_BIT_WIDTH, 128);
       if (width != 32 && width != 64 && width != 128 && width != 256) {
         ArrowErrorSet(error, "%s: Decimal bitWidth %d is not 32, 64, 128 or 256", path,
                       (int)width);
@@ -7487,7 +8332,7 @@ static ArrowErrorCode IpcSchemaTypeFormat(const struct ArrowIpcFbrTable* field, 
       break;
     }
     case ARROW_IPC_FBR_TYPE_DATE:
-      switch (ArrowIpcFbrGetInt16(&t, 0, 1)) {
+      switch (ArrowIpcFbrGetScalar(&t, ARROW_IPC_FBR_DATE_UNIT, 1)) {
         case 0: fixed = "tdD"; break;
         case 1: fixed = "tdm"; break;
         default:
@@ -7496,8 +8341,8 @@ static ArrowErrorCode IpcSchemaTypeFormat(const struct ArrowIpcFbrTable* field, 
       }
       break;
     case ARROW_IPC_FBR_TYPE_TIME:
-      unit = ArrowIpcFbrGetInt16(&t, 0, 1);
-      width = ArrowIpcFbrGetInt32(&t, 1, 32);
+      unit = (int16_t)ArrowIpcFbrGetScalar(&t, ARROW_IPC_FBR_TIME_UNIT, 1);
+      width = (int32_t)ArrowIpcFbrGetScalar(&t, ARROW_IPC_FBR_TIME_BIT_WIDTH, 32);
       if (unit < 0 || unit > 3 || width != (unit < 2 ? 32 : 64)) {
         ArrowErrorSet(error, "%s: Time unit %d with bitWidth %d is invalid", path,
                       (int)unit, (int)width);
@@ -7506,8 +8351,8 @@ static ArrowErrorCode IpcSchemaTypeFormat(const struct ArrowIpcFbrTable* field, 
       snprintf(format, format_size, "tt%c", kIpcSchemaTimeUnitChars[unit]);
       break;
     case ARROW_IPC_FBR_TYPE_TIMESTAMP: {
-      struct ArrowStringView tz = ArrowIpcFbrGetString(&t, 1);
-      unit = ArrowIpcFbrGetInt16(&t, 0, 0);
+      struct ArrowStringView tz = ArrowIpcFbrGetString(&t, ARROW_IPC_FBR_TIMESTAMP_TIMEZONE);
+      unit = (int16_t)ArrowIpcFbrGetScalar(&t, ARROW_IPC_FBR_TIMESTAMP_UNIT, 0);
       if (unit < 0 || unit > 3) {
         ArrowErrorSet(error, "%s: unknown Timestamp unit %d", path, (int)unit);
         return EINVAL;
@@ -7522,7 +8367,7 @@ static ArrowErrorCode IpcSchemaTypeFormat(const struct ArrowIpcFbrTable* field, 
       break;
     }
     case ARROW_IPC_FBR_TYPE_DURATION:
-      unit = ArrowIpcFbrGetInt16(&t, 0, 1);
+      unit = (int16_t)ArrowIpcFbrGetScalar(&t, ARROW_IPC_FBR_DURATION_UNIT, 1);
       if (unit < 0 || unit > 3) {
         ArrowErrorSet(error, "%s: unknown Duration unit %d", path, (int)unit);
         return EINVAL;
@@ -7530,7 +8375,7 @@ static ArrowErrorCode IpcSchemaTypeFormat(const struct ArrowIpcFbrTable* field, 
       snprintf(format, format_size, "tD%c", kIpcSchemaTimeUnitChars[unit]);
       break;
     case ARROW_IPC_FBR_TYPE_INTERVAL:
-      switch (ArrowIpcFbrGetInt16(&t, 0, 0)) {
+      switch (ArrowIpcFbrGetScalar(&t, ARROW_IPC_FBR_INTERVAL_UNIT, 0)) {
         case 0: fixed = "tiM"; break;
         case 1: fixed = "tiD"; break;
         case 2: fixed = "tin"; break;
@@ -7540,7 +8385,7 @@ static ArrowErrorCode IpcSchemaTypeFormat(const struct ArrowIpcFbrTable* field, 
       }
       break;
     case ARROW_IPC_FBR_TYPE_FIXED_SIZE_BINARY:
-      width = ArrowIpcFbrGetInt32(&t, 0, 0);
+      width = (int32_t)ArrowIpcFbrGetScalar(&t, ARROW_IPC_FBR_FIXED_SIZE_BINARY_BYTE_WIDTH, 0);
       /* "w:0" is no valid format: refuse it here, where the field can be named. */
       if (width <= 0) {
         struct ArrowStringView name = ArrowIpcFbrGetString(field, ARROW_IPC_FBR_FIELD_NAME);
@@ -7554,7 +8399,7 @@ static ArrowErrorCode IpcSchemaTypeFormat(const struct ArrowIpcFbrTable* field, 
       snprintf(format, format_size, "w:%d", (int)width);
       break;
     case ARROW_IPC_FBR_TYPE_FIXED_SIZE_LIST:
-      width = ArrowIpcFbrGetInt32(&t, 0, 0);
+      width = (int32_t)ArrowIpcFbrGetScalar(&t, ARROW_IPC_FBR_FIXED_SIZE_LIST_LIST_SIZE, 0);
       if (width < 0) {
         ArrowErrorSet(error, "%s: FixedSizeList listSize %d is negative", path,
                       (int)width);
@@ -7565,7 +8410,7 @@ static ArrowErrorCode IpcSchemaTypeFormat(const struct ArrowIpcFbrTable* field, 
       break;
     case ARROW_IPC_FBR_TYPE_UNION: {
       struct ArrowIpcFbrVector ids;
-      int16_t mode = ArrowIpcFbrGetInt16(&t, 0, 0);
+      int16_t mode = (int16_t)ArrowIpcFbrGetScalar(&t, ARROW_IPC_FBR_UNION_MODE, 0);
       int64_t i;
       size_t pos;
       if (mode != 0 && mode != 1) {
@@ -7578,13 +8423,13 @@ static ArrowErrorCode IpcSchemaTypeFormat(const struct ArrowIpcFbrTable* field, 
         return EINVAL;
       }
       pos = (size_t)snprintf(format, format_size, "+u%c:", mode == 0 ? 's' : 'd');
-      if (ArrowIpcFbrGetVector(&t, 1, 4, 4, &ids)) {
+      if (ArrowIpcFbrGetVector(&t, ARROW_IPC_FBR_UNION_TYPE_IDS, &ids)) {
         NANOARROW_RETURN_NOT_OK(
             IpcSchemaCheckChildren(n_children, ids.n, "Union (one per type id)", error, path));
       }
       for (i = 0; i < n_children; i++) {
         int32_t type_id_value =
-            ArrowIpcFbrGetVector(&t, 1, 4, 4, &ids)
+            ArrowIpcFbrGetVector(&t, ARROW_IPC_FBR_UNION_TYPE_IDS, &ids)
                 ? ArrowIpcFbrLoadI32(ids.data + ids.pos + 4 * i)
                 : (int32_t)i;
         if (type_id_value < 0 || type_id_value > 127) {
@@ -7698,7 +8543,8 @@ static void IpcSchemaFieldNameAt(const void* context, int64_t i, struct ArrowStr
   }
 }
 
-static ArrowErrorCode IpcSchemaDecodeChildren(const struct ArrowIpcFbrTable* table, int id,
+static ArrowErrorCode IpcSchemaDecodeChildren(const struct ArrowIpcFbrTable* table,
+                                     enum ArrowIpcFbrFieldKey key,
                                      struct ArrowSchema* out, int depth, const char* path,
                                      struct ArrowError* error) {
   struct ArrowIpcFbrVector vec;
@@ -7706,7 +8552,7 @@ static ArrowErrorCode IpcSchemaDecodeChildren(const struct ArrowIpcFbrTable* tab
   int64_t i;
   char child_path_buffer[256];
   const char* child_path = kIpcSchemaNoPath;
-  if (!ArrowIpcFbrGetVector(table, id, 4, 4, &vec)) vec.n = 0;
+  if (!ArrowIpcFbrGetVector(table, key, &vec)) vec.n = 0;
   NANOARROW_RETURN_NOT_OK(ArrowSchemaAllocateChildren(out, vec.n));
   for (i = 0; i < vec.n; i++) ArrowSchemaInit(out->children[i]);
   /* All names in one allocation rather than one each. */
@@ -7744,18 +8590,18 @@ static ArrowErrorCode IpcSchemaDecodeField(const struct ArrowIpcFbrTable* field,
   }
 
   /* The name was set by the caller (IpcSchemaDecodeChildren). */
-  if (ArrowIpcFbrGetInt8(field, ARROW_IPC_FBR_FIELD_NULLABLE, 0)) flags |= ARROW_FLAG_NULLABLE;
+  if (ArrowIpcFbrGetScalar(field, ARROW_IPC_FBR_FIELD_NULLABLE, 0)) flags |= ARROW_FLAG_NULLABLE;
 
-  n_children = ArrowIpcFbrGetVector(field, ARROW_IPC_FBR_FIELD_CHILDREN, 4, 4, &children)
+  n_children = ArrowIpcFbrGetVector(field, ARROW_IPC_FBR_FIELD_CHILDREN, &children)
                    ? children.n : 0;
 
   if (ArrowIpcFbrGetTable(field, ARROW_IPC_FBR_FIELD_DICTIONARY, &dictionary)) {
     struct ArrowIpcFbrTable index_type;
-    int has_index_type = ArrowIpcFbrGetTable(&dictionary, 1, &index_type);
+    int has_index_type = ArrowIpcFbrGetTable(&dictionary, ARROW_IPC_FBR_DICTIONARY_ENCODING_INDEX_TYPE, &index_type);
     NANOARROW_RETURN_NOT_OK(
         IpcSchemaIntFormat(has_index_type ? &index_type : NULL, format, error, path));
     NANOARROW_RETURN_NOT_OK(IpcSchemaSetFormat(out, format));
-    if (ArrowIpcFbrGetInt8(&dictionary, 2, 0)) flags |= ARROW_FLAG_DICTIONARY_ORDERED;
+    if (ArrowIpcFbrGetScalar(&dictionary, ARROW_IPC_FBR_DICTIONARY_ENCODING_IS_ORDERED, 0)) flags |= ARROW_FLAG_DICTIONARY_ORDERED;
     NANOARROW_RETURN_NOT_OK(ArrowSchemaAllocateDictionary(out));
     value_schema = out->dictionary;
     ArrowSchemaInit(value_schema);
@@ -7782,6 +8628,9 @@ static ArrowErrorCode IpcSchemaDecodeRoot(const struct ArrowIpcFbrTable* schema_
                                           struct ArrowError* error) {
   ArrowErrorCode result;
   ArrowSchemaInit(out);
+  /* An IPC Schema has no nullability of its own: the root struct's flags stay 0, as
+   * nanoarrow leaves them. */
+  out->flags = 0;
   result = ArrowSchemaSetFormat(out, "+s");
   if (result == NANOARROW_OK) {
     result = IpcSchemaDecodeChildren(schema_table, ARROW_IPC_FBR_SCHEMA_FIELDS, out, 0, path,
@@ -7802,11 +8651,11 @@ ArrowErrorCode ArrowIpcPrivateDecodeSchema(const struct ArrowIpcFbrTable* schema
   ArrowErrorCode result;
   int64_t i;
 
-  *endianness = ArrowIpcFbrGetInt16(schema_table, ARROW_IPC_FBR_SCHEMA_ENDIANNESS, 0) == 0
+  *endianness = ArrowIpcFbrGetScalar(schema_table, ARROW_IPC_FBR_SCHEMA_ENDIANNESS, 0) == 0
                     ? NANOARROW_IPC_ENDIANNESS_LITTLE
                     : NANOARROW_IPC_ENDIANNESS_BIG;
   *features = 0;
-  if (ArrowIpcFbrGetVector(schema_table, ARROW_IPC_FBR_SCHEMA_FEATURES, 8, 8, &vec)) {
+  if (ArrowIpcFbrGetVector(schema_table, ARROW_IPC_FBR_SCHEMA_FEATURES, &vec)) {
     for (i = 0; i < vec.n; i++) {
       *features |= (int32_t)(ArrowIpcFbrLoadI64(vec.data + vec.pos + 8 * i) &
                              (NANOARROW_IPC_FEATURE_DICTIONARY_REPLACEMENT |
@@ -8121,6 +8970,10 @@ static ArrowErrorCode IpcStreamStartFileMode(struct IpcStreamReaderPrivate* priv
         (const struct ArrowIpcDecoderPrivate*)private_data->decoder.private_data;
     result = ArrowIpcFileReaderSetMaxDecompressedBytes(
         &private_data->file_reader, decoder_private->max_decompressed_bytes);
+    if (result == NANOARROW_OK) {
+      result = ArrowIpcFileReaderSetMaxHeldBytes(&private_data->file_reader,
+                                                 decoder_private->max_held_bytes);
+    }
     if (result != NANOARROW_OK) ArrowIpcFileReaderReset(&private_data->file_reader);
   }
   ArrowBufferReset(all);
@@ -8255,8 +9108,11 @@ static ArrowErrorCode IpcStreamReadMessageAhead(struct IpcStreamReaderPrivate* p
   }
   view.data.as_uint8 = private_data->input_block->src.data + private_data->input_position;
   if (view.data.as_uint8 != header_data) {
-    /* The header moved to a new chunk: decode it where it now lives. */
+    /* The header moved to a new chunk: decode it where it now lives (its bytes
+     * were counted as read already). */
     NANOARROW_RETURN_NOT_OK(ArrowIpcDecoderDecodeHeader(decoder, view, error));
+    ((struct ArrowIpcDecoderPrivate*)decoder->private_data)->bytes_read -=
+        decoder->header_size_bytes;
   }
   body_out->data.as_uint8 = view.data.as_uint8 + decoder->header_size_bytes;
   body_out->size_bytes = decoder->body_size_bytes;
@@ -8710,6 +9566,20 @@ ArrowErrorCode ArrowIpcArrayStreamReaderInitWithLimits(
   return NANOARROW_OK;
 }
 
+ArrowErrorCode ArrowIpcArrayStreamReaderSetMaxHeldBytes(struct ArrowArrayStream* stream,
+                                                        int64_t max_bytes) {
+  struct IpcStreamReaderPrivate* private_data;
+  if (stream == NULL || stream->release != &IpcStreamReaderRelease || max_bytes < -1) {
+    return EINVAL;
+  }
+  private_data = (struct IpcStreamReaderPrivate*)stream->private_data;
+  NANOARROW_RETURN_NOT_OK(ArrowIpcDecoderSetMaxHeldBytes(&private_data->decoder, max_bytes));
+  if (private_data->is_file) {
+    return ArrowIpcFileReaderSetMaxHeldBytes(&private_data->file_reader, max_bytes);
+  }
+  return NANOARROW_OK;
+}
+
 /* [bundle] src/ipc/writer.c */
 
 /* ArrowIpcWriter: the IPC stream and file formats over an ArrowIpcOutputStream.
@@ -8757,6 +9627,9 @@ struct ArrowIpcWriterPrivate {
   struct ArrowBuffer header;
   struct ArrowBuffer body;
   int64_t bytes_written;
+  /* Of the encoder (ArrowIpcWriterSetAlignment): bodies start at a multiple of it
+   * counted from the start of the output. */
+  int64_t alignment;
   int writing_file;
   int eos_written;
   int finalized;
@@ -8795,6 +9668,7 @@ ArrowErrorCode ArrowIpcWriterInit(struct ArrowIpcWriter* writer,
       (struct ArrowIpcWriterPrivate*)ArrowMalloc(sizeof(struct ArrowIpcWriterPrivate));
   if (private_data == NULL) return ENOMEM;
   memset(private_data, 0, sizeof(*private_data));
+  private_data->alignment = 8;
 
   if (ArrowIpcEncoderInit(&private_data->encoder) != NANOARROW_OK) {
     ArrowFree(private_data);
@@ -8863,6 +9737,32 @@ ArrowErrorCode ArrowIpcWriterSetAlignment(struct ArrowIpcWriter* writer,
                   alignment);
     return EINVAL;
   }
+  private_data->alignment = alignment;
+  return NANOARROW_OK;
+}
+
+/* The encapsulated message that ends buffer (from message_start on), whose buffer
+ * starts at absolute position buffer_position: its flatbuffer is zero-padded
+ * further so that what follows it (its body) starts at a multiple of the alignment
+ * counted from the start of the output (a file's 8 magic bytes put it off by 8). */
+static ArrowErrorCode ArrowIpcWriterAlignMessage(struct ArrowIpcWriterPrivate* private_data,
+                                                 struct ArrowBuffer* buffer,
+                                                 int64_t message_start,
+                                                 int64_t buffer_position) {
+  int64_t extra = (-(buffer_position + buffer->size_bytes)) & (private_data->alignment - 1);
+  int64_t length;
+  if (extra == 0) return NANOARROW_OK;
+  length = (int64_t)((uint32_t)buffer->data[message_start + 4] |
+                     ((uint32_t)buffer->data[message_start + 5] << 8) |
+                     ((uint32_t)buffer->data[message_start + 6] << 16) |
+                     ((uint32_t)buffer->data[message_start + 7] << 24)) +
+           extra;
+  if (length > INT32_MAX) return ERANGE;
+  NANOARROW_RETURN_NOT_OK(ArrowBufferAppendFill(buffer, 0, extra));
+  buffer->data[message_start + 4] = (uint8_t)length;
+  buffer->data[message_start + 5] = (uint8_t)(length >> 8);
+  buffer->data[message_start + 6] = (uint8_t)(length >> 16);
+  buffer->data[message_start + 7] = (uint8_t)(length >> 24);
   return NANOARROW_OK;
 }
 
@@ -9028,28 +9928,62 @@ ArrowErrorCode ArrowIpcWriterWriteSchema(struct ArrowIpcWriter* writer,
   struct ArrowIpcWriterPrivate* private_data =
       (struct ArrowIpcWriterPrivate*)writer->private_data;
   struct ArrowSchema snapshot;
+  struct ArrowArrayView schema_view;
   int result;
+  int64_t i;
 
   NANOARROW_RETURN_NOT_OK(ArrowIpcWriterCheckUsable(private_data, error));
-  if (private_data->schema.release != NULL) {
-    ArrowErrorSet(error, "A schema was already written");
-    return EINVAL;
+  /* A second schema starts a new stream (as in nanoarrow). A file has one schema, which
+   * its footer gives for every batch: there only the same schema may come again. */
+  if (private_data->schema.release != NULL && private_data->writing_file) {
+    int equal = 0;
+    struct ArrowError reason;
+    reason.message[0] = '\0';
+    NANOARROW_RETURN_NOT_OK(ArrowSchemaCompare(in, &private_data->schema,
+                                               NANOARROW_COMPARE_IDENTICAL, &equal,
+                                               &reason));
+    if (!equal) {
+      ArrowErrorSet(error,
+                    "A file holds one schema; this schema differs from the one written "
+                    "(%s)",
+                    reason.message);
+      return EINVAL;
+    }
   }
   NANOARROW_RETURN_NOT_OK(ArrowIpcEncoderEncodeSchema(&private_data->encoder, in, error));
   private_data->header.size_bytes = 0;
   NANOARROW_RETURN_NOT_OK_WITH_ERROR(
       ArrowIpcEncoderFinalizeBuffer(&private_data->encoder, 1, &private_data->header),
       error);
+  NANOARROW_RETURN_NOT_OK_WITH_ERROR(
+      ArrowIpcWriterAlignMessage(private_data, &private_data->header, 0,
+                                 private_data->bytes_written),
+      error);
   NANOARROW_RETURN_NOT_OK_WITH_ERROR(ArrowIpcPrivateSchemaSnapshot(in, &snapshot),
                                      error);
-  result = ArrowArrayViewInitFromSchema(&private_data->schema_view, &snapshot, error);
+  result = ArrowArrayViewInitFromSchema(&schema_view, &snapshot, error);
   if (result != NANOARROW_OK) {
     ArrowSchemaRelease(&snapshot);
     return result;
   }
+
+  if (private_data->schema.release != NULL) {
+    ArrowArrayViewReset(&private_data->schema_view);
+    private_data->schema.release(&private_data->schema);
+    /* A new stream's reader knows no dictionaries: each is written again. A file's
+     * dictionaries are already in it. */
+    if (!private_data->writing_file) {
+      for (i = 0; i < private_data->n_dictionaries; i++) {
+        ArrowBufferReset(&private_data->dictionaries[i].signature);
+      }
+      private_data->n_dictionaries = 0;
+    }
+  }
   ArrowSchemaMove(&snapshot, &private_data->schema);
+  private_data->schema_view = schema_view;
   private_data->fixed_width_schema =
       ArrowIpcWriterSchemaIsFixedWidth(&private_data->schema_view);
+  private_data->eos_written = 0;
   return ArrowIpcWriterWriteBytes(private_data, private_data->header.data,
                                   private_data->header.size_bytes, error);
 }
@@ -9443,6 +10377,10 @@ static ArrowErrorCode ArrowIpcWriterEncodeDictionaries(
     NANOARROW_RETURN_NOT_OK_WITH_ERROR(
         ArrowIpcEncoderFinalizeBuffer(&private_data->encoder, 1, &private_data->pending),
         error);
+    NANOARROW_RETURN_NOT_OK_WITH_ERROR(
+        ArrowIpcWriterAlignMessage(private_data, &private_data->pending, block.offset,
+                                   private_data->bytes_written),
+        error);
     block.metadata_length = (int32_t)(private_data->pending.size_bytes - block.offset);
     block.body_length = private_data->body.size_bytes;
     NANOARROW_RETURN_NOT_OK_WITH_ERROR(
@@ -9529,6 +10467,11 @@ static ArrowErrorCode ArrowIpcWriterWriteBatch(struct ArrowIpcWriterPrivate* pri
   private_data->header.size_bytes = 0;
   NANOARROW_RETURN_NOT_OK_WITH_ERROR(
       ArrowIpcEncoderFinalizeBuffer(&private_data->encoder, 1, &private_data->header), error);
+  NANOARROW_RETURN_NOT_OK_WITH_ERROR(
+      ArrowIpcWriterAlignMessage(private_data, &private_data->header, 0,
+                                 private_data->bytes_written +
+                                     private_data->pending.size_bytes),
+      error);
   block.metadata_length = (int32_t)private_data->header.size_bytes;
   block.body_length = body_length;
   if (n_spans == 0 && private_data->body.size_bytes <= NANOARROW_IPC_DEFER_MIN_BYTES * 64) {

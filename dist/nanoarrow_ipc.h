@@ -10,14 +10,14 @@
 
 /* [bundle] include/nanoarrow/nanoarrow_ipc.h */
 
-/* nanoarrow in C: the Arrow IPC extension (reading).
- *
- * Decodes Arrow IPC messages (the encapsulated flatbuffers Message format, the
- * stream format and the file format) into ArrowSchema / ArrowArrayView /
- * ArrowArray. Every input byte is treated as hostile: offsets, lengths, counts and
- * nesting depth are checked before use and allocations are bounded by the input.
- *
- * Except where noted, objects are not thread-safe; callers serialize accesses. */
+// nanoarrow in C: the Arrow IPC extension (reading).
+//
+// Decodes Arrow IPC messages (the encapsulated flatbuffers Message format, the
+// stream format and the file format) into ArrowSchema / ArrowArrayView /
+// ArrowArray. Every input byte is treated as hostile: offsets, lengths, counts and
+// nesting depth are checked before use and allocations are bounded by the input.
+//
+// Except where noted, objects are not thread-safe; callers serialize accesses.
 
 #ifndef NANOARROW_IPC_H_INCLUDED
 #define NANOARROW_IPC_H_INCLUDED
@@ -106,7 +106,7 @@
 extern "C" {
 #endif
 
-/* ---- Enumerators ---- */
+// ---- Enumerators ----
 
 enum ArrowIpcMetadataVersion {
   NANOARROW_IPC_METADATA_VERSION_V1,
@@ -131,15 +131,15 @@ enum ArrowIpcEndianness {
   NANOARROW_IPC_ENDIANNESS_BIG
 };
 
-/* The byte order of the machine running this code. */
+// The byte order of the machine running this code.
 static inline enum ArrowIpcEndianness ArrowIpcSystemEndianness(void) {
   const uint32_t one = 1;
   return *(const uint8_t*)&one == 1 ? NANOARROW_IPC_ENDIANNESS_LITTLE
                                     : NANOARROW_IPC_ENDIANNESS_BIG;
 }
 
-/* Bits of ArrowIpcDecoder.feature_flags (the Schema's "features"); plain macros, so
- * they also work in #if. */
+// Bits of ArrowIpcDecoder.feature_flags (the Schema's "features"); plain macros, so
+// they also work in #if.
 #define NANOARROW_IPC_FEATURE_DICTIONARY_REPLACEMENT 1
 #define NANOARROW_IPC_FEATURE_COMPRESSED_BODY 2
 
@@ -149,9 +149,9 @@ enum ArrowIpcCompressionType {
   NANOARROW_IPC_COMPRESSION_TYPE_ZSTD
 };
 
-/* EINVAL when the library was built for a platform whose endianness differs from
- * the running one. */
-ArrowErrorCode ArrowIpcCheckRuntime(struct ArrowError* error);
+// EINVAL when the library was built for a platform whose endianness differs from
+// the running one.
+NANOARROW_DLL ArrowErrorCode ArrowIpcCheckRuntime(struct ArrowError* error);
 
 // ---- Shared (reference-counted) message bodies ----
 //
@@ -166,16 +166,16 @@ ArrowErrorCode ArrowIpcCheckRuntime(struct ArrowError* error);
 #define ArrowIpcSharedBufferIsThreadSafe ArrowSharedBufferIsThreadSafe
 #define ArrowIpcSharedBufferReset ArrowBufferReset
 
-/* ---- Decompression ---- */
+// ---- Decompression ----
 
-/* Decompresses src into exactly dst_size bytes at dst. */
+// Decompresses src into exactly dst_size bytes at dst.
 typedef ArrowErrorCode (*ArrowIpcDecompressFunction)(struct ArrowBufferView src,
                                                      uint8_t* dst, int64_t dst_size,
                                                      struct ArrowError* error);
 
-/* A (possibly asynchronous) decompressor: decompress_add queues one buffer,
- * decompress_wait waits until every queued buffer is written (timeout_ms < 0: no
- * timeout). */
+// A (possibly asynchronous) decompressor: decompress_add queues one buffer,
+// decompress_wait waits until every queued buffer is written (timeout_ms < 0: no
+// timeout).
 struct ArrowIpcDecompressor {
   ArrowErrorCode (*decompress_add)(struct ArrowIpcDecompressor* decompressor,
                                    enum ArrowIpcCompressionType compression_type,
@@ -187,21 +187,21 @@ struct ArrowIpcDecompressor {
   void* private_data;
 };
 
-/* A decompressor that runs each buffer synchronously in decompress_add, with the
- * built-in codecs (those this library was compiled with) installed. */
-ArrowErrorCode ArrowIpcSerialDecompressor(struct ArrowIpcDecompressor* decompressor);
-/* Installs (or with NULL removes) the function used for compression_type. */
-ArrowErrorCode ArrowIpcSerialDecompressorSetFunction(
+// A decompressor that runs each buffer synchronously in decompress_add, with the
+// built-in codecs (those this library was compiled with) installed.
+NANOARROW_DLL ArrowErrorCode ArrowIpcSerialDecompressor(struct ArrowIpcDecompressor* decompressor);
+// Installs (or with NULL removes) the function used for compression_type.
+NANOARROW_DLL ArrowErrorCode ArrowIpcSerialDecompressorSetFunction(
     struct ArrowIpcDecompressor* decompressor,
     enum ArrowIpcCompressionType compression_type,
     ArrowIpcDecompressFunction decompress_function);
-/* NULL when the library was built without NANOARROW_IPC_WITH_ZSTD / _LZ4. */
-ArrowIpcDecompressFunction ArrowIpcGetZstdDecompressionFunction(void);
-ArrowIpcDecompressFunction ArrowIpcGetLZ4DecompressionFunction(void);
+// NULL when the library was built without NANOARROW_IPC_WITH_ZSTD / _LZ4.
+NANOARROW_DLL ArrowIpcDecompressFunction ArrowIpcGetZstdDecompressionFunction(void);
+NANOARROW_DLL ArrowIpcDecompressFunction ArrowIpcGetLZ4DecompressionFunction(void);
 
-/* ---- Footer (file format) ---- */
+// ---- Footer (file format) ----
 
-/* One entry of the footer's dictionaries / recordBatches. */
+// One entry of the footer's dictionaries / recordBatches.
 struct ArrowIpcFileBlock {
   int64_t offset;
   int32_t metadata_length;
@@ -210,186 +210,186 @@ struct ArrowIpcFileBlock {
 
 struct ArrowIpcFooter {
   struct ArrowSchema schema;
-  /* struct ArrowIpcFileBlock entries. */
+  // struct ArrowIpcFileBlock entries.
   struct ArrowBuffer record_batch_blocks;
   struct ArrowBuffer dictionary_blocks;
 };
 
-void ArrowIpcFooterInit(struct ArrowIpcFooter* footer);
-void ArrowIpcFooterReset(struct ArrowIpcFooter* footer);
+NANOARROW_DLL void ArrowIpcFooterInit(struct ArrowIpcFooter* footer);
+NANOARROW_DLL void ArrowIpcFooterReset(struct ArrowIpcFooter* footer);
 
-/* ---- Decoder ---- */
+// ---- Decoder ----
 
-/* The header of a DictionaryBatch message. */
+// The header of a DictionaryBatch message.
 struct ArrowIpcDictionaryBatch {
-  /* The dictionary id whose values the batch carries. */
+  // The dictionary id whose values the batch carries.
   int64_t id;
-  /* Non-zero: the values are appended to the id's current ones, else they
-   * replace them. */
+  // Non-zero: the values are appended to the id's current ones, else they
+  // replace them.
   int is_delta;
 };
 
 struct ArrowIpcDecoder {
-  /* Of the last message whose header was verified or decoded. */
+  // Of the last message whose header was verified or decoded.
   enum ArrowIpcMessageType message_type;
   enum ArrowIpcMetadataVersion metadata_version;
-  /* Of the last decoded Schema message. */
+  // Of the last decoded Schema message.
   enum ArrowIpcEndianness endianness;
-  /* NANOARROW_IPC_FEATURE_* bits of the last decoded Schema message. */
+  // NANOARROW_IPC_FEATURE_* bits of the last decoded Schema message.
   int32_t feature_flags;
-  /* Of the last record batch / dictionary batch header. */
+  // Of the last record batch / dictionary batch header.
   enum ArrowIpcCompressionType codec;
-  /* Prefix plus flatbuffer size of the last peeked message (the body follows);
-   * after a footer was peeked, verified or decoded: the footer's flatbuffer size
-   * (the int32 before the trailing "ARROW1"). */
+  // Prefix plus flatbuffer size of the last peeked message (the body follows);
+  // after a footer was peeked, verified or decoded: the footer's flatbuffer size
+  // (the int32 before the trailing "ARROW1").
   int32_t header_size_bytes;
   int64_t body_size_bytes;
-  /* The last decoded DictionaryBatch header (owned by the decoder; NULL after any
-   * other message was decoded). */
+  // The last decoded DictionaryBatch header (owned by the decoder; NULL after any
+  // other message was decoded).
   const struct ArrowIpcDictionaryBatch* dictionary;
-  /* The last decoded footer (NULL until ArrowIpcDecoderDecodeFooter succeeds). */
+  // The last decoded footer (NULL until ArrowIpcDecoderDecodeFooter succeeds).
   struct ArrowIpcFooter* footer;
   void* private_data;
 };
 
-ArrowErrorCode ArrowIpcDecoderInit(struct ArrowIpcDecoder* decoder);
-void ArrowIpcDecoderReset(struct ArrowIpcDecoder* decoder);
+NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderInit(struct ArrowIpcDecoder* decoder);
+NANOARROW_DLL void ArrowIpcDecoderReset(struct ArrowIpcDecoder* decoder);
 
-/* Takes ownership of decompressor (releasing any previous one). */
-ArrowErrorCode ArrowIpcDecoderSetDecompressor(struct ArrowIpcDecoder* decoder,
+// Takes ownership of decompressor (releasing any previous one).
+NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderSetDecompressor(struct ArrowIpcDecoder* decoder,
                                               struct ArrowIpcDecompressor* decompressor);
 
-/* ---- Reader limits ----
- * Decompressed bytes: all compressed buffers of one message body together may
- * declare (and so make the decoder allocate) at most a limit of decompressed bytes,
- * checked before anything is allocated or decompressed. By default the limit is
- * NANOARROW_IPC_DEFAULT_DECOMPRESSION_RATIO x the body's size +
- * NANOARROW_IPC_DEFAULT_DECOMPRESSION_ALLOWANCE bytes (64 x + 1 MiB); bodies that
- * compress better than that need a larger limit.
- *
- * Lengths no input bytes pay for: null arrays, structs without children,
- * fixed-size lists of size 0 and the logical length of run-end encoded arrays
- * cost nothing however long they claim to be. RecordBatch.length and every field
- * node's length must therefore be at most the larger of
- * NANOARROW_IPC_MAX_UNBACKED_LENGTH (2^31 - 1) and 8 x the bytes the body may
- * hold (its size, plus the decompressed-byte limit when it is compressed): any
- * array whose elements take at least one bit of the body is within it. Each
- * top-level field's length must also equal RecordBatch.length. */
+// ---- Reader limits ----
+// Decompressed bytes: all compressed buffers of one message body together may
+// declare (and so make the decoder allocate) at most a limit of decompressed bytes,
+// checked before anything is allocated or decompressed. By default the limit is
+// NANOARROW_IPC_DEFAULT_DECOMPRESSION_RATIO x the body's size +
+// NANOARROW_IPC_DEFAULT_DECOMPRESSION_ALLOWANCE bytes (64 x + 1 MiB); bodies that
+// compress better than that need a larger limit.
+//
+// Lengths no input bytes pay for: null arrays, structs without children,
+// fixed-size lists of size 0 and the logical length of run-end encoded arrays
+// cost nothing however long they claim to be. RecordBatch.length and every field
+// node's length must therefore be at most the larger of
+// NANOARROW_IPC_MAX_UNBACKED_LENGTH (2^31 - 1) and 8 x the bytes the body may
+// hold (its size, plus the decompressed-byte limit when it is compressed): any
+// array whose elements take at least one bit of the body is within it. Each
+// top-level field's length must also equal RecordBatch.length.
 #define NANOARROW_IPC_DEFAULT_DECOMPRESSION_RATIO 64
 #define NANOARROW_IPC_DEFAULT_DECOMPRESSION_ALLOWANCE (1 << 20)
 #define NANOARROW_IPC_MAX_UNBACKED_LENGTH INT32_MAX
 
-/* Sets the decompressed-byte limit per message body of decoder to max_bytes
- * (>= 0), or back to the default with -1 (EINVAL for anything else). */
-ArrowErrorCode ArrowIpcDecoderSetMaxDecompressedBytes(struct ArrowIpcDecoder* decoder,
+// Sets the decompressed-byte limit per message body of decoder to max_bytes
+// (>= 0), or back to the default with -1 (EINVAL for anything else).
+NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderSetMaxDecompressedBytes(struct ArrowIpcDecoder* decoder,
                                                       int64_t max_bytes);
 
-/* Reads the message prefix (0xFFFFFFFF + int32 length, or a legacy int32 length)
- * and sets header_size_bytes. ESPIPE when data is too short to tell, ENODATA at an
- * end-of-stream marker, EINVAL for an impossible length. prefix_size_bytes (may be
- * NULL) receives 8 or 4. */
-ArrowErrorCode ArrowIpcDecoderPeekHeader(struct ArrowIpcDecoder* decoder,
+// Reads the message prefix (0xFFFFFFFF + int32 length, or a legacy int32 length)
+// and sets header_size_bytes. ESPIPE when data is too short to tell, ENODATA at an
+// end-of-stream marker, EINVAL for an impossible length. prefix_size_bytes (may be
+// NULL) receives 8 or 4.
+NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderPeekHeader(struct ArrowIpcDecoder* decoder,
                                          struct ArrowBufferView data,
                                          int32_t* prefix_size_bytes,
                                          struct ArrowError* error);
-/* PeekHeader + a full flatbuffers verification of the Message; sets message_type,
- * metadata_version and body_size_bytes. */
-ArrowErrorCode ArrowIpcDecoderVerifyHeader(struct ArrowIpcDecoder* decoder,
+// PeekHeader + a full flatbuffers verification of the Message; sets message_type,
+// metadata_version and body_size_bytes.
+NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderVerifyHeader(struct ArrowIpcDecoder* decoder,
                                            struct ArrowBufferView data,
                                            struct ArrowError* error);
-/* VerifyHeader + decoding of the header. data must stay valid until the next
- * header is decoded (the decoder refers to it). When the decoder has a schema, a
- * RecordBatch (or a DictionaryBatch of one of the schema's ids) whose numbers of
- * field nodes, variadic buffer counts or buffers differ from what the schema (the
- * dictionary's value type) needs is refused with EINVAL; decoding checks them
- * again. */
-ArrowErrorCode ArrowIpcDecoderDecodeHeader(struct ArrowIpcDecoder* decoder,
+// VerifyHeader + decoding of the header. data must stay valid until the next
+// header is decoded (the decoder refers to it). When the decoder has a schema, a
+// RecordBatch (or a DictionaryBatch of one of the schema's ids) whose numbers of
+// field nodes, variadic buffer counts or buffers differ from what the schema (the
+// dictionary's value type) needs is refused with EINVAL; decoding checks them
+// again.
+NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderDecodeHeader(struct ArrowIpcDecoder* decoder,
                                            struct ArrowBufferView data,
                                            struct ArrowError* error);
-/* The schema of the last decoded Schema message. */
-ArrowErrorCode ArrowIpcDecoderDecodeSchema(struct ArrowIpcDecoder* decoder,
+// The schema of the last decoded Schema message.
+NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderDecodeSchema(struct ArrowIpcDecoder* decoder,
                                            struct ArrowSchema* out,
                                            struct ArrowError* error);
-/* Sets the schema record batches are decoded against (schema is copied). */
-ArrowErrorCode ArrowIpcDecoderSetSchema(struct ArrowIpcDecoder* decoder,
+// Sets the schema record batches are decoded against (schema is copied).
+NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderSetSchema(struct ArrowIpcDecoder* decoder,
                                         struct ArrowSchema* schema,
                                         struct ArrowError* error);
-/* Endianness of the bodies to come (when not taken from a decoded Schema). */
-ArrowErrorCode ArrowIpcDecoderSetEndianness(struct ArrowIpcDecoder* decoder,
+// Endianness of the bodies to come (when not taken from a decoded Schema).
+NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderSetEndianness(struct ArrowIpcDecoder* decoder,
                                             enum ArrowIpcEndianness endianness);
 
-/* Decodes field i of the last decoded RecordBatch header into a view owned by
- * the decoder, valid until the next decode and while body is. i is -1 for the
- * whole batch as a struct, else the index of a field counted depth-first over the
- * schema (a column, then its children, then the next column; dictionary value
- * types are not counted), which is not the column index when a column is nested:
- * for struct<a: struct<x, y>, b>, 0 is a, 1 a.x, 2 a.y and 3 b. EINVAL outside
- * [-1, number of fields). The same goes for i below. */
-ArrowErrorCode ArrowIpcDecoderDecodeArrayView(struct ArrowIpcDecoder* decoder,
+// Decodes field i of the last decoded RecordBatch header into a view owned by
+// the decoder, valid until the next decode and while body is. i is -1 for the
+// whole batch as a struct, else the index of a field counted depth-first over the
+// schema (a column, then its children, then the next column; dictionary value
+// types are not counted), which is not the column index when a column is nested:
+// for struct<a: struct<x, y>, b>, 0 is a, 1 a.x, 2 a.y and 3 b. EINVAL outside
+// [-1, number of fields). The same goes for i below.
+NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderDecodeArrayView(struct ArrowIpcDecoder* decoder,
                                               struct ArrowBufferView body, int64_t i,
                                               struct ArrowArrayView** out,
                                               struct ArrowError* error);
-/* Decodes field i (-1: whole batch) into an independent array (the body is
- * copied), validated at validation_level. */
-ArrowErrorCode ArrowIpcDecoderDecodeArray(struct ArrowIpcDecoder* decoder,
+// Decodes field i (-1: whole batch) into an independent array (the body is
+// copied), validated at validation_level.
+NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderDecodeArray(struct ArrowIpcDecoder* decoder,
                                           struct ArrowBufferView body, int64_t i,
                                           struct ArrowArray* out,
                                           enum ArrowValidationLevel validation_level,
                                           struct ArrowError* error);
-/* Like DecodeArray but the array refers to (and keeps alive) the shared body:
- * shared is a shared buffer (ArrowSharedBufferInit) holding the body, which the
- * caller still resets afterwards (EINVAL for an ordinary buffer). */
+// Like DecodeArray but the array refers to (and keeps alive) the shared body:
+// shared is a shared buffer (ArrowSharedBufferInit) holding the body, which the
+// caller still resets afterwards (EINVAL for an ordinary buffer).
 NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderDecodeArrayFromShared(
     struct ArrowIpcDecoder* decoder, struct ArrowBuffer* shared, int64_t i,
     struct ArrowArray* out, enum ArrowValidationLevel validation_level,
     struct ArrowError* error);
 
-/* ---- Dictionaries ----
- * A DictionaryBatch message carries the values of one dictionary id; record
- * batches carry only the indices. ArrowIpcDictionaryEncodings says which fields of
- * a schema are dictionary-encoded and with which id (one id may serve several
- * fields); ArrowIpcDictionaries holds the current values of each id. A delta batch
- * appends to the current values, any other batch replaces them; arrays decoded
- * earlier keep the values they were decoded with. */
+// ---- Dictionaries ----
+// A DictionaryBatch message carries the values of one dictionary id; record
+// batches carry only the indices. ArrowIpcDictionaryEncodings says which fields of
+// a schema are dictionary-encoded and with which id (one id may serve several
+// fields); ArrowIpcDictionaries holds the current values of each id. A delta batch
+// appends to the current values, any other batch replaces them; arrays decoded
+// earlier keep the values they were decoded with.
 
 enum ArrowIpcDictionaryKind {
-  /* Zero-initialized memory: no kind set yet. */
+  // Zero-initialized memory: no kind set yet.
   NANOARROW_IPC_DICTIONARY_KIND_UNINITIALIZED,
-  /* The dictionary's values are an ordinary array (the only kind IPC has). */
+  // The dictionary's values are an ordinary array (the only kind IPC has).
   NANOARROW_IPC_DICTIONARY_KIND_DENSE_ARRAY
 };
 
 struct ArrowIpcDictionaryEncoding {
-  /* The dictionary-encoded field: its format is the index type, its dictionary
-   * the value type, ARROW_FLAG_DICTIONARY_ORDERED in its flags tells whether the
-   * dictionary is ordered. Borrowed: must outlive the encodings. */
+  // The dictionary-encoded field: its format is the index type, its dictionary
+  // the value type, ARROW_FLAG_DICTIONARY_ORDERED in its flags tells whether the
+  // dictionary is ordered. Borrowed: must outlive the encodings.
   const struct ArrowSchema* schema;
-  /* The DictionaryBatch id of this field's values. */
+  // The DictionaryBatch id of this field's values.
   int64_t id;
   enum ArrowIpcDictionaryKind kind;
 };
 
-/* A growable list of encodings, in schema pre-order when made from a schema:
- * encodings.data holds encodings.size_bytes / sizeof(struct
- * ArrowIpcDictionaryEncoding) of them. */
+// A growable list of encodings, in schema pre-order when made from a schema:
+// encodings.data holds encodings.size_bytes / sizeof(struct
+// ArrowIpcDictionaryEncoding) of them.
 struct ArrowIpcDictionaryEncodings {
   struct ArrowBuffer encodings;
 };
 
-/* Makes an empty list (never fails). */
-void ArrowIpcDictionaryEncodingsInit(struct ArrowIpcDictionaryEncodings* encodings);
-void ArrowIpcDictionaryEncodingsReset(struct ArrowIpcDictionaryEncodings* encodings);
-/* Appends one encoding (EINVAL when encoding.schema is not dictionary-encoded). */
-ArrowErrorCode ArrowIpcDictionaryEncodingsAppend(
+// Makes an empty list (never fails).
+NANOARROW_DLL void ArrowIpcDictionaryEncodingsInit(struct ArrowIpcDictionaryEncodings* encodings);
+NANOARROW_DLL void ArrowIpcDictionaryEncodingsReset(struct ArrowIpcDictionaryEncodings* encodings);
+// Appends one encoding (EINVAL when encoding.schema is not dictionary-encoded).
+NANOARROW_DLL ArrowErrorCode ArrowIpcDictionaryEncodingsAppend(
     struct ArrowIpcDictionaryEncodings* encodings,
     struct ArrowIpcDictionaryEncoding encoding);
-/* Appends every dictionary-encoded field of schema (including those inside
- * dictionary values) in pre-order, numbering them n_encodings, n_encodings + 1,
- * ... as IPC writers do. The fields are borrowed from schema. */
-ArrowErrorCode ArrowIpcDictionaryEncodingsAppendSchema(
+// Appends every dictionary-encoded field of schema (including those inside
+// dictionary values) in pre-order, numbering them n_encodings, n_encodings + 1,
+// ... as IPC writers do. The fields are borrowed from schema.
+NANOARROW_DLL ArrowErrorCode ArrowIpcDictionaryEncodingsAppendSchema(
     struct ArrowIpcDictionaryEncodings* encodings, const struct ArrowSchema* schema);
-/* The encoding whose field is schema (the same pointer), or NULL. */
-const struct ArrowIpcDictionaryEncoding* ArrowIpcDictionaryEncodingsFind(
+// The encoding whose field is schema (the same pointer), or NULL.
+NANOARROW_DLL const struct ArrowIpcDictionaryEncoding* ArrowIpcDictionaryEncodingsFind(
     const struct ArrowIpcDictionaryEncodings* encodings, const struct ArrowSchema* schema);
 // The first encoding (in list order) with dictionary id id, or NULL.
 NANOARROW_DLL const struct ArrowIpcDictionaryEncoding* ArrowIpcDictionaryEncodingsFindById(
@@ -399,59 +399,59 @@ NANOARROW_DLL const struct ArrowIpcDictionaryEncoding* ArrowIpcDictionaryEncodin
 NANOARROW_DLL ArrowErrorCode ArrowIpcDictionaryEncodingsUniqueIds(
     const struct ArrowIpcDictionaryEncodings* encodings, struct ArrowBuffer* ids);
 
-/* The current values of every dictionary id of some encodings. */
+// The current values of every dictionary id of some encodings.
 struct ArrowIpcDictionaries {
   void* private_data;
 };
 
-/* One empty slot per distinct id of encodings (copied; encodings may be reset
- * afterwards). */
-ArrowErrorCode ArrowIpcDictionariesInit(struct ArrowIpcDictionaries* dictionaries,
+// One empty slot per distinct id of encodings (copied; encodings may be reset
+// afterwards).
+NANOARROW_DLL ArrowErrorCode ArrowIpcDictionariesInit(struct ArrowIpcDictionaries* dictionaries,
                                         const struct ArrowIpcDictionaryEncodings* encodings,
                                         struct ArrowError* error);
-/* Drops this object's references; arrays that use the values keep them alive. */
-void ArrowIpcDictionariesReset(struct ArrowIpcDictionaries* dictionaries);
-/* The current values of id (borrowed, valid until they change or Reset), or
- * EINVAL when id is unknown or no DictionaryBatch for it was decoded yet. */
-ArrowErrorCode ArrowIpcDictionariesFindCurrentValue(
+// Drops this object's references; arrays that use the values keep them alive.
+NANOARROW_DLL void ArrowIpcDictionariesReset(struct ArrowIpcDictionaries* dictionaries);
+// The current values of id (borrowed, valid until they change or Reset), or
+// EINVAL when id is unknown or no DictionaryBatch for it was decoded yet.
+NANOARROW_DLL ArrowErrorCode ArrowIpcDictionariesFindCurrentValue(
     const struct ArrowIpcDictionaries* dictionaries, int64_t id,
     const struct ArrowArray** out, struct ArrowError* error);
 
-/* Like ArrowIpcDecoderDecodeSchema, and initializes encodings (output only: any
- * previous content is neither read nor freed, so reset it first) to the schema's
- * dictionary encodings with the ids of the Schema message; their fields point into
- * out. The caller resets encodings on success; on failure it is left empty. */
-ArrowErrorCode ArrowIpcDecoderDecodeSchemaWithDictionaries(
+// Like ArrowIpcDecoderDecodeSchema, and initializes encodings (output only: any
+// previous content is neither read nor freed, so reset it first) to the schema's
+// dictionary encodings with the ids of the Schema message; their fields point into
+// out. The caller resets encodings on success; on failure it is left empty.
+NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderDecodeSchemaWithDictionaries(
     struct ArrowIpcDecoder* decoder, struct ArrowSchema* out,
     struct ArrowIpcDictionaryEncodings* encodings, struct ArrowError* error);
-/* Like ArrowIpcDecoderSetSchema with the dictionary ids taken from encodings (whose
- * fields must point into schema). ArrowIpcDecoderSetSchema takes them from the
- * last decoded Schema message when it matches, else numbers them in pre-order. */
-ArrowErrorCode ArrowIpcDecoderSetSchemaWithDictionaries(
+// Like ArrowIpcDecoderSetSchema with the dictionary ids taken from encodings (whose
+// fields must point into schema). ArrowIpcDecoderSetSchema takes them from the
+// last decoded Schema message when it matches, else numbers them in pre-order.
+NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderSetSchemaWithDictionaries(
     struct ArrowIpcDecoder* decoder, struct ArrowSchema* schema,
     const struct ArrowIpcDictionaryEncodings* encodings, struct ArrowError* error);
-/* The encodings of the decoder's schema (owned by the decoder, valid until the
- * schema changes). */
-ArrowErrorCode ArrowIpcDecoderGetDictionaryEncodings(
+// The encodings of the decoder's schema (owned by the decoder, valid until the
+// schema changes).
+NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderGetDictionaryEncodings(
     struct ArrowIpcDecoder* decoder, const struct ArrowIpcDictionaryEncodings** out);
 
-/* Decodes the last decoded DictionaryBatch header with body (copied). The decoder
- * keeps the result for the record batches it decodes next; when dictionaries is
- * not NULL, the id's current value there is set to it as well. */
-ArrowErrorCode ArrowIpcDecoderDecodeDictionary(struct ArrowIpcDecoder* decoder,
+// Decodes the last decoded DictionaryBatch header with body (copied). The decoder
+// keeps the result for the record batches it decodes next; when dictionaries is
+// not NULL, the id's current value there is set to it as well.
+NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderDecodeDictionary(struct ArrowIpcDecoder* decoder,
                                                struct ArrowBufferView body,
                                                enum ArrowValidationLevel validation_level,
                                                struct ArrowIpcDictionaries* dictionaries,
                                                struct ArrowError* error);
-/* The same with the values referring to (and keeping alive) the shared body (a
- * shared buffer, as for ArrowIpcDecoderDecodeArrayFromShared). */
+// The same with the values referring to (and keeping alive) the shared body (a
+// shared buffer, as for ArrowIpcDecoderDecodeArrayFromShared).
 NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderDecodeDictionaryFromShared(
     struct ArrowIpcDecoder* decoder, struct ArrowBuffer* shared,
     enum ArrowValidationLevel validation_level, struct ArrowIpcDictionaries* dictionaries,
     struct ArrowError* error);
-/* The values of id the decoder currently uses (borrowed), or EINVAL when none was
- * decoded yet. */
-ArrowErrorCode ArrowIpcDecoderGetDictionary(struct ArrowIpcDecoder* decoder, int64_t id,
+// The values of id the decoder currently uses (borrowed), or EINVAL when none was
+// decoded yet.
+NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderGetDictionary(struct ArrowIpcDecoder* decoder, int64_t id,
                                             const struct ArrowArray** out,
                                             struct ArrowError* error);
 
@@ -478,27 +478,27 @@ NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderDecodeArrayFromSharedWithDictionarie
     const struct ArrowIpcDictionaries* dictionaries, struct ArrowArray* out,
     enum ArrowValidationLevel validation_level, struct ArrowError* error);
 
-/* ---- Footer decoding ---- */
+// ---- Footer decoding ----
 
-/* data ends with the footer: ... footer, int32 footer length, "ARROW1". Sets
- * header_size_bytes to the footer's flatbuffer size (the int32, not counting the
- * 10 trailing bytes). ESPIPE when data has fewer than 10 bytes; the footer itself
- * need not be in data (VerifyFooter / DecodeFooter return ESPIPE when it is not). */
-ArrowErrorCode ArrowIpcDecoderPeekFooter(struct ArrowIpcDecoder* decoder,
+// data ends with the footer: ... footer, int32 footer length, "ARROW1". Sets
+// header_size_bytes to the footer's flatbuffer size (the int32, not counting the
+// 10 trailing bytes). ESPIPE when data has fewer than 10 bytes; the footer itself
+// need not be in data (VerifyFooter / DecodeFooter return ESPIPE when it is not).
+NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderPeekFooter(struct ArrowIpcDecoder* decoder,
                                          struct ArrowBufferView data,
                                          struct ArrowError* error);
-ArrowErrorCode ArrowIpcDecoderVerifyFooter(struct ArrowIpcDecoder* decoder,
+NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderVerifyFooter(struct ArrowIpcDecoder* decoder,
                                            struct ArrowBufferView data,
                                            struct ArrowError* error);
-/* Decodes the footer into decoder->footer (and sets the decoder's schema). */
-ArrowErrorCode ArrowIpcDecoderDecodeFooter(struct ArrowIpcDecoder* decoder,
+// Decodes the footer into decoder->footer (and sets the decoder's schema).
+NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderDecodeFooter(struct ArrowIpcDecoder* decoder,
                                            struct ArrowBufferView data,
                                            struct ArrowError* error);
 
-/* ---- Input streams ---- */
+// ---- Input streams ----
 
 struct ArrowIpcInputStream {
-  /* Reads up to buf_size_bytes; *size_read_out == 0 means end of input. */
+  // Reads up to buf_size_bytes; *size_read_out == 0 means end of input.
   ArrowErrorCode (*read)(struct ArrowIpcInputStream* stream, uint8_t* buf,
                          int64_t buf_size_bytes, int64_t* size_read_out,
                          struct ArrowError* error);
@@ -506,126 +506,180 @@ struct ArrowIpcInputStream {
   void* private_data;
 };
 
-void ArrowIpcInputStreamMove(struct ArrowIpcInputStream* src,
+NANOARROW_DLL void ArrowIpcInputStreamMove(struct ArrowIpcInputStream* src,
                              struct ArrowIpcInputStream* dst);
-/* Takes ownership of input (left empty). */
-ArrowErrorCode ArrowIpcInputStreamInitBuffer(struct ArrowIpcInputStream* stream,
+// Takes ownership of input (left empty).
+NANOARROW_DLL ArrowErrorCode ArrowIpcInputStreamInitBuffer(struct ArrowIpcInputStream* stream,
                                              struct ArrowBuffer* input);
-/* Reads from a FILE* (passed as void*), closed on release when close_on_release. */
-ArrowErrorCode ArrowIpcInputStreamInitFile(struct ArrowIpcInputStream* stream,
+// Reads from a FILE* (passed as void*), closed on release when close_on_release.
+NANOARROW_DLL ArrowErrorCode ArrowIpcInputStreamInitFile(struct ArrowIpcInputStream* stream,
                                            void* file_ptr, int close_on_release);
 
-/* ---- ArrowArrayStream over IPC input ---- */
+// ---- ArrowArrayStream over IPC input ----
 
 struct ArrowIpcArrayStreamReaderOptions {
-  /* -1: whole batches (struct arrays); otherwise only the arrays of field i, with
-   * fields numbered depth-first (top-level column 0, its children, then column 1). */
+  // -1: whole batches (struct arrays); otherwise only the arrays of field i, with
+  // fields numbered depth-first (top-level column 0, its children, then column 1).
   int64_t field_index;
-  /* Non-zero: arrays share each message body instead of copying it (from a
-   * buffer input, they point straight into the input). */
+  // Non-zero: arrays share each message body instead of copying it (from a
+  // buffer input, they point straight into the input).
   int use_shared_buffers;
 };
 
-/* An ArrowArrayStream over an IPC stream or (detected by its "ARROW1" magic) an IPC
- * file. Takes ownership of input_stream. options may be NULL (field_index -1,
- * use_shared_buffers 1). Every batch is validated at NANOARROW_VALIDATION_LEVEL_FULL,
- * as the input is untrusted (for fixed-width columns this costs O(columns) per
- * batch; offsets, run ends and view buffers are checked element by element). */
-ArrowErrorCode ArrowIpcArrayStreamReaderInit(
+// An ArrowArrayStream over an IPC stream or (detected by its "ARROW1" magic) an IPC
+// file. Takes ownership of input_stream. options may be NULL (field_index -1,
+// use_shared_buffers 1). Every batch is validated at NANOARROW_VALIDATION_LEVEL_FULL,
+// as the input is untrusted (for fixed-width columns this costs O(columns) per
+// batch; offsets, run ends and view buffers are checked element by element).
+NANOARROW_DLL ArrowErrorCode ArrowIpcArrayStreamReaderInit(
     struct ArrowArrayStream* out, struct ArrowIpcInputStream* input_stream,
     struct ArrowIpcArrayStreamReaderOptions* options);
 
-/* ArrowIpcArrayStreamReaderInit validating each batch at validation_level instead
- * (NANOARROW_VALIDATION_LEVEL_DEFAULT skips the element-wise checks; NONE is only
- * safe for trusted input). */
-ArrowErrorCode ArrowIpcArrayStreamReaderInitWithValidation(
+// ArrowIpcArrayStreamReaderInit validating each batch at validation_level instead
+// (NANOARROW_VALIDATION_LEVEL_DEFAULT skips the element-wise checks; NONE is only
+// safe for trusted input).
+NANOARROW_DLL ArrowErrorCode ArrowIpcArrayStreamReaderInitWithValidation(
     struct ArrowArrayStream* out, struct ArrowIpcInputStream* input_stream,
     struct ArrowIpcArrayStreamReaderOptions* options,
     enum ArrowValidationLevel validation_level);
 
-/* ArrowIpcArrayStreamReaderInitWithValidation with the decoder's decompressed-byte
- * limit per message body set to max_decompressed_bytes (-1: the default; see
- * ArrowIpcDecoderSetMaxDecompressedBytes). EINVAL for a level or limit out of
- * range. */
-ArrowErrorCode ArrowIpcArrayStreamReaderInitWithLimits(
+// ArrowIpcArrayStreamReaderInitWithValidation with the decoder's decompressed-byte
+// limit per message body set to max_decompressed_bytes (-1: the default; see
+// ArrowIpcDecoderSetMaxDecompressedBytes). EINVAL for a level or limit out of
+// range.
+NANOARROW_DLL ArrowErrorCode ArrowIpcArrayStreamReaderInitWithLimits(
     struct ArrowArrayStream* out, struct ArrowIpcInputStream* input_stream,
     struct ArrowIpcArrayStreamReaderOptions* options,
     enum ArrowValidationLevel validation_level, int64_t max_decompressed_bytes);
 
-/* ---- IPC file reader with random access ---- */
+// ---- IPC file reader with random access ----
 
 struct ArrowIpcFileReader {
   void* private_data;
 };
 
-/* Takes ownership of data (the whole file's bytes; may wrap a memory map through
- * ArrowBufferDeallocator). Reads and verifies the footer (with the schema) only:
- * the dictionaries are decoded by the first ArrowIpcFileReaderReadBatch (or the
- * first get_next of ArrowIpcFileReaderArrayStream), so an error in one is
- * reported there, not here. */
-ArrowErrorCode ArrowIpcFileReaderInitBuffer(struct ArrowIpcFileReader* reader,
+// Takes ownership of data (the whole file's bytes; may wrap a memory map through
+// ArrowBufferDeallocator). Reads and verifies the footer (with the schema) only:
+// the dictionaries are decoded by the first ArrowIpcFileReaderReadBatch (or the
+// first get_next of ArrowIpcFileReaderArrayStream), so an error in one is
+// reported there, not here.
+NANOARROW_DLL ArrowErrorCode ArrowIpcFileReaderInitBuffer(struct ArrowIpcFileReader* reader,
                                             struct ArrowBuffer* data,
                                             struct ArrowError* error);
-/* Reads through a seekable FILE* (passed as void*): the footer (with the schema)
- * now; the dictionaries with the first record batch read and each record batch
- * only when asked for, as with ArrowIpcFileReaderInitBuffer. */
-ArrowErrorCode ArrowIpcFileReaderInitFile(struct ArrowIpcFileReader* reader,
+// Reads through a seekable FILE* (passed as void*): the footer (with the schema)
+// now; the dictionaries with the first record batch read and each record batch
+// only when asked for, as with ArrowIpcFileReaderInitBuffer.
+NANOARROW_DLL ArrowErrorCode ArrowIpcFileReaderInitFile(struct ArrowIpcFileReader* reader,
                                           void* file_ptr, int close_on_release,
                                           struct ArrowError* error);
-void ArrowIpcFileReaderReset(struct ArrowIpcFileReader* reader);
-ArrowErrorCode ArrowIpcFileReaderGetSchema(struct ArrowIpcFileReader* reader,
+NANOARROW_DLL void ArrowIpcFileReaderReset(struct ArrowIpcFileReader* reader);
+NANOARROW_DLL ArrowErrorCode ArrowIpcFileReaderGetSchema(struct ArrowIpcFileReader* reader,
                                            struct ArrowSchema* out,
                                            struct ArrowError* error);
-int64_t ArrowIpcFileReaderNumRecordBatches(struct ArrowIpcFileReader* reader);
-/* Sets the decompressed-byte limit per message body of the messages decoded from
- * now on to max_bytes (>= 0), or back to the default with -1 (EINVAL for anything
- * else; see ArrowIpcDecoderSetMaxDecompressedBytes). It applies to the record
- * batches and to the dictionaries not decoded yet: those are all decoded by the
- * first batch read, so a limit set between Init and that read covers them. */
-ArrowErrorCode ArrowIpcFileReaderSetMaxDecompressedBytes(struct ArrowIpcFileReader* reader,
+NANOARROW_DLL int64_t ArrowIpcFileReaderNumRecordBatches(struct ArrowIpcFileReader* reader);
+// Sets the decompressed-byte limit per message body of the messages decoded from
+// now on to max_bytes (>= 0), or back to the default with -1 (EINVAL for anything
+// else; see ArrowIpcDecoderSetMaxDecompressedBytes). It applies to the record
+// batches and to the dictionaries not decoded yet: those are all decoded by the
+// first batch read, so a limit set between Init and that read covers them.
+NANOARROW_DLL ArrowErrorCode ArrowIpcFileReaderSetMaxDecompressedBytes(struct ArrowIpcFileReader* reader,
                                                          int64_t max_bytes);
-/* Decodes record batch i (a struct array) without reading the other batches. The
- * first call that gets past the index check also decodes every dictionary of the
- * file (each validated at NANOARROW_VALIDATION_LEVEL_FULL, under the current
- * decompressed-byte limit); a dictionary error fails the call with a message
- * naming the dictionary id (when its header could be read), the footer's
- * dictionary block and its file offset, and the next call tries that dictionary
- * again (e.g. after a higher limit). The reader stays valid for Reset either way. */
-ArrowErrorCode ArrowIpcFileReaderReadBatch(struct ArrowIpcFileReader* reader, int64_t i,
+// Decodes record batch i (a struct array) without reading the other batches. The
+// first call that gets past the index check also decodes every dictionary of the
+// file (each validated at NANOARROW_VALIDATION_LEVEL_FULL, under the current
+// decompressed-byte limit); a dictionary error fails the call with a message
+// naming the dictionary id (when its header could be read), the footer's
+// dictionary block and its file offset, and the next call tries that dictionary
+// again (e.g. after a higher limit). The reader stays valid for Reset either way.
+NANOARROW_DLL ArrowErrorCode ArrowIpcFileReaderReadBatch(struct ArrowIpcFileReader* reader, int64_t i,
                                            struct ArrowArray* out,
                                            enum ArrowValidationLevel validation_level,
                                            struct ArrowError* error);
-/* Moves the reader into an ArrowArrayStream over all of its record batches. get_next
- * reads them with ArrowIpcFileReaderReadBatch, so dictionaries not decoded yet are
- * decoded by the first get_next, under the limit set on the reader before. */
-ArrowErrorCode ArrowIpcFileReaderArrayStream(struct ArrowIpcFileReader* reader,
+// Moves the reader into an ArrowArrayStream over all of its record batches. get_next
+// reads them with ArrowIpcFileReaderReadBatch, so dictionaries not decoded yet are
+// decoded by the first get_next, under the limit set on the reader before.
+NANOARROW_DLL ArrowErrorCode ArrowIpcFileReaderArrayStream(struct ArrowIpcFileReader* reader,
                                              struct ArrowArrayStream* out,
                                              enum ArrowValidationLevel validation_level,
                                              struct ArrowError* error);
+
+// ---- Memory held across messages (a budget per reader) ----
+// Between messages a reader keeps the current values of every dictionary id:
+// replacements, each with its deltas appended (decompressed sizes). Their bytes
+// (the sizes of their buffers, every node of the values included) are counted
+// against a budget per decoder; a DictionaryBatch whose values would take the
+// total over it is refused with EINVAL, naming the dictionary id, the bytes the
+// reader would hold and the limit, and the dictionaries stay as they were. By
+// default the budget is NANOARROW_IPC_DEFAULT_HELD_BYTES_RATIO x the message bytes
+// (headers and bodies) the decoder has decoded so far +
+// NANOARROW_IPC_DEFAULT_HELD_BYTES_ALLOWANCE (64 x + 16 MiB): whatever the input
+// can make the decoder allocate per message (see "Reader limits"), what it keeps is
+// bounded by what it has read. Not counted: the spare capacity of a dictionary
+// grown by deltas (storage doubles when full, so at most as much again), and the
+// rest of the message bodies (input bytes) that dictionaries decoded from them keep
+// alive besides their buffers, and the buffers behind the last
+// ArrowIpcDecoderDecodeArrayView (one message, within its per-message limits).
+//
+// A delta is appended in place, in time proportional to its size (amortised), while
+// no array handed out still uses the dictionary's storage; otherwise, and for
+// values that hold dictionary-encoded fields themselves, the dictionary is copied
+// first (arrays handed out never see their values change).
+#if defined(NANOARROW_NAMESPACE)
+#define ArrowIpcDecoderSetMaxHeldBytes NANOARROW_SYMBOL(ArrowIpcDecoderSetMaxHeldBytes)
+#define ArrowIpcDecoderGetHeldBytes NANOARROW_SYMBOL(ArrowIpcDecoderGetHeldBytes)
+#define ArrowIpcArrayStreamReaderSetMaxHeldBytes \
+  NANOARROW_SYMBOL(ArrowIpcArrayStreamReaderSetMaxHeldBytes)
+#define ArrowIpcFileReaderSetMaxHeldBytes NANOARROW_SYMBOL(ArrowIpcFileReaderSetMaxHeldBytes)
+#endif
+
+#define NANOARROW_IPC_DEFAULT_HELD_BYTES_RATIO 64
+#define NANOARROW_IPC_DEFAULT_HELD_BYTES_ALLOWANCE ((int64_t)16 << 20)
+
+// Sets decoder's budget to max_bytes (>= 0; INT64_MAX: no limit), or back to the
+// default with -1 (EINVAL for anything else). It applies to the dictionaries
+// decoded from now on; those held already stay.
+NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderSetMaxHeldBytes(struct ArrowIpcDecoder* decoder,
+                                              int64_t max_bytes);
+// The bytes decoder holds now and the budget in force now (either may be NULL).
+NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderGetHeldBytes(struct ArrowIpcDecoder* decoder,
+                                           int64_t* held_bytes, int64_t* max_held_bytes);
+// The budget of a stream made by ArrowIpcArrayStreamReaderInit* (also when it reads
+// an IPC file); EINVAL for any other stream or a max_bytes below -1.
+NANOARROW_DLL ArrowErrorCode ArrowIpcArrayStreamReaderSetMaxHeldBytes(struct ArrowArrayStream* stream,
+                                                        int64_t max_bytes);
+// The budget of reader (as ArrowIpcDecoderSetMaxHeldBytes; set it before
+// ArrowIpcFileReaderArrayStream, which moves the reader). The file's dictionaries are decoded by the first batch read, so
+// a budget set between Init and that read covers them all.
+NANOARROW_DLL ArrowErrorCode ArrowIpcFileReaderSetMaxHeldBytes(struct ArrowIpcFileReader* reader,
+                                                 int64_t max_bytes);
 
 #ifdef __cplusplus
 }
 #endif
 
-/* The writing half of the IPC API (nanoarrow declares both in this header). */
+// The writing half of the IPC API (nanoarrow declares both in this header).
 
 /* [bundle] include/nanoarrow/nanoarrow_ipc_writer.h */
 
-/* nanoarrow in C: the Arrow IPC extension (writing).
- *
- * Encodes ArrowSchema / ArrowArrayView into Arrow IPC messages and writes the IPC
- * stream and file formats. Shares its enums and footer structs with the reading
- * half (nanoarrow_ipc.h).
- *
- * Body layout policy: every body buffer starts at a multiple of the encoder's
- * alignment (8 bytes by default, 64 with ArrowIpcEncoderSetAlignment) and is
- * zero-padded to it, so message bodies are always a multiple of 8 bytes. Sliced
- * arrays (non-zero offsets) are written as their logical slice: offsets are
- * rebased to start at 0 and bitmaps shifted to start at bit 0.
- *
- * Dictionary ids: ArrowIpcEncoderEncodeSchema numbers dictionary-encoded fields
- * 0, 1, 2, ... in depth-first pre-order (a field, then the children of its value
- * type, then its siblings); ArrowIpcWriter uses the same numbering. */
+// nanoarrow in C: the Arrow IPC extension (writing).
+//
+// Encodes ArrowSchema / ArrowArrayView into Arrow IPC messages and writes the IPC
+// stream and file formats. Shares its enums and footer structs with the reading
+// half (nanoarrow_ipc.h).
+//
+// Body layout policy: every body buffer's values start at a multiple of the
+// encoder's alignment (8 bytes by default; 16, 32, 64... with
+// ArrowIpcEncoderSetAlignment), counted from the start of the output when written by
+// ArrowIpcWriter (each message's metadata is padded so that its body starts there).
+// In a compressed body that holds for the values of a buffer stored raw after its
+// 8-byte -1 prefix. Buffers are zero-padded to the alignment, so message bodies are
+// always a multiple of it. Sliced
+// arrays (non-zero offsets) are written as their logical slice: offsets are
+// rebased to start at 0 and bitmaps shifted to start at bit 0.
+//
+// Dictionary ids: ArrowIpcEncoderEncodeSchema numbers dictionary-encoded fields
+// 0, 1, 2, ... in depth-first pre-order (a field, then the children of its value
+// type, then its siblings); ArrowIpcWriter uses the same numbering.
 
 #ifndef NANOARROW_IPC_WRITER_H_INCLUDED
 #define NANOARROW_IPC_WRITER_H_INCLUDED
@@ -677,250 +731,260 @@ ArrowErrorCode ArrowIpcFileReaderArrayStream(struct ArrowIpcFileReader* reader,
 extern "C" {
 #endif
 
-/* ---- Compression ---- */
+// ---- Compression ----
 
-/* The level that selects each codec's own default (zstd's 3, lz4's fast mode). */
+// The level that selects each codec's own default (zstd's 3, lz4's fast mode).
 #define NANOARROW_IPC_COMPRESSION_LEVEL_DEFAULT 0
 
-/* Compresses src at compression_level, appending the compressed bytes to dst
- * (what dst held before is kept). */
+// Compresses src at compression_level, appending the compressed bytes to dst
+// (what dst held before is kept).
 typedef ArrowErrorCode (*ArrowIpcCompressFunction)(struct ArrowBufferView src,
                                                    int compression_level,
                                                    struct ArrowBuffer* dst,
                                                    struct ArrowError* error);
 
-/* A user-extensible compressor, as ArrowIpcDecompressor is for reading. The
- * encoder calls compress_add once per body buffer of a message and then
- * compress_wait once before it reads any dst; an implementation may do the work in
- * either (in threads, say). src stays valid and dst untouched by the encoder until
- * compress_wait returns; each dst is a distinct buffer that only grows. */
+// A user-extensible compressor, as ArrowIpcDecompressor is for reading. The
+// encoder calls compress_add once per body buffer of a message and then
+// compress_wait once before it reads any dst; an implementation may do the work in
+// either (in threads, say). src stays valid and dst untouched by the encoder until
+// compress_wait returns; each dst is a distinct buffer that only grows.
 struct ArrowIpcCompressor {
-  /* The codec it compresses with, which messages declare. */
+  // The codec it compresses with, which messages declare.
   enum ArrowIpcCompressionType compression_type;
-  /* Compresses src, appending to dst (possibly only by the next compress_wait). */
+  // Compresses src, appending to dst (possibly only by the next compress_wait).
   ArrowErrorCode (*compress_add)(struct ArrowIpcCompressor* compressor,
                                  struct ArrowBufferView src, struct ArrowBuffer* dst,
                                  struct ArrowError* error);
-  /* Completes every compress_add (timeout_ms < 0: however long it takes); on
-   * error every pending one is completed or dropped all the same. */
+  // Completes every compress_add (timeout_ms < 0: however long it takes); on
+  // error every pending one is completed or dropped all the same.
   ArrowErrorCode (*compress_wait)(struct ArrowIpcCompressor* compressor,
                                   int64_t timeout_ms, struct ArrowError* error);
-  /* Sets release to NULL. */
+  // Sets release to NULL.
   void (*release)(struct ArrowIpcCompressor* compressor);
   void* private_data;
 };
 
-/* A compressor that compresses in compress_add, with the built-in function of each
- * codec (replaceable with ArrowIpcSerialCompressorSetFunction) at
- * compression_level. EINVAL (release left NULL) for an unknown compression_type;
- * NONE is accepted, but such a compressor refuses to compress. */
-ArrowErrorCode ArrowIpcSerialCompressor(struct ArrowIpcCompressor* compressor,
+// A compressor that compresses in compress_add, with the built-in function of each
+// codec (replaceable with ArrowIpcSerialCompressorSetFunction) at
+// compression_level. EINVAL (release left NULL) for an unknown compression_type;
+// NONE is accepted, but such a compressor refuses to compress.
+NANOARROW_DLL ArrowErrorCode ArrowIpcSerialCompressor(struct ArrowIpcCompressor* compressor,
                                         enum ArrowIpcCompressionType compression_type,
                                         int compression_level);
 
-/* Replaces the function a serial compressor uses for compression_type (NULL: the
- * codec is refused with ENOTSUP). EINVAL for NONE, an unknown type or a compressor
- * not made by ArrowIpcSerialCompressor. */
-ArrowErrorCode ArrowIpcSerialCompressorSetFunction(
+// Replaces the function a serial compressor uses for compression_type (NULL: the
+// codec is refused with ENOTSUP). EINVAL for NONE, an unknown type or a compressor
+// not made by ArrowIpcSerialCompressor.
+NANOARROW_DLL ArrowErrorCode ArrowIpcSerialCompressorSetFunction(
     struct ArrowIpcCompressor* compressor, enum ArrowIpcCompressionType compression_type,
     ArrowIpcCompressFunction compress_function);
 
-/* The built-in compression functions; NULL when built without the codec. */
-ArrowIpcCompressFunction ArrowIpcGetZstdCompressionFunction(void);
-ArrowIpcCompressFunction ArrowIpcGetLZ4CompressionFunction(void);
+// The built-in compression functions; NULL when built without the codec.
+NANOARROW_DLL ArrowIpcCompressFunction ArrowIpcGetZstdCompressionFunction(void);
+NANOARROW_DLL ArrowIpcCompressFunction ArrowIpcGetLZ4CompressionFunction(void);
 
-/* The levels compression_type accepts: zstd's ZSTD_minCLevel() to ZSTD_maxCLevel(),
- * lz4's -65536 (most acceleration) to LZ4F_compressionLevel_max(). EINVAL for NONE
- * or an unknown type, ENOTSUP when built without the codec. */
-ArrowErrorCode ArrowIpcGetCompressionLevelRange(
+// The levels compression_type accepts: zstd's ZSTD_minCLevel() to ZSTD_maxCLevel(),
+// lz4's -65536 (most acceleration) to LZ4F_compressionLevel_max(). EINVAL for NONE
+// or an unknown type, ENOTSUP when built without the codec.
+NANOARROW_DLL ArrowErrorCode ArrowIpcGetCompressionLevelRange(
     enum ArrowIpcCompressionType compression_type, int* min_level_out,
     int* max_level_out);
 
-/* "none", "lz4" or "zstd"; "<unknown compression type>" for anything else. */
-const char* ArrowIpcCompressionTypeToString(enum ArrowIpcCompressionType compression_type);
+// "none", "lz4" or "zstd"; "<unknown compression type>" for anything else.
+NANOARROW_DLL const char* ArrowIpcCompressionTypeToString(enum ArrowIpcCompressionType compression_type);
 
-/* The type ArrowIpcCompressionTypeToString names name (exactly, case matters).
- * EINVAL for any other name or NULL, leaving *compression_type_out as it was. */
-ArrowErrorCode ArrowIpcCompressionTypeFromString(
+// The type ArrowIpcCompressionTypeToString names name (exactly, case matters).
+// EINVAL for any other name or NULL, leaving *compression_type_out as it was.
+NANOARROW_DLL ArrowErrorCode ArrowIpcCompressionTypeFromString(
     const char* name, enum ArrowIpcCompressionType* compression_type_out,
     struct ArrowError* error);
 
-/* ---- Encoder ---- */
+// ---- Encoder ----
 
-/* Encodes one message at a time: an Encode* call builds the message's flatbuffer
- * (and appends its body to a caller buffer), ArrowIpcEncoderFinalizeBuffer copies
- * the flatbuffer out. Allocate it anywhere, ArrowIpcEncoderInit it, and release it
- * with ArrowIpcEncoderReset. */
+// Encodes one message at a time: an Encode* call builds the message's flatbuffer
+// (and appends its body to a caller buffer), ArrowIpcEncoderFinalizeBuffer copies
+// the flatbuffer out. Allocate it anywhere, ArrowIpcEncoderInit it, and release it
+// with ArrowIpcEncoderReset.
 struct ArrowIpcEncoder {
   void* private_data;
 };
 
-ArrowErrorCode ArrowIpcEncoderInit(struct ArrowIpcEncoder* encoder);
-void ArrowIpcEncoderReset(struct ArrowIpcEncoder* encoder);
+NANOARROW_DLL ArrowErrorCode ArrowIpcEncoderInit(struct ArrowIpcEncoder* encoder);
+NANOARROW_DLL void ArrowIpcEncoderReset(struct ArrowIpcEncoder* encoder);
 
-/* Body compression of the record / dictionary batches encoded next (NONE by
- * default). compression_level is the codec's own scale, checked against
- * ArrowIpcGetCompressionLevelRange (EINVAL outside it);
- * NANOARROW_IPC_COMPRESSION_LEVEL_DEFAULT picks the codec's default. ENOTSUP when
- * the library was built without that codec (NANOARROW_IPC_WITH_LZ4 /
- * NANOARROW_IPC_WITH_ZSTD), EINVAL for an unknown type. Installs a serial
- * compressor (ArrowIpcSerialCompressor), replacing any compressor set before; NONE
- * removes it. Each buffer is compressed on its own and prefixed by its
- * uncompressed length (int64), or by -1 and stored as is when compressing would
- * not make it smaller. Schemas encoded while a compressor is set declare the
- * COMPRESSED_BODY feature. */
-ArrowErrorCode ArrowIpcEncoderSetCompression(struct ArrowIpcEncoder* encoder,
+// Body compression of the record / dictionary batches encoded next (NONE by
+// default). compression_level is the codec's own scale, checked against
+// ArrowIpcGetCompressionLevelRange (EINVAL outside it);
+// NANOARROW_IPC_COMPRESSION_LEVEL_DEFAULT picks the codec's default. ENOTSUP when
+// the library was built without that codec (NANOARROW_IPC_WITH_LZ4 /
+// NANOARROW_IPC_WITH_ZSTD), EINVAL for an unknown type. Installs a serial
+// compressor (ArrowIpcSerialCompressor), replacing any compressor set before; NONE
+// removes it. Each buffer is compressed on its own and prefixed by its
+// uncompressed length (int64), or by -1 and stored as is when compressing would
+// not make it smaller, except decimal values, which are always stored compressed
+// (a reader using raw values in place after the prefix can count on 8-byte
+// alignment only; polars panics on such a decimal128 buffer). Schemas encoded
+// while a compressor is set declare the COMPRESSED_BODY feature.
+NANOARROW_DLL ArrowErrorCode ArrowIpcEncoderSetCompression(struct ArrowIpcEncoder* encoder,
                                              enum ArrowIpcCompressionType compression_type,
                                              int compression_level,
                                              struct ArrowError* error);
 
-/* Moves compressor into the encoder (compressor->release is NULL afterwards),
- * releasing the one set before. Its compression_type is the codec batches
- * declare (NONE: batches are not compressed); whether it can compress is only
- * known when a batch is encoded. */
-ArrowErrorCode ArrowIpcEncoderSetCompressor(struct ArrowIpcEncoder* encoder,
+// Moves compressor into the encoder (compressor->release is NULL afterwards),
+// releasing the one set before. Its compression_type is the codec batches
+// declare (NONE: batches are not compressed); whether it can compress is only
+// known when a batch is encoded.
+NANOARROW_DLL ArrowErrorCode ArrowIpcEncoderSetCompressor(struct ArrowIpcEncoder* encoder,
                                             struct ArrowIpcCompressor* compressor);
 
-/* Alignment of body buffers: a power of two, at least 8 and at most 4096
- * (EINVAL otherwise). 8 by default; 64 matches Arrow C++'s default. */
-ArrowErrorCode ArrowIpcEncoderSetAlignment(struct ArrowIpcEncoder* encoder,
+// Alignment of body buffers: a power of two, at least 8 and at most 4096
+// (EINVAL otherwise). 8 by default; 64 matches Arrow C++'s and arrow-rs's default
+// and suits SIMD. Encapsulated messages (ArrowIpcEncoderFinalizeBuffer) are padded
+// to a multiple of it too.
+NANOARROW_DLL ArrowErrorCode ArrowIpcEncoderSetAlignment(struct ArrowIpcEncoder* encoder,
                                            int64_t alignment);
 
-/* Appends the last encoded message's flatbuffer to out. When encapsulate is
- * non-zero it is framed as in the IPC formats: 0xFFFFFFFF, the int32 length of what
- * follows, then the flatbuffer zero-padded to a multiple of 8 bytes. */
-ArrowErrorCode ArrowIpcEncoderFinalizeBuffer(struct ArrowIpcEncoder* encoder,
+// Appends the last encoded message's flatbuffer to out. When encapsulate is
+// non-zero it is framed as in the IPC formats: 0xFFFFFFFF, the int32 length of what
+// follows, then the flatbuffer zero-padded so that the whole is a multiple of the
+// alignment (8 bytes by default).
+NANOARROW_DLL ArrowErrorCode ArrowIpcEncoderFinalizeBuffer(struct ArrowIpcEncoder* encoder,
                                              char encapsulate, struct ArrowBuffer* out);
 
-/* A Schema message. schema must be a struct ("+s"); its children are the fields
- * and its metadata the schema's custom metadata. */
-ArrowErrorCode ArrowIpcEncoderEncodeSchema(struct ArrowIpcEncoder* encoder,
+// A Schema message. schema must be a struct ("+s"); its children are the fields
+// and its metadata the schema's custom metadata.
+NANOARROW_DLL ArrowErrorCode ArrowIpcEncoderEncodeSchema(struct ArrowIpcEncoder* encoder,
                                            const struct ArrowSchema* schema,
                                            struct ArrowError* error);
 
-/* A RecordBatch message for a struct array view (one column per child), appending
- * the body (padded to the alignment) to body_buffer. */
-ArrowErrorCode ArrowIpcEncoderEncodeSimpleRecordBatch(
+// A RecordBatch message for a struct array view (one column per child), appending
+// the body (padded to the alignment) to body_buffer.
+NANOARROW_DLL ArrowErrorCode ArrowIpcEncoderEncodeSimpleRecordBatch(
     struct ArrowIpcEncoder* encoder, const struct ArrowArrayView* array_view,
     struct ArrowBuffer* body_buffer, struct ArrowError* error);
 
-/* A DictionaryBatch message with the given id holding the values view (a
- * dictionary's values, e.g. array_view->dictionary) as its single column,
- * appending the body to body_buffer; compressed like record batches. */
-ArrowErrorCode ArrowIpcEncoderEncodeSimpleDictionaryBatch(
+// A DictionaryBatch message with the given id holding the values view (a
+// dictionary's values, e.g. array_view->dictionary) as its single column,
+// appending the body to body_buffer; compressed like record batches.
+NANOARROW_DLL ArrowErrorCode ArrowIpcEncoderEncodeSimpleDictionaryBatch(
     struct ArrowIpcEncoder* encoder, int64_t dictionary_id, char is_delta,
     const struct ArrowArrayView* values_view, struct ArrowBuffer* body_buffer,
     struct ArrowError* error);
 
-/* The same as ArrowIpcEncoderEncodeSimpleDictionaryBatch (this library's earlier
- * name for it). */
-ArrowErrorCode ArrowIpcEncoderEncodeDictionaryBatch(
+// The same as ArrowIpcEncoderEncodeSimpleDictionaryBatch (this library's earlier
+// name for it).
+NANOARROW_DLL ArrowErrorCode ArrowIpcEncoderEncodeDictionaryBatch(
     struct ArrowIpcEncoder* encoder, int64_t id, char is_delta,
     const struct ArrowArrayView* values, struct ArrowBuffer* body_buffer,
     struct ArrowError* error);
 
-/* The flatbuffer of an IPC file's Footer (schema, dictionary and record batch
- * blocks), to be followed by its int32 length and "ARROW1". */
-ArrowErrorCode ArrowIpcEncoderEncodeFooter(struct ArrowIpcEncoder* encoder,
+// The flatbuffer of an IPC file's Footer (schema, dictionary and record batch
+// blocks), to be followed by its int32 length and "ARROW1".
+NANOARROW_DLL ArrowErrorCode ArrowIpcEncoderEncodeFooter(struct ArrowIpcEncoder* encoder,
                                            const struct ArrowIpcFooter* footer,
                                            struct ArrowError* error);
 
-/* ---- Output streams ---- */
+// ---- Output streams ----
 
 struct ArrowIpcOutputStream {
-  /* Writes up to buf_size_bytes from buf; *size_written_out receives how many. */
+  // Writes up to buf_size_bytes from buf; *size_written_out receives how many.
   ArrowErrorCode (*write)(struct ArrowIpcOutputStream* stream, const void* buf,
                           int64_t buf_size_bytes, int64_t* size_written_out,
                           struct ArrowError* error);
-  /* Sets release to NULL. */
+  // Sets release to NULL.
   void (*release)(struct ArrowIpcOutputStream* stream);
   void* private_data;
 };
 
-/* Moves src into dst (src is left released). */
-void ArrowIpcOutputStreamMove(struct ArrowIpcOutputStream* src,
+// Moves src into dst (src is left released).
+NANOARROW_DLL void ArrowIpcOutputStreamMove(struct ArrowIpcOutputStream* src,
                               struct ArrowIpcOutputStream* dst);
-/* Appends every byte written to output, which the caller keeps owning and must
- * keep alive while the stream is used. */
-ArrowErrorCode ArrowIpcOutputStreamInitBuffer(struct ArrowIpcOutputStream* stream,
+// Appends every byte written to output, which the caller keeps owning and must
+// keep alive while the stream is used.
+NANOARROW_DLL ArrowErrorCode ArrowIpcOutputStreamInitBuffer(struct ArrowIpcOutputStream* stream,
                                               struct ArrowBuffer* output);
-/* Writes to a FILE* (passed as void*), closed on release when close_on_release
- * (a failure to close is not reported: close it yourself if that matters). */
-ArrowErrorCode ArrowIpcOutputStreamInitFile(struct ArrowIpcOutputStream* stream,
+// Writes to a FILE* (passed as void*), closed on release when close_on_release
+// (a failure to close is not reported: close it yourself if that matters).
+NANOARROW_DLL ArrowErrorCode ArrowIpcOutputStreamInitFile(struct ArrowIpcOutputStream* stream,
                                             void* file_ptr, int close_on_release);
-/* Writes all of data, calling stream->write until done; EIO when a write makes no
- * progress. */
-ArrowErrorCode ArrowIpcOutputStreamWrite(struct ArrowIpcOutputStream* stream,
+// Writes all of data, calling stream->write until done; EIO when a write makes no
+// progress.
+NANOARROW_DLL ArrowErrorCode ArrowIpcOutputStreamWrite(struct ArrowIpcOutputStream* stream,
                                          struct ArrowBufferView data,
                                          struct ArrowError* error);
 
-/* ---- Writer ---- */
+// ---- Writer ----
 
-/* Writes the IPC stream format (schema, then dictionary and record batches, then
- * the end-of-stream marker) or, after ArrowIpcWriterStartFile, the file format.
- * Arrays are validated (FULL level) before any of their bytes is written; once
- * the output stream fails, every later call fails too and no footer is written. */
+// Writes the IPC stream format (schema, then dictionary and record batches, then
+// the end-of-stream marker) or, after ArrowIpcWriterStartFile, the file format.
+// Arrays are validated (FULL level) before any of their bytes is written; once
+// the output stream fails, every later call fails too and no footer is written.
 struct ArrowIpcWriter {
   void* private_data;
 };
 
-/* Takes ownership of output_stream on success. */
-ArrowErrorCode ArrowIpcWriterInit(struct ArrowIpcWriter* writer,
+// Takes ownership of output_stream on success.
+NANOARROW_DLL ArrowErrorCode ArrowIpcWriterInit(struct ArrowIpcWriter* writer,
                                   struct ArrowIpcOutputStream* output_stream);
-void ArrowIpcWriterReset(struct ArrowIpcWriter* writer);
+NANOARROW_DLL void ArrowIpcWriterReset(struct ArrowIpcWriter* writer);
 
-/* See ArrowIpcEncoderSetCompression / ArrowIpcEncoderSetAlignment. Set the
- * compression before writing the schema, so that it declares the feature. */
-ArrowErrorCode ArrowIpcWriterSetCompression(struct ArrowIpcWriter* writer,
+// See ArrowIpcEncoderSetCompression / ArrowIpcEncoderSetAlignment. Set the
+// compression before writing the schema, so that it declares the feature.
+NANOARROW_DLL ArrowErrorCode ArrowIpcWriterSetCompression(struct ArrowIpcWriter* writer,
                                             enum ArrowIpcCompressionType compression_type,
                                             int compression_level,
                                             struct ArrowError* error);
-ArrowErrorCode ArrowIpcWriterSetAlignment(struct ArrowIpcWriter* writer,
+NANOARROW_DLL ArrowErrorCode ArrowIpcWriterSetAlignment(struct ArrowIpcWriter* writer,
                                           int64_t alignment, struct ArrowError* error);
 
-ArrowErrorCode ArrowIpcWriterWriteSchema(struct ArrowIpcWriter* writer,
+// Writes the schema message. A second schema starts a new stream (as in nanoarrow):
+// end the previous one first (ArrowIpcWriterWriteArrayView(writer, NULL, ...)); its
+// batches are checked against the new schema and its dictionaries are written anew.
+// A file holds one schema: after ArrowIpcWriterStartFile only the same schema may
+// come again (EINVAL otherwise).
+NANOARROW_DLL ArrowErrorCode ArrowIpcWriterWriteSchema(struct ArrowIpcWriter* writer,
                                          const struct ArrowSchema* in,
                                          struct ArrowError* error);
-/* A record batch (a struct array view), preceded by the dictionary batches its
- * dictionary-encoded columns need: a dictionary is written the first time, again
- * as a delta when it grew (its old values are a prefix of the new ones), as a
- * replacement when it changed otherwise (an error in the file format), and not at
- * all when unchanged. in == NULL writes the end-of-stream marker. */
-ArrowErrorCode ArrowIpcWriterWriteArrayView(struct ArrowIpcWriter* writer,
+// A record batch (a struct array view), preceded by the dictionary batches its
+// dictionary-encoded columns need: a dictionary is written the first time, again
+// as a delta when it grew (its old values are a prefix of the new ones), as a
+// replacement when it changed otherwise (an error in the file format), and not at
+// all when unchanged. in == NULL writes the end-of-stream marker.
+NANOARROW_DLL ArrowErrorCode ArrowIpcWriterWriteArrayView(struct ArrowIpcWriter* writer,
                                             const struct ArrowArrayView* in,
                                             struct ArrowError* error);
-/* A dictionary batch written by the caller: values_view holds the values of the
- * schema's dictionary dictionary_id (ids numbered as ArrowIpcEncoderEncodeSchema
- * does), all of them, or when is_delta only those appended to the ones written
- * before. Must follow the schema; the values must match the schema's value type
- * and are validated. In the file format it is listed in the footer, and a
- * replacement (not a delta) of a dictionary already written is refused (EINVAL).
- * Record batches written afterwards rely on it: ArrowIpcWriterWriteArrayView
- * writes a dictionary again only when its values differ from what the reader
- * holds. */
-ArrowErrorCode ArrowIpcWriterWriteDictionaryBatch(struct ArrowIpcWriter* writer,
+// A dictionary batch written by the caller: values_view holds the values of the
+// schema's dictionary dictionary_id (ids numbered as ArrowIpcEncoderEncodeSchema
+// does), all of them, or when is_delta only those appended to the ones written
+// before. Must follow the schema; the values must match the schema's value type
+// and are validated. In the file format it is listed in the footer, and a
+// replacement (not a delta) of a dictionary already written is refused (EINVAL).
+// Record batches written afterwards rely on it: ArrowIpcWriterWriteArrayView
+// writes a dictionary again only when its values differ from what the reader
+// holds.
+NANOARROW_DLL ArrowErrorCode ArrowIpcWriterWriteDictionaryBatch(struct ArrowIpcWriter* writer,
                                                   int64_t dictionary_id, char is_delta,
                                                   const struct ArrowArrayView* values_view,
                                                   struct ArrowError* error);
-/* The schema, every array (each preceded by the dictionary batches it needs, as
- * ArrowIpcWriterWriteArrayView writes them) and the end-of-stream marker. */
-ArrowErrorCode ArrowIpcWriterWriteArrayStream(struct ArrowIpcWriter* writer,
+// The schema, every array (each preceded by the dictionary batches it needs, as
+// ArrowIpcWriterWriteArrayView writes them) and the end-of-stream marker.
+NANOARROW_DLL ArrowErrorCode ArrowIpcWriterWriteArrayStream(struct ArrowIpcWriter* writer,
                                               struct ArrowArrayStream* in,
                                               struct ArrowError* error);
-/* Writes the file magic ("ARROW1" and 2 padding bytes); must come first. */
-ArrowErrorCode ArrowIpcWriterStartFile(struct ArrowIpcWriter* writer,
+// Writes the file magic ("ARROW1" and 2 padding bytes); must come first.
+NANOARROW_DLL ArrowErrorCode ArrowIpcWriterStartFile(struct ArrowIpcWriter* writer,
                                        struct ArrowError* error);
-/* Writes the end-of-stream marker (if not yet written), the footer, its length
- * and the closing magic. */
-ArrowErrorCode ArrowIpcWriterFinalizeFile(struct ArrowIpcWriter* writer,
+// Writes the end-of-stream marker (if not yet written), the footer, its length
+// and the closing magic.
+NANOARROW_DLL ArrowErrorCode ArrowIpcWriterFinalizeFile(struct ArrowIpcWriter* writer,
                                           struct ArrowError* error);
 
 #ifdef __cplusplus
 }
 #endif
 
-#endif /* NANOARROW_IPC_WRITER_H_INCLUDED */
+#endif  // NANOARROW_IPC_WRITER_H_INCLUDED
 
-#endif /* NANOARROW_IPC_H_INCLUDED */
+#endif  // NANOARROW_IPC_H_INCLUDED
 
 #endif /* NANOARROW_IPC_BUNDLE_H_INCLUDED */

@@ -1,9 +1,9 @@
-/* nanoarrow in C: the one header a user includes for the core library.
- *
- * Declares the whole public API: exported functions (prefixed at link time by
- * NANOARROW_NAMESPACE when it is set) and the static inline functions defined in
- * nanoarrow_buffer_inline.h, nanoarrow_array_inline.h and
- * nanoarrow_array_view_inline.h, which this header includes at its end. */
+// nanoarrow in C: the one header a user includes for the core library.
+//
+// Declares the whole public API: exported functions (prefixed at link time by
+// NANOARROW_NAMESPACE when it is set) and the static inline functions defined in
+// nanoarrow_buffer_inline.h, nanoarrow_array_inline.h and
+// nanoarrow_array_view_inline.h, which this header includes at its end.
 
 #ifndef NANOARROW_H_INCLUDED
 #define NANOARROW_H_INCLUDED
@@ -13,10 +13,10 @@
 
 #include "nanoarrow/nanoarrow_types.h"
 
-/* ---- Link-time names ----
- * Every exported function goes through NANOARROW_SYMBOL so that
- * -DNANOARROW_NAMESPACE=Foo renames ArrowSchemaInit to FooArrowSchemaInit in both
- * the library and its callers. */
+// ---- Link-time names ----
+// Every exported function goes through NANOARROW_SYMBOL so that
+// -DNANOARROW_NAMESPACE=Foo renames ArrowSchemaInit to FooArrowSchemaInit in both
+// the library and its callers.
 #if defined(NANOARROW_NAMESPACE)
 #define ArrowNanoarrowVersion NANOARROW_SYMBOL(ArrowNanoarrowVersion)
 #define ArrowNanoarrowVersionInt NANOARROW_SYMBOL(ArrowNanoarrowVersionInt)
@@ -94,45 +94,45 @@
 extern "C" {
 #endif
 
-/* ======================================================================== */
-/* Version, errors, allocation                                              */
-/* ======================================================================== */
+// ========================================================================
+// Version, errors, allocation
+// ========================================================================
 
-/* The library's version string, e.g. "0.1.0". */
-const char* ArrowNanoarrowVersion(void);
-/* major * 10000 + minor * 100 + patch. */
-int ArrowNanoarrowVersionInt(void);
+// The library's version string, e.g. "0.1.0".
+NANOARROW_DLL const char* ArrowNanoarrowVersion(void);
+// major * 10000 + minor * 100 + patch.
+NANOARROW_DLL int ArrowNanoarrowVersionInt(void);
 
-/* printf-style message into error (ignored when error is NULL). Returns
- * NANOARROW_OK, or ERANGE when the message had to be truncated. */
-ArrowErrorCode ArrowErrorSet(struct ArrowError* error, const char* fmt, ...)
+// printf-style message into error (ignored when error is NULL). Returns
+// NANOARROW_OK, or ERANGE when the message had to be truncated.
+NANOARROW_DLL ArrowErrorCode ArrowErrorSet(struct ArrowError* error, const char* fmt, ...)
     NANOARROW_CHECK_PRINTF_ATTRIBUTE;
 static inline void ArrowErrorInit(struct ArrowError* error);
-/* Copies src into the message, truncated to fit (ignored when error is NULL). */
+// Copies src into the message, truncated to fit (ignored when error is NULL).
 static inline void ArrowErrorSetString(struct ArrowError* error, const char* src);
-/* The message, or "" when error is NULL. */
+// The message, or "" when error is NULL.
 static inline const char* ArrowErrorMessage(struct ArrowError* error);
 
-void* ArrowMalloc(int64_t size);
-void* ArrowRealloc(void* ptr, int64_t size);
-void ArrowFree(void* ptr);
+NANOARROW_DLL void* ArrowMalloc(int64_t size);
+NANOARROW_DLL void* ArrowRealloc(void* ptr, int64_t size);
+NANOARROW_DLL void ArrowFree(void* ptr);
 
-/* The allocator ArrowBufferInit() installs (ArrowRealloc/ArrowFree). */
-struct ArrowBufferAllocator ArrowBufferAllocatorDefault(void);
-/* An allocator that cannot grow a buffer and calls callback(allocator, ptr, size)
- * when the buffer is released: wraps memory owned by someone else. */
-struct ArrowBufferAllocator ArrowBufferDeallocator(ArrowBufferDeallocatorCallback callback,
+// The allocator ArrowBufferInit() installs (ArrowRealloc/ArrowFree).
+NANOARROW_DLL struct ArrowBufferAllocator ArrowBufferAllocatorDefault(void);
+// An allocator that cannot grow a buffer and calls callback(allocator, ptr, size)
+// when the buffer is released: wraps memory owned by someone else.
+NANOARROW_DLL struct ArrowBufferAllocator ArrowBufferDeallocator(ArrowBufferDeallocatorCallback callback,
                                                    void* private_data);
 
-/* Human-readable names ("int32", "timestamp", ...); "<unknown type identifier>" for
- * values that are not a type (NANOARROW_TYPE_UNINITIALIZED included). */
+// Human-readable names ("int32", "timestamp", ...); "<unknown type identifier>" for
+// values that are not a type (NANOARROW_TYPE_UNINITIALIZED included).
 static inline const char* ArrowTypeString(enum ArrowType type);
-const char* ArrowPrivateTypeString(enum ArrowType type);
+NANOARROW_DLL const char* ArrowPrivateTypeString(enum ArrowType type);
 static inline const char* ArrowTimeUnitString(enum ArrowTimeUnit time_unit);
 
-/* ======================================================================== */
-/* C Data / Stream Interface helpers                                        */
-/* ======================================================================== */
+// ========================================================================
+// C Data / Stream Interface helpers
+// ========================================================================
 
 static inline void ArrowSchemaMove(struct ArrowSchema* src, struct ArrowSchema* dst);
 static inline void ArrowSchemaRelease(struct ArrowSchema* schema);
@@ -150,138 +150,138 @@ static inline const char* ArrowArrayStreamGetLastError(
     struct ArrowArrayStream* array_stream);
 static inline void ArrowArrayStreamRelease(struct ArrowArrayStream* array_stream);
 
-/* ======================================================================== */
-/* Utilities                                                                */
-/* ======================================================================== */
+// ========================================================================
+// Utilities
+// ========================================================================
 
-/* Index of the chunk containing index given sorted chunk start offsets
- * offsets[lo..hi] (binary search). */
+// Index of the chunk containing index given sorted chunk start offsets
+// offsets[lo..hi] (binary search).
 static inline int64_t ArrowResolveChunk64(int64_t index, const int64_t* offsets,
                                           int64_t lo, int64_t hi);
 static inline int64_t ArrowResolveChunk32(int32_t index, const int32_t* offsets,
                                           int32_t lo, int32_t hi);
 
-/* IEEE 754 binary16 <-> binary32. */
+// IEEE 754 binary16 <-> binary32.
 static inline float ArrowHalfFloatToFloat(uint16_t value);
 static inline uint16_t ArrowFloatToHalfFloat(float value);
 
-/* The buffer layout of a storage type. */
-void ArrowLayoutInit(struct ArrowLayout* layout, enum ArrowType storage_type);
+// The buffer layout of a storage type.
+NANOARROW_DLL void ArrowLayoutInit(struct ArrowLayout* layout, enum ArrowType storage_type);
 
-/* ---- Decimals ---- */
+// ---- Decimals ----
 static inline void ArrowDecimalInit(struct ArrowDecimal* decimal, int32_t bitwidth,
                                     int32_t precision, int32_t scale);
-/* The value when it fits in 64 bits (the low word, sign-interpreted). */
+// The value when it fits in 64 bits (the low word, sign-interpreted).
 static inline int64_t ArrowDecimalGetIntUnsafe(const struct ArrowDecimal* decimal);
-/* Copies bitwidth / 8 little-endian bytes into out. */
+// Copies bitwidth / 8 little-endian bytes into out.
 static inline void ArrowDecimalGetBytes(const struct ArrowDecimal* decimal, uint8_t* out);
-/* 1 or -1. */
+// 1 or -1.
 static inline int64_t ArrowDecimalSign(const struct ArrowDecimal* decimal);
 static inline void ArrowDecimalSetInt(struct ArrowDecimal* decimal, int64_t value);
 static inline void ArrowDecimalNegate(struct ArrowDecimal* decimal);
 static inline void ArrowDecimalSetBytes(struct ArrowDecimal* decimal, const uint8_t* value);
-/* Parses an optionally signed string of decimal digits (the unscaled value). */
-ArrowErrorCode ArrowDecimalSetDigits(struct ArrowDecimal* decimal,
+// Parses an optionally signed string of decimal digits (the unscaled value).
+NANOARROW_DLL ArrowErrorCode ArrowDecimalSetDigits(struct ArrowDecimal* decimal,
                                      struct ArrowStringView value);
-/* Appends the unscaled value as decimal digits (with '-' when negative). */
-ArrowErrorCode ArrowDecimalAppendDigitsToBuffer(const struct ArrowDecimal* decimal,
+// Appends the unscaled value as decimal digits (with '-' when negative).
+NANOARROW_DLL ArrowErrorCode ArrowDecimalAppendDigitsToBuffer(const struct ArrowDecimal* decimal,
                                                 struct ArrowBuffer* buffer);
-/* Appends the scaled value, e.g. "-12.345" for digits -12345 and scale 3. */
-ArrowErrorCode ArrowDecimalAppendStringToBuffer(const struct ArrowDecimal* decimal,
+// Appends the scaled value, e.g. "-12.345" for digits -12345 and scale 3.
+NANOARROW_DLL ArrowErrorCode ArrowDecimalAppendStringToBuffer(const struct ArrowDecimal* decimal,
                                                 struct ArrowBuffer* buffer);
 
-/* ---- Intervals ---- */
+// ---- Intervals ----
 static inline void ArrowIntervalInit(struct ArrowInterval* interval, enum ArrowType type);
 
-/* ======================================================================== */
-/* Schemas                                                                  */
-/* ======================================================================== */
+// ========================================================================
+// Schemas
+// ========================================================================
 
-/* An empty, released-by-callback schema: format NULL, no name, no children. */
-void ArrowSchemaInit(struct ArrowSchema* schema);
-/* ArrowSchemaInit + ArrowSchemaSetType; releases the schema on failure. */
-ArrowErrorCode ArrowSchemaInitFromType(struct ArrowSchema* schema, enum ArrowType type);
-/* Writes at most n - 1 characters (null-terminated) of a summary such as
- * "struct<col1: int32>"; returns the length the full summary needs. */
-int64_t ArrowSchemaToString(const struct ArrowSchema* schema, char* out, int64_t n,
+// An empty, released-by-callback schema: format NULL, no name, no children.
+NANOARROW_DLL void ArrowSchemaInit(struct ArrowSchema* schema);
+// ArrowSchemaInit + ArrowSchemaSetType; releases the schema on failure.
+NANOARROW_DLL ArrowErrorCode ArrowSchemaInitFromType(struct ArrowSchema* schema, enum ArrowType type);
+// Writes at most n - 1 characters (null-terminated) of a summary such as
+// "struct<col1: int32>"; returns the length the full summary needs.
+NANOARROW_DLL int64_t ArrowSchemaToString(const struct ArrowSchema* schema, char* out, int64_t n,
                             char recursive);
-/* Sets the format for a type without parameters; list types get a child named
- * "item", map gets "entries" with "key" and "value" (children to be typed). */
-ArrowErrorCode ArrowSchemaSetType(struct ArrowSchema* schema, enum ArrowType type);
-ArrowErrorCode ArrowSchemaSetTypeStruct(struct ArrowSchema* schema, int64_t n_children);
-/* FIXED_SIZE_BINARY (byte width) or FIXED_SIZE_LIST (list size). */
-ArrowErrorCode ArrowSchemaSetTypeFixedSize(struct ArrowSchema* schema, enum ArrowType type,
+// Sets the format for a type without parameters; list types get a child named
+// "item", map gets "entries" with "key" and "value" (children to be typed).
+NANOARROW_DLL ArrowErrorCode ArrowSchemaSetType(struct ArrowSchema* schema, enum ArrowType type);
+NANOARROW_DLL ArrowErrorCode ArrowSchemaSetTypeStruct(struct ArrowSchema* schema, int64_t n_children);
+// FIXED_SIZE_BINARY (byte width) or FIXED_SIZE_LIST (list size).
+NANOARROW_DLL ArrowErrorCode ArrowSchemaSetTypeFixedSize(struct ArrowSchema* schema, enum ArrowType type,
                                            int32_t fixed_size);
-/* DECIMAL32, DECIMAL64, DECIMAL128 or DECIMAL256. */
-ArrowErrorCode ArrowSchemaSetTypeDecimal(struct ArrowSchema* schema, enum ArrowType type,
+// DECIMAL32, DECIMAL64, DECIMAL128 or DECIMAL256.
+NANOARROW_DLL ArrowErrorCode ArrowSchemaSetTypeDecimal(struct ArrowSchema* schema, enum ArrowType type,
                                          int32_t decimal_precision, int32_t decimal_scale);
-/* Children "run_ends" (INT16, INT32 or INT64) and "values" (to be typed). */
-ArrowErrorCode ArrowSchemaSetTypeRunEndEncoded(struct ArrowSchema* schema,
+// Children "run_ends" (INT16, INT32 or INT64) and "values" (to be typed).
+NANOARROW_DLL ArrowErrorCode ArrowSchemaSetTypeRunEndEncoded(struct ArrowSchema* schema,
                                                enum ArrowType run_end_type);
-/* TIME32, TIME64, TIMESTAMP or DURATION; timezone only for TIMESTAMP (may be NULL). */
-ArrowErrorCode ArrowSchemaSetTypeDateTime(struct ArrowSchema* schema, enum ArrowType type,
+// TIME32, TIME64, TIMESTAMP or DURATION; timezone only for TIMESTAMP (may be NULL).
+NANOARROW_DLL ArrowErrorCode ArrowSchemaSetTypeDateTime(struct ArrowSchema* schema, enum ArrowType type,
                                           enum ArrowTimeUnit time_unit,
                                           const char* timezone);
-/* SPARSE_UNION or DENSE_UNION with type ids 0..n_children-1. */
-ArrowErrorCode ArrowSchemaSetTypeUnion(struct ArrowSchema* schema, enum ArrowType type,
+// SPARSE_UNION or DENSE_UNION with type ids 0..n_children-1.
+NANOARROW_DLL ArrowErrorCode ArrowSchemaSetTypeUnion(struct ArrowSchema* schema, enum ArrowType type,
                                        int64_t n_children);
-ArrowErrorCode ArrowSchemaDeepCopy(const struct ArrowSchema* schema,
+NANOARROW_DLL ArrowErrorCode ArrowSchemaDeepCopy(const struct ArrowSchema* schema,
                                    struct ArrowSchema* schema_out);
-/* *out = 1 when the schemas are equal at level (IDENTICAL: same formats, names,
- * metadata bytes, flags, children and dictionaries); otherwise 0 and reason names
- * the first difference and where it is. */
-ArrowErrorCode ArrowSchemaCompare(const struct ArrowSchema* actual,
+// *out = 1 when the schemas are equal at level (IDENTICAL: same formats, names,
+// metadata bytes, flags, children and dictionaries); otherwise 0 and reason names
+// the first difference and where it is.
+NANOARROW_DLL ArrowErrorCode ArrowSchemaCompare(const struct ArrowSchema* actual,
                                   const struct ArrowSchema* expected,
                                   enum ArrowCompareLevel level, int* out,
                                   struct ArrowError* reason);
-ArrowErrorCode ArrowSchemaSetFormat(struct ArrowSchema* schema, const char* format);
-ArrowErrorCode ArrowSchemaSetName(struct ArrowSchema* schema, const char* name);
-/* Copies a serialized metadata blob (NULL removes the metadata). */
-ArrowErrorCode ArrowSchemaSetMetadata(struct ArrowSchema* schema, const char* metadata);
-/* Allocates n_children child structs, released (release NULL): initialize each one
- * (ArrowSchemaInit, ArrowSchemaInitFromType) before setting it. Releasing the parent
- * frees them either way. */
-ArrowErrorCode ArrowSchemaAllocateChildren(struct ArrowSchema* schema, int64_t n_children);
-/* Allocates schema->dictionary, released like the children above (EEXIST when there
- * already is one). */
-ArrowErrorCode ArrowSchemaAllocateDictionary(struct ArrowSchema* schema);
+NANOARROW_DLL ArrowErrorCode ArrowSchemaSetFormat(struct ArrowSchema* schema, const char* format);
+NANOARROW_DLL ArrowErrorCode ArrowSchemaSetName(struct ArrowSchema* schema, const char* name);
+// Copies a serialized metadata blob (NULL removes the metadata).
+NANOARROW_DLL ArrowErrorCode ArrowSchemaSetMetadata(struct ArrowSchema* schema, const char* metadata);
+// Allocates n_children child structs, released (release NULL): initialize each one
+// (ArrowSchemaInit, ArrowSchemaInitFromType) before setting it. Releasing the parent
+// frees them either way.
+NANOARROW_DLL ArrowErrorCode ArrowSchemaAllocateChildren(struct ArrowSchema* schema, int64_t n_children);
+// Allocates schema->dictionary, released like the children above (EEXIST when there
+// already is one).
+NANOARROW_DLL ArrowErrorCode ArrowSchemaAllocateDictionary(struct ArrowSchema* schema);
 
-/* ---- Metadata (the C Data Interface's int32-prefixed key/value blob) ---- */
-ArrowErrorCode ArrowMetadataReaderInit(struct ArrowMetadataReader* reader,
+// ---- Metadata (the C Data Interface's int32-prefixed key/value blob) ----
+NANOARROW_DLL ArrowErrorCode ArrowMetadataReaderInit(struct ArrowMetadataReader* reader,
                                        const char* metadata);
-/* ENODATA-style end: returns EINVAL when no keys remain. */
-ArrowErrorCode ArrowMetadataReaderRead(struct ArrowMetadataReader* reader,
+// ENODATA-style end: returns EINVAL when no keys remain.
+NANOARROW_DLL ArrowErrorCode ArrowMetadataReaderRead(struct ArrowMetadataReader* reader,
                                        struct ArrowStringView* key_out,
                                        struct ArrowStringView* value_out);
-int64_t ArrowMetadataSizeOf(const char* metadata);
-char ArrowMetadataHasKey(const char* metadata, struct ArrowStringView key);
-/* Leaves value_out untouched when the key is absent. */
-ArrowErrorCode ArrowMetadataGetValue(const char* metadata, struct ArrowStringView key,
+NANOARROW_DLL int64_t ArrowMetadataSizeOf(const char* metadata);
+NANOARROW_DLL char ArrowMetadataHasKey(const char* metadata, struct ArrowStringView key);
+// Leaves value_out untouched when the key is absent.
+NANOARROW_DLL ArrowErrorCode ArrowMetadataGetValue(const char* metadata, struct ArrowStringView key,
                                      struct ArrowStringView* value_out);
-/* Initializes buffer (ArrowBufferInit) holding a copy of metadata (may be NULL). */
-ArrowErrorCode ArrowMetadataBuilderInit(struct ArrowBuffer* buffer, const char* metadata);
-ArrowErrorCode ArrowMetadataBuilderAppend(struct ArrowBuffer* buffer,
+// Initializes buffer (ArrowBufferInit) holding a copy of metadata (may be NULL).
+NANOARROW_DLL ArrowErrorCode ArrowMetadataBuilderInit(struct ArrowBuffer* buffer, const char* metadata);
+NANOARROW_DLL ArrowErrorCode ArrowMetadataBuilderAppend(struct ArrowBuffer* buffer,
                                           struct ArrowStringView key,
                                           struct ArrowStringView value);
-ArrowErrorCode ArrowMetadataBuilderSet(struct ArrowBuffer* buffer, struct ArrowStringView key,
+NANOARROW_DLL ArrowErrorCode ArrowMetadataBuilderSet(struct ArrowBuffer* buffer, struct ArrowStringView key,
                                        struct ArrowStringView value);
-ArrowErrorCode ArrowMetadataBuilderRemove(struct ArrowBuffer* buffer,
+NANOARROW_DLL ArrowErrorCode ArrowMetadataBuilderRemove(struct ArrowBuffer* buffer,
                                           struct ArrowStringView key);
 
-/* ---- Schema views ---- */
-/* Parses schema->format (and extension metadata) without allocating, and checks
- * what the format alone cannot say: child counts and types, flags (only those of
- * NANOARROW_FLAG_ALL_SUPPORTED, dictionary-ordered only on dictionaries, keys-sorted
- * only on maps), non-nullable map entries and keys, integer dictionary indices. */
-ArrowErrorCode ArrowSchemaViewInit(struct ArrowSchemaView* schema_view,
+// ---- Schema views ----
+// Parses schema->format (and extension metadata) without allocating, and checks
+// what the format alone cannot say: child counts and types, flags (only those of
+// NANOARROW_FLAG_ALL_SUPPORTED, dictionary-ordered only on dictionaries, keys-sorted
+// only on maps), non-nullable map entries and keys, integer dictionary indices.
+NANOARROW_DLL ArrowErrorCode ArrowSchemaViewInit(struct ArrowSchemaView* schema_view,
                                    const struct ArrowSchema* schema, struct ArrowError* error);
 
-/* ======================================================================== */
-/* Buffers and bitmaps (nanoarrow_buffer_inline.h)                           */
-/* ======================================================================== */
+// ========================================================================
+// Buffers and bitmaps (nanoarrow_buffer_inline.h)
+// ========================================================================
 
 static inline void ArrowBufferInit(struct ArrowBuffer* buffer);
-/* EINVAL when the buffer already holds memory. */
+// EINVAL when the buffer already holds memory.
 static inline ArrowErrorCode ArrowBufferSetAllocator(struct ArrowBuffer* buffer,
                                                      struct ArrowBufferAllocator allocator);
 static inline void ArrowBufferReset(struct ArrowBuffer* buffer);
@@ -349,71 +349,71 @@ static inline void ArrowBitmapAppendInt32Unsafe(struct ArrowBitmap* bitmap,
                                                 const int32_t* values, int64_t n_values);
 static inline void ArrowBitmapReset(struct ArrowBitmap* bitmap);
 
-/* ======================================================================== */
-/* Building arrays                                                          */
-/* ======================================================================== */
+// ========================================================================
+// Building arrays
+// ========================================================================
 
-/* An empty array of storage_type with the buffers its layout needs; children of
- * nested types must be allocated and initialized by the caller. */
-ArrowErrorCode ArrowArrayInitFromType(struct ArrowArray* array,
+// An empty array of storage_type with the buffers its layout needs; children of
+// nested types must be allocated and initialized by the caller.
+NANOARROW_DLL ArrowErrorCode ArrowArrayInitFromType(struct ArrowArray* array,
                                       enum ArrowType storage_type);
-/* An empty array (children and dictionary included) matching schema. */
-ArrowErrorCode ArrowArrayInitFromSchema(struct ArrowArray* array,
+// An empty array (children and dictionary included) matching schema.
+NANOARROW_DLL ArrowErrorCode ArrowArrayInitFromSchema(struct ArrowArray* array,
                                         const struct ArrowSchema* schema,
                                         struct ArrowError* error);
-/* An array holding copies of the buffers array_view points to. */
-ArrowErrorCode ArrowArrayInitFromArrayView(struct ArrowArray* array,
+// An array holding copies of the buffers array_view points to.
+NANOARROW_DLL ArrowErrorCode ArrowArrayInitFromArrayView(struct ArrowArray* array,
                                            const struct ArrowArrayView* array_view,
                                            struct ArrowError* error);
-ArrowErrorCode ArrowArrayAllocateChildren(struct ArrowArray* array, int64_t n_children);
-ArrowErrorCode ArrowArrayAllocateDictionary(struct ArrowArray* array);
-/* Takes ownership of bitmap's memory; the null count becomes unknown (-1). */
-void ArrowArraySetValidityBitmap(struct ArrowArray* array, struct ArrowBitmap* bitmap);
-/* Takes ownership of buffer's memory as buffer i of array->buffers (views: 0 validity,
- * 1 views, 2 .. n + 1 the variadic buffers, n + 2 the variadic sizes). */
-ArrowErrorCode ArrowArraySetBuffer(struct ArrowArray* array, int64_t i,
+NANOARROW_DLL ArrowErrorCode ArrowArrayAllocateChildren(struct ArrowArray* array, int64_t n_children);
+NANOARROW_DLL ArrowErrorCode ArrowArrayAllocateDictionary(struct ArrowArray* array);
+// Takes ownership of bitmap's memory; the null count becomes unknown (-1).
+NANOARROW_DLL void ArrowArraySetValidityBitmap(struct ArrowArray* array, struct ArrowBitmap* bitmap);
+// Takes ownership of buffer's memory as buffer i of array->buffers (views: 0 validity,
+// 1 views, 2 .. n + 1 the variadic buffers, n + 2 the variadic sizes).
+NANOARROW_DLL ArrowErrorCode ArrowArraySetBuffer(struct ArrowArray* array, int64_t i,
                                    struct ArrowBuffer* buffer);
-/* Reserves room for additional_size_elements more elements in every buffer. */
-ArrowErrorCode ArrowArrayReserve(struct ArrowArray* array, int64_t additional_size_elements);
-/* Binary/string view arrays: adds nbuffers empty variadic data buffers. */
-ArrowErrorCode ArrowArrayAddVariadicBuffers(struct ArrowArray* array, int32_t nbuffers);
-/* Publishes buffer pointers, shrinks nothing, and validates at validation_level. */
-ArrowErrorCode ArrowArrayFinishBuilding(struct ArrowArray* array,
+// Reserves room for additional_size_elements more elements in every buffer.
+NANOARROW_DLL ArrowErrorCode ArrowArrayReserve(struct ArrowArray* array, int64_t additional_size_elements);
+// Binary/string view arrays: adds nbuffers empty variadic data buffers.
+NANOARROW_DLL ArrowErrorCode ArrowArrayAddVariadicBuffers(struct ArrowArray* array, int32_t nbuffers);
+// Publishes buffer pointers, shrinks nothing, and validates at validation_level.
+NANOARROW_DLL ArrowErrorCode ArrowArrayFinishBuilding(struct ArrowArray* array,
                                         enum ArrowValidationLevel validation_level,
                                         struct ArrowError* error);
-ArrowErrorCode ArrowArrayFinishBuildingDefault(struct ArrowArray* array,
+NANOARROW_DLL ArrowErrorCode ArrowArrayFinishBuildingDefault(struct ArrowArray* array,
                                                struct ArrowError* error);
 #if defined(NANOARROW_WITH_ARRAY_APPEND_VIEW)
-/* Built on request (see nanoarrow_config.h). Appends the array_view->length elements
- * array_view shows (from its offset) to an
- * array in appending mode, by storage: struct and union children match by position,
- * dictionary indices are appended as they are (the dictionary is left to the caller),
- * run-end encoded runs are appended clipped to the view, and numbers convert when the
- * value fits (integers of any width or sign, integers into floating point). EINVAL
- * (nothing appended) when the structures differ; EINVAL part way through for a value
- * that does not fit or offsets outside the view's children, after which the array
- * should be released. array_view must not view array itself. */
-ArrowErrorCode ArrowArrayAppendArrayView(struct ArrowArray* array,
+// Built on request (see nanoarrow_config.h). Appends the array_view->length elements
+// array_view shows (from its offset) to an
+// array in appending mode, by storage: struct and union children match by position,
+// dictionary indices are appended as they are (the dictionary is left to the caller),
+// run-end encoded runs are appended clipped to the view, and numbers convert when the
+// value fits (integers of any width or sign, integers into floating point). EINVAL
+// (nothing appended) when the structures differ; EINVAL part way through for a value
+// that does not fit or offsets outside the view's children, after which the array
+// should be released. array_view must not view array itself.
+NANOARROW_DLL ArrowErrorCode ArrowArrayAppendArrayView(struct ArrowArray* array,
                                          const struct ArrowArrayView* array_view,
                                          struct ArrowError* error);
 #endif
 
-/* nanoarrow_array_inline.h */
+// nanoarrow_array_inline.h
 static inline struct ArrowBitmap* ArrowArrayValidityBitmap(struct ArrowArray* array);
 static inline struct ArrowBuffer* ArrowArrayBuffer(struct ArrowArray* array, int64_t i);
 static inline int32_t ArrowArrayVariadicBufferCount(struct ArrowArray* array);
 static inline ArrowErrorCode ArrowArrayStartAppending(struct ArrowArray* array);
-/* ArrowArrayStartAppending() out of line: children and a dictionary that were not made
- * by ArrowArrayInit*() (moved in from elsewhere) are left as they are. */
-ArrowErrorCode ArrowPrivateArrayStartAppending(struct ArrowArray* array);
-/* Non-zero when array was made by ArrowArrayInit*() (its private_data is this
- * library's): the appenders refuse to append to children moved in from elsewhere. */
-int ArrowPrivateArrayIsBuilt(const struct ArrowArray* array);
+// ArrowArrayStartAppending() out of line: children and a dictionary that were not made
+// by ArrowArrayInit*() (moved in from elsewhere) are left as they are.
+NANOARROW_DLL ArrowErrorCode ArrowPrivateArrayStartAppending(struct ArrowArray* array);
+// Non-zero when array was made by ArrowArrayInit*() (its private_data is this
+// library's): the appenders refuse to append to children moved in from elsewhere.
+NANOARROW_DLL int ArrowPrivateArrayIsBuilt(const struct ArrowArray* array);
 static inline ArrowErrorCode ArrowArrayShrinkToFit(struct ArrowArray* array);
 static inline ArrowErrorCode ArrowArrayAppendNull(struct ArrowArray* array, int64_t n);
-/* Appends n non-null "zero" elements (empty strings/lists, zeroed values). */
+// Appends n non-null "zero" elements (empty strings/lists, zeroed values).
 static inline ArrowErrorCode ArrowArrayAppendEmpty(struct ArrowArray* array, int64_t n);
-/* EINVAL when the value does not fit the storage type (or the type is not numeric). */
+// EINVAL when the value does not fit the storage type (or the type is not numeric).
 static inline ArrowErrorCode ArrowArrayAppendInt(struct ArrowArray* array, int64_t value);
 static inline ArrowErrorCode ArrowArrayAppendUInt(struct ArrowArray* array, uint64_t value);
 static inline ArrowErrorCode ArrowArrayAppendDouble(struct ArrowArray* array, double value);
@@ -425,49 +425,49 @@ static inline ArrowErrorCode ArrowArrayAppendInterval(struct ArrowArray* array,
                                                       const struct ArrowInterval* value);
 static inline ArrowErrorCode ArrowArrayAppendDecimal(struct ArrowArray* array,
                                                      const struct ArrowDecimal* value);
-/* Closes the current list / struct / map element after its children were appended
- * (EINVAL when a struct child does not hold exactly one more element). */
+// Closes the current list / struct / map element after its children were appended
+// (EINVAL when a struct child does not hold exactly one more element).
 static inline ArrowErrorCode ArrowArrayFinishElement(struct ArrowArray* array);
-/* Closes a union element whose value was appended to the child for type_id. */
+// Closes a union element whose value was appended to the child for type_id.
 static inline ArrowErrorCode ArrowArrayFinishUnionElement(struct ArrowArray* array,
                                                           int8_t type_id);
 
-/* ======================================================================== */
-/* Reading arrays                                                           */
-/* ======================================================================== */
+// ========================================================================
+// Reading arrays
+// ========================================================================
 
-void ArrowArrayViewInitFromType(struct ArrowArrayView* array_view,
+NANOARROW_DLL void ArrowArrayViewInitFromType(struct ArrowArrayView* array_view,
                                 enum ArrowType storage_type);
-ArrowErrorCode ArrowArrayViewInitFromSchema(struct ArrowArrayView* array_view,
+NANOARROW_DLL ArrowErrorCode ArrowArrayViewInitFromSchema(struct ArrowArrayView* array_view,
                                             const struct ArrowSchema* schema,
                                             struct ArrowError* error);
-ArrowErrorCode ArrowArrayViewAllocateChildren(struct ArrowArrayView* array_view,
+NANOARROW_DLL ArrowErrorCode ArrowArrayViewAllocateChildren(struct ArrowArrayView* array_view,
                                               int64_t n_children);
-ArrowErrorCode ArrowArrayViewAllocateDictionary(struct ArrowArrayView* array_view);
-/* Sets length and the buffer sizes a length implies (for views built by hand). */
-void ArrowArrayViewSetLength(struct ArrowArrayView* array_view, int64_t length);
-/* Points the view at array and validates at the DEFAULT level. */
-ArrowErrorCode ArrowArrayViewSetArray(struct ArrowArrayView* array_view,
+NANOARROW_DLL ArrowErrorCode ArrowArrayViewAllocateDictionary(struct ArrowArrayView* array_view);
+// Sets length and the buffer sizes a length implies (for views built by hand).
+NANOARROW_DLL void ArrowArrayViewSetLength(struct ArrowArrayView* array_view, int64_t length);
+// Points the view at array and validates at the DEFAULT level.
+NANOARROW_DLL ArrowErrorCode ArrowArrayViewSetArray(struct ArrowArrayView* array_view,
                                       const struct ArrowArray* array,
                                       struct ArrowError* error);
-/* Points the view at array validating at the MINIMAL level only. */
-ArrowErrorCode ArrowArrayViewSetArrayMinimal(struct ArrowArrayView* array_view,
+// Points the view at array validating at the MINIMAL level only.
+NANOARROW_DLL ArrowErrorCode ArrowArrayViewSetArrayMinimal(struct ArrowArrayView* array_view,
                                              const struct ArrowArray* array,
                                              struct ArrowError* error);
-ArrowErrorCode ArrowArrayViewValidate(struct ArrowArrayView* array_view,
+NANOARROW_DLL ArrowErrorCode ArrowArrayViewValidate(struct ArrowArrayView* array_view,
                                       enum ArrowValidationLevel validation_level,
                                       struct ArrowError* error);
-/* *out = 1 when equal at level (see enum ArrowCompareLevel); otherwise 0 and reason
- * names the first difference and where it is. */
-ArrowErrorCode ArrowArrayViewCompare(const struct ArrowArrayView* actual,
+// *out = 1 when equal at level (see enum ArrowCompareLevel); otherwise 0 and reason
+// names the first difference and where it is.
+NANOARROW_DLL ArrowErrorCode ArrowArrayViewCompare(const struct ArrowArrayView* actual,
                                      const struct ArrowArrayView* expected,
                                      enum ArrowCompareLevel level, int* out,
                                      struct ArrowError* reason);
-void ArrowArrayViewReset(struct ArrowArrayView* array_view);
+NANOARROW_DLL void ArrowArrayViewReset(struct ArrowArrayView* array_view);
 
-/* nanoarrow_array_view_inline.h */
-/* Moves src (and what it owns) into dst, which must not own anything; src is left
- * an empty view that need not be reset. */
+// nanoarrow_array_view_inline.h
+// Moves src (and what it owns) into dst, which must not own anything; src is left
+// an empty view that need not be reset.
 static inline void ArrowArrayViewMove(struct ArrowArrayView* src,
                                       struct ArrowArrayView* dst);
 static inline int64_t ArrowArrayViewGetNumBuffers(const struct ArrowArrayView* array_view);
@@ -495,13 +495,13 @@ static inline uint64_t ArrowArrayViewGetUIntUnsafe(const struct ArrowArrayView* 
                                                    int64_t i);
 static inline double ArrowArrayViewGetDoubleUnsafe(const struct ArrowArrayView* array_view,
                                                    int64_t i);
-/* The less common numeric types of the three getters above, out of line (index i
- * with the offset applied). Pure, so a loop over the inline getters still unswitches. */
-int64_t ArrowPrivateArrayViewGetIntSlow(const struct ArrowArrayView* array_view,
+// The less common numeric types of the three getters above, out of line (index i
+// with the offset applied). Pure, so a loop over the inline getters still unswitches.
+NANOARROW_DLL int64_t ArrowPrivateArrayViewGetIntSlow(const struct ArrowArrayView* array_view,
                                         int64_t i) NANOARROW_PURE;
-uint64_t ArrowPrivateArrayViewGetUIntSlow(const struct ArrowArrayView* array_view,
+NANOARROW_DLL uint64_t ArrowPrivateArrayViewGetUIntSlow(const struct ArrowArrayView* array_view,
                                           int64_t i) NANOARROW_PURE;
-double ArrowPrivateArrayViewGetDoubleSlow(const struct ArrowArrayView* array_view,
+NANOARROW_DLL double ArrowPrivateArrayViewGetDoubleSlow(const struct ArrowArrayView* array_view,
                                           int64_t i) NANOARROW_PURE;
 static inline struct ArrowStringView ArrowArrayViewGetStringUnsafe(
     const struct ArrowArrayView* array_view, int64_t i);
@@ -592,19 +592,19 @@ NANOARROW_DLL ArrowErrorCode ArrowArrayMoveShared(struct ArrowArray* array,
 NANOARROW_DLL ArrowErrorCode ArrowArrayCloneShared(const struct ArrowArray* shared,
                                                    struct ArrowArray* array);
 
-/* ======================================================================== */
-/* Streams                                                                  */
-/* ======================================================================== */
+// ========================================================================
+// Streams
+// ========================================================================
 
-/* A stream over n_arrays arrays set with ArrowBasicArrayStreamSetArray; takes
- * ownership of schema. */
-ArrowErrorCode ArrowBasicArrayStreamInit(struct ArrowArrayStream* array_stream,
+// A stream over n_arrays arrays set with ArrowBasicArrayStreamSetArray; takes
+// ownership of schema.
+NANOARROW_DLL ArrowErrorCode ArrowBasicArrayStreamInit(struct ArrowArrayStream* array_stream,
                                          struct ArrowSchema* schema, int64_t n_arrays);
-/* Takes ownership of array. */
-void ArrowBasicArrayStreamSetArray(struct ArrowArrayStream* array_stream, int64_t i,
+// Takes ownership of array.
+NANOARROW_DLL void ArrowBasicArrayStreamSetArray(struct ArrowArrayStream* array_stream, int64_t i,
                                    struct ArrowArray* array);
-/* Checks every array against the schema (DEFAULT level). */
-ArrowErrorCode ArrowBasicArrayStreamValidate(const struct ArrowArrayStream* array_stream,
+// Checks every array against the schema (DEFAULT level).
+NANOARROW_DLL ArrowErrorCode ArrowBasicArrayStreamValidate(const struct ArrowArrayStream* array_stream,
                                              struct ArrowError* error);
 
 #ifdef __cplusplus
@@ -615,4 +615,4 @@ ArrowErrorCode ArrowBasicArrayStreamValidate(const struct ArrowArrayStream* arra
 #include "nanoarrow/nanoarrow_array_inline.h"
 #include "nanoarrow/nanoarrow_array_view_inline.h"
 
-#endif /* NANOARROW_H_INCLUDED */
+#endif  // NANOARROW_H_INCLUDED

@@ -1,16 +1,16 @@
-/* nanoarrow in C: inline builder API for arrays created by this library.
- *
- * An array built here keeps a struct ArrowArrayPrivateData in private_data. Buffer 0
- * is private_data->bitmap (the validity bitmap, or the type ids of a union) and fixed
- * buffers 1 and 2 are private_data->buffers[0] and [1]. Union arrays whose type ids
- * are not their child indices keep a 256-byte map in the otherwise unused
- * private_data->buffers[1]: [0, 128) type id -> child index (-1 when unused) and
- * [128, 256) child index -> type id, the same shape as ArrowArrayView's map.
- *
- * The validity bitmap is allocated lazily: it stays empty until the first null is
- * appended and is then filled with set bits for the elements before it. The append
- * hot path therefore is: check capacity, store, bump the length, plus one
- * well-predicted test for "does a bitmap exist". */
+// nanoarrow in C: inline builder API for arrays created by this library.
+//
+// An array built here keeps a struct ArrowArrayPrivateData in private_data. Buffer 0
+// is private_data->bitmap (the validity bitmap, or the type ids of a union) and fixed
+// buffers 1 and 2 are private_data->buffers[0] and [1]. Union arrays whose type ids
+// are not their child indices keep a 256-byte map in the otherwise unused
+// private_data->buffers[1]: [0, 128) type id -> child index (-1 when unused) and
+// [128, 256) child index -> type id, the same shape as ArrowArrayView's map.
+//
+// The validity bitmap is allocated lazily: it stays empty until the first null is
+// appended and is then filled with set bits for the elements before it. The append
+// hot path therefore is: check capacity, store, bump the length, plus one
+// well-predicted test for "does a bitmap exist".
 
 #ifndef NANOARROW_ARRAY_INLINE_H_INCLUDED
 #define NANOARROW_ARRAY_INLINE_H_INCLUDED
@@ -27,10 +27,10 @@
 extern "C" {
 #endif
 
-/* ---- Internal helpers (not part of the API) ---- */
+// ---- Internal helpers (not part of the API) ----
 
-/* Keep the per-element fast path inlined and its rarely taken slow paths out of line,
- * whatever the compiler's inlining budget decides for the rest. */
+// Keep the per-element fast path inlined and its rarely taken slow paths out of line,
+// whatever the compiler's inlining budget decides for the rest.
 #if defined(__GNUC__) || defined(__clang__)
 #define NANOARROW_ARRAY_FAST_PATH static inline __attribute__((always_inline))
 #define NANOARROW_ARRAY_SLOW_PATH static __attribute__((noinline, unused))
@@ -49,8 +49,8 @@ NANOARROW_ARRAY_SLOW_PATH ArrowErrorCode ArrowArrayPrivateGrow(
   return ArrowBufferReserve(buffer, additional_bytes);
 }
 
-/* Appends size_bytes bytes; the capacity test is the only branch on the hot path.
- * With a constant size_bytes the memcpy compiles to a single store. */
+// Appends size_bytes bytes; the capacity test is the only branch on the hot path.
+// With a constant size_bytes the memcpy compiles to a single store.
 NANOARROW_ARRAY_FAST_PATH ArrowErrorCode ArrowArrayPrivatePush(
     struct ArrowBuffer* buffer, const void* value, int64_t size_bytes) {
   if (NANOARROW_PREDICT_FALSE(buffer->capacity_bytes - buffer->size_bytes < size_bytes)) {
@@ -61,14 +61,14 @@ NANOARROW_ARRAY_FAST_PATH ArrowErrorCode ArrowArrayPrivatePush(
   return NANOARROW_OK;
 }
 
-/* Writes n bytes after the end of buffer, which has room for them; the caller updates
- * size_bytes. Values of up to 16 bytes (most strings) are moved with at most two pairs
- * of overlapping fixed-size loads and stores instead of a call to memcpy; every load
- * stays within [src, src + n). */
+// Writes n bytes after the end of buffer, which has room for them; the caller updates
+// size_bytes. Values of up to 16 bytes (most strings) are moved with at most two pairs
+// of overlapping fixed-size loads and stores instead of a call to memcpy; every load
+// stays within [src, src + n).
 NANOARROW_ARRAY_FAST_PATH void ArrowArrayPrivateCopyBytes(struct ArrowBuffer* buffer,
                                                           const uint8_t* src, int64_t n) {
   uint8_t* dst;
-  /* A buffer that never received a byte has no data pointer to offset. */
+  // A buffer that never received a byte has no data pointer to offset.
   if (n <= 0) {
     return;
   }
@@ -94,7 +94,7 @@ NANOARROW_ARRAY_FAST_PATH void ArrowArrayPrivateCopyBytes(struct ArrowBuffer* bu
   }
 }
 
-/* Appends n copies of a size_bytes-wide value. */
+// Appends n copies of a size_bytes-wide value.
 static inline ArrowErrorCode ArrowArrayPrivatePushRepeated(struct ArrowBuffer* buffer,
                                                            const void* value,
                                                            int64_t size_bytes, int64_t n) {
@@ -107,8 +107,8 @@ static inline ArrowErrorCode ArrowArrayPrivatePushRepeated(struct ArrowBuffer* b
   return NANOARROW_OK;
 }
 
-/* Writes n bits of value into a bit-packed data buffer (bool values) after the
- * array's current elements, growing the buffer with cleared bytes as needed. */
+// Writes n bits of value into a bit-packed data buffer (bool values) after the
+// array's current elements, growing the buffer with cleared bytes as needed.
 static inline ArrowErrorCode ArrowArrayPrivatePushBits(struct ArrowArray* array,
                                                        struct ArrowBuffer* buffer,
                                                        uint8_t value, int64_t n) {
@@ -122,8 +122,8 @@ static inline ArrowErrorCode ArrowArrayPrivatePushBits(struct ArrowArray* array,
   return NANOARROW_OK;
 }
 
-/* ArrowBitmapAppend that also clears the rest of every byte it starts, so that bits
- * past the length are always zero in exported bitmaps. */
+// ArrowBitmapAppend that also clears the rest of every byte it starts, so that bits
+// past the length are always zero in exported bitmaps.
 static inline ArrowErrorCode ArrowArrayPrivateBitmapAppend(struct ArrowBitmap* bitmap,
                                                            uint8_t is_valid, int64_t n) {
   int64_t used_bytes = ArrowBytesForBits(bitmap->size_bits);
@@ -137,11 +137,11 @@ static inline ArrowErrorCode ArrowArrayPrivateBitmapAppend(struct ArrowBitmap* b
   return NANOARROW_OK;
 }
 
-/* Appends n validity bits, first bringing the bitmap to exactly offset + length bits.
- * Whole bytes past those the bit count accounts for were written by the caller
- * through ArrowArrayBuffer(array, 0) as a plain buffer: their bits stand for the
- * existing elements they cover. Any existing element still without a bit (a bitmap
- * never allocated, or reserved by hand after some appends) gets a set bit. */
+// Appends n validity bits, first bringing the bitmap to exactly offset + length bits.
+// Whole bytes past those the bit count accounts for were written by the caller
+// through ArrowArrayBuffer(array, 0) as a plain buffer: their bits stand for the
+// existing elements they cover. Any existing element still without a bit (a bitmap
+// never allocated, or reserved by hand after some appends) gets a set bit.
 NANOARROW_ARRAY_SLOW_PATH ArrowErrorCode ArrowArrayPrivateAppendValidity(
     struct ArrowArray* array, uint8_t is_valid, int64_t n) {
   struct ArrowBitmap* bitmap = &ArrowArrayPrivateGetData(array)->bitmap;
@@ -161,14 +161,14 @@ NANOARROW_ARRAY_SLOW_PATH ArrowErrorCode ArrowArrayPrivateAppendValidity(
   return ArrowArrayPrivateBitmapAppend(bitmap, is_valid, n);
 }
 
-/* Writes one validity bit when the bitmap covers exactly the existing elements and
- * has room for it; returns 0 (and writes nothing) otherwise. A bit that starts a byte
- * writes the whole byte, so the bits above it are zero without reading the byte; the
- * others set or clear their bit with a single read-modify-write. (The former
- * "keep the bits below, clear those above" update made every element wait for the
- * previous one's byte and ran at half the speed.) Bytes this library starts have
- * zero bits past the length; a byte started through the public bitmap functions
- * keeps whatever they left above its last bit, which the format leaves unspecified. */
+// Writes one validity bit when the bitmap covers exactly the existing elements and
+// has room for it; returns 0 (and writes nothing) otherwise. A bit that starts a byte
+// writes the whole byte, so the bits above it are zero without reading the byte; the
+// others set or clear their bit with a single read-modify-write. (The former
+// "keep the bits below, clear those above" update made every element wait for the
+// previous one's byte and ran at half the speed.) Bytes this library starts have
+// zero bits past the length; a byte started through the public bitmap functions
+// keeps whatever they left above its last bit, which the format leaves unspecified.
 NANOARROW_ARRAY_FAST_PATH int ArrowArrayPrivateTryPushValidityBit(
     struct ArrowArray* array, struct ArrowBitmap* bitmap, uint8_t is_valid) {
   int64_t i = bitmap->size_bits;
@@ -190,7 +190,7 @@ NANOARROW_ARRAY_FAST_PATH int ArrowArrayPrivateTryPushValidityBit(
   return 0;
 }
 
-/* Appends one validity bit to a bitmap that exists. */
+// Appends one validity bit to a bitmap that exists.
 NANOARROW_ARRAY_FAST_PATH ArrowErrorCode ArrowArrayPrivatePushValidityBit(
     struct ArrowArray* array, struct ArrowBitmap* bitmap, uint8_t is_valid) {
   if (NANOARROW_PREDICT_TRUE(ArrowArrayPrivateTryPushValidityBit(array, bitmap, is_valid))) {
@@ -199,13 +199,13 @@ NANOARROW_ARRAY_FAST_PATH ArrowErrorCode ArrowArrayPrivatePushValidityBit(
   return ArrowArrayPrivateAppendValidity(array, is_valid, 1);
 }
 
-/* Out of line so that appends to arrays without nulls keep a minimal loop body. */
+// Out of line so that appends to arrays without nulls keep a minimal loop body.
 NANOARROW_ARRAY_SLOW_PATH ArrowErrorCode ArrowArrayPrivatePushValidBit(
     struct ArrowArray* array, struct ArrowBitmap* bitmap) {
   return ArrowArrayPrivatePushValidityBit(array, bitmap, 1);
 }
 
-/* Completes the append of one non-null element. */
+// Completes the append of one non-null element.
 NANOARROW_ARRAY_FAST_PATH ArrowErrorCode ArrowArrayPrivateFinishValid(
     struct ArrowArray* array, struct ArrowArrayPrivateData* private_data) {
   if (NANOARROW_PREDICT_FALSE(private_data->bitmap.buffer.data != NULL)) {
@@ -216,14 +216,14 @@ NANOARROW_ARRAY_FAST_PATH ArrowErrorCode ArrowArrayPrivateFinishValid(
 }
 
 #if defined(__GNUC__) || defined(__clang__)
-/* A store through one of these keeps its type for alias analysis (a memcpy may alias
- * anything), so the compiler need not reload what the store cannot have changed.
- * aligned(1): nothing forces size_bytes to be a multiple of the width. */
+// A store through one of these keeps its type for alias analysis (a memcpy may alias
+// anything), so the compiler need not reload what the store cannot have changed.
+// aligned(1): nothing forces size_bytes to be a multiple of the width.
 typedef int32_t ArrowArrayPrivateUnalignedInt32 __attribute__((aligned(1)));
 typedef int64_t ArrowArrayPrivateUnalignedInt64 __attribute__((aligned(1)));
 #define NANOARROW_ARRAY_STORE(CTYPE, TYPED, DST, VALUE) (*(TYPED*)(DST) = (CTYPE)(VALUE))
 #else
-/* TYPED is unused here: memcpy is the portable unaligned store. */
+// TYPED is unused here: memcpy is the portable unaligned store.
 #define NANOARROW_ARRAY_STORE(CTYPE, TYPED, DST, VALUE) \
   do {                                                  \
     CTYPE nanoarrow_stored_ = (CTYPE)(VALUE);           \
@@ -231,10 +231,10 @@ typedef int64_t ArrowArrayPrivateUnalignedInt64 __attribute__((aligned(1)));
   } while (0)
 #endif
 
-/* Asks for the cache line at base + offset in a writable state ahead of the stores
- * that will fill it. Buffers larger than the L2 cache otherwise fill at the pace of one
- * ownership request at a time. The address may lie past the allocation: it is formed
- * as an integer and prefetches never fault. */
+// Asks for the cache line at base + offset in a writable state ahead of the stores
+// that will fill it. Buffers larger than the L2 cache otherwise fill at the pace of one
+// ownership request at a time. The address may lie past the allocation: it is formed
+// as an integer and prefetches never fault.
 #if defined(__GNUC__) || defined(__clang__)
 #define NANOARROW_ARRAY_PREFETCH_WRITE(BASE, OFFSET) \
   __builtin_prefetch((const void*)((uintptr_t)(BASE) + (uintptr_t)(OFFSET)), 1, 3)
@@ -242,7 +242,7 @@ typedef int64_t ArrowArrayPrivateUnalignedInt64 __attribute__((aligned(1)));
 #define NANOARROW_ARRAY_PREFETCH_WRITE(BASE, OFFSET) ((void)0)
 #endif
 
-/* Child index of a union type id, or -1 when no child has it. */
+// Child index of a union type id, or -1 when no child has it.
 static inline int ArrowArrayPrivateUnionChildIndex(const struct ArrowArray* array,
                                                    int8_t type_id) {
   const struct ArrowArrayPrivateData* private_data = ArrowArrayPrivateGetData(array);
@@ -255,7 +255,7 @@ static inline int ArrowArrayPrivateUnionChildIndex(const struct ArrowArray* arra
   return ((const int8_t*)private_data->buffers[1].data)[type_id];
 }
 
-/* Type id of a union's child_index-th child. */
+// Type id of a union's child_index-th child.
 static inline int8_t ArrowArrayPrivateUnionTypeId(const struct ArrowArray* array,
                                                   int64_t child_index) {
   const struct ArrowArrayPrivateData* private_data = ArrowArrayPrivateGetData(array);
@@ -268,8 +268,8 @@ static inline int8_t ArrowArrayPrivateUnionTypeId(const struct ArrowArray* array
 static inline ArrowErrorCode ArrowArrayPrivateAppendEmpty(struct ArrowArray* array,
                                                           int64_t n, uint8_t is_valid);
 
-/* ArrowArrayPrivateAppendEmpty for a child or dictionary: EINVAL for one that was
- * moved in from elsewhere (its private_data is not this library's). */
+// ArrowArrayPrivateAppendEmpty for a child or dictionary: EINVAL for one that was
+// moved in from elsewhere (its private_data is not this library's).
 static inline ArrowErrorCode ArrowArrayPrivateAppendEmptyChild(struct ArrowArray* child,
                                                                int64_t n,
                                                                uint8_t is_valid) {
@@ -279,8 +279,8 @@ static inline ArrowErrorCode ArrowArrayPrivateAppendEmptyChild(struct ArrowArray
   return ArrowArrayPrivateAppendEmpty(child, n, is_valid);
 }
 
-/* Unions: nulls and empties go to the first child. Unions have no validity bitmap, so
- * their own null_count stays 0. */
+// Unions: nulls and empties go to the first child. Unions have no validity bitmap, so
+// their own null_count stays 0.
 static inline ArrowErrorCode ArrowArrayPrivateAppendEmptyUnion(struct ArrowArray* array,
                                                                int64_t n,
                                                                uint8_t is_valid) {
@@ -292,7 +292,7 @@ static inline ArrowErrorCode ArrowArrayPrivateAppendEmptyUnion(struct ArrowArray
   }
   type_id = ArrowArrayPrivateUnionTypeId(array, 0);
   if (private_data->storage_type == NANOARROW_TYPE_DENSE_UNION) {
-    /* One child element shared by all n slots. */
+    // One child element shared by all n slots.
     int32_t child_offset;
     NANOARROW_RETURN_NOT_OK(
         ArrowArrayPrivateAppendEmptyChild(array->children[0], 1, is_valid));
@@ -315,9 +315,9 @@ static inline ArrowErrorCode ArrowArrayPrivateAppendEmptyUnion(struct ArrowArray
   return NANOARROW_OK;
 }
 
-/* Run-end encoded: n nulls (or empties) become one new run whose value is one null
- * (or empty) element of the values child. Runs are not merged with the previous one.
- * REE arrays have no validity bitmap, so their own null_count stays 0. */
+// Run-end encoded: n nulls (or empties) become one new run whose value is one null
+// (or empty) element of the values child. Runs are not merged with the previous one.
+// REE arrays have no validity bitmap, so their own null_count stays 0.
 static inline ArrowErrorCode ArrowArrayPrivateAppendEmptyRunEnd(struct ArrowArray* array,
                                                                 int64_t n,
                                                                 uint8_t is_valid) {
@@ -333,9 +333,9 @@ static inline ArrowErrorCode ArrowArrayPrivateAppendEmptyRunEnd(struct ArrowArra
   return NANOARROW_OK;
 }
 
-/* Appends n zero-valued elements (empty strings/lists, zeroed values); as nulls when
- * is_valid is 0. Struct and fixed-size list children receive empty (non-null)
- * elements: the parent's validity carries the nulls. */
+// Appends n zero-valued elements (empty strings/lists, zeroed values); as nulls when
+// is_valid is 0. Struct and fixed-size list children receive empty (non-null)
+// elements: the parent's validity carries the nulls.
 static inline ArrowErrorCode ArrowArrayPrivateAppendEmpty(struct ArrowArray* array,
                                                           int64_t n, uint8_t is_valid) {
   struct ArrowArrayPrivateData* private_data = ArrowArrayPrivateGetData(array);
@@ -344,8 +344,8 @@ static inline ArrowErrorCode ArrowArrayPrivateAppendEmpty(struct ArrowArray* arr
   if (n == 0) {
     return NANOARROW_OK;
   }
-  /* The bound keeps n times any element width (<= 32 bytes) far from overflow; past
-   * it lies memory no machine has. */
+  // The bound keeps n times any element width (<= 32 bytes) far from overflow; past
+  // it lies memory no machine has.
   if (n < 0) {
     return EINVAL;
   }
@@ -355,7 +355,7 @@ static inline ArrowErrorCode ArrowArrayPrivateAppendEmpty(struct ArrowArray* arr
 
   switch (private_data->storage_type) {
     case NANOARROW_TYPE_NA:
-      /* Every element of a null array is null, "empty" ones included. */
+      // Every element of a null array is null, "empty" ones included.
       array->null_count += n;
       array->length += n;
       return NANOARROW_OK;
@@ -389,9 +389,9 @@ static inline ArrowErrorCode ArrowArrayPrivateAppendEmpty(struct ArrowArray* arr
     switch (private_data->layout.buffer_type[i]) {
       case NANOARROW_BUFFER_TYPE_DATA_OFFSET:
       case NANOARROW_BUFFER_TYPE_VIEW_OFFSET:
-        /* Empty elements start where the next element will: at the end of the child
-         * (lists) or of the data buffer (strings). Null and empty list views point
-         * nowhere (offset 0, size 0), as nanoarrow builds them. */
+        // Empty elements start where the next element will: at the end of the child
+        // (lists) or of the data buffer (strings). Null and empty list views point
+        // nowhere (offset 0, size 0), as nanoarrow builds them.
         if (private_data->layout.buffer_type[i] == NANOARROW_BUFFER_TYPE_VIEW_OFFSET) {
           next_offset = 0;
         } else if (array->n_children > 0) {
@@ -417,7 +417,7 @@ static inline ArrowErrorCode ArrowArrayPrivateAppendEmpty(struct ArrowArray* arr
         break;
       case NANOARROW_BUFFER_TYPE_DATA:
         if (i == 2) {
-          /* The bytes of strings/binary: empty elements add none. */
+          // The bytes of strings/binary: empty elements add none.
           break;
         }
         if (element_bits == 1) {
@@ -443,8 +443,8 @@ static inline ArrowErrorCode ArrowArrayPrivateAppendEmpty(struct ArrowArray* arr
   return NANOARROW_OK;
 }
 
-/* Binary/string view element: inline up to 12 bytes, otherwise the bytes go to the
- * last variadic buffer (a new one when they do not fit in its block). */
+// Binary/string view element: inline up to 12 bytes, otherwise the bytes go to the
+// last variadic buffer (a new one when they do not fit in its block).
 static inline ArrowErrorCode ArrowArrayPrivateAppendView(struct ArrowArray* array,
                                                          const void* data,
                                                          int64_t size_bytes) {
@@ -481,13 +481,13 @@ static inline ArrowErrorCode ArrowArrayPrivateAppendView(struct ArrowArray* arra
   return ArrowArrayPrivatePush(&private_data->buffers[0], &view, (int64_t)sizeof(view));
 }
 
-/* Stores value into a floating point array; EINVAL for other storage types. */
+// Stores value into a floating point array; EINVAL for other storage types.
 static inline ArrowErrorCode ArrowArrayPrivateStoreDouble(
     struct ArrowArrayPrivateData* private_data, double value) {
   struct ArrowBuffer* data = &private_data->buffers[0];
   const enum ArrowType storage_type = private_data->storage_type;
-  /* A chain of ifs, not a switch: clang makes three consecutive cases a jump through
-   * a table on every element. */
+  // A chain of ifs, not a switch: clang makes three consecutive cases a jump through
+  // a table on every element.
   if (NANOARROW_PREDICT_TRUE(storage_type == NANOARROW_TYPE_DOUBLE)) {
     return ArrowArrayPrivatePush(data, &value, (int64_t)sizeof(double));
   }
@@ -502,15 +502,15 @@ static inline ArrowErrorCode ArrowArrayPrivateStoreDouble(
   return EINVAL;
 }
 
-/* ---- Public API ---- */
+// ---- Public API ----
 
 static inline struct ArrowBitmap* ArrowArrayValidityBitmap(struct ArrowArray* array) {
   return &ArrowArrayPrivateGetData(array)->bitmap;
 }
 
-/* Buffer i as exported in array->buffers. Binary and string views: 0 validity, 1 views,
- * 2 .. n + 1 the n variadic data buffers, n + 2 the variadic sizes. NULL for an index
- * no buffer has (for other types, indices 0 .. 2 always have one). */
+// Buffer i as exported in array->buffers. Binary and string views: 0 validity, 1 views,
+// 2 .. n + 1 the n variadic data buffers, n + 2 the variadic sizes. NULL for an index
+// no buffer has (for other types, indices 0 .. 2 always have one).
 static inline struct ArrowBuffer* ArrowArrayBuffer(struct ArrowArray* array, int64_t i) {
   struct ArrowArrayPrivateData* private_data = ArrowArrayPrivateGetData(array);
   if (i == 0) {
@@ -533,8 +533,8 @@ static inline struct ArrowBuffer* ArrowArrayBuffer(struct ArrowArray* array, int
   return &private_data->buffers[i - 1];
 }
 
-/* Number of variadic data buffers of a binary or string view array being built
- * (0 for other types). */
+// Number of variadic data buffers of a binary or string view array being built
+// (0 for other types).
 static inline int32_t ArrowArrayVariadicBufferCount(struct ArrowArray* array) {
   return ArrowArrayPrivateGetData(array)->n_variadic_buffers;
 }
@@ -557,7 +557,7 @@ static inline ArrowErrorCode ArrowArrayShrinkToFit(struct ArrowArray* array) {
                                               private_data->variadic_buffers[i].size_bytes,
                                               1));
   }
-  /* Children and a dictionary moved in from elsewhere are left as they are. */
+  // Children and a dictionary moved in from elsewhere are left as they are.
   for (i = 0; i < array->n_children; i++) {
     if (ArrowPrivateArrayIsBuilt(array->children[i])) {
       NANOARROW_RETURN_NOT_OK(ArrowArrayShrinkToFit(array->children[i]));
@@ -574,19 +574,19 @@ static inline ArrowErrorCode ArrowArrayAppendNull(struct ArrowArray* array, int6
   struct ArrowBuffer* data = &private_data->buffers[0];
   int64_t width_bits = private_data->layout.element_size_bits[1];
 
-  /* Fast path: one null of a fixed-width type (up to 16 bytes: primitives, decimals up
-   * to 128 bits, intervals, fixed-size binary, binary views) once the bitmap exists.
-   * Zeroing 16 bytes past the end (within capacity) is a constant-size store. */
+  // Fast path: one null of a fixed-width type (up to 16 bytes: primitives, decimals up
+  // to 128 bits, intervals, fixed-size binary, binary views) once the bitmap exists.
+  // Zeroing 16 bytes past the end (within capacity) is a constant-size store.
   if (n == 1 && private_data->bitmap.buffer.data != NULL &&
       private_data->layout.buffer_type[1] == NANOARROW_BUFFER_TYPE_DATA &&
       private_data->layout.buffer_type[2] == NANOARROW_BUFFER_TYPE_NONE &&
       width_bits >= 8 && width_bits <= 128 &&
       data->capacity_bytes - data->size_bytes >= 16 &&
       ArrowArrayPrivateTryPushValidityBit(array, &private_data->bitmap, 0)) {
-    /* null_count and length are updated on either side of the byte stores: side by
-     * side, gcc merged them into one 16-byte load and store, and the next append's
-     * 8-byte store to length then stalled that 16-byte load (store forwarding fails
-     * when a load spans two stores). */
+    // null_count and length are updated on either side of the byte stores: side by
+    // side, gcc merged them into one 16-byte load and store, and the next append's
+    // 8-byte store to length then stalled that 16-byte load (store forwarding fails
+    // when a load spans two stores).
     array->null_count++;
     memset(data->data + data->size_bytes, 0, 16);
     data->size_bytes += width_bits >> 3;
@@ -600,7 +600,7 @@ static inline ArrowErrorCode ArrowArrayAppendEmpty(struct ArrowArray* array, int
   return ArrowArrayPrivateAppendEmpty(array, n, 1);
 }
 
-/* Stores one element of a fixed-width type and completes the append. */
+// Stores one element of a fixed-width type and completes the append.
 #define NANOARROW_ARRAY_APPEND_VALUE(CTYPE, VALUE)                                       \
   do {                                                                                   \
     CTYPE stored = (CTYPE)(VALUE);                                                       \
@@ -608,11 +608,11 @@ static inline ArrowErrorCode ArrowArrayAppendEmpty(struct ArrowArray* array, int
     return ArrowArrayPrivateFinishValid(array, private_data);                            \
   } while (0)
 
-/* Every case of ArrowArrayAppendInt(), including those its inline part handles when
- * the buffer is full or the array has a validity bitmap, and every error. Integer
- * storage is range-checked against the array's [append_int_min, append_int_max]
- * (EINVAL when the value does not fit, as documented); unsigned stores keep the low
- * bits, which are the same for signed values. */
+// Every case of ArrowArrayAppendInt(), including those its inline part handles when
+// the buffer is full or the array has a validity bitmap, and every error. Integer
+// storage is range-checked against the array's [append_int_min, append_int_max]
+// (EINVAL when the value does not fit, as documented); unsigned stores keep the low
+// bits, which are the same for signed values.
 NANOARROW_ARRAY_SLOW_PATH ArrowErrorCode ArrowArrayPrivateAppendIntAny(
     struct ArrowArray* array, int64_t value) {
   struct ArrowArrayPrivateData* private_data = ArrowArrayPrivateGetData(array);
@@ -643,8 +643,8 @@ NANOARROW_ARRAY_SLOW_PATH ArrowErrorCode ArrowArrayPrivateAppendIntAny(
   }
 }
 
-/* The inline append stores 8 little-endian bytes: on big-endian machines every append
- * takes the out-of-line path. */
+// The inline append stores 8 little-endian bytes: on big-endian machines every append
+// takes the out-of-line path.
 #if defined(__BYTE_ORDER__) && defined(__ORDER_BIG_ENDIAN__) && \
     __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 #define NANOARROW_ARRAY_APPEND_INT_INLINE 0
@@ -652,14 +652,14 @@ NANOARROW_ARRAY_SLOW_PATH ArrowErrorCode ArrowArrayPrivateAppendIntAny(
 #define NANOARROW_ARRAY_APPEND_INT_INLINE 1
 #endif
 
-/* Appends one value of an integer storage type when it fits, the buffer has room for
- * 8 more bytes and any validity bitmap has room for its bit: a short straight line
- * without calls and without a test of the type, whatever the compiler makes of the
- * caller's loop (a switch on the type became a jump through a table per element in
- * clang). The value is stored as 8 little-endian bytes of which the element keeps the
- * first append_int_width; the rest lies beyond size_bytes and is overwritten by the
- * next append. Everything else, errors included, goes to the single out-of-line
- * fallback. */
+// Appends one value of an integer storage type when it fits, the buffer has room for
+// 8 more bytes and any validity bitmap has room for its bit: a short straight line
+// without calls and without a test of the type, whatever the compiler makes of the
+// caller's loop (a switch on the type became a jump through a table per element in
+// clang). The value is stored as 8 little-endian bytes of which the element keeps the
+// first append_int_width; the rest lies beyond size_bytes and is overwritten by the
+// next append. Everything else, errors included, goes to the single out-of-line
+// fallback.
 static inline ArrowErrorCode ArrowArrayAppendInt(struct ArrowArray* array, int64_t value) {
   struct ArrowArrayPrivateData* private_data = ArrowArrayPrivateGetData(array);
   struct ArrowBuffer* data = &private_data->buffers[0];
@@ -668,15 +668,15 @@ static inline ArrowErrorCode ArrowArrayAppendInt(struct ArrowArray* array, int64
       NANOARROW_PREDICT_TRUE(value >= private_data->append_int_min &&
                              value <= private_data->append_int_max &&
                              size + 8 <= data->capacity_bytes)) {
-    /* Arrays with a bitmap stay inline too (a call per element made appending to a
-     * nullable array several times slower); the test costs the others nothing. */
+    // Arrays with a bitmap stay inline too (a call per element made appending to a
+    // nullable array several times slower); the test costs the others nothing.
     if (NANOARROW_PREDICT_FALSE(private_data->bitmap.buffer.data != NULL) &&
         !ArrowArrayPrivateTryPushValidityBit(array, &private_data->bitmap, 1)) {
       return ArrowArrayPrivateAppendIntAny(array, value);
     }
     NANOARROW_ARRAY_STORE(int64_t, ArrowArrayPrivateUnalignedInt64, data->data + size, value);
-    /* length before size_bytes: the same instructions in this order measured 1.5
-     * instead of 1.8 ms for 1M int32/int64 appends built with clang (gcc unchanged). */
+    // length before size_bytes: the same instructions in this order measured 1.5
+    // instead of 1.8 ms for 1M int32/int64 appends built with clang (gcc unchanged).
     array->length++;
     data->size_bytes = size + private_data->append_int_width;
     return NANOARROW_OK;
@@ -728,7 +728,7 @@ static inline ArrowErrorCode ArrowArrayAppendUInt(struct ArrowArray* array, uint
       NANOARROW_RETURN_NOT_OK(ArrowArrayPrivatePushBits(array, data, value != 0, 1));
       break;
     default:
-      /* Signed targets: anything above INT64_MAX cannot fit, the rest is AppendInt. */
+      // Signed targets: anything above INT64_MAX cannot fit, the rest is AppendInt.
       if (value > (uint64_t)INT64_MAX) {
         switch (private_data->storage_type) {
           case NANOARROW_TYPE_INT8:
@@ -758,8 +758,8 @@ static inline ArrowErrorCode ArrowArrayAppendDouble(struct ArrowArray* array, do
   return ArrowArrayPrivateFinishValid(array, private_data);
 }
 
-/* Always inlined: clang's budget left it a call per element (ArrayAppendString 5.0
- * ms, 3.7 ms inlined). */
+// Always inlined: clang's budget left it a call per element (ArrayAppendString 5.0
+// ms, 3.7 ms inlined).
 NANOARROW_ARRAY_FAST_PATH ArrowErrorCode ArrowArrayAppendBytes(struct ArrowArray* array,
                                                               struct ArrowBufferView value) {
   struct ArrowArrayPrivateData* private_data = ArrowArrayPrivateGetData(array);
@@ -771,8 +771,8 @@ NANOARROW_ARRAY_FAST_PATH ArrowErrorCode ArrowArrayAppendBytes(struct ArrowArray
     return EINVAL;
   }
 
-  /* The common types first, outside the switch: clang turns a switch into a jump
-   * through a table on every element. */
+  // The common types first, outside the switch: clang turns a switch into a jump
+  // through a table on every element.
   if (NANOARROW_PREDICT_TRUE(private_data->storage_type == NANOARROW_TYPE_STRING ||
                              private_data->storage_type == NANOARROW_TYPE_BINARY)) {
     int32_t end32;
@@ -781,8 +781,8 @@ NANOARROW_ARRAY_FAST_PATH ArrowErrorCode ArrowArrayAppendBytes(struct ArrowArray
       return EOVERFLOW;
     }
     end32 = (int32_t)end;
-    /* Both buffers are grown before either is written, so that a failure leaves
-     * them unchanged. */
+    // Both buffers are grown before either is written, so that a failure leaves
+    // them unchanged.
     if (NANOARROW_PREDICT_FALSE(offsets->capacity_bytes - offsets->size_bytes < 4 ||
                                 data->capacity_bytes < end)) {
       NANOARROW_RETURN_NOT_OK(ArrowArrayPrivateGrow(offsets, 4));
@@ -824,7 +824,7 @@ NANOARROW_ARRAY_FAST_PATH ArrowErrorCode ArrowArrayAppendBytes(struct ArrowArray
       if (value.size_bytes * 8 != private_data->layout.element_size_bits[1]) {
         return EINVAL;
       }
-      /* offsets is the data buffer of a fixed-size binary array. */
+      // offsets is the data buffer of a fixed-size binary array.
       NANOARROW_RETURN_NOT_OK(ArrowBufferAppend(offsets, value.data.data, value.size_bytes));
       break;
     default:
@@ -898,7 +898,7 @@ static inline ArrowErrorCode ArrowArrayAppendDecimal(struct ArrowArray* array,
     default:
       return EINVAL;
   }
-  /* A decimal of another bit width would be silently truncated or padded. */
+  // A decimal of another bit width would be silently truncated or padded.
   if (value->n_words != expected_words) {
     return EINVAL;
   }
@@ -913,13 +913,13 @@ static inline ArrowErrorCode ArrowArrayFinishElement(struct ArrowArray* array) {
   int64_t child_length;
 
   if (private_data->storage_type != NANOARROW_TYPE_STRUCT && array->n_children != 1) {
-    /* Every list-like type has exactly one child; other types are rejected below. */
+    // Every list-like type has exactly one child; other types are rejected below.
     return EINVAL;
   }
   switch (private_data->storage_type) {
     case NANOARROW_TYPE_STRUCT: {
-      /* The children were appended to directly: each must now hold one more
-       * element than the struct. */
+      // The children were appended to directly: each must now hold one more
+      // element than the struct.
       int64_t k;
       for (k = 0; k < array->n_children; k++) {
         if (array->children[k]->length != array->length + 1) {
@@ -944,7 +944,7 @@ static inline ArrowErrorCode ArrowArrayFinishElement(struct ArrowArray* array) {
       NANOARROW_RETURN_NOT_OK(ArrowArrayPrivatePush(offsets, &child_length, 8));
       break;
     case NANOARROW_TYPE_LIST_VIEW: {
-      /* This element holds the child elements appended since the previous one. */
+      // This element holds the child elements appended since the previous one.
       struct ArrowBuffer* sizes = &private_data->buffers[1];
       int32_t start32;
       int32_t size32;
@@ -1000,7 +1000,7 @@ static inline ArrowErrorCode ArrowArrayFinishUnionElement(struct ArrowArray* arr
   }
   switch (private_data->storage_type) {
     case NANOARROW_TYPE_DENSE_UNION: {
-      /* The element is the child's last one. */
+      // The element is the child's last one.
       int64_t child_offset = array->children[child_index]->length - 1;
       int32_t child_offset32;
       if (child_offset < 0) {
@@ -1016,7 +1016,7 @@ static inline ArrowErrorCode ArrowArrayFinishUnionElement(struct ArrowArray* arr
       break;
     }
     case NANOARROW_TYPE_SPARSE_UNION:
-      /* Every other child gets an empty element at this position. */
+      // Every other child gets an empty element at this position.
       for (i = 0; i < array->n_children; i++) {
         if (i != child_index) {
           NANOARROW_RETURN_NOT_OK(ArrowArrayPrivateAppendEmptyChild(array->children[i], 1, 1));
@@ -1035,4 +1035,4 @@ static inline ArrowErrorCode ArrowArrayFinishUnionElement(struct ArrowArray* arr
 }
 #endif
 
-#endif /* NANOARROW_ARRAY_INLINE_H_INCLUDED */
+#endif  // NANOARROW_ARRAY_INLINE_H_INCLUDED

@@ -1,11 +1,11 @@
-/* nanoarrow in C: inline element access for struct ArrowArrayView.
- *
- * Each element getter reads the view's storage type and buffer pointers into locals
- * and tests the type with a chain of ifs, the most common types first, never a
- * switch: compilers hoist invariant ifs out of a caller's loop over elements (leaving
- * a loop without type tests) but keep a switch inside it. "Unsafe" getters do no
- * bounds checks: call them only on views validated by ArrowArrayViewSetArray() (or
- * built by hand with correct buffers) and with 0 <= i < length. */
+// nanoarrow in C: inline element access for struct ArrowArrayView.
+//
+// Each element getter reads the view's storage type and buffer pointers into locals
+// and tests the type with a chain of ifs, the most common types first, never a
+// switch: compilers hoist invariant ifs out of a caller's loop over elements (leaving
+// a loop without type tests) but keep a switch inside it. "Unsafe" getters do no
+// bounds checks: call them only on views validated by ArrowArrayViewSetArray() (or
+// built by hand with correct buffers) and with 0 <= i < length.
 
 #ifndef NANOARROW_ARRAY_VIEW_INLINE_H_INCLUDED
 #define NANOARROW_ARRAY_VIEW_INLINE_H_INCLUDED
@@ -21,7 +21,7 @@
 extern "C" {
 #endif
 
-/* Binary/string views: validity and the views come before the variadic buffers. */
+// Binary/string views: validity and the views come before the variadic buffers.
 #ifndef NANOARROW_BINARY_VIEW_FIXED_BUFFERS
 #define NANOARROW_BINARY_VIEW_FIXED_BUFFERS 2
 #endif
@@ -31,10 +31,10 @@ static inline int ArrowPrivateArrayViewIsBinaryView(enum ArrowType storage_type)
          storage_type == NANOARROW_TYPE_STRING_VIEW;
 }
 
-/* Buffer i's data pointer, read as the const void* member it is. Clang lets a read
- * through a union member alias any store, so a caller's loop storing each element
- * would reload the pointer every time and could not lift the getters' type tests out
- * of the loop; C allows reading a union's member through a pointer to the union. */
+// Buffer i's data pointer, read as the const void* member it is. Clang lets a read
+// through a union member alias any store, so a caller's loop storing each element
+// would reload the pointer every time and could not lift the getters' type tests out
+// of the loop; C allows reading a union's member through a pointer to the union.
 static inline union ArrowBufferViewData ArrowPrivateArrayViewData(
     const struct ArrowArrayView* array_view, int64_t i) {
   union ArrowBufferViewData out;
@@ -42,12 +42,12 @@ static inline union ArrowBufferViewData ArrowPrivateArrayViewData(
   return out;
 }
 
-/* ---- Buffer introspection ---- */
+// ---- Buffer introspection ----
 
 static inline int64_t ArrowArrayViewGetNumBuffers(const struct ArrowArrayView* array_view) {
   int64_t n_buffers = 0;
   if (ArrowPrivateArrayViewIsBinaryView(array_view->storage_type)) {
-    /* Fixed buffers, variadic data buffers, then the variadic sizes buffer. */
+    // Fixed buffers, variadic data buffers, then the variadic sizes buffer.
     return NANOARROW_BINARY_VIEW_FIXED_BUFFERS + (int64_t)array_view->n_variadic_buffers +
            1;
   }
@@ -89,8 +89,8 @@ static inline struct ArrowBufferView ArrowArrayViewGetBufferView(
   return out;
 }
 
-/* For binary views: which kind of buffer index i is (0 fixed, 1 variadic data,
- * 2 variadic sizes, -1 out of range). */
+// For binary views: which kind of buffer index i is (0 fixed, 1 variadic data,
+// 2 variadic sizes, -1 out of range).
 static inline int ArrowPrivateArrayViewBinaryViewBufferKind(const struct ArrowArrayView* array_view,
                                                      int64_t i) {
   int64_t variadic_i = i - NANOARROW_BINARY_VIEW_FIXED_BUFFERS;
@@ -150,7 +150,7 @@ static inline int64_t ArrowArrayViewGetBufferElementSizeBits(
       case 0:
         return array_view->layout.element_size_bits[i];
       case 1:
-        return 0; /* variadic data: values of no fixed size */
+        return 0;  // variadic data: values of no fixed size
       case 2:
         return 64;
       default:
@@ -163,20 +163,20 @@ static inline int64_t ArrowArrayViewGetBufferElementSizeBits(
   return 0;
 }
 
-/* ---- Ownership ---- */
+// ---- Ownership ----
 
-/* A view owns only heap blocks (children, dictionary, union map, variadic arrays) and
- * no pointer into itself, so a byte copy moves it. */
+// A view owns only heap blocks (children, dictionary, union map, variadic arrays) and
+// no pointer into itself, so a byte copy moves it.
 static inline void ArrowArrayViewMove(struct ArrowArrayView* src,
                                       struct ArrowArrayView* dst) {
   memcpy(dst, src, sizeof(struct ArrowArrayView));
   ArrowArrayViewInitFromType(src, NANOARROW_TYPE_UNINITIALIZED);
 }
 
-/* ---- Nulls ---- */
+// ---- Nulls ----
 
-/* Unions and run-end encoded arrays have no validity of their own: they are never
- * null here (ask the child). The NA type is always null. */
+// Unions and run-end encoded arrays have no validity of their own: they are never
+// null here (ask the child). The NA type is always null.
 static inline int8_t ArrowArrayViewIsNull(const struct ArrowArrayView* array_view,
                                           int64_t i) {
   const uint8_t* validity = ArrowPrivateArrayViewData(array_view, 0).as_uint8;
@@ -185,8 +185,8 @@ static inline int8_t ArrowArrayViewIsNull(const struct ArrowArrayView* array_vie
     i += array_view->offset;
     return (int8_t)!((validity[i >> 3] >> (i & 7)) & 1);
   }
-  /* No validity bitmap: only the null type has nulls (all of them). A union's first
-   * buffer holds type ids, not validity. */
+  // No validity bitmap: only the null type has nulls (all of them). A union's first
+  // buffer holds type ids, not validity.
   return array_view->storage_type == NANOARROW_TYPE_NA;
 }
 
@@ -206,7 +206,7 @@ static inline int64_t ArrowArrayViewComputeNullCount(
          ArrowBitCountSet(validity, array_view->offset, array_view->length);
 }
 
-/* ---- Unions and lists ---- */
+// ---- Unions and lists ----
 
 static inline int8_t ArrowArrayViewUnionTypeId(const struct ArrowArrayView* array_view,
                                                int64_t i) {
@@ -239,9 +239,9 @@ static inline int64_t ArrowArrayViewUnionChildOffset(const struct ArrowArrayView
   return -1;
 }
 
-/* The raw value of offsets buffer element i (for list views, where element i starts
- * in the child). As nanoarrow does, the view's offset is not added: pass
- * array_view->offset + i for element i of a sliced array. */
+// The raw value of offsets buffer element i (for list views, where element i starts
+// in the child). As nanoarrow does, the view's offset is not added: pass
+// array_view->offset + i for element i of a sliced array.
 static inline int64_t ArrowArrayViewListChildOffset(const struct ArrowArrayView* array_view,
                                                     int64_t i) {
   const enum ArrowType storage_type = array_view->storage_type;
@@ -256,17 +256,17 @@ static inline int64_t ArrowArrayViewListChildOffset(const struct ArrowArrayView*
   return -1;
 }
 
-/* ---- Values ---- */
+// ---- Values ----
 
-/* The numeric getters test the most common types first and leave the rest to an
- * out-of-line pure function: the loop body stays small and the tests stay
- * loop-invariant, so compilers can unswitch (and vectorize) a loop over elements.
- * Each type is tested together with the element width so that clang does not merge
- * the tests into a switch, which its loop unswitching leaves inside a caller's loop
- * (a jump per element); separate conditions are lifted one by one. */
+// The numeric getters test the most common types first and leave the rest to an
+// out-of-line pure function: the loop body stays small and the tests stay
+// loop-invariant, so compilers can unswitch (and vectorize) a loop over elements.
+// Each type is tested together with the element width so that clang does not merge
+// the tests into a switch, which its loop unswitching leaves inside a caller's loop
+// (a jump per element); separate conditions are lifted one by one.
 
-/* Element i as an int64 (floating point truncated and saturated, NaN as 0;
- * INT64_MAX for non-numeric types). */
+// Element i as an int64 (floating point truncated and saturated, NaN as 0;
+// INT64_MAX for non-numeric types).
 static inline int64_t ArrowArrayViewGetIntUnsafe(const struct ArrowArrayView* array_view,
                                                  int64_t i) {
   const union ArrowBufferViewData data = ArrowPrivateArrayViewData(array_view, 1);
@@ -288,8 +288,8 @@ static inline int64_t ArrowArrayViewGetIntUnsafe(const struct ArrowArrayView* ar
   return ArrowPrivateArrayViewGetIntSlow(array_view, i);
 }
 
-/* Element i as a uint64 (floating point truncated and saturated, NaN and negative
- * values as 0; UINT64_MAX for non-numeric types). */
+// Element i as a uint64 (floating point truncated and saturated, NaN and negative
+// values as 0; UINT64_MAX for non-numeric types).
 static inline uint64_t ArrowArrayViewGetUIntUnsafe(const struct ArrowArrayView* array_view,
                                                    int64_t i) {
   const union ArrowBufferViewData data = ArrowPrivateArrayViewData(array_view, 1);
@@ -305,7 +305,7 @@ static inline uint64_t ArrowArrayViewGetUIntUnsafe(const struct ArrowArrayView* 
   return ArrowPrivateArrayViewGetUIntSlow(array_view, i);
 }
 
-/* Element i as a double (0.0 for non-numeric types). */
+// Element i as a double (0.0 for non-numeric types).
 static inline double ArrowArrayViewGetDoubleUnsafe(const struct ArrowArrayView* array_view,
                                                    int64_t i) {
   const union ArrowBufferViewData data = ArrowPrivateArrayViewData(array_view, 1);
@@ -321,8 +321,8 @@ static inline double ArrowArrayViewGetDoubleUnsafe(const struct ArrowArrayView* 
   return ArrowPrivateArrayViewGetDoubleSlow(array_view, i);
 }
 
-/* The bytes of element i of a string, binary, fixed-size binary or view array
- * ({NULL, 0} for other types). */
+// The bytes of element i of a string, binary, fixed-size binary or view array
+// ({NULL, 0} for other types).
 static inline struct ArrowBufferView ArrowArrayViewGetBytesUnsafe(
     const struct ArrowArrayView* array_view, int64_t i) {
   struct ArrowBufferView out;
@@ -373,7 +373,7 @@ static inline struct ArrowStringView ArrowArrayViewGetStringUnsafe(
   return out;
 }
 
-/* out must have been initialized with ArrowDecimalInit() for the array's bit width. */
+// out must have been initialized with ArrowDecimalInit() for the array's bit width.
 static inline void ArrowArrayViewGetDecimalUnsafe(const struct ArrowArrayView* array_view,
                                                   int64_t i, struct ArrowDecimal* out) {
   const union ArrowBufferViewData data = ArrowPrivateArrayViewData(array_view, 1);
@@ -392,7 +392,7 @@ static inline void ArrowArrayViewGetDecimalUnsafe(const struct ArrowArrayView* a
   }
 }
 
-/* Fills the fields of out that the array's interval type stores. */
+// Fills the fields of out that the array's interval type stores.
 static inline void ArrowArrayViewGetIntervalUnsafe(const struct ArrowArrayView* array_view,
                                                    int64_t i, struct ArrowInterval* out) {
   const uint8_t* data = ArrowPrivateArrayViewData(array_view, 1).as_uint8;
@@ -410,11 +410,11 @@ static inline void ArrowArrayViewGetIntervalUnsafe(const struct ArrowArrayView* 
   }
 }
 
-/* ---- Run-end encoded ---- */
+// ---- Run-end encoded ----
 
-/* The run holding logical position p of a run-end encoded array whose run ends
- * view is run_ends: the index of the first run end greater than p (run_ends->length
- * when p is past the last run). Binary search; run ends are strictly increasing. */
+// The run holding logical position p of a run-end encoded array whose run ends
+// view is run_ends: the index of the first run end greater than p (run_ends->length
+// when p is past the last run). Binary search; run ends are strictly increasing.
 static inline int64_t ArrowArrayViewPrivateRunIndex(const struct ArrowArrayView* run_ends,
                                                    int64_t p) {
   int64_t lo = 0;
@@ -434,4 +434,4 @@ static inline int64_t ArrowArrayViewPrivateRunIndex(const struct ArrowArrayView*
 }
 #endif
 
-#endif /* NANOARROW_ARRAY_VIEW_INLINE_H_INCLUDED */
+#endif  // NANOARROW_ARRAY_VIEW_INLINE_H_INCLUDED

@@ -1,6 +1,6 @@
-/* nanoarrow in C: inline definitions for errors, C interface helpers, bits,
- * buffers, bitmaps, decimals and intervals. Included by nanoarrow.h; these are
- * hot paths, so they live here as static inline functions. */
+// nanoarrow in C: inline definitions for errors, C interface helpers, bits,
+// buffers, bitmaps, decimals and intervals. Included by nanoarrow.h; these are
+// hot paths, so they live here as static inline functions.
 
 #ifndef NANOARROW_BUFFER_INLINE_H_INCLUDED
 #define NANOARROW_BUFFER_INLINE_H_INCLUDED
@@ -15,7 +15,7 @@
 extern "C" {
 #endif
 
-/* ---- Errors ---- */
+// ---- Errors ----
 
 static inline void ArrowErrorInit(struct ArrowError* error) {
   if (error != NULL) {
@@ -40,9 +40,9 @@ static inline const char* ArrowErrorMessage(struct ArrowError* error) {
   return error == NULL ? "" : error->message;
 }
 
-/* ---- Names ---- */
+// ---- Names ----
 
-/* The names live in the library once (a switch per translation unit adds up). */
+// The names live in the library once (a switch per translation unit adds up).
 static inline const char* ArrowTypeString(enum ArrowType type) {
   return ArrowPrivateTypeString(type);
 }
@@ -57,7 +57,7 @@ static inline const char* ArrowTimeUnitString(enum ArrowTimeUnit time_unit) {
   }
 }
 
-/* ---- C Data / Stream Interface helpers ---- */
+// ---- C Data / Stream Interface helpers ----
 
 static inline void ArrowSchemaMove(struct ArrowSchema* src, struct ArrowSchema* dst) {
   memcpy(dst, src, sizeof(struct ArrowSchema));
@@ -86,7 +86,7 @@ static inline const char* ArrowArrayStreamGetLastError(
   return array_stream->get_last_error(array_stream);
 }
 
-/* Copies the producer's last error (or a generic one) into error. */
+// Copies the producer's last error (or a generic one) into error.
 static inline void ArrowArrayStreamSetErrorFromProducer(struct ArrowArrayStream* stream,
                                                         int code,
                                                         struct ArrowError* error) {
@@ -129,11 +129,11 @@ static inline void ArrowArrayStreamRelease(struct ArrowArrayStream* array_stream
   array_stream->release(array_stream);
 }
 
-/* ---- Chunks ---- */
+// ---- Chunks ----
 
 static inline int64_t ArrowResolveChunk64(int64_t index, const int64_t* offsets,
                                           int64_t lo, int64_t hi) {
-  /* Invariant: offsets[lo] <= index < offsets[hi]. */
+  // Invariant: offsets[lo] <= index < offsets[hi].
   while (hi - lo > 1) {
     int64_t mid = lo + (hi - lo) / 2;
     if (offsets[mid] <= index) {
@@ -158,7 +158,7 @@ static inline int64_t ArrowResolveChunk32(int32_t index, const int32_t* offsets,
   return lo;
 }
 
-/* ---- Half floats (IEEE 754 binary16) ---- */
+// ---- Half floats (IEEE 754 binary16) ----
 
 static inline float ArrowHalfFloatToFloat(uint16_t value) {
   uint32_t sign = (uint32_t)(value & 0x8000u) << 16;
@@ -168,14 +168,14 @@ static inline float ArrowHalfFloatToFloat(uint16_t value) {
   float out;
 
   if (exponent == 0x1Fu) {
-    /* Infinity or NaN: keep the payload. */
+    // Infinity or NaN: keep the payload.
     bits = sign | 0x7F800000u | (mantissa << 13);
   } else if (exponent != 0) {
     bits = sign | ((exponent + 112u) << 23) | (mantissa << 13);
   } else if (mantissa == 0) {
     bits = sign;
   } else {
-    /* Subnormal half: normalize into a binary32 normal. */
+    // Subnormal half: normalize into a binary32 normal.
     uint32_t e = 113u;
     while ((mantissa & 0x400u) == 0) {
       mantissa <<= 1;
@@ -199,17 +199,17 @@ static inline uint16_t ArrowFloatToHalfFloat(float value) {
   mantissa = bits & 0x7FFFFFu;
 
   if (exponent == 0xFFu) {
-    /* Infinity stays infinity; NaN stays a (quiet) NaN. */
+    // Infinity stays infinity; NaN stays a (quiet) NaN.
     return (uint16_t)(sign | 0x7C00u | (mantissa ? (0x200u | (mantissa >> 13)) : 0u));
   }
 
   {
     int32_t e = (int32_t)exponent - 127 + 15;
     if (e >= 0x1F) {
-      return (uint16_t)(sign | 0x7C00u); /* Overflow to infinity. */
+      return (uint16_t)(sign | 0x7C00u);  // Overflow to infinity.
     }
     if (e <= 0) {
-      /* Subnormal half or zero: shift the implicit bit in, round to nearest even. */
+      // Subnormal half or zero: shift the implicit bit in, round to nearest even.
       uint32_t shift;
       uint32_t m;
       uint32_t half;
@@ -229,7 +229,7 @@ static inline uint16_t ArrowFloatToHalfFloat(float value) {
     {
       uint32_t half = sign | ((uint32_t)e << 10) | (mantissa >> 13);
       uint32_t rest = mantissa & 0x1FFFu;
-      /* Round to nearest even; a carry may roll into the exponent, which is right. */
+      // Round to nearest even; a carry may roll into the exponent, which is right.
       if (rest > 0x1000u || (rest == 0x1000u && (half & 1u))) {
         half++;
       }
@@ -238,7 +238,7 @@ static inline uint16_t ArrowFloatToHalfFloat(float value) {
   }
 }
 
-/* ---- Decimals ---- */
+// ---- Decimals ----
 
 static inline int ArrowDecimalWordCount(const struct ArrowDecimal* decimal) {
   return decimal->n_words == 0 ? 1 : decimal->n_words;
@@ -302,7 +302,7 @@ static inline void ArrowDecimalNegate(struct ArrowDecimal* decimal) {
   int idx = decimal->low_word_index;
   uint64_t carry = 1;
   int i;
-  /* Two's complement across words: invert, then add one from the low word up. */
+  // Two's complement across words: invert, then add one from the low word up.
   for (i = 0; i < n; i++, idx += step) {
     uint64_t inverted = ~decimal->words[idx];
     decimal->words[idx] = inverted + carry;
@@ -320,18 +320,18 @@ static inline void ArrowDecimalSetBytes(struct ArrowDecimal* decimal, const uint
   }
 }
 
-/* ---- Intervals ---- */
+// ---- Intervals ----
 
 static inline void ArrowIntervalInit(struct ArrowInterval* interval, enum ArrowType type) {
   memset(interval, 0, sizeof(struct ArrowInterval));
   interval->type = type;
 }
 
-/* ---- Bits ---- */
+// ---- Bits ----
 
 static inline int64_t ArrowBytesForBits(int64_t bits) { return (bits >> 3) + ((bits & 7) != 0); }
 
-/* Names nanoarrow's own headers use; kept for source compatibility. */
+// Names nanoarrow's own headers use; kept for source compatibility.
 static inline int64_t _ArrowBytesForBits(int64_t bits) { return ArrowBytesForBits(bits); }
 static inline int64_t _ArrowRoundUpToMultipleOf8(int64_t value) { return (value + 7) & ~(int64_t)7; }
 
@@ -366,7 +366,7 @@ static inline void ArrowBitsSetTo(uint8_t* bits, int64_t start_offset, int64_t l
   }
   first_byte = start_offset >> 3;
   last_byte = (end - 1) >> 3;
-  /* Bits of the first/last byte that lie inside [start_offset, end). */
+  // Bits of the first/last byte that lie inside [start_offset, end).
   first_mask = (uint8_t)(0xFFu << (start_offset & 7));
   last_mask = (uint8_t)(0xFFu >> (7 - ((end - 1) & 7)));
 
@@ -401,7 +401,7 @@ static inline int64_t ArrowBitCountSet(const uint8_t* bits, int64_t start_offset
   if (length <= 0) {
     return 0;
   }
-  /* Leading bits up to a byte boundary, whole 8-byte words, then the tail. */
+  // Leading bits up to a byte boundary, whole 8-byte words, then the tail.
   while ((i & 7) != 0 && i < end) {
     count += ArrowBitGet(bits, i);
     i++;
@@ -439,9 +439,9 @@ static inline void ArrowBitsUnpackInt32(const uint8_t* bits, int64_t start_offse
   }
 }
 
-/* ---- Buffers ---- */
+// ---- Buffers ----
 
-/* Defined in utils.c; declared here so the inline buffer code can install it. */
+// Defined in utils.c; declared here so the inline buffer code can install it.
 struct ArrowBufferAllocator ArrowBufferAllocatorDefault(void);
 
 static inline void ArrowBufferInit(struct ArrowBuffer* buffer) {
@@ -460,9 +460,9 @@ static inline ArrowErrorCode ArrowBufferSetAllocator(struct ArrowBuffer* buffer,
   return NANOARROW_OK;
 }
 
-/* The allocator's free runs even when data is NULL: a custom deallocator may own
- * something besides the bytes (the object an empty wrapped buffer came from).
- * The buffer is then empty with the default allocator. */
+// The allocator's free runs even when data is NULL: a custom deallocator may own
+// something besides the bytes (the object an empty wrapped buffer came from).
+// The buffer is then empty with the default allocator.
 static inline void ArrowBufferReset(struct ArrowBuffer* buffer) {
   if (buffer->allocator.free != NULL) {
     buffer->allocator.free(&buffer->allocator, buffer->data, buffer->capacity_bytes);
@@ -470,14 +470,14 @@ static inline void ArrowBufferReset(struct ArrowBuffer* buffer) {
   ArrowBufferInit(buffer);
 }
 
-/* dst takes the bytes and the allocator (and what it owns); src is left empty with
- * the default allocator, so resetting both frees everything once. */
+// dst takes the bytes and the allocator (and what it owns); src is left empty with
+// the default allocator, so resetting both frees everything once.
 static inline void ArrowBufferMove(struct ArrowBuffer* src, struct ArrowBuffer* dst) {
   memcpy(dst, src, sizeof(struct ArrowBuffer));
   ArrowBufferInit(src);
 }
 
-/* Sets the capacity to exactly new_capacity_bytes (>= size_bytes). */
+// Sets the capacity to exactly new_capacity_bytes (>= size_bytes).
 static inline ArrowErrorCode ArrowBufferSetCapacity(struct ArrowBuffer* buffer,
                                                     int64_t new_capacity_bytes) {
   uint8_t* data = buffer->allocator.reallocate(&buffer->allocator, buffer->data,
@@ -494,11 +494,11 @@ static inline ArrowErrorCode ArrowBufferReserve(struct ArrowBuffer* buffer,
                                                 int64_t additional_size_bytes) {
   int64_t needed;
   int64_t grown;
-  /* Nothing to reserve for a negative size (as in nanoarrow). */
+  // Nothing to reserve for a negative size (as in nanoarrow).
   if (additional_size_bytes <= 0) {
     return NANOARROW_OK;
   }
-  /* A size past INT64_MAX is memory no machine has. */
+  // A size past INT64_MAX is memory no machine has.
   if (additional_size_bytes > INT64_MAX - buffer->size_bytes) {
     return ENOMEM;
   }
@@ -506,7 +506,7 @@ static inline ArrowErrorCode ArrowBufferReserve(struct ArrowBuffer* buffer,
   if (NANOARROW_PREDICT_TRUE(needed <= buffer->capacity_bytes)) {
     return NANOARROW_OK;
   }
-  /* Geometric growth keeps appends amortized O(1). */
+  // Geometric growth keeps appends amortized O(1).
   grown = buffer->capacity_bytes > INT64_MAX / 2 ? INT64_MAX : buffer->capacity_bytes * 2;
   if (grown < needed) {
     grown = needed;
@@ -549,7 +549,7 @@ static inline ArrowErrorCode ArrowBufferAppend(struct ArrowBuffer* buffer, const
 static inline ArrowErrorCode ArrowBufferAppendFill(struct ArrowBuffer* buffer, uint8_t value,
                                                    int64_t size_bytes) {
   if (size_bytes == 0) {
-    return NANOARROW_OK; /* touches nothing, not even the buffer */
+    return NANOARROW_OK;  // touches nothing, not even the buffer
   }
   if (size_bytes < 0) {
     return EINVAL;
@@ -588,7 +588,7 @@ static inline ArrowErrorCode ArrowBufferAppendBufferView(struct ArrowBuffer* buf
   return ArrowBufferAppend(buffer, value.data.data, value.size_bytes);
 }
 
-/* ---- Bitmaps ---- */
+// ---- Bitmaps ----
 
 static inline void ArrowBitmapInit(struct ArrowBitmap* bitmap) {
   ArrowBufferInit(&bitmap->buffer);
@@ -606,7 +606,7 @@ static inline ArrowErrorCode ArrowBitmapReserve(struct ArrowBitmap* bitmap,
   int64_t min_bits;
   int64_t min_bytes;
   int64_t old_capacity;
-  /* Nothing to reserve for a negative size (as in nanoarrow). */
+  // Nothing to reserve for a negative size (as in nanoarrow).
   if (additional_size_bits <= 0) {
     return NANOARROW_OK;
   }
@@ -621,9 +621,9 @@ static inline ArrowErrorCode ArrowBitmapReserve(struct ArrowBitmap* bitmap,
   old_capacity = bitmap->buffer.capacity_bytes;
   NANOARROW_RETURN_NOT_OK(
       ArrowBufferReserve(&bitmap->buffer, min_bytes - bitmap->buffer.size_bytes));
-  /* Clear the capacity this call added (not bytes the caller already had), so that
-   * bits appended into fresh bytes start from zero and exported bitmaps are
-   * deterministic. */
+  // Clear the capacity this call added (not bytes the caller already had), so that
+  // bits appended into fresh bytes start from zero and exported bitmaps are
+  // deterministic.
   memset(bitmap->buffer.data + old_capacity, 0,
          (size_t)(bitmap->buffer.capacity_bytes - old_capacity));
   return NANOARROW_OK;
@@ -648,7 +648,7 @@ static inline ArrowErrorCode ArrowBitmapResize(struct ArrowBitmap* bitmap,
     NANOARROW_RETURN_NOT_OK(ArrowBufferSetCapacity(&bitmap->buffer, new_bytes));
   }
   if (new_bytes > bitmap->buffer.size_bytes) {
-    /* Newly exposed bytes start cleared. */
+    // Newly exposed bytes start cleared.
     memset(bitmap->buffer.data + bitmap->buffer.size_bytes, 0,
            (size_t)(new_bytes - bitmap->buffer.size_bytes));
   }
@@ -707,4 +707,4 @@ static inline void ArrowBitmapReset(struct ArrowBitmap* bitmap) {
 }
 #endif
 
-#endif /* NANOARROW_BUFFER_INLINE_H_INCLUDED */
+#endif  // NANOARROW_BUFFER_INLINE_H_INCLUDED

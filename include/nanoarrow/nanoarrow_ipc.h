@@ -1,11 +1,11 @@
-/* nanoarrow in C: the Arrow IPC extension (reading).
- *
- * Decodes Arrow IPC messages (the encapsulated flatbuffers Message format, the
- * stream format and the file format) into ArrowSchema / ArrowArrayView /
- * ArrowArray. Every input byte is treated as hostile: offsets, lengths, counts and
- * nesting depth are checked before use and allocations are bounded by the input.
- *
- * Except where noted, objects are not thread-safe; callers serialize accesses. */
+// nanoarrow in C: the Arrow IPC extension (reading).
+//
+// Decodes Arrow IPC messages (the encapsulated flatbuffers Message format, the
+// stream format and the file format) into ArrowSchema / ArrowArrayView /
+// ArrowArray. Every input byte is treated as hostile: offsets, lengths, counts and
+// nesting depth are checked before use and allocations are bounded by the input.
+//
+// Except where noted, objects are not thread-safe; callers serialize accesses.
 
 #ifndef NANOARROW_IPC_H_INCLUDED
 #define NANOARROW_IPC_H_INCLUDED
@@ -95,7 +95,7 @@
 extern "C" {
 #endif
 
-/* ---- Enumerators ---- */
+// ---- Enumerators ----
 
 enum ArrowIpcMetadataVersion {
   NANOARROW_IPC_METADATA_VERSION_V1,
@@ -120,15 +120,15 @@ enum ArrowIpcEndianness {
   NANOARROW_IPC_ENDIANNESS_BIG
 };
 
-/* The byte order of the machine running this code. */
+// The byte order of the machine running this code.
 static inline enum ArrowIpcEndianness ArrowIpcSystemEndianness(void) {
   const uint32_t one = 1;
   return *(const uint8_t*)&one == 1 ? NANOARROW_IPC_ENDIANNESS_LITTLE
                                     : NANOARROW_IPC_ENDIANNESS_BIG;
 }
 
-/* Bits of ArrowIpcDecoder.feature_flags (the Schema's "features"); plain macros, so
- * they also work in #if. */
+// Bits of ArrowIpcDecoder.feature_flags (the Schema's "features"); plain macros, so
+// they also work in #if.
 #define NANOARROW_IPC_FEATURE_DICTIONARY_REPLACEMENT 1
 #define NANOARROW_IPC_FEATURE_COMPRESSED_BODY 2
 
@@ -138,9 +138,9 @@ enum ArrowIpcCompressionType {
   NANOARROW_IPC_COMPRESSION_TYPE_ZSTD
 };
 
-/* EINVAL when the library was built for a platform whose endianness differs from
- * the running one. */
-ArrowErrorCode ArrowIpcCheckRuntime(struct ArrowError* error);
+// EINVAL when the library was built for a platform whose endianness differs from
+// the running one.
+NANOARROW_DLL ArrowErrorCode ArrowIpcCheckRuntime(struct ArrowError* error);
 
 // ---- Shared (reference-counted) message bodies ----
 //
@@ -155,16 +155,16 @@ ArrowErrorCode ArrowIpcCheckRuntime(struct ArrowError* error);
 #define ArrowIpcSharedBufferIsThreadSafe ArrowSharedBufferIsThreadSafe
 #define ArrowIpcSharedBufferReset ArrowBufferReset
 
-/* ---- Decompression ---- */
+// ---- Decompression ----
 
-/* Decompresses src into exactly dst_size bytes at dst. */
+// Decompresses src into exactly dst_size bytes at dst.
 typedef ArrowErrorCode (*ArrowIpcDecompressFunction)(struct ArrowBufferView src,
                                                      uint8_t* dst, int64_t dst_size,
                                                      struct ArrowError* error);
 
-/* A (possibly asynchronous) decompressor: decompress_add queues one buffer,
- * decompress_wait waits until every queued buffer is written (timeout_ms < 0: no
- * timeout). */
+// A (possibly asynchronous) decompressor: decompress_add queues one buffer,
+// decompress_wait waits until every queued buffer is written (timeout_ms < 0: no
+// timeout).
 struct ArrowIpcDecompressor {
   ArrowErrorCode (*decompress_add)(struct ArrowIpcDecompressor* decompressor,
                                    enum ArrowIpcCompressionType compression_type,
@@ -176,21 +176,21 @@ struct ArrowIpcDecompressor {
   void* private_data;
 };
 
-/* A decompressor that runs each buffer synchronously in decompress_add, with the
- * built-in codecs (those this library was compiled with) installed. */
-ArrowErrorCode ArrowIpcSerialDecompressor(struct ArrowIpcDecompressor* decompressor);
-/* Installs (or with NULL removes) the function used for compression_type. */
-ArrowErrorCode ArrowIpcSerialDecompressorSetFunction(
+// A decompressor that runs each buffer synchronously in decompress_add, with the
+// built-in codecs (those this library was compiled with) installed.
+NANOARROW_DLL ArrowErrorCode ArrowIpcSerialDecompressor(struct ArrowIpcDecompressor* decompressor);
+// Installs (or with NULL removes) the function used for compression_type.
+NANOARROW_DLL ArrowErrorCode ArrowIpcSerialDecompressorSetFunction(
     struct ArrowIpcDecompressor* decompressor,
     enum ArrowIpcCompressionType compression_type,
     ArrowIpcDecompressFunction decompress_function);
-/* NULL when the library was built without NANOARROW_IPC_WITH_ZSTD / _LZ4. */
-ArrowIpcDecompressFunction ArrowIpcGetZstdDecompressionFunction(void);
-ArrowIpcDecompressFunction ArrowIpcGetLZ4DecompressionFunction(void);
+// NULL when the library was built without NANOARROW_IPC_WITH_ZSTD / _LZ4.
+NANOARROW_DLL ArrowIpcDecompressFunction ArrowIpcGetZstdDecompressionFunction(void);
+NANOARROW_DLL ArrowIpcDecompressFunction ArrowIpcGetLZ4DecompressionFunction(void);
 
-/* ---- Footer (file format) ---- */
+// ---- Footer (file format) ----
 
-/* One entry of the footer's dictionaries / recordBatches. */
+// One entry of the footer's dictionaries / recordBatches.
 struct ArrowIpcFileBlock {
   int64_t offset;
   int32_t metadata_length;
@@ -199,186 +199,186 @@ struct ArrowIpcFileBlock {
 
 struct ArrowIpcFooter {
   struct ArrowSchema schema;
-  /* struct ArrowIpcFileBlock entries. */
+  // struct ArrowIpcFileBlock entries.
   struct ArrowBuffer record_batch_blocks;
   struct ArrowBuffer dictionary_blocks;
 };
 
-void ArrowIpcFooterInit(struct ArrowIpcFooter* footer);
-void ArrowIpcFooterReset(struct ArrowIpcFooter* footer);
+NANOARROW_DLL void ArrowIpcFooterInit(struct ArrowIpcFooter* footer);
+NANOARROW_DLL void ArrowIpcFooterReset(struct ArrowIpcFooter* footer);
 
-/* ---- Decoder ---- */
+// ---- Decoder ----
 
-/* The header of a DictionaryBatch message. */
+// The header of a DictionaryBatch message.
 struct ArrowIpcDictionaryBatch {
-  /* The dictionary id whose values the batch carries. */
+  // The dictionary id whose values the batch carries.
   int64_t id;
-  /* Non-zero: the values are appended to the id's current ones, else they
-   * replace them. */
+  // Non-zero: the values are appended to the id's current ones, else they
+  // replace them.
   int is_delta;
 };
 
 struct ArrowIpcDecoder {
-  /* Of the last message whose header was verified or decoded. */
+  // Of the last message whose header was verified or decoded.
   enum ArrowIpcMessageType message_type;
   enum ArrowIpcMetadataVersion metadata_version;
-  /* Of the last decoded Schema message. */
+  // Of the last decoded Schema message.
   enum ArrowIpcEndianness endianness;
-  /* NANOARROW_IPC_FEATURE_* bits of the last decoded Schema message. */
+  // NANOARROW_IPC_FEATURE_* bits of the last decoded Schema message.
   int32_t feature_flags;
-  /* Of the last record batch / dictionary batch header. */
+  // Of the last record batch / dictionary batch header.
   enum ArrowIpcCompressionType codec;
-  /* Prefix plus flatbuffer size of the last peeked message (the body follows);
-   * after a footer was peeked, verified or decoded: the footer's flatbuffer size
-   * (the int32 before the trailing "ARROW1"). */
+  // Prefix plus flatbuffer size of the last peeked message (the body follows);
+  // after a footer was peeked, verified or decoded: the footer's flatbuffer size
+  // (the int32 before the trailing "ARROW1").
   int32_t header_size_bytes;
   int64_t body_size_bytes;
-  /* The last decoded DictionaryBatch header (owned by the decoder; NULL after any
-   * other message was decoded). */
+  // The last decoded DictionaryBatch header (owned by the decoder; NULL after any
+  // other message was decoded).
   const struct ArrowIpcDictionaryBatch* dictionary;
-  /* The last decoded footer (NULL until ArrowIpcDecoderDecodeFooter succeeds). */
+  // The last decoded footer (NULL until ArrowIpcDecoderDecodeFooter succeeds).
   struct ArrowIpcFooter* footer;
   void* private_data;
 };
 
-ArrowErrorCode ArrowIpcDecoderInit(struct ArrowIpcDecoder* decoder);
-void ArrowIpcDecoderReset(struct ArrowIpcDecoder* decoder);
+NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderInit(struct ArrowIpcDecoder* decoder);
+NANOARROW_DLL void ArrowIpcDecoderReset(struct ArrowIpcDecoder* decoder);
 
-/* Takes ownership of decompressor (releasing any previous one). */
-ArrowErrorCode ArrowIpcDecoderSetDecompressor(struct ArrowIpcDecoder* decoder,
+// Takes ownership of decompressor (releasing any previous one).
+NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderSetDecompressor(struct ArrowIpcDecoder* decoder,
                                               struct ArrowIpcDecompressor* decompressor);
 
-/* ---- Reader limits ----
- * Decompressed bytes: all compressed buffers of one message body together may
- * declare (and so make the decoder allocate) at most a limit of decompressed bytes,
- * checked before anything is allocated or decompressed. By default the limit is
- * NANOARROW_IPC_DEFAULT_DECOMPRESSION_RATIO x the body's size +
- * NANOARROW_IPC_DEFAULT_DECOMPRESSION_ALLOWANCE bytes (64 x + 1 MiB); bodies that
- * compress better than that need a larger limit.
- *
- * Lengths no input bytes pay for: null arrays, structs without children,
- * fixed-size lists of size 0 and the logical length of run-end encoded arrays
- * cost nothing however long they claim to be. RecordBatch.length and every field
- * node's length must therefore be at most the larger of
- * NANOARROW_IPC_MAX_UNBACKED_LENGTH (2^31 - 1) and 8 x the bytes the body may
- * hold (its size, plus the decompressed-byte limit when it is compressed): any
- * array whose elements take at least one bit of the body is within it. Each
- * top-level field's length must also equal RecordBatch.length. */
+// ---- Reader limits ----
+// Decompressed bytes: all compressed buffers of one message body together may
+// declare (and so make the decoder allocate) at most a limit of decompressed bytes,
+// checked before anything is allocated or decompressed. By default the limit is
+// NANOARROW_IPC_DEFAULT_DECOMPRESSION_RATIO x the body's size +
+// NANOARROW_IPC_DEFAULT_DECOMPRESSION_ALLOWANCE bytes (64 x + 1 MiB); bodies that
+// compress better than that need a larger limit.
+//
+// Lengths no input bytes pay for: null arrays, structs without children,
+// fixed-size lists of size 0 and the logical length of run-end encoded arrays
+// cost nothing however long they claim to be. RecordBatch.length and every field
+// node's length must therefore be at most the larger of
+// NANOARROW_IPC_MAX_UNBACKED_LENGTH (2^31 - 1) and 8 x the bytes the body may
+// hold (its size, plus the decompressed-byte limit when it is compressed): any
+// array whose elements take at least one bit of the body is within it. Each
+// top-level field's length must also equal RecordBatch.length.
 #define NANOARROW_IPC_DEFAULT_DECOMPRESSION_RATIO 64
 #define NANOARROW_IPC_DEFAULT_DECOMPRESSION_ALLOWANCE (1 << 20)
 #define NANOARROW_IPC_MAX_UNBACKED_LENGTH INT32_MAX
 
-/* Sets the decompressed-byte limit per message body of decoder to max_bytes
- * (>= 0), or back to the default with -1 (EINVAL for anything else). */
-ArrowErrorCode ArrowIpcDecoderSetMaxDecompressedBytes(struct ArrowIpcDecoder* decoder,
+// Sets the decompressed-byte limit per message body of decoder to max_bytes
+// (>= 0), or back to the default with -1 (EINVAL for anything else).
+NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderSetMaxDecompressedBytes(struct ArrowIpcDecoder* decoder,
                                                       int64_t max_bytes);
 
-/* Reads the message prefix (0xFFFFFFFF + int32 length, or a legacy int32 length)
- * and sets header_size_bytes. ESPIPE when data is too short to tell, ENODATA at an
- * end-of-stream marker, EINVAL for an impossible length. prefix_size_bytes (may be
- * NULL) receives 8 or 4. */
-ArrowErrorCode ArrowIpcDecoderPeekHeader(struct ArrowIpcDecoder* decoder,
+// Reads the message prefix (0xFFFFFFFF + int32 length, or a legacy int32 length)
+// and sets header_size_bytes. ESPIPE when data is too short to tell, ENODATA at an
+// end-of-stream marker, EINVAL for an impossible length. prefix_size_bytes (may be
+// NULL) receives 8 or 4.
+NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderPeekHeader(struct ArrowIpcDecoder* decoder,
                                          struct ArrowBufferView data,
                                          int32_t* prefix_size_bytes,
                                          struct ArrowError* error);
-/* PeekHeader + a full flatbuffers verification of the Message; sets message_type,
- * metadata_version and body_size_bytes. */
-ArrowErrorCode ArrowIpcDecoderVerifyHeader(struct ArrowIpcDecoder* decoder,
+// PeekHeader + a full flatbuffers verification of the Message; sets message_type,
+// metadata_version and body_size_bytes.
+NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderVerifyHeader(struct ArrowIpcDecoder* decoder,
                                            struct ArrowBufferView data,
                                            struct ArrowError* error);
-/* VerifyHeader + decoding of the header. data must stay valid until the next
- * header is decoded (the decoder refers to it). When the decoder has a schema, a
- * RecordBatch (or a DictionaryBatch of one of the schema's ids) whose numbers of
- * field nodes, variadic buffer counts or buffers differ from what the schema (the
- * dictionary's value type) needs is refused with EINVAL; decoding checks them
- * again. */
-ArrowErrorCode ArrowIpcDecoderDecodeHeader(struct ArrowIpcDecoder* decoder,
+// VerifyHeader + decoding of the header. data must stay valid until the next
+// header is decoded (the decoder refers to it). When the decoder has a schema, a
+// RecordBatch (or a DictionaryBatch of one of the schema's ids) whose numbers of
+// field nodes, variadic buffer counts or buffers differ from what the schema (the
+// dictionary's value type) needs is refused with EINVAL; decoding checks them
+// again.
+NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderDecodeHeader(struct ArrowIpcDecoder* decoder,
                                            struct ArrowBufferView data,
                                            struct ArrowError* error);
-/* The schema of the last decoded Schema message. */
-ArrowErrorCode ArrowIpcDecoderDecodeSchema(struct ArrowIpcDecoder* decoder,
+// The schema of the last decoded Schema message.
+NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderDecodeSchema(struct ArrowIpcDecoder* decoder,
                                            struct ArrowSchema* out,
                                            struct ArrowError* error);
-/* Sets the schema record batches are decoded against (schema is copied). */
-ArrowErrorCode ArrowIpcDecoderSetSchema(struct ArrowIpcDecoder* decoder,
+// Sets the schema record batches are decoded against (schema is copied).
+NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderSetSchema(struct ArrowIpcDecoder* decoder,
                                         struct ArrowSchema* schema,
                                         struct ArrowError* error);
-/* Endianness of the bodies to come (when not taken from a decoded Schema). */
-ArrowErrorCode ArrowIpcDecoderSetEndianness(struct ArrowIpcDecoder* decoder,
+// Endianness of the bodies to come (when not taken from a decoded Schema).
+NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderSetEndianness(struct ArrowIpcDecoder* decoder,
                                             enum ArrowIpcEndianness endianness);
 
-/* Decodes field i of the last decoded RecordBatch header into a view owned by
- * the decoder, valid until the next decode and while body is. i is -1 for the
- * whole batch as a struct, else the index of a field counted depth-first over the
- * schema (a column, then its children, then the next column; dictionary value
- * types are not counted), which is not the column index when a column is nested:
- * for struct<a: struct<x, y>, b>, 0 is a, 1 a.x, 2 a.y and 3 b. EINVAL outside
- * [-1, number of fields). The same goes for i below. */
-ArrowErrorCode ArrowIpcDecoderDecodeArrayView(struct ArrowIpcDecoder* decoder,
+// Decodes field i of the last decoded RecordBatch header into a view owned by
+// the decoder, valid until the next decode and while body is. i is -1 for the
+// whole batch as a struct, else the index of a field counted depth-first over the
+// schema (a column, then its children, then the next column; dictionary value
+// types are not counted), which is not the column index when a column is nested:
+// for struct<a: struct<x, y>, b>, 0 is a, 1 a.x, 2 a.y and 3 b. EINVAL outside
+// [-1, number of fields). The same goes for i below.
+NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderDecodeArrayView(struct ArrowIpcDecoder* decoder,
                                               struct ArrowBufferView body, int64_t i,
                                               struct ArrowArrayView** out,
                                               struct ArrowError* error);
-/* Decodes field i (-1: whole batch) into an independent array (the body is
- * copied), validated at validation_level. */
-ArrowErrorCode ArrowIpcDecoderDecodeArray(struct ArrowIpcDecoder* decoder,
+// Decodes field i (-1: whole batch) into an independent array (the body is
+// copied), validated at validation_level.
+NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderDecodeArray(struct ArrowIpcDecoder* decoder,
                                           struct ArrowBufferView body, int64_t i,
                                           struct ArrowArray* out,
                                           enum ArrowValidationLevel validation_level,
                                           struct ArrowError* error);
-/* Like DecodeArray but the array refers to (and keeps alive) the shared body:
- * shared is a shared buffer (ArrowSharedBufferInit) holding the body, which the
- * caller still resets afterwards (EINVAL for an ordinary buffer). */
+// Like DecodeArray but the array refers to (and keeps alive) the shared body:
+// shared is a shared buffer (ArrowSharedBufferInit) holding the body, which the
+// caller still resets afterwards (EINVAL for an ordinary buffer).
 NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderDecodeArrayFromShared(
     struct ArrowIpcDecoder* decoder, struct ArrowBuffer* shared, int64_t i,
     struct ArrowArray* out, enum ArrowValidationLevel validation_level,
     struct ArrowError* error);
 
-/* ---- Dictionaries ----
- * A DictionaryBatch message carries the values of one dictionary id; record
- * batches carry only the indices. ArrowIpcDictionaryEncodings says which fields of
- * a schema are dictionary-encoded and with which id (one id may serve several
- * fields); ArrowIpcDictionaries holds the current values of each id. A delta batch
- * appends to the current values, any other batch replaces them; arrays decoded
- * earlier keep the values they were decoded with. */
+// ---- Dictionaries ----
+// A DictionaryBatch message carries the values of one dictionary id; record
+// batches carry only the indices. ArrowIpcDictionaryEncodings says which fields of
+// a schema are dictionary-encoded and with which id (one id may serve several
+// fields); ArrowIpcDictionaries holds the current values of each id. A delta batch
+// appends to the current values, any other batch replaces them; arrays decoded
+// earlier keep the values they were decoded with.
 
 enum ArrowIpcDictionaryKind {
-  /* Zero-initialized memory: no kind set yet. */
+  // Zero-initialized memory: no kind set yet.
   NANOARROW_IPC_DICTIONARY_KIND_UNINITIALIZED,
-  /* The dictionary's values are an ordinary array (the only kind IPC has). */
+  // The dictionary's values are an ordinary array (the only kind IPC has).
   NANOARROW_IPC_DICTIONARY_KIND_DENSE_ARRAY
 };
 
 struct ArrowIpcDictionaryEncoding {
-  /* The dictionary-encoded field: its format is the index type, its dictionary
-   * the value type, ARROW_FLAG_DICTIONARY_ORDERED in its flags tells whether the
-   * dictionary is ordered. Borrowed: must outlive the encodings. */
+  // The dictionary-encoded field: its format is the index type, its dictionary
+  // the value type, ARROW_FLAG_DICTIONARY_ORDERED in its flags tells whether the
+  // dictionary is ordered. Borrowed: must outlive the encodings.
   const struct ArrowSchema* schema;
-  /* The DictionaryBatch id of this field's values. */
+  // The DictionaryBatch id of this field's values.
   int64_t id;
   enum ArrowIpcDictionaryKind kind;
 };
 
-/* A growable list of encodings, in schema pre-order when made from a schema:
- * encodings.data holds encodings.size_bytes / sizeof(struct
- * ArrowIpcDictionaryEncoding) of them. */
+// A growable list of encodings, in schema pre-order when made from a schema:
+// encodings.data holds encodings.size_bytes / sizeof(struct
+// ArrowIpcDictionaryEncoding) of them.
 struct ArrowIpcDictionaryEncodings {
   struct ArrowBuffer encodings;
 };
 
-/* Makes an empty list (never fails). */
-void ArrowIpcDictionaryEncodingsInit(struct ArrowIpcDictionaryEncodings* encodings);
-void ArrowIpcDictionaryEncodingsReset(struct ArrowIpcDictionaryEncodings* encodings);
-/* Appends one encoding (EINVAL when encoding.schema is not dictionary-encoded). */
-ArrowErrorCode ArrowIpcDictionaryEncodingsAppend(
+// Makes an empty list (never fails).
+NANOARROW_DLL void ArrowIpcDictionaryEncodingsInit(struct ArrowIpcDictionaryEncodings* encodings);
+NANOARROW_DLL void ArrowIpcDictionaryEncodingsReset(struct ArrowIpcDictionaryEncodings* encodings);
+// Appends one encoding (EINVAL when encoding.schema is not dictionary-encoded).
+NANOARROW_DLL ArrowErrorCode ArrowIpcDictionaryEncodingsAppend(
     struct ArrowIpcDictionaryEncodings* encodings,
     struct ArrowIpcDictionaryEncoding encoding);
-/* Appends every dictionary-encoded field of schema (including those inside
- * dictionary values) in pre-order, numbering them n_encodings, n_encodings + 1,
- * ... as IPC writers do. The fields are borrowed from schema. */
-ArrowErrorCode ArrowIpcDictionaryEncodingsAppendSchema(
+// Appends every dictionary-encoded field of schema (including those inside
+// dictionary values) in pre-order, numbering them n_encodings, n_encodings + 1,
+// ... as IPC writers do. The fields are borrowed from schema.
+NANOARROW_DLL ArrowErrorCode ArrowIpcDictionaryEncodingsAppendSchema(
     struct ArrowIpcDictionaryEncodings* encodings, const struct ArrowSchema* schema);
-/* The encoding whose field is schema (the same pointer), or NULL. */
-const struct ArrowIpcDictionaryEncoding* ArrowIpcDictionaryEncodingsFind(
+// The encoding whose field is schema (the same pointer), or NULL.
+NANOARROW_DLL const struct ArrowIpcDictionaryEncoding* ArrowIpcDictionaryEncodingsFind(
     const struct ArrowIpcDictionaryEncodings* encodings, const struct ArrowSchema* schema);
 // The first encoding (in list order) with dictionary id id, or NULL.
 NANOARROW_DLL const struct ArrowIpcDictionaryEncoding* ArrowIpcDictionaryEncodingsFindById(
@@ -388,59 +388,59 @@ NANOARROW_DLL const struct ArrowIpcDictionaryEncoding* ArrowIpcDictionaryEncodin
 NANOARROW_DLL ArrowErrorCode ArrowIpcDictionaryEncodingsUniqueIds(
     const struct ArrowIpcDictionaryEncodings* encodings, struct ArrowBuffer* ids);
 
-/* The current values of every dictionary id of some encodings. */
+// The current values of every dictionary id of some encodings.
 struct ArrowIpcDictionaries {
   void* private_data;
 };
 
-/* One empty slot per distinct id of encodings (copied; encodings may be reset
- * afterwards). */
-ArrowErrorCode ArrowIpcDictionariesInit(struct ArrowIpcDictionaries* dictionaries,
+// One empty slot per distinct id of encodings (copied; encodings may be reset
+// afterwards).
+NANOARROW_DLL ArrowErrorCode ArrowIpcDictionariesInit(struct ArrowIpcDictionaries* dictionaries,
                                         const struct ArrowIpcDictionaryEncodings* encodings,
                                         struct ArrowError* error);
-/* Drops this object's references; arrays that use the values keep them alive. */
-void ArrowIpcDictionariesReset(struct ArrowIpcDictionaries* dictionaries);
-/* The current values of id (borrowed, valid until they change or Reset), or
- * EINVAL when id is unknown or no DictionaryBatch for it was decoded yet. */
-ArrowErrorCode ArrowIpcDictionariesFindCurrentValue(
+// Drops this object's references; arrays that use the values keep them alive.
+NANOARROW_DLL void ArrowIpcDictionariesReset(struct ArrowIpcDictionaries* dictionaries);
+// The current values of id (borrowed, valid until they change or Reset), or
+// EINVAL when id is unknown or no DictionaryBatch for it was decoded yet.
+NANOARROW_DLL ArrowErrorCode ArrowIpcDictionariesFindCurrentValue(
     const struct ArrowIpcDictionaries* dictionaries, int64_t id,
     const struct ArrowArray** out, struct ArrowError* error);
 
-/* Like ArrowIpcDecoderDecodeSchema, and initializes encodings (output only: any
- * previous content is neither read nor freed, so reset it first) to the schema's
- * dictionary encodings with the ids of the Schema message; their fields point into
- * out. The caller resets encodings on success; on failure it is left empty. */
-ArrowErrorCode ArrowIpcDecoderDecodeSchemaWithDictionaries(
+// Like ArrowIpcDecoderDecodeSchema, and initializes encodings (output only: any
+// previous content is neither read nor freed, so reset it first) to the schema's
+// dictionary encodings with the ids of the Schema message; their fields point into
+// out. The caller resets encodings on success; on failure it is left empty.
+NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderDecodeSchemaWithDictionaries(
     struct ArrowIpcDecoder* decoder, struct ArrowSchema* out,
     struct ArrowIpcDictionaryEncodings* encodings, struct ArrowError* error);
-/* Like ArrowIpcDecoderSetSchema with the dictionary ids taken from encodings (whose
- * fields must point into schema). ArrowIpcDecoderSetSchema takes them from the
- * last decoded Schema message when it matches, else numbers them in pre-order. */
-ArrowErrorCode ArrowIpcDecoderSetSchemaWithDictionaries(
+// Like ArrowIpcDecoderSetSchema with the dictionary ids taken from encodings (whose
+// fields must point into schema). ArrowIpcDecoderSetSchema takes them from the
+// last decoded Schema message when it matches, else numbers them in pre-order.
+NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderSetSchemaWithDictionaries(
     struct ArrowIpcDecoder* decoder, struct ArrowSchema* schema,
     const struct ArrowIpcDictionaryEncodings* encodings, struct ArrowError* error);
-/* The encodings of the decoder's schema (owned by the decoder, valid until the
- * schema changes). */
-ArrowErrorCode ArrowIpcDecoderGetDictionaryEncodings(
+// The encodings of the decoder's schema (owned by the decoder, valid until the
+// schema changes).
+NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderGetDictionaryEncodings(
     struct ArrowIpcDecoder* decoder, const struct ArrowIpcDictionaryEncodings** out);
 
-/* Decodes the last decoded DictionaryBatch header with body (copied). The decoder
- * keeps the result for the record batches it decodes next; when dictionaries is
- * not NULL, the id's current value there is set to it as well. */
-ArrowErrorCode ArrowIpcDecoderDecodeDictionary(struct ArrowIpcDecoder* decoder,
+// Decodes the last decoded DictionaryBatch header with body (copied). The decoder
+// keeps the result for the record batches it decodes next; when dictionaries is
+// not NULL, the id's current value there is set to it as well.
+NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderDecodeDictionary(struct ArrowIpcDecoder* decoder,
                                                struct ArrowBufferView body,
                                                enum ArrowValidationLevel validation_level,
                                                struct ArrowIpcDictionaries* dictionaries,
                                                struct ArrowError* error);
-/* The same with the values referring to (and keeping alive) the shared body (a
- * shared buffer, as for ArrowIpcDecoderDecodeArrayFromShared). */
+// The same with the values referring to (and keeping alive) the shared body (a
+// shared buffer, as for ArrowIpcDecoderDecodeArrayFromShared).
 NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderDecodeDictionaryFromShared(
     struct ArrowIpcDecoder* decoder, struct ArrowBuffer* shared,
     enum ArrowValidationLevel validation_level, struct ArrowIpcDictionaries* dictionaries,
     struct ArrowError* error);
-/* The values of id the decoder currently uses (borrowed), or EINVAL when none was
- * decoded yet. */
-ArrowErrorCode ArrowIpcDecoderGetDictionary(struct ArrowIpcDecoder* decoder, int64_t id,
+// The values of id the decoder currently uses (borrowed), or EINVAL when none was
+// decoded yet.
+NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderGetDictionary(struct ArrowIpcDecoder* decoder, int64_t id,
                                             const struct ArrowArray** out,
                                             struct ArrowError* error);
 
@@ -467,27 +467,27 @@ NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderDecodeArrayFromSharedWithDictionarie
     const struct ArrowIpcDictionaries* dictionaries, struct ArrowArray* out,
     enum ArrowValidationLevel validation_level, struct ArrowError* error);
 
-/* ---- Footer decoding ---- */
+// ---- Footer decoding ----
 
-/* data ends with the footer: ... footer, int32 footer length, "ARROW1". Sets
- * header_size_bytes to the footer's flatbuffer size (the int32, not counting the
- * 10 trailing bytes). ESPIPE when data has fewer than 10 bytes; the footer itself
- * need not be in data (VerifyFooter / DecodeFooter return ESPIPE when it is not). */
-ArrowErrorCode ArrowIpcDecoderPeekFooter(struct ArrowIpcDecoder* decoder,
+// data ends with the footer: ... footer, int32 footer length, "ARROW1". Sets
+// header_size_bytes to the footer's flatbuffer size (the int32, not counting the
+// 10 trailing bytes). ESPIPE when data has fewer than 10 bytes; the footer itself
+// need not be in data (VerifyFooter / DecodeFooter return ESPIPE when it is not).
+NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderPeekFooter(struct ArrowIpcDecoder* decoder,
                                          struct ArrowBufferView data,
                                          struct ArrowError* error);
-ArrowErrorCode ArrowIpcDecoderVerifyFooter(struct ArrowIpcDecoder* decoder,
+NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderVerifyFooter(struct ArrowIpcDecoder* decoder,
                                            struct ArrowBufferView data,
                                            struct ArrowError* error);
-/* Decodes the footer into decoder->footer (and sets the decoder's schema). */
-ArrowErrorCode ArrowIpcDecoderDecodeFooter(struct ArrowIpcDecoder* decoder,
+// Decodes the footer into decoder->footer (and sets the decoder's schema).
+NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderDecodeFooter(struct ArrowIpcDecoder* decoder,
                                            struct ArrowBufferView data,
                                            struct ArrowError* error);
 
-/* ---- Input streams ---- */
+// ---- Input streams ----
 
 struct ArrowIpcInputStream {
-  /* Reads up to buf_size_bytes; *size_read_out == 0 means end of input. */
+  // Reads up to buf_size_bytes; *size_read_out == 0 means end of input.
   ArrowErrorCode (*read)(struct ArrowIpcInputStream* stream, uint8_t* buf,
                          int64_t buf_size_bytes, int64_t* size_read_out,
                          struct ArrowError* error);
@@ -495,124 +495,124 @@ struct ArrowIpcInputStream {
   void* private_data;
 };
 
-void ArrowIpcInputStreamMove(struct ArrowIpcInputStream* src,
+NANOARROW_DLL void ArrowIpcInputStreamMove(struct ArrowIpcInputStream* src,
                              struct ArrowIpcInputStream* dst);
-/* Takes ownership of input (left empty). */
-ArrowErrorCode ArrowIpcInputStreamInitBuffer(struct ArrowIpcInputStream* stream,
+// Takes ownership of input (left empty).
+NANOARROW_DLL ArrowErrorCode ArrowIpcInputStreamInitBuffer(struct ArrowIpcInputStream* stream,
                                              struct ArrowBuffer* input);
-/* Reads from a FILE* (passed as void*), closed on release when close_on_release. */
-ArrowErrorCode ArrowIpcInputStreamInitFile(struct ArrowIpcInputStream* stream,
+// Reads from a FILE* (passed as void*), closed on release when close_on_release.
+NANOARROW_DLL ArrowErrorCode ArrowIpcInputStreamInitFile(struct ArrowIpcInputStream* stream,
                                            void* file_ptr, int close_on_release);
 
-/* ---- ArrowArrayStream over IPC input ---- */
+// ---- ArrowArrayStream over IPC input ----
 
 struct ArrowIpcArrayStreamReaderOptions {
-  /* -1: whole batches (struct arrays); otherwise only the arrays of field i, with
-   * fields numbered depth-first (top-level column 0, its children, then column 1). */
+  // -1: whole batches (struct arrays); otherwise only the arrays of field i, with
+  // fields numbered depth-first (top-level column 0, its children, then column 1).
   int64_t field_index;
-  /* Non-zero: arrays share each message body instead of copying it (from a
-   * buffer input, they point straight into the input). */
+  // Non-zero: arrays share each message body instead of copying it (from a
+  // buffer input, they point straight into the input).
   int use_shared_buffers;
 };
 
-/* An ArrowArrayStream over an IPC stream or (detected by its "ARROW1" magic) an IPC
- * file. Takes ownership of input_stream. options may be NULL (field_index -1,
- * use_shared_buffers 1). Every batch is validated at NANOARROW_VALIDATION_LEVEL_FULL,
- * as the input is untrusted (for fixed-width columns this costs O(columns) per
- * batch; offsets, run ends and view buffers are checked element by element). */
-ArrowErrorCode ArrowIpcArrayStreamReaderInit(
+// An ArrowArrayStream over an IPC stream or (detected by its "ARROW1" magic) an IPC
+// file. Takes ownership of input_stream. options may be NULL (field_index -1,
+// use_shared_buffers 1). Every batch is validated at NANOARROW_VALIDATION_LEVEL_FULL,
+// as the input is untrusted (for fixed-width columns this costs O(columns) per
+// batch; offsets, run ends and view buffers are checked element by element).
+NANOARROW_DLL ArrowErrorCode ArrowIpcArrayStreamReaderInit(
     struct ArrowArrayStream* out, struct ArrowIpcInputStream* input_stream,
     struct ArrowIpcArrayStreamReaderOptions* options);
 
-/* ArrowIpcArrayStreamReaderInit validating each batch at validation_level instead
- * (NANOARROW_VALIDATION_LEVEL_DEFAULT skips the element-wise checks; NONE is only
- * safe for trusted input). */
-ArrowErrorCode ArrowIpcArrayStreamReaderInitWithValidation(
+// ArrowIpcArrayStreamReaderInit validating each batch at validation_level instead
+// (NANOARROW_VALIDATION_LEVEL_DEFAULT skips the element-wise checks; NONE is only
+// safe for trusted input).
+NANOARROW_DLL ArrowErrorCode ArrowIpcArrayStreamReaderInitWithValidation(
     struct ArrowArrayStream* out, struct ArrowIpcInputStream* input_stream,
     struct ArrowIpcArrayStreamReaderOptions* options,
     enum ArrowValidationLevel validation_level);
 
-/* ArrowIpcArrayStreamReaderInitWithValidation with the decoder's decompressed-byte
- * limit per message body set to max_decompressed_bytes (-1: the default; see
- * ArrowIpcDecoderSetMaxDecompressedBytes). EINVAL for a level or limit out of
- * range. */
-ArrowErrorCode ArrowIpcArrayStreamReaderInitWithLimits(
+// ArrowIpcArrayStreamReaderInitWithValidation with the decoder's decompressed-byte
+// limit per message body set to max_decompressed_bytes (-1: the default; see
+// ArrowIpcDecoderSetMaxDecompressedBytes). EINVAL for a level or limit out of
+// range.
+NANOARROW_DLL ArrowErrorCode ArrowIpcArrayStreamReaderInitWithLimits(
     struct ArrowArrayStream* out, struct ArrowIpcInputStream* input_stream,
     struct ArrowIpcArrayStreamReaderOptions* options,
     enum ArrowValidationLevel validation_level, int64_t max_decompressed_bytes);
 
-/* ---- IPC file reader with random access ---- */
+// ---- IPC file reader with random access ----
 
 struct ArrowIpcFileReader {
   void* private_data;
 };
 
-/* Takes ownership of data (the whole file's bytes; may wrap a memory map through
- * ArrowBufferDeallocator). Reads and verifies the footer (with the schema) only:
- * the dictionaries are decoded by the first ArrowIpcFileReaderReadBatch (or the
- * first get_next of ArrowIpcFileReaderArrayStream), so an error in one is
- * reported there, not here. */
-ArrowErrorCode ArrowIpcFileReaderInitBuffer(struct ArrowIpcFileReader* reader,
+// Takes ownership of data (the whole file's bytes; may wrap a memory map through
+// ArrowBufferDeallocator). Reads and verifies the footer (with the schema) only:
+// the dictionaries are decoded by the first ArrowIpcFileReaderReadBatch (or the
+// first get_next of ArrowIpcFileReaderArrayStream), so an error in one is
+// reported there, not here.
+NANOARROW_DLL ArrowErrorCode ArrowIpcFileReaderInitBuffer(struct ArrowIpcFileReader* reader,
                                             struct ArrowBuffer* data,
                                             struct ArrowError* error);
-/* Reads through a seekable FILE* (passed as void*): the footer (with the schema)
- * now; the dictionaries with the first record batch read and each record batch
- * only when asked for, as with ArrowIpcFileReaderInitBuffer. */
-ArrowErrorCode ArrowIpcFileReaderInitFile(struct ArrowIpcFileReader* reader,
+// Reads through a seekable FILE* (passed as void*): the footer (with the schema)
+// now; the dictionaries with the first record batch read and each record batch
+// only when asked for, as with ArrowIpcFileReaderInitBuffer.
+NANOARROW_DLL ArrowErrorCode ArrowIpcFileReaderInitFile(struct ArrowIpcFileReader* reader,
                                           void* file_ptr, int close_on_release,
                                           struct ArrowError* error);
-void ArrowIpcFileReaderReset(struct ArrowIpcFileReader* reader);
-ArrowErrorCode ArrowIpcFileReaderGetSchema(struct ArrowIpcFileReader* reader,
+NANOARROW_DLL void ArrowIpcFileReaderReset(struct ArrowIpcFileReader* reader);
+NANOARROW_DLL ArrowErrorCode ArrowIpcFileReaderGetSchema(struct ArrowIpcFileReader* reader,
                                            struct ArrowSchema* out,
                                            struct ArrowError* error);
-int64_t ArrowIpcFileReaderNumRecordBatches(struct ArrowIpcFileReader* reader);
-/* Sets the decompressed-byte limit per message body of the messages decoded from
- * now on to max_bytes (>= 0), or back to the default with -1 (EINVAL for anything
- * else; see ArrowIpcDecoderSetMaxDecompressedBytes). It applies to the record
- * batches and to the dictionaries not decoded yet: those are all decoded by the
- * first batch read, so a limit set between Init and that read covers them. */
-ArrowErrorCode ArrowIpcFileReaderSetMaxDecompressedBytes(struct ArrowIpcFileReader* reader,
+NANOARROW_DLL int64_t ArrowIpcFileReaderNumRecordBatches(struct ArrowIpcFileReader* reader);
+// Sets the decompressed-byte limit per message body of the messages decoded from
+// now on to max_bytes (>= 0), or back to the default with -1 (EINVAL for anything
+// else; see ArrowIpcDecoderSetMaxDecompressedBytes). It applies to the record
+// batches and to the dictionaries not decoded yet: those are all decoded by the
+// first batch read, so a limit set between Init and that read covers them.
+NANOARROW_DLL ArrowErrorCode ArrowIpcFileReaderSetMaxDecompressedBytes(struct ArrowIpcFileReader* reader,
                                                          int64_t max_bytes);
-/* Decodes record batch i (a struct array) without reading the other batches. The
- * first call that gets past the index check also decodes every dictionary of the
- * file (each validated at NANOARROW_VALIDATION_LEVEL_FULL, under the current
- * decompressed-byte limit); a dictionary error fails the call with a message
- * naming the dictionary id (when its header could be read), the footer's
- * dictionary block and its file offset, and the next call tries that dictionary
- * again (e.g. after a higher limit). The reader stays valid for Reset either way. */
-ArrowErrorCode ArrowIpcFileReaderReadBatch(struct ArrowIpcFileReader* reader, int64_t i,
+// Decodes record batch i (a struct array) without reading the other batches. The
+// first call that gets past the index check also decodes every dictionary of the
+// file (each validated at NANOARROW_VALIDATION_LEVEL_FULL, under the current
+// decompressed-byte limit); a dictionary error fails the call with a message
+// naming the dictionary id (when its header could be read), the footer's
+// dictionary block and its file offset, and the next call tries that dictionary
+// again (e.g. after a higher limit). The reader stays valid for Reset either way.
+NANOARROW_DLL ArrowErrorCode ArrowIpcFileReaderReadBatch(struct ArrowIpcFileReader* reader, int64_t i,
                                            struct ArrowArray* out,
                                            enum ArrowValidationLevel validation_level,
                                            struct ArrowError* error);
-/* Moves the reader into an ArrowArrayStream over all of its record batches. get_next
- * reads them with ArrowIpcFileReaderReadBatch, so dictionaries not decoded yet are
- * decoded by the first get_next, under the limit set on the reader before. */
-ArrowErrorCode ArrowIpcFileReaderArrayStream(struct ArrowIpcFileReader* reader,
+// Moves the reader into an ArrowArrayStream over all of its record batches. get_next
+// reads them with ArrowIpcFileReaderReadBatch, so dictionaries not decoded yet are
+// decoded by the first get_next, under the limit set on the reader before.
+NANOARROW_DLL ArrowErrorCode ArrowIpcFileReaderArrayStream(struct ArrowIpcFileReader* reader,
                                              struct ArrowArrayStream* out,
                                              enum ArrowValidationLevel validation_level,
                                              struct ArrowError* error);
 
-/* ---- Memory held across messages (a budget per reader) ----
- * Between messages a reader keeps the current values of every dictionary id:
- * replacements, each with its deltas appended (decompressed sizes). Their bytes
- * (the sizes of their buffers, every node of the values included) are counted
- * against a budget per decoder; a DictionaryBatch whose values would take the
- * total over it is refused with EINVAL, naming the dictionary id, the bytes the
- * reader would hold and the limit, and the dictionaries stay as they were. By
- * default the budget is NANOARROW_IPC_DEFAULT_HELD_BYTES_RATIO x the message bytes
- * (headers and bodies) the decoder has decoded so far +
- * NANOARROW_IPC_DEFAULT_HELD_BYTES_ALLOWANCE (64 x + 16 MiB): whatever the input
- * can make the decoder allocate per message (see "Reader limits"), what it keeps is
- * bounded by what it has read. Not counted: the spare capacity of a dictionary
- * grown by deltas (storage doubles when full, so at most as much again), and the
- * rest of the message bodies (input bytes) that dictionaries decoded from them keep
- * alive besides their buffers, and the buffers behind the last
- * ArrowIpcDecoderDecodeArrayView (one message, within its per-message limits).
- *
- * A delta is appended in place, in time proportional to its size (amortised), while
- * no array handed out still uses the dictionary's storage; otherwise, and for
- * values that hold dictionary-encoded fields themselves, the dictionary is copied
- * first (arrays handed out never see their values change). */
+// ---- Memory held across messages (a budget per reader) ----
+// Between messages a reader keeps the current values of every dictionary id:
+// replacements, each with its deltas appended (decompressed sizes). Their bytes
+// (the sizes of their buffers, every node of the values included) are counted
+// against a budget per decoder; a DictionaryBatch whose values would take the
+// total over it is refused with EINVAL, naming the dictionary id, the bytes the
+// reader would hold and the limit, and the dictionaries stay as they were. By
+// default the budget is NANOARROW_IPC_DEFAULT_HELD_BYTES_RATIO x the message bytes
+// (headers and bodies) the decoder has decoded so far +
+// NANOARROW_IPC_DEFAULT_HELD_BYTES_ALLOWANCE (64 x + 16 MiB): whatever the input
+// can make the decoder allocate per message (see "Reader limits"), what it keeps is
+// bounded by what it has read. Not counted: the spare capacity of a dictionary
+// grown by deltas (storage doubles when full, so at most as much again), and the
+// rest of the message bodies (input bytes) that dictionaries decoded from them keep
+// alive besides their buffers, and the buffers behind the last
+// ArrowIpcDecoderDecodeArrayView (one message, within its per-message limits).
+//
+// A delta is appended in place, in time proportional to its size (amortised), while
+// no array handed out still uses the dictionary's storage; otherwise, and for
+// values that hold dictionary-encoded fields themselves, the dictionary is copied
+// first (arrays handed out never see their values change).
 #if defined(NANOARROW_NAMESPACE)
 #define ArrowIpcDecoderSetMaxHeldBytes NANOARROW_SYMBOL(ArrowIpcDecoderSetMaxHeldBytes)
 #define ArrowIpcDecoderGetHeldBytes NANOARROW_SYMBOL(ArrowIpcDecoderGetHeldBytes)
@@ -624,29 +624,29 @@ ArrowErrorCode ArrowIpcFileReaderArrayStream(struct ArrowIpcFileReader* reader,
 #define NANOARROW_IPC_DEFAULT_HELD_BYTES_RATIO 64
 #define NANOARROW_IPC_DEFAULT_HELD_BYTES_ALLOWANCE ((int64_t)16 << 20)
 
-/* Sets decoder's budget to max_bytes (>= 0; INT64_MAX: no limit), or back to the
- * default with -1 (EINVAL for anything else). It applies to the dictionaries
- * decoded from now on; those held already stay. */
-ArrowErrorCode ArrowIpcDecoderSetMaxHeldBytes(struct ArrowIpcDecoder* decoder,
+// Sets decoder's budget to max_bytes (>= 0; INT64_MAX: no limit), or back to the
+// default with -1 (EINVAL for anything else). It applies to the dictionaries
+// decoded from now on; those held already stay.
+NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderSetMaxHeldBytes(struct ArrowIpcDecoder* decoder,
                                               int64_t max_bytes);
-/* The bytes decoder holds now and the budget in force now (either may be NULL). */
-ArrowErrorCode ArrowIpcDecoderGetHeldBytes(struct ArrowIpcDecoder* decoder,
+// The bytes decoder holds now and the budget in force now (either may be NULL).
+NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderGetHeldBytes(struct ArrowIpcDecoder* decoder,
                                            int64_t* held_bytes, int64_t* max_held_bytes);
-/* The budget of a stream made by ArrowIpcArrayStreamReaderInit* (also when it reads
- * an IPC file); EINVAL for any other stream or a max_bytes below -1. */
-ArrowErrorCode ArrowIpcArrayStreamReaderSetMaxHeldBytes(struct ArrowArrayStream* stream,
+// The budget of a stream made by ArrowIpcArrayStreamReaderInit* (also when it reads
+// an IPC file); EINVAL for any other stream or a max_bytes below -1.
+NANOARROW_DLL ArrowErrorCode ArrowIpcArrayStreamReaderSetMaxHeldBytes(struct ArrowArrayStream* stream,
                                                         int64_t max_bytes);
-/* The budget of reader (as ArrowIpcDecoderSetMaxHeldBytes; set it before
- * ArrowIpcFileReaderArrayStream, which moves the reader). The file's dictionaries are decoded by the first batch read, so
- * a budget set between Init and that read covers them all. */
-ArrowErrorCode ArrowIpcFileReaderSetMaxHeldBytes(struct ArrowIpcFileReader* reader,
+// The budget of reader (as ArrowIpcDecoderSetMaxHeldBytes; set it before
+// ArrowIpcFileReaderArrayStream, which moves the reader). The file's dictionaries are decoded by the first batch read, so
+// a budget set between Init and that read covers them all.
+NANOARROW_DLL ArrowErrorCode ArrowIpcFileReaderSetMaxHeldBytes(struct ArrowIpcFileReader* reader,
                                                  int64_t max_bytes);
 
 #ifdef __cplusplus
 }
 #endif
 
-/* The writing half of the IPC API (nanoarrow declares both in this header). */
+// The writing half of the IPC API (nanoarrow declares both in this header).
 #include "nanoarrow/nanoarrow_ipc_writer.h"
 
-#endif /* NANOARROW_IPC_H_INCLUDED */
+#endif  // NANOARROW_IPC_H_INCLUDED

@@ -1,9 +1,9 @@
-/* nanoarrow in C: type definitions shared by every public header.
- *
- * Everything here is a plain C99 declaration that callers may place on the stack:
- * the Arrow C Data / C Stream Interface structs, error handling, the type and
- * buffer enums, and the small value structs (views, buffers, bitmaps, layouts,
- * decimals, intervals) that the inline API works on. */
+// nanoarrow in C: type definitions shared by every public header.
+//
+// Everything here is a plain C99 declaration that callers may place on the stack:
+// the Arrow C Data / C Stream Interface structs, error handling, the type and
+// buffer enums, and the small value structs (views, buffers, bitmaps, layouts,
+// decimals, intervals) that the inline API works on.
 
 #ifndef NANOARROW_TYPES_H_INCLUDED
 #define NANOARROW_TYPES_H_INCLUDED
@@ -12,7 +12,7 @@
 #include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>  /* NANOARROW_PRINT_AND_DIE, NANOARROW_DCHECK */
+#include <stdio.h>  // NANOARROW_PRINT_AND_DIE, NANOARROW_DCHECK
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,7 +22,7 @@
 extern "C" {
 #endif
 
-/* ---- Arrow C Data Interface (ABI fixed by the Arrow specification) ---- */
+// ---- Arrow C Data Interface (ABI fixed by the Arrow specification) ----
 
 #ifndef ARROW_C_DATA_INTERFACE
 #define ARROW_C_DATA_INTERFACE
@@ -56,9 +56,9 @@ struct ArrowArray {
   void* private_data;
 };
 
-#endif /* ARROW_C_DATA_INTERFACE */
+#endif  // ARROW_C_DATA_INTERFACE
 
-/* Every flag of the C data interface that this library understands. */
+// Every flag of the C data interface that this library understands.
 #define NANOARROW_FLAG_ALL_SUPPORTED \
   (ARROW_FLAG_DICTIONARY_ORDERED | ARROW_FLAG_NULLABLE | ARROW_FLAG_MAP_KEYS_SORTED)
 
@@ -73,12 +73,12 @@ struct ArrowArrayStream {
   void* private_data;
 };
 
-#endif /* ARROW_C_STREAM_INTERFACE */
+#endif  // ARROW_C_STREAM_INTERFACE
 
-/* ---- Symbol namespacing ----
- * When NANOARROW_NAMESPACE is defined (nanoarrow_config.h, or -D), every exported
- * function Foo becomes <NAMESPACE>Foo at link time so that two vendored copies can
- * live in one program. Static inline functions need no prefix. */
+// ---- Symbol namespacing ----
+// When NANOARROW_NAMESPACE is defined (nanoarrow_config.h, or -D), every exported
+// function Foo becomes <NAMESPACE>Foo at link time so that two vendored copies can
+// live in one program. Static inline functions need no prefix.
 #define NANOARROW_CAT_IMPL(a, b) a##b
 #define NANOARROW_CAT(a, b) NANOARROW_CAT_IMPL(a, b)
 #if defined(NANOARROW_NAMESPACE)
@@ -87,12 +87,12 @@ struct ArrowArrayStream {
 #define NANOARROW_SYMBOL(name) name
 #endif
 
-/* ---- Compiler helpers ---- */
+// ---- Compiler helpers ----
 
 #define NANOARROW_UNUSED(x) (void)(x)
 
-/* NANOARROW_COLD marks rarely run code (error paths, once-per-schema work): the
- * compiler optimizes it for size and lays out branches into it as unlikely. */
+// NANOARROW_COLD marks rarely run code (error paths, once-per-schema work): the
+// compiler optimizes it for size and lays out branches into it as unlikely.
 #if defined(__GNUC__) || defined(__clang__)
 #define NANOARROW_PREDICT_TRUE(x) (__builtin_expect(!!(x), 1))
 #define NANOARROW_PREDICT_FALSE(x) (__builtin_expect(!!(x), 0))
@@ -111,16 +111,16 @@ struct ArrowArrayStream {
 #define NANOARROW_CHECK_RETURN_ATTRIBUTE
 #endif
 
-/* Pastes two tokens after expanding them (nanoarrow's spelling, which code written
- * against it may use to make unique local names). */
+// Pastes two tokens after expanding them (nanoarrow's spelling, which code written
+// against it may use to make unique local names).
 #define _NANOARROW_CONCAT(x, y) x##y
 #define _NANOARROW_MAKE_NAME(x, y) _NANOARROW_CONCAT(x, y)
 
-/* Export attribute of the library's functions, for code that declares its own
- * wrappers the way nanoarrow's headers do. Only a Windows DLL needs one: define
- * NANOARROW_BUILD_DLL when building nanoarrow as a DLL and NANOARROW_USE_DLL when
- * linking to it. Elsewhere (and in static or vendored builds) it is empty, since
- * symbols already have default visibility. */
+// Export attribute of the library's functions, for code that declares its own
+// wrappers the way nanoarrow's headers do. Only a Windows DLL needs one: define
+// NANOARROW_BUILD_DLL when building nanoarrow as a DLL and NANOARROW_USE_DLL when
+// linking to it. Elsewhere (and in static or vendored builds) it is empty, since
+// symbols already have default visibility.
 #if !defined(NANOARROW_DLL)
 #if (defined(_WIN32) || defined(__CYGWIN__)) && defined(NANOARROW_BUILD_DLL)
 #define NANOARROW_DLL __declspec(dllexport)
@@ -131,15 +131,15 @@ struct ArrowArrayStream {
 #endif
 #endif
 
-/* ---- Errors ---- */
+// ---- Errors ----
 
-/* Zero on success, otherwise an errno-compatible value (EINVAL, ENOMEM, ERANGE, ...). */
+// Zero on success, otherwise an errno-compatible value (EINVAL, ENOMEM, ERANGE, ...).
 typedef int ArrowErrorCode;
 
 #define NANOARROW_OK 0
 
-/* A caller-owned message buffer. Functions that fail write a null-terminated
- * description here when given a non-NULL pointer. */
+// A caller-owned message buffer. Functions that fail write a null-terminated
+// description here when given a non-NULL pointer.
 struct ArrowError {
   char message[1024];
 };
@@ -166,12 +166,12 @@ struct ArrowError {
   NANOARROW_RETURN_NOT_OK(((x_) >= (min_) && (x_) <= (max_)) ? NANOARROW_OK : EINVAL)
 #define NANOARROW_CHECK_UPPER_LIMIT_IMPL(x_, max_) \
   NANOARROW_RETURN_NOT_OK(((x_) <= (max_)) ? NANOARROW_OK : EINVAL)
-/* Names used by nanoarrow's own headers; kept for source compatibility. */
+// Names used by nanoarrow's own headers; kept for source compatibility.
 #define _NANOARROW_CHECK_RANGE(x_, min_, max_) NANOARROW_CHECK_RANGE_IMPL(x_, min_, max_)
 #define _NANOARROW_CHECK_UPPER_LIMIT(x_, max_) NANOARROW_CHECK_UPPER_LIMIT_IMPL(x_, max_)
 
-/* Reports a failed call (its text and error code) on stderr and aborts: for
- * programs and tests where a failure cannot be handled. */
+// Reports a failed call (its text and error code) on stderr and aborts: for
+// programs and tests where a failure cannot be handled.
 #define NANOARROW_PRINT_AND_DIE(VALUE, EXPR_STR)                                 \
   do {                                                                         \
     fprintf(stderr, "%s failed with code %d (%s:%d)\n", (EXPR_STR), (int)(VALUE), \
@@ -200,9 +200,9 @@ struct ArrowError {
 #define NANOARROW_ASSERT_OK(EXPR) (void)(EXPR)
 #endif
 
-/* ---- Types ---- */
+// ---- Types ----
 
-/* The numeric values follow the Arrow C++ Type::type ids, as nanoarrow does. */
+// The numeric values follow the Arrow C++ Type::type ids, as nanoarrow does.
 enum ArrowType {
   NANOARROW_TYPE_UNINITIALIZED = 0,
   NANOARROW_TYPE_NA = 1,
@@ -259,10 +259,10 @@ enum ArrowTimeUnit {
   NANOARROW_TIME_UNIT_NANO = 3
 };
 
-/* How much ArrowArrayFinishBuilding / ArrowArrayViewValidate check.
- * NONE: nothing. MINIMAL: buffer sizes that can be checked without reading any
- * buffer. DEFAULT: also reads first/last offsets (O(number of buffers)).
- * FULL: every element (O(length)). */
+// How much ArrowArrayFinishBuilding / ArrowArrayViewValidate check.
+// NONE: nothing. MINIMAL: buffer sizes that can be checked without reading any
+// buffer. DEFAULT: also reads first/last offsets (O(number of buffers)).
+// FULL: every element (O(length)).
 enum ArrowValidationLevel {
   NANOARROW_VALIDATION_LEVEL_NONE = 0,
   NANOARROW_VALIDATION_LEVEL_MINIMAL = 1,
@@ -270,11 +270,11 @@ enum ArrowValidationLevel {
   NANOARROW_VALIDATION_LEVEL_FULL = 3
 };
 
-/* How ArrowArrayViewCompare (and ArrowSchemaCompare) decide equality.
- * IDENTICAL: same storage types, offsets, lengths, null counts and buffers byte for
- * byte (sizes included), children and dictionaries likewise; two arrays holding
- * the same values at different offsets are not identical (ArrowTestingCompareArray
- * of the testing library compares values). */
+// How ArrowArrayViewCompare (and ArrowSchemaCompare) decide equality.
+// IDENTICAL: same storage types, offsets, lengths, null counts and buffers byte for
+// byte (sizes included), children and dictionaries likewise; two arrays holding
+// the same values at different offsets are not identical (ArrowTestingCompareArray
+// of the testing library compares values).
 enum ArrowCompareLevel { NANOARROW_COMPARE_IDENTICAL = 0 };
 
 enum ArrowBufferType {
@@ -290,24 +290,24 @@ enum ArrowBufferType {
   NANOARROW_BUFFER_TYPE_SIZE
 };
 
-/* Number of buffers a layout may describe before variadic buffers. */
+// Number of buffers a layout may describe before variadic buffers.
 #define NANOARROW_MAX_FIXED_BUFFERS 3
 
-/* Maximum nesting depth accepted when walking schema or array trees. */
+// Maximum nesting depth accepted when walking schema or array trees.
 #define NANOARROW_MAX_NESTING_DEPTH 64
 
-/* Binary/string view element (16 bytes). */
+// Binary/string view element (16 bytes).
 #define NANOARROW_BINARY_VIEW_INLINE_SIZE 12
 #define NANOARROW_BINARY_VIEW_PREFIX_SIZE 4
 #define NANOARROW_BINARY_VIEW_BLOCK_SIZE (32 << 10)
 
-/* A value of at most 12 bytes, stored in the view itself. */
+// A value of at most 12 bytes, stored in the view itself.
 struct ArrowBinaryViewInlined {
   int32_t size;
   uint8_t data[NANOARROW_BINARY_VIEW_INLINE_SIZE];
 };
 
-/* A longer value: its first 4 bytes, and where the whole lies in a variadic buffer. */
+// A longer value: its first 4 bytes, and where the whole lies in a variadic buffer.
 struct ArrowBinaryViewRef {
   int32_t size;
   uint8_t prefix[NANOARROW_BINARY_VIEW_PREFIX_SIZE];
@@ -321,9 +321,9 @@ union ArrowBinaryView {
   int64_t alignment_dummy;
 };
 
-/* ---- Views of borrowed memory ---- */
+// ---- Views of borrowed memory ----
 
-/* A non-owning, not necessarily null-terminated string. */
+// A non-owning, not necessarily null-terminated string.
 struct ArrowStringView {
   const char* data;
   int64_t size_bytes;
@@ -352,16 +352,16 @@ union ArrowBufferViewData {
   const union ArrowBinaryView* as_binary_view;
 };
 
-/* A non-owning view of a buffer's bytes. */
+// A non-owning view of a buffer's bytes.
 struct ArrowBufferView {
   union ArrowBufferViewData data;
   int64_t size_bytes;
 };
 
-/* ---- Owned memory ---- */
+// ---- Owned memory ----
 
-/* Allocation strategy of an ArrowBuffer. reallocate(NULL, 0, n) allocates; free
- * releases. private_data belongs to the allocator. */
+// Allocation strategy of an ArrowBuffer. reallocate(NULL, 0, n) allocates; free
+// releases. private_data belongs to the allocator.
 struct ArrowBufferAllocator {
   uint8_t* (*reallocate)(struct ArrowBufferAllocator* allocator, uint8_t* ptr,
                          int64_t old_size, int64_t new_size);
@@ -372,7 +372,7 @@ struct ArrowBufferAllocator {
 typedef void (*ArrowBufferDeallocatorCallback)(struct ArrowBufferAllocator* allocator,
                                                uint8_t* ptr, int64_t size);
 
-/* A growable, owned byte buffer. */
+// A growable, owned byte buffer.
 struct ArrowBuffer {
   uint8_t* data;
   int64_t size_bytes;
@@ -380,27 +380,27 @@ struct ArrowBuffer {
   struct ArrowBufferAllocator allocator;
 };
 
-/* A growable, owned bit-packed buffer (least significant bit first). */
+// A growable, owned bit-packed buffer (least significant bit first).
 struct ArrowBitmap {
   struct ArrowBuffer buffer;
   int64_t size_bits;
 };
 
-/* What each fixed buffer of an array of a given storage type holds. */
+// What each fixed buffer of an array of a given storage type holds.
 struct ArrowLayout {
   enum ArrowBufferType buffer_type[NANOARROW_MAX_FIXED_BUFFERS];
   enum ArrowType buffer_data_type[NANOARROW_MAX_FIXED_BUFFERS];
   int64_t element_size_bits[NANOARROW_MAX_FIXED_BUFFERS];
-  /* Children elements per parent element (fixed-size list / fixed-size binary). */
+  // Children elements per parent element (fixed-size list / fixed-size binary).
   int64_t child_size_elements;
 };
 
-/* A read-only, pre-parsed view of an ArrowArray (or of buffers set by hand). */
+// A read-only, pre-parsed view of an ArrowArray (or of buffers set by hand).
 struct ArrowArrayView {
   const struct ArrowArray* array;
   int64_t offset;
   int64_t length;
-  /* -1 when unknown. */
+  // -1 when unknown.
   int64_t null_count;
   enum ArrowType storage_type;
   struct ArrowLayout layout;
@@ -408,50 +408,50 @@ struct ArrowArrayView {
   int64_t n_children;
   struct ArrowArrayView** children;
   struct ArrowArrayView* dictionary;
-  /* Unions: 256 bytes; [0,128) maps type id -> child index, [128,256) the reverse. */
+  // Unions: 256 bytes; [0,128) maps type id -> child index, [128,256) the reverse.
   int8_t* union_type_id_map;
   int32_t n_variadic_buffers;
   const void** variadic_buffers;
   int64_t* variadic_buffer_sizes;
 };
 
-/* What an ArrowArray built by this library keeps in private_data. Exposed so the
- * inline append functions can reach the buffers without a call. */
+// What an ArrowArray built by this library keeps in private_data. Exposed so the
+// inline append functions can reach the buffers without a call.
 struct ArrowArrayPrivateData {
   struct ArrowBitmap bitmap;
-  /* Buffers 1 and 2 of the layout. Binary and string views keep their views in
-   * buffers[0] and the variadic sizes (an int64 per variadic buffer, the last buffer
-   * exported) in buffers[1]. */
+  // Buffers 1 and 2 of the layout. Binary and string views keep their views in
+  // buffers[0] and the variadic sizes (an int64 per variadic buffer, the last buffer
+  // exported) in buffers[1].
   struct ArrowBuffer buffers[NANOARROW_MAX_FIXED_BUFFERS - 1];
-  /* The pointers handed out through ArrowArray.buffers. */
+  // The pointers handed out through ArrowArray.buffers.
   const void** buffer_data;
   enum ArrowType storage_type;
-  /* ArrowArrayAppendInt() without a test of the type: for storage that holds
-   * integers (integer types and the temporal types stored as integers) the element
-   * width in bytes and the values that fit, [min, max]; width 0 and an empty range
-   * (min > max) for every other type. */
+  // ArrowArrayAppendInt() without a test of the type: for storage that holds
+  // integers (integer types and the temporal types stored as integers) the element
+  // width in bytes and the values that fit, [min, max]; width 0 and an empty range
+  // (min > max) for every other type.
   int64_t append_int_width;
   int64_t append_int_min;
   int64_t append_int_max;
   struct ArrowLayout layout;
-  /* List views being built: where the next element's child elements start (the
-   * child's length when the previous element was finished). */
+  // List views being built: where the next element's child elements start (the
+  // child's length when the previous element was finished).
   int64_t list_view_offset;
-  /* Non-zero when union type ids equal child indices (fast path). */
+  // Non-zero when union type ids equal child indices (fast path).
   int8_t union_type_id_is_child_index;
-  /* Non-zero when the variadic sizes buffer was set by ArrowArraySetBuffer() and is
-   * exported as it is; otherwise finishing writes the variadic buffers' sizes. */
+  // Non-zero when the variadic sizes buffer was set by ArrowArraySetBuffer() and is
+  // exported as it is; otherwise finishing writes the variadic buffers' sizes.
   int8_t variadic_sizes_from_caller;
   int32_t n_variadic_buffers;
   struct ArrowBuffer* variadic_buffers;
 };
 
-/* ---- Values ---- */
+// ---- Values ----
 
-/* A decimal of 32, 64, 128 or 256 bits stored as 64-bit words in native order:
- * words[low_word_index] is the least significant word. n_words is bitwidth / 64,
- * which is 0 for decimal32: its value lives in words[0], sign-extended to 64 bits
- * (code that walks words should use n_words == 0 ? 1 : n_words). */
+// A decimal of 32, 64, 128 or 256 bits stored as 64-bit words in native order:
+// words[low_word_index] is the least significant word. n_words is bitwidth / 64,
+// which is 0 for decimal32: its value lives in words[0], sign-extended to 64 bits
+// (code that walks words should use n_words == 0 ? 1 : n_words).
 struct ArrowDecimal {
   uint64_t words[4];
   int32_t precision;
@@ -469,24 +469,24 @@ struct ArrowInterval {
   int64_t ns;
 };
 
-/* Iterator over serialized key/value metadata. */
+// Iterator over serialized key/value metadata.
 struct ArrowMetadataReader {
   const char* metadata;
   int64_t offset;
   int32_t remaining_keys;
 };
 
-/* A parsed view of an ArrowSchema's format string and metadata. */
+// A parsed view of an ArrowSchema's format string and metadata.
 struct ArrowSchemaView {
   const struct ArrowSchema* schema;
-  /* The logical type (e.g. TIMESTAMP, DICTIONARY, or EXTENSION's storage for extension
-   * types: see extension_name). */
+  // The logical type (e.g. TIMESTAMP, DICTIONARY, or EXTENSION's storage for extension
+  // types: see extension_name).
   enum ArrowType type;
-  /* The physical type of the buffers (e.g. INT64 for TIMESTAMP, index type for
-   * DICTIONARY). */
+  // The physical type of the buffers (e.g. INT64 for TIMESTAMP, index type for
+  // DICTIONARY).
   enum ArrowType storage_type;
   struct ArrowLayout layout;
-  /* Empty (data == NULL) unless ARROW:extension:name is present. */
+  // Empty (data == NULL) unless ARROW:extension:name is present.
   struct ArrowStringView extension_name;
   struct ArrowStringView extension_metadata;
   int32_t fixed_size;
@@ -494,10 +494,10 @@ struct ArrowSchemaView {
   int32_t decimal_precision;
   int32_t decimal_scale;
   enum ArrowTimeUnit time_unit;
-  /* Timestamps: points into the format string after "ts?:" ("" when there is no
-   * zone); NULL for other types. */
+  // Timestamps: points into the format string after "ts?:" ("" when there is no
+  // zone); NULL for other types.
   const char* timezone;
-  /* Points into the format string after "+ud:" or "+us:". */
+  // Points into the format string after "+ud:" or "+us:".
   const char* union_type_ids;
 };
 
@@ -505,4 +505,4 @@ struct ArrowSchemaView {
 }
 #endif
 
-#endif /* NANOARROW_TYPES_H_INCLUDED */
+#endif  // NANOARROW_TYPES_H_INCLUDED
