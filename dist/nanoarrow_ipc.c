@@ -860,6 +860,15 @@ ArrowErrorCode ArrowPrivateSchemaSetChildNames(
 #ifndef NANOARROW_COMMON_REFCOUNT_H_INCLUDED
 #define NANOARROW_COMMON_REFCOUNT_H_INCLUDED
 
+// Not every user of this header calls every function (the core bundle has no use
+// for ArrowRefIsUnique): clang warns about unused static inline functions of a .c
+// file, which the single-file bundle makes of this header.
+#if defined(__GNUC__) || defined(__clang__)
+#define NANOARROW_REF_MAYBE_UNUSED __attribute__((unused))
+#else
+#define NANOARROW_REF_MAYBE_UNUSED
+#endif
+
 #if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L && \
     !defined(__STDC_NO_ATOMICS__) && !defined(__cplusplus)
 #include <stdatomic.h>
@@ -872,7 +881,7 @@ static inline void ArrowRefAdd(ArrowRefCount* rc) {
 static inline int ArrowRefDropN(ArrowRefCount* rc, long n) {
   return atomic_fetch_sub_explicit(rc, n, memory_order_acq_rel) == n;
 }
-static inline int ArrowRefIsUnique(ArrowRefCount* rc) {
+NANOARROW_REF_MAYBE_UNUSED static inline int ArrowRefIsUnique(ArrowRefCount* rc) {
   return atomic_load_explicit(rc, memory_order_acquire) == 1;
 }
 #elif defined(__GNUC__) || defined(__clang__)
@@ -885,7 +894,7 @@ static inline void ArrowRefAdd(ArrowRefCount* rc) {
 static inline int ArrowRefDropN(ArrowRefCount* rc, long n) {
   return __atomic_fetch_sub(rc, n, __ATOMIC_ACQ_REL) == n;
 }
-static inline int ArrowRefIsUnique(ArrowRefCount* rc) {
+NANOARROW_REF_MAYBE_UNUSED static inline int ArrowRefIsUnique(ArrowRefCount* rc) {
   return __atomic_load_n(rc, __ATOMIC_ACQUIRE) == 1;
 }
 #else
@@ -894,7 +903,7 @@ typedef long ArrowRefCount;
 static inline void ArrowRefInitN(ArrowRefCount* rc, long n) { *rc = n; }
 static inline void ArrowRefAdd(ArrowRefCount* rc) { ++*rc; }
 static inline int ArrowRefDropN(ArrowRefCount* rc, long n) { return (*rc -= n) == 0; }
-static inline int ArrowRefIsUnique(ArrowRefCount* rc) { return *rc == 1; }
+NANOARROW_REF_MAYBE_UNUSED static inline int ArrowRefIsUnique(ArrowRefCount* rc) { return *rc == 1; }
 #endif
 
 // One reference.
