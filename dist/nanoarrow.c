@@ -6778,8 +6778,7 @@ ArrowErrorCode ArrowSharedArrayBuffer(struct ArrowSharedArray* shared, int64_t i
 // An internal array whose buffers with data are all shared, recursively.
 static int ArrowArrayIsShared(const struct ArrowArray* array) {
   int64_t i;
-  // Views are never made of shared buffers (ArrowArrayMoveShared refuses them).
-  if (!ArrowArrayIsInternal(array) || ArrowArrayIsInternalView(array)) return 0;
+  if (!ArrowArrayIsInternal(array)) return 0;
   for (i = 0; i < array->n_buffers; i++) {
     const struct ArrowBuffer* buffer = ArrowArrayBuffer((struct ArrowArray*)array, i);
     if (buffer->data != NULL && !ArrowIsSharedBuffer(buffer)) return 0;
@@ -6795,20 +6794,31 @@ static int ArrowArrayIsShared(const struct ArrowArray* array) {
 static ArrowErrorCode ArrowArrayInitLike(struct ArrowArray* dst, const struct ArrowArray* src) {
   enum ArrowType type = NANOARROW_TYPE_UNINITIALIZED;
   struct ArrowArrayPrivateData* dst_private;
-  if (src->n_buffers > NANOARROW_MAX_FIXED_BUFFERS || src->n_buffers < 0) {
+  int is_view = ArrowArrayIsInternalView(src);
+  // Only views built here have more buffers than the fixed ones, and at least
+  // their fixed ones and the sizes; a foreign array's buffers are taken as fixed.
+  if (src->n_buffers < 0 ||
+      (!is_view && src->n_buffers > NANOARROW_MAX_FIXED_BUFFERS) ||
+      (is_view && src->n_buffers < NANOARROW_BINARY_VIEW_FIXED_BUFFERS + 1)) {
     dst->release = NULL;
     return ENOTSUP;
   }
   if (ArrowArrayIsInternal(src)) {
     type = ((const struct ArrowArrayPrivateData*)src->private_data)->storage_type;
   }
-  // Their variadic buffers are not fixed buffers.
-  if (type == NANOARROW_TYPE_BINARY_VIEW || type == NANOARROW_TYPE_STRING_VIEW) {
-    dst->release = NULL;
-    return ENOTSUP;
-  }
   NANOARROW_RETURN_NOT_OK(ArrowArrayInitFromType(dst, type));
   dst_private = (struct ArrowArrayPrivateData*)dst->private_data;
+  if (is_view) {
+    // The variadic buffers, then their sizes: the sizes are taken (shared) as
+    // they are, not rewritten from the buffers when the array is finished.
+    ArrowErrorCode result = ArrowArrayAddVariadicBuffers(
+        dst, (int32_t)(src->n_buffers - NANOARROW_BINARY_VIEW_FIXED_BUFFERS - 1));
+    if (result != NANOARROW_OK) {
+      ArrowArrayRelease(dst);
+      return result;
+    }
+    dst_private->variadic_sizes_from_caller = 1;
+  }
   if (ArrowArrayIsInternal(src)) {
     dst_private->layout = ((const struct ArrowArrayPrivateData*)src->private_data)->layout;
   }
@@ -6915,7 +6925,12 @@ static ArrowErrorCode ArrowArrayCloneSharedInto(const struct ArrowArray* src,
   }
   for (i = 0; i < src->n_buffers && result == NANOARROW_OK; i++) {
     const struct ArrowBuffer* from = ArrowArrayBuffer((struct ArrowArray*)src, i);
-    if (from->data != NULL) result = ArrowSharedBufferClone(from, ArrowArrayBuffer(dst, i));
+    if (from->data != NULL) {
+      // (the variadic sizes of a view already hold room for the sizes: let it go)
+      struct ArrowBuffer* to = ArrowArrayBuffer(dst, i);
+      ArrowBufferReset(to);
+      result = ArrowSharedBufferClone(from, to);
+    }
   }
   if (result != NANOARROW_OK) {
     ArrowArrayRelease(dst);

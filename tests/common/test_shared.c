@@ -350,17 +350,57 @@ Test(shared_array, move_foreign_array) {
   cr_assert_eq(released, 1);
 }
 
-Test(shared_array, views_are_not_supported) {
+/* A string view array moves into shared buffers (views, each variadic buffer and
+ * the sizes) without a copy, and its clone reads the same values after the
+ * original is released. */
+Test(shared_array, move_and_clone_a_string_view_array) {
   struct ArrowArray array;
   struct ArrowArray shared;
+  struct ArrowArray clone;
+  const char* values[3] = {"short", "a string longer than twelve bytes",
+                           "another value longer than twelve"};
   cr_assert_eq(ArrowArrayInitFromType(&array, NANOARROW_TYPE_STRING_VIEW), NANOARROW_OK);
   cr_assert_eq(ArrowArrayStartAppending(&array), NANOARROW_OK);
-  cr_assert_eq(ArrowArrayAppendString(&array, ArrowCharView("a string longer than twelve")),
-               NANOARROW_OK);
+  for (int i = 0; i < 3; i++) {
+    cr_assert_eq(ArrowArrayAppendString(&array, ArrowCharView(values[i])), NANOARROW_OK);
+  }
+  cr_assert_eq(ArrowArrayAppendNull(&array, 1), NANOARROW_OK);
   cr_assert_eq(ArrowArrayFinishBuildingDefault(&array, NULL), NANOARROW_OK);
-  cr_assert_eq(ArrowArrayMoveShared(&array, &shared), ENOTSUP);
-  cr_assert_null(array.release, "released on failure");
-  cr_assert_null(shared.release);
+  int64_t n_buffers = array.n_buffers;
+  cr_assert_geq(n_buffers, 4);
+  const void* data_before[8];
+  for (int64_t i = 0; i < n_buffers && i < 8; i++) data_before[i] = array.buffers[i];
+
+  cr_assert_eq(ArrowArrayMoveShared(&array, &shared), NANOARROW_OK);
+  cr_assert_null(array.release);
+  cr_assert_eq(shared.n_buffers, n_buffers);
+  for (int64_t i = 0; i < n_buffers && i < 8; i++) {
+    cr_assert_eq(shared.buffers[i], data_before[i], "buffer %d moved, not copied", (int)i);
+    if (shared.buffers[i] != NULL) {
+      cr_assert(ArrowIsSharedBuffer(ArrowArrayBuffer(&shared, i)), "buffer %d", (int)i);
+    }
+  }
+
+  cr_assert_eq(ArrowArrayCloneShared(&shared, &clone), NANOARROW_OK);
+  ArrowArrayRelease(&shared);
+
+  struct ArrowArrayView view;
+  struct ArrowError error;
+  ArrowArrayViewInitFromType(&view, NANOARROW_TYPE_STRING_VIEW);
+  cr_assert_eq(ArrowArrayViewSetArray(&view, &clone, &error), NANOARROW_OK, "%s",
+               error.message);
+  cr_assert_eq(ArrowArrayViewValidate(&view, NANOARROW_VALIDATION_LEVEL_FULL, &error),
+               NANOARROW_OK, "%s", error.message);
+  for (int i = 0; i < 3; i++) {
+    struct ArrowStringView value = ArrowArrayViewGetStringUnsafe(&view, i);
+    cr_assert_eq(value.size_bytes, (int64_t)strlen(values[i]));
+    cr_assert_eq(memcmp(value.data, values[i], strlen(values[i])), 0);
+  }
+  cr_assert(ArrowArrayViewIsNull(&view, 3));
+  ArrowArrayViewReset(&view);
+  cr_assert_eq(ArrowArrayFinishBuildingDefault(&clone, &error), NANOARROW_OK, "%s",
+               error.message);
+  ArrowArrayRelease(&clone);
 }
 
 Test(shared_array, buffers_of_a_string_view_array) {
