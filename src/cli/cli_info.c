@@ -233,8 +233,15 @@ static ArrowErrorCode Walk(struct Info* info, const struct ArrowBuffer* data,
         case NANOARROW_IPC_MESSAGE_TYPE_DICTIONARY_BATCH: {
           struct DictionaryStats* stats;
           const struct ArrowArray* values;
-          int64_t id = decoder.dictionary->id;
-          int is_delta = decoder.dictionary->is_delta;
+          int64_t id;
+          int is_delta;
+          if (decoder.dictionary == NULL) {
+            ArrowErrorSet(error, "a DictionaryBatch without its header");
+            rc = EINVAL;
+            break;
+          }
+          id = decoder.dictionary->id;
+          is_delta = decoder.dictionary->is_delta;
           if (!have_schema) {
             ArrowErrorSet(error, "a DictionaryBatch before the Schema");
             rc = EINVAL;
@@ -327,12 +334,26 @@ static ArrowErrorCode WriteText(const struct Info* info, struct ArrowBuffer* out
   struct ArrowStringView key;
   struct ArrowStringView value;
   char type_text[256];
+  int name_width = 4;
+  int type_width = 4;
   int64_t c;
+  /* Columns as wide as their longest name and type, 40 at most. */
+  for (c = 0; c < info->schema.n_children; c++) {
+    const char* name = info->schema.children[c]->name;
+    int n = name != NULL ? (int)strlen(name) : 0;
+    TypeText(info->schema.children[c], type_text, sizeof(type_text));
+    if (n > name_width) name_width = n > 40 ? 40 : n;
+    n = (int)strlen(type_text);
+    if (n > type_width) type_width = n > 40 ? 40 : n;
+  }
   NANOARROW_RETURN_NOT_OK(Printf(out, "format: %s (%" PRId64 " bytes)\n",
                                  info->format == CLI_FORMAT_FILE ? "file" : "stream",
                                  info->n_bytes));
-  NANOARROW_RETURN_NOT_OK(Printf(out, "end-of-stream marker: %s\n",
-                                 info->has_marker ? "yes" : "no (the stream may be truncated)"));
+  NANOARROW_RETURN_NOT_OK(Printf(
+      out, "end-of-stream marker: %s\n",
+      info->has_marker ? "yes"
+      : info->format == CLI_FORMAT_FILE ? "no (optional before a file's footer)"
+                                        : "no (the stream may be truncated)"));
   if (info->format == CLI_FORMAT_FILE) {
     NANOARROW_RETURN_NOT_OK(Printf(out, "footer: %" PRId64 " record batches, %" PRId64
                                    " dictionary batches\n",
@@ -342,8 +363,8 @@ static ArrowErrorCode WriteText(const struct Info* info, struct ArrowBuffer* out
                                  info->n_batches, info->n_rows));
   NANOARROW_RETURN_NOT_OK(Printf(out, "compression: %s\n", CodecText(info->codecs)));
   NANOARROW_RETURN_NOT_OK(Printf(out, "columns: %" PRId64 "\n", info->schema.n_children));
-  NANOARROW_RETURN_NOT_OK(Printf(out, "  %-20s %-28s %12s %12s %6s\n", "name", "type",
-                                 "stored", "decoded", "ratio"));
+  NANOARROW_RETURN_NOT_OK(Printf(out, "  %-*s  %-*s %12s %12s %6s\n", name_width, "name",
+                                 type_width, "type", "stored", "decoded", "ratio"));
   for (c = 0; c < info->schema.n_children; c++) {
     const struct ArrowSchema* child = info->schema.children[c];
     char stored[32];
@@ -360,9 +381,9 @@ static ArrowErrorCode WriteText(const struct Info* info, struct ArrowBuffer* out
         snprintf(ratio, sizeof(ratio), "-");
       }
     }
-    NANOARROW_RETURN_NOT_OK(Printf(out, "  %-20s %-28s %12s %12" PRId64 " %6s\n",
-                                   child->name != NULL ? child->name : "", type_text, stored,
-                                   info->decoded[c], ratio));
+    NANOARROW_RETURN_NOT_OK(Printf(out, "  %-*s  %-*s %12s %12" PRId64 " %6s\n", name_width,
+                                   child->name != NULL ? child->name : "", type_width,
+                                   type_text, stored, info->decoded[c], ratio));
   }
   NANOARROW_RETURN_NOT_OK(Printf(out, "dictionaries: %" PRId64 "\n", info->n_dictionaries));
   for (c = 0; c < info->n_dictionaries; c++) {

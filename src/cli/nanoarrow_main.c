@@ -93,7 +93,7 @@ static const char* kCatUsage =
     "              columns yet)\n"
     "  --limit N   print at most N rows\n"
     "  --all       on a terminal, print every row (by default a terminal gets the\n"
-    "              first 20 rows of a table or JSON lines and a footer\n"
+    "              first 20 rows of a table, JSON lines or CSV and a footer\n"
     "              '... 999,980 more rows; --limit N or --all'; a pipe or a file\n"
     "              always gets every row)\n"
     "Table columns keep one width for the whole output: the widest of the header\n"
