@@ -62,7 +62,8 @@ void CliNamesReset(struct CliNames* names) {
 int64_t CliNamesFind(const struct CliNames* names, const char* name, int64_t n) {
   int64_t i;
   for (i = 0; i < names->n; i++) {
-    if ((int64_t)strlen(names->names[i]) == n && memcmp(names->names[i], name, (size_t)n) == 0) {
+    if ((int64_t)strlen(names->names[i]) == n &&
+        (n == 0 || memcmp(names->names[i], name, (size_t)n) == 0)) {
       return i;
     }
   }
@@ -80,7 +81,7 @@ ArrowErrorCode CliNamesAppend(struct CliNames* names, const char* name, int64_t 
   }
   copy = (char*)malloc((size_t)n + 1);
   if (copy == NULL) return ENOMEM;
-  memcpy(copy, name, (size_t)n);
+  if (n > 0) memcpy(copy, name, (size_t)n);
   copy[n] = '\0';
   names->names[names->n++] = copy;
   return NANOARROW_OK;

@@ -240,6 +240,20 @@ Test(cli_convert_text, json_lines_by_extension_or_from) {
   ExpectOut("a,b\n1,x\n");
 }
 
+Test(cli_convert_text, an_empty_column_name_is_kept) {
+  /* (Found by a fuzz run: the empty name was copied from a null pointer.) */
+  WriteText("empty_name.csv", "a,\n1,2\n");
+  cr_assert_eq(Run("cd '%s' && '%s' convert empty_name.csv e.arrows && '%s' cat e.arrows --format csv",
+                   g_dir, NANOARROW_CLI_PATH, NANOARROW_CLI_PATH),
+               0);
+  ExpectOut("a,\"\"\n1,2\n");
+  WriteText("empty_key.jsonl", "{\"\": 1}\n");
+  cr_assert_eq(Run("cd '%s' && '%s' convert empty_key.jsonl e.arrows && '%s' cat e.arrows --format jsonl",
+                   g_dir, NANOARROW_CLI_PATH, NANOARROW_CLI_PATH),
+               0);
+  ExpectOut("{\"\": 1}\n");
+}
+
 Test(cli_convert_text, option_errors_exit_2) {
   WriteText("t.csv", "a\n1\n");
   cr_assert_eq(Run("cd '%s' && '%s' convert t.csv x.arrows --schema 'a:int65'", g_dir, NANOARROW_CLI_PATH), 2);
