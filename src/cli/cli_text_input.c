@@ -100,15 +100,29 @@ enum CliTextFormat CliTextFormatFromPath(const char* path) {
 static const struct {
   const char* name;
   enum ArrowType type;
-} kTypeNames[] = {{"null", NANOARROW_TYPE_NA},       {"bool", NANOARROW_TYPE_BOOL},
-                  {"boolean", NANOARROW_TYPE_BOOL},  {"int8", NANOARROW_TYPE_INT8},
-                  {"int16", NANOARROW_TYPE_INT16},   {"int32", NANOARROW_TYPE_INT32},
-                  {"int64", NANOARROW_TYPE_INT64},   {"uint8", NANOARROW_TYPE_UINT8},
-                  {"uint16", NANOARROW_TYPE_UINT16}, {"uint32", NANOARROW_TYPE_UINT32},
-                  {"uint64", NANOARROW_TYPE_UINT64}, {"float32", NANOARROW_TYPE_FLOAT},
-                  {"float", NANOARROW_TYPE_FLOAT},   {"float64", NANOARROW_TYPE_DOUBLE},
-                  {"double", NANOARROW_TYPE_DOUBLE}, {"utf8", NANOARROW_TYPE_STRING},
-                  {"string", NANOARROW_TYPE_STRING}};
+  enum ArrowTimeUnit unit;
+} kTypeNames[] = {{"null", NANOARROW_TYPE_NA, NANOARROW_TIME_UNIT_SECOND},
+                  {"bool", NANOARROW_TYPE_BOOL, NANOARROW_TIME_UNIT_SECOND},
+                  {"boolean", NANOARROW_TYPE_BOOL, NANOARROW_TIME_UNIT_SECOND},
+                  {"int8", NANOARROW_TYPE_INT8, NANOARROW_TIME_UNIT_SECOND},
+                  {"int16", NANOARROW_TYPE_INT16, NANOARROW_TIME_UNIT_SECOND},
+                  {"int32", NANOARROW_TYPE_INT32, NANOARROW_TIME_UNIT_SECOND},
+                  {"int64", NANOARROW_TYPE_INT64, NANOARROW_TIME_UNIT_SECOND},
+                  {"uint8", NANOARROW_TYPE_UINT8, NANOARROW_TIME_UNIT_SECOND},
+                  {"uint16", NANOARROW_TYPE_UINT16, NANOARROW_TIME_UNIT_SECOND},
+                  {"uint32", NANOARROW_TYPE_UINT32, NANOARROW_TIME_UNIT_SECOND},
+                  {"uint64", NANOARROW_TYPE_UINT64, NANOARROW_TIME_UNIT_SECOND},
+                  {"float32", NANOARROW_TYPE_FLOAT, NANOARROW_TIME_UNIT_SECOND},
+                  {"float", NANOARROW_TYPE_FLOAT, NANOARROW_TIME_UNIT_SECOND},
+                  {"float64", NANOARROW_TYPE_DOUBLE, NANOARROW_TIME_UNIT_SECOND},
+                  {"double", NANOARROW_TYPE_DOUBLE, NANOARROW_TIME_UNIT_SECOND},
+                  {"utf8", NANOARROW_TYPE_STRING, NANOARROW_TIME_UNIT_SECOND},
+                  {"string", NANOARROW_TYPE_STRING, NANOARROW_TIME_UNIT_SECOND},
+                  {"date32", NANOARROW_TYPE_DATE32, NANOARROW_TIME_UNIT_SECOND},
+                  {"timestamp[s]", NANOARROW_TYPE_TIMESTAMP, NANOARROW_TIME_UNIT_SECOND},
+                  {"timestamp[ms]", NANOARROW_TYPE_TIMESTAMP, NANOARROW_TIME_UNIT_MILLI},
+                  {"timestamp[us]", NANOARROW_TYPE_TIMESTAMP, NANOARROW_TIME_UNIT_MICRO},
+                  {"timestamp[ns]", NANOARROW_TYPE_TIMESTAMP, NANOARROW_TIME_UNIT_NANO}};
 
 ArrowErrorCode CliParseSchemaSpec(const char* spec, struct ArrowSchema* out,
                                   struct ArrowError* error) {
@@ -138,7 +152,7 @@ ArrowErrorCode CliParseSchemaSpec(const char* spec, struct ArrowSchema* out,
       size_t type_n = n - (size_t)(colon + 1 - p);
       if (strlen(kTypeNames[k].name) == type_n &&
           strncmp(colon + 1, kTypeNames[k].name, type_n) == 0) {
-        int32_t type = (int32_t)kTypeNames[k].type;
+        int32_t type = (int32_t)k;
         rc = ArrowBufferAppend(&types, &type, sizeof(type));
         found = 1;
         break;
@@ -147,7 +161,8 @@ ArrowErrorCode CliParseSchemaSpec(const char* spec, struct ArrowSchema* out,
     if (!found) {
       ArrowErrorSet(error,
                     "--schema: unknown type '%.*s' (types: bool, int8, int16, int32, int64, "
-                    "uint8, uint16, uint32, uint64, float32, float64, utf8, null)",
+                    "uint8, uint16, uint32, uint64, float32, float64, utf8, date32, "
+                    "timestamp[s|ms|us|ns], null)",
                     (int)(n - (size_t)(colon + 1 - p) > 100 ? 100 : n - (size_t)(colon + 1 - p)),
                     colon + 1);
       rc = EINVAL;
@@ -161,7 +176,13 @@ ArrowErrorCode CliParseSchemaSpec(const char* spec, struct ArrowSchema* out,
     ArrowSchemaInit(out);
     rc = ArrowSchemaSetTypeStruct(out, names.n);
     for (i = 0; rc == NANOARROW_OK && i < names.n; i++) {
-      rc = ArrowSchemaSetType(out->children[i], (enum ArrowType)((int32_t*)types.data)[i]);
+      int32_t k = ((int32_t*)types.data)[i];
+      if (kTypeNames[k].type == NANOARROW_TYPE_TIMESTAMP) {
+        rc = ArrowSchemaSetTypeDateTime(out->children[i], NANOARROW_TYPE_TIMESTAMP,
+                                        kTypeNames[k].unit, NULL);
+      } else {
+        rc = ArrowSchemaSetType(out->children[i], kTypeNames[k].type);
+      }
       if (rc == NANOARROW_OK) rc = ArrowSchemaSetName(out->children[i], names.names[i]);
     }
     if (rc != NANOARROW_OK) {
@@ -256,6 +277,103 @@ static int IsUtf8(const unsigned char* data, int64_t n) {
     if (code < min || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) return 0;
     i += extra + 1;
   }
+  return 1;
+}
+
+/* Days from 1970-01-01 to the proleptic Gregorian date y-m-d (the civil-from-days
+ * arithmetic on 400-year eras of 146097 days, with years starting in March). */
+static int64_t DaysFromCivil(int64_t y, int64_t m, int64_t d) {
+  int64_t era;
+  int64_t year_of_era;
+  int64_t day_of_year;
+  int64_t day_of_era;
+  y -= m <= 2;
+  era = (y >= 0 ? y : y - 399) / 400;
+  year_of_era = y - era * 400;
+  day_of_year = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
+  day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
+  return era * 146097 + day_of_era - 719468;
+}
+
+/* n decimal digits at *p (advanced past them). */
+static int Digits(const char** p, int n, int64_t* out) {
+  int i;
+  *out = 0;
+  for (i = 0; i < n; i++) {
+    if ((*p)[i] < '0' || (*p)[i] > '9') return 0;
+    *out = *out * 10 + ((*p)[i] - '0');
+  }
+  *p += n;
+  return 1;
+}
+
+/* "YYYY-MM-DD" with, unless date_only, an optional "THH:MM[:SS[.fraction]]"
+ * ('T' or a space) and an optional 'Z', as days (date_only) or as a count of unit
+ * since the epoch. 0 when malformed, out of range or more precise than unit. */
+static int ParseIso8601(const char* text, int date_only, enum ArrowTimeUnit unit,
+                        int64_t* out) {
+  static const int kMonthDays[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  static const int64_t kPerSecond[] = {1, 1000, 1000000, 1000000000};
+  const char* p = text;
+  int64_t year, month, day, hour = 0, minute = 0, second = 0, nanos = 0;
+  int64_t days;
+  int64_t seconds;
+  int64_t per_second = kPerSecond[unit];
+  int leap;
+  if (!Digits(&p, 4, &year) || *p++ != '-' || !Digits(&p, 2, &month) || *p++ != '-' ||
+      !Digits(&p, 2, &day)) {
+    return 0;
+  }
+  leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+  if (month < 1 || month > 12 || day < 1 || day > kMonthDays[month - 1] ||
+      (month == 2 && day == 29 && !leap)) {
+    return 0;
+  }
+  days = DaysFromCivil(year, month, day);
+  if (date_only) {
+    *out = days;
+    return *p == '\0';
+  }
+  if (*p == 'T' || *p == ' ') {
+    p++;
+    if (!Digits(&p, 2, &hour) || *p++ != ':' || !Digits(&p, 2, &minute)) return 0;
+    if (*p == ':') {
+      p++;
+      if (!Digits(&p, 2, &second)) return 0;
+      if (*p == '.') {
+        int64_t scale = 100000000;
+        p++;
+        if (*p < '0' || *p > '9') return 0;
+        for (; *p >= '0' && *p <= '9'; p++) {
+          if (scale == 0) return 0;
+          nanos += (*p - '0') * scale;
+          scale /= 10;
+        }
+      }
+    }
+    if (hour > 23 || minute > 59 || second > 59) return 0;
+  }
+  if (*p == 'Z') p++;
+  if (*p != '\0') return 0;
+  if (nanos % (1000000000 / per_second) != 0) return 0;
+  seconds = days * 86400 + hour * 3600 + minute * 60 + second;
+  nanos /= 1000000000 / per_second;
+  /* Years 0000-9999 are within int64 seconds; finer units may not be. Before
+   * 1970 with a fraction, the value is (seconds + 1) units less (1 - fraction). */
+  if (seconds < 0 && nanos > 0) {
+    seconds += 1;
+    nanos -= per_second;
+  }
+  if (nanos >= 0) {
+    /* (nanos is 0 when seconds < 0.) Division truncates toward 0: a ceiling below 0. */
+    if (seconds >= 0 ? seconds > (INT64_MAX - nanos) / per_second
+                     : seconds < INT64_MIN / per_second) {
+      return 0;
+    }
+  } else if (seconds < (INT64_MIN - nanos) / per_second) {
+    return 0;
+  }
+  *out = seconds * per_second + nanos;
   return 1;
 }
 
@@ -387,6 +505,19 @@ static ArrowErrorCode AppendCell(struct Reader* reader, struct ArrowArray* colum
         ok = 0;
       }
       rc = ok ? ArrowArrayAppendDouble(column, value) : EINVAL;
+      break;
+    }
+    case NANOARROW_TYPE_DATE32:
+    case NANOARROW_TYPE_TIMESTAMP: {
+      /* The integer storage (what cat prints), or ISO 8601 text. */
+      int64_t value = 0;
+      ok = (cell->kind == CLI_CELL_TEXT || cell->kind == CLI_CELL_STRING ||
+            cell->kind == CLI_CELL_INT) &&
+           (ParseInt64(text, &value) ||
+            (cell->kind != CLI_CELL_INT &&
+             ParseIso8601(text, view.type == NANOARROW_TYPE_DATE32, view.time_unit, &value)));
+      rc = ok ? ArrowArrayAppendInt(column, value) : EINVAL;
+      if (rc != NANOARROW_OK) ok = 0;
       break;
     }
     default:

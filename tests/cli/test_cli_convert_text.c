@@ -240,6 +240,46 @@ Test(cli_convert_text, json_lines_by_extension_or_from) {
   ExpectOut("a,b\n1,x\n");
 }
 
+Test(cli_convert_text, timestamps_and_dates_given_with_schema) {
+  WriteText("ts.csv",
+            "t,d\n"
+            "2024-02-29T12:34:56.789Z,2024-02-29\n"
+            "1969-12-31 23:59:59.5,1969-12-31\n"
+            "1700000000000,0\n"
+            ",\n");
+  cr_assert_eq(Run("cd '%s' && '%s' convert ts.csv ts.arrows --schema 't:timestamp[ms],d:date32' && "
+                   "'%s' schema ts.arrows && '%s' cat ts.arrows --format csv",
+                   g_dir, NANOARROW_CLI_PATH, NANOARROW_CLI_PATH, NANOARROW_CLI_PATH),
+               0);
+  /* cat prints the integer storage, which converts back the same. */
+  ExpectOut("t: timestamp('ms')\nd: date32\n"
+            "t,d\n1709210096789,19782\n-500,-1\n1700000000000,0\n,\n");
+  cr_assert_eq(Run("cd '%s' && '%s' cat ts.arrows --format csv > ts2.csv && "
+                   "'%s' convert ts2.csv ts2.arrows --schema 't:timestamp[ms],d:date32' && "
+                   "'%s' cat ts2.arrows --format csv | cmp - ts2.csv",
+                   g_dir, NANOARROW_CLI_PATH, NANOARROW_CLI_PATH, NANOARROW_CLI_PATH),
+               0);
+  /* The nanosecond range is int64's, to the last nanosecond. */
+  WriteText("ns.csv", "t\n2262-04-11T23:47:16.854775807\n1677-09-21T00:12:43.145224192\n");
+  cr_assert_eq(Run("cd '%s' && '%s' convert ns.csv ns.arrows --schema t:timestamp[ns] && "
+                   "'%s' cat ns.arrows --format csv",
+                   g_dir, NANOARROW_CLI_PATH, NANOARROW_CLI_PATH),
+               0);
+  ExpectOut("t\n9223372036854775807\n-9223372036854775808\n");
+  WriteText("past.csv", "t\n1677-09-21T00:12:43.145224191\n");
+  cr_assert_eq(Run("cd '%s' && '%s' convert past.csv x.arrows --schema t:timestamp[ns]", g_dir,
+                   NANOARROW_CLI_PATH),
+               1);
+  ExpectStderrLine("line 2, column 't': '1677-09-21T00:12:43.145224191' is not a valid timestamp");
+  /* Not a date; finer than the unit. */
+  WriteText("feb.csv", "t\n2023-02-29\n");
+  cr_assert_eq(Run("cd '%s' && '%s' convert feb.csv x.arrows --schema t:date32", g_dir, NANOARROW_CLI_PATH), 1);
+  ExpectStderrLine("'2023-02-29' is not a valid date32");
+  WriteText("fine.csv", "t\n2023-01-01T00:00:00.0001\n");
+  cr_assert_eq(Run("cd '%s' && '%s' convert fine.csv x.arrows --schema t:timestamp[ms]", g_dir, NANOARROW_CLI_PATH), 1);
+  ExpectStderrLine("is not a valid timestamp('ms')");
+}
+
 Test(cli_convert_text, an_empty_column_name_is_kept) {
   /* (Found by a fuzz run: the empty name was copied from a null pointer.) */
   WriteText("empty_name.csv", "a,\n1,2\n");
