@@ -18,33 +18,49 @@ static ArrowErrorCode Put(struct ArrowBuffer* out, const char* text) {
 
 /* ---- Schema tree ---- */
 
+/* "# metadata key = value" lines (values cut at 200 bytes), indented; a field's
+ * ARROW:extension:name is left out (the type names the extension). */
+static ArrowErrorCode PutMetadata(struct ArrowBuffer* out, const char* metadata, int depth,
+                                  int is_field) {
+  struct ArrowMetadataReader reader;
+  struct ArrowStringView key;
+  struct ArrowStringView value;
+  if (metadata == NULL) return NANOARROW_OK;
+  NANOARROW_RETURN_NOT_OK(ArrowMetadataReaderInit(&reader, metadata));
+  while (reader.remaining_keys > 0) {
+    NANOARROW_RETURN_NOT_OK(ArrowMetadataReaderRead(&reader, &key, &value));
+    if (is_field && key.size_bytes == 20 && memcmp(key.data, "ARROW:extension:name", 20) == 0) {
+      continue;
+    }
+    NANOARROW_RETURN_NOT_OK(ArrowBufferAppendFill(out, ' ', 2 * (int64_t)depth));
+    NANOARROW_RETURN_NOT_OK(Put(out, "# metadata "));
+    NANOARROW_RETURN_NOT_OK(ArrowBufferAppend(out, key.data, key.size_bytes));
+    NANOARROW_RETURN_NOT_OK(Put(out, " = "));
+    NANOARROW_RETURN_NOT_OK(
+        ArrowBufferAppend(out, value.data, value.size_bytes > 200 ? 200 : value.size_bytes));
+    NANOARROW_RETURN_NOT_OK(Put(out, "\n"));
+  }
+  return NANOARROW_OK;
+}
+
 static ArrowErrorCode PutSchemaLine(struct ArrowBuffer* out, const struct ArrowSchema* schema,
                                     int depth) {
   char type_text[512];
-  struct ArrowSchemaView view;
-  struct ArrowError error;
   int64_t i;
 
   if (depth > NANOARROW_MAX_NESTING_DEPTH) return EINVAL;
   NANOARROW_RETURN_NOT_OK(ArrowBufferAppendFill(out, ' ', 2 * (int64_t)depth));
   NANOARROW_RETURN_NOT_OK(Put(out, schema->name != NULL ? schema->name : ""));
   NANOARROW_RETURN_NOT_OK(Put(out, ": "));
-  ArrowSchemaToString(schema, type_text, sizeof(type_text), 0);
+  /* A dictionary shows its value type ("dictionary(int8)<string>"); an
+   * extension type is named by ArrowSchemaToString ("name{storage}"), once. */
+  ArrowSchemaToString(schema, type_text, sizeof(type_text), schema->dictionary != NULL);
   NANOARROW_RETURN_NOT_OK(Put(out, type_text));
   if (!(schema->flags & ARROW_FLAG_NULLABLE)) NANOARROW_RETURN_NOT_OK(Put(out, " not null"));
-  if (ArrowSchemaViewInit(&view, schema, &error) == NANOARROW_OK &&
-      view.extension_name.data != NULL) {
-    NANOARROW_RETURN_NOT_OK(Put(out, " <extension "));
-    NANOARROW_RETURN_NOT_OK(
-        ArrowBufferAppend(out, view.extension_name.data, view.extension_name.size_bytes));
-    NANOARROW_RETURN_NOT_OK(Put(out, ">"));
-  }
   NANOARROW_RETURN_NOT_OK(Put(out, "\n"));
-  {
-    const struct ArrowSchema* parent = schema->dictionary != NULL ? schema->dictionary : schema;
-    for (i = 0; i < parent->n_children; i++) {
-      NANOARROW_RETURN_NOT_OK(PutSchemaLine(out, parent->children[i], depth + 1));
-    }
+  NANOARROW_RETURN_NOT_OK(PutMetadata(out, schema->metadata, depth + 1, 1));
+  for (i = 0; schema->dictionary == NULL && i < schema->n_children; i++) {
+    NANOARROW_RETURN_NOT_OK(PutSchemaLine(out, schema->children[i], depth + 1));
   }
   return NANOARROW_OK;
 }
@@ -54,21 +70,7 @@ ArrowErrorCode CliFormatSchema(const struct ArrowSchema* schema, struct ArrowBuf
   for (i = 0; i < schema->n_children; i++) {
     NANOARROW_RETURN_NOT_OK(PutSchemaLine(out, schema->children[i], 0));
   }
-  if (schema->metadata != NULL) {
-    struct ArrowMetadataReader reader;
-    struct ArrowStringView key;
-    struct ArrowStringView value;
-    NANOARROW_RETURN_NOT_OK(ArrowMetadataReaderInit(&reader, schema->metadata));
-    while (reader.remaining_keys > 0) {
-      NANOARROW_RETURN_NOT_OK(ArrowMetadataReaderRead(&reader, &key, &value));
-      NANOARROW_RETURN_NOT_OK(Put(out, "# metadata "));
-      NANOARROW_RETURN_NOT_OK(ArrowBufferAppend(out, key.data, key.size_bytes));
-      NANOARROW_RETURN_NOT_OK(Put(out, " = "));
-      NANOARROW_RETURN_NOT_OK(
-          ArrowBufferAppend(out, value.data, value.size_bytes > 200 ? 200 : value.size_bytes));
-      NANOARROW_RETURN_NOT_OK(Put(out, "\n"));
-    }
-  }
+  NANOARROW_RETURN_NOT_OK(PutMetadata(out, schema->metadata, 0, 0));
   return NANOARROW_OK;
 }
 

@@ -1,6 +1,6 @@
-/* The `nanoarrow` command-line tool: schema, cat, validate, convert, and the modes
- * Arrow's integration harness (archery) drives. Errors are one line on stderr with
- * exit status 1; usage errors exit with 2. Output is whole or an error: stdout is
+/* The `nanoarrow` command-line tool: info, schema, cat, validate, convert, and the
+ * modes Arrow's integration harness (archery) drives. Errors are one line on stderr
+ * with exit status 1; usage errors exit with 2. Output is whole or an error: stdout is
  * checked before exit, and a closed pipe is an error except for schema and cat. */
 
 #define _POSIX_C_SOURCE 200809L
@@ -20,6 +20,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_format.h"
+#include "cli/cli_tools.h"
 
 #define EXIT_USAGE 2
 
@@ -27,13 +28,18 @@ static const char* kUsage =
     "usage: nanoarrow COMMAND [ARGS]\n"
     "\n"
     "Commands:\n"
+    "  info FILE [--format text|json]\n"
+    "                              what an IPC stream or file holds: batches, rows,\n"
+    "                              bytes per column, compression, dictionaries\n"
     "  schema FILE                 print the schema, one field per line\n"
-    "  cat FILE [--format table|jsonl|json] [--limit N | --all]\n"
-    "                              print the data (a 20-row table preview on a\n"
+    "  cat FILE [--format table|jsonl|csv|json] [--limit N | --all] [--offset N]\n"
+    "           [--columns a,b]    print the data (a 20-row table preview on a\n"
     "                              terminal, else every row as JSON lines)\n"
     "  validate FILE [--strict]    validate every batch fully (exit 1 when invalid)\n"
     "  convert IN OUT [--to stream|file|json] [--compression lz4|zstd [--level N]]\n"
-    "                              convert between IPC stream, IPC file and JSON\n"
+    "          [--from csv|jsonl] [--schema 'a:int64,b:utf8']\n"
+    "                              convert between IPC stream, IPC file and JSON,\n"
+    "                              or from CSV / JSON Lines into Arrow\n"
     "  integration --arrow=PATH --json=PATH --mode=ARROW_TO_JSON|JSON_TO_ARROW|VALIDATE\n"
     "                              Arrow integration harness (archery) mode\n"
     "  stream-to-file              IPC stream on stdin to IPC file on stdout\n"
@@ -43,20 +49,51 @@ static const char* kUsage =
     "'-' is standard input/output. Output is whole or the command fails: a write\n"
     "error (a full disk, /dev/full) exits 1 with the reason. A closed pipe ends the\n"
     "output of schema and cat quietly (exit 0); for other commands it is an error.\n"
-    "`nanoarrow COMMAND --help` describes a command.\n";
+    "`nanoarrow COMMAND --help` describes a command.\n"
+    "\n"
+    "Exit status: 0 success; 1 failure (unreadable or invalid input, a failed\n"
+    "write), with one line 'nanoarrow COMMAND: what went wrong' on stderr; 2 usage\n"
+    "error (unknown command or option, missing or bad argument), with the message\n"
+    "and the command's synopsis on stderr.\n";
+
+static const char* kInfoUsage =
+    "usage: nanoarrow info FILE [--format text|json]\n"
+    "Summarizes an IPC stream or file: its format and size, whether the stream\n"
+    "ends with its end-of-stream marker (and, for a file, the footer's counts), the\n"
+    "number of batches and rows, the compression codec (none, lz4, zstd or mixed),\n"
+    "each column's name, type, bytes stored (as in the file, compressed when the\n"
+    "body is) and decoded, and their ratio (decoded / stored), the dictionaries\n"
+    "(per id: batches, deltas, values, bytes stored) and the schema metadata.\n"
+    "  --format json   one JSON object, for scripts, with the keys format, bytes,\n"
+    "                  end_of_stream_marker, batches, rows, compression, columns\n"
+    "                  (name, type, nullable, stored_bytes, decoded_bytes, ratio),\n"
+    "                  dictionaries (id, batches, deltas, values, stored_bytes),\n"
+    "                  metadata (key: value) and footer (record_batches,\n"
+    "                  dictionary_batches; null for a stream)\n";
 
 static const char* kSchemaUsage =
     "usage: nanoarrow schema FILE\n"
-    "Prints each field as 'name: type' (' not null' when not nullable), nested\n"
-    "fields indented, then the schema's metadata.\n";
+    "Prints each field as 'name: type' (' not null' when not nullable), its\n"
+    "metadata as '# metadata key = value' lines and its children indented below\n"
+    "it, then the schema's metadata. A dictionary shows its index and value types\n"
+    "(dictionary(int8)<string>); an extension type is shown as name{storage}.\n";
 static const char* kCatUsage =
-    "usage: nanoarrow cat FILE [--format table|jsonl|json] [--limit N | --all]\n"
+    "usage: nanoarrow cat FILE [--format table|jsonl|csv|json] [--limit N | --all]\n"
+    "                         [--offset N] [--columns a,b]\n"
     "Prints the rows: an aligned table (default on a terminal), JSON lines (default\n"
-    "otherwise) or an Arrow integration JSON document. Rows are written as they are\n"
-    "read, in bounded memory whatever their number.\n"
+    "otherwise), CSV or an Arrow integration JSON document. Rows are written as they\n"
+    "are read, in bounded memory whatever their number.\n"
+    "  --format csv  RFC 4180 with a header line: fields holding a comma, a quote,\n"
+    "              CR or LF are quoted (quotes doubled); a null is an empty field,\n"
+    "              an empty string \"\"; nested values are JSON text; numbers read\n"
+    "              back exactly (floats as the shortest text that does)\n"
+    "  --offset N  skip the first N rows\n"
+    "  --columns a,b  print these top-level columns, in this order (the batches\n"
+    "              are still read and decoded whole: the reader cannot skip\n"
+    "              columns yet)\n"
     "  --limit N   print at most N rows\n"
     "  --all       on a terminal, print every row (by default a terminal gets the\n"
-    "              first 20 rows of a table or JSON lines and a footer\n"
+    "              first 20 rows of a table, JSON lines or CSV and a footer\n"
     "              '... 999,980 more rows; --limit N or --all'; a pipe or a file\n"
     "              always gets every row)\n"
     "Table columns keep one width for the whole output: the widest of the header\n"
@@ -73,16 +110,33 @@ static const char* kValidateUsage =
 static const char* kConvertUsage =
     "usage: nanoarrow convert IN OUT [--to stream|file|json]\n"
     "                         [--compression lz4|zstd [--level N]]\n"
-    "Converts between IPC stream, IPC file and integration JSON. The output format\n"
-    "defaults from OUT's extension (.arrow/.arrow_file/.feather: file, .json: json,\n"
-    "otherwise stream). --compression compresses IPC bodies, at the codec's level N\n"
-    "with --level (zstd: up to 22, negative for faster; lz4: up to 12, negative\n"
-    "for faster; 0, the default, is the codec's own default); compressed bodies have\n"
-    "their buffers aligned to 64 bytes, as Arrow C++ and arrow-rs write them. OUT is\n"
-    "written whole\n"
-    "or not at all: the output goes to a temporary file beside OUT, renamed over it\n"
-    "once complete and removed on failure ('-': standard output, written once the\n"
-    "conversion has succeeded).\n";
+    "                         [--from csv|jsonl] [--schema NAME:TYPE,...]\n"
+    "Converts between IPC stream, IPC file and integration JSON, or from CSV or\n"
+    "JSON Lines (IN ending in .csv, .jsonl or .ndjson, or --from) into Arrow.\n"
+    "CSV: RFC 4180 with a header line naming the columns; an unquoted empty field\n"
+    "is a null, \"\" an empty string. JSON Lines: one object per line, its keys the\n"
+    "columns (absent keys and null are nulls; arrays and objects become JSON text\n"
+    "in a utf8 column). Types are inferred from the first 1000 rows: int64 when\n"
+    "every value is an integer, float64 when a number, bool for true/false, utf8\n"
+    "otherwise or when all are null. --schema gives them instead, as\n"
+    "'name:type,name:type' in column order (CSV: one per header field; JSON Lines:\n"
+    "the keys), types bool, int8, int16, int32, int64, uint8, uint16, uint32,\n"
+    "uint64, float32, float64, utf8, null (aliases boolean, float, double, string),\n"
+    "date32 and timestamp[s|ms|us|ns] (no time zone), which read their integer\n"
+    "storage (what cat prints) or ISO 8601 text: YYYY-MM-DD, for timestamps\n"
+    "optionally followed by THH:MM[:SS[.fraction]] ('T' or a space) and Z.\n"
+    "Rows are read 65536 to a batch, one batch in memory at a time; a value that\n"
+    "does not fit its column's type fails with its line. `cat --format csv` output\n"
+    "converts back to the same values (int64, float64, bool, utf8 and nulls).\n"
+    "The output format defaults from OUT's extension (.arrow/.arrow_file/.feather:\n"
+    "file, .json: json, otherwise stream). --compression compresses IPC bodies, at\n"
+    "the codec's level N with --level (zstd: up to 22, negative for faster; lz4:\n"
+    "up to 12, negative for faster; 0, the default, is the codec's own default);\n"
+    "compressed bodies have their buffers aligned to 64 bytes, as Arrow C++ and\n"
+    "arrow-rs write them.\n"
+    "OUT is written whole or not at all: the output goes to a temporary file beside\n"
+    "OUT, renamed over it once complete and removed on failure ('-': standard\n"
+    "output, written once the conversion has succeeded).\n";
 static const char* kIntegrationUsage =
     "usage: nanoarrow integration --arrow=PATH --json=PATH --mode=MODE\n"
     "MODE is ARROW_TO_JSON, JSON_TO_ARROW (writes an IPC file) or VALIDATE (exit 1\n"
@@ -255,6 +309,43 @@ static int OptionValue(int argc, char** argv, int* i, const char* name,
   return 0;
 }
 
+/* ---- info ---- */
+
+static int CommandInfo(int argc, char** argv) {
+  const char* path;
+  int n_paths;
+  const char* format = NULL;
+  const struct Option options[] = {{"--format", 1, &format, NULL}, {NULL, 0, NULL, NULL}};
+  struct ArrowBuffer data;
+  struct ArrowBuffer out;
+  struct ArrowError error;
+  int status;
+  int rc;
+
+  g_epipe_is_quiet = 1;
+  if (WantsHelp(argc, argv)) return printf("%s", kInfoUsage) < 0;
+  status = ParseArgs("info", kInfoUsage, argc, argv, options, &path, 1, &n_paths);
+  if (status >= 0) return status;
+  if (n_paths != 1) return UsageError("info", kInfoUsage, "expected one FILE");
+  if (format != NULL && strcmp(format, "text") != 0 && strcmp(format, "json") != 0) {
+    return UsageError("info", kInfoUsage, "--format must be text or json");
+  }
+  error.message[0] = '\0';
+  if (ArrowTestingReadFile(path, CLI_MAX_INPUT_BYTES, &data, &error) != NANOARROW_OK) {
+    return Fail("info", error.message);
+  }
+  ArrowBufferInit(&out);
+  rc = CliInfo(&data, format != NULL && strcmp(format, "json") == 0, &out, &error);
+  ArrowBufferReset(&data);
+  status = rc == NANOARROW_OK ? EXIT_SUCCESS : Fail("info", error.message);
+  if (rc == NANOARROW_OK) {
+    rc = WriteAll(&out);
+    if (rc != 0 && rc != EPIPE) status = FailWrite("info", rc);
+  }
+  ArrowBufferReset(&out);
+  return status;
+}
+
 /* ---- schema ---- */
 
 static int CommandSchema(int argc, char** argv) {
@@ -393,11 +484,17 @@ static int CommandCat(int argc, char** argv) {
   int n_positional;
   const char* format = NULL;
   const char* limit_text = NULL;
+  const char* offset_text = NULL;
+  const char* columns = NULL;
   int all = 0;
   const struct Option options[] = {{"--format", 1, &format, NULL},
                                    {"--limit", 1, &limit_text, NULL},
                                    {"--all", 0, NULL, &all},
+                                   {"--offset", 1, &offset_text, NULL},
+                                   {"--columns", 1, &columns, NULL},
                                    {NULL, 0, NULL, NULL}};
+  int64_t offset = 0;
+  int is_csv;
   int terminal = isatty(STDOUT_FILENO);
   int preview;
   int is_table;
@@ -422,8 +519,19 @@ static int CommandCat(int argc, char** argv) {
   if (n_positional != 1) return UsageError("cat", kCatUsage, "expected one FILE");
   if (format == NULL) format = terminal ? "table" : "jsonl";
   if (strcmp(format, "table") != 0 && strcmp(format, "jsonl") != 0 &&
-      strcmp(format, "json") != 0) {
-    return UsageError("cat", kCatUsage, "--format must be table, jsonl or json");
+      strcmp(format, "json") != 0 && strcmp(format, "csv") != 0) {
+    return UsageError("cat", kCatUsage, "--format must be table, jsonl, csv or json");
+  }
+  if (offset_text != NULL) {
+    char* end;
+    errno = 0;
+    offset = strtoll(offset_text, &end, 10);
+    if (errno != 0 || *end != '\0' || end == offset_text || offset < 0) {
+      return UsageError("cat", kCatUsage, "--offset must be a non-negative integer");
+    }
+  }
+  if (columns != NULL && columns[0] == '\0') {
+    return UsageError("cat", kCatUsage, "--columns needs at least one column name");
   }
   if (limit_text != NULL) {
     char* end;
@@ -438,11 +546,19 @@ static int CommandCat(int argc, char** argv) {
   preview = terminal && !all && limit_text == NULL && strcmp(format, "json") != 0;
   if (preview) limit = CAT_PREVIEW_ROWS;
   is_table = strcmp(format, "table") == 0;
+  is_csv = strcmp(format, "csv") == 0;
 
   error.message[0] = '\0';
   if (CliOpenInput(positional[0], CLI_FORMAT_UNKNOWN, &stream, NULL, &error) !=
       NANOARROW_OK) {
     return Fail("cat", error.message);
+  }
+  if (offset > 0 || columns != NULL) {
+    struct ArrowArrayStream selected;
+    if (CliSelectStream(&stream, offset, columns, &selected, &error) != NANOARROW_OK) {
+      return Fail("cat", error.message);
+    }
+    ArrowArrayStreamMove(&selected, &stream);
   }
   if (strcmp(format, "json") == 0) return CatJson(&stream, limit);
 
@@ -461,6 +577,7 @@ static int CommandCat(int argc, char** argv) {
     rc = CliTableInit(&table, &schema, preview ? limit : CLI_TABLE_SAMPLE_ROWS);
     if (rc != NANOARROW_OK) snprintf(error.message, sizeof(error.message), "%s", strerror(rc));
   }
+  if (rc == NANOARROW_OK && is_csv) rc = CliFormatCsvHeader(&schema, &sink);
   while (rc == NANOARROW_OK && (n_written < limit || preview)) {
     struct ArrowArray array;
     rc = stream.get_next(&stream, &array);
@@ -475,6 +592,7 @@ static int CommandCat(int argc, char** argv) {
       rc = ArrowArrayViewSetArray(&view, &array, &error);
       if (rc == NANOARROW_OK) {
         rc = is_table ? CliTableAppend(&table, &view, 0, n_rows, &sink)
+             : is_csv ? CliFormatCsvRows(&schema, &view, 0, n_rows, &sink)
                       : CliFormatJsonLines(&schema, &view, 0, n_rows, &sink);
         if (rc != NANOARROW_OK && sink.write_errno == 0) {
           snprintf(error.message, sizeof(error.message), "batch %" PRId64 ": cannot format (%s)",
@@ -590,10 +708,16 @@ static int CommandConvert(int argc, char** argv) {
   const char* to_text = NULL;
   const char* compression_text = NULL;
   const char* level_text = NULL;
+  const char* from_text = NULL;
+  const char* schema_text = NULL;
   const struct Option options[] = {{"--to", 1, &to_text, NULL},
                                    {"--compression", 1, &compression_text, NULL},
                                    {"--level", 1, &level_text, NULL},
+                                   {"--from", 1, &from_text, NULL},
+                                   {"--schema", 1, &schema_text, NULL},
                                    {NULL, 0, NULL, NULL}};
+  enum CliTextFormat from = (enum CliTextFormat)0;
+  struct ArrowSchema text_schema;
   enum CliFormat to = CLI_FORMAT_UNKNOWN;
   enum ArrowIpcCompressionType compression = NANOARROW_IPC_COMPRESSION_TYPE_NONE;
   int compression_level = NANOARROW_IPC_COMPRESSION_LEVEL_DEFAULT;
@@ -639,9 +763,32 @@ static int CommandConvert(int argc, char** argv) {
   if (to == CLI_FORMAT_UNKNOWN) {
     to = strcmp(paths[1], "-") == 0 ? CLI_FORMAT_STREAM : FormatFromExtension(paths[1]);
   }
+  if (from_text != NULL) {
+    if (strcmp(from_text, "csv") == 0) {
+      from = CLI_TEXT_CSV;
+    } else if (strcmp(from_text, "jsonl") == 0) {
+      from = CLI_TEXT_JSONL;
+    } else {
+      return UsageError("convert", kConvertUsage, "--from must be csv or jsonl");
+    }
+  } else {
+    from = CliTextFormatFromPath(paths[0]);
+  }
+  if (schema_text != NULL && from == 0) {
+    return UsageError("convert", kConvertUsage,
+                      "--schema is for CSV and JSON Lines input (.csv/.jsonl/.ndjson or --from)");
+  }
 
   error.message[0] = '\0';
-  if (CliOpenInput(paths[0], CLI_FORMAT_UNKNOWN, &stream, NULL, &error) != NANOARROW_OK) {
+  if (from != 0) {
+    text_schema.release = NULL;
+    if (schema_text != NULL && CliParseSchemaSpec(schema_text, &text_schema, &error) != NANOARROW_OK) {
+      return UsageError("convert", kConvertUsage, error.message);
+    }
+    rc = CliOpenText(paths[0], from, schema_text != NULL ? &text_schema : NULL, &stream, &error);
+    if (text_schema.release != NULL) ArrowSchemaRelease(&text_schema);
+    if (rc != NANOARROW_OK) return Fail("convert", error.message);
+  } else if (CliOpenInput(paths[0], CLI_FORMAT_UNKNOWN, &stream, NULL, &error) != NANOARROW_OK) {
     return Fail("convert", error.message);
   }
   if (strcmp(paths[1], "-") == 0) {
@@ -740,6 +887,7 @@ static int Dispatch(const char* command, int argc, char** argv) {
     printf("nanoarrow %s\n", ArrowNanoarrowVersion());
     return EXIT_SUCCESS;
   }
+  if (strcmp(command, "info") == 0) return CommandInfo(argc, argv);
   if (strcmp(command, "schema") == 0) return CommandSchema(argc, argv);
   if (strcmp(command, "cat") == 0) return CommandCat(argc, argv);
   if (strcmp(command, "validate") == 0) return CommandValidate(argc, argv);

@@ -30,79 +30,9 @@
 
 #define GOLDEN NANOARROW_TEST_DATA_DIR "/arrow-ipc-stream/integration/1.0.0-littleendian/"
 
-static char g_dir[256];
-
-static void MakeDir(void) {
-  snprintf(g_dir, sizeof(g_dir), "/tmp/nanoarrow_cli_test_XXXXXX");
-  cr_assert_not_null(mkdtemp(g_dir));
-}
-
-static void RemoveDir(void) {
-  char command[512];
-  snprintf(command, sizeof(command), "rm -rf '%s'", g_dir);
-  cr_assert_eq(system(command), 0);
-}
+#include "cli/cli_test_util.h"
 
 TestSuite(cli, .init = MakeDir, .fini = RemoveDir, .timeout = 120);
-
-/* Runs a shell command line; stdout and stderr go to files in g_dir. */
-static int Run(const char* format, ...) {
-  char args[2048];
-  char command[4096];
-  va_list ap;
-  int status;
-  va_start(ap, format);
-  vsnprintf(args, sizeof(args), format, ap);
-  va_end(ap);
-  snprintf(command, sizeof(command), "(%s) > '%s/out' 2> '%s/err'", args, g_dir, g_dir);
-  status = system(command);
-  cr_assert(WIFEXITED(status), "%s did not exit", command);
-  return WEXITSTATUS(status);
-}
-
-/* Contents of g_dir/name (malloc'ed, null-terminated). */
-static char* Slurp(const char* name) {
-  char path[512];
-  FILE* file;
-  char* data;
-  long size;
-  snprintf(path, sizeof(path), "%s/%s", g_dir, name);
-  file = fopen(path, "rb");
-  cr_assert_not_null(file, "cannot open %s", path);
-  fseek(file, 0, SEEK_END);
-  size = ftell(file);
-  fseek(file, 0, SEEK_SET);
-  data = (char*)malloc((size_t)size + 1);
-  cr_assert_eq(fread(data, 1, (size_t)size, file), (size_t)size);
-  data[size] = '\0';
-  fclose(file);
-  return data;
-}
-
-static int CountLines(const char* text) {
-  int n = 0;
-  for (; *text != '\0'; text++) n += *text == '\n';
-  return n;
-}
-
-/* A usage error: the message, then the synopsis. */
-static void ExpectUsageError(const char* needle) {
-  char* err = Slurp("err");
-  char* newline = strchr(err, '\n');
-  cr_assert_eq(CountLines(err), 2, "stderr is not two lines: %s", err);
-  cr_assert_not_null(newline);
-  *newline = '\0';
-  cr_assert(strstr(err, needle) != NULL, "'%s' not in stderr's first line: %s", needle, err);
-  cr_assert(strncmp(newline + 1, "usage: nanoarrow ", 17) == 0, "%s", newline + 1);
-  free(err);
-}
-
-static void ExpectStderrLine(const char* needle) {
-  char* err = Slurp("err");
-  cr_assert_eq(CountLines(err), 1, "stderr is not one line: %s", err);
-  cr_assert(strstr(err, needle) != NULL, "'%s' not in stderr: %s", needle, err);
-  free(err);
-}
 
 Test(cli, schema_prints_nested_fields_indented) {
   char* out;
@@ -681,50 +611,6 @@ Test(cli, cat_of_2_31_rows_stays_small) {
   }
 }
 
-/* Runs the CLI with args on a pseudo-terminal; returns its exit status and puts
- * what it wrote (at most size - 1 bytes, carriage returns dropped) in out. */
-static int RunOnTerminal(const char* const* args, char* out, size_t size, long* max_rss_kb) {
-  const char* argv[16];
-  struct rusage usage;
-  size_t used = 0;
-  int status;
-  int master;
-  int n = 0;
-  pid_t pid;
-
-  argv[n++] = NANOARROW_CLI_PATH;
-  while (args[n - 1] != NULL && n < 15) {
-    argv[n] = args[n - 1];
-    n++;
-  }
-  argv[n] = NULL;
-  fflush(NULL);
-  pid = forkpty(&master, NULL, NULL, NULL);
-  cr_assert(pid >= 0, "forkpty: %s", strerror(errno));
-  if (pid == 0) {
-    execv(argv[0], (char* const*)argv);
-    _exit(127);
-  }
-  for (;;) {
-    char chunk[4096];
-    ssize_t k;
-    ssize_t i;
-    k = read(master, chunk, sizeof(chunk));
-    if (k < 0 && errno == EINTR) continue;
-    /* EIO once the child has closed its side. */
-    if (k <= 0) break;
-    for (i = 0; i < k; i++) {
-      if (chunk[i] != '\r' && used + 1 < size) out[used++] = chunk[i];
-    }
-  }
-  out[used] = '\0';
-  close(master);
-  cr_assert_eq(wait4(pid, &status, 0, &usage), pid);
-  if (max_rss_kb != NULL) *max_rss_kb = usage.ru_maxrss;
-  cr_assert(WIFEXITED(status));
-  return WEXITSTATUS(status);
-}
-
 Test(cli, cat_on_a_terminal_shows_20_rows_and_a_footer) {
   static char out[1 << 16];
   char path[512];
@@ -1069,11 +955,12 @@ Test(cli, option_errors_name_the_option) {
 Test(cli, input_that_is_not_arrow_says_so) {
   const char* commands[] = {"cat", "schema", "validate", "convert"};
   size_t i;
-  cr_assert_eq(Run("printf 'null,hello\\n1,2\\n' > '%s/table.csv'", g_dir), 0);
+  /* Not .csv: convert reads CSV by its extension (or --from). */
+  cr_assert_eq(Run("printf 'null,hello\\n1,2\\n' > '%s/table.txt'", g_dir), 0);
   cr_assert_eq(Run(": > '%s/empty'", g_dir), 0);
   for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
     const char* extra = strcmp(commands[i], "convert") == 0 ? " /dev/null" : "";
-    cr_assert_eq(Run("'%s' %s '%s/table.csv'%s", NANOARROW_CLI_PATH, commands[i], g_dir, extra),
+    cr_assert_eq(Run("'%s' %s '%s/table.txt'%s", NANOARROW_CLI_PATH, commands[i], g_dir, extra),
                  1, "%s", commands[i]);
     ExpectStderrLine("not an Arrow IPC stream or file, nor integration JSON");
     cr_assert_eq(Run("'%s' %s '%s/empty'%s", NANOARROW_CLI_PATH, commands[i], g_dir, extra), 1,

@@ -1,0 +1,176 @@
+/* JSON Lines input of `convert`: one JSON object per line, its keys the columns
+ * (parsed with jansson). */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "nanoarrow/nanoarrow.h"
+
+#include "cli/cli_text.h"
+#include "cli/cli_tools.h"
+
+ArrowErrorCode CliJsonlReadLine(FILE* file, int64_t* line, struct ArrowBuffer* out,
+                                int* eof, struct ArrowError* error) {
+  int c;
+  *eof = 0;
+  for (;;) {
+    int blank = 1;
+    int64_t k;
+    out->size_bytes = 0;
+    c = getc(file);
+    if (c == EOF) {
+      if (ferror(file)) {
+        ArrowErrorSet(error, "line %" PRId64 ": cannot read: %s", *line + 1, strerror(errno));
+        return EIO;
+      }
+      *eof = 1;
+      return NANOARROW_OK;
+    }
+    (*line)++;
+    while (c != '\n' && c != EOF) {
+      NANOARROW_RETURN_NOT_OK(ArrowBufferAppendUInt8(out, (uint8_t)c));
+      if (out->size_bytes > CLI_TEXT_MAX_RECORD_BYTES) {
+        ArrowErrorSet(error, "line %" PRId64 ": longer than %" PRId64 " bytes", *line,
+                      CLI_TEXT_MAX_RECORD_BYTES);
+        return EINVAL;
+      }
+      c = getc(file);
+    }
+    if (c == EOF && ferror(file)) {
+      ArrowErrorSet(error, "line %" PRId64 ": cannot read: %s", *line, strerror(errno));
+      return EIO;
+    }
+    for (k = 0; k < out->size_bytes && blank; k++) {
+      uint8_t b = out->data[k];
+      blank = b == ' ' || b == '\t' || b == '\r';
+    }
+    if (!blank) return NANOARROW_OK;
+  }
+}
+
+static ArrowErrorCode ParseObject(const char* text, int64_t size, int64_t line_no,
+                                  json_t** out, struct ArrowError* error) {
+  json_error_t json_error;
+  json_t* value = json_loadb(text, (size_t)size, JSON_REJECT_DUPLICATES, &json_error);
+  if (value == NULL) {
+    ArrowErrorSet(error, "line %" PRId64 ", column %d: %s", line_no, json_error.column,
+                  json_error.text);
+    return EINVAL;
+  }
+  if (!json_is_object(value)) {
+    json_decref(value);
+    ArrowErrorSet(error, "line %" PRId64 ": not a JSON object", line_no);
+    return EINVAL;
+  }
+  *out = value;
+  return NANOARROW_OK;
+}
+
+ArrowErrorCode CliJsonlCollectKeys(const char* text, int64_t size, int64_t line_no,
+                                   struct CliNames* names, struct ArrowError* error) {
+  json_t* object;
+  const char* key;
+  json_t* value;
+  int rc = NANOARROW_OK;
+  NANOARROW_RETURN_NOT_OK(ParseObject(text, size, line_no, &object, error));
+  json_object_foreach(object, key, value) {
+    int64_t n = (int64_t)strlen(key);
+    (void)value;
+    if (CliNamesFind(names, key, n) >= 0) continue;
+    if (names->n == CLI_TEXT_MAX_COLUMNS) {
+      ArrowErrorSet(error, "line %" PRId64 ": more than %d distinct keys", line_no,
+                    CLI_TEXT_MAX_COLUMNS);
+      rc = EINVAL;
+      break;
+    }
+    rc = CliNamesAppend(names, key, n);
+    if (rc != NANOARROW_OK) break;
+  }
+  json_decref(object);
+  return rc;
+}
+
+ArrowErrorCode CliJsonlToCells(const char* text, int64_t size, int64_t line_no,
+                               const struct CliNames* columns, struct CliTextRows* rows,
+                               struct ArrowError* error) {
+  json_t* object;
+  const char* key;
+  json_t* value;
+  int64_t first_cell = rows->cells.size_bytes / (int64_t)sizeof(struct CliTextCell);
+  int64_t i;
+  int rc = NANOARROW_OK;
+
+  NANOARROW_RETURN_NOT_OK(ParseObject(text, size, line_no, &object, error));
+  /* Absent keys are nulls. */
+  for (i = 0; rc == NANOARROW_OK && i < columns->n; i++) {
+    rc = CliTextRowsAppendCell(rows, NULL, 0, CLI_CELL_NULL);
+  }
+  json_object_foreach(object, key, value) {
+    struct CliTextCell* cell;
+    char number[64];
+    const char* data = number;
+    char* dumped = NULL;
+    int64_t n = 0;
+    enum CliCellKind kind;
+    int64_t column;
+    if (rc != NANOARROW_OK) break;
+    column = CliNamesFind(columns, key, (int64_t)strlen(key));
+    if (column < 0) {
+      ArrowErrorSet(error, "line %" PRId64 ": key '%.100s' is not a column (%s)", line_no,
+                    key,
+                    "the columns are the keys of the first lines, or those of --schema");
+      rc = EINVAL;
+      break;
+    }
+    switch (json_typeof(value)) {
+      case JSON_NULL:
+        continue;
+      case JSON_TRUE:
+      case JSON_FALSE:
+        kind = CLI_CELL_BOOL;
+        data = json_is_true(value) ? "true" : "false";
+        n = (int64_t)strlen(data);
+        break;
+      case JSON_INTEGER:
+        kind = CLI_CELL_INT;
+        n = snprintf(number, sizeof(number), "%" JSON_INTEGER_FORMAT, json_integer_value(value));
+        break;
+      case JSON_REAL:
+        kind = CLI_CELL_REAL;
+        /* 17 significant digits read back as the same double. */
+        n = snprintf(number, sizeof(number), "%.17g", json_real_value(value));
+        break;
+      case JSON_STRING:
+        kind = CLI_CELL_STRING;
+        data = json_string_value(value);
+        n = (int64_t)json_string_length(value);
+        break;
+      default:
+        kind = CLI_CELL_JSON;
+        dumped = json_dumps(value, JSON_COMPACT | JSON_ENCODE_ANY);
+        if (dumped == NULL) {
+          rc = ENOMEM;
+          ArrowErrorSet(error, "line %" PRId64 ": out of memory", line_no);
+          continue;
+        }
+        data = dumped;
+        n = (int64_t)strlen(dumped);
+        break;
+    }
+    /* The cell was null; it now points at text appended at the end. */
+    cell = (struct CliTextCell*)rows->cells.data + first_cell + column;
+    cell->start = rows->text.size_bytes;
+    cell->size = n;
+    cell->kind = kind;
+    if (n > 0) rc = ArrowBufferAppend(&rows->text, data, n);
+    free(dumped);
+  }
+  json_decref(object);
+  if (rc != NANOARROW_OK && error->message[0] == '\0') ArrowErrorSet(error, "%s", strerror(rc));
+  return rc;
+}
