@@ -649,6 +649,8 @@ def configuration_rows(report):
     for config in report.configs:
         status = "ok" if config.get("status") == "ok" else "not available: " + config.get(
             "status", "?")
+        if config.get("status") == "ok" and config.get("missing"):
+            status = "ok, not built: " + ", ".join(config["missing"])
         rows.append([config["name"], shorten(config.get("description", ""), DESCRIPTION_WIDTH),
                      status])
     return rows
