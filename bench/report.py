@@ -680,6 +680,29 @@ def machine_line(report):
     return ", ".join(parts)
 
 
+def run_line(report):
+    """What was run and how long it took, from the manifest bench/run writes."""
+    m = report.manifest
+    if "rounds" not in m:
+        return ""
+    text = "%s, %s round%s of at least %s s per benchmark and configuration" % (
+        m.get("suite", "benchmarks").capitalize(), m["rounds"],
+        "" if m["rounds"] == 1 else "s", m.get("min_time", "?"))
+    timing = m.get("timing")
+    if timing:
+        text += "; bench/run took %s wall, %s CPU (builds %s wall, %s CPU)" % tuple(
+            _minutes(timing.get(k)) for k in ("total_wall_s", "total_cpu_s", "build_wall_s",
+                                             "build_cpu_s"))
+    return text
+
+
+def _minutes(seconds):
+    if seconds is None:
+        return "?"
+    seconds = int(round(seconds))
+    return "%d:%02d" % (seconds // 60, seconds % 60)
+
+
 def _notes(report):
     metric = report.metric.replace("_", " ")
     return (
@@ -746,6 +769,9 @@ def render_markdown(report):
     machine = machine_line(report)
     if machine:
         out += ["Machine: %s." % machine, ""]
+    run = run_line(report)
+    if run:
+        out += ["Run: %s." % run, ""]
     out += [_notes(report), ""]
     for error in report.load_errors:
         out += ["**Could not read results:** %s" % error, ""]
@@ -922,6 +948,9 @@ def render_html(report):
     machine = machine_line(report)
     if machine:
         out.append('<p class="note">Machine: %s.</p>' % _h(machine))
+    run = run_line(report)
+    if run:
+        out.append('<p class="note">Run: %s.</p>' % _h(run))
     out.append('<p class="note">%s</p>' % _h(_notes(report)))
     for error in report.load_errors:
         out.append("<p><strong>Could not read results:</strong> %s</p>" % _h(error))
