@@ -16,6 +16,7 @@ import os
 import re
 import statistics
 import sys
+import textwrap
 
 # Each library benchmark whose work is a plain memory pass, mapped to the plain-C
 # benchmark doing the same memory work. The report shows the benchmark's median
@@ -47,8 +48,12 @@ FLOORS = {
     "IpcReadDictionaryDeltas": "FloorMemcpyDictionaryDeltas",
 }
 
-# The time the Summary compares and the charts draw.
-METRIC = "real_time"
+# The time the verdicts compare and the charts draw. CPU time, because on a shared
+# machine a benchmark's real time also counts the time other processes held its core
+# (on this project's 2-core machine, shared by several builds, real time ran 2-3x
+# the CPU time and moved with the load, while CPU time stayed within a few percent).
+# Real time is shown next to it; bench/run --metric real_time decides on real time.
+METRIC = "cpu_time"
 
 _NS_PER_UNIT = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
 
@@ -122,24 +127,46 @@ def format_ratio(value):
 # ---------------------------------------------------------------------------
 
 class Stats:
-    """The repetitions of one benchmark in one configuration."""
+    """The runs of one benchmark in one configuration.
 
-    def __init__(self, name, runs):
+    rounds: a list with one list of Google Benchmark runs per round (bench/run runs
+    every benchmark once per round, local and baseline interleaved); a flat list of
+    runs is one round. The samples compared are one per round (the median of that
+    round's repetitions); with a single round they are the repetitions themselves.
+    """
+
+    def __init__(self, name, rounds):
+        if rounds and isinstance(rounds[0], dict):
+            rounds = [rounds]
         self.name = name
         self.function = name.split("/")[0]
+        runs = [run for round_runs in rounds for run in round_runs]
         errors = [run for run in runs if run.get("error_occurred")]
         self.error = errors[0].get("error_message", "error") if errors else None
-        ok = [run for run in runs if not run.get("error_occurred")]
+        ok_rounds = [[run for run in r if not run.get("error_occurred")] for r in rounds]
+        ok_rounds = [r for r in ok_rounds if r]
+        ok = [run for r in ok_rounds for run in r]
         self.repetitions = len(ok)
+        self.rounds = len(ok_rounds)
         self.iterations = _median([run.get("iterations") for run in ok])
-        self.real_time = _spread([_ns(run, "real_time") for run in ok])
-        self.cpu_time = _spread([_ns(run, "cpu_time") for run in ok])
+        self.samples = {}
+        for metric in ("real_time", "cpu_time"):
+            if len(ok_rounds) > 1:
+                values = [_median([_ns(run, metric) for run in r]) for r in ok_rounds]
+            else:
+                values = [_ns(run, metric) for run in ok]
+            self.samples[metric] = [v for v in values if v is not None]
+        self.real_time = _spread(self.samples["real_time"])
+        self.cpu_time = _spread(self.samples["cpu_time"])
         self.items_per_second = _median([run.get("items_per_second") for run in ok])
         self.bytes_per_second = _median([run.get("bytes_per_second") for run in ok])
 
     def time(self, metric=METRIC):
-        """(median, min, max) of a time in ns, or None."""
+        """(median, min, max) of a time in ns over the samples, or None."""
         return getattr(self, metric)
+
+    def sample_count(self, metric=METRIC):
+        return len(self.samples.get(metric, []))
 
 
 def _ns(run, key):
@@ -167,14 +194,20 @@ def parse_results(data):
     Aggregates (mean, median, stddev, cv) are ignored: medians and spreads are
     computed from the individual repetitions.
     """
+    runs = _iteration_runs(data)
+    return {name: Stats(name, entries) for name, entries in runs.items()}, data.get(
+        "context", {})
+
+
+def _iteration_runs(data):
+    """{run name: [iteration runs]} of a Google Benchmark JSON document, in order."""
     runs = {}
     for entry in data.get("benchmarks", []):
         if entry.get("run_type", "iteration") != "iteration":
             continue
         name = entry.get("run_name") or entry["name"]
         runs.setdefault(name, []).append(entry)
-    return {name: Stats(name, entries) for name, entries in runs.items()}, data.get(
-        "context", {})
+    return runs
 
 
 def errors_in(data):
@@ -274,13 +307,18 @@ def floor_ratio(results, name, metric=METRIC):
 
 
 def compare(baseline, local, metric=METRIC):
-    """Change from baseline to local, both Stats (or None).
+    """Change from baseline to local, both Stats (or None), and its verdict.
 
-    Returns {"baseline", "local", "change", "percent", "verdict"}: medians in ns, the
-    signed change (negative = local is faster) and a verdict, one of "faster",
-    "slower", "within noise" (the change is inside the min-max range of either run),
-    "n/a" (fewer than 2 repetitions on a side), "not in baseline", "not in local" or
-    "error".
+    Returns {"baseline", "local", "change", "percent", "noise", "verdict"}: medians of
+    the samples in ns, the signed change (negative = local is faster), its percentage
+    of the baseline, the noise threshold in percent and the verdict, one of:
+
+    - "faster" / "slower": the change exceeds the noise threshold, which is the larger
+      of the two configurations' spreads between their own samples (rounds): the
+      min-max range as a percentage of the median (see noise_percent());
+    - "no change": the change is within that spread;
+    - "n/a": fewer than 2 samples on a side, so no spread was measured;
+    - "not in baseline", "not in local", "error".
     """
     def usable(stats):
         return stats is not None and not stats.error and stats.time(metric) is not None
@@ -288,33 +326,91 @@ def compare(baseline, local, metric=METRIC):
     b = baseline.time(metric) if usable(baseline) else None
     l = local.time(metric) if usable(local) else None
     out = {"baseline": b[0] if b else None, "local": l[0] if l else None,
-           "change": None, "percent": None}
+           "change": None, "percent": None, "noise": None}
     if baseline is None or local is None:
         out["verdict"] = "not in baseline" if baseline is None else "not in local"
-    elif b is None or l is None:
+        return out
+    if b is None or l is None:
         out["verdict"] = "error"
+        return out
+    out["change"] = l[0] - b[0]
+    out["percent"] = 100.0 * out["change"] / b[0] if b[0] else None
+    noise = [noise_percent(s, metric) for s in (baseline, local)]
+    if None in noise or out["percent"] is None:
+        out["verdict"] = "n/a"
+        return out
+    out["noise"] = max(noise)
+    if abs(out["percent"]) > out["noise"]:
+        out["verdict"] = "faster" if out["change"] < 0 else "slower"
     else:
-        out["change"] = l[0] - b[0]
-        out["percent"] = 100.0 * out["change"] / b[0] if b[0] else None
-        if baseline.repetitions < 2 or local.repetitions < 2:
-            out["verdict"] = "n/a"
-        elif outside(l[0], b) and outside(b[0], l):
-            out["verdict"] = "faster" if l[0] < b[0] else "slower"
-        else:
-            out["verdict"] = "within noise"
+        out["verdict"] = "no change"
     return out
 
 
-def outside(value, spread):
-    """Whether value lies outside the (median, min, max) range of a run."""
-    return value < spread[1] or value > spread[2]
+def noise_percent(stats, metric=METRIC):
+    """Spread between the samples of one binary: (max - min) / median, in percent.
+
+    None with fewer than 2 samples. A change smaller than this is not told apart from
+    running the same binary again.
+    """
+    if stats is None or stats.error or stats.sample_count(metric) < 2:
+        return None
+    median, low, high = stats.time(metric)
+    if not median:
+        return None
+    return 100.0 * (high - low) / median
+
+
+def is_floor(function_name):
+    """Whether a benchmark is a floor: a plain C reference loop, never given a verdict."""
+    return function_name.startswith("Floor") or function_name in FLOORS.values()
 
 
 def relative_spread(spread, repetitions=2):
-    """Half the min-max range as a percentage of the median (None for one repetition)."""
+    """Half the min-max range as a percentage of the median (None for one sample)."""
     if spread is None or not spread[0] or repetitions < 2:
         return None
     return 50.0 * (spread[2] - spread[1]) / spread[0]
+
+
+def noise_summary(rows):
+    """What the noise was, from Summary rows of one comparison.
+
+    Returns {"benchmarks", "median", "max", "max_name", "floor_max", "floor_name"}: the
+    median and largest noise threshold over the non-floor benchmarks, and the largest
+    change between the two configurations among floor rows (plain C loops that do not
+    depend on the checkout, so any change there is the machine's noise). Values are
+    percentages; None when nothing was measured.
+    """
+    measured = [r for r in rows if r.get("noise") is not None and not r.get("is_floor")]
+    floors = [r for r in rows if r.get("is_floor") and r.get("percent") is not None]
+    out = {"benchmarks": len(measured), "median": None, "max": None, "max_name": None,
+           "floor_max": None, "floor_name": None}
+    if measured:
+        out["median"] = statistics.median(r["noise"] for r in measured)
+        worst = max(measured, key=lambda r: r["noise"])
+        out["max"], out["max_name"] = worst["noise"], worst["name"]
+    if floors:
+        worst = max(floors, key=lambda r: abs(r["percent"]))
+        out["floor_max"], out["floor_name"] = abs(worst["percent"]), worst["name"]
+    return out
+
+
+def noise_sentence(summary, baseline_name, metric=METRIC):
+    """One sentence stating the noise measured in a comparison."""
+    if summary["median"] is None:
+        return ("Noise: not measured (fewer than 2 rounds), so no change is called "
+                "faster or slower.")
+    text = ("Noise measured (%s, between rounds of the same binary): median %s, "
+            "largest %s (%s). A change smaller than its benchmark's noise is \"no change\"."
+            % (metric.replace("_", " "), format_percent(summary["median"]),
+               format_percent(summary["max"]), summary["max_name"]))
+    if summary["floor_max"] is not None:
+        text += (" Floor loops, which do not depend on the checkout, differed between "
+                 "local and %s by up to %s (%s)." % (
+                     baseline_name, format_percent(summary["floor_max"]),
+                     summary["floor_name"]))
+    return text
 
 
 # ---------------------------------------------------------------------------
@@ -359,8 +455,9 @@ class Report:
             paths = info.get("json") or []
             if isinstance(paths, str):
                 paths = [paths]
-            data = {"benchmarks": []}
-            for path in paths:  # one file per round: pool their repetitions
+            rounds = {}   # run name -> [[runs of one file], ...]
+            context = {}
+            for path in paths:  # one file per round (of a benchmark or a whole group)
                 if not os.path.isabs(path):
                     path = os.path.join(self.out_dir, path)
                 try:
@@ -369,9 +466,10 @@ class Report:
                 except (OSError, ValueError) as e:
                     self.load_errors.append("%s: cannot read %s: %s" % (name, path, e))
                     continue
-                data["benchmarks"] += document.get("benchmarks", [])
-                data.setdefault("context", document.get("context", {}))
-            results, context = parse_results(data)
+                for run_name, runs in _iteration_runs(document).items():
+                    rounds.setdefault(run_name, []).append(runs)
+                context = context or document.get("context", {})
+            results = {run_name: Stats(run_name, r) for run_name, r in rounds.items()}
             self.results[name].update(results)
             self.groups[name][group] = list(results)
             if context:
@@ -426,26 +524,37 @@ class Report:
         return "%s#L%d-L%d" % (path.replace(os.sep, "/"), doc["first_line"], doc["last_line"])
 
     def summary_rows(self, baseline):
-        """One dict per benchmark comparing baseline (a config, or None) with local."""
+        """One dict per benchmark comparing baseline (a config, or None) with local.
+
+        The verdict is decided on self.metric; the other time (real or CPU) is carried
+        along as baseline_other, local_other and percent_other. Floor rows get the
+        verdict "reference": they are plain C loops that do not depend on the checkout.
+        """
         rows = []
+        other = other_metric(self.metric)
         local_results = self.results[self.local["name"]] if self.local else {}
         base_results = self.results[baseline["name"]] if baseline else {}
         for group, name in self.all_benchmarks():
             local_stats = local_results.get(name)
             if baseline:
                 row = compare(base_results.get(name), local_stats, self.metric)
+                second = compare(base_results.get(name), local_stats, other)
             else:
                 row = compare(local_stats, local_stats, self.metric)
-                row.update(baseline=None, change=None, percent=None, verdict="")
-            ok = local_stats is not None and not local_stats.error
+                second = compare(local_stats, local_stats, other)
+                row.update(baseline=None, change=None, percent=None, verdict="",
+                           noise=noise_percent(local_stats, self.metric))
+                second.update(baseline=None, percent=None)
             function = name.split("/")[0]
             row.update(
                 name=name, group=group,
-                local_spread=relative_spread(local_stats.time(self.metric),
-                                             local_stats.repetitions) if ok else None,
+                baseline_other=second["baseline"], local_other=second["local"],
+                percent_other=second["percent"],
                 local_error=local_stats.error if local_stats else None,
                 floor=floor_ratio(local_results, name, self.metric),
-                is_floor=function in FLOORS.values())
+                is_floor=is_floor(function))
+            if row["is_floor"] and baseline:
+                row["verdict"] = "reference"
             rows.append(row)
         return rows
 
@@ -461,23 +570,37 @@ class Report:
         return rows
 
 
+def other_metric(metric):
+    return "real_time" if metric == "cpu_time" else "cpu_time"
+
+
+def metric_label(metric):
+    return {"cpu_time": "CPU", "real_time": "real"}.get(metric, metric)
+
+
 def summary_cells(row, with_baseline):
-    """The Summary columns of one row, as text."""
+    """The Summary columns of one row, as text (see summary_header)."""
     name = row["name"] + (" (floor)" if row["is_floor"] else "")
     if with_baseline:
         return [name, format_time(row["baseline"]), format_time(row["local"]),
-                format_time(row["change"], signed=True),
-                format_percent(row["percent"], signed=True), row["verdict"],
-                format_ratio(row["floor"])]
-    local = "error: " + row["local_error"] if row.get("local_error") else format_time(row["local"])
-    return [name, local, format_percent(row["local_spread"]), format_ratio(row["floor"])]
+                format_percent(row["percent"], signed=True),
+                "±" + format_percent(row["noise"]) if row["noise"] is not None else "",
+                row["verdict"], format_time(row["baseline_other"]),
+                format_time(row["local_other"]), format_ratio(row["floor"])]
+    if row.get("local_error"):
+        return [name, "error: " + row["local_error"], "", "", ""]
+    return [name, format_time(row["local"]),
+            "±" + format_percent(row["noise"]) if row["noise"] is not None else "",
+            format_time(row["local_other"]), format_ratio(row["floor"])]
 
 
-def summary_header(baseline_name):
+def summary_header(baseline_name, metric=METRIC):
+    first, second = metric_label(metric), metric_label(other_metric(metric))
     if baseline_name:
-        return ["Benchmark", baseline_name, "local", "Change", "% change", "Verdict",
-                "local / floor"]
-    return ["Benchmark", "local", "± spread", "local / floor"]
+        return ["Benchmark", "%s %s" % (baseline_name, first), "local %s" % first,
+                "Change", "Noise", "Verdict", "%s %s" % (baseline_name, second),
+                "local %s" % second, "local / floor"]
+    return ["Benchmark", "local %s" % first, "Noise", "local %s" % second, "local / floor"]
 
 
 # ---------------------------------------------------------------------------
@@ -506,12 +629,36 @@ def text_table(header, rows):
     return "\n".join([line(header), line(["-" * w for w in widths])] + [line(r) for r in rows])
 
 
+# Widest Description cell of the Configurations table, in characters: with the name
+# and status columns the table stays within a 110-column page or terminal (bench/run
+# shortens commit subjects to 30 characters, the rest of the line being fixed).
+DESCRIPTION_WIDTH = 90
+
+
+def shorten(text, width):
+    """text cut to at most width characters, ending with '…' when cut (at a word if
+    one ends in the last third)."""
+    text = " ".join(str(text).split())
+    if len(text) <= width:
+        return text
+    cut = text[:width - 1]
+    space = cut.rfind(" ")
+    if space > width * 2 // 3:
+        cut = cut[:space]
+    return cut.rstrip(" ,;:(") + "…"
+
+
 def configuration_rows(report):
+    """[name, description, status] per configuration; descriptions fit the page
+    (the full commit subject is in the build details)."""
     rows = []
     for config in report.configs:
         status = "ok" if config.get("status") == "ok" else "not available: " + config.get(
             "status", "?")
-        rows.append([config["name"], config.get("description", ""), status])
+        if config.get("status") == "ok" and config.get("missing"):
+            status = "ok, not built: " + ", ".join(config["missing"])
+        rows.append([config["name"], shorten(config.get("description", ""), DESCRIPTION_WIDTH),
+                     status])
     return rows
 
 
@@ -539,29 +686,65 @@ def machine_line(report):
     return ", ".join(parts)
 
 
+def run_line(report):
+    """What was run and how long it took, from the manifest bench/run writes."""
+    m = report.manifest
+    if "rounds" not in m:
+        return ""
+    text = "%s, %s round%s of at least %s s per benchmark and configuration" % (
+        m.get("suite", "benchmarks").capitalize(), m["rounds"],
+        "" if m["rounds"] == 1 else "s", m.get("min_time", "?"))
+    timing = m.get("timing")
+    if timing:
+        text += "; bench/run took %s wall, %s CPU (builds %s wall, %s CPU)" % tuple(
+            _minutes(timing.get(k)) for k in ("total_wall_s", "total_cpu_s", "build_wall_s",
+                                             "build_cpu_s"))
+    return text
+
+
+def _minutes(seconds):
+    if seconds is None:
+        return "?"
+    seconds = int(round(seconds))
+    return "%d:%02d" % (seconds // 60, seconds % 60)
+
+
 def _notes(report):
     metric = report.metric.replace("_", " ")
     return (
-        "Times are medians of the repetitions of each benchmark; spread is half the "
-        "min-max range as a percentage of the median. The Summary compares %s. Change is "
-        "local minus baseline (negative = local is faster). A change is called faster or "
-        "slower only when each run's median lies outside the other run's min-max range; "
-        "otherwise it is within noise. \"/ floor\" is the benchmark's median time divided "
-        "by that of the plain-C loop doing the same memory work, in the same "
-        "configuration (1.00x = as fast as the plain loop)." % metric)
+        "bench/run runs every benchmark once per round, local and baseline interleaved "
+        "benchmark by benchmark, for several rounds; times are medians over the rounds. "
+        "Verdicts compare %s (the other time is shown beside it). Change is local "
+        "against baseline (negative = local is faster). Noise is the larger of the two "
+        "binaries' spreads between their own rounds (max - min as a percentage of the "
+        "median): a change is called faster or slower only when it exceeds it, "
+        "otherwise it is \"no change\". Floor rows are plain C loops that do not depend "
+        "on the checkout: reference lines, never given a verdict; their change shows the "
+        "machine's noise. \"/ floor\" is the benchmark's median time divided by that of "
+        "the plain-C loop doing the same memory work, in the same configuration (1.00x = "
+        "as fast as the plain loop). In the per-benchmark tables, spread is half the "
+        "min-max range over the rounds as a percentage of the median." % metric)
 
 
 def _summary_sections(report):
-    """[(heading, header, rows)] for the Summary: one per baseline, or local only."""
+    """[(heading, header, cells, rows, noise sentence)] for the Summary: one per
+    baseline, or local only."""
     sections = []
     for baseline in report.baselines:
         rows = report.summary_rows(baseline)
-        sections.append(("local vs %s" % baseline["name"], summary_header(baseline["name"]),
-                         [summary_cells(r, True) for r in rows], rows))
+        sentence = noise_sentence(noise_summary(rows), baseline["name"], report.metric)
+        sections.append(("local vs %s" % baseline["name"],
+                         summary_header(baseline["name"], report.metric),
+                         [summary_cells(r, True) for r in rows], rows, sentence))
     if not report.baselines:
         rows = report.summary_rows(None)
-        sections.append(("local", summary_header(None),
-                         [summary_cells(r, False) for r in rows], rows))
+        noise = [r["noise"] for r in rows if r["noise"] is not None and not r["is_floor"]]
+        sentence = ("Noise measured (%s, between rounds): median %s, largest %s." % (
+            report.metric.replace("_", " "), format_percent(statistics.median(noise)),
+            format_percent(max(noise))) if noise else
+            "Noise: not measured (fewer than 2 rounds).")
+        sections.append(("local", summary_header(None, report.metric),
+                         [summary_cells(r, False) for r in rows], rows, sentence))
     return sections
 
 
@@ -580,9 +763,9 @@ def _detail_cells(row):
     return [row["config"],
             "%d" % stats.iterations if stats.iterations is not None else "",
             format_time(real[0] if real else None),
-            format_percent(relative_spread(real, stats.repetitions)),
+            format_percent(relative_spread(real, stats.sample_count("real_time"))),
             format_time(cpu[0] if cpu else None),
-            format_percent(relative_spread(cpu, stats.repetitions)),
+            format_percent(relative_spread(cpu, stats.sample_count("cpu_time"))),
             format_rate(stats.items_per_second), format_rate(stats.bytes_per_second, "B"),
             format_ratio(row["floor"])]
 
@@ -592,6 +775,9 @@ def render_markdown(report):
     machine = machine_line(report)
     if machine:
         out += ["Machine: %s." % machine, ""]
+    run = run_line(report)
+    if run:
+        out += ["Run: %s." % run, ""]
     out += [_notes(report), ""]
     for error in report.load_errors:
         out += ["**Could not read results:** %s" % error, ""]
@@ -606,8 +792,8 @@ def render_markdown(report):
                                  ["---", "---"]), "", "</details>", ""]
 
     out += ["## Summary", ""]
-    for heading, header, rows, _ in _summary_sections(report):
-        out += ["### %s" % heading, "", md_table(header, rows), ""]
+    for heading, header, rows, _, sentence in _summary_sections(report):
+        out += ["### %s" % heading, "", sentence, "", md_table(header, rows), ""]
 
     for group in report.group_names():
         comment, source = report.group_comment(group)
@@ -640,10 +826,14 @@ def render_markdown(report):
 
 
 def render_summary_text(report):
-    """The Summary table(s) for the terminal."""
+    """The configurations and the Summary table(s) for the terminal."""
     out = []
-    for heading, header, rows, _ in _summary_sections(report):
-        out += ["Summary: %s" % heading, text_table(header, rows), ""]
+    for name, description, status in configuration_rows(report):
+        out.append("%s: %s%s" % (name, description, "" if status == "ok" else " [%s]" % status))
+    out.append("")
+    for heading, header, rows, _, sentence in _summary_sections(report):
+        out += ["Summary: %s" % heading, text_table(header, rows), "",
+                textwrap.fill(sentence, 100), ""]
     return "\n".join(out)
 
 
@@ -657,6 +847,7 @@ body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 75em; co
 table { border-collapse: collapse; margin: 0.5em 0 1.5em; font-size: 0.9em; }
 th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; }
 th { background: #f3f3f3; }
+td { max-width: 40em; overflow-wrap: anywhere; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 .faster { color: #17692b; font-weight: bold; }
 .slower { color: #a3161a; font-weight: bold; }
@@ -763,6 +954,9 @@ def render_html(report):
     machine = machine_line(report)
     if machine:
         out.append('<p class="note">Machine: %s.</p>' % _h(machine))
+    run = run_line(report)
+    if run:
+        out.append('<p class="note">Run: %s.</p>' % _h(run))
     out.append('<p class="note">%s</p>' % _h(_notes(report)))
     for error in report.load_errors:
         out.append("<p><strong>Could not read results:</strong> %s</p>" % _h(error))
@@ -776,12 +970,13 @@ def render_html(report):
                 html_table(["", ""], [[k, v] for k, v in config["details"].items()])))
 
     out.append("<h2>Summary</h2>")
-    for heading, header, cells, rows in _summary_sections(report):
+    for heading, header, cells, rows, sentence in _summary_sections(report):
         out.append("<h3>%s</h3>" % _h(heading))
+        out.append('<p class="note">%s</p>' % _h(sentence))
         if report.baselines:
             out.append(svg_change_chart(rows))
             classes = [[None] * 5 + [r["verdict"] if r["verdict"] in ("faster", "slower")
-                                     else None, None] for r in rows]
+                                     else None] + [None] * 3 for r in rows]
         else:
             classes = None
         out.append(html_table(header, cells, classes))

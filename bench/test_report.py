@@ -90,26 +90,72 @@ class ParseResultsTest(unittest.TestCase):
         self.assertEqual(results["Read/1024"].function, "Read")
 
 
-class CompareTest(unittest.TestCase):
-    def test_improvement_is_a_negative_signed_change(self):
-        row = report.compare(stats("A", [10e6, 11e6, 12e6]), stats("A", [5e6, 5.5e6, 6e6]))
-        self.assertEqual(row["change"], -5.5e6)
-        self.assertAlmostEqual(row["percent"], -50.0)
-        self.assertEqual(row["verdict"], "faster")
+def rounds(name, cpus, real_factor=2.0):
+    """Stats of one benchmark run once per round, with these CPU times (ns); real time
+    is real_factor times the CPU time, as on a machine shared with other processes."""
+    return report.Stats(name, [[run(name, c * real_factor, cpu=c)] for c in cpus])
 
-    def test_regression_is_slower(self):
-        row = report.compare(stats("A", [5, 6, 7]), stats("A", [10, 11, 12]))
+
+class CompareTest(unittest.TestCase):
+    """The verdict rule, on synthetic timings of interleaved rounds."""
+
+    def test_noise_is_no_change(self):
+        # Both binaries wander by a few percent between rounds; the medians differ by
+        # less than that spread.
+        row = report.compare(rounds("A", [100, 103, 98, 101, 99]),
+                             rounds("A", [101, 99, 104, 100, 97]))
+        self.assertEqual(row["verdict"], "no change")
+        self.assertAlmostEqual(row["percent"], 0.0)
+        self.assertAlmostEqual(row["noise"], 7.0)  # (104 - 97) / 100
+
+    def test_large_difference_inside_a_noisy_spread_is_no_change(self):
+        # 15 % faster, but the baseline alone moved by 50 % between its rounds.
+        row = report.compare(rounds("A", [100, 140, 90, 120, 95]),
+                             rounds("A", [85, 86, 84, 85, 85]))
+        self.assertAlmostEqual(row["percent"], -15.0)
+        self.assertAlmostEqual(row["noise"], 50.0)
+        self.assertEqual(row["verdict"], "no change")
+
+    def test_real_improvement_is_faster(self):
+        row = report.compare(rounds("A", [100, 102, 99, 101, 100]),
+                             rounds("A", [80, 81, 79, 80, 82]))
+        self.assertEqual(row["verdict"], "faster")
+        self.assertAlmostEqual(row["percent"], -20.0)
+        self.assertAlmostEqual(row["change"], -20.0)
+
+    def test_real_regression_is_slower(self):
+        row = report.compare(rounds("A", [100, 102, 99, 101, 100]),
+                             rounds("A", [110, 111, 109, 112, 110]))
         self.assertEqual(row["verdict"], "slower")
         self.assertGreater(row["change"], 0)
 
-    def test_change_inside_either_range_is_noise(self):
-        # The local median lies outside the baseline range, but not the other way round.
-        row = report.compare(stats("A", [10, 10.5, 11]), stats("A", [8, 9, 12]))
-        self.assertEqual(row["verdict"], "within noise")
-        row = report.compare(stats("A", [8, 9, 12]), stats("A", [10, 10.5, 11]))
-        self.assertEqual(row["verdict"], "within noise")
+    def test_change_just_inside_the_noise_is_not_called(self):
+        # local's own rounds spread 10 %: a 9 % change is not told apart from it.
+        row = report.compare(rounds("A", [100, 100, 100]), rounds("A", [104, 109, 114]))
+        self.assertAlmostEqual(row["noise"], 100.0 * 10 / 109)
+        self.assertEqual(row["verdict"], "no change")
+        row = report.compare(rounds("A", [100, 100, 100]), rounds("A", [112, 113, 114]))
+        self.assertEqual(row["verdict"], "slower")
 
-    def test_single_repetition_cannot_be_significant(self):
+    def test_verdict_follows_the_metric(self):
+        # Same CPU time; real time doubled in local (a busier machine, not the code).
+        base = report.Stats("A", [[run("A", 200, cpu=100)] for _ in range(3)])
+        local = report.Stats("A", [[run("A", r, cpu=100)] for r in (390, 400, 410)])
+        self.assertEqual(report.compare(base, local, "cpu_time")["verdict"], "no change")
+        self.assertEqual(report.compare(base, local, "real_time")["verdict"], "slower")
+
+    def test_a_round_is_the_median_of_its_repetitions(self):
+        s = report.Stats("A", [[run("A", 1, cpu=c) for c in (10, 11, 50)],
+                               [run("A", 1, cpu=c) for c in (12, 13, 14)]])
+        self.assertEqual(s.samples["cpu_time"], [11, 13])
+        self.assertEqual(s.rounds, 2)
+        self.assertEqual(s.repetitions, 6)
+
+    def test_single_round_uses_its_repetitions(self):
+        s = stats("A", [10, 11, 12])
+        self.assertEqual(s.sample_count("real_time"), 3)
+
+    def test_one_sample_cannot_be_significant(self):
         row = report.compare(stats("A", [10]), stats("A", [5]))
         self.assertEqual(row["verdict"], "n/a")
         self.assertEqual(row["change"], -5)
@@ -122,8 +168,30 @@ class CompareTest(unittest.TestCase):
         self.assertEqual(row["verdict"], "error")
         self.assertEqual(row["baseline"], 1.5)
 
+    def test_noise_summary_uses_floors_as_the_machine_noise(self):
+        rows = [{"name": "A", "noise": 4.0, "is_floor": False, "percent": 1.0},
+                {"name": "B", "noise": 8.0, "is_floor": False, "percent": -30.0},
+                {"name": "C", "noise": 6.0, "is_floor": False, "percent": 2.0},
+                {"name": "FloorX", "noise": 40.0, "is_floor": True, "percent": -45.0}]
+        summary = report.noise_summary(rows)
+        self.assertEqual((summary["median"], summary["max"], summary["max_name"]),
+                         (6.0, 8.0, "B"))
+        self.assertEqual((summary["floor_max"], summary["floor_name"]), (45.0, "FloorX"))
+        sentence = report.noise_sentence(summary, "v1")
+        self.assertIn("median 6.0 %", sentence)
+        self.assertIn("up to 45.0 % (FloorX)", sentence)
+
+
+def floor_name():
+    return report.FLOORS["ArrayViewGetInt32"]
+
 
 class FloorTest(unittest.TestCase):
+    def test_floors_are_recognised(self):
+        self.assertTrue(report.is_floor("FloorCopyInt8"))
+        self.assertTrue(report.is_floor("FloorMemcpyFloat64Read"))
+        self.assertFalse(report.is_floor("ArrayViewGetInt8"))
+
     def test_floor_table_points_at_floor_benchmarks(self):
         for function, floor in report.FLOORS.items():
             self.assertTrue(floor.startswith("Floor"), function)
@@ -132,7 +200,8 @@ class FloorTest(unittest.TestCase):
     def test_ratio_is_time_over_floor_time(self):
         results = {"ArrayViewGetInt32": stats("ArrayViewGetInt32", [300, 310, 320]),
                    "FloorCopyInt32": stats("FloorCopyInt32", [200, 200, 200])}
-        self.assertAlmostEqual(report.floor_ratio(results, "ArrayViewGetInt32"), 1.55)
+        self.assertAlmostEqual(report.floor_ratio(results, "ArrayViewGetInt32", "real_time"),
+                               1.55)
         self.assertIsNone(report.floor_ratio(results, "FloorCopyInt32"))
         self.assertIsNone(report.floor_ratio({}, "ArrayViewGetInt32"))
 
@@ -214,21 +283,31 @@ class RenderTest(unittest.TestCase):
                            "benchmarks": benchmarks}, f)
             return path
 
+        # Three rounds per configuration, one file per round (bench/run writes one per
+        # benchmark and round; the loader takes either).
         floor = report.FLOORS["ArrayViewGetInt32"]
-        local = [write("local", [run("DoThing", t, unit="us", items_per_second=1e9)
-                                 for t in (1.0, 1.1)] +
-                       [run("ArrayViewGetInt32", t) for t in (300, 300)] +
-                       [run(floor, t) for t in (200, 200)] +
-                       [run("New|Pipe", 5, error_occurred=True, error_message="boom")]),
-                 write("local", [run("DoThing", 1.2, unit="us")], ".round2")]
-        base = write("v1", [run("DoThing", t, unit="us") for t in (2.0, 2.1, 2.2)] +
-                     [run("ArrayViewGetInt32", t) for t in (300, 301)] +
-                     [run(floor, t) for t in (200, 201)])
+
+        def round_runs(do_thing, view, floor_time):
+            return ([run("DoThing", do_thing, unit="us", items_per_second=1e9),
+                     run("ArrayViewGetInt32", view), run(floor, floor_time)])
+
+        local = [write("local", round_runs(1.0, 300, 200) +
+                       [run("New|Pipe", 5, error_occurred=True, error_message="boom")],
+                       ".round1"),
+                 write("local", round_runs(1.1, 300, 200), ".round2"),
+                 write("local", round_runs(1.2, 302, 201), ".round3")]
+        # The floor is 30 % faster in the baseline: machine noise, not a verdict.
+        base = [write("v1", round_runs(2.0, 300, 140), ".round1"),
+                write("v1", round_runs(2.1, 301, 141), ".round2"),
+                write("v1", round_runs(2.2, 300, 140), ".round3")]
         docs = {"x_benchmark": {"comment": "Things", "source": "bench/x_benchmark.cc",
                                 "functions": functions}}
+        self.long_description = ("working tree at 2395ec7 (Merge a branch whose subject "
+                                 "goes on and on about everything it changed, 2026-12-01)")
         self.manifest = {
             "title": "T <&>", "repo_root": repo, "out_dir": out, "configurations": [
-                {"name": "local", "baseline": False, "status": "ok", "description": "tree",
+                {"name": "local", "baseline": False, "status": "ok",
+                 "description": self.long_description,
                  "groups": {"x_benchmark": {"json": local, "error": None}}, "docs": docs},
                 {"name": "v1", "baseline": True, "status": "ok", "description": "tag",
                  "details": {"Commit": "abc"},
@@ -239,19 +318,30 @@ class RenderTest(unittest.TestCase):
     def tearDown(self):
         self.dir.cleanup()
 
-    def test_rounds_are_pooled(self):
+    def test_rounds_are_samples(self):
         r = report.Report(self.manifest)
-        self.assertEqual(r.results["local"]["DoThing"].repetitions, 3)
-        self.assertEqual(r.results["local"]["DoThing"].real_time, (1100.0, 1000.0, 1200.0))
+        stats_ = r.results["local"]["DoThing"]
+        self.assertEqual((stats_.rounds, stats_.repetitions), (3, 3))
+        self.assertEqual(stats_.cpu_time, (1100.0, 1000.0, 1200.0))
 
     def test_summary_rows(self):
         r = report.Report(self.manifest)
         rows = {row["name"]: row for row in r.summary_rows(r.baselines[0])}
         self.assertEqual(rows["DoThing"]["verdict"], "faster")
-        self.assertEqual(report.summary_cells(rows["DoThing"], True)[3], "-1.00 µs")
+        self.assertAlmostEqual(rows["DoThing"]["noise"], 100.0 * 200 / 1100)
+        self.assertEqual(rows["ArrayViewGetInt32"]["verdict"], "no change")
         self.assertEqual(rows["New|Pipe"]["verdict"], "not in baseline")
         self.assertAlmostEqual(rows["ArrayViewGetInt32"]["floor"], 1.5)
-        self.assertTrue(rows[report.FLOORS["ArrayViewGetInt32"]]["is_floor"])
+
+    def test_floor_rows_never_get_a_verdict(self):
+        r = report.Report(self.manifest)
+        row = {row["name"]: row for row in r.summary_rows(r.baselines[0])}[floor_name()]
+        self.assertTrue(row["is_floor"])
+        self.assertGreater(row["percent"], 40)     # far outside its noise...
+        self.assertEqual(row["verdict"], "reference")  # ...and still no verdict
+        cells = report.summary_cells(row, True)
+        self.assertEqual(cells[0], floor_name() + " (floor)")
+        self.assertNotIn(cells[5], ("faster", "slower"))
 
     def test_markdown_report(self):
         text = report.render_markdown(report.Report(self.manifest))
@@ -262,10 +352,29 @@ class RenderTest(unittest.TestCase):
         self.assertIn("**Do a thing**", text)
         self.assertIn("With a paragraph that spans two lines.", text)
         self.assertIn("[source](repo/bench/x_benchmark.cc#L10-L18)", text)
-        self.assertIn("| DoThing | 2.10 µs | 1.10 µs | -1.00 µs | -47.6 % | faster |  |", text)
+        self.assertIn("| DoThing | 2.10 µs | 1.10 µs | -47.6 % | ±18.2 % | faster | 2.10 µs "
+                      "| 1.10 µs |  |", text)
+        self.assertIn("| %s (floor) | 140 ns | 200 ns | +42.9 %% | ±0.7 %% | reference |"
+                      % floor_name(), text)
+        self.assertIn("Noise measured (cpu time, between rounds of the same binary)", text)
+        self.assertIn("differed between local and v1 by up to 42.9 %", text)
         self.assertIn("New\\|Pipe", text)
         self.assertIn("error: boom", text)
         self.assertIn("| local | 100 | 1.10 µs | 9.1 % |", text)
+
+    def test_configuration_table_fits_the_page(self):
+        text = report.render_markdown(report.Report(self.manifest))
+        table = text.split("## Configurations")[1].split("\n\n")[1]
+        for line in table.splitlines():
+            self.assertLessEqual(len(line), 110, line)
+        self.assertIn("working tree at 2395ec7 (Merge a branch whose subject goes on", table)
+        self.assertIn("…", table)
+        self.assertNotIn(self.long_description, table)
+
+    def test_shorten(self):
+        self.assertEqual(report.shorten("short", 10), "short")
+        self.assertEqual(report.shorten("one two three four", 16), "one two three…")
+        self.assertEqual(len(report.shorten("x" * 50, 20)), 20)
 
     def test_html_report_is_well_formed_and_escaped(self):
         text = report.render_html(report.Report(self.manifest))
@@ -284,6 +393,7 @@ class RenderTest(unittest.TestCase):
         self.assertEqual(r.baselines, [])
         text = report.render_summary_text(r)
         self.assertIn("Summary: local", text)
+        self.assertIn("Noise measured", text)
         self.assertIn("DoThing", text)
         for name in ("report.md", "report.html"):
             self.assertTrue(os.path.getsize(os.path.join(self.dir.name, name)) > 0)
