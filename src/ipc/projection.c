@@ -258,6 +258,7 @@ ArrowErrorCode ArrowIpcDecoderSetProjection(struct ArrowIpcDecoder* decoder,
       }
       for (i = 0; result == NANOARROW_OK && i < n; i++) {
         int64_t c = field_indices[i];
+        if (projection->columns[c].n_ids == 0) continue;
         result = ArrowBufferAppend(&ids, full_ids + id_start[c],
                                    projection->columns[c].n_ids * (int64_t)sizeof(int64_t));
       }
@@ -268,7 +269,9 @@ ArrowErrorCode ArrowIpcDecoderSetProjection(struct ArrowIpcDecoder* decoder,
     }
   } else {
     result = ArrowSchemaDeepCopy(full, &projected);
-    if (result == NANOARROW_OK) result = ArrowBufferAppend(&ids, full_ids, n_full_ids * 8);
+    if (result == NANOARROW_OK && n_full_ids > 0) {
+      result = ArrowBufferAppend(&ids, full_ids, n_full_ids * 8);
+    }
   }
   if (result != NANOARROW_OK) {
     if (error->message[0] == '\0') ArrowErrorSet(error, "out of memory");
