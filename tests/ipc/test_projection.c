@@ -535,3 +535,81 @@ Test(projection, hostile_bytes) {
   }
   ArrowBufferReset(&original);
 }
+
+/* Unselected columns are not validated: a string column whose offsets are broken
+ * makes the full read fail at FULL, while the int64 column beside it reads. */
+Test(projection, unselected_columns_are_not_validated) {
+  struct ArrowError error;
+  struct ArrowSchema schema;
+  struct ArrowArray array;
+  struct ArrowBuffer data;
+  struct ArrowIpcOutputStream output;
+  struct ArrowIpcWriter writer;
+  struct ArrowArrayView view;
+  struct ArrowIpcFileReader reader;
+  const int32_t pattern[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+  int64_t i;
+  int64_t at = -1;
+  int64_t selected = 0;
+  int32_t broken = 0x7FFFFFF0;
+  error.message[0] = '\0';
+  ArrowSchemaInit(&schema);
+  PJ_OK(ArrowSchemaSetTypeStruct(&schema, 2));
+  PJ_OK(ArrowSchemaSetType(schema.children[0], NANOARROW_TYPE_INT64));
+  PJ_OK(ArrowSchemaSetName(schema.children[0], "n"));
+  PJ_OK(ArrowSchemaSetType(schema.children[1], NANOARROW_TYPE_STRING));
+  PJ_OK(ArrowSchemaSetName(schema.children[1], "s"));
+  PJ_OK(ArrowArrayInitFromSchema(&array, &schema, &error));
+  PJ_OK(ArrowArrayStartAppending(&array));
+  for (i = 0; i < 100; i++) {
+    PJ_OK(ArrowArrayAppendInt(array.children[0], 5000 + i));
+    PJ_OK(ArrowArrayAppendString(array.children[1], ArrowCharView("Z")));
+    PJ_OK(ArrowArrayFinishElement(&array));
+  }
+  PJ_OK(ArrowArrayFinishBuildingDefault(&array, &error));
+  PJ_OK(ArrowArrayViewInitFromSchema(&view, &schema, &error));
+  PJ_OK(ArrowArrayViewSetArray(&view, &array, &error));
+  ArrowBufferInit(&data);
+  PJ_OK(ArrowIpcOutputStreamInitBuffer(&output, &data));
+  PJ_OK(ArrowIpcWriterInit(&writer, &output));
+  PJ_OK(ArrowIpcWriterStartFile(&writer, &error));
+  PJ_OK(ArrowIpcWriterWriteSchema(&writer, &schema, &error));
+  PJ_OK(ArrowIpcWriterWriteArrayView(&writer, &view, &error));
+  PJ_OK(ArrowIpcWriterFinalizeFile(&writer, &error));
+  ArrowIpcWriterReset(&writer);
+  ArrowArrayViewReset(&view);
+  ArrowArrayRelease(&array);
+  ArrowSchemaRelease(&schema);
+
+  for (i = 0; i + 32 <= data.size_bytes; i += 4) {
+    if (memcmp(data.data + i, pattern, sizeof(pattern)) == 0) {
+      at = i;
+      break;
+    }
+  }
+  cr_assert(at >= 0, "the string offsets were not found");
+  memcpy(data.data + at + 12, &broken, sizeof(broken));
+
+  {
+    FILE* file = tmpfile();
+    cr_assert_not_null(file);
+    cr_assert_eq(fwrite(data.data, 1, (size_t)data.size_bytes, file),
+                 (size_t)data.size_bytes);
+    fflush(file);
+    PJ_OK(ArrowIpcFileReaderInitFile(&reader, file, 0, &error));
+    cr_assert_neq(ArrowIpcFileReaderReadBatch(&reader, 0, &array,
+                                              NANOARROW_VALIDATION_LEVEL_FULL, &error),
+                  NANOARROW_OK, "the broken offsets were accepted");
+    ArrowIpcFileReaderReset(&reader);
+    PJ_OK(ArrowIpcFileReaderInitFile(&reader, file, 0, &error));
+    PJ_OK(ArrowIpcFileReaderSetProjection(&reader, &selected, 1, &error));
+    PJ_OK(ArrowIpcFileReaderReadBatch(&reader, 0, &array, NANOARROW_VALIDATION_LEVEL_FULL,
+                                      &error));
+    cr_assert_eq(array.n_children, 1);
+    cr_assert_eq(((const int64_t*)array.children[0]->buffers[1])[99], 5099);
+    ArrowArrayRelease(&array);
+    ArrowIpcFileReaderReset(&reader);
+    fclose(file);
+  }
+  ArrowBufferReset(&data);
+}
