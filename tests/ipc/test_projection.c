@@ -200,8 +200,8 @@ static void CheckFile(const char* name) {
     BatchesReset(&projected);
   }
 
-  /* The stream, columns reversed. */
-  if (n_columns > 0) {
+  /* The stream reader over the stream and over the file, columns reversed. */
+  for (c = 0; c < 2 && n_columns > 0; c++) {
     struct ArrowBuffer data;
     struct ArrowIpcInputStream input;
     struct ArrowArrayStream stream;
@@ -211,7 +211,7 @@ static void CheckFile(const char* name) {
     int64_t i = 0;
     int64_t k;
     char why[256];
-    snprintf(path, sizeof(path), "%s%s.stream", PJ_DIR, name);
+    snprintf(path, sizeof(path), "%s%s.%s", PJ_DIR, name, c == 0 ? "stream" : "arrow_file");
     ReadBufferFile(path, &data);
     PJ_OK(ArrowIpcInputStreamInitBuffer(&input, &data));
     PJ_OK(ArrowIpcArrayStreamReaderInit(&stream, &input, NULL));
