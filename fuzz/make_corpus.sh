@@ -40,6 +40,8 @@ link_into "$out/ipc_stream_fuzzer" $streams
 link_into "$out/ipc_decoder_fuzzer" $streams
 # shellcheck disable=SC2086
 link_into "$out/ipc_file_fuzzer" $files
+# shellcheck disable=SC2086
+link_into "$out/ipc_projected_file_fuzzer" $files
 
 # The JSON seeds must be decompressed (the harness takes the document itself).
 mkdir -p "$out/json_fuzzer"
@@ -120,7 +122,9 @@ if [ -n "$writer_seeds" ] && [ -x "$writer_seeds" ]; then
   for f in "$out/.writer"/*.stream; do
     cp "$f" "$out/ipc_stream_fuzzer/"; cp "$f" "$out/ipc_decoder_fuzzer/"
   done
-  for f in "$out/.writer"/*.arrow_file; do cp "$f" "$out/ipc_file_fuzzer/"; done
+  for f in "$out/.writer"/*.arrow_file; do
+    cp "$f" "$out/ipc_file_fuzzer/"; cp "$f" "$out/ipc_projected_file_fuzzer/"
+  done
 fi
 
 for d in "$out"/*/; do

@@ -642,6 +642,78 @@ NANOARROW_DLL ArrowErrorCode ArrowIpcArrayStreamReaderSetMaxHeldBytes(struct Arr
 NANOARROW_DLL ArrowErrorCode ArrowIpcFileReaderSetMaxHeldBytes(struct ArrowIpcFileReader* reader,
                                                  int64_t max_bytes);
 
+// ---- Column projection (read a subset of the top-level fields) ----
+// A projection names the top-level fields (columns) to read, by index in the
+// schema or by name; the result's schema is a struct of those fields in the
+// order requested (no duplicates), with the schema's name and metadata. Columns
+// not selected are located (their field node, buffer and variadic counts are
+// read from the batch header to find where the selected ones start) but never
+// decoded, validated, decompressed or copied, and DictionaryBatches whose id
+// only unselected fields use are skipped without decoding. Setting a projection
+// sets the decoder's schema again: the dictionaries it held are dropped, so set
+// it before the first DictionaryBatch. ArrowIpcDecoderSetSchema* clears it.
+#if defined(NANOARROW_NAMESPACE)
+#define ArrowIpcDecoderSetProjection NANOARROW_SYMBOL(ArrowIpcDecoderSetProjection)
+#define ArrowIpcDecoderSetProjectionByName \
+  NANOARROW_SYMBOL(ArrowIpcDecoderSetProjectionByName)
+#define ArrowIpcArrayStreamReaderSetProjection \
+  NANOARROW_SYMBOL(ArrowIpcArrayStreamReaderSetProjection)
+#define ArrowIpcArrayStreamReaderSetProjectionByName \
+  NANOARROW_SYMBOL(ArrowIpcArrayStreamReaderSetProjectionByName)
+#define ArrowIpcFileReaderSetProjection NANOARROW_SYMBOL(ArrowIpcFileReaderSetProjection)
+#define ArrowIpcFileReaderSetProjectionByName \
+  NANOARROW_SYMBOL(ArrowIpcFileReaderSetProjectionByName)
+#define ArrowIpcFileReaderSetCoalesceGap NANOARROW_SYMBOL(ArrowIpcFileReaderSetCoalesceGap)
+#define ArrowIpcFileReaderBytesRead NANOARROW_SYMBOL(ArrowIpcFileReaderBytesRead)
+#endif
+
+// Byte ranges of selected buffers at most this far apart are read as one.
+#define NANOARROW_IPC_DEFAULT_COALESCE_GAP ((int64_t)4096)
+
+// Selects the columns field_indices[0..n) (0 <= index < the schema's number of
+// columns, each at most once; n >= 1) of decoder's schema (set before). EINVAL
+// with a message naming the bad index otherwise. field_indices == NULL with n ==
+// 0 removes the projection (every column again).
+NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderSetProjection(struct ArrowIpcDecoder* decoder,
+                                            const int64_t* field_indices, int64_t n,
+                                            struct ArrowError* error);
+// As ArrowIpcDecoderSetProjection with the columns' names (the first column of
+// each name); EINVAL naming a name no column has.
+NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderSetProjectionByName(struct ArrowIpcDecoder* decoder,
+                                                  const char* const* names, int64_t n,
+                                                  struct ArrowError* error);
+// The projection of a stream made by ArrowIpcArrayStreamReaderInit* (also when it
+// reads an IPC file), applied when the schema is read: call it before the first
+// get_schema or get_next (EINVAL after, for another stream, or with the options'
+// field_index other than -1). Bad indices or names are reported by get_schema /
+// get_next. A stream cannot skip bytes: unselected columns are still read from the
+// input, but not decoded, validated, decompressed or copied.
+NANOARROW_DLL ArrowErrorCode ArrowIpcArrayStreamReaderSetProjection(struct ArrowArrayStream* stream,
+                                                      const int64_t* field_indices,
+                                                      int64_t n, struct ArrowError* error);
+NANOARROW_DLL ArrowErrorCode ArrowIpcArrayStreamReaderSetProjectionByName(
+    struct ArrowArrayStream* stream, const char* const* names, int64_t n,
+    struct ArrowError* error);
+// The projection of reader (set before ArrowIpcFileReaderArrayStream, which moves
+// the reader, and before the first batch is read). ArrowIpcFileReaderGetSchema then
+// gives the projected schema. Over a FILE* (ArrowIpcFileReaderInitFile) a batch
+// reads its metadata and only the byte ranges of the selected buffers (ranges
+// within the coalesce gap of each other read at once); the dictionaries of
+// unselected fields are not read past their metadata.
+NANOARROW_DLL ArrowErrorCode ArrowIpcFileReaderSetProjection(struct ArrowIpcFileReader* reader,
+                                               const int64_t* field_indices, int64_t n,
+                                               struct ArrowError* error);
+NANOARROW_DLL ArrowErrorCode ArrowIpcFileReaderSetProjectionByName(struct ArrowIpcFileReader* reader,
+                                                     const char* const* names, int64_t n,
+                                                     struct ArrowError* error);
+// Selected byte ranges of a batch at most gap_bytes (>= 0) apart are read with one
+// read (default NANOARROW_IPC_DEFAULT_COALESCE_GAP).
+NANOARROW_DLL ArrowErrorCode ArrowIpcFileReaderSetCoalesceGap(struct ArrowIpcFileReader* reader,
+                                                int64_t gap_bytes);
+// Bytes reader has read from its FILE* so far (magic, footer, message metadata and
+// bodies or selected ranges); 0 for a reader over a buffer.
+NANOARROW_DLL int64_t ArrowIpcFileReaderBytesRead(struct ArrowIpcFileReader* reader);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1476,6 +1476,11 @@ static ArrowErrorCode IpcBatchDecodeDictionary(struct ArrowIpcDecoder* decoder,
       entry = &private_data->dictionaries[i];
     }
   }
+  if (entry == NULL && ArrowIpcPrivateProjectionSkipsId(private_data,
+                                                        private_data->dictionary_batch.id)) {
+    /* Only columns the projection leaves out use it: not decoded. */
+    return NANOARROW_OK;
+  }
   if (entry == NULL) {
     ArrowErrorSet(error, "DictionaryBatch id %ld is not used by the schema",
                   (long)private_data->dictionary_batch.id);

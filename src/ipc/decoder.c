@@ -379,6 +379,7 @@ ArrowErrorCode ArrowIpcDecoderInit(struct ArrowIpcDecoder* decoder) {
   IpcDecoderTreeInitEmpty(&private_data->tree);
   ArrowIpcFooterInit(&private_data->footer);
   ArrowBufferInit(&private_data->schema_ids);
+  ArrowBufferInit(&private_data->tree_ids);
   ArrowIpcDictionaryEncodingsInit(&private_data->encodings);
   private_data->body_endianness = NANOARROW_IPC_ENDIANNESS_UNINITIALIZED;
   private_data->max_decompressed_bytes = -1;
@@ -400,6 +401,8 @@ void ArrowIpcDecoderReset(struct ArrowIpcDecoder* decoder) {
   ArrowIpcPrivateTreeReset(&private_data->tree);
   ArrowIpcFooterReset(&private_data->footer);
   ArrowBufferReset(&private_data->schema_ids);
+  ArrowBufferReset(&private_data->tree_ids);
+  ArrowIpcPrivateProjectionFree(private_data);
   if (private_data->decompressor.release != NULL) {
     private_data->decompressor.release(&private_data->decompressor);
   }
@@ -702,6 +705,10 @@ ArrowErrorCode ArrowIpcDecoderDecodeHeader(struct ArrowIpcDecoder* decoder,
     case NANOARROW_IPC_MESSAGE_TYPE_RECORD_BATCH:
       NANOARROW_RETURN_NOT_OK(IpcDecoderReadBatchHeader(decoder, &private_data->header_table,
                                               &private_data->batch, error));
+      if (private_data->projection != NULL) {
+        NANOARROW_RETURN_NOT_OK(
+            ArrowIpcPrivateProjectHeader(decoder, &private_data->batch, error));
+      }
       /* Decoding checks the counts again (the schema may change in between). */
       if (private_data->has_schema) {
         NANOARROW_RETURN_NOT_OK(ArrowIpcPrivateCheckBatchCounts(
@@ -768,6 +775,7 @@ static ArrowErrorCode IpcDecoderSetSchemaWithIds(struct ArrowIpcDecoder* decoder
   IpcDecoderResetDictionaries(private_data);
   ArrowIpcPrivateTreeReset(&private_data->tree);
   private_data->has_schema = 0;
+  if (!private_data->setting_projection) ArrowIpcPrivateProjectionFree(private_data);
 
   if (schema == NULL || schema->release == NULL) {
     ArrowErrorSet(error, "schema is released");
@@ -797,6 +805,20 @@ static ArrowErrorCode IpcDecoderSetSchemaWithIds(struct ArrowIpcDecoder* decoder
   ids.n_ids = explicit_ids != NULL ? n_dictionary_fields : private_data->schema_ids.size_bytes / 8;
   if (ids.n_ids != n_dictionary_fields) ids.n_ids = 0;
   ids.next = 0;
+  /* The ids as resolved, for a projection that selects some of them later. */
+  private_data->tree_ids.size_bytes = 0;
+  if (ArrowBufferReserve(&private_data->tree_ids, n_dictionary_fields * 8) != NANOARROW_OK) {
+    IpcDecoderResetDictionaries(private_data);
+    ArrowErrorSet(error, "out of memory");
+    return ENOMEM;
+  }
+  {
+    int64_t i;
+    for (i = 0; i < n_dictionary_fields; i++) {
+      int64_t id = i < ids.n_ids ? ids.ids[i] : i;
+      ArrowBufferAppendUnsafe(&private_data->tree_ids, &id, sizeof(id));
+    }
+  }
 
   result = IpcDecoderTreeInitWithIds(private_data, &private_data->tree, schema, adopt, 1, &ids,
                                      &n_encodings, error);
@@ -815,6 +837,17 @@ ArrowErrorCode ArrowIpcDecoderSetSchema(struct ArrowIpcDecoder* decoder,
                                         struct ArrowSchema* schema,
                                         struct ArrowError* error) {
   return IpcDecoderSetSchemaWithIds(decoder, schema, 0, NULL, error);
+}
+
+ArrowErrorCode ArrowIpcPrivateDecoderSetSchemaWithIds(struct ArrowIpcDecoder* decoder,
+                                                    struct ArrowSchema* schema,
+                                                    const int64_t* ids,
+                                                    struct ArrowError* error) {
+  return IpcDecoderSetSchemaWithIds(decoder, schema, 1, ids, error);
+}
+
+int64_t ArrowIpcPrivateCountDictionaries(const struct ArrowSchema* schema) {
+  return IpcDecoderCountDictionaries(schema, 0);
 }
 
 ArrowErrorCode ArrowIpcPrivateDecoderAdoptSchema(struct ArrowIpcDecoder* decoder,

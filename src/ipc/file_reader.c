@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "nanoarrow/nanoarrow.h"
@@ -24,6 +25,9 @@ struct IpcFileReaderPrivate {
   int64_t blocks_end;
   /* The footer's dictionary blocks decoded so far (in file order). */
   int64_t n_dictionaries_read;
+  /* Bytes read from file, and the gap under which selected ranges are merged. */
+  int64_t bytes_read;
+  int64_t coalesce_gap;
 };
 
 static void IpcFileReaderPrivateFree(struct IpcFileReaderPrivate* private_data) {
@@ -56,6 +60,7 @@ static ArrowErrorCode IpcFileReaderReadBlock(struct IpcFileReaderPrivate* privat
     return EINVAL;
   }
   size = block->metadata_length + block->body_length;
+  if (shared_out == NULL) return NANOARROW_OK;
   if (private_data->data_block != NULL) {
     *shared_out = private_data->data_block;
     ArrowIpcRefAdd(&private_data->data_block->refcount);
@@ -75,6 +80,7 @@ static ArrowErrorCode IpcFileReaderReadBlock(struct IpcFileReaderPrivate* privat
                     (long)block->offset);
       return EIO;
     }
+    private_data->bytes_read += size;
     bytes.size_bytes = size;
     *shared_out = ArrowIpcPrivateSharedBlockNew(&bytes);
     if (*shared_out == NULL) {
@@ -84,6 +90,212 @@ static ArrowErrorCode IpcFileReaderReadBlock(struct IpcFileReaderPrivate* privat
     *bytes_out = (*shared_out)->src.data;
     return NANOARROW_OK;
   }
+}
+
+static ArrowErrorCode IpcFileReaderReadAt(struct IpcFileReaderPrivate* private_data,
+                                          int64_t offset, uint8_t* out, int64_t size,
+                                          struct ArrowError* error) {
+  if (size == 0) return NANOARROW_OK;
+  if (fseek(private_data->file, (long)offset, SEEK_SET) != 0 ||
+      fread(out, 1, (size_t)size, private_data->file) != (size_t)size) {
+    ArrowErrorSet(error, "could not read %ld bytes at offset %ld", (long)size, (long)offset);
+    return EIO;
+  }
+  private_data->bytes_read += size;
+  return NANOARROW_OK;
+}
+
+/* A byte range of the body that selected buffers lie in. */
+struct IpcFileReaderRange {
+  int64_t start;
+  int64_t end;
+  /* Where start lands in the compact body. */
+  int64_t compact;
+};
+
+static int IpcFileReaderCompareBuffers(const void* a, const void* b) {
+  int64_t left = ArrowIpcFbrLoadI64(*(const uint8_t* const*)a);
+  int64_t right = ArrowIpcFbrLoadI64(*(const uint8_t* const*)b);
+  return left < right ? -1 : left > right;
+}
+
+/* Reads the selected buffers of the record batch whose header the decoder holds
+ * (projected: its buffer entries are the decoder's own copies) from the body at
+ * body_offset (body_length bytes): the ranges they occupy, merged when less than
+ * the coalesce gap apart, into one compact body, each at the same offset modulo
+ * 64 as in the file so that alignment is kept. The entries are rewritten to point
+ * into it. */
+static ArrowErrorCode IpcFileReaderReadSelected(struct IpcFileReaderPrivate* private_data,
+                                                int64_t body_offset, int64_t body_length,
+                                                struct ArrowBuffer* out,
+                                                struct ArrowError* error) {
+  struct ArrowIpcDecoderPrivate* decoder_private =
+      (struct ArrowIpcDecoderPrivate*)private_data->decoder.private_data;
+  struct ArrowIpcProjection* projection = decoder_private->projection;
+  int64_t n = projection->buffers.size_bytes / 16;
+  uint8_t** entries;
+  struct IpcFileReaderRange* ranges;
+  int64_t n_ranges = 0;
+  int64_t compact_size = 0;
+  int64_t i;
+  int64_t r;
+  ArrowErrorCode result = NANOARROW_OK;
+
+  entries = (uint8_t**)ArrowMalloc((n > 0 ? n : 1) * (int64_t)sizeof(uint8_t*));
+  ranges = (struct IpcFileReaderRange*)ArrowMalloc((n > 0 ? n : 1) *
+                                                   (int64_t)sizeof(struct IpcFileReaderRange));
+  if (entries == NULL || ranges == NULL) {
+    ArrowFree(entries);
+    ArrowFree(ranges);
+    ArrowErrorSet(error, "out of memory");
+    return ENOMEM;
+  }
+  for (i = 0; i < n; i++) {
+    uint8_t* entry = projection->buffers.data + 16 * i;
+    int64_t offset = ArrowIpcFbrLoadI64(entry);
+    int64_t length = ArrowIpcFbrLoadI64(entry + 8);
+    if (offset < 0 || length < 0 || offset > body_length || length > body_length - offset) {
+      ArrowErrorSet(error,
+                    "selected buffer %ld (offset %ld, length %ld) is outside the body of "
+                    "%ld bytes",
+                    (long)i, (long)offset, (long)length, (long)body_length);
+      result = EINVAL;
+      break;
+    }
+    entries[i] = entry;
+  }
+  if (result == NANOARROW_OK) {
+    qsort(entries, (size_t)n, sizeof(uint8_t*), &IpcFileReaderCompareBuffers);
+    for (i = 0; i < n; i++) {
+      int64_t offset = ArrowIpcFbrLoadI64(entries[i]);
+      int64_t end = offset + ArrowIpcFbrLoadI64(entries[i] + 8);
+      if (end == offset) continue;
+      if (n_ranges > 0 && offset - ranges[n_ranges - 1].end <= private_data->coalesce_gap) {
+        if (end > ranges[n_ranges - 1].end) ranges[n_ranges - 1].end = end;
+      } else {
+        ranges[n_ranges].start = offset;
+        ranges[n_ranges].end = end;
+        n_ranges++;
+      }
+    }
+    for (r = 0; r < n_ranges; r++) {
+      compact_size += ((ranges[r].start - compact_size) % 64 + 64) % 64;
+      ranges[r].compact = compact_size;
+      compact_size += ranges[r].end - ranges[r].start;
+    }
+    result = ArrowBufferReserve(out, compact_size + 1);
+    if (result != NANOARROW_OK) ArrowErrorSet(error, "out of memory");
+  }
+  for (r = 0; result == NANOARROW_OK && r < n_ranges; r++) {
+    result = IpcFileReaderReadAt(private_data, body_offset + ranges[r].start,
+                                 out->data + ranges[r].compact,
+                                 ranges[r].end - ranges[r].start, error);
+  }
+  if (result == NANOARROW_OK) {
+    /* Entries are sorted by offset, as are the ranges. */
+    out->size_bytes = compact_size;
+    r = 0;
+    for (i = 0; i < n; i++) {
+      int64_t offset = ArrowIpcFbrLoadI64(entries[i]);
+      int64_t length = ArrowIpcFbrLoadI64(entries[i] + 8);
+      int64_t moved = 0;
+      if (length > 0) {
+        while (ranges[r].end < offset + length) r++;
+        moved = ranges[r].compact + (offset - ranges[r].start);
+      }
+      {
+        int byte;
+        for (byte = 0; byte < 8; byte++) {
+          entries[i][byte] = (uint8_t)((uint64_t)moved >> (8 * byte));
+        }
+      }
+    }
+  }
+  ArrowFree(entries);
+  ArrowFree(ranges);
+  return result;
+}
+
+/* The FILE* path of a projected reader: the metadata first, then only what the
+ * selected columns need (a skipped dictionary's body is not read at all). */
+static ArrowErrorCode IpcFileReaderDecodeProjected(struct IpcFileReaderPrivate* private_data,
+                                                   const struct ArrowIpcFileBlock* block,
+                                                   enum ArrowIpcMessageType expected,
+                                                   struct ArrowArray* out,
+                                                   enum ArrowValidationLevel validation_level,
+                                                   int* header_ok_out,
+                                                   struct ArrowError* error) {
+  struct ArrowIpcDecoder* decoder = &private_data->decoder;
+  struct ArrowIpcDecoderPrivate* decoder_private =
+      (struct ArrowIpcDecoderPrivate*)decoder->private_data;
+  struct ArrowBuffer metadata;
+  struct ArrowBuffer body;
+  struct ArrowBufferView header;
+  struct ArrowIpcSharedBlock* shared = NULL;
+  int64_t body_offset = block->offset + block->metadata_length;
+  ArrowErrorCode result;
+  ArrowBufferInit(&metadata);
+  ArrowBufferInit(&body);
+  result = ArrowBufferReserve(&metadata, block->metadata_length);
+  if (result != NANOARROW_OK) {
+    ArrowErrorSet(error, "out of memory reading %ld bytes of metadata",
+                  (long)block->metadata_length);
+  }
+  if (result == NANOARROW_OK) {
+    result = IpcFileReaderReadAt(private_data, block->offset, metadata.data,
+                                 block->metadata_length, error);
+  }
+  if (result == NANOARROW_OK) {
+    header.data.as_uint8 = metadata.data;
+    header.size_bytes = block->metadata_length;
+    result = ArrowIpcDecoderDecodeHeader(decoder, header, error);
+  }
+  if (result == NANOARROW_OK && decoder->message_type != expected) {
+    ArrowErrorSet(error, "file block at offset %ld holds message type %d, expected %d",
+                  (long)block->offset, (int)decoder->message_type, (int)expected);
+    result = EINVAL;
+  }
+  if (result == NANOARROW_OK && header_ok_out != NULL) *header_ok_out = 1;
+  if (result == NANOARROW_OK && decoder->body_size_bytes > block->body_length) {
+    ArrowErrorSet(error, "message body of %ld bytes is longer than its file block's %ld",
+                  (long)decoder->body_size_bytes, (long)block->body_length);
+    result = EINVAL;
+  }
+  if (result == NANOARROW_OK && expected == NANOARROW_IPC_MESSAGE_TYPE_DICTIONARY_BATCH) {
+    if (ArrowIpcPrivateProjectionSkipsId(decoder_private,
+                                         decoder_private->dictionary_batch.id)) {
+      ArrowBufferReset(&metadata);
+      return NANOARROW_OK;
+    }
+    result = ArrowBufferReserve(&body, decoder->body_size_bytes);
+    if (result != NANOARROW_OK) ArrowErrorSet(error, "out of memory reading a body");
+    if (result == NANOARROW_OK) {
+      result = IpcFileReaderReadAt(private_data, body_offset, body.data,
+                                   decoder->body_size_bytes, error);
+      body.size_bytes = decoder->body_size_bytes;
+    }
+  } else if (result == NANOARROW_OK) {
+    result = IpcFileReaderReadSelected(private_data, body_offset, decoder->body_size_bytes,
+                                       &body, error);
+    /* The body is the compact one now. */
+    if (result == NANOARROW_OK) decoder->body_size_bytes = body.size_bytes;
+  }
+  if (result == NANOARROW_OK) {
+    shared = ArrowIpcPrivateSharedBlockNew(&body);
+    if (shared == NULL) {
+      ArrowErrorSet(error, "out of memory");
+      result = ENOMEM;
+    }
+  }
+  if (result == NANOARROW_OK) {
+    result = ArrowIpcPrivateDecoderDecodeShared(decoder, shared, shared->src.data,
+                                                shared->src.size_bytes, -1, out,
+                                                validation_level, error);
+  }
+  if (shared != NULL) ArrowIpcPrivateSharedBlockRelease(shared);
+  ArrowBufferReset(&body);
+  ArrowBufferReset(&metadata);
+  return result;
 }
 
 /* Decodes the message in block: a dictionary (out == NULL) or a record batch.
@@ -98,6 +310,14 @@ static ArrowErrorCode IpcFileReaderDecodeBlock(struct IpcFileReaderPrivate* priv
   const uint8_t* bytes = NULL;
   struct ArrowBufferView header;
   ArrowErrorCode result;
+  const struct ArrowIpcDecoderPrivate* decoder_private =
+      (const struct ArrowIpcDecoderPrivate*)private_data->decoder.private_data;
+  if (private_data->file != NULL && decoder_private->projection != NULL) {
+    /* Checks the block's bounds first. */
+    NANOARROW_RETURN_NOT_OK(IpcFileReaderReadBlock(private_data, block, NULL, NULL, error));
+    return IpcFileReaderDecodeProjected(private_data, block, expected, out,
+                                        validation_level, header_ok_out, error);
+  }
   NANOARROW_RETURN_NOT_OK(IpcFileReaderReadBlock(private_data, block, &shared, &bytes, error));
   header.data.as_uint8 = bytes;
   header.size_bytes = block->metadata_length;
@@ -175,6 +395,7 @@ static ArrowErrorCode IpcFileReaderAllocate(struct ArrowIpcFileReader* reader,
   reader->private_data = NULL;
   if (private_data == NULL) return ENOMEM;
   memset(private_data, 0, sizeof(*private_data));
+  private_data->coalesce_gap = NANOARROW_IPC_DEFAULT_COALESCE_GAP;
   if (ArrowIpcDecoderInit(&private_data->decoder) != NANOARROW_OK) {
     ArrowFree(private_data);
     return ENOMEM;
@@ -261,6 +482,7 @@ ArrowErrorCode ArrowIpcFileReaderInitFile(struct ArrowIpcFileReader* reader,
       result = EIO;
     }
   }
+  private_data->bytes_read = 18 + (result == NANOARROW_OK ? (int64_t)footer_size + 10 : 0);
   if (result == NANOARROW_OK) {
     tail_view.data.as_uint8 = tail.data;
     tail_view.size_bytes = (int64_t)footer_size + 10;
@@ -287,8 +509,15 @@ ArrowErrorCode ArrowIpcFileReaderGetSchema(struct ArrowIpcFileReader* reader,
                                            struct ArrowSchema* out,
                                            struct ArrowError* error) {
   struct IpcFileReaderPrivate* private_data = (struct IpcFileReaderPrivate*)reader->private_data;
-  ArrowErrorCode result =
-      ArrowSchemaDeepCopy(&private_data->decoder.footer->schema, out);
+  const struct ArrowIpcDecoderPrivate* decoder_private =
+      (const struct ArrowIpcDecoderPrivate*)private_data->decoder.private_data;
+  ArrowErrorCode result;
+  if (decoder_private->projection != NULL) {
+    return ArrowIpcPrivateProjectSchema(&private_data->decoder.footer->schema,
+                                        decoder_private->projection->selected,
+                                        decoder_private->projection->n_selected, out, error);
+  }
+  result = ArrowSchemaDeepCopy(&private_data->decoder.footer->schema, out);
   if (result != NANOARROW_OK) ArrowErrorSet(error, "out of memory copying the schema");
   return result;
 }
@@ -328,6 +557,55 @@ ArrowErrorCode ArrowIpcFileReaderReadBatch(struct ArrowIpcFileReader* reader, in
   NANOARROW_RETURN_NOT_OK(IpcFileReaderEnsureDictionaries(private_data, error));
   return IpcFileReaderDecodeBlock(private_data, &blocks[i], NANOARROW_IPC_MESSAGE_TYPE_RECORD_BATCH, out,
                      validation_level, NULL, error);
+}
+
+/* ---- Projection ---- */
+
+ArrowErrorCode ArrowIpcFileReaderSetProjection(struct ArrowIpcFileReader* reader,
+                                               const int64_t* field_indices, int64_t n,
+                                               struct ArrowError* error) {
+  struct IpcFileReaderPrivate* private_data;
+  if (reader == NULL || reader->private_data == NULL) return EINVAL;
+  private_data = (struct IpcFileReaderPrivate*)reader->private_data;
+  NANOARROW_RETURN_NOT_OK(
+      ArrowIpcDecoderSetProjection(&private_data->decoder, field_indices, n, error));
+  /* The dictionaries were dropped with the old schema: read them again. */
+  private_data->n_dictionaries_read = 0;
+  return NANOARROW_OK;
+}
+
+ArrowErrorCode ArrowIpcFileReaderSetProjectionByName(struct ArrowIpcFileReader* reader,
+                                                     const char* const* names, int64_t n,
+                                                     struct ArrowError* error) {
+  struct IpcFileReaderPrivate* private_data;
+  int64_t* indices;
+  ArrowErrorCode result;
+  if (reader == NULL || reader->private_data == NULL || n < 0) return EINVAL;
+  private_data = (struct IpcFileReaderPrivate*)reader->private_data;
+  indices = (int64_t*)ArrowMalloc((n > 0 ? n : 1) * (int64_t)sizeof(int64_t));
+  if (indices == NULL) {
+    ArrowErrorSet(error, "out of memory");
+    return ENOMEM;
+  }
+  result = ArrowIpcPrivateResolveNames(&private_data->decoder.footer->schema, names, n,
+                                       indices, error);
+  if (result == NANOARROW_OK) {
+    result = ArrowIpcFileReaderSetProjection(reader, n > 0 ? indices : NULL, n, error);
+  }
+  ArrowFree(indices);
+  return result;
+}
+
+ArrowErrorCode ArrowIpcFileReaderSetCoalesceGap(struct ArrowIpcFileReader* reader,
+                                                int64_t gap_bytes) {
+  if (reader == NULL || reader->private_data == NULL || gap_bytes < 0) return EINVAL;
+  ((struct IpcFileReaderPrivate*)reader->private_data)->coalesce_gap = gap_bytes;
+  return NANOARROW_OK;
+}
+
+int64_t ArrowIpcFileReaderBytesRead(struct ArrowIpcFileReader* reader) {
+  if (reader == NULL || reader->private_data == NULL) return 0;
+  return ((struct IpcFileReaderPrivate*)reader->private_data)->bytes_read;
 }
 
 /* ---- ArrowArrayStream over a file ---- */

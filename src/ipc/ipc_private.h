@@ -43,6 +43,14 @@
 #define ArrowIpcPrivateDictionariesSlot NANOARROW_SYMBOL(ArrowIpcPrivateDictionariesSlot)
 #define ArrowPrivateSchemaSetChildNames NANOARROW_SYMBOL(ArrowPrivateSchemaSetChildNames)
 #define ArrowIpcPrivateSchemaSnapshot NANOARROW_SYMBOL(ArrowIpcPrivateSchemaSnapshot)
+#define ArrowIpcPrivateProjectionFree NANOARROW_SYMBOL(ArrowIpcPrivateProjectionFree)
+#define ArrowIpcPrivateProjectHeader NANOARROW_SYMBOL(ArrowIpcPrivateProjectHeader)
+#define ArrowIpcPrivateProjectionSkipsId NANOARROW_SYMBOL(ArrowIpcPrivateProjectionSkipsId)
+#define ArrowIpcPrivateResolveNames NANOARROW_SYMBOL(ArrowIpcPrivateResolveNames)
+#define ArrowIpcPrivateDecoderSetSchemaWithIds \
+  NANOARROW_SYMBOL(ArrowIpcPrivateDecoderSetSchemaWithIds)
+#define ArrowIpcPrivateCountDictionaries NANOARROW_SYMBOL(ArrowIpcPrivateCountDictionaries)
+#define ArrowIpcPrivateProjectSchema NANOARROW_SYMBOL(ArrowIpcPrivateProjectSchema)
 #endif
 
 /* Sets *out to the bytes that n >= 0 elements of bits > 0 bits each fill (rounded
@@ -290,7 +298,85 @@ struct ArrowIpcDecoderPrivate {
 
   /* Owner of the buffers behind the last ArrowIpcDecoderDecodeArrayView. */
   struct ArrowIpcBatchOwner* view_owner;
+
+  /* The dictionary ids of tree's encoded fields in pre-order (int64), as the last
+   * schema set resolved them. */
+  struct ArrowBuffer tree_ids;
+  /* The column projection (NULL: every column), see projection.c. */
+  struct ArrowIpcProjection* projection;
+  /* Set while the projection sets the projected schema (which keeps it). */
+  int setting_projection;
 };
+
+/* What one top-level column of the full schema takes in a batch header. */
+struct ArrowIpcProjectionColumn {
+  int64_t n_nodes;
+  /* Buffers other than variadic ones (V5 counts), union fields (one validity
+   * buffer more each before V5), view fields (one variadic count each). */
+  int64_t n_fixed_buffers;
+  int64_t n_unions;
+  int64_t n_variadic;
+  /* Dictionary ids the column's fields use (pre-order, as the tree registers). */
+  int64_t n_ids;
+};
+
+struct ArrowIpcProjection {
+  /* The full schema ("+s") and its dictionary ids. */
+  struct ArrowSchema full;
+  int64_t n_columns;
+  struct ArrowIpcProjectionColumn* columns;
+  int64_t n_ids;
+  int64_t* ids;
+  int64_t n_fields;
+  int64_t n_fixed_buffers;
+  int64_t n_unions;
+  int64_t n_variadic;
+  /* The selected columns, in the order of the output. */
+  int64_t n_selected;
+  int64_t* selected;
+  /* Per column scratch: where its nodes, variadic counts and buffers start. */
+  int64_t* node_start;
+  int64_t* variadic_start;
+  int64_t* buffer_start;
+  /* The projected header's FieldNode, Buffer (16 bytes each) and variadic count
+   * (8 bytes) vectors, copied from the full header (the file reader rewrites the
+   * buffers' offsets when it reads only the selected ranges). */
+  struct ArrowBuffer nodes;
+  struct ArrowBuffer buffers;
+  struct ArrowBuffer variadic;
+};
+
+void ArrowIpcPrivateProjectionFree(struct ArrowIpcDecoderPrivate* private_data);
+
+/* Replaces header's nodes, buffers and variadic counts (those of the full schema,
+ * checked here) with the selected columns' ones. */
+ArrowErrorCode ArrowIpcPrivateProjectHeader(struct ArrowIpcDecoder* decoder,
+                                            struct ArrowIpcBatchHeader* header,
+                                            struct ArrowError* error);
+
+/* Non-zero when id is a dictionary id of the full schema that no selected field
+ * uses (its DictionaryBatches are skipped). */
+int ArrowIpcPrivateProjectionSkipsId(const struct ArrowIpcDecoderPrivate* private_data,
+                                     int64_t id);
+
+/* Indices of names in schema's children (first match); EINVAL naming an unknown one. */
+ArrowErrorCode ArrowIpcPrivateResolveNames(const struct ArrowSchema* schema,
+                                           const char* const* names, int64_t n,
+                                           int64_t* out, struct ArrowError* error);
+
+/* Sets schema (taken over) with the given dictionary ids (pre-order). */
+ArrowErrorCode ArrowIpcPrivateDecoderSetSchemaWithIds(struct ArrowIpcDecoder* decoder,
+                                                    struct ArrowSchema* schema,
+                                                    const int64_t* ids,
+                                                    struct ArrowError* error);
+/* Dictionary-encoded fields in schema (and in their values), pre-order. */
+int64_t ArrowIpcPrivateCountDictionaries(const struct ArrowSchema* schema);
+
+/* The projected schema: a "+s" with deep copies of full's children selected[0..n). */
+ArrowErrorCode ArrowIpcPrivateProjectSchema(const struct ArrowSchema* full,
+                                            const int64_t* selected, int64_t n,
+                                            struct ArrowSchema* out,
+                                            struct ArrowError* error);
 
 /* The value slot of id in dictionaries, or NULL when id is not one of them. */
 struct ArrowIpcSharedArray** ArrowIpcPrivateDictionariesSlot(

@@ -57,6 +57,11 @@ struct IpcStreamReaderPrivate {
   struct ArrowIpcFileReader file_reader;
   int64_t next_batch;
   int finished;
+  /* The column projection to apply when the schema is read (n_projection > 0):
+   * indices, or names (NUL-terminated, one after the other) when by_name. */
+  int64_t n_projection;
+  int projection_by_name;
+  struct ArrowBuffer projection;
   struct ArrowError error;
 };
 
@@ -469,6 +474,55 @@ static ArrowErrorCode IpcStreamDecodeKeptSchema(struct IpcStreamReaderPrivate* p
   return result;
 }
 
+/* The names of a by-name projection as an array (ArrowFree it). */
+static const char** IpcStreamProjectionNames(struct IpcStreamReaderPrivate* private_data) {
+  const char** names = (const char**)ArrowMalloc(private_data->n_projection *
+                                                 (int64_t)sizeof(const char*));
+  const char* next = (const char*)private_data->projection.data;
+  int64_t i;
+  if (names == NULL) return NULL;
+  for (i = 0; i < private_data->n_projection; i++) {
+    names[i] = next;
+    next += strlen(next) + 1;
+  }
+  return names;
+}
+
+/* Sets the requested projection on the decoder (stream) or file reader (file). */
+static ArrowErrorCode IpcStreamApplyProjection(struct IpcStreamReaderPrivate* private_data) {
+  const char** names = NULL;
+  ArrowErrorCode result;
+  if (private_data->n_projection == 0) return NANOARROW_OK;
+  if (private_data->projection_by_name) {
+    names = IpcStreamProjectionNames(private_data);
+    if (names == NULL) {
+      ArrowErrorSet(&private_data->error, "out of memory");
+      return ENOMEM;
+    }
+  }
+  if (private_data->is_file) {
+    result = names != NULL
+                 ? ArrowIpcFileReaderSetProjectionByName(&private_data->file_reader, names,
+                                                         private_data->n_projection,
+                                                         &private_data->error)
+                 : ArrowIpcFileReaderSetProjection(
+                       &private_data->file_reader,
+                       (const int64_t*)private_data->projection.data,
+                       private_data->n_projection, &private_data->error);
+  } else {
+    result = names != NULL
+                 ? ArrowIpcDecoderSetProjectionByName(&private_data->decoder, names,
+                                                      private_data->n_projection,
+                                                      &private_data->error)
+                 : ArrowIpcDecoderSetProjection(&private_data->decoder,
+                                                (const int64_t*)private_data->projection.data,
+                                                private_data->n_projection,
+                                                &private_data->error);
+  }
+  ArrowFree(names);
+  return result;
+}
+
 static ArrowErrorCode IpcStreamEnsureSchema(struct IpcStreamReaderPrivate* private_data) {
   struct ArrowBufferView body;
   struct ArrowIpcSharedBlock* shared;
@@ -478,6 +532,7 @@ static ArrowErrorCode IpcStreamEnsureSchema(struct IpcStreamReaderPrivate* priva
 
   result = IpcStreamReadMessage(private_data, &body, &shared, 1);
   if (result == ENOENT && private_data->is_file) {
+    NANOARROW_RETURN_NOT_OK(IpcStreamApplyProjection(private_data));
     NANOARROW_RETURN_NOT_OK(ArrowIpcFileReaderGetSchema(&private_data->file_reader, &full,
                                                         &private_data->error));
     result = IpcStreamSelectSchema(private_data, &full);
@@ -502,6 +557,7 @@ static ArrowErrorCode IpcStreamEnsureSchema(struct IpcStreamReaderPrivate* priva
   /* The decoder keeps the decoded schema itself; get_schema copies from it. */
   NANOARROW_RETURN_NOT_OK(
       ArrowIpcPrivateDecoderAdoptSchema(&private_data->decoder, &full, &private_data->error));
+  NANOARROW_RETURN_NOT_OK(IpcStreamApplyProjection(private_data));
   return IpcStreamSelectDecoderSchema(private_data);
 }
 
@@ -514,7 +570,7 @@ static int IpcStreamReaderGetSchema(struct ArrowArrayStream* stream, struct Arro
   NANOARROW_RETURN_NOT_OK(IpcStreamEnsureSchema(private_data));
   if (private_data->schema_handed_out) return IpcStreamDecodeKeptSchema(private_data, out);
   decoder_private = (struct ArrowIpcDecoderPrivate*)private_data->decoder.private_data;
-  if (private_data->schema_block == NULL ||
+  if (private_data->schema_block == NULL || private_data->n_projection > 0 ||
       private_data->exported_schema != &decoder_private->tree.schema) {
     return ArrowSchemaDeepCopy(private_data->exported_schema, out);
   }
@@ -628,6 +684,7 @@ static void IpcStreamReaderRelease(struct ArrowArrayStream* stream) {
   if (private_data->schema.release != NULL) ArrowSchemaRelease(&private_data->schema);
   ArrowBufferReset(&private_data->header);
   ArrowBufferReset(&private_data->body);
+  ArrowBufferReset(&private_data->projection);
   if (private_data->input_block != NULL) {
     ArrowIpcPrivateSharedBlockRelease(private_data->input_block);
   }
@@ -695,6 +752,7 @@ ArrowErrorCode ArrowIpcArrayStreamReaderInitWithLimits(
   private_data->schema.release = NULL;
   ArrowBufferInit(&private_data->header);
   ArrowBufferInit(&private_data->body);
+  ArrowBufferInit(&private_data->projection);
   ArrowIpcInputStreamMove(input_stream, &private_data->input);
   out->get_schema = &IpcStreamReaderGetSchema;
   out->get_next = &IpcStreamReaderGetNext;
@@ -732,5 +790,71 @@ ArrowErrorCode ArrowIpcArrayStreamReaderSetMaxHeldBytes(struct ArrowArrayStream*
   if (private_data->is_file) {
     return ArrowIpcFileReaderSetMaxHeldBytes(&private_data->file_reader, max_bytes);
   }
+  return NANOARROW_OK;
+}
+
+/* Checks that stream is a reader that has not read its schema yet. */
+static ArrowErrorCode IpcStreamProjectionTarget(struct ArrowArrayStream* stream, int64_t n,
+                                                struct IpcStreamReaderPrivate** out,
+                                                struct ArrowError* error) {
+  struct IpcStreamReaderPrivate* private_data;
+  if (stream == NULL || stream->release != &IpcStreamReaderRelease) {
+    ArrowErrorSet(error, "not a stream made by ArrowIpcArrayStreamReaderInit");
+    return EINVAL;
+  }
+  private_data = (struct IpcStreamReaderPrivate*)stream->private_data;
+  if (private_data->exported_schema != NULL || private_data->is_file ||
+      private_data->finished || private_data->options.field_index != -1) {
+    ArrowErrorSet(error,
+                  "a projection is set before the stream's schema is read and only "
+                  "without a field_index option");
+    return EINVAL;
+  }
+  if (n < 1) {
+    ArrowErrorSet(error, "a projection selects at least one column");
+    return EINVAL;
+  }
+  *out = private_data;
+  return NANOARROW_OK;
+}
+
+ArrowErrorCode ArrowIpcArrayStreamReaderSetProjection(struct ArrowArrayStream* stream,
+                                                      const int64_t* field_indices,
+                                                      int64_t n, struct ArrowError* error) {
+  struct IpcStreamReaderPrivate* private_data;
+  NANOARROW_RETURN_NOT_OK(IpcStreamProjectionTarget(stream, n, &private_data, error));
+  if (field_indices == NULL) return EINVAL;
+  private_data->projection.size_bytes = 0;
+  if (ArrowBufferAppend(&private_data->projection, field_indices,
+                        n * (int64_t)sizeof(int64_t)) != NANOARROW_OK) {
+    ArrowErrorSet(error, "out of memory");
+    return ENOMEM;
+  }
+  private_data->n_projection = n;
+  private_data->projection_by_name = 0;
+  return NANOARROW_OK;
+}
+
+ArrowErrorCode ArrowIpcArrayStreamReaderSetProjectionByName(
+    struct ArrowArrayStream* stream, const char* const* names, int64_t n,
+    struct ArrowError* error) {
+  struct IpcStreamReaderPrivate* private_data;
+  int64_t i;
+  NANOARROW_RETURN_NOT_OK(IpcStreamProjectionTarget(stream, n, &private_data, error));
+  if (names == NULL) return EINVAL;
+  private_data->projection.size_bytes = 0;
+  for (i = 0; i < n; i++) {
+    if (names[i] == NULL) {
+      ArrowErrorSet(error, "column name %ld is NULL", (long)i);
+      return EINVAL;
+    }
+    if (ArrowBufferAppend(&private_data->projection, names[i],
+                          (int64_t)strlen(names[i]) + 1) != NANOARROW_OK) {
+      ArrowErrorSet(error, "out of memory");
+      return ENOMEM;
+    }
+  }
+  private_data->n_projection = n;
+  private_data->projection_by_name = 1;
   return NANOARROW_OK;
 }

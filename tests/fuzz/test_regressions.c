@@ -19,6 +19,9 @@
 #define LLVMFuzzerTestOneInput FuzzIpcFileOne
 #include "../../fuzz/ipc_file_fuzzer.c"
 #undef LLVMFuzzerTestOneInput
+#define LLVMFuzzerTestOneInput FuzzIpcProjectedFileOne
+#include "../../fuzz/ipc_projected_file_fuzzer.c"
+#undef LLVMFuzzerTestOneInput
 #define LLVMFuzzerTestOneInput FuzzIpcDecoderOne
 #include "../../fuzz/ipc_decoder_fuzzer.c"
 #undef LLVMFuzzerTestOneInput
@@ -105,6 +108,10 @@ Test(fuzz_regressions, ipc_stream_fuzzer) {
 
 Test(fuzz_regressions, ipc_file_fuzzer) {
   ReplayHarness("ipc_file_fuzzer", &FuzzIpcFileOne);
+}
+
+Test(fuzz_regressions, ipc_projected_file_fuzzer) {
+  ReplayHarness("ipc_projected_file_fuzzer", &FuzzIpcProjectedFileOne);
 }
 
 Test(fuzz_regressions, ipc_decoder_fuzzer) {
