@@ -643,13 +643,13 @@ NANOARROW_DLL ArrowErrorCode ArrowIpcFileReaderSetMaxHeldBytes(struct ArrowIpcFi
                                                  int64_t max_bytes);
 
 // ---- Memory-mapped files ----
-// An IPC file opened by path through a read-only memory map (POSIX mmap;
-// ENOTSUP with a message on platforms without it). Batches point into the map
-// without a copy: only buffers that are compressed, big-endian or misaligned in
-// the file are copied. The map is unmapped when the reader and the last array
-// that points into it are released, in any order. Nothing is read ahead: the
-// pages of a batch are read from the file when the decoder (the message header,
-// the values that validation reads) or the caller touches them.
+// An IPC file or stream opened by path through a read-only memory map (POSIX
+// mmap; ENOTSUP with a message on platforms without it). Batches point into the
+// map without a copy: only buffers that are compressed, big-endian or misaligned
+// in the file are copied. The map is unmapped when the reader (or stream) and
+// the last array that points into it are released, in any order. Nothing is read
+// ahead: the pages of a batch are read from the file when the decoder (the
+// message header, the values that validation reads) or the caller touches them.
 //
 // The file must not be truncated or written while it is mapped: reading a page
 // cut off by a truncation raises SIGBUS (no reader can prevent it), and values
@@ -660,6 +660,7 @@ NANOARROW_DLL ArrowErrorCode ArrowIpcFileReaderSetMaxHeldBytes(struct ArrowIpcFi
 // when the file system cannot map files).
 #if defined(NANOARROW_NAMESPACE)
 #define ArrowIpcFileReaderInitMmap NANOARROW_SYMBOL(ArrowIpcFileReaderInitMmap)
+#define ArrowIpcInputStreamInitMmap NANOARROW_SYMBOL(ArrowIpcInputStreamInitMmap)
 #endif
 
 // ArrowIpcFileReaderInitBuffer over the file at path, mapped: the footer and
@@ -668,6 +669,13 @@ NANOARROW_DLL ArrowErrorCode ArrowIpcFileReaderSetMaxHeldBytes(struct ArrowIpcFi
 NANOARROW_DLL ArrowErrorCode ArrowIpcFileReaderInitMmap(struct ArrowIpcFileReader* reader,
                                                         const char* path,
                                                         struct ArrowError* error);
+// ArrowIpcInputStreamInitBuffer over the file at path, mapped (an empty file is an
+// empty stream). The batches of ArrowIpcArrayStreamReaderInit with
+// use_shared_buffers point into the map; an IPC file (not a stream) read this way
+// is copied whole by the stream reader: open it with ArrowIpcFileReaderInitMmap.
+NANOARROW_DLL ArrowErrorCode ArrowIpcInputStreamInitMmap(struct ArrowIpcInputStream* stream,
+                                                         const char* path,
+                                                         struct ArrowError* error);
 
 #ifdef __cplusplus
 }

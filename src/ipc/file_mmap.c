@@ -1,11 +1,12 @@
 /* Reading IPC files through a read-only memory map. The map becomes an ArrowBuffer
- * whose allocator unmaps it, and that buffer is handed to the file reader, which
- * already shares its input (ArrowIpcFileReaderInitBuffer): the decoder's shared
- * body counts one reference per exported array, so the map is unmapped when the
- * reader and the last array that points into it are released, in whatever order.
- * Nothing here reads the mapped bytes: pages are faulted in only when the decoder
- * or the caller reads them. (The stream reader is not offered a map: it may reuse
- * its input buffer's memory for later reads, and a map is read-only.) */
+ * whose allocator unmaps it, and that buffer is handed to the readers that already
+ * share their input: ArrowIpcFileReaderInitBuffer, and the stream reader over
+ * ArrowIpcInputStreamInitBuffer (with use_shared_buffers it slices its whole-buffer
+ * input and never writes to it). The decoder's shared body counts one reference
+ * per exported array, so the map is unmapped when the reader and the last array
+ * that points into it are released, in whatever order. Nothing here reads the
+ * mapped bytes: pages are faulted in only when the decoder or the caller reads
+ * them. */
 
 #if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
 #define _POSIX_C_SOURCE 200809L
@@ -156,6 +157,20 @@ ArrowErrorCode ArrowIpcFileReaderInitMmap(struct ArrowIpcFileReader* reader,
       ArrowErrorSet(error, "%s", strerror(result));
     }
     IpcMmapNamePath(path, size, error);
+  }
+  return result;
+}
+
+NANOARROW_COLD
+ArrowErrorCode ArrowIpcInputStreamInitMmap(struct ArrowIpcInputStream* stream,
+                                           const char* path, struct ArrowError* error) {
+  struct ArrowBuffer data;
+  ArrowErrorCode result;
+  NANOARROW_RETURN_NOT_OK(IpcMmapFile(path, &data, error));
+  result = ArrowIpcInputStreamInitBuffer(stream, &data);
+  if (result != NANOARROW_OK) {
+    ArrowBufferReset(&data);
+    ArrowErrorSet(error, "out of memory opening '%s'", path);
   }
   return result;
 }

@@ -1,4 +1,5 @@
-/* ArrowIpcFileReaderInitMmap: the same batches as the buffer reader, zero-copy into the map, the map's lifetime tied to the last array,
+/* ArrowIpcFileReaderInitMmap / ArrowIpcInputStreamInitMmap: the same batches as the
+ * buffer readers, zero-copy into the map, the map's lifetime tied to the last array,
  * only the pages read are mapped in, and hostile files give errors. The mapping is
  * observed from outside the library through /proc/self/maps and /proc/self/pagemap
  * (Linux); where those do not exist, the checks that need them are skipped. */
@@ -495,6 +496,96 @@ Test(ipc_file_mmap, array_stream_released_before_its_arrays) {
   cr_assert_eq(MappedCount(path), 0);
 }
 
+/* ---- Input streams over a map ---- */
+
+/* Drains a stream reader over input, keeping the batches; returns how many. */
+static int64_t DrainStream(struct ArrowIpcInputStream* input, struct ArrowSchema* schema,
+                           struct ArrowArray* arrays, int64_t max_arrays) {
+  struct ArrowArrayStream stream;
+  struct ArrowIpcArrayStreamReaderOptions options;
+  int64_t n = 0;
+  options.field_index = -1;
+  options.use_shared_buffers = 1;
+  cr_assert_eq(ArrowIpcArrayStreamReaderInit(&stream, input, &options), NANOARROW_OK);
+  cr_assert_eq(stream.get_schema(&stream, schema), NANOARROW_OK, "%s",
+               stream.get_last_error(&stream));
+  for (;;) {
+    cr_assert_lt(n, max_arrays);
+    cr_assert_eq(stream.get_next(&stream, &arrays[n]), NANOARROW_OK, "%s",
+                 stream.get_last_error(&stream));
+    if (arrays[n].release == NULL) break;
+    n++;
+  }
+  ArrowArrayStreamRelease(&stream);
+  return n;
+}
+
+Test(ipc_file_mmap, input_stream_over_a_map) {
+  struct Totals totals;
+  size_t d;
+  memset(&totals, 0, sizeof(totals));
+  for (d = 0; d < sizeof(kIntegrationDirs) / sizeof(kIntegrationDirs[0]); d++) {
+    char dir_path[1024];
+    DIR* dir;
+    struct dirent* entry;
+    snprintf(dir_path, sizeof(dir_path), "%s/arrow-ipc-stream/integration/%s",
+             NANOARROW_TEST_DATA_DIR, kIntegrationDirs[d]);
+    dir = opendir(dir_path);
+    cr_assert_not_null(dir, "missing %s", dir_path);
+    while ((entry = readdir(dir)) != NULL) {
+      char path[2048];
+      struct ArrowBuffer data;
+      struct ArrowIpcInputStream input;
+      struct ArrowSchema schema;
+      struct ArrowSchema schema_mapped;
+      struct ArrowArray expected[64];
+      struct ArrowArray arrays[64];
+      struct ArrowError error;
+      struct Region copied;
+      struct Region mapped = {NULL, 0};
+      struct Mapping mapping;
+      int is_stream = EndsWith(entry->d_name, ".stream");
+      int64_t n;
+      int64_t i;
+      if (!is_stream && !EndsWith(entry->d_name, ".arrow_file")) continue;
+      if (NeedsMissingCodec(entry->d_name)) continue;
+      snprintf(path, sizeof(path), "%s/%s", dir_path, entry->d_name);
+      cr_assert_eq(ReadWholeFile(path, &data), NANOARROW_OK);
+      copied.base = data.data;
+      copied.size = data.size_bytes;
+      cr_assert_eq(ArrowIpcInputStreamInitBuffer(&input, &data), NANOARROW_OK);
+      n = DrainStream(&input, &schema, expected, 64);
+
+      cr_assert_eq(ArrowIpcInputStreamInitMmap(&input, path, &error), NANOARROW_OK, "%s",
+                   error.message);
+      if (HaveProcMaps()) {
+        cr_assert_eq(FindMappings(path, &mapping, 1), 1);
+        mapped.base = (const uint8_t*)mapping.start;
+        mapped.size = copied.size;
+      }
+      cr_assert_eq(DrainStream(&input, &schema_mapped, arrays, 64), n, "%s", path);
+      /* The stream is gone: the batches of a stream hold the map (an IPC file read
+       * as a stream is copied whole by the stream reader). */
+      if (HaveProcMaps() && is_stream && n > 0) {
+        cr_assert_eq(MappedCount(path), 1, "%s", path);
+      }
+      for (i = 0; i < n; i++) {
+        CompareArrays(path, &schema, &expected[i], &arrays[i], copied, mapped,
+                      &totals.n_zero_copy, &totals.n_other);
+        ArrowArrayRelease(&expected[i]);
+        ArrowArrayRelease(&arrays[i]);
+      }
+      if (HaveProcMaps()) cr_assert_eq(MappedCount(path), 0, "%s", path);
+      ArrowSchemaRelease(&schema);
+      ArrowSchemaRelease(&schema_mapped);
+      totals.n_files++;
+    }
+    closedir(dir);
+  }
+  cr_assert_geq(totals.n_files, 180);
+  if (HaveProcMaps()) cr_assert_gt(totals.n_zero_copy, 1000);
+}
+
 /* ---- Only the pages read are mapped in ---- */
 
 /* A fault maps in more than the page read: 16 pages around it by default, and a
@@ -599,6 +690,7 @@ Test(ipc_file_mmap, reading_batches_maps_in_only_the_pages_read) {
 
 Test(ipc_file_mmap, files_that_are_not_ipc_files) {
   struct ArrowIpcFileReader reader;
+  struct ArrowIpcInputStream input;
   struct ArrowError error;
   char path[256];
   char dir_path[] = "/tmp/nanoarrow_mmap_dir_XXXXXX";
@@ -611,10 +703,19 @@ Test(ipc_file_mmap, files_that_are_not_ipc_files) {
             error.message);
   cr_assert_null(reader.private_data);
 
-  /* Empty (a map cannot have zero bytes). */
+  /* Empty: EINVAL from the file reader, an empty input stream (a map cannot have
+   * zero bytes). */
   WriteTempFile("", 0, path, sizeof(path));
   cr_assert_eq(ArrowIpcFileReaderInitMmap(&reader, path, &error), EINVAL);
   cr_assert(strstr(error.message, "empty") != NULL, "%s", error.message);
+  cr_assert_eq(ArrowIpcInputStreamInitMmap(&input, path, &error), NANOARROW_OK);
+  {
+    uint8_t buf[8];
+    int64_t n_read = -1;
+    cr_assert_eq(input.read(&input, buf, sizeof(buf), &n_read, &error), NANOARROW_OK);
+    cr_assert_eq(n_read, 0);
+    input.release(&input);
+  }
   unlink(path);
 
   /* Shorter than the magic, and the magic alone. */
@@ -637,6 +738,7 @@ Test(ipc_file_mmap, files_that_are_not_ipc_files) {
   cr_assert_eq(mkfifo(fifo_path, 0600), 0, "mkfifo: %s", strerror(errno));
   cr_assert_eq(ArrowIpcFileReaderInitMmap(&reader, fifo_path, &error), ENOTSUP);
   cr_assert(strstr(error.message, "not a regular file") != NULL, "%s", error.message);
+  cr_assert_eq(ArrowIpcInputStreamInitMmap(&input, fifo_path, &error), ENOTSUP);
   unlink(fifo_path);
   rmdir(dir_path);
 
