@@ -46,6 +46,11 @@ FLOORS = {
     "IpcReadFloat64WideFromFile": "FloorMemcpyFloat64Read",
     # Dictionary deltas of N x 2 KiB against N memcpy() calls of 2 KiB (same N).
     "IpcReadDictionaryDeltas": "FloorMemcpyDictionaryDeltas",
+    # A memory-mapped file: decoding every batch against one memcpy of the file
+    # (goal < 0.02x); summing every value against a loop over the mapped words (goal
+    # <= 1.10x).
+    "IpcMmapReadBatches": "FloorMemcpyMmapFile",
+    "IpcMmapSumValues": "FloorSumMmapFile",
 }
 
 # The time the verdicts compare and the charts draw. CPU time, because on a shared

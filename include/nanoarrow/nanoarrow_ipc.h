@@ -713,6 +713,40 @@ NANOARROW_DLL ArrowErrorCode ArrowIpcFileReaderSetCoalesceGap(struct ArrowIpcFil
 // Bytes reader has read from its FILE* so far (magic, footer, message metadata and
 // bodies or selected ranges); 0 for a reader over a buffer.
 NANOARROW_DLL int64_t ArrowIpcFileReaderBytesRead(struct ArrowIpcFileReader* reader);
+// ---- Memory-mapped files ----
+// An IPC file or stream opened by path through a read-only memory map (POSIX
+// mmap; ENOTSUP with a message on platforms without it). Batches point into the
+// map without a copy: only buffers that are compressed, big-endian or misaligned
+// in the file are copied. The map is unmapped when the reader (or stream) and
+// the last array that points into it are released, in any order. Nothing is read
+// ahead: the pages of a batch are read from the file when the decoder (the
+// message header, the values that validation reads) or the caller touches them.
+//
+// The file must not be truncated or written while it is mapped: reading a page
+// cut off by a truncation raises SIGBUS (no reader can prevent it), and values
+// written into the file may show through the map after the batch was validated.
+// A path that is not a regular file (a pipe, socket or device) gives ENOTSUP,
+// so a caller can fall back on ArrowIpcFileReaderInitFile or a stream reader;
+// EISDIR for a directory; errno from open() or mmap() otherwise (ENOTSUP also
+// when the file system cannot map files).
+#if defined(NANOARROW_NAMESPACE)
+#define ArrowIpcFileReaderInitMmap NANOARROW_SYMBOL(ArrowIpcFileReaderInitMmap)
+#define ArrowIpcInputStreamInitMmap NANOARROW_SYMBOL(ArrowIpcInputStreamInitMmap)
+#endif
+
+// ArrowIpcFileReaderInitBuffer over the file at path, mapped: the footer and
+// the schema are read at once, each batch when asked for. EINVAL for an empty
+// file or one that is not an IPC file; error names the path.
+NANOARROW_DLL ArrowErrorCode ArrowIpcFileReaderInitMmap(struct ArrowIpcFileReader* reader,
+                                                        const char* path,
+                                                        struct ArrowError* error);
+// ArrowIpcInputStreamInitBuffer over the file at path, mapped (an empty file is an
+// empty stream). The batches of ArrowIpcArrayStreamReaderInit with
+// use_shared_buffers point into the map; an IPC file (not a stream) read this way
+// is copied whole by the stream reader: open it with ArrowIpcFileReaderInitMmap.
+NANOARROW_DLL ArrowErrorCode ArrowIpcInputStreamInitMmap(struct ArrowIpcInputStream* stream,
+                                                         const char* path,
+                                                         struct ArrowError* error);
 
 #ifdef __cplusplus
 }
