@@ -50,6 +50,16 @@ void CliStreamHasEndMarker(const struct ArrowBuffer* data, int* has_marker);
 ArrowErrorCode CliOpenInput(const char* path, enum CliFormat format,
                             struct ArrowArrayStream* out, enum CliFormat* detected_out,
                             struct ArrowError* error);
+/* Opens path (data NULL: read it, through a memory map when it is an IPC file;
+ * otherwise the bytes of path already in memory, moved from) with only the
+ * top-level columns named in columns ("a,b", in that order; NULL: all). An IPC
+ * stream or file is read with a projection, so the other columns are never
+ * decoded, validated, decompressed or copied (nor, for a mapped or FILE* file,
+ * read); integration JSON is read whole and the columns picked afterwards. An
+ * unknown or repeated name is an error that lists the columns. */
+ArrowErrorCode CliOpenSelect(const char* path, struct ArrowBuffer* data,
+                             const char* columns, struct ArrowArrayStream* out,
+                             enum CliFormat* detected_out, struct ArrowError* error);
 /* Same from bytes already in memory (data is moved from). */
 ArrowErrorCode CliOpenBuffer(struct ArrowBuffer* data, enum CliFormat format,
                              struct ArrowArrayStream* out, enum CliFormat* detected_out,

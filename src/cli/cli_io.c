@@ -18,6 +18,7 @@
 #include "nanoarrow/nanoarrow_testing.h"
 
 #include "cli/cli.h"
+#include "cli/cli_tools.h"
 
 const char* CliFormatName(enum CliFormat format) {
   switch (format) {
@@ -98,9 +99,37 @@ static ArrowErrorCode CliCheckSchema(struct ArrowArrayStream* stream,
   return NANOARROW_OK;
 }
 
-ArrowErrorCode CliOpenBuffer(struct ArrowBuffer* data, enum CliFormat format,
-                             struct ArrowArrayStream* out, enum CliFormat* detected_out,
-                             struct ArrowError* error) {
+/* The top-level columns to read, by name (n == 0: all). */
+struct CliColumns {
+  const char** names;
+  int64_t n;
+};
+
+/* Opens an IPC file reader's batches as a FULL-validated stream, projected to
+ * columns; reader is moved (reset on failure). */
+static ArrowErrorCode CliFileReaderStream(struct ArrowIpcFileReader* reader,
+                                          const struct CliColumns* columns,
+                                          struct ArrowArrayStream* out,
+                                          struct ArrowError* error) {
+  ArrowErrorCode rc = NANOARROW_OK;
+  if (columns->n > 0) {
+    rc = ArrowIpcFileReaderSetProjectionByName(reader, columns->names, columns->n, error);
+  }
+  if (rc == NANOARROW_OK) {
+    rc = ArrowIpcFileReaderArrayStream(reader, out, NANOARROW_VALIDATION_LEVEL_FULL, error);
+  }
+  if (rc != NANOARROW_OK) {
+    ArrowIpcFileReaderReset(reader);
+    return rc;
+  }
+  return CliCheckSchema(out, error);
+}
+
+static ArrowErrorCode CliOpenBufferColumns(struct ArrowBuffer* data, enum CliFormat format,
+                                           const struct CliColumns* columns,
+                                           struct ArrowArrayStream* out,
+                                           enum CliFormat* detected_out,
+                                           struct ArrowError* error) {
   enum CliFormat detected = CliDetectFormat(data);
   ArrowErrorCode rc;
 
@@ -133,12 +162,7 @@ ArrowErrorCode CliOpenBuffer(struct ArrowBuffer* data, enum CliFormat format,
     case CLI_FORMAT_FILE: {
       struct ArrowIpcFileReader reader;
       NANOARROW_RETURN_NOT_OK(ArrowIpcFileReaderInitBuffer(&reader, data, error));
-      rc = ArrowIpcFileReaderArrayStream(&reader, out, NANOARROW_VALIDATION_LEVEL_FULL, error);
-      if (rc != NANOARROW_OK) {
-        ArrowIpcFileReaderReset(&reader);
-        return rc;
-      }
-      return CliCheckSchema(out, error);
+      return CliFileReaderStream(&reader, columns, out, error);
     }
     default: {
       struct ArrowIpcInputStream input;
@@ -155,17 +179,131 @@ ArrowErrorCode CliOpenBuffer(struct ArrowBuffer* data, enum CliFormat format,
         ArrowErrorSet(error, "cannot create an IPC stream reader (%s)", strerror(rc));
         return rc;
       }
+      if (columns->n > 0) {
+        rc = ArrowIpcArrayStreamReaderSetProjectionByName(out, columns->names, columns->n,
+                                                           error);
+        if (rc != NANOARROW_OK) {
+          ArrowArrayStreamRelease(out);
+          return rc;
+        }
+      }
       return CliCheckSchema(out, error);
     }
   }
 }
 
+ArrowErrorCode CliOpenBuffer(struct ArrowBuffer* data, enum CliFormat format,
+                             struct ArrowArrayStream* out, enum CliFormat* detected_out,
+                             struct ArrowError* error) {
+  struct CliColumns all = {NULL, 0};
+  return CliOpenBufferColumns(data, format, &all, out, detected_out, error);
+}
+
+/* An IPC file at path opened through a memory map: batches point into the map and
+ * only the pages read are loaded. 0 when path cannot be mapped or is not an IPC
+ * file (the caller reads it instead, which says what is wrong with it). */
+static int CliTryOpenMapped(const char* path, enum CliFormat format,
+                            const struct CliColumns* columns, struct ArrowArrayStream* out,
+                            enum CliFormat* detected_out, ArrowErrorCode* rc,
+                            struct ArrowError* error) {
+  struct ArrowIpcFileReader reader;
+  if (strcmp(path, "-") == 0 || (format != CLI_FORMAT_UNKNOWN && format != CLI_FORMAT_FILE)) {
+    return 0;
+  }
+  if (ArrowIpcFileReaderInitMmap(&reader, path, NULL) != NANOARROW_OK) return 0;
+  if (detected_out != NULL) *detected_out = CLI_FORMAT_FILE;
+  *rc = CliFileReaderStream(&reader, columns, out, error);
+  return 1;
+}
+
+static ArrowErrorCode CliOpenInputColumns(const char* path, enum CliFormat format,
+                                          const struct CliColumns* columns,
+                                          struct ArrowArrayStream* out,
+                                          enum CliFormat* detected_out,
+                                          struct ArrowError* error) {
+  struct ArrowBuffer data;
+  ArrowErrorCode rc;
+  if (CliTryOpenMapped(path, format, columns, out, detected_out, &rc, error)) return rc;
+  NANOARROW_RETURN_NOT_OK(ArrowTestingReadFile(path, CLI_MAX_INPUT_BYTES, &data, error));
+  return CliOpenBufferColumns(&data, format, columns, out, detected_out, error);
+}
+
 ArrowErrorCode CliOpenInput(const char* path, enum CliFormat format,
                             struct ArrowArrayStream* out, enum CliFormat* detected_out,
                             struct ArrowError* error) {
-  struct ArrowBuffer data;
-  NANOARROW_RETURN_NOT_OK(ArrowTestingReadFile(path, CLI_MAX_INPUT_BYTES, &data, error));
-  return CliOpenBuffer(&data, format, out, detected_out, error);
+  struct CliColumns all = {NULL, 0};
+  return CliOpenInputColumns(path, format, &all, out, detected_out, error);
+}
+
+/* Splits "a,b" into names (one allocation: the pointers, then the text). */
+static ArrowErrorCode CliSplitColumns(const char* text, struct CliColumns* out,
+                                      struct ArrowError* error) {
+  size_t len = strlen(text);
+  int64_t n = 1;
+  int64_t i;
+  const char* p;
+  char* copy;
+  for (p = text; *p != '\0'; p++) n += *p == ',';
+  out->names = (const char**)ArrowMalloc(n * (int64_t)sizeof(char*) + (int64_t)len + 1);
+  if (out->names == NULL) {
+    ArrowErrorSet(error, "out of memory");
+    return ENOMEM;
+  }
+  copy = (char*)(out->names + n);
+  memcpy(copy, text, len + 1);
+  out->names[0] = copy;
+  for (i = 1; *copy != '\0'; copy++) {
+    if (*copy == ',') {
+      *copy = '\0';
+      out->names[i++] = copy + 1;
+    }
+  }
+  out->n = n;
+  for (i = 0; i < n; i++) {
+    if (out->names[i][0] == '\0') {
+      ArrowErrorSet(error, "--columns: empty column name in '%.200s'", text);
+      ArrowFree((void*)out->names);
+      return EINVAL;
+    }
+  }
+  return NANOARROW_OK;
+}
+
+ArrowErrorCode CliOpenSelect(const char* path, struct ArrowBuffer* data,
+                             const char* columns, struct ArrowArrayStream* out,
+                             enum CliFormat* detected_out, struct ArrowError* error) {
+  struct CliColumns selected = {NULL, 0};
+  struct ArrowArrayStream whole;
+  struct ArrowError ignored;
+  enum CliFormat detected = CLI_FORMAT_UNKNOWN;
+  ArrowErrorCode rc;
+  if (columns != NULL) {
+    rc = CliSplitColumns(columns, &selected, error);
+    if (rc != NANOARROW_OK) {
+      if (data != NULL) ArrowBufferReset(data);
+      return rc;
+    }
+  }
+  if (data == NULL) {
+    rc = CliOpenInputColumns(path, CLI_FORMAT_UNKNOWN, &selected, out, &detected, error);
+  } else {
+    rc = CliOpenBufferColumns(data, CLI_FORMAT_UNKNOWN, &selected, out, &detected, error);
+  }
+  ArrowFree((void*)selected.names);
+  if (detected_out != NULL) *detected_out = detected;
+  if (columns == NULL || (rc == NANOARROW_OK && detected != CLI_FORMAT_JSON)) return rc;
+  if (rc == NANOARROW_OK) {
+    /* Integration JSON is read whole: its columns are picked afterwards. */
+    ArrowArrayStreamMove(out, &whole);
+    return CliSelectStream(&whole, 0, columns, out, error);
+  }
+  /* The reader refused the selection (an unknown or repeated name, say): when the
+   * input itself opens, picking the columns afterwards says which name is wrong
+   * and lists the columns. */
+  if (CliOpenInput(path, CLI_FORMAT_UNKNOWN, &whole, NULL, &ignored) != NANOARROW_OK) {
+    return rc;
+  }
+  return CliSelectStream(&whole, 0, columns, out, error);
 }
 
 static ArrowErrorCode CliNext(struct ArrowArrayStream* in, struct ArrowArray* out,

@@ -88,9 +88,9 @@ static const char* kCatUsage =
     "              an empty string \"\"; nested values are JSON text; numbers read\n"
     "              back exactly (floats as the shortest text that does)\n"
     "  --offset N  skip the first N rows\n"
-    "  --columns a,b  print these top-level columns, in this order (the batches\n"
-    "              are still read and decoded whole: the reader cannot skip\n"
-    "              columns yet)\n"
+    "  --columns a,b  print these top-level columns, in this order: the reader\n"
+    "              projects them (the others are never decoded, nor read from\n"
+    "              an IPC file; integration JSON is read whole)\n"
     "  --limit N   print at most N rows\n"
     "  --all       on a terminal, print every row (by default a terminal gets the\n"
     "              first 20 rows of a table, JSON lines or CSV and a footer\n"
@@ -101,16 +101,19 @@ static const char* kCatUsage =
     "wider cell is cut to its column's width, its last character replaced by an\n"
     "ellipsis (U+2026).\n";
 static const char* kValidateUsage =
-    "usage: nanoarrow validate FILE [--strict]\n"
+    "usage: nanoarrow validate FILE [--strict] [--columns a,b]\n"
     "Reads and fully validates every batch. Exit 0 when valid; otherwise exit 1 with\n"
     "one line saying what is wrong and where. An IPC stream that ends without its\n"
     "end-of-stream marker is read (the marker is optional) with a warning on stderr:\n"
     "'no end-of-stream marker after N batches (the stream may be truncated)'.\n"
-    "  --strict    fail (exit 1) on that instead of warning\n";
+    "  --strict    fail (exit 1) on that instead of warning\n"
+    "  --columns a,b  validate these top-level columns only: the reader projects\n"
+    "              them, so the others are located but never decoded or checked\n";
 static const char* kConvertUsage =
     "usage: nanoarrow convert IN OUT [--to stream|file|json]\n"
     "                         [--compression lz4|zstd [--level N]]\n"
     "                         [--from csv|jsonl] [--schema NAME:TYPE,...]\n"
+    "                         [--columns a,b]\n"
     "Converts between IPC stream, IPC file and integration JSON, or from CSV or\n"
     "JSON Lines (IN ending in .csv, .jsonl or .ndjson, or --from) into Arrow.\n"
     "CSV: RFC 4180 with a header line naming the columns; an unquoted empty field\n"
@@ -128,6 +131,8 @@ static const char* kConvertUsage =
     "Rows are read 65536 to a batch, one batch in memory at a time; a value that\n"
     "does not fit its column's type fails with its line. `cat --format csv` output\n"
     "converts back to the same values (int64, float64, bool, utf8 and nulls).\n"
+    "--columns a,b writes only these top-level columns of Arrow input, in this\n"
+    "order; the reader projects them (the others are never decoded).\n"
     "The output format defaults from OUT's extension (.arrow/.arrow_file/.feather:\n"
     "file, .json: json, otherwise stream). --compression compresses IPC bodies, at\n"
     "the codec's level N with --level (zstd: up to 22, negative for faster; lz4:\n"
@@ -549,13 +554,12 @@ static int CommandCat(int argc, char** argv) {
   is_csv = strcmp(format, "csv") == 0;
 
   error.message[0] = '\0';
-  if (CliOpenInput(positional[0], CLI_FORMAT_UNKNOWN, &stream, NULL, &error) !=
-      NANOARROW_OK) {
+  if (CliOpenSelect(positional[0], NULL, columns, &stream, NULL, &error) != NANOARROW_OK) {
     return Fail("cat", error.message);
   }
-  if (offset > 0 || columns != NULL) {
+  if (offset > 0) {
     struct ArrowArrayStream selected;
-    if (CliSelectStream(&stream, offset, columns, &selected, &error) != NANOARROW_OK) {
+    if (CliSelectStream(&stream, offset, NULL, &selected, &error) != NANOARROW_OK) {
       return Fail("cat", error.message);
     }
     ArrowArrayStreamMove(&selected, &stream);
@@ -644,7 +648,10 @@ static int CommandValidate(int argc, char** argv) {
   const char* path;
   int n_paths;
   int strict = 0;
-  const struct Option options[] = {{"--strict", 0, NULL, &strict}, {NULL, 0, NULL, NULL}};
+  const char* columns = NULL;
+  const struct Option options[] = {{"--strict", 0, NULL, &strict},
+                                   {"--columns", 1, &columns, NULL},
+                                   {NULL, 0, NULL, NULL}};
   struct ArrowBuffer data;
   struct ArrowArrayStream stream;
   struct ArrowError error;
@@ -659,12 +666,15 @@ static int CommandValidate(int argc, char** argv) {
   status = ParseArgs("validate", kValidateUsage, argc, argv, options, &path, 1, &n_paths);
   if (status >= 0) return status;
   if (n_paths != 1) return UsageError("validate", kValidateUsage, "expected one FILE");
+  if (columns != NULL && columns[0] == '\0') {
+    return UsageError("validate", kValidateUsage, "--columns needs at least one column name");
+  }
   error.message[0] = '\0';
   if (ArrowTestingReadFile(path, CLI_MAX_INPUT_BYTES, &data, &error) != NANOARROW_OK) {
     return Fail("validate", error.message);
   }
   if (CliDetectFormat(&data) == CLI_FORMAT_STREAM) CliStreamHasEndMarker(&data, &has_marker);
-  if (CliOpenBuffer(&data, CLI_FORMAT_UNKNOWN, &stream, &detected, &error) != NANOARROW_OK) {
+  if (CliOpenSelect(path, &data, columns, &stream, &detected, &error) != NANOARROW_OK) {
     return Fail("validate", error.message);
   }
   rc = CliValidateStream(&stream, &n_batches, &n_rows, &error);
@@ -710,11 +720,13 @@ static int CommandConvert(int argc, char** argv) {
   const char* level_text = NULL;
   const char* from_text = NULL;
   const char* schema_text = NULL;
+  const char* columns = NULL;
   const struct Option options[] = {{"--to", 1, &to_text, NULL},
                                    {"--compression", 1, &compression_text, NULL},
                                    {"--level", 1, &level_text, NULL},
                                    {"--from", 1, &from_text, NULL},
                                    {"--schema", 1, &schema_text, NULL},
+                                   {"--columns", 1, &columns, NULL},
                                    {NULL, 0, NULL, NULL}};
   enum CliTextFormat from = (enum CliTextFormat)0;
   struct ArrowSchema text_schema;
@@ -778,6 +790,11 @@ static int CommandConvert(int argc, char** argv) {
     return UsageError("convert", kConvertUsage,
                       "--schema is for CSV and JSON Lines input (.csv/.jsonl/.ndjson or --from)");
   }
+  if (columns != NULL && (from != 0 || columns[0] == '\0')) {
+    return UsageError("convert", kConvertUsage,
+                      from != 0 ? "--columns is for Arrow input (IPC or integration JSON)"
+                                : "--columns needs at least one column name");
+  }
 
   error.message[0] = '\0';
   if (from != 0) {
@@ -788,7 +805,7 @@ static int CommandConvert(int argc, char** argv) {
     rc = CliOpenText(paths[0], from, schema_text != NULL ? &text_schema : NULL, &stream, &error);
     if (text_schema.release != NULL) ArrowSchemaRelease(&text_schema);
     if (rc != NANOARROW_OK) return Fail("convert", error.message);
-  } else if (CliOpenInput(paths[0], CLI_FORMAT_UNKNOWN, &stream, NULL, &error) != NANOARROW_OK) {
+  } else if (CliOpenSelect(paths[0], NULL, columns, &stream, NULL, &error) != NANOARROW_OK) {
     return Fail("convert", error.message);
   }
   if (strcmp(paths[1], "-") == 0) {
