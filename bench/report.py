@@ -45,6 +45,12 @@ FLOORS = {
     "IpcReadFloat64WideFromFile": "FloorMemcpyFloat64Read",
     # Dictionary deltas of N x 2 KiB against N memcpy() calls of 2 KiB (same N).
     "IpcReadDictionaryDeltas": "FloorMemcpyDictionaryDeltas",
+    # The push decoder fed the many_batches stream in pieces, against the pull
+    # reader over the whole stream in memory (ipc_push_benchmark.cc).
+    "IpcPushManyBatches64KiB": "FloorPushBufferReaderManyBatches",
+    "IpcPushManyBatches64KiBCallbacks": "FloorPushBufferReaderManyBatches",
+    "IpcPushManyBatches64KiBHandedOver": "FloorPushBufferReaderManyBatches",
+    "IpcPushManyBatches4KiB": "FloorPushBufferReaderManyBatches",
 }
 
 # The time the Summary compares and the charts draw.

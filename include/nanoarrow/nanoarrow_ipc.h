@@ -654,8 +654,9 @@ NANOARROW_DLL ArrowErrorCode ArrowIpcFileReaderSetMaxHeldBytes(struct ArrowIpcFi
 // declared size over the limit below fails before anything is allocated);
 // complete messages of a piece are decoded in place (bodies copied, in runs of at
 // most 64 KiB, since the caller's bytes do not outlive the call) or, from
-// ArrowIpcPushDecoderConsumeBuffer, sliced without a copy. In poll mode the
-// batches of the bytes consumed wait until ArrowIpcPushDecoderNext takes them.
+// ArrowIpcPushDecoderConsumeBuffer, sliced without a copy. In poll mode (no
+// on_batch callback) the bytes wait and are decoded as batches are taken: at most
+// 8 batches are decoded ahead of ArrowIpcPushDecoderNext.
 #if defined(NANOARROW_NAMESPACE)
 #define ArrowIpcPushDecoderInit NANOARROW_SYMBOL(ArrowIpcPushDecoderInit)
 #define ArrowIpcPushDecoderReset NANOARROW_SYMBOL(ArrowIpcPushDecoderReset)
@@ -724,10 +725,12 @@ NANOARROW_DLL ArrowErrorCode ArrowIpcPushDecoderSetValidationLevel(
 NANOARROW_DLL ArrowErrorCode ArrowIpcPushDecoderSetMaxMessageBytes(
     struct ArrowIpcPushDecoder* decoder, int64_t max_bytes);
 // Consumes the next size bytes of the stream (data need not outlive the call),
-// decoding every message they complete. After the end-of-stream marker any byte
-// is refused with EINVAL (feed at most ArrowIpcPushDecoderBytesNeeded bytes to
-// stop exactly there). Any other failure (a malformed message, a limit, a
-// callback's code) stops the decoder: later calls return the same code.
+// decoding every message they complete (poll mode: until 8 batches wait; Next
+// decodes the rest, and returns the errors met there). After the end-of-stream
+// marker any byte is refused with EINVAL (feed at most
+// ArrowIpcPushDecoderBytesNeeded bytes to stop exactly there). Any other failure
+// (a malformed message, a limit, a callback's code) stops the decoder: later
+// calls return the same code.
 NANOARROW_DLL ArrowErrorCode ArrowIpcPushDecoderConsume(struct ArrowIpcPushDecoder* decoder,
                                                         const uint8_t* data, int64_t size,
                                                         struct ArrowError* error);
@@ -736,15 +739,17 @@ NANOARROW_DLL ArrowErrorCode ArrowIpcPushDecoderConsume(struct ArrowIpcPushDecod
 NANOARROW_DLL ArrowErrorCode ArrowIpcPushDecoderConsumeBuffer(
     struct ArrowIpcPushDecoder* decoder, struct ArrowBuffer* buffer,
     struct ArrowError* error);
-// No more bytes will come. OK between messages after the schema (a stream may
-// end without its end-of-stream marker), as the stream reader does; a stream
-// cut inside a message fails (ESPIPE in its metadata or body, EINVAL in its
-// prefix), one without a Schema with ENODATA.
+// No more bytes will come (poll mode: decodes all that waits first). OK between
+// messages after the schema (a stream may end without its end-of-stream marker),
+// as the stream reader does; a stream cut inside a message fails (ESPIPE in its
+// metadata or body, EINVAL in its prefix), one without a Schema with ENODATA.
 NANOARROW_DLL ArrowErrorCode ArrowIpcPushDecoderFinish(struct ArrowIpcPushDecoder* decoder,
                                                        struct ArrowError* error);
 // The fewest bytes that let the decoder take its next step (finish a prefix, a
 // metadata flatbuffer or a message): reading exactly that many never reads past
-// the end of the stream. 0 once it ended or failed.
+// the end of the stream. 0 once it ended or failed. In poll mode it first decodes
+// the bytes that wait (their batches wait for Next, a failure shows in the next
+// call that returns a code).
 NANOARROW_DLL int64_t ArrowIpcPushDecoderBytesNeeded(struct ArrowIpcPushDecoder* decoder);
 // Bytes consumed as part of the stream (up to and including its end-of-stream
 // marker).

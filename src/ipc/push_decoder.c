@@ -23,6 +23,10 @@
  * length costs memory only once its bytes exist. */
 #define IPC_PUSH_RESERVE_AHEAD ((int64_t)1 << 20)
 
+/* Poll mode decodes until this many batches wait: few enough to stay in cache until
+ * the caller takes them, enough to spread the cost of a decoding round. */
+#define IPC_PUSH_POLL_AHEAD 8
+
 enum IpcPushState { IPC_PUSH_RUNNING, IPC_PUSH_ENDED, IPC_PUSH_FAILED };
 
 /* What the current message needs next. */
@@ -53,10 +57,38 @@ struct IpcPushPrivate {
   /* Stream bytes consumed (the end-of-stream marker included, nothing after it). */
   int64_t consumed;
 
-  /* Poll mode: batches decoded and not taken yet (struct ArrowArray each). */
+  /* Poll mode: batches decoded and not taken yet (struct ArrowArray each), and the
+   * bytes consumed but not decoded yet (struct IpcPushBacklogEntry each, oldest
+   * first): decoding stops once IPC_PUSH_POLL_AHEAD batches wait, so that the
+   * caller takes each batch while its memory is still hot. */
   struct ArrowBuffer queue;
   int64_t queue_head;
+  int64_t queue_end;
+  struct ArrowBuffer backlog;
+  int64_t backlog_head;
+  int64_t backlog_end;
+  /* An error Next met while batches decoded before it still waited: reported once
+   * they are taken. */
+  ArrowErrorCode deferred;
+  struct ArrowError deferred_error;
 };
+
+struct IpcPushBacklogEntry {
+  struct ArrowIpcSharedBlock* block;
+  int64_t offset;
+};
+
+static int IpcPushPollMode(const struct IpcPushPrivate* p) {
+  return p->callbacks.on_batch == NULL;
+}
+
+static int64_t IpcPushQueueSize(const struct IpcPushPrivate* p) {
+  return p->queue_end - p->queue_head;
+}
+
+static int64_t IpcPushBacklogSize(const struct IpcPushPrivate* p) {
+  return p->backlog_end - p->backlog_head;
+}
 
 static struct IpcPushPrivate* IpcPushGetPrivate(struct ArrowIpcPushDecoder* decoder) {
   return decoder == NULL ? NULL : (struct IpcPushPrivate*)decoder->private_data;
@@ -143,12 +175,15 @@ static ArrowErrorCode IpcPushDeliverSchema(struct ArrowIpcPushDecoder* decoder,
 }
 
 static ArrowErrorCode IpcPushQueue(struct IpcPushPrivate* p, struct ArrowArray* batch) {
-  if (p->queue_head > 0 &&
-      p->queue_head * (int64_t)sizeof(struct ArrowArray) == p->queue.size_bytes) {
+  if (p->queue_head > 0 && p->queue_head == p->queue_end) {
     p->queue.size_bytes = 0;
     p->queue_head = 0;
+    p->queue_end = 0;
   }
-  return ArrowBufferAppend(&p->queue, batch, (int64_t)sizeof(struct ArrowArray));
+  NANOARROW_RETURN_NOT_OK(
+      ArrowBufferAppend(&p->queue, batch, (int64_t)sizeof(struct ArrowArray)));
+  p->queue_end++;
+  return NANOARROW_OK;
 }
 
 /* Decodes the complete current message, whose header the decoder holds, with its
@@ -387,10 +422,13 @@ static ArrowErrorCode IpcPushStep(struct ArrowIpcPushDecoder* decoder, const uin
   return NANOARROW_OK;
 }
 
-/* Consumes size bytes at data (inside owner when the caller handed them over). */
+/* Consumes size bytes at data (inside owner when the caller handed them over);
+ * with stop_after_batch, only until IPC_PUSH_POLL_AHEAD batches wait. *used_out: the
+ * bytes consumed. */
 static ArrowErrorCode IpcPushConsumeRegion(struct ArrowIpcPushDecoder* decoder,
                                            const uint8_t* data, int64_t size,
                                            struct ArrowIpcSharedBlock* owner,
+                                           int stop_after_batch, int64_t* used_out,
                                            struct ArrowError* error) {
   struct IpcPushPrivate* p = IpcPushGetPrivate(decoder);
   struct IpcPushGroup group;
@@ -400,6 +438,7 @@ static ArrowErrorCode IpcPushConsumeRegion(struct ArrowIpcPushDecoder* decoder,
   group.block = NULL;
   group.begin = NULL;
   while (pos < size) {
+    if (stop_after_batch && IpcPushQueueSize(p) >= IPC_PUSH_POLL_AHEAD) break;
     if (p->state != IPC_PUSH_RUNNING) {
       /* Only an end-of-stream marker stops the decoder without a failure here. */
       ArrowErrorSet(error, "%ld bytes after the end-of-stream marker (which ends at byte %ld)",
@@ -442,7 +481,67 @@ static ArrowErrorCode IpcPushConsumeRegion(struct ArrowIpcPushDecoder* decoder,
     pos = size;
   }
   if (group.block != NULL) ArrowIpcPrivateSharedBlockRelease(group.block);
+  *used_out = pos;
   return result;
+}
+
+static void IpcPushDropBacklog(struct IpcPushPrivate* p) {
+  int64_t i;
+  struct IpcPushBacklogEntry* entries = (struct IpcPushBacklogEntry*)p->backlog.data;
+  for (i = p->backlog_head; i < p->backlog_head + IpcPushBacklogSize(p); i++) {
+    ArrowIpcPrivateSharedBlockRelease(entries[i].block);
+  }
+  p->backlog.size_bytes = 0;
+  p->backlog_head = 0;
+  p->backlog_end = 0;
+}
+
+/* Decodes the bytes consumed and not decoded yet, in order (with
+ * stop_after_batch, until IPC_PUSH_POLL_AHEAD batches wait). */
+static ArrowErrorCode IpcPushAdvance(struct ArrowIpcPushDecoder* decoder,
+                                     int stop_after_batch, struct ArrowError* error) {
+  struct IpcPushPrivate* p = IpcPushGetPrivate(decoder);
+  while (IpcPushBacklogSize(p) > 0) {
+    struct IpcPushBacklogEntry* entry =
+        ((struct IpcPushBacklogEntry*)p->backlog.data) + p->backlog_head;
+    int64_t used = 0;
+    ArrowErrorCode result;
+    if (stop_after_batch && IpcPushQueueSize(p) >= IPC_PUSH_POLL_AHEAD) return NANOARROW_OK;
+    result = IpcPushConsumeRegion(decoder, entry->block->src.data + entry->offset,
+                                  entry->block->src.size_bytes - entry->offset,
+                                  entry->block, stop_after_batch, &used, error);
+    entry->offset += used;
+    if (result != NANOARROW_OK) {
+      IpcPushDropBacklog(p);
+      return result;
+    }
+    if (entry->offset == entry->block->src.size_bytes) {
+      ArrowIpcPrivateSharedBlockRelease(entry->block);
+      p->backlog_head++;
+      if (IpcPushBacklogSize(p) == 0) {
+        p->backlog.size_bytes = 0;
+        p->backlog_head = 0;
+        p->backlog_end = 0;
+      }
+    }
+  }
+  return NANOARROW_OK;
+}
+
+/* Poll mode: keeps block (its reference) to decode after what waits already. */
+static ArrowErrorCode IpcPushAppendBacklog(struct IpcPushPrivate* p,
+                                           struct ArrowIpcSharedBlock* block,
+                                           struct ArrowError* error) {
+  struct IpcPushBacklogEntry entry;
+  entry.block = block;
+  entry.offset = 0;
+  if (ArrowBufferAppend(&p->backlog, &entry, (int64_t)sizeof(entry)) != NANOARROW_OK) {
+    ArrowIpcPrivateSharedBlockRelease(block);
+    ArrowErrorSet(error, "out of memory");
+    return IpcPushFail(p, ENOMEM, error);
+  }
+  p->backlog_end++;
+  return NANOARROW_OK;
 }
 
 ArrowErrorCode ArrowIpcPushDecoderInit(struct ArrowIpcPushDecoder* decoder,
@@ -472,6 +571,7 @@ ArrowErrorCode ArrowIpcPushDecoderInit(struct ArrowIpcPushDecoder* decoder,
   p->state = IPC_PUSH_RUNNING;
   ArrowBufferInit(&p->pending);
   ArrowBufferInit(&p->queue);
+  ArrowBufferInit(&p->backlog);
   IpcPushStartMessage(p);
   decoder->private_data = p;
   return NANOARROW_OK;
@@ -481,11 +581,13 @@ void ArrowIpcPushDecoderReset(struct ArrowIpcPushDecoder* decoder) {
   struct IpcPushPrivate* p = IpcPushGetPrivate(decoder);
   int64_t i;
   if (p == NULL) return;
-  for (i = p->queue_head; i < p->queue.size_bytes / (int64_t)sizeof(struct ArrowArray); i++) {
+  for (i = p->queue_head; i < p->queue_end; i++) {
     struct ArrowArray* batch = ((struct ArrowArray*)p->queue.data) + i;
     if (batch->release != NULL) ArrowArrayRelease(batch);
   }
   ArrowBufferReset(&p->queue);
+  IpcPushDropBacklog(p);
+  ArrowBufferReset(&p->backlog);
   ArrowBufferReset(&p->pending);
   ArrowIpcDecoderReset(&decoder->decoder);
   ArrowFree(p);
@@ -526,7 +628,29 @@ ArrowErrorCode ArrowIpcPushDecoderConsume(struct ArrowIpcPushDecoder* decoder,
     return EINVAL;
   }
   if (p->state == IPC_PUSH_FAILED) return IpcPushRefuseAfterFailure(p, error);
-  return IpcPushConsumeRegion(decoder, data, size, NULL, error);
+  if (!IpcPushPollMode(p) || !p->use_shared) {
+    int64_t used;
+    NANOARROW_RETURN_NOT_OK(IpcPushAdvance(decoder, 0, error));
+    return IpcPushConsumeRegion(decoder, data, size, NULL, 0, &used, error);
+  }
+  /* Poll mode: the bytes are copied (in runs of at most IPC_PUSH_GROUP_BYTES, what
+   * a batch kept by the caller keeps alive) and decoded until a batch waits. */
+  while (size > 0) {
+    struct ArrowBuffer run;
+    struct ArrowIpcSharedBlock* block;
+    int64_t n = size < IPC_PUSH_GROUP_BYTES ? size : IPC_PUSH_GROUP_BYTES;
+    ArrowBufferInit(&run);
+    if (ArrowBufferAppend(&run, data, n) != NANOARROW_OK ||
+        (block = ArrowIpcPrivateSharedBlockNew(&run)) == NULL) {
+      ArrowBufferReset(&run);
+      ArrowErrorSet(error, "out of memory copying %ld bytes", (long)n);
+      return IpcPushFail(p, ENOMEM, error);
+    }
+    NANOARROW_RETURN_NOT_OK(IpcPushAppendBacklog(p, block, error));
+    data += n;
+    size -= n;
+  }
+  return IpcPushAdvance(decoder, 1, error);
 }
 
 ArrowErrorCode ArrowIpcPushDecoderConsumeBuffer(struct ArrowIpcPushDecoder* decoder,
@@ -544,7 +668,12 @@ ArrowErrorCode ArrowIpcPushDecoderConsumeBuffer(struct ArrowIpcPushDecoder* deco
     return IpcPushRefuseAfterFailure(p, error);
   }
   if (!p->use_shared || buffer->size_bytes == 0) {
-    result = IpcPushConsumeRegion(decoder, buffer->data, buffer->size_bytes, NULL, error);
+    int64_t used;
+    result = IpcPushAdvance(decoder, 0, error);
+    if (result == NANOARROW_OK) {
+      result = IpcPushConsumeRegion(decoder, buffer->data, buffer->size_bytes, NULL, 0,
+                                    &used, error);
+    }
     ArrowBufferReset(buffer);
     return result;
   }
@@ -554,7 +683,15 @@ ArrowErrorCode ArrowIpcPushDecoderConsumeBuffer(struct ArrowIpcPushDecoder* deco
     ArrowErrorSet(error, "out of memory");
     return IpcPushFail(p, ENOMEM, error);
   }
-  result = IpcPushConsumeRegion(decoder, block->src.data, block->src.size_bytes, block, error);
+  if (IpcPushPollMode(p)) {
+    NANOARROW_RETURN_NOT_OK(IpcPushAppendBacklog(p, block, error));
+    return IpcPushAdvance(decoder, 1, error);
+  }
+  {
+    int64_t used;
+    result = IpcPushConsumeRegion(decoder, block->src.data, block->src.size_bytes, block, 0,
+                                  &used, error);
+  }
   ArrowIpcPrivateSharedBlockRelease(block);
   return result;
 }
@@ -569,6 +706,7 @@ ArrowErrorCode ArrowIpcPushDecoderFinish(struct ArrowIpcPushDecoder* decoder,
     return EINVAL;
   }
   if (p->state == IPC_PUSH_FAILED) return IpcPushRefuseAfterFailure(p, error);
+  NANOARROW_RETURN_NOT_OK(IpcPushAdvance(decoder, 0, error));
   if (p->state == IPC_PUSH_ENDED) return NANOARROW_OK;
   have = p->pending.size_bytes;
   if (have > 0) {
@@ -597,7 +735,13 @@ ArrowErrorCode ArrowIpcPushDecoderFinish(struct ArrowIpcPushDecoder* decoder,
 
 int64_t ArrowIpcPushDecoderBytesNeeded(struct ArrowIpcPushDecoder* decoder) {
   struct IpcPushPrivate* p = IpcPushGetPrivate(decoder);
-  if (p == NULL || p->state != IPC_PUSH_RUNNING) return 0;
+  if (p == NULL) return 0;
+  if (IpcPushBacklogSize(p) > 0) {
+    /* Decode what waits (a failure shows in the next call that returns a code). */
+    struct ArrowError ignored;
+    (void)IpcPushAdvance(decoder, 0, &ignored);
+  }
+  if (p->state != IPC_PUSH_RUNNING) return 0;
   return p->need - p->pending.size_bytes;
 }
 
@@ -614,6 +758,7 @@ ArrowErrorCode ArrowIpcPushDecoderGetSchema(struct ArrowIpcPushDecoder* decoder,
     ArrowErrorSet(error, "invalid arguments to ArrowIpcPushDecoderGetSchema");
     return EINVAL;
   }
+  if (!p->has_schema) NANOARROW_RETURN_NOT_OK(IpcPushAdvance(decoder, 1, error));
   if (p->has_schema) {
     const struct ArrowIpcDecoderPrivate* ipc =
         (const struct ArrowIpcDecoderPrivate*)decoder->decoder.private_data;
@@ -636,12 +781,22 @@ ArrowErrorCode ArrowIpcPushDecoderNext(struct ArrowIpcPushDecoder* decoder,
     ArrowErrorSet(error, "invalid arguments to ArrowIpcPushDecoderNext");
     return EINVAL;
   }
-  if (p->queue_head * (int64_t)sizeof(struct ArrowArray) < p->queue.size_bytes) {
+  out->release = NULL;
+  if (IpcPushQueueSize(p) == 0 && p->deferred == NANOARROW_OK) {
+    ArrowErrorCode result = IpcPushAdvance(decoder, 1, &p->deferred_error);
+    if (result != NANOARROW_OK) p->deferred = result;
+  }
+  if (IpcPushQueueSize(p) > 0) {
     ArrowArrayMove(((struct ArrowArray*)p->queue.data) + p->queue_head, out);
     p->queue_head++;
     return NANOARROW_OK;
   }
-  out->release = NULL;
+  if (p->deferred != NANOARROW_OK) {
+    ArrowErrorCode result = p->deferred;
+    p->deferred = NANOARROW_OK;
+    ArrowErrorSet(error, "%s", p->deferred_error.message);
+    return result;
+  }
   switch (p->state) {
     case IPC_PUSH_FAILED:
       return IpcPushRefuseAfterFailure(p, error);

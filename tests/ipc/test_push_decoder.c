@@ -423,39 +423,53 @@ Test(push_decoder, poll_mode_says_eagain_until_bytes_arrive) {
 Test(push_decoder, bytes_after_the_end_of_stream_marker_are_refused) {
   struct ArrowBuffer data;
   struct ArrowIpcPushDecoder decoder;
+  struct ArrowIpcPushDecoderCallbacks callbacks;
+  struct Counts counts;
   struct ArrowError error;
   struct ArrowArray batch;
   struct Outcome expected;
+  char message[128];
   int64_t n = 0;
+  int code;
   static const uint8_t kTrailer[] = {1, 2, 3};
   LoadStream("1.0.0-littleendian/generated_primitive.stream", &data);
   ReadWithStreamReader(data.data, data.size_bytes, &expected);
   cr_assert_eq(ArrowBufferAppend(&data, kTrailer, sizeof(kTrailer)), NANOARROW_OK);
+  snprintf(message, sizeof(message),
+           "3 bytes after the end-of-stream marker (which ends at byte %ld)",
+           (long)(data.size_bytes - 3));
 
-  /* In the same piece as the marker. */
-  cr_assert_eq(ArrowIpcPushDecoderInit(&decoder, NULL, &error), NANOARROW_OK);
+  /* Callbacks: in the call that consumes them, after every batch and the end. */
+  InitCountingCallbacks(&callbacks, &counts);
+  cr_assert_eq(ArrowIpcPushDecoderInit(&decoder, &callbacks, &error), NANOARROW_OK);
   cr_assert_eq(ArrowIpcPushDecoderConsume(&decoder, data.data, data.size_bytes, &error),
                EINVAL);
-  {
-    char message[128];
-    snprintf(message, sizeof(message),
-             "3 bytes after the end-of-stream marker (which ends at byte %ld)",
-             (long)(data.size_bytes - 3));
-    cr_expect_str_eq(error.message, message);
-  }
+  cr_expect_str_eq(error.message, message);
+  cr_expect_eq(counts.n_batches, expected.n_batches);
+  cr_expect_eq(counts.n_ends, 1);
   cr_expect_eq(ArrowIpcPushDecoderBytesConsumed(&decoder), data.size_bytes - 3);
   cr_expect_eq(ArrowIpcPushDecoderBytesNeeded(&decoder), 0);
-  /* The stream itself was fine: its batches are all there, then the end. */
-  while (ArrowIpcPushDecoderNext(&decoder, &batch, &error) == NANOARROW_OK) {
+  /* The stream itself ended cleanly. */
+  cr_expect_eq(ArrowIpcPushDecoderFinish(&decoder, &error), NANOARROW_OK);
+  cr_expect_eq(ArrowIpcPushDecoderConsume(&decoder, kTrailer, 1, &error), EINVAL);
+  cr_expect_eq(ArrowIpcPushDecoderConsume(&decoder, kTrailer, 0, &error), NANOARROW_OK);
+  ArrowIpcPushDecoderReset(&decoder);
+
+  /* Poll mode decodes until 8 batches wait (this stream has 2): the same error,
+   * and every batch is there to take, then the end. */
+  cr_assert_lt(expected.n_batches, 8);
+  cr_assert_eq(ArrowIpcPushDecoderInit(&decoder, NULL, &error), NANOARROW_OK);
+  cr_expect_eq(ArrowIpcPushDecoderConsume(&decoder, data.data, data.size_bytes, &error),
+               EINVAL);
+  cr_expect_str_eq(error.message, message);
+  while ((code = ArrowIpcPushDecoderNext(&decoder, &batch, &error)) == NANOARROW_OK) {
     ArrowArrayRelease(&batch);
     n++;
   }
   cr_expect_eq(n, expected.n_batches);
-  cr_expect_eq(ArrowIpcPushDecoderNext(&decoder, &batch, &error), ENODATA);
+  cr_expect_eq(code, ENODATA);
+  cr_expect_eq(ArrowIpcPushDecoderBytesConsumed(&decoder), data.size_bytes - 3);
   cr_expect_eq(ArrowIpcPushDecoderFinish(&decoder, &error), NANOARROW_OK);
-  /* In a later piece. */
-  cr_expect_eq(ArrowIpcPushDecoderConsume(&decoder, kTrailer, 1, &error), EINVAL);
-  cr_expect_eq(ArrowIpcPushDecoderConsume(&decoder, kTrailer, 0, &error), NANOARROW_OK);
   ArrowIpcPushDecoderReset(&decoder);
   OutcomeReset(&expected);
   ArrowBufferReset(&data);
@@ -688,5 +702,97 @@ Test(push_decoder, held_bytes_budget_applies) {
   cr_expect(strstr(error.message, "message at byte ") == error.message, "%s",
             error.message);
   ArrowIpcPushDecoderReset(&decoder);
+  ArrowBufferReset(&data);
+}
+
+/* A stream of n_batches batches of one int32 column (3 values each). */
+static void WriteManyBatches(int n_batches, struct ArrowBuffer* out) {
+  struct ArrowSchema schema;
+  struct ArrowArray array;
+  struct ArrowArrayView view;
+  struct ArrowIpcOutputStream output;
+  struct ArrowIpcWriter writer;
+  struct ArrowError error;
+  int i;
+  ArrowSchemaInit(&schema);
+  cr_assert_eq(ArrowSchemaSetTypeStruct(&schema, 1), NANOARROW_OK);
+  cr_assert_eq(ArrowSchemaSetType(schema.children[0], NANOARROW_TYPE_INT32), NANOARROW_OK);
+  cr_assert_eq(ArrowSchemaSetName(schema.children[0], "x"), NANOARROW_OK);
+  ArrowBufferInit(out);
+  cr_assert_eq(ArrowIpcOutputStreamInitBuffer(&output, out), NANOARROW_OK);
+  cr_assert_eq(ArrowIpcWriterInit(&writer, &output), NANOARROW_OK);
+  cr_assert_eq(ArrowIpcWriterWriteSchema(&writer, &schema, &error), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayViewInitFromSchema(&view, &schema, &error), NANOARROW_OK);
+  for (i = 0; i < n_batches; i++) {
+    cr_assert_eq(ArrowArrayInitFromSchema(&array, &schema, &error), NANOARROW_OK);
+    cr_assert_eq(ArrowArrayStartAppending(&array), NANOARROW_OK);
+    cr_assert_eq(ArrowArrayAppendInt(array.children[0], i), NANOARROW_OK);
+    cr_assert_eq(ArrowArrayFinishElement(&array), NANOARROW_OK);
+    cr_assert_eq(ArrowArrayAppendInt(array.children[0], i + 1), NANOARROW_OK);
+    cr_assert_eq(ArrowArrayFinishElement(&array), NANOARROW_OK);
+    cr_assert_eq(ArrowArrayAppendNull(array.children[0], 1), NANOARROW_OK);
+    cr_assert_eq(ArrowArrayFinishElement(&array), NANOARROW_OK);
+    cr_assert_eq(ArrowArrayFinishBuildingDefault(&array, &error), NANOARROW_OK, "%s",
+                 error.message);
+    cr_assert_eq(ArrowArrayViewSetArray(&view, &array, &error), NANOARROW_OK);
+    cr_assert_eq(ArrowIpcWriterWriteArrayView(&writer, &view, &error), NANOARROW_OK);
+    ArrowArrayRelease(&array);
+  }
+  cr_assert_eq(ArrowIpcWriterWriteArrayView(&writer, NULL, &error), NANOARROW_OK);
+  ArrowIpcWriterReset(&writer);
+  ArrowArrayViewReset(&view);
+  ArrowSchemaRelease(&schema);
+}
+
+Test(push_decoder, poll_mode_decodes_as_batches_are_taken) {
+  struct ArrowBuffer data;
+  struct ArrowIpcPushDecoder decoder;
+  struct ArrowError error;
+  struct ArrowArray batch;
+  struct Outcome expected;
+  struct Outcome actual;
+  int64_t n = 0;
+  int code;
+  static const uint8_t kTrailer[] = {9, 9};
+  WriteManyBatches(30, &data);
+  ReadWithStreamReader(data.data, data.size_bytes, &expected);
+  cr_assert_eq(expected.code, NANOARROW_OK, "%s", expected.message);
+  cr_assert_eq(expected.n_batches, 30);
+  ReadWithPushDecoder(data.data, data.size_bytes, INT64_MAX, FEED_COPY, &actual);
+  ExpectSame(&actual, &expected, "30 batches whole");
+  OutcomeReset(&actual);
+  ReadWithPushDecoder(data.data, data.size_bytes, 100, FEED_BUFFER, &actual);
+  ExpectSame(&actual, &expected, "30 batches in buffers of 100");
+  OutcomeReset(&actual);
+
+  /* Bytes after the marker: Consume decodes only the first batches, so the error
+   * comes from Next after the 30th batch; the end follows. */
+  cr_assert_eq(ArrowBufferAppend(&data, kTrailer, sizeof(kTrailer)), NANOARROW_OK);
+  cr_assert_eq(ArrowIpcPushDecoderInit(&decoder, NULL, &error), NANOARROW_OK);
+  cr_assert_eq(ArrowIpcPushDecoderConsume(&decoder, data.data, data.size_bytes, &error),
+               NANOARROW_OK, "%s", error.message);
+  cr_expect_lt(ArrowIpcPushDecoderBytesConsumed(&decoder), data.size_bytes / 2);
+  while ((code = ArrowIpcPushDecoderNext(&decoder, &batch, &error)) == NANOARROW_OK) {
+    cr_expect_eq(batch.length, 3);
+    ArrowArrayRelease(&batch);
+    n++;
+  }
+  cr_expect_eq(n, 30);
+  cr_expect_eq(code, EINVAL);
+  cr_expect(strstr(error.message, "2 bytes after the end-of-stream marker") != NULL, "%s",
+            error.message);
+  cr_expect_eq(ArrowIpcPushDecoderNext(&decoder, &batch, &error), ENODATA);
+  cr_expect_eq(ArrowIpcPushDecoderBytesConsumed(&decoder), data.size_bytes - 2);
+  ArrowIpcPushDecoderReset(&decoder);
+
+  /* BytesNeeded decodes what waits first; Reset releases what nobody took. */
+  cr_assert_eq(ArrowIpcPushDecoderInit(&decoder, NULL, &error), NANOARROW_OK);
+  cr_assert_eq(ArrowIpcPushDecoderConsume(&decoder, data.data, data.size_bytes - 10, &error),
+               NANOARROW_OK);
+  /* Cut after the last batch: the next prefix. */
+  cr_expect_eq(ArrowIpcPushDecoderBytesNeeded(&decoder), 4);
+  cr_expect_eq(ArrowIpcPushDecoderBytesConsumed(&decoder), data.size_bytes - 10);
+  ArrowIpcPushDecoderReset(&decoder);
+  OutcomeReset(&expected);
   ArrowBufferReset(&data);
 }
