@@ -544,6 +544,18 @@ static ArrowErrorCode IpcPushAppendBacklog(struct IpcPushPrivate* p,
   return NANOARROW_OK;
 }
 
+/* IpcPushAdvance for the calls that hand out what is decoded (Next, GetSchema,
+ * BytesNeeded): an error is kept for Next to report once the batches decoded
+ * before it were taken. */
+static void IpcPushAdvanceDeferring(struct ArrowIpcPushDecoder* decoder,
+                                    int stop_after_batch) {
+  struct IpcPushPrivate* p = IpcPushGetPrivate(decoder);
+  ArrowErrorCode result;
+  if (p->deferred != NANOARROW_OK || IpcPushBacklogSize(p) == 0) return;
+  result = IpcPushAdvance(decoder, stop_after_batch, &p->deferred_error);
+  if (result != NANOARROW_OK) p->deferred = result;
+}
+
 ArrowErrorCode ArrowIpcPushDecoderInit(struct ArrowIpcPushDecoder* decoder,
                                        const struct ArrowIpcPushDecoderCallbacks* callbacks,
                                        struct ArrowError* error) {
@@ -736,11 +748,8 @@ ArrowErrorCode ArrowIpcPushDecoderFinish(struct ArrowIpcPushDecoder* decoder,
 int64_t ArrowIpcPushDecoderBytesNeeded(struct ArrowIpcPushDecoder* decoder) {
   struct IpcPushPrivate* p = IpcPushGetPrivate(decoder);
   if (p == NULL) return 0;
-  if (IpcPushBacklogSize(p) > 0) {
-    /* Decode what waits (a failure shows in the next call that returns a code). */
-    struct ArrowError ignored;
-    (void)IpcPushAdvance(decoder, 0, &ignored);
-  }
+  /* Decode what waits (a failure is reported by Next). */
+  IpcPushAdvanceDeferring(decoder, 0);
   if (p->state != IPC_PUSH_RUNNING) return 0;
   return p->need - p->pending.size_bytes;
 }
@@ -758,7 +767,7 @@ ArrowErrorCode ArrowIpcPushDecoderGetSchema(struct ArrowIpcPushDecoder* decoder,
     ArrowErrorSet(error, "invalid arguments to ArrowIpcPushDecoderGetSchema");
     return EINVAL;
   }
-  if (!p->has_schema) NANOARROW_RETURN_NOT_OK(IpcPushAdvance(decoder, 1, error));
+  if (!p->has_schema) IpcPushAdvanceDeferring(decoder, 1);
   if (p->has_schema) {
     const struct ArrowIpcDecoderPrivate* ipc =
         (const struct ArrowIpcDecoderPrivate*)decoder->decoder.private_data;
@@ -767,6 +776,10 @@ ArrowErrorCode ArrowIpcPushDecoderGetSchema(struct ArrowIpcPushDecoder* decoder,
       return ENOMEM;
     }
     return NANOARROW_OK;
+  }
+  if (p->deferred != NANOARROW_OK) {
+    ArrowErrorSet(error, "%s", p->deferred_error.message);
+    return p->deferred;
   }
   if (p->state == IPC_PUSH_FAILED) return IpcPushRefuseAfterFailure(p, error);
   ArrowErrorSet(error, "the Schema message has not arrived yet (%ld more bytes needed)",
@@ -782,10 +795,7 @@ ArrowErrorCode ArrowIpcPushDecoderNext(struct ArrowIpcPushDecoder* decoder,
     return EINVAL;
   }
   out->release = NULL;
-  if (IpcPushQueueSize(p) == 0 && p->deferred == NANOARROW_OK) {
-    ArrowErrorCode result = IpcPushAdvance(decoder, 1, &p->deferred_error);
-    if (result != NANOARROW_OK) p->deferred = result;
-  }
+  if (IpcPushQueueSize(p) == 0) IpcPushAdvanceDeferring(decoder, 1);
   if (IpcPushQueueSize(p) > 0) {
     ArrowArrayMove(((struct ArrowArray*)p->queue.data) + p->queue_head, out);
     p->queue_head++;
