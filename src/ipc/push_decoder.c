@@ -71,6 +71,10 @@ struct IpcPushPrivate {
    * they are taken. */
   ArrowErrorCode deferred;
   struct ArrowError deferred_error;
+  /* Set by Next while it decodes with an empty queue: the next batch is decoded
+   * straight into it (direct_filled then says so) and decoding stops there. */
+  struct ArrowArray* direct_out;
+  int direct_filled;
 };
 
 struct IpcPushBacklogEntry {
@@ -84,6 +88,12 @@ static int IpcPushPollMode(const struct IpcPushPrivate* p) {
 
 static int64_t IpcPushQueueSize(const struct IpcPushPrivate* p) {
   return p->queue_end - p->queue_head;
+}
+
+/* Whether a poll-mode round of decoding has done enough. */
+static int IpcPushPollStop(const struct IpcPushPrivate* p, int stop_after_batch) {
+  return stop_after_batch &&
+         (p->direct_filled || IpcPushQueueSize(p) >= IPC_PUSH_POLL_AHEAD);
 }
 
 static int64_t IpcPushBacklogSize(const struct IpcPushPrivate* p) {
@@ -232,15 +242,21 @@ static ArrowErrorCode IpcPushDecodeMessage(struct ArrowIpcPushDecoder* decoder,
       }
       return NANOARROW_OK;
     }
-    case NANOARROW_IPC_MESSAGE_TYPE_RECORD_BATCH:
+    case NANOARROW_IPC_MESSAGE_TYPE_RECORD_BATCH: {
+      struct ArrowArray* target = p->direct_out != NULL ? p->direct_out : &batch;
       if (block != NULL) {
         result = ArrowIpcPrivateDecoderDecodeShared(ipc, block, body, view.size_bytes, -1,
-                                                    &batch, p->validation_level, &detail);
+                                                    target, p->validation_level, &detail);
       } else {
-        result = ArrowIpcDecoderDecodeArray(ipc, view, -1, &batch, p->validation_level,
+        result = ArrowIpcDecoderDecodeArray(ipc, view, -1, target, p->validation_level,
                                             &detail);
       }
       if (result != NANOARROW_OK) return IpcPushFailAt(p, result, &detail, error);
+      if (target == p->direct_out) {
+        p->direct_out = NULL;
+        p->direct_filled = 1;
+        return NANOARROW_OK;
+      }
       if (p->callbacks.on_batch != NULL) {
         result = p->callbacks.on_batch(&p->callbacks, &batch, error);
         if (batch.release != NULL) ArrowArrayRelease(&batch);
@@ -253,6 +269,7 @@ static ArrowErrorCode IpcPushDecodeMessage(struct ArrowIpcPushDecoder* decoder,
         return IpcPushFailAt(p, ENOMEM, &detail, error);
       }
       return NANOARROW_OK;
+    }
     default:
       ArrowErrorSet(&detail, "unexpected message type %d in stream", (int)ipc->message_type);
       return IpcPushFailAt(p, EINVAL, &detail, error);
@@ -438,7 +455,7 @@ static ArrowErrorCode IpcPushConsumeRegion(struct ArrowIpcPushDecoder* decoder,
   group.block = NULL;
   group.begin = NULL;
   while (pos < size) {
-    if (stop_after_batch && IpcPushQueueSize(p) >= IPC_PUSH_POLL_AHEAD) break;
+    if (IpcPushPollStop(p, stop_after_batch)) break;
     if (p->state != IPC_PUSH_RUNNING) {
       /* Only an end-of-stream marker stops the decoder without a failure here. */
       ArrowErrorSet(error, "%ld bytes after the end-of-stream marker (which ends at byte %ld)",
@@ -506,7 +523,7 @@ static ArrowErrorCode IpcPushAdvance(struct ArrowIpcPushDecoder* decoder,
         ((struct IpcPushBacklogEntry*)p->backlog.data) + p->backlog_head;
     int64_t used = 0;
     ArrowErrorCode result;
-    if (stop_after_batch && IpcPushQueueSize(p) >= IPC_PUSH_POLL_AHEAD) return NANOARROW_OK;
+    if (IpcPushPollStop(p, stop_after_batch)) return NANOARROW_OK;
     result = IpcPushConsumeRegion(decoder, entry->block->src.data + entry->offset,
                                   entry->block->src.size_bytes - entry->offset,
                                   entry->block, stop_after_batch, &used, error);
@@ -795,7 +812,17 @@ ArrowErrorCode ArrowIpcPushDecoderNext(struct ArrowIpcPushDecoder* decoder,
     return EINVAL;
   }
   out->release = NULL;
-  if (IpcPushQueueSize(p) == 0) IpcPushAdvanceDeferring(decoder, 1);
+  if (IpcPushQueueSize(p) == 0 && IpcPushPollMode(p)) {
+    /* Decode the next batch straight into out. */
+    p->direct_out = out;
+    p->direct_filled = 0;
+    IpcPushAdvanceDeferring(decoder, 1);
+    p->direct_out = NULL;
+    if (p->direct_filled) {
+      p->direct_filled = 0;
+      return NANOARROW_OK;
+    }
+  }
   if (IpcPushQueueSize(p) > 0) {
     ArrowArrayMove(((struct ArrowArray*)p->queue.data) + p->queue_head, out);
     p->queue_head++;
