@@ -785,6 +785,22 @@ Test(push_decoder, poll_mode_decodes_as_batches_are_taken) {
   cr_expect_eq(ArrowIpcPushDecoderBytesConsumed(&decoder), data.size_bytes - 2);
   ArrowIpcPushDecoderReset(&decoder);
 
+  /* BytesNeeded decodes all that waits: the stream ended (0 more bytes); the error
+   * about the bytes after it still comes from Next, after the 30 batches. */
+  cr_assert_eq(ArrowIpcPushDecoderInit(&decoder, NULL, &error), NANOARROW_OK);
+  cr_assert_eq(ArrowIpcPushDecoderConsume(&decoder, data.data, data.size_bytes, &error),
+               NANOARROW_OK);
+  cr_expect_eq(ArrowIpcPushDecoderBytesNeeded(&decoder), 0);
+  n = 0;
+  while ((code = ArrowIpcPushDecoderNext(&decoder, &batch, &error)) == NANOARROW_OK) {
+    ArrowArrayRelease(&batch);
+    n++;
+  }
+  cr_expect_eq(n, 30);
+  cr_expect_eq(code, EINVAL);
+  cr_expect_eq(ArrowIpcPushDecoderNext(&decoder, &batch, &error), ENODATA);
+  ArrowIpcPushDecoderReset(&decoder);
+
   /* BytesNeeded decodes what waits first; Reset releases what nobody took. */
   cr_assert_eq(ArrowIpcPushDecoderInit(&decoder, NULL, &error), NANOARROW_OK);
   cr_assert_eq(ArrowIpcPushDecoderConsume(&decoder, data.data, data.size_bytes - 10, &error),
