@@ -51,6 +51,12 @@ FLOORS = {
     # <= 1.10x).
     "IpcMmapReadBatches": "FloorMemcpyMmapFile",
     "IpcMmapSumValues": "FloorSumMmapFile",
+    # The push decoder fed the many_batches stream in pieces, against the pull
+    # reader over the whole stream in memory (ipc_push_benchmark.cc).
+    "IpcPushManyBatches64KiB": "FloorPushBufferReaderManyBatches",
+    "IpcPushManyBatches64KiBCallbacks": "FloorPushBufferReaderManyBatches",
+    "IpcPushManyBatches64KiBHandedOver": "FloorPushBufferReaderManyBatches",
+    "IpcPushManyBatches4KiB": "FloorPushBufferReaderManyBatches",
 }
 
 # The time the verdicts compare and the charts draw. CPU time, because on a shared

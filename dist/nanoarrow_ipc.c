@@ -789,6 +789,14 @@ static inline int ArrowIpcFbrVerifySubTable(struct ArrowIpcFbrVerifier* verifier
 #define ArrowIpcPrivateDictionariesSlot NANOARROW_SYMBOL(ArrowIpcPrivateDictionariesSlot)
 #define ArrowPrivateSchemaSetChildNames NANOARROW_SYMBOL(ArrowPrivateSchemaSetChildNames)
 #define ArrowIpcPrivateSchemaSnapshot NANOARROW_SYMBOL(ArrowIpcPrivateSchemaSnapshot)
+#define ArrowIpcPrivateProjectionFree NANOARROW_SYMBOL(ArrowIpcPrivateProjectionFree)
+#define ArrowIpcPrivateProjectHeader NANOARROW_SYMBOL(ArrowIpcPrivateProjectHeader)
+#define ArrowIpcPrivateProjectionSkipsId NANOARROW_SYMBOL(ArrowIpcPrivateProjectionSkipsId)
+#define ArrowIpcPrivateResolveNames NANOARROW_SYMBOL(ArrowIpcPrivateResolveNames)
+#define ArrowIpcPrivateDecoderSetSchemaWithIds \
+  NANOARROW_SYMBOL(ArrowIpcPrivateDecoderSetSchemaWithIds)
+#define ArrowIpcPrivateCountDictionaries NANOARROW_SYMBOL(ArrowIpcPrivateCountDictionaries)
+#define ArrowIpcPrivateProjectSchema NANOARROW_SYMBOL(ArrowIpcPrivateProjectSchema)
 #endif
 
 /* Sets *out to the bytes that n >= 0 elements of bits > 0 bits each fill (rounded
@@ -1099,7 +1107,85 @@ struct ArrowIpcDecoderPrivate {
 
   /* Owner of the buffers behind the last ArrowIpcDecoderDecodeArrayView. */
   struct ArrowIpcBatchOwner* view_owner;
+
+  /* The dictionary ids of tree's encoded fields in pre-order (int64), as the last
+   * schema set resolved them. */
+  struct ArrowBuffer tree_ids;
+  /* The column projection (NULL: every column), see projection.c. */
+  struct ArrowIpcProjection* projection;
+  /* Set while the projection sets the projected schema (which keeps it). */
+  int setting_projection;
 };
+
+/* What one top-level column of the full schema takes in a batch header. */
+struct ArrowIpcProjectionColumn {
+  int64_t n_nodes;
+  /* Buffers other than variadic ones (V5 counts), union fields (one validity
+   * buffer more each before V5), view fields (one variadic count each). */
+  int64_t n_fixed_buffers;
+  int64_t n_unions;
+  int64_t n_variadic;
+  /* Dictionary ids the column's fields use (pre-order, as the tree registers). */
+  int64_t n_ids;
+};
+
+struct ArrowIpcProjection {
+  /* The full schema ("+s") and its dictionary ids. */
+  struct ArrowSchema full;
+  int64_t n_columns;
+  struct ArrowIpcProjectionColumn* columns;
+  int64_t n_ids;
+  int64_t* ids;
+  int64_t n_fields;
+  int64_t n_fixed_buffers;
+  int64_t n_unions;
+  int64_t n_variadic;
+  /* The selected columns, in the order of the output. */
+  int64_t n_selected;
+  int64_t* selected;
+  /* Per column scratch: where its nodes, variadic counts and buffers start. */
+  int64_t* node_start;
+  int64_t* variadic_start;
+  int64_t* buffer_start;
+  /* The projected header's FieldNode, Buffer (16 bytes each) and variadic count
+   * (8 bytes) vectors, copied from the full header (the file reader rewrites the
+   * buffers' offsets when it reads only the selected ranges). */
+  struct ArrowBuffer nodes;
+  struct ArrowBuffer buffers;
+  struct ArrowBuffer variadic;
+};
+
+void ArrowIpcPrivateProjectionFree(struct ArrowIpcDecoderPrivate* private_data);
+
+/* Replaces header's nodes, buffers and variadic counts (those of the full schema,
+ * checked here) with the selected columns' ones. */
+ArrowErrorCode ArrowIpcPrivateProjectHeader(struct ArrowIpcDecoder* decoder,
+                                            struct ArrowIpcBatchHeader* header,
+                                            struct ArrowError* error);
+
+/* Non-zero when id is a dictionary id of the full schema that no selected field
+ * uses (its DictionaryBatches are skipped). */
+int ArrowIpcPrivateProjectionSkipsId(const struct ArrowIpcDecoderPrivate* private_data,
+                                     int64_t id);
+
+/* Indices of names in schema's children (first match); EINVAL naming an unknown one. */
+ArrowErrorCode ArrowIpcPrivateResolveNames(const struct ArrowSchema* schema,
+                                           const char* const* names, int64_t n,
+                                           int64_t* out, struct ArrowError* error);
+
+/* Sets schema (taken over) with the given dictionary ids (pre-order). */
+ArrowErrorCode ArrowIpcPrivateDecoderSetSchemaWithIds(struct ArrowIpcDecoder* decoder,
+                                                    struct ArrowSchema* schema,
+                                                    const int64_t* ids,
+                                                    struct ArrowError* error);
+/* Dictionary-encoded fields in schema (and in their values), pre-order. */
+int64_t ArrowIpcPrivateCountDictionaries(const struct ArrowSchema* schema);
+
+/* The projected schema: a "+s" with deep copies of full's children selected[0..n). */
+ArrowErrorCode ArrowIpcPrivateProjectSchema(const struct ArrowSchema* full,
+                                            const int64_t* selected, int64_t n,
+                                            struct ArrowSchema* out,
+                                            struct ArrowError* error);
 
 /* The value slot of id in dictionaries, or NULL when id is not one of them. */
 struct ArrowIpcSharedArray** ArrowIpcPrivateDictionariesSlot(
@@ -2713,6 +2799,11 @@ static ArrowErrorCode IpcBatchDecodeDictionary(struct ArrowIpcDecoder* decoder,
       entry = &private_data->dictionaries[i];
     }
   }
+  if (entry == NULL && ArrowIpcPrivateProjectionSkipsId(private_data,
+                                                        private_data->dictionary_batch.id)) {
+    /* Only columns the projection leaves out use it: not decoded. */
+    return NANOARROW_OK;
+  }
   if (entry == NULL) {
     ArrowErrorSet(error, "DictionaryBatch id %ld is not used by the schema",
                   (long)private_data->dictionary_batch.id);
@@ -4273,6 +4364,7 @@ ArrowErrorCode ArrowIpcDecoderInit(struct ArrowIpcDecoder* decoder) {
   IpcDecoderTreeInitEmpty(&private_data->tree);
   ArrowIpcFooterInit(&private_data->footer);
   ArrowBufferInit(&private_data->schema_ids);
+  ArrowBufferInit(&private_data->tree_ids);
   ArrowIpcDictionaryEncodingsInit(&private_data->encodings);
   private_data->body_endianness = NANOARROW_IPC_ENDIANNESS_UNINITIALIZED;
   private_data->max_decompressed_bytes = -1;
@@ -4294,6 +4386,8 @@ void ArrowIpcDecoderReset(struct ArrowIpcDecoder* decoder) {
   ArrowIpcPrivateTreeReset(&private_data->tree);
   ArrowIpcFooterReset(&private_data->footer);
   ArrowBufferReset(&private_data->schema_ids);
+  ArrowBufferReset(&private_data->tree_ids);
+  ArrowIpcPrivateProjectionFree(private_data);
   if (private_data->decompressor.release != NULL) {
     private_data->decompressor.release(&private_data->decompressor);
   }
@@ -4596,6 +4690,10 @@ ArrowErrorCode ArrowIpcDecoderDecodeHeader(struct ArrowIpcDecoder* decoder,
     case NANOARROW_IPC_MESSAGE_TYPE_RECORD_BATCH:
       NANOARROW_RETURN_NOT_OK(IpcDecoderReadBatchHeader(decoder, &private_data->header_table,
                                               &private_data->batch, error));
+      if (private_data->projection != NULL) {
+        NANOARROW_RETURN_NOT_OK(
+            ArrowIpcPrivateProjectHeader(decoder, &private_data->batch, error));
+      }
       /* Decoding checks the counts again (the schema may change in between). */
       if (private_data->has_schema) {
         NANOARROW_RETURN_NOT_OK(ArrowIpcPrivateCheckBatchCounts(
@@ -4662,6 +4760,7 @@ static ArrowErrorCode IpcDecoderSetSchemaWithIds(struct ArrowIpcDecoder* decoder
   IpcDecoderResetDictionaries(private_data);
   ArrowIpcPrivateTreeReset(&private_data->tree);
   private_data->has_schema = 0;
+  if (!private_data->setting_projection) ArrowIpcPrivateProjectionFree(private_data);
 
   if (schema == NULL || schema->release == NULL) {
     ArrowErrorSet(error, "schema is released");
@@ -4691,6 +4790,20 @@ static ArrowErrorCode IpcDecoderSetSchemaWithIds(struct ArrowIpcDecoder* decoder
   ids.n_ids = explicit_ids != NULL ? n_dictionary_fields : private_data->schema_ids.size_bytes / 8;
   if (ids.n_ids != n_dictionary_fields) ids.n_ids = 0;
   ids.next = 0;
+  /* The ids as resolved, for a projection that selects some of them later. */
+  private_data->tree_ids.size_bytes = 0;
+  if (ArrowBufferReserve(&private_data->tree_ids, n_dictionary_fields * 8) != NANOARROW_OK) {
+    IpcDecoderResetDictionaries(private_data);
+    ArrowErrorSet(error, "out of memory");
+    return ENOMEM;
+  }
+  {
+    int64_t i;
+    for (i = 0; i < n_dictionary_fields; i++) {
+      int64_t id = i < ids.n_ids ? ids.ids[i] : i;
+      ArrowBufferAppendUnsafe(&private_data->tree_ids, &id, sizeof(id));
+    }
+  }
 
   result = IpcDecoderTreeInitWithIds(private_data, &private_data->tree, schema, adopt, 1, &ids,
                                      &n_encodings, error);
@@ -4709,6 +4822,17 @@ ArrowErrorCode ArrowIpcDecoderSetSchema(struct ArrowIpcDecoder* decoder,
                                         struct ArrowSchema* schema,
                                         struct ArrowError* error) {
   return IpcDecoderSetSchemaWithIds(decoder, schema, 0, NULL, error);
+}
+
+ArrowErrorCode ArrowIpcPrivateDecoderSetSchemaWithIds(struct ArrowIpcDecoder* decoder,
+                                                    struct ArrowSchema* schema,
+                                                    const int64_t* ids,
+                                                    struct ArrowError* error) {
+  return IpcDecoderSetSchemaWithIds(decoder, schema, 1, ids, error);
+}
+
+int64_t ArrowIpcPrivateCountDictionaries(const struct ArrowSchema* schema) {
+  return IpcDecoderCountDictionaries(schema, 0);
 }
 
 ArrowErrorCode ArrowIpcPrivateDecoderAdoptSchema(struct ArrowIpcDecoder* decoder,
@@ -7011,6 +7135,183 @@ const struct ArrowIpcBodySpan* ArrowIpcEncoderPrivateBodySpans(
   return (const struct ArrowIpcBodySpan*)private_data->spans.data;
 }
 
+/* [bundle] src/ipc/file_mmap.c */
+
+/* Reading IPC files through a read-only memory map. The map becomes an ArrowBuffer
+ * whose allocator unmaps it, and that buffer is handed to the readers that already
+ * share their input: ArrowIpcFileReaderInitBuffer, and the stream reader over
+ * ArrowIpcInputStreamInitBuffer (with use_shared_buffers it slices its whole-buffer
+ * input and never writes to it). The decoder's shared body counts one reference
+ * per exported array, so the map is unmapped when the reader and the last array
+ * that points into it are released, in whatever order. Nothing here reads the
+ * mapped bytes: pages are faulted in only when the decoder or the caller reads
+ * them. */
+
+#if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
+#define _POSIX_C_SOURCE 200809L
+#endif
+
+#include <errno.h>
+#include <stdint.h>
+#include <string.h>
+
+
+#if defined(__unix__) || defined(__unix) || (defined(__APPLE__) && defined(__MACH__))
+#include <unistd.h>
+#endif
+
+#if defined(_POSIX_MAPPED_FILES) && _POSIX_MAPPED_FILES > 0
+#define NANOARROW_IPC_HAVE_MMAP 1
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#endif
+
+#if defined(NANOARROW_IPC_HAVE_MMAP)
+
+static void IpcMmapUnmap(struct ArrowBufferAllocator* allocator, uint8_t* ptr,
+                         int64_t size) {
+  NANOARROW_UNUSED(allocator);
+  if (ptr != NULL && size > 0) munmap((void*)ptr, (size_t)size);
+}
+
+/* out becomes the whole file at path, mapped read-only (an empty buffer for an
+ * empty file: a map cannot have zero bytes). */
+static ArrowErrorCode IpcMmapFile(const char* path, struct ArrowBuffer* out,
+                                  struct ArrowError* error) {
+  struct stat info;
+  void* map;
+  int fd;
+  int flags = O_RDONLY;
+  ArrowBufferInit(out);
+  if (path == NULL) {
+    ArrowErrorSet(error, "no path to map");
+    return EINVAL;
+  }
+#if defined(O_CLOEXEC)
+  flags |= O_CLOEXEC;
+#endif
+#if defined(O_NONBLOCK)
+  /* Opening a FIFO for reading would otherwise wait for a writer. */
+  flags |= O_NONBLOCK;
+#endif
+  fd = open(path, flags);
+  if (fd < 0) {
+    int code = errno != 0 ? errno : EIO;
+    ArrowErrorSet(error, "could not open '%s': %s", path, strerror(code));
+    return code;
+  }
+  if (fstat(fd, &info) != 0) {
+    int code = errno != 0 ? errno : EIO;
+    ArrowErrorSet(error, "could not stat '%s': %s", path, strerror(code));
+    close(fd);
+    return code;
+  }
+  if (S_ISDIR(info.st_mode)) {
+    ArrowErrorSet(error, "'%s' is a directory, not an Arrow IPC file", path);
+    close(fd);
+    return EISDIR;
+  }
+  if (!S_ISREG(info.st_mode)) {
+    ArrowErrorSet(error,
+                  "'%s' is not a regular file (a pipe, socket or device cannot be "
+                  "mapped): read it through a FILE* or an input stream instead",
+                  path);
+    close(fd);
+    return ENOTSUP;
+  }
+  if (info.st_size == 0) {
+    close(fd);
+    return NANOARROW_OK;
+  }
+  if ((uint64_t)info.st_size > (uint64_t)SIZE_MAX ||
+      (uint64_t)info.st_size > (uint64_t)INT64_MAX) {
+    ArrowErrorSet(error, "'%s' (%.0f bytes) is too large to map in this process", path,
+                  (double)info.st_size);
+    close(fd);
+    return EFBIG;
+  }
+  /* No MAP_POPULATE and no read-ahead advice: pages come in as they are read. */
+  map = mmap(NULL, (size_t)info.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+  if (map == MAP_FAILED) {
+    int code = errno != 0 ? errno : EIO;
+    ArrowErrorSet(error, "could not map '%s' (%ld bytes): %s", path, (long)info.st_size,
+                  strerror(code));
+    close(fd);
+    return code == ENODEV ? ENOTSUP : code;
+  }
+  /* The map keeps the file's pages; the descriptor is not needed any more. */
+  close(fd);
+  out->data = (uint8_t*)map;
+  out->size_bytes = (int64_t)info.st_size;
+  out->capacity_bytes = (int64_t)info.st_size;
+  out->allocator = ArrowBufferDeallocator(&IpcMmapUnmap, NULL);
+  return NANOARROW_OK;
+}
+
+#else
+
+static ArrowErrorCode IpcMmapFile(const char* path, struct ArrowBuffer* out,
+                                  struct ArrowError* error) {
+  ArrowBufferInit(out);
+  ArrowErrorSet(error,
+                "cannot map '%s': memory-mapped files are not supported on this "
+                "platform (read it through a FILE* instead)",
+                path != NULL ? path : "(null)");
+  return ENOTSUP;
+}
+
+#endif
+
+/* Prefixes error's message with the path (the readers' messages do not know it). */
+static void IpcMmapNamePath(const char* path, int64_t size, struct ArrowError* error) {
+  struct ArrowError detail;
+  if (error == NULL) return;
+  memcpy(&detail, error, sizeof(detail));
+  detail.message[sizeof(detail.message) - 1] = '\0';
+  ArrowErrorSet(error, "'%s' (%ld bytes): %s", path, (long)size, detail.message);
+}
+
+NANOARROW_COLD
+ArrowErrorCode ArrowIpcFileReaderInitMmap(struct ArrowIpcFileReader* reader,
+                                          const char* path, struct ArrowError* error) {
+  struct ArrowBuffer data;
+  int64_t size;
+  ArrowErrorCode result;
+  reader->private_data = NULL;
+  NANOARROW_RETURN_NOT_OK(IpcMmapFile(path, &data, error));
+  size = data.size_bytes;
+  if (size == 0) {
+    ArrowErrorSet(error, "'%s' is empty, not an Arrow IPC file", path);
+    return EINVAL;
+  }
+  if (error != NULL) error->message[0] = '\0';
+  result = ArrowIpcFileReaderInitBuffer(reader, &data, error);
+  /* Unmaps unless the reader took the map (it may not have on ENOMEM). */
+  ArrowBufferReset(&data);
+  if (result != NANOARROW_OK) {
+    if (error != NULL && error->message[0] == '\0') {
+      ArrowErrorSet(error, "%s", strerror(result));
+    }
+    IpcMmapNamePath(path, size, error);
+  }
+  return result;
+}
+
+NANOARROW_COLD
+ArrowErrorCode ArrowIpcInputStreamInitMmap(struct ArrowIpcInputStream* stream,
+                                           const char* path, struct ArrowError* error) {
+  struct ArrowBuffer data;
+  ArrowErrorCode result;
+  NANOARROW_RETURN_NOT_OK(IpcMmapFile(path, &data, error));
+  result = ArrowIpcInputStreamInitBuffer(stream, &data);
+  if (result != NANOARROW_OK) {
+    ArrowBufferReset(&data);
+    ArrowErrorSet(error, "out of memory opening '%s'", path);
+  }
+  return result;
+}
+
 /* [bundle] src/ipc/file_reader.c */
 
 /* The IPC file format: "ARROW1" + padding, stream-format messages, the Footer,
@@ -7021,6 +7322,7 @@ const struct ArrowIpcBodySpan* ArrowIpcEncoderPrivateBodySpans(
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 
@@ -7036,6 +7338,9 @@ struct IpcFileReaderPrivate {
   int64_t blocks_end;
   /* The footer's dictionary blocks decoded so far (in file order). */
   int64_t n_dictionaries_read;
+  /* Bytes read from file, and the gap under which selected ranges are merged. */
+  int64_t bytes_read;
+  int64_t coalesce_gap;
 };
 
 static void IpcFileReaderPrivateFree(struct IpcFileReaderPrivate* private_data) {
@@ -7068,6 +7373,7 @@ static ArrowErrorCode IpcFileReaderReadBlock(struct IpcFileReaderPrivate* privat
     return EINVAL;
   }
   size = block->metadata_length + block->body_length;
+  if (shared_out == NULL) return NANOARROW_OK;
   if (private_data->data_block != NULL) {
     *shared_out = private_data->data_block;
     ArrowIpcRefAdd(&private_data->data_block->refcount);
@@ -7087,6 +7393,7 @@ static ArrowErrorCode IpcFileReaderReadBlock(struct IpcFileReaderPrivate* privat
                     (long)block->offset);
       return EIO;
     }
+    private_data->bytes_read += size;
     bytes.size_bytes = size;
     *shared_out = ArrowIpcPrivateSharedBlockNew(&bytes);
     if (*shared_out == NULL) {
@@ -7096,6 +7403,212 @@ static ArrowErrorCode IpcFileReaderReadBlock(struct IpcFileReaderPrivate* privat
     *bytes_out = (*shared_out)->src.data;
     return NANOARROW_OK;
   }
+}
+
+static ArrowErrorCode IpcFileReaderReadAt(struct IpcFileReaderPrivate* private_data,
+                                          int64_t offset, uint8_t* out, int64_t size,
+                                          struct ArrowError* error) {
+  if (size == 0) return NANOARROW_OK;
+  if (fseek(private_data->file, (long)offset, SEEK_SET) != 0 ||
+      fread(out, 1, (size_t)size, private_data->file) != (size_t)size) {
+    ArrowErrorSet(error, "could not read %ld bytes at offset %ld", (long)size, (long)offset);
+    return EIO;
+  }
+  private_data->bytes_read += size;
+  return NANOARROW_OK;
+}
+
+/* A byte range of the body that selected buffers lie in. */
+struct IpcFileReaderRange {
+  int64_t start;
+  int64_t end;
+  /* Where start lands in the compact body. */
+  int64_t compact;
+};
+
+static int IpcFileReaderCompareBuffers(const void* a, const void* b) {
+  int64_t left = ArrowIpcFbrLoadI64(*(const uint8_t* const*)a);
+  int64_t right = ArrowIpcFbrLoadI64(*(const uint8_t* const*)b);
+  return left < right ? -1 : left > right;
+}
+
+/* Reads the selected buffers of the record batch whose header the decoder holds
+ * (projected: its buffer entries are the decoder's own copies) from the body at
+ * body_offset (body_length bytes): the ranges they occupy, merged when less than
+ * the coalesce gap apart, into one compact body, each at the same offset modulo
+ * 64 as in the file so that alignment is kept. The entries are rewritten to point
+ * into it. */
+static ArrowErrorCode IpcFileReaderReadSelected(struct IpcFileReaderPrivate* private_data,
+                                                int64_t body_offset, int64_t body_length,
+                                                struct ArrowBuffer* out,
+                                                struct ArrowError* error) {
+  struct ArrowIpcDecoderPrivate* decoder_private =
+      (struct ArrowIpcDecoderPrivate*)private_data->decoder.private_data;
+  struct ArrowIpcProjection* projection = decoder_private->projection;
+  int64_t n = projection->buffers.size_bytes / 16;
+  uint8_t** entries;
+  struct IpcFileReaderRange* ranges;
+  int64_t n_ranges = 0;
+  int64_t compact_size = 0;
+  int64_t i;
+  int64_t r;
+  ArrowErrorCode result = NANOARROW_OK;
+
+  entries = (uint8_t**)ArrowMalloc((n > 0 ? n : 1) * (int64_t)sizeof(uint8_t*));
+  ranges = (struct IpcFileReaderRange*)ArrowMalloc((n > 0 ? n : 1) *
+                                                   (int64_t)sizeof(struct IpcFileReaderRange));
+  if (entries == NULL || ranges == NULL) {
+    ArrowFree(entries);
+    ArrowFree(ranges);
+    ArrowErrorSet(error, "out of memory");
+    return ENOMEM;
+  }
+  for (i = 0; i < n; i++) {
+    uint8_t* entry = projection->buffers.data + 16 * i;
+    int64_t offset = ArrowIpcFbrLoadI64(entry);
+    int64_t length = ArrowIpcFbrLoadI64(entry + 8);
+    if (offset < 0 || length < 0 || offset > body_length || length > body_length - offset) {
+      ArrowErrorSet(error,
+                    "selected buffer %ld (offset %ld, length %ld) is outside the body of "
+                    "%ld bytes",
+                    (long)i, (long)offset, (long)length, (long)body_length);
+      result = EINVAL;
+      break;
+    }
+    entries[i] = entry;
+  }
+  if (result == NANOARROW_OK) {
+    qsort(entries, (size_t)n, sizeof(uint8_t*), &IpcFileReaderCompareBuffers);
+    for (i = 0; i < n; i++) {
+      int64_t offset = ArrowIpcFbrLoadI64(entries[i]);
+      int64_t end = offset + ArrowIpcFbrLoadI64(entries[i] + 8);
+      if (end == offset) continue;
+      if (n_ranges > 0 && offset - ranges[n_ranges - 1].end <= private_data->coalesce_gap) {
+        if (end > ranges[n_ranges - 1].end) ranges[n_ranges - 1].end = end;
+      } else {
+        ranges[n_ranges].start = offset;
+        ranges[n_ranges].end = end;
+        n_ranges++;
+      }
+    }
+    for (r = 0; r < n_ranges; r++) {
+      compact_size += ((ranges[r].start - compact_size) % 64 + 64) % 64;
+      ranges[r].compact = compact_size;
+      compact_size += ranges[r].end - ranges[r].start;
+    }
+    result = ArrowBufferReserve(out, compact_size + 1);
+    if (result != NANOARROW_OK) ArrowErrorSet(error, "out of memory");
+  }
+  for (r = 0; result == NANOARROW_OK && r < n_ranges; r++) {
+    result = IpcFileReaderReadAt(private_data, body_offset + ranges[r].start,
+                                 out->data + ranges[r].compact,
+                                 ranges[r].end - ranges[r].start, error);
+  }
+  if (result == NANOARROW_OK) {
+    /* Entries are sorted by offset, as are the ranges. */
+    out->size_bytes = compact_size;
+    r = 0;
+    for (i = 0; i < n; i++) {
+      int64_t offset = ArrowIpcFbrLoadI64(entries[i]);
+      int64_t length = ArrowIpcFbrLoadI64(entries[i] + 8);
+      int64_t moved = 0;
+      if (length > 0) {
+        while (ranges[r].end < offset + length) r++;
+        moved = ranges[r].compact + (offset - ranges[r].start);
+      }
+      {
+        int byte;
+        for (byte = 0; byte < 8; byte++) {
+          entries[i][byte] = (uint8_t)((uint64_t)moved >> (8 * byte));
+        }
+      }
+    }
+  }
+  ArrowFree(entries);
+  ArrowFree(ranges);
+  return result;
+}
+
+/* The FILE* path of a projected reader: the metadata first, then only what the
+ * selected columns need (a skipped dictionary's body is not read at all). */
+static ArrowErrorCode IpcFileReaderDecodeProjected(struct IpcFileReaderPrivate* private_data,
+                                                   const struct ArrowIpcFileBlock* block,
+                                                   enum ArrowIpcMessageType expected,
+                                                   struct ArrowArray* out,
+                                                   enum ArrowValidationLevel validation_level,
+                                                   int* header_ok_out,
+                                                   struct ArrowError* error) {
+  struct ArrowIpcDecoder* decoder = &private_data->decoder;
+  struct ArrowIpcDecoderPrivate* decoder_private =
+      (struct ArrowIpcDecoderPrivate*)decoder->private_data;
+  struct ArrowBuffer metadata;
+  struct ArrowBuffer body;
+  struct ArrowBufferView header;
+  struct ArrowIpcSharedBlock* shared = NULL;
+  int64_t body_offset = block->offset + block->metadata_length;
+  ArrowErrorCode result;
+  ArrowBufferInit(&metadata);
+  ArrowBufferInit(&body);
+  result = ArrowBufferReserve(&metadata, block->metadata_length);
+  if (result != NANOARROW_OK) {
+    ArrowErrorSet(error, "out of memory reading %ld bytes of metadata",
+                  (long)block->metadata_length);
+  }
+  if (result == NANOARROW_OK) {
+    result = IpcFileReaderReadAt(private_data, block->offset, metadata.data,
+                                 block->metadata_length, error);
+  }
+  if (result == NANOARROW_OK) {
+    header.data.as_uint8 = metadata.data;
+    header.size_bytes = block->metadata_length;
+    result = ArrowIpcDecoderDecodeHeader(decoder, header, error);
+  }
+  if (result == NANOARROW_OK && decoder->message_type != expected) {
+    ArrowErrorSet(error, "file block at offset %ld holds message type %d, expected %d",
+                  (long)block->offset, (int)decoder->message_type, (int)expected);
+    result = EINVAL;
+  }
+  if (result == NANOARROW_OK && header_ok_out != NULL) *header_ok_out = 1;
+  if (result == NANOARROW_OK && decoder->body_size_bytes > block->body_length) {
+    ArrowErrorSet(error, "message body of %ld bytes is longer than its file block's %ld",
+                  (long)decoder->body_size_bytes, (long)block->body_length);
+    result = EINVAL;
+  }
+  if (result == NANOARROW_OK && expected == NANOARROW_IPC_MESSAGE_TYPE_DICTIONARY_BATCH) {
+    if (ArrowIpcPrivateProjectionSkipsId(decoder_private,
+                                         decoder_private->dictionary_batch.id)) {
+      ArrowBufferReset(&metadata);
+      return NANOARROW_OK;
+    }
+    result = ArrowBufferReserve(&body, decoder->body_size_bytes);
+    if (result != NANOARROW_OK) ArrowErrorSet(error, "out of memory reading a body");
+    if (result == NANOARROW_OK) {
+      result = IpcFileReaderReadAt(private_data, body_offset, body.data,
+                                   decoder->body_size_bytes, error);
+      body.size_bytes = decoder->body_size_bytes;
+    }
+  } else if (result == NANOARROW_OK) {
+    result = IpcFileReaderReadSelected(private_data, body_offset, decoder->body_size_bytes,
+                                       &body, error);
+    /* The body is the compact one now. */
+    if (result == NANOARROW_OK) decoder->body_size_bytes = body.size_bytes;
+  }
+  if (result == NANOARROW_OK) {
+    shared = ArrowIpcPrivateSharedBlockNew(&body);
+    if (shared == NULL) {
+      ArrowErrorSet(error, "out of memory");
+      result = ENOMEM;
+    }
+  }
+  if (result == NANOARROW_OK) {
+    result = ArrowIpcPrivateDecoderDecodeShared(decoder, shared, shared->src.data,
+                                                shared->src.size_bytes, -1, out,
+                                                validation_level, error);
+  }
+  if (shared != NULL) ArrowIpcPrivateSharedBlockRelease(shared);
+  ArrowBufferReset(&body);
+  ArrowBufferReset(&metadata);
+  return result;
 }
 
 /* Decodes the message in block: a dictionary (out == NULL) or a record batch.
@@ -7110,6 +7623,14 @@ static ArrowErrorCode IpcFileReaderDecodeBlock(struct IpcFileReaderPrivate* priv
   const uint8_t* bytes = NULL;
   struct ArrowBufferView header;
   ArrowErrorCode result;
+  const struct ArrowIpcDecoderPrivate* decoder_private =
+      (const struct ArrowIpcDecoderPrivate*)private_data->decoder.private_data;
+  if (private_data->file != NULL && decoder_private->projection != NULL) {
+    /* Checks the block's bounds first. */
+    NANOARROW_RETURN_NOT_OK(IpcFileReaderReadBlock(private_data, block, NULL, NULL, error));
+    return IpcFileReaderDecodeProjected(private_data, block, expected, out,
+                                        validation_level, header_ok_out, error);
+  }
   NANOARROW_RETURN_NOT_OK(IpcFileReaderReadBlock(private_data, block, &shared, &bytes, error));
   header.data.as_uint8 = bytes;
   header.size_bytes = block->metadata_length;
@@ -7187,6 +7708,7 @@ static ArrowErrorCode IpcFileReaderAllocate(struct ArrowIpcFileReader* reader,
   reader->private_data = NULL;
   if (private_data == NULL) return ENOMEM;
   memset(private_data, 0, sizeof(*private_data));
+  private_data->coalesce_gap = NANOARROW_IPC_DEFAULT_COALESCE_GAP;
   if (ArrowIpcDecoderInit(&private_data->decoder) != NANOARROW_OK) {
     ArrowFree(private_data);
     return ENOMEM;
@@ -7273,6 +7795,7 @@ ArrowErrorCode ArrowIpcFileReaderInitFile(struct ArrowIpcFileReader* reader,
       result = EIO;
     }
   }
+  private_data->bytes_read = 18 + (result == NANOARROW_OK ? (int64_t)footer_size + 10 : 0);
   if (result == NANOARROW_OK) {
     tail_view.data.as_uint8 = tail.data;
     tail_view.size_bytes = (int64_t)footer_size + 10;
@@ -7299,8 +7822,15 @@ ArrowErrorCode ArrowIpcFileReaderGetSchema(struct ArrowIpcFileReader* reader,
                                            struct ArrowSchema* out,
                                            struct ArrowError* error) {
   struct IpcFileReaderPrivate* private_data = (struct IpcFileReaderPrivate*)reader->private_data;
-  ArrowErrorCode result =
-      ArrowSchemaDeepCopy(&private_data->decoder.footer->schema, out);
+  const struct ArrowIpcDecoderPrivate* decoder_private =
+      (const struct ArrowIpcDecoderPrivate*)private_data->decoder.private_data;
+  ArrowErrorCode result;
+  if (decoder_private->projection != NULL) {
+    return ArrowIpcPrivateProjectSchema(&private_data->decoder.footer->schema,
+                                        decoder_private->projection->selected,
+                                        decoder_private->projection->n_selected, out, error);
+  }
+  result = ArrowSchemaDeepCopy(&private_data->decoder.footer->schema, out);
   if (result != NANOARROW_OK) ArrowErrorSet(error, "out of memory copying the schema");
   return result;
 }
@@ -7340,6 +7870,55 @@ ArrowErrorCode ArrowIpcFileReaderReadBatch(struct ArrowIpcFileReader* reader, in
   NANOARROW_RETURN_NOT_OK(IpcFileReaderEnsureDictionaries(private_data, error));
   return IpcFileReaderDecodeBlock(private_data, &blocks[i], NANOARROW_IPC_MESSAGE_TYPE_RECORD_BATCH, out,
                      validation_level, NULL, error);
+}
+
+/* ---- Projection ---- */
+
+ArrowErrorCode ArrowIpcFileReaderSetProjection(struct ArrowIpcFileReader* reader,
+                                               const int64_t* field_indices, int64_t n,
+                                               struct ArrowError* error) {
+  struct IpcFileReaderPrivate* private_data;
+  if (reader == NULL || reader->private_data == NULL) return EINVAL;
+  private_data = (struct IpcFileReaderPrivate*)reader->private_data;
+  NANOARROW_RETURN_NOT_OK(
+      ArrowIpcDecoderSetProjection(&private_data->decoder, field_indices, n, error));
+  /* The dictionaries were dropped with the old schema: read them again. */
+  private_data->n_dictionaries_read = 0;
+  return NANOARROW_OK;
+}
+
+ArrowErrorCode ArrowIpcFileReaderSetProjectionByName(struct ArrowIpcFileReader* reader,
+                                                     const char* const* names, int64_t n,
+                                                     struct ArrowError* error) {
+  struct IpcFileReaderPrivate* private_data;
+  int64_t* indices;
+  ArrowErrorCode result;
+  if (reader == NULL || reader->private_data == NULL || n < 0) return EINVAL;
+  private_data = (struct IpcFileReaderPrivate*)reader->private_data;
+  indices = (int64_t*)ArrowMalloc((n > 0 ? n : 1) * (int64_t)sizeof(int64_t));
+  if (indices == NULL) {
+    ArrowErrorSet(error, "out of memory");
+    return ENOMEM;
+  }
+  result = ArrowIpcPrivateResolveNames(&private_data->decoder.footer->schema, names, n,
+                                       indices, error);
+  if (result == NANOARROW_OK) {
+    result = ArrowIpcFileReaderSetProjection(reader, n > 0 ? indices : NULL, n, error);
+  }
+  ArrowFree(indices);
+  return result;
+}
+
+ArrowErrorCode ArrowIpcFileReaderSetCoalesceGap(struct ArrowIpcFileReader* reader,
+                                                int64_t gap_bytes) {
+  if (reader == NULL || reader->private_data == NULL || gap_bytes < 0) return EINVAL;
+  ((struct IpcFileReaderPrivate*)reader->private_data)->coalesce_gap = gap_bytes;
+  return NANOARROW_OK;
+}
+
+int64_t ArrowIpcFileReaderBytesRead(struct ArrowIpcFileReader* reader) {
+  if (reader == NULL || reader->private_data == NULL) return 0;
+  return ((struct IpcFileReaderPrivate*)reader->private_data)->bytes_read;
 }
 
 /* ---- ArrowArrayStream over a file ---- */
@@ -7992,6 +8571,1293 @@ ArrowErrorCode ArrowIpcOutputStreamInitFile(struct ArrowIpcOutputStream* stream,
   stream->release = &ArrowIpcOutputStreamFileRelease;
   stream->private_data = private_data;
   return NANOARROW_OK;
+}
+
+/* [bundle] src/ipc/projection.c */
+
+/* Column projection: the decoder reads a chosen subset of the top-level fields.
+ *
+ * A batch header lists FieldNodes, Buffers and variadic buffer counts depth-first
+ * over the schema, so the entries of one top-level column are contiguous and the
+ * counts of each column follow from the schema (plus, for buffers, the variadic
+ * counts of its view fields). The decoder keeps the full schema's per-column
+ * counts; each record batch header is checked against the full totals and its
+ * selected entries copied into vectors of the projected schema's shape, which the
+ * ordinary batch decoding then reads. Unselected columns are never looked at past
+ * their counts. */
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+
+
+void ArrowIpcPrivateProjectionFree(struct ArrowIpcDecoderPrivate* private_data) {
+  struct ArrowIpcProjection* projection = private_data->projection;
+  if (projection == NULL) return;
+  if (projection->full.release != NULL) ArrowSchemaRelease(&projection->full);
+  ArrowFree(projection->columns);
+  ArrowFree(projection->ids);
+  ArrowFree(projection->selected);
+  ArrowFree(projection->node_start);
+  ArrowFree(projection->variadic_start);
+  ArrowFree(projection->buffer_start);
+  ArrowBufferReset(&projection->nodes);
+  ArrowBufferReset(&projection->buffers);
+  ArrowBufferReset(&projection->variadic);
+  ArrowFree(projection);
+  private_data->projection = NULL;
+}
+
+/* Adds field (and its children) to column's counts. The schema was checked when
+ * it was set (nesting depth included). */
+static ArrowErrorCode IpcProjectionCount(const struct ArrowSchema* field,
+                                         struct ArrowIpcProjectionColumn* column,
+                                         struct ArrowError* error) {
+  struct ArrowSchemaView schema_view;
+  int64_t i;
+  NANOARROW_RETURN_NOT_OK(ArrowSchemaViewInit(&schema_view, field, error));
+  column->n_nodes++;
+  switch (schema_view.storage_type) {
+    case NANOARROW_TYPE_BINARY_VIEW:
+    case NANOARROW_TYPE_STRING_VIEW:
+      column->n_fixed_buffers += 2;
+      column->n_variadic++;
+      break;
+    case NANOARROW_TYPE_SPARSE_UNION:
+    case NANOARROW_TYPE_DENSE_UNION:
+      column->n_unions++;
+      /* fall through */
+    default:
+      for (i = 0; i < NANOARROW_MAX_FIXED_BUFFERS &&
+                  schema_view.layout.buffer_type[i] != NANOARROW_BUFFER_TYPE_NONE;
+           i++) {
+        column->n_fixed_buffers++;
+      }
+      break;
+  }
+  for (i = 0; i < field->n_children; i++) {
+    NANOARROW_RETURN_NOT_OK(IpcProjectionCount(field->children[i], column, error));
+  }
+  return NANOARROW_OK;
+}
+
+ArrowErrorCode ArrowIpcPrivateProjectSchema(const struct ArrowSchema* full,
+                                            const int64_t* selected, int64_t n,
+                                            struct ArrowSchema* out,
+                                            struct ArrowError* error) {
+  int64_t i;
+  ArrowErrorCode result;
+  ArrowSchemaInit(out);
+  result = ArrowSchemaSetTypeStruct(out, n);
+  if (result == NANOARROW_OK) result = ArrowSchemaSetName(out, full->name);
+  if (result == NANOARROW_OK) result = ArrowSchemaSetMetadata(out, full->metadata);
+  out->flags = full->flags;
+  for (i = 0; result == NANOARROW_OK && i < n; i++) {
+    ArrowSchemaRelease(out->children[i]);
+    result = ArrowSchemaDeepCopy(full->children[selected[i]], out->children[i]);
+  }
+  if (result != NANOARROW_OK) {
+    if (out->release != NULL) ArrowSchemaRelease(out);
+    ArrowErrorSet(error, "out of memory copying the projected schema");
+  }
+  return result;
+}
+
+ArrowErrorCode ArrowIpcPrivateResolveNames(const struct ArrowSchema* schema,
+                                           const char* const* names, int64_t n,
+                                           int64_t* out, struct ArrowError* error) {
+  int64_t i;
+  int64_t j;
+  if (n > 0 && names == NULL) {
+    ArrowErrorSet(error, "names is NULL");
+    return EINVAL;
+  }
+  for (i = 0; i < n; i++) {
+    if (names[i] == NULL) {
+      ArrowErrorSet(error, "column name %ld is NULL", (long)i);
+      return EINVAL;
+    }
+    for (j = 0; j < schema->n_children; j++) {
+      const char* name = schema->children[j]->name;
+      if (name != NULL && strcmp(name, names[i]) == 0) break;
+    }
+    if (j == schema->n_children) {
+      ArrowErrorSet(error, "no column named '%.200s' (the schema has %ld columns)",
+                    names[i], (long)schema->n_children);
+      return EINVAL;
+    }
+    out[i] = j;
+  }
+  return NANOARROW_OK;
+}
+
+static ArrowErrorCode IpcProjectionAlloc(int64_t n, int64_t** out) {
+  *out = (int64_t*)ArrowMalloc((n > 0 ? n : 1) * (int64_t)sizeof(int64_t));
+  return *out == NULL ? ENOMEM : NANOARROW_OK;
+}
+
+/* A projection of full (the decoder's schema, copied) for columns selected[0..n). */
+static ArrowErrorCode IpcProjectionMake(struct ArrowIpcDecoderPrivate* private_data,
+                                        const struct ArrowSchema* full,
+                                        const int64_t* full_ids, int64_t n_ids,
+                                        const int64_t* selected, int64_t n,
+                                        struct ArrowIpcProjection** out,
+                                        struct ArrowError* error) {
+  struct ArrowIpcProjection* projection;
+  int64_t i;
+  ArrowErrorCode result = NANOARROW_OK;
+  (void)private_data;
+  projection = (struct ArrowIpcProjection*)ArrowMalloc(sizeof(struct ArrowIpcProjection));
+  if (projection == NULL) {
+    ArrowErrorSet(error, "out of memory");
+    return ENOMEM;
+  }
+  memset(projection, 0, sizeof(*projection));
+  ArrowBufferInit(&projection->nodes);
+  ArrowBufferInit(&projection->buffers);
+  ArrowBufferInit(&projection->variadic);
+  projection->n_columns = full->n_children;
+  projection->n_selected = n;
+  projection->n_ids = n_ids;
+  projection->columns = (struct ArrowIpcProjectionColumn*)ArrowMalloc(
+      (full->n_children > 0 ? full->n_children : 1) *
+      (int64_t)sizeof(struct ArrowIpcProjectionColumn));
+  if (projection->columns == NULL || IpcProjectionAlloc(n_ids, &projection->ids) ||
+      IpcProjectionAlloc(n, &projection->selected) ||
+      IpcProjectionAlloc(full->n_children, &projection->node_start) ||
+      IpcProjectionAlloc(full->n_children, &projection->variadic_start) ||
+      IpcProjectionAlloc(full->n_children, &projection->buffer_start) ||
+      ArrowSchemaDeepCopy(full, &projection->full) != NANOARROW_OK) {
+    result = ENOMEM;
+    ArrowErrorSet(error, "out of memory");
+  }
+  if (result == NANOARROW_OK) {
+    if (n_ids > 0) memcpy(projection->ids, full_ids, (size_t)n_ids * sizeof(int64_t));
+    if (n > 0) memcpy(projection->selected, selected, (size_t)n * sizeof(int64_t));
+    memset(projection->columns, 0,
+           (size_t)full->n_children * sizeof(struct ArrowIpcProjectionColumn));
+  }
+  for (i = 0; result == NANOARROW_OK && i < full->n_children; i++) {
+    struct ArrowIpcProjectionColumn* column = &projection->columns[i];
+    result = IpcProjectionCount(full->children[i], column, error);
+    column->n_ids = ArrowIpcPrivateCountDictionaries(full->children[i]);
+    projection->node_start[i] = projection->n_fields;
+    projection->variadic_start[i] = projection->n_variadic;
+    projection->n_fields += column->n_nodes;
+    projection->n_fixed_buffers += column->n_fixed_buffers;
+    projection->n_unions += column->n_unions;
+    projection->n_variadic += column->n_variadic;
+  }
+  if (result != NANOARROW_OK) {
+    struct ArrowIpcDecoderPrivate holder;
+    holder.projection = projection;
+    ArrowIpcPrivateProjectionFree(&holder);
+    return result;
+  }
+  *out = projection;
+  return NANOARROW_OK;
+}
+
+ArrowErrorCode ArrowIpcDecoderSetProjection(struct ArrowIpcDecoder* decoder,
+                                            const int64_t* field_indices, int64_t n,
+                                            struct ArrowError* error) {
+  struct ArrowIpcDecoderPrivate* private_data;
+  struct ArrowIpcProjection* old;
+  struct ArrowIpcProjection* projection = NULL;
+  const struct ArrowSchema* full;
+  const int64_t* full_ids;
+  int64_t n_full_ids;
+  struct ArrowSchema projected;
+  struct ArrowBuffer ids;
+  int64_t i;
+  int64_t j;
+  ArrowErrorCode result;
+  if (decoder == NULL || decoder->private_data == NULL) return EINVAL;
+  private_data = (struct ArrowIpcDecoderPrivate*)decoder->private_data;
+  if (!private_data->has_schema) {
+    ArrowErrorSet(error, "the decoder has no schema to project (set it first)");
+    return EINVAL;
+  }
+  old = private_data->projection;
+  if (old != NULL) {
+    full = &old->full;
+    full_ids = old->ids;
+    n_full_ids = old->n_ids;
+  } else {
+    full = &private_data->tree.schema;
+    full_ids = (const int64_t*)private_data->tree_ids.data;
+    n_full_ids = private_data->tree_ids.size_bytes / 8;
+  }
+  if (n < 0 || (n > 0 && field_indices == NULL) || (n == 0 && field_indices != NULL)) {
+    ArrowErrorSet(error, "a projection needs n >= 1 column indices (NULL, 0 for none)");
+    return EINVAL;
+  }
+  for (i = 0; i < n; i++) {
+    if (field_indices[i] < 0 || field_indices[i] >= full->n_children) {
+      ArrowErrorSet(error, "projected column %ld: index %ld is out of range [0, %ld)",
+                    (long)i, (long)field_indices[i], (long)full->n_children);
+      return EINVAL;
+    }
+    for (j = 0; j < i; j++) {
+      if (field_indices[j] == field_indices[i]) {
+        ArrowErrorSet(error, "projected column %ld: column %ld is selected twice",
+                      (long)i, (long)field_indices[i]);
+        return EINVAL;
+      }
+    }
+  }
+  if (n == 0 && old == NULL) return NANOARROW_OK;
+  if (n > 0) {
+    NANOARROW_RETURN_NOT_OK(IpcProjectionMake(private_data, full, full_ids, n_full_ids,
+                                              field_indices, n, &projection, error));
+  }
+
+  /* The projected schema's dictionary ids: the selected columns' ranges. */
+  ArrowBufferInit(&ids);
+  result = NANOARROW_OK;
+  if (projection != NULL) {
+    int64_t* id_start = NULL;
+    result = IpcProjectionAlloc(projection->n_columns, &id_start);
+    if (result == NANOARROW_OK) {
+      int64_t next = 0;
+      for (i = 0; i < projection->n_columns; i++) {
+        id_start[i] = next;
+        next += projection->columns[i].n_ids;
+      }
+      if (next != n_full_ids) {
+        ArrowErrorSet(error, "the schema's %ld dictionary ids do not match its %ld encoded fields",
+                      (long)n_full_ids, (long)next);
+        result = EINVAL;
+      }
+      for (i = 0; result == NANOARROW_OK && i < n; i++) {
+        int64_t c = field_indices[i];
+        if (projection->columns[c].n_ids == 0) continue;
+        result = ArrowBufferAppend(&ids, full_ids + id_start[c],
+                                   projection->columns[c].n_ids * (int64_t)sizeof(int64_t));
+      }
+      ArrowFree(id_start);
+    }
+    if (result == NANOARROW_OK) {
+      result = ArrowIpcPrivateProjectSchema(full, field_indices, n, &projected, error);
+    }
+  } else {
+    result = ArrowSchemaDeepCopy(full, &projected);
+    if (result == NANOARROW_OK && n_full_ids > 0) {
+      result = ArrowBufferAppend(&ids, full_ids, n_full_ids * 8);
+    }
+  }
+  if (result != NANOARROW_OK) {
+    if (error->message[0] == '\0') ArrowErrorSet(error, "out of memory");
+    ArrowBufferReset(&ids);
+    if (projection != NULL) {
+      private_data->projection = projection;
+      ArrowIpcPrivateProjectionFree(private_data);
+      private_data->projection = old;
+    }
+    return result;
+  }
+
+  /* Setting the schema keeps the old projection (whose schema full may be) until
+   * the new one is in place. */
+  private_data->setting_projection = 1;
+  result = ArrowIpcPrivateDecoderSetSchemaWithIds(decoder, &projected,
+                                                  (const int64_t*)ids.data, error);
+  private_data->setting_projection = 0;
+  ArrowBufferReset(&ids);
+  if (projected.release != NULL) ArrowSchemaRelease(&projected);
+  private_data->projection = old;
+  ArrowIpcPrivateProjectionFree(private_data);
+  private_data->projection = projection;
+  if (result != NANOARROW_OK) ArrowIpcPrivateProjectionFree(private_data);
+  return result;
+}
+
+ArrowErrorCode ArrowIpcDecoderSetProjectionByName(struct ArrowIpcDecoder* decoder,
+                                                  const char* const* names, int64_t n,
+                                                  struct ArrowError* error) {
+  struct ArrowIpcDecoderPrivate* private_data;
+  const struct ArrowSchema* full;
+  int64_t* indices;
+  ArrowErrorCode result;
+  if (decoder == NULL || decoder->private_data == NULL || n < 0) return EINVAL;
+  private_data = (struct ArrowIpcDecoderPrivate*)decoder->private_data;
+  if (!private_data->has_schema) {
+    ArrowErrorSet(error, "the decoder has no schema to project (set it first)");
+    return EINVAL;
+  }
+  full = private_data->projection != NULL ? &private_data->projection->full
+                                          : &private_data->tree.schema;
+  if (IpcProjectionAlloc(n, &indices) != NANOARROW_OK) {
+    ArrowErrorSet(error, "out of memory");
+    return ENOMEM;
+  }
+  result = ArrowIpcPrivateResolveNames(full, names, n, indices, error);
+  if (result == NANOARROW_OK) {
+    result = ArrowIpcDecoderSetProjection(decoder, n > 0 ? indices : NULL, n, error);
+  }
+  ArrowFree(indices);
+  return result;
+}
+
+int ArrowIpcPrivateProjectionSkipsId(const struct ArrowIpcDecoderPrivate* private_data,
+                                     int64_t id) {
+  int64_t i;
+  if (private_data->projection == NULL) return 0;
+  for (i = 0; i < private_data->n_dictionaries; i++) {
+    if (private_data->dictionaries[i].id == id) return 0;
+  }
+  for (i = 0; i < private_data->projection->n_ids; i++) {
+    if (private_data->projection->ids[i] == id) return 1;
+  }
+  return 0;
+}
+
+ArrowErrorCode ArrowIpcPrivateProjectHeader(struct ArrowIpcDecoder* decoder,
+                                            struct ArrowIpcBatchHeader* header,
+                                            struct ArrowError* error) {
+  struct ArrowIpcDecoderPrivate* private_data =
+      (struct ArrowIpcDecoderPrivate*)decoder->private_data;
+  struct ArrowIpcProjection* projection = private_data->projection;
+  int legacy_unions = decoder->metadata_version < NANOARROW_IPC_METADATA_VERSION_V5;
+  int64_t expected;
+  int64_t i;
+  int64_t c;
+  int64_t n_nodes = 0;
+  int64_t n_buffers = 0;
+  int64_t n_variadic = 0;
+
+  if (header->nodes.n != projection->n_fields) {
+    ArrowErrorSet(error, "Expected %ld field nodes in message but found %ld",
+                  (long)projection->n_fields, (long)header->nodes.n);
+    return EINVAL;
+  }
+  if (header->variadic_counts.n != projection->n_variadic) {
+    ArrowErrorSet(error, "Expected %ld variadic buffer counts in message but found %ld",
+                  (long)projection->n_variadic, (long)header->variadic_counts.n);
+    return EINVAL;
+  }
+  /* Where each column's buffers start: its fixed buffers, and the variadic
+   * buffers its view fields declare. */
+  expected = 0;
+  for (c = 0; c < projection->n_columns; c++) {
+    const struct ArrowIpcProjectionColumn* column = &projection->columns[c];
+    projection->buffer_start[c] = expected;
+    expected += column->n_fixed_buffers + (legacy_unions ? column->n_unions : 0);
+    for (i = 0; i < column->n_variadic; i++) {
+      int64_t v = ArrowIpcFbrLoadI64(header->variadic_counts.data + header->variadic_counts.pos +
+                                     8 * (projection->variadic_start[c] + i));
+      if (v < 0 || v > INT32_MAX) {
+        ArrowErrorSet(error, "variadic buffer count %ld of view field %ld is invalid",
+                      (long)v, (long)(projection->variadic_start[c] + i));
+        return EINVAL;
+      }
+      expected += v;
+    }
+  }
+  if (header->buffers.n != expected) {
+    ArrowErrorSet(error, "Expected %ld buffers in message but found %ld", (long)expected,
+                  (long)header->buffers.n);
+    return EINVAL;
+  }
+
+  for (i = 0; i < projection->n_selected; i++) {
+    c = projection->selected[i];
+    n_nodes += projection->columns[c].n_nodes;
+    n_variadic += projection->columns[c].n_variadic;
+    n_buffers += (c + 1 < projection->n_columns ? projection->buffer_start[c + 1] : expected) -
+                 projection->buffer_start[c];
+  }
+  projection->nodes.size_bytes = 0;
+  projection->buffers.size_bytes = 0;
+  projection->variadic.size_bytes = 0;
+  if (ArrowBufferReserve(&projection->nodes, 16 * n_nodes + 1) != NANOARROW_OK ||
+      ArrowBufferReserve(&projection->buffers, 16 * n_buffers + 1) != NANOARROW_OK ||
+      ArrowBufferReserve(&projection->variadic, 8 * n_variadic + 1) != NANOARROW_OK) {
+    ArrowErrorSet(error, "out of memory projecting a batch header");
+    return ENOMEM;
+  }
+  for (i = 0; i < projection->n_selected; i++) {
+    int64_t buffer_end;
+    c = projection->selected[i];
+    buffer_end =
+        c + 1 < projection->n_columns ? projection->buffer_start[c + 1] : expected;
+    ArrowBufferAppendUnsafe(
+        &projection->nodes,
+        header->nodes.data + header->nodes.pos + 16 * projection->node_start[c],
+        16 * projection->columns[c].n_nodes);
+    ArrowBufferAppendUnsafe(
+        &projection->buffers,
+        header->buffers.data + header->buffers.pos + 16 * projection->buffer_start[c],
+        16 * (buffer_end - projection->buffer_start[c]));
+    if (projection->columns[c].n_variadic > 0) {
+      ArrowBufferAppendUnsafe(&projection->variadic,
+                              header->variadic_counts.data + header->variadic_counts.pos +
+                                  8 * projection->variadic_start[c],
+                              8 * projection->columns[c].n_variadic);
+    }
+  }
+  header->nodes.data = projection->nodes.data;
+  header->nodes.size = projection->nodes.size_bytes;
+  header->nodes.pos = 0;
+  header->nodes.n = n_nodes;
+  header->buffers.data = projection->buffers.data;
+  header->buffers.size = projection->buffers.size_bytes;
+  header->buffers.pos = 0;
+  header->buffers.n = n_buffers;
+  header->variadic_counts.data = projection->variadic.data;
+  header->variadic_counts.size = projection->variadic.size_bytes;
+  header->variadic_counts.pos = 0;
+  header->variadic_counts.n = n_variadic;
+  return NANOARROW_OK;
+}
+
+/* [bundle] src/ipc/push_decoder.c */
+
+/* ArrowIpcPushDecoder: an IPC stream decoded from bytes the caller pushes in pieces
+ * of any size. Every message goes through the ArrowIpcDecoder the push decoder owns
+ * (prefix, verification, header, schema, dictionaries, batches, budgets); this file
+ * only finds where messages begin and end in the pieces and keeps the bytes of the
+ * one message that spans pieces. */
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+
+
+/* Complete messages of a piece the caller keeps are copied in runs of at most this
+ * many bytes, one allocation per run: a batch kept by the caller keeps at most this
+ * much of other messages alive. Larger messages are copied on their own. */
+#define IPC_PUSH_GROUP_BYTES ((int64_t)1 << 16)
+
+/* A message that spans pieces is assembled in a buffer that grows with the bytes
+ * that arrived (doubling), reserving at most this much ahead of them: a declared
+ * length costs memory only once its bytes exist. */
+#define IPC_PUSH_RESERVE_AHEAD ((int64_t)1 << 20)
+
+/* Poll mode decodes until this many batches wait: few enough to stay in cache until
+ * the caller takes them, enough to spread the cost of a decoding round. */
+#define IPC_PUSH_POLL_AHEAD 8
+
+enum IpcPushState { IPC_PUSH_RUNNING, IPC_PUSH_ENDED, IPC_PUSH_FAILED };
+
+/* What the current message needs next. */
+enum IpcPushStage { IPC_PUSH_PREFIX, IPC_PUSH_HEADER, IPC_PUSH_BODY };
+
+struct IpcPushPrivate {
+  struct ArrowIpcPushDecoderCallbacks callbacks;
+  enum ArrowValidationLevel validation_level;
+  int64_t max_message_bytes;
+  /* Bodies are sliced from reference-counted blocks (else copied per array). */
+  int use_shared;
+  enum IpcPushState state;
+  ArrowErrorCode failure;
+  struct ArrowError failure_error;
+  int has_schema;
+
+  /* The current message: its bytes so far when it spans pieces (empty otherwise),
+   * the stage reached, the message bytes that stage needs (from the message's first
+   * byte), its first byte's stream offset and what its prefix and header said. */
+  struct ArrowBuffer pending;
+  enum IpcPushStage stage;
+  int64_t need;
+  int64_t message_offset;
+  int32_t prefix_size;
+  int64_t message_size;
+  /* Where the current header was decoded (the decoder refers to those bytes). */
+  const uint8_t* header_at;
+  /* Stream bytes consumed (the end-of-stream marker included, nothing after it). */
+  int64_t consumed;
+
+  /* Poll mode: batches decoded and not taken yet (struct ArrowArray each), and the
+   * bytes consumed but not decoded yet (struct IpcPushBacklogEntry each, oldest
+   * first): decoding stops once IPC_PUSH_POLL_AHEAD batches wait, so that the
+   * caller takes each batch while its memory is still hot. */
+  struct ArrowBuffer queue;
+  int64_t queue_head;
+  int64_t queue_end;
+  struct ArrowBuffer backlog;
+  int64_t backlog_head;
+  int64_t backlog_end;
+  /* An error Next met while batches decoded before it still waited: reported once
+   * they are taken. */
+  ArrowErrorCode deferred;
+  struct ArrowError deferred_error;
+  /* Set by Next while it decodes with an empty queue: the next batch is decoded
+   * straight into it (direct_filled then says so) and decoding stops there. */
+  struct ArrowArray* direct_out;
+  int direct_filled;
+};
+
+struct IpcPushBacklogEntry {
+  struct ArrowIpcSharedBlock* block;
+  int64_t offset;
+};
+
+static int IpcPushPollMode(const struct IpcPushPrivate* p) {
+  return p->callbacks.on_batch == NULL;
+}
+
+static int64_t IpcPushQueueSize(const struct IpcPushPrivate* p) {
+  return p->queue_end - p->queue_head;
+}
+
+/* Whether a poll-mode round of decoding has done enough. */
+static int IpcPushPollStop(const struct IpcPushPrivate* p, int stop_after_batch) {
+  return stop_after_batch &&
+         (p->direct_filled || IpcPushQueueSize(p) >= IPC_PUSH_POLL_AHEAD);
+}
+
+static int64_t IpcPushBacklogSize(const struct IpcPushPrivate* p) {
+  return p->backlog_end - p->backlog_head;
+}
+
+static struct IpcPushPrivate* IpcPushGetPrivate(struct ArrowIpcPushDecoder* decoder) {
+  return decoder == NULL ? NULL : (struct IpcPushPrivate*)decoder->private_data;
+}
+
+static void IpcPushStartMessage(struct IpcPushPrivate* p) {
+  p->stage = IPC_PUSH_PREFIX;
+  p->need = 4;
+  p->message_offset = p->consumed;
+  p->header_at = NULL;
+}
+
+/* Records a failure (the decoder refuses everything afterwards) and returns code. */
+static ArrowErrorCode IpcPushFail(struct IpcPushPrivate* p, ArrowErrorCode code,
+                                  struct ArrowError* error) {
+  p->state = IPC_PUSH_FAILED;
+  p->failure = code;
+  if (error != NULL) {
+    memcpy(p->failure_error.message, error->message, sizeof(error->message));
+  } else {
+    p->failure_error.message[0] = '\0';
+  }
+  return code;
+}
+
+/* A decoder error about the current message, with the message's stream offset. */
+static ArrowErrorCode IpcPushFailAt(struct IpcPushPrivate* p, ArrowErrorCode code,
+                                    const struct ArrowError* detail,
+                                    struct ArrowError* error) {
+  ArrowErrorSet(error, "message at byte %ld: %s", (long)p->message_offset,
+                detail->message);
+  return IpcPushFail(p, code, error);
+}
+
+static ArrowErrorCode IpcPushRefuseAfterFailure(struct IpcPushPrivate* p,
+                                                struct ArrowError* error) {
+  ArrowErrorSet(error, "the push decoder stopped at an earlier error: %s",
+                p->failure_error.message);
+  return p->failure;
+}
+
+static ArrowErrorCode IpcPushEnd(struct ArrowIpcPushDecoder* decoder,
+                                 struct ArrowError* error) {
+  struct IpcPushPrivate* p = IpcPushGetPrivate(decoder);
+  p->state = IPC_PUSH_ENDED;
+  p->need = 0;
+  if (p->callbacks.on_end != NULL) {
+    ArrowErrorCode result = p->callbacks.on_end(&p->callbacks, error);
+    if (result != NANOARROW_OK) return IpcPushFail(p, result, error);
+  }
+  return NANOARROW_OK;
+}
+
+static ArrowErrorCode IpcPushDeliverSchema(struct ArrowIpcPushDecoder* decoder,
+                                           struct ArrowError* error) {
+  struct IpcPushPrivate* p = IpcPushGetPrivate(decoder);
+  struct ArrowIpcDecoder* ipc = &decoder->decoder;
+  struct ArrowError detail;
+  struct ArrowSchema full;
+  struct ArrowSchema copy;
+  ArrowErrorCode result;
+  detail.message[0] = '\0';
+  result = ArrowIpcDecoderDecodeSchema(ipc, &full, &detail);
+  if (result != NANOARROW_OK) return IpcPushFailAt(p, result, &detail, error);
+  copy.release = NULL;
+  if (p->callbacks.on_schema != NULL && ArrowSchemaDeepCopy(&full, &copy) != NANOARROW_OK) {
+    ArrowSchemaRelease(&full);
+    ArrowErrorSet(&detail, "out of memory copying the schema");
+    return IpcPushFailAt(p, ENOMEM, &detail, error);
+  }
+  /* The decoder keeps the schema itself (released on failure too). */
+  result = ArrowIpcPrivateDecoderAdoptSchema(ipc, &full, &detail);
+  if (result != NANOARROW_OK) {
+    if (copy.release != NULL) ArrowSchemaRelease(&copy);
+    return IpcPushFailAt(p, result, &detail, error);
+  }
+  p->has_schema = 1;
+  if (p->callbacks.on_schema != NULL) {
+    result = p->callbacks.on_schema(&p->callbacks, &copy, error);
+    if (copy.release != NULL) ArrowSchemaRelease(&copy);
+    if (result != NANOARROW_OK) return IpcPushFail(p, result, error);
+  }
+  return NANOARROW_OK;
+}
+
+static ArrowErrorCode IpcPushQueue(struct IpcPushPrivate* p, struct ArrowArray* batch) {
+  if (p->queue_head > 0 && p->queue_head == p->queue_end) {
+    p->queue.size_bytes = 0;
+    p->queue_head = 0;
+    p->queue_end = 0;
+  }
+  NANOARROW_RETURN_NOT_OK(
+      ArrowBufferAppend(&p->queue, batch, (int64_t)sizeof(struct ArrowArray)));
+  p->queue_end++;
+  return NANOARROW_OK;
+}
+
+/* Decodes the complete current message, whose header the decoder holds, with its
+ * body at body (inside block when block is not NULL, else copied). */
+static ArrowErrorCode IpcPushDecodeMessage(struct ArrowIpcPushDecoder* decoder,
+                                           const uint8_t* body,
+                                           struct ArrowIpcSharedBlock* block,
+                                           struct ArrowError* error) {
+  struct IpcPushPrivate* p = IpcPushGetPrivate(decoder);
+  struct ArrowIpcDecoder* ipc = &decoder->decoder;
+  struct ArrowError detail;
+  struct ArrowBufferView view;
+  struct ArrowArray batch;
+  ArrowErrorCode result;
+  detail.message[0] = '\0';
+  view.data.as_uint8 = body;
+  view.size_bytes = ipc->body_size_bytes;
+
+  if (!p->has_schema) {
+    if (ipc->message_type != NANOARROW_IPC_MESSAGE_TYPE_SCHEMA) {
+      ArrowErrorSet(&detail, "expected a Schema message but got message type %d",
+                    (int)ipc->message_type);
+      return IpcPushFailAt(p, EINVAL, &detail, error);
+    }
+    return IpcPushDeliverSchema(decoder, error);
+  }
+
+  switch (ipc->message_type) {
+    case NANOARROW_IPC_MESSAGE_TYPE_DICTIONARY_BATCH: {
+      int64_t id = ipc->dictionary->id;
+      int is_delta = ipc->dictionary->is_delta;
+      if (block != NULL) {
+        result = ArrowIpcPrivateDecoderDecodeShared(ipc, block, body, view.size_bytes, -1,
+                                                    NULL, p->validation_level, &detail);
+      } else {
+        result = ArrowIpcDecoderDecodeDictionary(ipc, view, p->validation_level, NULL,
+                                                 &detail);
+      }
+      if (result != NANOARROW_OK) return IpcPushFailAt(p, result, &detail, error);
+      if (p->callbacks.on_dictionary != NULL) {
+        const struct ArrowArray* values = NULL;
+        result = ArrowIpcDecoderGetDictionary(ipc, id, &values, &detail);
+        if (result != NANOARROW_OK) return IpcPushFailAt(p, result, &detail, error);
+        result = p->callbacks.on_dictionary(&p->callbacks, id, is_delta, values, error);
+        if (result != NANOARROW_OK) return IpcPushFail(p, result, error);
+      }
+      return NANOARROW_OK;
+    }
+    case NANOARROW_IPC_MESSAGE_TYPE_RECORD_BATCH: {
+      struct ArrowArray* target = p->direct_out != NULL ? p->direct_out : &batch;
+      if (block != NULL) {
+        result = ArrowIpcPrivateDecoderDecodeShared(ipc, block, body, view.size_bytes, -1,
+                                                    target, p->validation_level, &detail);
+      } else {
+        result = ArrowIpcDecoderDecodeArray(ipc, view, -1, target, p->validation_level,
+                                            &detail);
+      }
+      if (result != NANOARROW_OK) return IpcPushFailAt(p, result, &detail, error);
+      if (target == p->direct_out) {
+        p->direct_out = NULL;
+        p->direct_filled = 1;
+        return NANOARROW_OK;
+      }
+      if (p->callbacks.on_batch != NULL) {
+        result = p->callbacks.on_batch(&p->callbacks, &batch, error);
+        if (batch.release != NULL) ArrowArrayRelease(&batch);
+        if (result != NANOARROW_OK) return IpcPushFail(p, result, error);
+        return NANOARROW_OK;
+      }
+      if (IpcPushQueue(p, &batch) != NANOARROW_OK) {
+        ArrowArrayRelease(&batch);
+        ArrowErrorSet(&detail, "out of memory queueing a record batch");
+        return IpcPushFailAt(p, ENOMEM, &detail, error);
+      }
+      return NANOARROW_OK;
+    }
+    default:
+      ArrowErrorSet(&detail, "unexpected message type %d in stream", (int)ipc->message_type);
+      return IpcPushFailAt(p, EINVAL, &detail, error);
+  }
+}
+
+/* Room in pending for n more bytes, growing with what arrived (see
+ * IPC_PUSH_RESERVE_AHEAD) and never past the current stage's need. */
+static ArrowErrorCode IpcPushPendingAppend(struct IpcPushPrivate* p, const uint8_t* data,
+                                           int64_t n, struct ArrowError* error) {
+  int64_t required = p->pending.size_bytes + n;
+  if (required > p->pending.capacity_bytes) {
+    int64_t want = p->pending.capacity_bytes > INT64_MAX / 2 ? INT64_MAX
+                                                             : 2 * p->pending.capacity_bytes;
+    if (want < IPC_PUSH_RESERVE_AHEAD) want = IPC_PUSH_RESERVE_AHEAD;
+    if (want > p->need) want = p->need;
+    if (want < required) want = required;
+    if (ArrowBufferSetCapacity(&p->pending, want) != NANOARROW_OK) {
+      struct ArrowError detail;
+      ArrowErrorSet(&detail, "out of memory holding %ld bytes of the message",
+                    (long)want);
+      return IpcPushFailAt(p, ENOMEM, &detail, error);
+    }
+  }
+  memcpy(p->pending.data + p->pending.size_bytes, data, (size_t)n);
+  p->pending.size_bytes += n;
+  return NANOARROW_OK;
+}
+
+/* A copy of a run of the caller's bytes starting at begin (one Consume call). */
+struct IpcPushGroup {
+  struct ArrowIpcSharedBlock* block;
+  const uint8_t* begin;
+};
+
+/* Advances the current message with the avail bytes at msg (its first byte on).
+ * *used_out is the size of the message (or end-of-stream marker) when it was
+ * complete and handled, else 0 with p->stage and p->need saying what is missing.
+ * in_pending: msg is p->pending's data. */
+static ArrowErrorCode IpcPushStep(struct ArrowIpcPushDecoder* decoder, const uint8_t* msg,
+                                  int64_t avail, int in_pending,
+                                  struct ArrowIpcSharedBlock* owner,
+                                  struct IpcPushGroup* group,
+                                  const uint8_t* region_end, int64_t* used_out,
+                                  struct ArrowError* error) {
+  struct IpcPushPrivate* p = IpcPushGetPrivate(decoder);
+  struct ArrowIpcDecoder* ipc = &decoder->decoder;
+  struct ArrowError detail;
+  struct ArrowBufferView view;
+  ArrowErrorCode result;
+  *used_out = 0;
+  detail.message[0] = '\0';
+  view.data.as_uint8 = msg;
+
+  if (p->stage == IPC_PUSH_PREFIX) {
+    int32_t prefix = 0;
+    if (avail < 4) return NANOARROW_OK;
+    if (p->message_offset == 0 && memcmp(msg, "ARRO", 4) == 0) {
+      ArrowErrorSet(&detail,
+                    "the input starts with the IPC file magic ARROW1; the push decoder "
+                    "reads the IPC stream format");
+      return IpcPushFailAt(p, EINVAL, &detail, error);
+    }
+    view.size_bytes = avail;
+    result = ArrowIpcDecoderPeekHeader(ipc, view, &prefix, &detail);
+    if (result == ESPIPE) {
+      p->need = 8;
+      return NANOARROW_OK;
+    }
+    if (result == ENODATA) {
+      *used_out = prefix;
+      if (!p->has_schema) {
+        ArrowErrorSet(&detail, "stream ended before its Schema message");
+        return IpcPushFailAt(p, ENODATA, &detail, error);
+      }
+      return IpcPushEnd(decoder, error);
+    }
+    if (result != NANOARROW_OK) return IpcPushFailAt(p, result, &detail, error);
+    p->prefix_size = prefix;
+    if (p->max_message_bytes >= 0 && ipc->header_size_bytes > p->max_message_bytes) {
+      ArrowErrorSet(&detail,
+                    "its metadata takes %ld bytes, over the push decoder's limit of %ld "
+                    "bytes per message",
+                    (long)ipc->header_size_bytes, (long)p->max_message_bytes);
+      return IpcPushFailAt(p, EINVAL, &detail, error);
+    }
+    p->stage = IPC_PUSH_HEADER;
+    p->need = ipc->header_size_bytes;
+  }
+
+  if (p->stage == IPC_PUSH_HEADER) {
+    if (avail < p->need) return NANOARROW_OK;
+    view.size_bytes = p->need;
+    result = ArrowIpcDecoderDecodeHeader(ipc, view, &detail);
+    if (result != NANOARROW_OK) return IpcPushFailAt(p, result, &detail, error);
+    p->header_at = msg;
+    p->message_size = ipc->body_size_bytes > INT64_MAX - ipc->header_size_bytes
+                          ? INT64_MAX
+                          : ipc->header_size_bytes + ipc->body_size_bytes;
+    if (p->max_message_bytes >= 0 && p->message_size > p->max_message_bytes) {
+      ArrowErrorSet(&detail,
+                    "it declares %ld bytes (metadata %ld + body %ld), over the push "
+                    "decoder's limit of %ld bytes per message",
+                    (long)p->message_size, (long)ipc->header_size_bytes,
+                    (long)ipc->body_size_bytes, (long)p->max_message_bytes);
+      return IpcPushFailAt(p, EINVAL, &detail, error);
+    }
+    p->stage = IPC_PUSH_BODY;
+    p->need = p->message_size;
+  }
+
+  /* IPC_PUSH_BODY */
+  if (avail < p->need) return NANOARROW_OK;
+  if (p->header_at != msg) {
+    /* The header's bytes moved (into pending, or within it): decode them where they
+     * are now; they were counted as read already. */
+    view.size_bytes = ipc->header_size_bytes;
+    result = ArrowIpcDecoderDecodeHeader(ipc, view, &detail);
+    if (result != NANOARROW_OK) return IpcPushFailAt(p, result, &detail, error);
+    ((struct ArrowIpcDecoderPrivate*)ipc->private_data)->bytes_read -=
+        ipc->header_size_bytes;
+    p->header_at = msg;
+  }
+
+  if (ipc->body_size_bytes == 0 || !p->use_shared) {
+    result = IpcPushDecodeMessage(decoder, msg + ipc->header_size_bytes, NULL, error);
+  } else if (in_pending) {
+    /* The assembled message becomes the block its arrays point into. */
+    struct ArrowIpcSharedBlock* block = ArrowIpcPrivateSharedBlockNew(&p->pending);
+    if (block == NULL) {
+      ArrowErrorSet(&detail, "out of memory");
+      return IpcPushFailAt(p, ENOMEM, &detail, error);
+    }
+    result = IpcPushDecodeMessage(decoder, msg + ipc->header_size_bytes, block, error);
+    ArrowIpcPrivateSharedBlockRelease(block);
+    ArrowBufferInit(&p->pending);
+  } else if (owner != NULL) {
+    /* The caller handed the bytes over: slices of them, no copy. */
+    result = IpcPushDecodeMessage(decoder, msg + ipc->header_size_bytes, owner, error);
+  } else if (p->message_size > IPC_PUSH_GROUP_BYTES) {
+    result = IpcPushDecodeMessage(decoder, msg + ipc->header_size_bytes, NULL, error);
+  } else {
+    /* The caller keeps its bytes: copy a run of them that holds this message (and
+     * often the next ones) into one block. */
+    if (group->block == NULL || msg < group->begin ||
+        msg + p->message_size > group->begin + group->block->src.size_bytes) {
+      struct ArrowBuffer run;
+      int64_t n = region_end - msg < IPC_PUSH_GROUP_BYTES ? region_end - msg
+                                                          : IPC_PUSH_GROUP_BYTES;
+      if (group->block != NULL) ArrowIpcPrivateSharedBlockRelease(group->block);
+      group->block = NULL;
+      ArrowBufferInit(&run);
+      if (ArrowBufferAppend(&run, msg, n) != NANOARROW_OK ||
+          (group->block = ArrowIpcPrivateSharedBlockNew(&run)) == NULL) {
+        ArrowBufferReset(&run);
+        ArrowErrorSet(&detail, "out of memory copying %ld bytes", (long)n);
+        return IpcPushFailAt(p, ENOMEM, &detail, error);
+      }
+      group->begin = msg;
+    }
+    result = IpcPushDecodeMessage(
+        decoder, group->block->src.data + (msg - group->begin) + ipc->header_size_bytes,
+        group->block, error);
+  }
+  if (result != NANOARROW_OK) return result;
+  *used_out = p->message_size;
+  return NANOARROW_OK;
+}
+
+/* Consumes size bytes at data (inside owner when the caller handed them over);
+ * with stop_after_batch, only until IPC_PUSH_POLL_AHEAD batches wait. *used_out: the
+ * bytes consumed. */
+static ArrowErrorCode IpcPushConsumeRegion(struct ArrowIpcPushDecoder* decoder,
+                                           const uint8_t* data, int64_t size,
+                                           struct ArrowIpcSharedBlock* owner,
+                                           int stop_after_batch, int64_t* used_out,
+                                           struct ArrowError* error) {
+  struct IpcPushPrivate* p = IpcPushGetPrivate(decoder);
+  struct IpcPushGroup group;
+  ArrowErrorCode result = NANOARROW_OK;
+  int64_t pos = 0;
+  int64_t used;
+  group.block = NULL;
+  group.begin = NULL;
+  while (pos < size) {
+    if (IpcPushPollStop(p, stop_after_batch)) break;
+    if (p->state != IPC_PUSH_RUNNING) {
+      /* Only an end-of-stream marker stops the decoder without a failure here. */
+      ArrowErrorSet(error, "%ld bytes after the end-of-stream marker (which ends at byte %ld)",
+                    (long)(size - pos), (long)p->consumed);
+      result = EINVAL;
+      break;
+    }
+    if (p->pending.size_bytes > 0) {
+      /* Complete the message that spans pieces. */
+      int64_t take = p->need - p->pending.size_bytes;
+      if (take > size - pos) take = size - pos;
+      result = IpcPushPendingAppend(p, data + pos, take, error);
+      if (result != NANOARROW_OK) break;
+      pos += take;
+      p->consumed += take;
+      if (p->pending.size_bytes < p->need) break;
+      result = IpcPushStep(decoder, p->pending.data, p->pending.size_bytes, 1, NULL, &group,
+                           NULL, &used, error);
+      if (result != NANOARROW_OK) break;
+      if (used > 0) {
+        p->pending.size_bytes = 0;
+        if (p->state == IPC_PUSH_RUNNING) IpcPushStartMessage(p);
+      }
+      continue;
+    }
+    /* At a message boundary: decode in place what is complete. */
+    result = IpcPushStep(decoder, data + pos, size - pos, 0, owner, &group, data + size,
+                         &used, error);
+    if (result != NANOARROW_OK) break;
+    if (used > 0) {
+      pos += used;
+      p->consumed += used;
+      if (p->state == IPC_PUSH_RUNNING) IpcPushStartMessage(p);
+      continue;
+    }
+    /* The rest is the start of a message that continues in later pieces. */
+    result = IpcPushPendingAppend(p, data + pos, size - pos, error);
+    if (result != NANOARROW_OK) break;
+    p->consumed += size - pos;
+    pos = size;
+  }
+  if (group.block != NULL) ArrowIpcPrivateSharedBlockRelease(group.block);
+  *used_out = pos;
+  return result;
+}
+
+static void IpcPushDropBacklog(struct IpcPushPrivate* p) {
+  int64_t i;
+  struct IpcPushBacklogEntry* entries = (struct IpcPushBacklogEntry*)p->backlog.data;
+  for (i = p->backlog_head; i < p->backlog_head + IpcPushBacklogSize(p); i++) {
+    ArrowIpcPrivateSharedBlockRelease(entries[i].block);
+  }
+  p->backlog.size_bytes = 0;
+  p->backlog_head = 0;
+  p->backlog_end = 0;
+}
+
+/* Decodes the bytes consumed and not decoded yet, in order (with
+ * stop_after_batch, until IPC_PUSH_POLL_AHEAD batches wait). */
+static ArrowErrorCode IpcPushAdvance(struct ArrowIpcPushDecoder* decoder,
+                                     int stop_after_batch, struct ArrowError* error) {
+  struct IpcPushPrivate* p = IpcPushGetPrivate(decoder);
+  while (IpcPushBacklogSize(p) > 0) {
+    struct IpcPushBacklogEntry* entry =
+        ((struct IpcPushBacklogEntry*)p->backlog.data) + p->backlog_head;
+    int64_t used = 0;
+    ArrowErrorCode result;
+    if (IpcPushPollStop(p, stop_after_batch)) return NANOARROW_OK;
+    result = IpcPushConsumeRegion(decoder, entry->block->src.data + entry->offset,
+                                  entry->block->src.size_bytes - entry->offset,
+                                  entry->block, stop_after_batch, &used, error);
+    entry->offset += used;
+    if (result != NANOARROW_OK) {
+      IpcPushDropBacklog(p);
+      return result;
+    }
+    if (entry->offset == entry->block->src.size_bytes) {
+      ArrowIpcPrivateSharedBlockRelease(entry->block);
+      p->backlog_head++;
+      if (IpcPushBacklogSize(p) == 0) {
+        p->backlog.size_bytes = 0;
+        p->backlog_head = 0;
+        p->backlog_end = 0;
+      }
+    }
+  }
+  return NANOARROW_OK;
+}
+
+/* Poll mode: keeps block (its reference) to decode after what waits already. */
+static ArrowErrorCode IpcPushAppendBacklog(struct IpcPushPrivate* p,
+                                           struct ArrowIpcSharedBlock* block,
+                                           struct ArrowError* error) {
+  struct IpcPushBacklogEntry entry;
+  entry.block = block;
+  entry.offset = 0;
+  if (ArrowBufferAppend(&p->backlog, &entry, (int64_t)sizeof(entry)) != NANOARROW_OK) {
+    ArrowIpcPrivateSharedBlockRelease(block);
+    ArrowErrorSet(error, "out of memory");
+    return IpcPushFail(p, ENOMEM, error);
+  }
+  p->backlog_end++;
+  return NANOARROW_OK;
+}
+
+/* IpcPushAdvance for the calls that hand out what is decoded (Next, GetSchema,
+ * BytesNeeded): an error is kept for Next to report once the batches decoded
+ * before it were taken. */
+static void IpcPushAdvanceDeferring(struct ArrowIpcPushDecoder* decoder,
+                                    int stop_after_batch) {
+  struct IpcPushPrivate* p = IpcPushGetPrivate(decoder);
+  ArrowErrorCode result;
+  if (p->deferred != NANOARROW_OK || IpcPushBacklogSize(p) == 0) return;
+  result = IpcPushAdvance(decoder, stop_after_batch, &p->deferred_error);
+  if (result != NANOARROW_OK) p->deferred = result;
+}
+
+ArrowErrorCode ArrowIpcPushDecoderInit(struct ArrowIpcPushDecoder* decoder,
+                                       const struct ArrowIpcPushDecoderCallbacks* callbacks,
+                                       struct ArrowError* error) {
+  struct IpcPushPrivate* p;
+  if (decoder == NULL) {
+    ArrowErrorSet(error, "decoder is NULL");
+    return EINVAL;
+  }
+  decoder->private_data = NULL;
+  p = (struct IpcPushPrivate*)ArrowMalloc(sizeof(struct IpcPushPrivate));
+  if (p == NULL) {
+    ArrowErrorSet(error, "out of memory");
+    return ENOMEM;
+  }
+  memset(p, 0, sizeof(*p));
+  if (ArrowIpcDecoderInit(&decoder->decoder) != NANOARROW_OK) {
+    ArrowFree(p);
+    ArrowErrorSet(error, "out of memory");
+    return ENOMEM;
+  }
+  if (callbacks != NULL) p->callbacks = *callbacks;
+  p->validation_level = NANOARROW_VALIDATION_LEVEL_FULL;
+  p->max_message_bytes = NANOARROW_IPC_PUSH_DEFAULT_MAX_MESSAGE_BYTES;
+  p->use_shared = ArrowSharedBufferIsThreadSafe();
+  p->state = IPC_PUSH_RUNNING;
+  ArrowBufferInit(&p->pending);
+  ArrowBufferInit(&p->queue);
+  ArrowBufferInit(&p->backlog);
+  IpcPushStartMessage(p);
+  decoder->private_data = p;
+  return NANOARROW_OK;
+}
+
+void ArrowIpcPushDecoderReset(struct ArrowIpcPushDecoder* decoder) {
+  struct IpcPushPrivate* p = IpcPushGetPrivate(decoder);
+  int64_t i;
+  if (p == NULL) return;
+  for (i = p->queue_head; i < p->queue_end; i++) {
+    struct ArrowArray* batch = ((struct ArrowArray*)p->queue.data) + i;
+    if (batch->release != NULL) ArrowArrayRelease(batch);
+  }
+  ArrowBufferReset(&p->queue);
+  IpcPushDropBacklog(p);
+  ArrowBufferReset(&p->backlog);
+  ArrowBufferReset(&p->pending);
+  ArrowIpcDecoderReset(&decoder->decoder);
+  ArrowFree(p);
+  decoder->private_data = NULL;
+}
+
+ArrowErrorCode ArrowIpcPushDecoderSetValidationLevel(
+    struct ArrowIpcPushDecoder* decoder, enum ArrowValidationLevel validation_level) {
+  struct IpcPushPrivate* p = IpcPushGetPrivate(decoder);
+  if (p == NULL) return EINVAL;
+  switch (validation_level) {
+    case NANOARROW_VALIDATION_LEVEL_NONE:
+    case NANOARROW_VALIDATION_LEVEL_MINIMAL:
+    case NANOARROW_VALIDATION_LEVEL_DEFAULT:
+    case NANOARROW_VALIDATION_LEVEL_FULL:
+      p->validation_level = validation_level;
+      return NANOARROW_OK;
+    default:
+      return EINVAL;
+  }
+}
+
+ArrowErrorCode ArrowIpcPushDecoderSetMaxMessageBytes(struct ArrowIpcPushDecoder* decoder,
+                                                     int64_t max_bytes) {
+  struct IpcPushPrivate* p = IpcPushGetPrivate(decoder);
+  if (p == NULL || max_bytes < -1) return EINVAL;
+  p->max_message_bytes = max_bytes == -1 ? NANOARROW_IPC_PUSH_DEFAULT_MAX_MESSAGE_BYTES
+                                         : max_bytes;
+  return NANOARROW_OK;
+}
+
+ArrowErrorCode ArrowIpcPushDecoderConsume(struct ArrowIpcPushDecoder* decoder,
+                                          const uint8_t* data, int64_t size,
+                                          struct ArrowError* error) {
+  struct IpcPushPrivate* p = IpcPushGetPrivate(decoder);
+  if (p == NULL || size < 0 || (data == NULL && size > 0)) {
+    ArrowErrorSet(error, "invalid arguments to ArrowIpcPushDecoderConsume");
+    return EINVAL;
+  }
+  if (p->state == IPC_PUSH_FAILED) return IpcPushRefuseAfterFailure(p, error);
+  if (!IpcPushPollMode(p) || !p->use_shared) {
+    int64_t used;
+    NANOARROW_RETURN_NOT_OK(IpcPushAdvance(decoder, 0, error));
+    return IpcPushConsumeRegion(decoder, data, size, NULL, 0, &used, error);
+  }
+  /* Poll mode: the bytes are copied (in runs of at most IPC_PUSH_GROUP_BYTES, what
+   * a batch kept by the caller keeps alive) and decoded until a batch waits. */
+  while (size > 0) {
+    struct ArrowBuffer run;
+    struct ArrowIpcSharedBlock* block;
+    int64_t n = size < IPC_PUSH_GROUP_BYTES ? size : IPC_PUSH_GROUP_BYTES;
+    ArrowBufferInit(&run);
+    if (ArrowBufferAppend(&run, data, n) != NANOARROW_OK ||
+        (block = ArrowIpcPrivateSharedBlockNew(&run)) == NULL) {
+      ArrowBufferReset(&run);
+      ArrowErrorSet(error, "out of memory copying %ld bytes", (long)n);
+      return IpcPushFail(p, ENOMEM, error);
+    }
+    NANOARROW_RETURN_NOT_OK(IpcPushAppendBacklog(p, block, error));
+    data += n;
+    size -= n;
+  }
+  return IpcPushAdvance(decoder, 1, error);
+}
+
+ArrowErrorCode ArrowIpcPushDecoderConsumeBuffer(struct ArrowIpcPushDecoder* decoder,
+                                                struct ArrowBuffer* buffer,
+                                                struct ArrowError* error) {
+  struct IpcPushPrivate* p = IpcPushGetPrivate(decoder);
+  struct ArrowIpcSharedBlock* block;
+  ArrowErrorCode result;
+  if (p == NULL || buffer == NULL) {
+    ArrowErrorSet(error, "invalid arguments to ArrowIpcPushDecoderConsumeBuffer");
+    return EINVAL;
+  }
+  if (p->state == IPC_PUSH_FAILED) {
+    ArrowBufferReset(buffer);
+    return IpcPushRefuseAfterFailure(p, error);
+  }
+  if (!p->use_shared || buffer->size_bytes == 0) {
+    int64_t used;
+    result = IpcPushAdvance(decoder, 0, error);
+    if (result == NANOARROW_OK) {
+      result = IpcPushConsumeRegion(decoder, buffer->data, buffer->size_bytes, NULL, 0,
+                                    &used, error);
+    }
+    ArrowBufferReset(buffer);
+    return result;
+  }
+  block = ArrowIpcPrivateSharedBlockNew(buffer);
+  if (block == NULL) {
+    ArrowBufferReset(buffer);
+    ArrowErrorSet(error, "out of memory");
+    return IpcPushFail(p, ENOMEM, error);
+  }
+  if (IpcPushPollMode(p)) {
+    NANOARROW_RETURN_NOT_OK(IpcPushAppendBacklog(p, block, error));
+    return IpcPushAdvance(decoder, 1, error);
+  }
+  {
+    int64_t used;
+    result = IpcPushConsumeRegion(decoder, block->src.data, block->src.size_bytes, block, 0,
+                                  &used, error);
+  }
+  ArrowIpcPrivateSharedBlockRelease(block);
+  return result;
+}
+
+ArrowErrorCode ArrowIpcPushDecoderFinish(struct ArrowIpcPushDecoder* decoder,
+                                         struct ArrowError* error) {
+  struct IpcPushPrivate* p = IpcPushGetPrivate(decoder);
+  struct ArrowError detail;
+  int64_t have;
+  if (p == NULL) {
+    ArrowErrorSet(error, "decoder is not initialized");
+    return EINVAL;
+  }
+  if (p->state == IPC_PUSH_FAILED) return IpcPushRefuseAfterFailure(p, error);
+  NANOARROW_RETURN_NOT_OK(IpcPushAdvance(decoder, 0, error));
+  if (p->state == IPC_PUSH_ENDED) return NANOARROW_OK;
+  have = p->pending.size_bytes;
+  if (have > 0) {
+    switch (p->stage) {
+      case IPC_PUSH_PREFIX:
+        ArrowErrorSet(&detail, "the stream ended after %ld of its %ld prefix bytes",
+                      (long)have, (long)p->need);
+        return IpcPushFailAt(p, EINVAL, &detail, error);
+      case IPC_PUSH_HEADER:
+        ArrowErrorSet(&detail, "expected %ld bytes of metadata but found %ld",
+                      (long)(p->need - p->prefix_size), (long)(have - p->prefix_size));
+        return IpcPushFailAt(p, ESPIPE, &detail, error);
+      default:
+        ArrowErrorSet(&detail, "expected %ld bytes of body but found %ld",
+                      (long)decoder->decoder.body_size_bytes,
+                      (long)(have - decoder->decoder.header_size_bytes));
+        return IpcPushFailAt(p, ESPIPE, &detail, error);
+    }
+  }
+  if (!p->has_schema) {
+    ArrowErrorSet(&detail, "stream ended before its Schema message");
+    return IpcPushFailAt(p, ENODATA, &detail, error);
+  }
+  return IpcPushEnd(decoder, error);
+}
+
+int64_t ArrowIpcPushDecoderBytesNeeded(struct ArrowIpcPushDecoder* decoder) {
+  struct IpcPushPrivate* p = IpcPushGetPrivate(decoder);
+  if (p == NULL) return 0;
+  /* Decode what waits (a failure is reported by Next). */
+  IpcPushAdvanceDeferring(decoder, 0);
+  if (p->state != IPC_PUSH_RUNNING) return 0;
+  return p->need - p->pending.size_bytes;
+}
+
+int64_t ArrowIpcPushDecoderBytesConsumed(struct ArrowIpcPushDecoder* decoder) {
+  struct IpcPushPrivate* p = IpcPushGetPrivate(decoder);
+  return p == NULL ? 0 : p->consumed;
+}
+
+ArrowErrorCode ArrowIpcPushDecoderGetSchema(struct ArrowIpcPushDecoder* decoder,
+                                            struct ArrowSchema* out,
+                                            struct ArrowError* error) {
+  struct IpcPushPrivate* p = IpcPushGetPrivate(decoder);
+  if (p == NULL || out == NULL) {
+    ArrowErrorSet(error, "invalid arguments to ArrowIpcPushDecoderGetSchema");
+    return EINVAL;
+  }
+  if (!p->has_schema) IpcPushAdvanceDeferring(decoder, 1);
+  if (p->has_schema) {
+    const struct ArrowIpcDecoderPrivate* ipc =
+        (const struct ArrowIpcDecoderPrivate*)decoder->decoder.private_data;
+    if (ArrowSchemaDeepCopy(&ipc->tree.schema, out) != NANOARROW_OK) {
+      ArrowErrorSet(error, "out of memory copying the schema");
+      return ENOMEM;
+    }
+    return NANOARROW_OK;
+  }
+  if (p->deferred != NANOARROW_OK) {
+    ArrowErrorSet(error, "%s", p->deferred_error.message);
+    return p->deferred;
+  }
+  if (p->state == IPC_PUSH_FAILED) return IpcPushRefuseAfterFailure(p, error);
+  ArrowErrorSet(error, "the Schema message has not arrived yet (%ld more bytes needed)",
+                (long)ArrowIpcPushDecoderBytesNeeded(decoder));
+  return EAGAIN;
+}
+
+ArrowErrorCode ArrowIpcPushDecoderNext(struct ArrowIpcPushDecoder* decoder,
+                                       struct ArrowArray* out, struct ArrowError* error) {
+  struct IpcPushPrivate* p = IpcPushGetPrivate(decoder);
+  if (p == NULL || out == NULL) {
+    ArrowErrorSet(error, "invalid arguments to ArrowIpcPushDecoderNext");
+    return EINVAL;
+  }
+  out->release = NULL;
+  if (IpcPushQueueSize(p) == 0 && IpcPushPollMode(p)) {
+    /* Decode the next batch straight into out. */
+    p->direct_out = out;
+    p->direct_filled = 0;
+    IpcPushAdvanceDeferring(decoder, 1);
+    p->direct_out = NULL;
+    if (p->direct_filled) {
+      p->direct_filled = 0;
+      return NANOARROW_OK;
+    }
+  }
+  if (IpcPushQueueSize(p) > 0) {
+    ArrowArrayMove(((struct ArrowArray*)p->queue.data) + p->queue_head, out);
+    p->queue_head++;
+    return NANOARROW_OK;
+  }
+  if (p->deferred != NANOARROW_OK) {
+    ArrowErrorCode result = p->deferred;
+    p->deferred = NANOARROW_OK;
+    ArrowErrorSet(error, "%s", p->deferred_error.message);
+    return result;
+  }
+  switch (p->state) {
+    case IPC_PUSH_FAILED:
+      return IpcPushRefuseAfterFailure(p, error);
+    case IPC_PUSH_ENDED:
+      ArrowErrorSet(error, "end of stream");
+      return ENODATA;
+    default:
+      ArrowErrorSet(error, "no record batch yet (%ld more bytes needed)",
+                    (long)ArrowIpcPushDecoderBytesNeeded(decoder));
+      return EAGAIN;
+  }
 }
 
 /* [bundle] src/ipc/schema_decode.c */
@@ -8911,6 +10777,11 @@ struct IpcStreamReaderPrivate {
   struct ArrowIpcFileReader file_reader;
   int64_t next_batch;
   int finished;
+  /* The column projection to apply when the schema is read (n_projection > 0):
+   * indices, or names (NUL-terminated, one after the other) when by_name. */
+  int64_t n_projection;
+  int projection_by_name;
+  struct ArrowBuffer projection;
   struct ArrowError error;
 };
 
@@ -9323,6 +11194,55 @@ static ArrowErrorCode IpcStreamDecodeKeptSchema(struct IpcStreamReaderPrivate* p
   return result;
 }
 
+/* The names of a by-name projection as an array (ArrowFree it). */
+static const char** IpcStreamProjectionNames(struct IpcStreamReaderPrivate* private_data) {
+  const char** names = (const char**)ArrowMalloc(private_data->n_projection *
+                                                 (int64_t)sizeof(const char*));
+  const char* next = (const char*)private_data->projection.data;
+  int64_t i;
+  if (names == NULL) return NULL;
+  for (i = 0; i < private_data->n_projection; i++) {
+    names[i] = next;
+    next += strlen(next) + 1;
+  }
+  return names;
+}
+
+/* Sets the requested projection on the decoder (stream) or file reader (file). */
+static ArrowErrorCode IpcStreamApplyProjection(struct IpcStreamReaderPrivate* private_data) {
+  const char** names = NULL;
+  ArrowErrorCode result;
+  if (private_data->n_projection == 0) return NANOARROW_OK;
+  if (private_data->projection_by_name) {
+    names = IpcStreamProjectionNames(private_data);
+    if (names == NULL) {
+      ArrowErrorSet(&private_data->error, "out of memory");
+      return ENOMEM;
+    }
+  }
+  if (private_data->is_file) {
+    result = names != NULL
+                 ? ArrowIpcFileReaderSetProjectionByName(&private_data->file_reader, names,
+                                                         private_data->n_projection,
+                                                         &private_data->error)
+                 : ArrowIpcFileReaderSetProjection(
+                       &private_data->file_reader,
+                       (const int64_t*)private_data->projection.data,
+                       private_data->n_projection, &private_data->error);
+  } else {
+    result = names != NULL
+                 ? ArrowIpcDecoderSetProjectionByName(&private_data->decoder, names,
+                                                      private_data->n_projection,
+                                                      &private_data->error)
+                 : ArrowIpcDecoderSetProjection(&private_data->decoder,
+                                                (const int64_t*)private_data->projection.data,
+                                                private_data->n_projection,
+                                                &private_data->error);
+  }
+  ArrowFree(names);
+  return result;
+}
+
 static ArrowErrorCode IpcStreamEnsureSchema(struct IpcStreamReaderPrivate* private_data) {
   struct ArrowBufferView body;
   struct ArrowIpcSharedBlock* shared;
@@ -9332,6 +11252,7 @@ static ArrowErrorCode IpcStreamEnsureSchema(struct IpcStreamReaderPrivate* priva
 
   result = IpcStreamReadMessage(private_data, &body, &shared, 1);
   if (result == ENOENT && private_data->is_file) {
+    NANOARROW_RETURN_NOT_OK(IpcStreamApplyProjection(private_data));
     NANOARROW_RETURN_NOT_OK(ArrowIpcFileReaderGetSchema(&private_data->file_reader, &full,
                                                         &private_data->error));
     result = IpcStreamSelectSchema(private_data, &full);
@@ -9356,6 +11277,7 @@ static ArrowErrorCode IpcStreamEnsureSchema(struct IpcStreamReaderPrivate* priva
   /* The decoder keeps the decoded schema itself; get_schema copies from it. */
   NANOARROW_RETURN_NOT_OK(
       ArrowIpcPrivateDecoderAdoptSchema(&private_data->decoder, &full, &private_data->error));
+  NANOARROW_RETURN_NOT_OK(IpcStreamApplyProjection(private_data));
   return IpcStreamSelectDecoderSchema(private_data);
 }
 
@@ -9368,7 +11290,7 @@ static int IpcStreamReaderGetSchema(struct ArrowArrayStream* stream, struct Arro
   NANOARROW_RETURN_NOT_OK(IpcStreamEnsureSchema(private_data));
   if (private_data->schema_handed_out) return IpcStreamDecodeKeptSchema(private_data, out);
   decoder_private = (struct ArrowIpcDecoderPrivate*)private_data->decoder.private_data;
-  if (private_data->schema_block == NULL ||
+  if (private_data->schema_block == NULL || private_data->n_projection > 0 ||
       private_data->exported_schema != &decoder_private->tree.schema) {
     return ArrowSchemaDeepCopy(private_data->exported_schema, out);
   }
@@ -9482,6 +11404,7 @@ static void IpcStreamReaderRelease(struct ArrowArrayStream* stream) {
   if (private_data->schema.release != NULL) ArrowSchemaRelease(&private_data->schema);
   ArrowBufferReset(&private_data->header);
   ArrowBufferReset(&private_data->body);
+  ArrowBufferReset(&private_data->projection);
   if (private_data->input_block != NULL) {
     ArrowIpcPrivateSharedBlockRelease(private_data->input_block);
   }
@@ -9549,6 +11472,7 @@ ArrowErrorCode ArrowIpcArrayStreamReaderInitWithLimits(
   private_data->schema.release = NULL;
   ArrowBufferInit(&private_data->header);
   ArrowBufferInit(&private_data->body);
+  ArrowBufferInit(&private_data->projection);
   ArrowIpcInputStreamMove(input_stream, &private_data->input);
   out->get_schema = &IpcStreamReaderGetSchema;
   out->get_next = &IpcStreamReaderGetNext;
@@ -9586,6 +11510,72 @@ ArrowErrorCode ArrowIpcArrayStreamReaderSetMaxHeldBytes(struct ArrowArrayStream*
   if (private_data->is_file) {
     return ArrowIpcFileReaderSetMaxHeldBytes(&private_data->file_reader, max_bytes);
   }
+  return NANOARROW_OK;
+}
+
+/* Checks that stream is a reader that has not read its schema yet. */
+static ArrowErrorCode IpcStreamProjectionTarget(struct ArrowArrayStream* stream, int64_t n,
+                                                struct IpcStreamReaderPrivate** out,
+                                                struct ArrowError* error) {
+  struct IpcStreamReaderPrivate* private_data;
+  if (stream == NULL || stream->release != &IpcStreamReaderRelease) {
+    ArrowErrorSet(error, "not a stream made by ArrowIpcArrayStreamReaderInit");
+    return EINVAL;
+  }
+  private_data = (struct IpcStreamReaderPrivate*)stream->private_data;
+  if (private_data->exported_schema != NULL || private_data->is_file ||
+      private_data->finished || private_data->options.field_index != -1) {
+    ArrowErrorSet(error,
+                  "a projection is set before the stream's schema is read and only "
+                  "without a field_index option");
+    return EINVAL;
+  }
+  if (n < 1) {
+    ArrowErrorSet(error, "a projection selects at least one column");
+    return EINVAL;
+  }
+  *out = private_data;
+  return NANOARROW_OK;
+}
+
+ArrowErrorCode ArrowIpcArrayStreamReaderSetProjection(struct ArrowArrayStream* stream,
+                                                      const int64_t* field_indices,
+                                                      int64_t n, struct ArrowError* error) {
+  struct IpcStreamReaderPrivate* private_data;
+  NANOARROW_RETURN_NOT_OK(IpcStreamProjectionTarget(stream, n, &private_data, error));
+  if (field_indices == NULL) return EINVAL;
+  private_data->projection.size_bytes = 0;
+  if (ArrowBufferAppend(&private_data->projection, field_indices,
+                        n * (int64_t)sizeof(int64_t)) != NANOARROW_OK) {
+    ArrowErrorSet(error, "out of memory");
+    return ENOMEM;
+  }
+  private_data->n_projection = n;
+  private_data->projection_by_name = 0;
+  return NANOARROW_OK;
+}
+
+ArrowErrorCode ArrowIpcArrayStreamReaderSetProjectionByName(
+    struct ArrowArrayStream* stream, const char* const* names, int64_t n,
+    struct ArrowError* error) {
+  struct IpcStreamReaderPrivate* private_data;
+  int64_t i;
+  NANOARROW_RETURN_NOT_OK(IpcStreamProjectionTarget(stream, n, &private_data, error));
+  if (names == NULL) return EINVAL;
+  private_data->projection.size_bytes = 0;
+  for (i = 0; i < n; i++) {
+    if (names[i] == NULL) {
+      ArrowErrorSet(error, "column name %ld is NULL", (long)i);
+      return EINVAL;
+    }
+    if (ArrowBufferAppend(&private_data->projection, names[i],
+                          (int64_t)strlen(names[i]) + 1) != NANOARROW_OK) {
+      ArrowErrorSet(error, "out of memory");
+      return ENOMEM;
+    }
+  }
+  private_data->n_projection = n;
+  private_data->projection_by_name = 1;
   return NANOARROW_OK;
 }
 

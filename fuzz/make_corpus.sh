@@ -39,6 +39,8 @@ link_into "$out/ipc_stream_fuzzer" $streams
 # shellcheck disable=SC2086
 link_into "$out/ipc_decoder_fuzzer" $streams
 # shellcheck disable=SC2086
+link_into "$out/ipc_push_fuzzer" $streams
+# shellcheck disable=SC2086
 link_into "$out/ipc_file_fuzzer" $files
 # shellcheck disable=SC2086
 link_into "$out/ipc_projected_file_fuzzer" $files
@@ -114,6 +116,7 @@ done
 # made).
 link_into "$out/ipc_stream_fuzzer" "$here"/seeds/polars/*.stream
 link_into "$out/ipc_decoder_fuzzer" "$here"/seeds/polars/*.stream
+link_into "$out/ipc_push_fuzzer" "$here"/seeds/polars/*.stream
 link_into "$out/ipc_file_fuzzer" "$here"/seeds/polars/*.arrow_file
 
 if [ -n "$writer_seeds" ] && [ -x "$writer_seeds" ]; then
@@ -121,6 +124,7 @@ if [ -n "$writer_seeds" ] && [ -x "$writer_seeds" ]; then
   "$writer_seeds" "$out/.writer"
   for f in "$out/.writer"/*.stream; do
     cp "$f" "$out/ipc_stream_fuzzer/"; cp "$f" "$out/ipc_decoder_fuzzer/"
+    cp "$f" "$out/ipc_push_fuzzer/"
   done
   for f in "$out/.writer"/*.arrow_file; do
     cp "$f" "$out/ipc_file_fuzzer/"; cp "$f" "$out/ipc_projected_file_fuzzer/"

@@ -653,6 +653,235 @@ NANOARROW_DLL ArrowErrorCode ArrowIpcArrayStreamReaderSetMaxHeldBytes(struct Arr
 NANOARROW_DLL ArrowErrorCode ArrowIpcFileReaderSetMaxHeldBytes(struct ArrowIpcFileReader* reader,
                                                  int64_t max_bytes);
 
+// ---- Column projection (read a subset of the top-level fields) ----
+// A projection names the top-level fields (columns) to read, by index in the
+// schema or by name; the result's schema is a struct of those fields in the
+// order requested (no duplicates), with the schema's name and metadata. Columns
+// not selected are located (their field node, buffer and variadic counts are
+// read from the batch header to find where the selected ones start) but never
+// decoded, validated, decompressed or copied, and DictionaryBatches whose id
+// only unselected fields use are skipped without decoding. Setting a projection
+// sets the decoder's schema again: the dictionaries it held are dropped, so set
+// it before the first DictionaryBatch. ArrowIpcDecoderSetSchema* clears it.
+#if defined(NANOARROW_NAMESPACE)
+#define ArrowIpcDecoderSetProjection NANOARROW_SYMBOL(ArrowIpcDecoderSetProjection)
+#define ArrowIpcDecoderSetProjectionByName \
+  NANOARROW_SYMBOL(ArrowIpcDecoderSetProjectionByName)
+#define ArrowIpcArrayStreamReaderSetProjection \
+  NANOARROW_SYMBOL(ArrowIpcArrayStreamReaderSetProjection)
+#define ArrowIpcArrayStreamReaderSetProjectionByName \
+  NANOARROW_SYMBOL(ArrowIpcArrayStreamReaderSetProjectionByName)
+#define ArrowIpcFileReaderSetProjection NANOARROW_SYMBOL(ArrowIpcFileReaderSetProjection)
+#define ArrowIpcFileReaderSetProjectionByName \
+  NANOARROW_SYMBOL(ArrowIpcFileReaderSetProjectionByName)
+#define ArrowIpcFileReaderSetCoalesceGap NANOARROW_SYMBOL(ArrowIpcFileReaderSetCoalesceGap)
+#define ArrowIpcFileReaderBytesRead NANOARROW_SYMBOL(ArrowIpcFileReaderBytesRead)
+#endif
+
+// Byte ranges of selected buffers at most this far apart are read as one.
+#define NANOARROW_IPC_DEFAULT_COALESCE_GAP ((int64_t)4096)
+
+// Selects the columns field_indices[0..n) (0 <= index < the schema's number of
+// columns, each at most once; n >= 1) of decoder's schema (set before). EINVAL
+// with a message naming the bad index otherwise. field_indices == NULL with n ==
+// 0 removes the projection (every column again).
+NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderSetProjection(struct ArrowIpcDecoder* decoder,
+                                            const int64_t* field_indices, int64_t n,
+                                            struct ArrowError* error);
+// As ArrowIpcDecoderSetProjection with the columns' names (the first column of
+// each name); EINVAL naming a name no column has.
+NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderSetProjectionByName(struct ArrowIpcDecoder* decoder,
+                                                  const char* const* names, int64_t n,
+                                                  struct ArrowError* error);
+// The projection of a stream made by ArrowIpcArrayStreamReaderInit* (also when it
+// reads an IPC file), applied when the schema is read: call it before the first
+// get_schema or get_next (EINVAL after, for another stream, or with the options'
+// field_index other than -1). Bad indices or names are reported by get_schema /
+// get_next. A stream cannot skip bytes: unselected columns are still read from the
+// input, but not decoded, validated, decompressed or copied.
+NANOARROW_DLL ArrowErrorCode ArrowIpcArrayStreamReaderSetProjection(struct ArrowArrayStream* stream,
+                                                      const int64_t* field_indices,
+                                                      int64_t n, struct ArrowError* error);
+NANOARROW_DLL ArrowErrorCode ArrowIpcArrayStreamReaderSetProjectionByName(
+    struct ArrowArrayStream* stream, const char* const* names, int64_t n,
+    struct ArrowError* error);
+// The projection of reader (set before ArrowIpcFileReaderArrayStream, which moves
+// the reader, and before the first batch is read). ArrowIpcFileReaderGetSchema then
+// gives the projected schema. Over a FILE* (ArrowIpcFileReaderInitFile) a batch
+// reads its metadata and only the byte ranges of the selected buffers (ranges
+// within the coalesce gap of each other read at once); the dictionaries of
+// unselected fields are not read past their metadata.
+NANOARROW_DLL ArrowErrorCode ArrowIpcFileReaderSetProjection(struct ArrowIpcFileReader* reader,
+                                               const int64_t* field_indices, int64_t n,
+                                               struct ArrowError* error);
+NANOARROW_DLL ArrowErrorCode ArrowIpcFileReaderSetProjectionByName(struct ArrowIpcFileReader* reader,
+                                                     const char* const* names, int64_t n,
+                                                     struct ArrowError* error);
+// Selected byte ranges of a batch at most gap_bytes (>= 0) apart are read with one
+// read (default NANOARROW_IPC_DEFAULT_COALESCE_GAP).
+NANOARROW_DLL ArrowErrorCode ArrowIpcFileReaderSetCoalesceGap(struct ArrowIpcFileReader* reader,
+                                                int64_t gap_bytes);
+// Bytes reader has read from its FILE* so far (magic, footer, message metadata and
+// bodies or selected ranges); 0 for a reader over a buffer.
+NANOARROW_DLL int64_t ArrowIpcFileReaderBytesRead(struct ArrowIpcFileReader* reader);
+// ---- Memory-mapped files ----
+// An IPC file or stream opened by path through a read-only memory map (POSIX
+// mmap; ENOTSUP with a message on platforms without it). Batches point into the
+// map without a copy: only buffers that are compressed, big-endian or misaligned
+// in the file are copied. The map is unmapped when the reader (or stream) and
+// the last array that points into it are released, in any order. Nothing is read
+// ahead: the pages of a batch are read from the file when the decoder (the
+// message header, the values that validation reads) or the caller touches them.
+//
+// The file must not be truncated or written while it is mapped: reading a page
+// cut off by a truncation raises SIGBUS (no reader can prevent it), and values
+// written into the file may show through the map after the batch was validated.
+// A path that is not a regular file (a pipe, socket or device) gives ENOTSUP,
+// so a caller can fall back on ArrowIpcFileReaderInitFile or a stream reader;
+// EISDIR for a directory; errno from open() or mmap() otherwise (ENOTSUP also
+// when the file system cannot map files).
+#if defined(NANOARROW_NAMESPACE)
+#define ArrowIpcFileReaderInitMmap NANOARROW_SYMBOL(ArrowIpcFileReaderInitMmap)
+#define ArrowIpcInputStreamInitMmap NANOARROW_SYMBOL(ArrowIpcInputStreamInitMmap)
+#endif
+
+// ArrowIpcFileReaderInitBuffer over the file at path, mapped: the footer and
+// the schema are read at once, each batch when asked for. EINVAL for an empty
+// file or one that is not an IPC file; error names the path.
+NANOARROW_DLL ArrowErrorCode ArrowIpcFileReaderInitMmap(struct ArrowIpcFileReader* reader,
+                                                        const char* path,
+                                                        struct ArrowError* error);
+// ArrowIpcInputStreamInitBuffer over the file at path, mapped (an empty file is an
+// empty stream). The batches of ArrowIpcArrayStreamReaderInit with
+// use_shared_buffers point into the map; an IPC file (not a stream) read this way
+// is copied whole by the stream reader: open it with ArrowIpcFileReaderInitMmap.
+NANOARROW_DLL ArrowErrorCode ArrowIpcInputStreamInitMmap(struct ArrowIpcInputStream* stream,
+                                                         const char* path,
+                                                         struct ArrowError* error);
+// ---- Push decoder: stream bytes in pieces of any size ----
+// For event loops and non-blocking sockets, where a pull ArrowArrayStream cannot
+// wait for bytes: the caller pushes IPC stream bytes as they arrive (1 byte to
+// megabytes at a time) and gets the schema, dictionaries and record batches
+// through callbacks or by polling. Every message is decoded by the
+// ArrowIpcDecoder inside (verification, limits, held-byte budget,
+// decompression), with the same results and errors as the stream reader; errors
+// name the stream offset of the message. Memory: the one message that spans
+// pieces is assembled in a buffer that grows with the bytes that arrived (a
+// declared size over the limit below fails before anything is allocated);
+// complete messages of a piece are decoded in place (bodies copied, in runs of at
+// most 64 KiB, since the caller's bytes do not outlive the call) or, from
+// ArrowIpcPushDecoderConsumeBuffer, sliced without a copy. In poll mode (no
+// on_batch callback) the bytes wait and are decoded as batches are taken: at most
+// 8 batches are decoded ahead of ArrowIpcPushDecoderNext.
+#if defined(NANOARROW_NAMESPACE)
+#define ArrowIpcPushDecoderInit NANOARROW_SYMBOL(ArrowIpcPushDecoderInit)
+#define ArrowIpcPushDecoderReset NANOARROW_SYMBOL(ArrowIpcPushDecoderReset)
+#define ArrowIpcPushDecoderSetValidationLevel \
+  NANOARROW_SYMBOL(ArrowIpcPushDecoderSetValidationLevel)
+#define ArrowIpcPushDecoderSetMaxMessageBytes \
+  NANOARROW_SYMBOL(ArrowIpcPushDecoderSetMaxMessageBytes)
+#define ArrowIpcPushDecoderConsume NANOARROW_SYMBOL(ArrowIpcPushDecoderConsume)
+#define ArrowIpcPushDecoderConsumeBuffer NANOARROW_SYMBOL(ArrowIpcPushDecoderConsumeBuffer)
+#define ArrowIpcPushDecoderFinish NANOARROW_SYMBOL(ArrowIpcPushDecoderFinish)
+#define ArrowIpcPushDecoderBytesNeeded NANOARROW_SYMBOL(ArrowIpcPushDecoderBytesNeeded)
+#define ArrowIpcPushDecoderBytesConsumed NANOARROW_SYMBOL(ArrowIpcPushDecoderBytesConsumed)
+#define ArrowIpcPushDecoderGetSchema NANOARROW_SYMBOL(ArrowIpcPushDecoderGetSchema)
+#define ArrowIpcPushDecoderNext NANOARROW_SYMBOL(ArrowIpcPushDecoderNext)
+#endif
+
+// Bytes one message (metadata and body) may declare unless
+// ArrowIpcPushDecoderSetMaxMessageBytes says otherwise (4 GiB).
+#define NANOARROW_IPC_PUSH_DEFAULT_MAX_MESSAGE_BYTES ((int64_t)1 << 32)
+
+// What the push decoder calls as messages are decoded (copied by Init; any member
+// may be NULL). Each gets this struct (for private_data) and the error of the
+// Consume or Finish call that decoded the message; a non-zero return stops the
+// decoder with that code.
+struct ArrowIpcPushDecoderCallbacks {
+  // The stream's schema (the callee may move it; it is released afterwards).
+  ArrowErrorCode (*on_schema)(struct ArrowIpcPushDecoderCallbacks* callbacks,
+                              struct ArrowSchema* schema, struct ArrowError* error);
+  // A DictionaryBatch of id was decoded; values are the id's values now
+  // (borrowed, valid until the next message is decoded).
+  ArrowErrorCode (*on_dictionary)(struct ArrowIpcPushDecoderCallbacks* callbacks,
+                                  int64_t id, int is_delta, const struct ArrowArray* values,
+                                  struct ArrowError* error);
+  // A record batch (a struct array; the callee may move it, else it is released
+  // afterwards). NULL: batches wait for ArrowIpcPushDecoderNext (poll mode).
+  ArrowErrorCode (*on_batch)(struct ArrowIpcPushDecoderCallbacks* callbacks,
+                             struct ArrowArray* batch, struct ArrowError* error);
+  // The end-of-stream marker was consumed, or ArrowIpcPushDecoderFinish was called
+  // between messages; called once.
+  ArrowErrorCode (*on_end)(struct ArrowIpcPushDecoderCallbacks* callbacks,
+                           struct ArrowError* error);
+  void* private_data;
+};
+
+// May live on the caller's stack; Init, then Reset once done.
+struct ArrowIpcPushDecoder {
+  // The decoder of every message (owned). Its limits may be set through it
+  // (ArrowIpcDecoderSetMaxDecompressedBytes, ArrowIpcDecoderSetMaxHeldBytes,
+  // ArrowIpcDecoderSetDecompressor); decoding with it directly is not allowed.
+  struct ArrowIpcDecoder decoder;
+  void* private_data;
+};
+
+// callbacks may be NULL (poll mode for everything). Batches are validated at
+// NANOARROW_VALIDATION_LEVEL_FULL unless set otherwise.
+NANOARROW_DLL ArrowErrorCode ArrowIpcPushDecoderInit(
+    struct ArrowIpcPushDecoder* decoder,
+    const struct ArrowIpcPushDecoderCallbacks* callbacks, struct ArrowError* error);
+// Releases the decoder, its batches not taken yet and its partial message.
+NANOARROW_DLL void ArrowIpcPushDecoderReset(struct ArrowIpcPushDecoder* decoder);
+// EINVAL for a level that does not exist.
+NANOARROW_DLL ArrowErrorCode ArrowIpcPushDecoderSetValidationLevel(
+    struct ArrowIpcPushDecoder* decoder, enum ArrowValidationLevel validation_level);
+// The most bytes one message may declare (>= 0; INT64_MAX: no limit), or the
+// default with -1; EINVAL below -1. A larger prefix or header fails with EINVAL.
+NANOARROW_DLL ArrowErrorCode ArrowIpcPushDecoderSetMaxMessageBytes(
+    struct ArrowIpcPushDecoder* decoder, int64_t max_bytes);
+// Consumes the next size bytes of the stream (data need not outlive the call),
+// decoding every message they complete (poll mode: until 8 batches wait; Next
+// decodes the rest, and returns the errors met there). After the end-of-stream
+// marker any byte is refused with EINVAL (feed at most
+// ArrowIpcPushDecoderBytesNeeded bytes to stop exactly there). Any other failure
+// (a malformed message, a limit, a callback's code) stops the decoder: later
+// calls return the same code.
+NANOARROW_DLL ArrowErrorCode ArrowIpcPushDecoderConsume(struct ArrowIpcPushDecoder* decoder,
+                                                        const uint8_t* data, int64_t size,
+                                                        struct ArrowError* error);
+// Like Consume, taking buffer over (left empty, also on failure): batches of
+// messages that lie wholly inside it point into it instead of into copies.
+NANOARROW_DLL ArrowErrorCode ArrowIpcPushDecoderConsumeBuffer(
+    struct ArrowIpcPushDecoder* decoder, struct ArrowBuffer* buffer,
+    struct ArrowError* error);
+// No more bytes will come (poll mode: decodes all that waits first). OK between
+// messages after the schema (a stream may end without its end-of-stream marker),
+// as the stream reader does; a stream cut inside a message fails (ESPIPE in its
+// metadata or body, EINVAL in its prefix), one without a Schema with ENODATA.
+NANOARROW_DLL ArrowErrorCode ArrowIpcPushDecoderFinish(struct ArrowIpcPushDecoder* decoder,
+                                                       struct ArrowError* error);
+// The fewest bytes that let the decoder take its next step (finish a prefix, a
+// metadata flatbuffer or a message): reading exactly that many never reads past
+// the end of the stream. 0 once it ended or failed. In poll mode it first decodes
+// the bytes that wait (their batches wait for Next, a failure shows in the next
+// call that returns a code).
+NANOARROW_DLL int64_t ArrowIpcPushDecoderBytesNeeded(struct ArrowIpcPushDecoder* decoder);
+// Bytes consumed as part of the stream (up to and including its end-of-stream
+// marker).
+NANOARROW_DLL int64_t ArrowIpcPushDecoderBytesConsumed(struct ArrowIpcPushDecoder* decoder);
+// A copy of the stream's schema; EAGAIN while its message has not arrived.
+NANOARROW_DLL ArrowErrorCode ArrowIpcPushDecoderGetSchema(struct ArrowIpcPushDecoder* decoder,
+                                                          struct ArrowSchema* out,
+                                                          struct ArrowError* error);
+// Poll mode: moves the oldest decoded batch into out. EAGAIN (out->release NULL)
+// while more bytes are needed, ENODATA once the stream ended and every batch was
+// taken, the failure's code after a failure (batches decoded before it are
+// handed out first).
+NANOARROW_DLL ArrowErrorCode ArrowIpcPushDecoderNext(struct ArrowIpcPushDecoder* decoder,
+                                                     struct ArrowArray* out,
+                                                     struct ArrowError* error);
+
 #ifdef __cplusplus
 }
 #endif

@@ -25,6 +25,9 @@
 #define LLVMFuzzerTestOneInput FuzzIpcDecoderOne
 #include "../../fuzz/ipc_decoder_fuzzer.c"
 #undef LLVMFuzzerTestOneInput
+#define LLVMFuzzerTestOneInput FuzzIpcPushOne
+#include "../../fuzz/ipc_push_fuzzer.c"
+#undef LLVMFuzzerTestOneInput
 #define LLVMFuzzerTestOneInput FuzzSchemaViewOne
 #include "../../fuzz/schema_view_fuzzer.c"
 #undef LLVMFuzzerTestOneInput
@@ -118,6 +121,10 @@ Test(fuzz_regressions, ipc_decoder_fuzzer) {
   ReplayHarness("ipc_decoder_fuzzer", &FuzzIpcDecoderOne);
 }
 
+Test(fuzz_regressions, ipc_push_fuzzer) {
+  ReplayHarness("ipc_push_fuzzer", &FuzzIpcPushOne);
+}
+
 Test(fuzz_regressions, schema_view_fuzzer) {
   ReplayHarness("schema_view_fuzzer", &FuzzSchemaViewOne);
 }
@@ -158,6 +165,7 @@ static void ReplayFolder(const char* folder, FuzzEntryPoint entry_point) {
 Test(fuzz_regressions, arrow_testing_streams) {
   ReplayFolder("arrow-ipc-stream", &FuzzIpcStreamOne);
   ReplayFolder("arrow-ipc-stream", &FuzzIpcDecoderOne);
+  ReplayFolder("arrow-ipc-stream", &FuzzIpcPushOne);
 }
 
 Test(fuzz_regressions, arrow_testing_files) {
