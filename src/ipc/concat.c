@@ -660,7 +660,11 @@ int64_t ArrowIpcPrivateConcatGrowthBytes(const struct ArrowArray* builder) {
       (const struct ArrowArrayPrivateData*)builder->private_data;
   int64_t total = private_data->bitmap.buffer.size_bytes;
   int64_t i;
-  if (builder->n_children != 0 || builder->dictionary != NULL) return 0;
+  if (builder->n_children != 0 || builder->dictionary != NULL ||
+      private_data->storage_type == NANOARROW_TYPE_BINARY_VIEW ||
+      private_data->storage_type == NANOARROW_TYPE_STRING_VIEW) {
+    return 0;
+  }
   for (i = 0; i < NANOARROW_MAX_FIXED_BUFFERS - 1; i++) {
     total += private_data->buffers[i].size_bytes;
   }
