@@ -305,7 +305,7 @@ static void HeldDeltaStream(struct HeldWriter* writer, struct ArrowBuffer* out) 
 }
 
 /* Reads the delta stream; keep_batches holds every batch until the end (so the
- * reader must copy instead of growing the dictionary in place). */
+ * reader may grow the dictionary in place only past every byte they read). */
 static void HeldReadDeltas(const struct ArrowBuffer* bytes, enum HeldKind kind,
                            int shared, int keep_batches) {
   struct ArrowArrayStream stream;
