@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "nanoarrow/nanoarrow.hpp"
@@ -29,8 +30,9 @@ bool AppendMessage(ArrowIpcEncoder* encoder, ArrowBuffer* body, ArrowBuffer* out
 }
 
 // struct<d: dictionary<int32, int32>>: a dictionary of kValuesPerDelta values, then
-// n_deltas deltas of as many, then a batch using the first and last value.
-std::string BuildDeltaStream(int64_t n_deltas, nanoarrow::UniqueBuffer* out) {
+// n_deltas deltas of as many, then a batch using the first and last value (with
+// batch_each, such a batch after every dictionary message).
+std::string BuildDeltaStream(int64_t n_deltas, bool batch_each, nanoarrow::UniqueBuffer* out) {
   nanoarrow::ipc::UniqueEncoder encoder;
   nanoarrow::UniqueSchema schema;
   nanoarrow::UniqueBuffer body;
@@ -67,32 +69,37 @@ std::string BuildDeltaStream(int64_t n_deltas, nanoarrow::UniqueBuffer* out) {
   if (ArrowArrayViewSetArray(values_view.get(), values.get(), &error) != NANOARROW_OK) {
     return error.message;
   }
+  // A batch using the first value and the last one of a dictionary of length.
+  auto append_batch = [&](int64_t length) -> bool {
+    nanoarrow::UniqueArray batch;
+    nanoarrow::UniqueArrayView batch_view;
+    if (ArrowArrayInitFromSchema(batch.get(), schema.get(), &error) != NANOARROW_OK ||
+        ArrowArrayStartAppending(batch.get()) != NANOARROW_OK ||
+        ArrowArrayAppendInt(batch->children[0], 0) != NANOARROW_OK ||
+        ArrowArrayAppendInt(batch->children[0], length - 1) != NANOARROW_OK) {
+      return false;
+    }
+    batch->length = 2;
+    return ArrowArrayFinishBuildingDefault(batch.get(), &error) == NANOARROW_OK &&
+           ArrowArrayViewInitFromSchema(batch_view.get(), schema.get(), &error) ==
+               NANOARROW_OK &&
+           ArrowArrayViewSetArray(batch_view.get(), batch.get(), &error) == NANOARROW_OK &&
+           ArrowIpcEncoderEncodeSimpleRecordBatch(encoder.get(), batch_view.get(),
+                                                  body.get(), &error) == NANOARROW_OK &&
+           AppendMessage(encoder.get(), body.get(), out->get());
+  };
   for (int64_t k = 0; k <= n_deltas; k++) {
     if (ArrowIpcEncoderEncodeDictionaryBatch(encoder.get(), 0, k > 0, values_view.get(),
                                              body.get(), &error) != NANOARROW_OK ||
         !AppendMessage(encoder.get(), body.get(), out->get())) {
       return "dictionary message failed";
     }
+    if (batch_each && k < n_deltas && !append_batch((k + 1) * kValuesPerDelta)) {
+      return "record batch failed";
+    }
   }
+  if (!append_batch((n_deltas + 1) * kValuesPerDelta)) return "record batch failed";
 
-  nanoarrow::UniqueArray batch;
-  nanoarrow::UniqueArrayView batch_view;
-  if (ArrowArrayInitFromSchema(batch.get(), schema.get(), &error) != NANOARROW_OK ||
-      ArrowArrayStartAppending(batch.get()) != NANOARROW_OK ||
-      ArrowArrayAppendInt(batch->children[0], 0) != NANOARROW_OK ||
-      ArrowArrayAppendInt(batch->children[0], (n_deltas + 1) * kValuesPerDelta - 1) !=
-          NANOARROW_OK) {
-    return "batch failed";
-  }
-  batch->length = 2;
-  if (ArrowArrayFinishBuildingDefault(batch.get(), &error) != NANOARROW_OK ||
-      ArrowArrayViewInitFromSchema(batch_view.get(), schema.get(), &error) != NANOARROW_OK ||
-      ArrowArrayViewSetArray(batch_view.get(), batch.get(), &error) != NANOARROW_OK ||
-      ArrowIpcEncoderEncodeSimpleRecordBatch(encoder.get(), batch_view.get(), body.get(),
-                                             &error) != NANOARROW_OK ||
-      !AppendMessage(encoder.get(), body.get(), out->get())) {
-    return "record batch failed";
-  }
   const int32_t end_of_stream[2] = {-1, 0};
   if (ArrowBufferAppend(out->get(), end_of_stream, sizeof(end_of_stream)) != NANOARROW_OK) {
     return "end of stream failed";
@@ -102,8 +109,11 @@ std::string BuildDeltaStream(int64_t n_deltas, nanoarrow::UniqueBuffer* out) {
 
 void NoFree(ArrowBufferAllocator*, uint8_t*, int64_t) {}
 
-// Reads the whole stream once (zero-copy over the bytes); false on any error.
-bool ReadDeltaStream(const ArrowBuffer* bytes, int64_t expected_length, std::string* error) {
+// Reads the whole stream once (zero-copy over the bytes); false on any error. With
+// keep, every batch is kept until the end (a consumer collecting the stream): the
+// batches hold the dictionary while later deltas are appended.
+bool ReadDeltaStream(const ArrowBuffer* bytes, int64_t expected_batches,
+                     int64_t expected_length, bool keep, std::string* error) {
   nanoarrow::UniqueBuffer input;
   // Borrow the bytes: the input stream owns a buffer that does not free them.
   input->data = bytes->data;
@@ -112,36 +122,49 @@ bool ReadDeltaStream(const ArrowBuffer* bytes, int64_t expected_length, std::str
   input->allocator = ArrowBufferDeallocator(&NoFree, nullptr);
   nanoarrow::ipc::UniqueInputStream stream_input;
   nanoarrow::UniqueArrayStream stream;
+  std::vector<nanoarrow::UniqueArray> kept;
   nanoarrow::UniqueArray batch;
+  int64_t n_batches = 0;
   if (ArrowIpcInputStreamInitBuffer(stream_input.get(), input.get()) != NANOARROW_OK ||
       ArrowIpcArrayStreamReaderInit(stream.get(), stream_input.get(), nullptr) !=
           NANOARROW_OK) {
     *error = "reader init failed";
     return false;
   }
-  if (stream->get_next(stream.get(), batch.get()) != NANOARROW_OK ||
-      batch->release == nullptr) {
-    *error = stream->get_last_error(stream.get());
-    return false;
+  for (;;) {
+    batch.reset();
+    if (stream->get_next(stream.get(), batch.get()) != NANOARROW_OK) {
+      *error = stream->get_last_error(stream.get());
+      return false;
+    }
+    if (batch->release == nullptr) break;
+    n_batches++;
+    if (n_batches == expected_batches &&
+        batch->children[0]->dictionary->length != expected_length) {
+      *error = "wrong dictionary length";
+      return false;
+    }
+    if (keep) kept.push_back(std::move(batch));
   }
-  if (batch->children[0]->dictionary->length != expected_length) {
-    *error = "wrong dictionary length";
+  if (n_batches != expected_batches) {
+    *error = "wrong number of batches";
     return false;
   }
   return true;
 }
 
-void ReadDeltas(benchmark::State& state) {
+void ReadDeltas(benchmark::State& state, bool keep) {
   const int64_t n_deltas = state.range(0);
   nanoarrow::UniqueBuffer bytes;
-  std::string error = BuildDeltaStream(n_deltas, &bytes);
+  std::string error = BuildDeltaStream(n_deltas, keep, &bytes);
   if (!error.empty()) {
     state.SkipWithError(error.c_str());
     return;
   }
   const int64_t expected = (n_deltas + 1) * kValuesPerDelta;
+  const int64_t expected_batches = keep ? n_deltas + 1 : 1;
   for (auto _ : state) {
-    if (!ReadDeltaStream(bytes.get(), expected, &error)) {
+    if (!ReadDeltaStream(bytes.get(), expected_batches, expected, keep, &error)) {
       state.SkipWithError(error.c_str());
       return;
     }
@@ -158,7 +181,19 @@ void ReadDeltas(benchmark::State& state) {
 /// DictionaryBatch messages of 512 int32 values and one record batch (N = 250, 500,
 /// 1,000, 2,000). Items are deltas: items/s stays level as N grows when deltas are
 /// appended in amortised constant time each (the whole stream in linear time).
-static void IpcReadDictionaryDeltas(benchmark::State& state) { ReadDeltas(state); }
+static void IpcReadDictionaryDeltas(benchmark::State& state) { ReadDeltas(state, false); }
+
+/// Read a stream of N int32 dictionary deltas, keeping every batch
+///
+/// As IpcReadDictionaryDeltas, with a record batch after every dictionary message
+/// and every batch kept until the stream ends (a consumer collecting the stream),
+/// so the batches hold the dictionary while the later deltas are appended. Items
+/// are deltas: items/s stays level as N grows when the deltas are appended in
+/// place into spare capacity (one copy per doubling), and falls as N grows when
+/// every delta copies the whole dictionary (quadratic).
+static void IpcReadDictionaryDeltasKeepBatches(benchmark::State& state) {
+  ReadDeltas(state, true);
+}
 
 /// Floor: memcpy N x 2 KiB of dictionary values
 ///
@@ -184,5 +219,6 @@ static void FloorMemcpyDictionaryDeltas(benchmark::State& state) {
 }
 
 BENCHMARK(IpcReadDictionaryDeltas)->Arg(250)->Arg(500)->Arg(1000)->Arg(2000);
+BENCHMARK(IpcReadDictionaryDeltasKeepBatches)->Arg(250)->Arg(500)->Arg(1000)->Arg(2000);
 BENCHMARK(FloorMemcpyDictionaryDeltas)->Arg(250)->Arg(500)->Arg(1000)->Arg(2000);
 BENCHMARK_MAIN();

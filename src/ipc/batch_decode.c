@@ -1505,11 +1505,17 @@ static ArrowErrorCode IpcBatchDecodeDictionary(struct ArrowIpcDecoder* decoder,
   others = private_data->held_bytes - entry->held_bytes;
 
   if (private_data->dictionary_batch.is_delta && entry->current != NULL &&
-      entry->current->array.length > 0 && entry->current->growable &&
-      ArrowIpcRefIsUnique(&entry->current->refcount)) {
-    /* Nothing handed out uses the current values: the delta goes in place. */
-    result = ArrowIpcPrivateConcatenateInPlace(&entry->current->array, delta_view,
-                                               limit - others, &new_held, error);
+      entry->current->array.length > 0 && entry->current->growable) {
+    /* Nothing handed out uses the current values: the delta goes in place. Batches
+     * handed out share them: in place only into spare capacity, past every byte
+     * they read (EAGAIN: it would not fit, copied below). */
+    result = ArrowIpcPrivateConcatenateInPlace(
+        &entry->current->array, delta_view, !ArrowIpcRefIsUnique(&entry->current->refcount),
+        limit - others, &new_held, error);
+  } else {
+    result = EAGAIN;
+  }
+  if (result != EAGAIN) {
     values.release(&values);
     if (result == EOVERFLOW) {
       return IpcBatchHeldError(private_data, entry->id, others, new_held, limit, error);
@@ -1557,6 +1563,18 @@ static ArrowErrorCode IpcBatchDecodeDictionary(struct ArrowIpcDecoder* decoder,
     }
     holder->growable = ArrowIpcPrivateConcatCanGrow(entry->tree.schema.children[0]);
     new_held = ArrowIpcPrivateBuilderContentBytes(&holder->array);
+    private_data->n_delta_copies++;
+    /* Room for as much again, when the budget has it: the deltas that follow go in
+     * place even while batches hold these values, so a stream of deltas costs one
+     * copy per doubling. The budget counts content bytes; this spare capacity (at
+     * most the content again) is reserved only when content + spare fits in it. */
+    if (holder->growable &&
+        ArrowIpcPrivateConcatGrowthBytes(&holder->array) <= limit - others - new_held &&
+        ArrowIpcPrivateConcatReserveGrowth(&holder->array, error) != NANOARROW_OK) {
+      ArrowIpcPrivateSharedArrayRelease(holder);
+      ArrowErrorSet(error, "out of memory concatenating a dictionary delta");
+      return ENOMEM;
+    }
     /* Validated at FULL, the old values and the delta first. */
     new_level = NANOARROW_VALIDATION_LEVEL_FULL;
   } else {

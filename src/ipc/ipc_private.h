@@ -35,6 +35,9 @@
 #define ArrowIpcPrivateConcatenate NANOARROW_SYMBOL(ArrowIpcPrivateConcatenate)
 #define ArrowIpcPrivateConcatenateInPlace NANOARROW_SYMBOL(ArrowIpcPrivateConcatenateInPlace)
 #define ArrowIpcPrivateConcatCanGrow NANOARROW_SYMBOL(ArrowIpcPrivateConcatCanGrow)
+#define ArrowIpcPrivateConcatGrowthBytes NANOARROW_SYMBOL(ArrowIpcPrivateConcatGrowthBytes)
+#define ArrowIpcPrivateConcatReserveGrowth \
+  NANOARROW_SYMBOL(ArrowIpcPrivateConcatReserveGrowth)
 #define ArrowIpcPrivateBuilderContentBytes \
   NANOARROW_SYMBOL(ArrowIpcPrivateBuilderContentBytes)
 #define ArrowIpcPrivateDecoderHeldLimit NANOARROW_SYMBOL(ArrowIpcPrivateDecoderHeldLimit)
@@ -275,6 +278,9 @@ struct ArrowIpcDecoderPrivate {
   int64_t max_held_bytes;
   int64_t held_bytes;
   int64_t bytes_read;
+  /* Dictionary deltas appended by copying the whole dictionary (tests check that
+   * this stays logarithmic in the number of deltas). */
+  int64_t n_delta_copies;
   struct ArrowIpcFooter footer;
 
   /* The last decoded header (points into the caller's data). */
@@ -435,19 +441,34 @@ ArrowErrorCode ArrowIpcPrivateConcatenate(const struct ArrowSchema* schema,
                                           struct ArrowArray* out, struct ArrowError* error);
 
 /* Appends delta_view (validated at FULL here) to builder, a result of
- * ArrowIpcPrivateConcatenate that nothing else refers to (its values may move).
+ * ArrowIpcPrivateConcatenate. shared == 0: nothing else refers to builder (its
+ * values may move). shared != 0: arrays handed out point into its buffers; the
+ * append is done only when it moves no buffer and writes no byte they can read
+ * (flat types, room in every buffer, bitmaps grown from a whole byte), else EAGAIN
+ * is returned (without a message) and builder is untouched: copy it instead.
  * *content_out receives the bytes builder's buffers then hold; over
- * max_content_bytes, the append is undone (spare capacity released) and EOVERFLOW
- * returned without a message. On any failure builder holds what it held before. */
+ * max_content_bytes, the append is undone (spare capacity released unless shared)
+ * and EOVERFLOW returned without a message. On any failure builder holds what it
+ * held before. */
 ArrowErrorCode ArrowIpcPrivateConcatenateInPlace(struct ArrowArray* builder,
                                                  struct ArrowArrayView* delta_view,
-                                                 int64_t max_content_bytes,
+                                                 int shared, int64_t max_content_bytes,
                                                  int64_t* content_out,
                                                  struct ArrowError* error);
 
 /* Non-zero when deltas of values of type schema can be appended in place (no
  * dictionary-encoded field inside the values). */
 int ArrowIpcPrivateConcatCanGrow(const struct ArrowSchema* schema);
+
+/* The bytes ArrowIpcPrivateConcatReserveGrowth would reserve past builder's content
+ * (0 for a builder it leaves alone). */
+int64_t ArrowIpcPrivateConcatGrowthBytes(const struct ArrowArray* builder);
+
+/* Gives a flat builder (no children, not a binary view) that nothing else refers to
+ * room in every buffer for as much again as it holds (one copy per doubling: the
+ * deltas after it are appended in place while batches hold the values). */
+ArrowErrorCode ArrowIpcPrivateConcatReserveGrowth(struct ArrowArray* builder,
+                                                  struct ArrowError* error);
 
 /* The bytes held by the buffers of a builder array (sizes, not capacities). */
 int64_t ArrowIpcPrivateBuilderContentBytes(const struct ArrowArray* builder);

@@ -308,7 +308,8 @@ static void DeltaCheckBatch(const struct ArrowSchema* read_schema, struct ArrowA
 /* Reads bytes (taken over) back and checks every batch equals the one written,
  * dictionary included; shared selects zero-copy batches. With keep, every batch
  * is read before any is checked, so later deltas must not disturb the
- * dictionaries earlier batches hold (the reader copies the dictionary for them);
+ * dictionaries earlier batches hold (the reader appends into spare capacity past
+ * what they read, or copies the dictionary);
  * without, each batch is checked and released before the next is read (the
  * reader appends the deltas in place). */
 static void DeltaReadBack(struct ArrowBuffer* bytes, DeltaSchemaFn make_values,
