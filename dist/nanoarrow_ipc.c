@@ -781,6 +781,9 @@ static inline int ArrowIpcFbrVerifySubTable(struct ArrowIpcFbrVerifier* verifier
 #define ArrowIpcPrivateConcatenate NANOARROW_SYMBOL(ArrowIpcPrivateConcatenate)
 #define ArrowIpcPrivateConcatenateInPlace NANOARROW_SYMBOL(ArrowIpcPrivateConcatenateInPlace)
 #define ArrowIpcPrivateConcatCanGrow NANOARROW_SYMBOL(ArrowIpcPrivateConcatCanGrow)
+#define ArrowIpcPrivateConcatGrowthBytes NANOARROW_SYMBOL(ArrowIpcPrivateConcatGrowthBytes)
+#define ArrowIpcPrivateConcatReserveGrowth \
+  NANOARROW_SYMBOL(ArrowIpcPrivateConcatReserveGrowth)
 #define ArrowIpcPrivateBuilderContentBytes \
   NANOARROW_SYMBOL(ArrowIpcPrivateBuilderContentBytes)
 #define ArrowIpcPrivateDecoderHeldLimit NANOARROW_SYMBOL(ArrowIpcPrivateDecoderHeldLimit)
@@ -1084,6 +1087,9 @@ struct ArrowIpcDecoderPrivate {
   int64_t max_held_bytes;
   int64_t held_bytes;
   int64_t bytes_read;
+  /* Dictionary deltas appended by copying the whole dictionary (tests check that
+   * this stays logarithmic in the number of deltas). */
+  int64_t n_delta_copies;
   struct ArrowIpcFooter footer;
 
   /* The last decoded header (points into the caller's data). */
@@ -1244,19 +1250,34 @@ ArrowErrorCode ArrowIpcPrivateConcatenate(const struct ArrowSchema* schema,
                                           struct ArrowArray* out, struct ArrowError* error);
 
 /* Appends delta_view (validated at FULL here) to builder, a result of
- * ArrowIpcPrivateConcatenate that nothing else refers to (its values may move).
+ * ArrowIpcPrivateConcatenate. shared == 0: nothing else refers to builder (its
+ * values may move). shared != 0: arrays handed out point into its buffers; the
+ * append is done only when it moves no buffer and writes no byte they can read
+ * (flat types, room in every buffer, bitmaps grown from a whole byte), else EAGAIN
+ * is returned (without a message) and builder is untouched: copy it instead.
  * *content_out receives the bytes builder's buffers then hold; over
- * max_content_bytes, the append is undone (spare capacity released) and EOVERFLOW
- * returned without a message. On any failure builder holds what it held before. */
+ * max_content_bytes, the append is undone (spare capacity released unless shared)
+ * and EOVERFLOW returned without a message. On any failure builder holds what it
+ * held before. */
 ArrowErrorCode ArrowIpcPrivateConcatenateInPlace(struct ArrowArray* builder,
                                                  struct ArrowArrayView* delta_view,
-                                                 int64_t max_content_bytes,
+                                                 int shared, int64_t max_content_bytes,
                                                  int64_t* content_out,
                                                  struct ArrowError* error);
 
 /* Non-zero when deltas of values of type schema can be appended in place (no
  * dictionary-encoded field inside the values). */
 int ArrowIpcPrivateConcatCanGrow(const struct ArrowSchema* schema);
+
+/* The bytes ArrowIpcPrivateConcatReserveGrowth would reserve past builder's content
+ * (0 for a builder it leaves alone). */
+int64_t ArrowIpcPrivateConcatGrowthBytes(const struct ArrowArray* builder);
+
+/* Gives a flat builder (no children, not a binary view) that nothing else refers to
+ * room in every buffer for as much again as it holds (one copy per doubling: the
+ * deltas after it are appended in place while batches hold the values). */
+ArrowErrorCode ArrowIpcPrivateConcatReserveGrowth(struct ArrowArray* builder,
+                                                  struct ArrowError* error);
 
 /* The bytes held by the buffers of a builder array (sizes, not capacities). */
 int64_t ArrowIpcPrivateBuilderContentBytes(const struct ArrowArray* builder);
@@ -2828,11 +2849,17 @@ static ArrowErrorCode IpcBatchDecodeDictionary(struct ArrowIpcDecoder* decoder,
   others = private_data->held_bytes - entry->held_bytes;
 
   if (private_data->dictionary_batch.is_delta && entry->current != NULL &&
-      entry->current->array.length > 0 && entry->current->growable &&
-      ArrowIpcRefIsUnique(&entry->current->refcount)) {
-    /* Nothing handed out uses the current values: the delta goes in place. */
-    result = ArrowIpcPrivateConcatenateInPlace(&entry->current->array, delta_view,
-                                               limit - others, &new_held, error);
+      entry->current->array.length > 0 && entry->current->growable) {
+    /* Nothing handed out uses the current values: the delta goes in place. Batches
+     * handed out share them: in place only into spare capacity, past every byte
+     * they read (EAGAIN: it would not fit, copied below). */
+    result = ArrowIpcPrivateConcatenateInPlace(
+        &entry->current->array, delta_view, !ArrowIpcRefIsUnique(&entry->current->refcount),
+        limit - others, &new_held, error);
+  } else {
+    result = EAGAIN;
+  }
+  if (result != EAGAIN) {
     values.release(&values);
     if (result == EOVERFLOW) {
       return IpcBatchHeldError(private_data, entry->id, others, new_held, limit, error);
@@ -2880,6 +2907,18 @@ static ArrowErrorCode IpcBatchDecodeDictionary(struct ArrowIpcDecoder* decoder,
     }
     holder->growable = ArrowIpcPrivateConcatCanGrow(entry->tree.schema.children[0]);
     new_held = ArrowIpcPrivateBuilderContentBytes(&holder->array);
+    private_data->n_delta_copies++;
+    /* Room for as much again, when the budget has it: the deltas that follow go in
+     * place even while batches hold these values, so a stream of deltas costs one
+     * copy per doubling. The budget counts content bytes; this spare capacity (at
+     * most the content again) is reserved only when content + spare fits in it. */
+    if (holder->growable &&
+        ArrowIpcPrivateConcatGrowthBytes(&holder->array) <= limit - others - new_held &&
+        ArrowIpcPrivateConcatReserveGrowth(&holder->array, error) != NANOARROW_OK) {
+      ArrowIpcPrivateSharedArrayRelease(holder);
+      ArrowErrorSet(error, "out of memory concatenating a dictionary delta");
+      return ENOMEM;
+    }
     /* Validated at FULL, the old values and the delta first. */
     new_level = NANOARROW_VALIDATION_LEVEL_FULL;
   } else {
@@ -3645,10 +3684,19 @@ static ArrowErrorCode IpcConcatAppend(struct ArrowArray* out, const struct Arrow
     return NANOARROW_OK;
   }
   if (view->layout.buffer_type[0] == NANOARROW_BUFFER_TYPE_VALIDITY) {
+    /* The builder's bitmap stays unallocated (exported as NULL) until a null comes:
+     * arrays handed out while there was none then never see a bitmap, so a later
+     * delta cannot write a byte they read (see ArrowIpcPrivateConcatenateInPlace). */
     const uint8_t* validity = view->buffer_views[0].data.as_uint8;
-    NANOARROW_RETURN_NOT_OK(
-        IpcConcatAppendBitmap(ArrowArrayValidityBitmap(out), validity, abs, length));
-    if (validity != NULL) out->null_count += length - ArrowBitCountSet(validity, abs, length);
+    struct ArrowBitmap* bitmap = ArrowArrayValidityBitmap(out);
+    int64_t nulls = validity == NULL ? 0 : length - ArrowBitCountSet(validity, abs, length);
+    if (nulls > 0 || bitmap->buffer.data != NULL) {
+      if (bitmap->buffer.data == NULL && out->length > 0) {
+        NANOARROW_RETURN_NOT_OK(IpcConcatAppendBitmap(bitmap, NULL, 0, out->length));
+      }
+      NANOARROW_RETURN_NOT_OK(IpcConcatAppendBitmap(bitmap, validity, abs, length));
+      out->null_count += nulls;
+    }
   }
 
   switch (view->storage_type) {
@@ -3857,7 +3905,12 @@ static void IpcConcatRestoreNodes(struct ArrowArray* array, const struct IpcConc
   array->length = mark->length;
   array->null_count = mark->null_count;
   private_data->bitmap.size_bits = mark->bitmap_bits;
-  (void)ArrowBufferResize(&private_data->bitmap.buffer, mark->sizes[0], (char)shrink);
+  if (mark->sizes[0] == 0) {
+    /* A bitmap the failed append allocated goes: the node had none. */
+    ArrowBufferReset(&private_data->bitmap.buffer);
+  } else {
+    (void)ArrowBufferResize(&private_data->bitmap.buffer, mark->sizes[0], (char)shrink);
+  }
   for (i = 1; i < NANOARROW_MAX_FIXED_BUFFERS; i++) {
     (void)ArrowBufferResize(&private_data->buffers[i - 1], mark->sizes[i], (char)shrink);
   }
@@ -3916,10 +3969,127 @@ int ArrowIpcPrivateConcatCanGrow(const struct ArrowSchema* schema) {
   return 1;
 }
 
+/* ---- Appending while other arrays share the storage ----
+ *
+ * Arrays handed out earlier point at the builder's buffers with their own (shorter)
+ * lengths and may be read on other threads while a delta is appended. An append is
+ * safe for them when it moves no buffer (every buffer that grows already has the
+ * capacity) and writes no byte they can read: values, offsets and data are appended
+ * past the bytes they use, but a bitmap (validity, or boolean values) shares its
+ * last byte between old and new elements, so a bitmap they can see may grow only
+ * from a whole byte. A validity bitmap that is still unallocated (no null so far)
+ * is invisible to them and may be created. Only flat nodes are handled here (fixed
+ * width, boolean, binary/string with 32- or 64-bit offsets); binary views add
+ * variadic buffers, whose sizes live in a buffer that is reallocated, and nested
+ * types are not checked: they are copied (ArrowIpcPrivateConcatenate). */
+
+NANOARROW_COLD
+static int IpcConcatHasRoom(const struct ArrowBuffer* buffer, int64_t additional) {
+  return additional <= buffer->capacity_bytes - buffer->size_bytes;
+}
+
+NANOARROW_COLD
+static int IpcConcatFitsShared(const struct ArrowArray* builder,
+                               const struct ArrowArrayView* delta) {
+  const struct ArrowArrayPrivateData* private_data =
+      (const struct ArrowArrayPrivateData*)builder->private_data;
+  const struct ArrowBitmap* bitmap = &private_data->bitmap;
+  int64_t n = delta->length;
+  int64_t width;
+  if (builder->n_children != 0 || builder->dictionary != NULL || delta->n_children != 0 ||
+      delta->dictionary != NULL || builder->offset != 0) {
+    return 0;
+  }
+  if (n == 0) return 1;
+  if (private_data->layout.buffer_type[0] != NANOARROW_BUFFER_TYPE_VALIDITY) return 0;
+  if (bitmap->buffer.data != NULL &&
+      (bitmap->size_bits % 8 != 0 || bitmap->size_bits != builder->length ||
+       !IpcConcatHasRoom(&bitmap->buffer, ArrowBytesForBits(bitmap->size_bits + n) -
+                                              bitmap->buffer.size_bytes))) {
+    return 0;
+  }
+  switch (private_data->storage_type) {
+    case NANOARROW_TYPE_BOOL:
+      return builder->length % 8 == 0 &&
+             IpcConcatHasRoom(&private_data->buffers[0],
+                              ArrowBytesForBits(builder->length + n) -
+                                  private_data->buffers[0].size_bytes);
+    case NANOARROW_TYPE_STRING:
+    case NANOARROW_TYPE_BINARY:
+    case NANOARROW_TYPE_LARGE_STRING:
+    case NANOARROW_TYPE_LARGE_BINARY: {
+      int large = private_data->storage_type == NANOARROW_TYPE_LARGE_STRING ||
+                  private_data->storage_type == NANOARROW_TYPE_LARGE_BINARY;
+      int64_t abs = delta->offset;
+      int64_t first = IpcConcatReadInt(&delta->buffer_views[1], large, abs);
+      int64_t last = IpcConcatReadInt(&delta->buffer_views[1], large, abs + n);
+      return private_data->buffers[0].size_bytes > 0 &&
+             IpcConcatHasRoom(&private_data->buffers[0], n * (large ? 8 : 4)) &&
+             IpcConcatHasRoom(&private_data->buffers[1], last - first);
+    }
+    default:
+      break;
+  }
+  width = private_data->layout.element_size_bits[1];
+  if (private_data->layout.buffer_type[1] != NANOARROW_BUFFER_TYPE_DATA ||
+      private_data->layout.buffer_type[2] != NANOARROW_BUFFER_TYPE_NONE || width % 8 != 0 ||
+      width == 0) {
+    return 0;
+  }
+  return IpcConcatHasRoom(&private_data->buffers[0], n * (width / 8));
+}
+
+/* Gives every buffer of a flat builder room for as much again as it holds, so that
+ * the deltas that follow a copy can be appended in place while arrays share it. */
+NANOARROW_COLD
+static ArrowErrorCode IpcConcatReserveGrowth(struct ArrowBuffer* buffer) {
+  int64_t size = buffer->size_bytes;
+  if (buffer->data == NULL || size == 0 || buffer->capacity_bytes >= 2 * size) {
+    return NANOARROW_OK;
+  }
+  NANOARROW_RETURN_NOT_OK(ArrowBufferResize(buffer, 2 * size, 0));
+  buffer->size_bytes = size;
+  return NANOARROW_OK;
+}
+
+int64_t ArrowIpcPrivateConcatGrowthBytes(const struct ArrowArray* builder) {
+  const struct ArrowArrayPrivateData* private_data =
+      (const struct ArrowArrayPrivateData*)builder->private_data;
+  int64_t total = private_data->bitmap.buffer.size_bytes;
+  int64_t i;
+  if (builder->n_children != 0 || builder->dictionary != NULL ||
+      private_data->storage_type == NANOARROW_TYPE_BINARY_VIEW ||
+      private_data->storage_type == NANOARROW_TYPE_STRING_VIEW) {
+    return 0;
+  }
+  for (i = 0; i < NANOARROW_MAX_FIXED_BUFFERS - 1; i++) {
+    total += private_data->buffers[i].size_bytes;
+  }
+  return total;
+}
+
+ArrowErrorCode ArrowIpcPrivateConcatReserveGrowth(struct ArrowArray* builder,
+                                                  struct ArrowError* error) {
+  struct ArrowArrayPrivateData* private_data =
+      (struct ArrowArrayPrivateData*)builder->private_data;
+  int64_t i;
+  if (builder->n_children != 0 || builder->dictionary != NULL ||
+      private_data->storage_type == NANOARROW_TYPE_BINARY_VIEW ||
+      private_data->storage_type == NANOARROW_TYPE_STRING_VIEW) {
+    return NANOARROW_OK;
+  }
+  if (IpcConcatReserveGrowth(&private_data->bitmap.buffer) != NANOARROW_OK) return ENOMEM;
+  for (i = 0; i < NANOARROW_MAX_FIXED_BUFFERS - 1; i++) {
+    if (IpcConcatReserveGrowth(&private_data->buffers[i]) != NANOARROW_OK) return ENOMEM;
+  }
+  /* Points the exported buffers at the moved storage (nothing shares it yet). */
+  return ArrowArrayFinishBuilding(builder, NANOARROW_VALIDATION_LEVEL_NONE, error);
+}
+
 NANOARROW_COLD
 ArrowErrorCode ArrowIpcPrivateConcatenateInPlace(struct ArrowArray* builder,
                                                  struct ArrowArrayView* delta_view,
-                                                 int64_t max_content_bytes,
+                                                 int shared, int64_t max_content_bytes,
                                                  int64_t* content_out,
                                                  struct ArrowError* error) {
   struct ArrowError local_error;
@@ -3936,6 +4106,8 @@ ArrowErrorCode ArrowIpcPrivateConcatenateInPlace(struct ArrowArray* builder,
     ArrowErrorSet(error, "dictionary delta: %s", local_error.message);
     return result;
   }
+  /* Storage others read: only appends that move nothing and write no byte they see. */
+  if (shared && !IpcConcatFitsShared(builder, delta_view)) return EAGAIN;
   /* Refused before anything grows when it cannot fit. */
   if (IpcConcatAppendBound(delta_view, 0) > max_content_bytes - *content_out) {
     *content_out += IpcConcatAppendBound(delta_view, 0);
@@ -3962,7 +4134,8 @@ ArrowErrorCode ArrowIpcPrivateConcatenateInPlace(struct ArrowArray* builder,
     *content_out = IpcConcatContentBytes(builder);
     if (*content_out > max_content_bytes) {
       result = EOVERFLOW;
-      shrink = 1;
+      /* Shrinking moves buffers: never while others read them. */
+      shrink = !shared;
     }
   } else if (result == ERANGE) {
     ArrowErrorSet(error, "concatenated dictionary exceeds its offsets' or run ends' range");
