@@ -185,7 +185,11 @@ void SetCounters(benchmark::State& state, const WideFile& fixture, int64_t bytes
   state.SetBytesProcessed(state.iterations() * selected_bytes);
 }
 
-// 1 of 100 int64 columns of the file through FILE*: only its buffers are read.
+/// Read 1 of 100 int64 columns of an IPC file through FILE*
+///
+/// ArrowIpcFileReaderInitFile with ArrowIpcFileReaderSetProjection to one column:
+/// each batch reads its metadata, then only that column's buffers (ranges close
+/// together coalesced). The bytes_read counter is ArrowIpcFileReaderBytesRead.
 void IpcProjectionOneOf100Columns(benchmark::State& state) {
   WideFile& fixture = MakeFile();
   if (!fixture.error.empty()) {
@@ -197,7 +201,10 @@ void IpcProjectionOneOf100Columns(benchmark::State& state) {
   SetCounters(state, fixture, bytes_read);
 }
 
-// The same file with every column read (the column then taken from the batch).
+/// Read every column of the same file through FILE*
+///
+/// The same file and reader without a projection: every buffer of every batch is
+/// read and decoded, the reference the projection is compared with.
 void IpcProjectionAllColumns(benchmark::State& state) {
   WideFile& fixture = MakeFile();
   if (!fixture.error.empty()) {
@@ -209,8 +216,10 @@ void IpcProjectionAllColumns(benchmark::State& state) {
   SetCounters(state, fixture, bytes_read);
 }
 
-// Floor: fseek + fread of one column's worth of bytes per batch, at each batch's
-// place in the file (what any reader of the selected column must do at least).
+/// Floor: fseek and fread of one column's bytes per batch
+///
+/// One column's worth of bytes read at each batch's place in the file with plain
+/// stdio: what any reader of the selected column must do at least.
 void IpcProjectionFloorFreadColumn(benchmark::State& state) {
   WideFile& fixture = MakeFile();
   if (!fixture.error.empty()) {
