@@ -3032,11 +3032,6 @@ static int ArrowArrayIsBuilt(const struct ArrowArray* array) {
   return array->release == &ArrowArrayReleaseInternal;
 }
 
-/* The same test as ArrowArrayIsInternal() (nanoarrow 0.9.0's name), kept under the
- * name the inline appenders use. */
-int ArrowPrivateArrayIsBuilt(const struct ArrowArray* array) {
-  return ArrowArrayIsInternal(array);
-}
 
 /* EINVAL (with a message) for a child or dictionary slot that holds no array: NULL,
  * or allocated but never initialized (or released). */
@@ -6214,7 +6209,7 @@ static ArrowErrorCode AppendViewCheck(const struct ArrowArray* array,
                   AppendViewPathText(path));
     return EINVAL;
   }
-  if (!ArrowPrivateArrayIsBuilt(array)) {
+  if (!ArrowArrayIsInternal(array)) {
     ArrowErrorSet(error,
                   "%s: the destination was not made by ArrowArrayInit*() (moved in from "
                   "elsewhere): cannot append to it",

@@ -583,7 +583,6 @@ struct ArrowSchemaView {
 #define ArrowPrivateArrayViewGetUIntSlow NANOARROW_SYMBOL(ArrowPrivateArrayViewGetUIntSlow)
 #define ArrowPrivateArrayViewGetDoubleSlow NANOARROW_SYMBOL(ArrowPrivateArrayViewGetDoubleSlow)
 #define ArrowPrivateArrayStartAppending NANOARROW_SYMBOL(ArrowPrivateArrayStartAppending)
-#define ArrowPrivateArrayIsBuilt NANOARROW_SYMBOL(ArrowPrivateArrayIsBuilt)
 #define ArrowMalloc NANOARROW_SYMBOL(ArrowMalloc)
 #define ArrowRealloc NANOARROW_SYMBOL(ArrowRealloc)
 #define ArrowFree NANOARROW_SYMBOL(ArrowFree)
@@ -963,9 +962,6 @@ static inline ArrowErrorCode ArrowArrayStartAppending(struct ArrowArray* array);
 // ArrowArrayStartAppending() out of line: children and a dictionary that were not made
 // by ArrowArrayInit*() (moved in from elsewhere) are left as they are.
 NANOARROW_DLL ArrowErrorCode ArrowPrivateArrayStartAppending(struct ArrowArray* array);
-// Non-zero when array was made by ArrowArrayInit*() (its private_data is this
-// library's): the appenders refuse to append to children moved in from elsewhere.
-NANOARROW_DLL int ArrowPrivateArrayIsBuilt(const struct ArrowArray* array);
 static inline ArrowErrorCode ArrowArrayShrinkToFit(struct ArrowArray* array);
 static inline ArrowErrorCode ArrowArrayAppendNull(struct ArrowArray* array, int64_t n);
 // Appends n non-null "zero" elements (empty strings/lists, zeroed values).
@@ -2156,7 +2152,7 @@ static inline ArrowErrorCode ArrowArrayPrivateAppendEmpty(struct ArrowArray* arr
 static inline ArrowErrorCode ArrowArrayPrivateAppendEmptyChild(struct ArrowArray* child,
                                                                int64_t n,
                                                                uint8_t is_valid) {
-  if (!ArrowPrivateArrayIsBuilt(child)) {
+  if (!ArrowArrayIsInternal(child)) {
     return EINVAL;
   }
   return ArrowArrayPrivateAppendEmpty(child, n, is_valid);
@@ -2207,7 +2203,7 @@ static inline ArrowErrorCode ArrowArrayPrivateAppendEmptyRunEnd(struct ArrowArra
   if (array->n_children != 2) {
     return EINVAL;
   }
-  if (!ArrowPrivateArrayIsBuilt(array->children[0])) {
+  if (!ArrowArrayIsInternal(array->children[0])) {
     return EINVAL;
   }
   NANOARROW_RETURN_NOT_OK(ArrowArrayAppendInt(array->children[0], array->length + n));
@@ -2442,11 +2438,11 @@ static inline ArrowErrorCode ArrowArrayShrinkToFit(struct ArrowArray* array) {
   }
   // Children and a dictionary moved in from elsewhere are left as they are.
   for (i = 0; i < array->n_children; i++) {
-    if (ArrowPrivateArrayIsBuilt(array->children[i])) {
+    if (ArrowArrayIsInternal(array->children[i])) {
       NANOARROW_RETURN_NOT_OK(ArrowArrayShrinkToFit(array->children[i]));
     }
   }
-  if (array->dictionary != NULL && ArrowPrivateArrayIsBuilt(array->dictionary)) {
+  if (array->dictionary != NULL && ArrowArrayIsInternal(array->dictionary)) {
     NANOARROW_RETURN_NOT_OK(ArrowArrayShrinkToFit(array->dictionary));
   }
   return NANOARROW_OK;

@@ -26,7 +26,6 @@
 #define ArrowPrivateArrayViewGetUIntSlow NANOARROW_SYMBOL(ArrowPrivateArrayViewGetUIntSlow)
 #define ArrowPrivateArrayViewGetDoubleSlow NANOARROW_SYMBOL(ArrowPrivateArrayViewGetDoubleSlow)
 #define ArrowPrivateArrayStartAppending NANOARROW_SYMBOL(ArrowPrivateArrayStartAppending)
-#define ArrowPrivateArrayIsBuilt NANOARROW_SYMBOL(ArrowPrivateArrayIsBuilt)
 #define ArrowMalloc NANOARROW_SYMBOL(ArrowMalloc)
 #define ArrowRealloc NANOARROW_SYMBOL(ArrowRealloc)
 #define ArrowFree NANOARROW_SYMBOL(ArrowFree)
@@ -406,9 +405,6 @@ static inline ArrowErrorCode ArrowArrayStartAppending(struct ArrowArray* array);
 // ArrowArrayStartAppending() out of line: children and a dictionary that were not made
 // by ArrowArrayInit*() (moved in from elsewhere) are left as they are.
 NANOARROW_DLL ArrowErrorCode ArrowPrivateArrayStartAppending(struct ArrowArray* array);
-// Non-zero when array was made by ArrowArrayInit*() (its private_data is this
-// library's): the appenders refuse to append to children moved in from elsewhere.
-NANOARROW_DLL int ArrowPrivateArrayIsBuilt(const struct ArrowArray* array);
 static inline ArrowErrorCode ArrowArrayShrinkToFit(struct ArrowArray* array);
 static inline ArrowErrorCode ArrowArrayAppendNull(struct ArrowArray* array, int64_t n);
 // Appends n non-null "zero" elements (empty strings/lists, zeroed values).

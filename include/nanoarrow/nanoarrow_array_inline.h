@@ -273,7 +273,7 @@ static inline ArrowErrorCode ArrowArrayPrivateAppendEmpty(struct ArrowArray* arr
 static inline ArrowErrorCode ArrowArrayPrivateAppendEmptyChild(struct ArrowArray* child,
                                                                int64_t n,
                                                                uint8_t is_valid) {
-  if (!ArrowPrivateArrayIsBuilt(child)) {
+  if (!ArrowArrayIsInternal(child)) {
     return EINVAL;
   }
   return ArrowArrayPrivateAppendEmpty(child, n, is_valid);
@@ -324,7 +324,7 @@ static inline ArrowErrorCode ArrowArrayPrivateAppendEmptyRunEnd(struct ArrowArra
   if (array->n_children != 2) {
     return EINVAL;
   }
-  if (!ArrowPrivateArrayIsBuilt(array->children[0])) {
+  if (!ArrowArrayIsInternal(array->children[0])) {
     return EINVAL;
   }
   NANOARROW_RETURN_NOT_OK(ArrowArrayAppendInt(array->children[0], array->length + n));
@@ -559,11 +559,11 @@ static inline ArrowErrorCode ArrowArrayShrinkToFit(struct ArrowArray* array) {
   }
   // Children and a dictionary moved in from elsewhere are left as they are.
   for (i = 0; i < array->n_children; i++) {
-    if (ArrowPrivateArrayIsBuilt(array->children[i])) {
+    if (ArrowArrayIsInternal(array->children[i])) {
       NANOARROW_RETURN_NOT_OK(ArrowArrayShrinkToFit(array->children[i]));
     }
   }
-  if (array->dictionary != NULL && ArrowPrivateArrayIsBuilt(array->dictionary)) {
+  if (array->dictionary != NULL && ArrowArrayIsInternal(array->dictionary)) {
     NANOARROW_RETURN_NOT_OK(ArrowArrayShrinkToFit(array->dictionary));
   }
   return NANOARROW_OK;
