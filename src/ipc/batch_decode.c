@@ -95,10 +95,11 @@ static void IpcBatchNodeRelease(struct ArrowArray* array) {
 /* Allocates the node of out with room for its children and buffers; *buffers_out
  * points into it. */
 static ArrowErrorCode IpcBatchNodeAllocate(struct ArrowArray* out, int64_t n_children,
-                                           int64_t n_buffers, const void*** buffers_out) {
+                                           int64_t n_buffers, int64_t extra_bytes,
+                                           const void*** buffers_out) {
   int64_t size = (int64_t)sizeof(struct IpcBatchNode) +
                  n_children * (int64_t)(sizeof(struct ArrowArray) + sizeof(void*)) +
-                 n_buffers * (int64_t)sizeof(void*);
+                 n_buffers * (int64_t)sizeof(void*) + extra_bytes;
   uint8_t* block = (uint8_t*)ArrowMalloc(size);
   struct IpcBatchNode* node = (struct IpcBatchNode*)block;
   struct ArrowArray* child_structs;
@@ -128,10 +129,22 @@ static ArrowErrorCode IpcBatchSharedExportNode(struct ArrowIpcSharedArray* share
                                        int depth) {
   const void** buffers;
   struct IpcBatchNode* node;
+  int64_t n_sizes = 0;
   int64_t i;
   if (depth > NANOARROW_MAX_NESTING_DEPTH) return EINVAL;
-  NANOARROW_RETURN_NOT_OK(
-      IpcBatchNodeAllocate(out, src->n_children, src->n_buffers, &buffers));
+  if (ArrowArrayIsInternal(src) && src->n_buffers > 3) {
+    /* A binary view grown by deltas (see concat.c): its variadic sizes buffer is
+     * rewritten and reallocated as deltas add bytes and buffers, so this array gets
+     * its own copy of the sizes as they are now. */
+    const struct ArrowArrayPrivateData* private_data =
+        (const struct ArrowArrayPrivateData*)src->private_data;
+    if (private_data->storage_type == NANOARROW_TYPE_BINARY_VIEW ||
+        private_data->storage_type == NANOARROW_TYPE_STRING_VIEW) {
+      n_sizes = src->n_buffers - 3;
+    }
+  }
+  NANOARROW_RETURN_NOT_OK(IpcBatchNodeAllocate(out, src->n_children, src->n_buffers,
+                                               n_sizes * (int64_t)sizeof(int64_t), &buffers));
   node = (struct IpcBatchNode*)out->private_data;
   node->shared_array = shared;
   ArrowIpcRefAdd(&shared->refcount);
@@ -139,6 +152,11 @@ static ArrowErrorCode IpcBatchSharedExportNode(struct ArrowIpcSharedArray* share
   out->null_count = src->null_count;
   out->offset = src->offset;
   if (src->n_buffers > 0) memcpy(buffers, src->buffers, (size_t)src->n_buffers * sizeof(void*));
+  if (n_sizes > 0) {
+    int64_t* sizes = (int64_t*)(buffers + src->n_buffers);
+    memcpy(sizes, src->buffers[src->n_buffers - 1], (size_t)n_sizes * sizeof(int64_t));
+    buffers[src->n_buffers - 1] = sizes;
+  }
   for (i = 0; i < src->n_children; i++) {
     ArrowErrorCode result =
         IpcBatchSharedExportNode(shared, src->children[i], out->children[i], depth + 1);

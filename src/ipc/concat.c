@@ -13,22 +13,74 @@
 
 #include "ipc/ipc_private.h"
 
-/* Copies n bits of src starting at src_bit to dst starting at dst_bit (dst holds at
- * least dst_bit + n bits). */
+/* Stores v at p as one byte-wide store (see IpcConcatWriteBits). */
 NANOARROW_COLD
-static void IpcConcatCopyBits(uint8_t* dst, int64_t dst_bit, const uint8_t* src,
-                              int64_t src_bit, int64_t n) {
+static void IpcConcatStoreSharedByte(uint8_t* p, uint8_t v) {
+#if defined(__GNUC__) || defined(__clang__)
+  __atomic_store_n(p, v, __ATOMIC_RELAXED);
+#else
+  *(volatile uint8_t*)p = v;
+#endif
+}
+
+/* Writes n bits of src (NULL: all set) starting at src_bit to dst starting at
+ * dst_bit; dst holds at least ArrowBytesForBits(dst_bit + n) bytes.
+ *
+ * Arrays handed out earlier may share dst with their own length of dst_bit
+ * elements, and may be read on other threads meanwhile. Every byte after the one
+ * holding bit dst_bit is past what they read. That one byte, when dst_bit ends
+ * mid-byte, holds their last bits as well as the first new ones: its bits below
+ * dst_bit are kept as they are, the new ones are worked out in a register, and the
+ * byte is written once, with its final value, by a single byte-wide (relaxed
+ * atomic) store. A reader sees the old byte or the new one, and the bits it reads
+ * (below its length) are the same in both; no intermediate value is ever stored.
+ * The bytes after it are written whole, with 0 past dst_bit + n (padding). */
+NANOARROW_COLD
+static void IpcConcatWriteBits(uint8_t* dst, int64_t dst_bit, const uint8_t* src,
+                               int64_t src_bit, int64_t n) {
+  uint8_t* out;
+  int64_t whole;
+  int64_t tail;
   int64_t i;
-  if (dst_bit % 8 == 0 && src_bit % 8 == 0) {
-    int64_t whole = n / 8;
-    memcpy(dst + dst_bit / 8, src + src_bit / 8, (size_t)whole);
-    for (i = whole * 8; i < n; i++) {
-      ArrowBitSetTo(dst, dst_bit + i, (uint8_t)ArrowBitGet(src, src_bit + i));
+  if (n <= 0) return;
+  if (dst_bit % 8 != 0) {
+    int used = (int)(dst_bit % 8);
+    int64_t k = 8 - used < n ? 8 - used : n;
+    uint8_t byte = (uint8_t)(dst[dst_bit / 8] & ((1u << used) - 1u));
+    for (i = 0; i < k; i++) {
+      if (src == NULL || ArrowBitGet(src, src_bit + i)) byte |= (uint8_t)(1u << (used + i));
     }
+    IpcConcatStoreSharedByte(dst + dst_bit / 8, byte);
+    dst_bit += k;
+    src_bit += k;
+    n -= k;
+    if (n == 0) return;
+  }
+  out = dst + dst_bit / 8;
+  whole = n / 8;
+  tail = n % 8;
+  if (src == NULL) {
+    memset(out, 0xFF, (size_t)whole);
+    if (tail > 0) out[whole] = (uint8_t)((1u << tail) - 1u);
     return;
   }
-  for (i = 0; i < n; i++) {
-    ArrowBitSetTo(dst, dst_bit + i, (uint8_t)ArrowBitGet(src, src_bit + i));
+  if (src_bit % 8 == 0) {
+    memcpy(out, src + src_bit / 8, (size_t)whole);
+  } else {
+    /* Output byte i takes source bits src_bit + 8i .. + 7, all below src_bit + n:
+     * in[i + 1] is within the source's bytes. */
+    const uint8_t* in = src + src_bit / 8;
+    int shift = (int)(src_bit % 8);
+    for (i = 0; i < whole; i++) {
+      out[i] = (uint8_t)((in[i] >> shift) | (in[i + 1] << (8 - shift)));
+    }
+  }
+  if (tail > 0) {
+    uint8_t byte = 0;
+    for (i = 0; i < tail; i++) {
+      if (ArrowBitGet(src, src_bit + whole * 8 + i)) byte |= (uint8_t)(1u << i);
+    }
+    out[whole] = byte;
   }
 }
 
@@ -37,17 +89,9 @@ NANOARROW_COLD
 static ArrowErrorCode IpcConcatAppendBitmap(struct ArrowBitmap* bitmap, const uint8_t* src,
                                             int64_t src_bit, int64_t n) {
   NANOARROW_RETURN_NOT_OK(ArrowBitmapReserve(bitmap, n));
-  if (src == NULL) {
-    ArrowBitmapAppendUnsafe(bitmap, 1, n);
-  } else {
-    /* Zero the new bytes so the padding bits past the end are deterministic. */
-    int64_t used = ArrowBytesForBits(bitmap->size_bits);
-    memset(bitmap->buffer.data + used, 0,
-           (size_t)(ArrowBytesForBits(bitmap->size_bits + n) - used));
-    IpcConcatCopyBits(bitmap->buffer.data, bitmap->size_bits, src, src_bit, n);
-    bitmap->size_bits += n;
-    bitmap->buffer.size_bytes = ArrowBytesForBits(bitmap->size_bits);
-  }
+  IpcConcatWriteBits(bitmap->buffer.data, bitmap->size_bits, src, src_bit, n);
+  bitmap->size_bits += n;
+  bitmap->buffer.size_bytes = ArrowBytesForBits(bitmap->size_bits);
   return NANOARROW_OK;
 }
 
@@ -218,8 +262,12 @@ static ArrowErrorCode IpcConcatAppendRunEndEncoded(struct ArrowArray* out,
                          run - first_run + 1, with_dictionary, depth + 1, error);
 }
 
-/* Binary/string views: the views, with the long ones' buffer indexes rebased past
- * the variadic buffers already in out, then copies of view's variadic buffers. */
+/* Binary/string views. Each of view's variadic buffers goes into the last of out's
+ * when that one has room for it (capacity, never a reallocation: arrays handed out
+ * may point into it) and stays within the int32 offsets of a view, else into a new
+ * variadic buffer with room for as much again as out's variadic buffers hold (so
+ * there are O(log) of them, and none is ever copied). Then the views, with the long
+ * ones' buffer index and offset re-based onto where their bytes went. */
 NANOARROW_COLD
 static ArrowErrorCode IpcConcatAppendBinaryView(struct ArrowArray* out,
                                                 const struct ArrowArrayView* view,
@@ -227,35 +275,73 @@ static ArrowErrorCode IpcConcatAppendBinaryView(struct ArrowArray* out,
   struct ArrowArrayPrivateData* private_data =
       (struct ArrowArrayPrivateData*)out->private_data;
   struct ArrowBuffer* views = ArrowArrayBuffer(out, 1);
-  int32_t base = private_data->n_variadic_buffers;
+  int64_t n = view->n_variadic_buffers;
   int64_t first_byte = views->size_bytes;
+  int64_t total = 0;
+  int64_t* placed = NULL;
   int64_t i;
+  ArrowErrorCode result = NANOARROW_OK;
 
-  if (view->n_variadic_buffers > INT32_MAX - base) return ERANGE;
-  NANOARROW_RETURN_NOT_OK(
-      ArrowBufferAppend(views, view->buffer_views[1].data.as_uint8 + abs * 16, length * 16));
-  if (base > 0) {
-    for (i = 0; i < length; i++) {
-      uint8_t* element = views->data + first_byte + i * 16;
-      int32_t size;
-      int32_t buffer_index;
-      memcpy(&size, element, sizeof(size));
-      if (size <= 12) continue;
-      memcpy(&buffer_index, element + 8, sizeof(buffer_index));
-      buffer_index += base;
-      memcpy(element + 8, &buffer_index, sizeof(buffer_index));
-    }
+  for (i = 0; i < private_data->n_variadic_buffers; i++) {
+    total += private_data->variadic_buffers[i].size_bytes;
   }
-  if (view->n_variadic_buffers == 0) return NANOARROW_OK;
-  NANOARROW_RETURN_NOT_OK(ArrowArrayAddVariadicBuffers(out, view->n_variadic_buffers));
-  for (i = 0; i < view->n_variadic_buffers; i++) {
-    int64_t size_bytes = view->variadic_buffer_sizes[i];
-    if (size_bytes > 0) {
-      NANOARROW_RETURN_NOT_OK(ArrowBufferAppend(&private_data->variadic_buffers[base + i],
-                                                view->variadic_buffers[i], size_bytes));
-    }
+  if (n > 0) {
+    /* placed[2j], placed[2j + 1]: out's buffer index and offset of view's buffer j. */
+    placed = (int64_t*)ArrowMalloc(2 * n * (int64_t)sizeof(int64_t));
+    if (placed == NULL) return ENOMEM;
   }
-  return NANOARROW_OK;
+  for (i = 0; i < n && result == NANOARROW_OK; i++) {
+    int64_t size = view->variadic_buffer_sizes[i];
+    int32_t last = private_data->n_variadic_buffers - 1;
+    struct ArrowBuffer* target = last >= 0 ? &private_data->variadic_buffers[last] : NULL;
+    if (size == 0) {
+      /* No long view points into an empty buffer. */
+      placed[2 * i] = 0;
+      placed[2 * i + 1] = 0;
+      continue;
+    }
+    if (target == NULL || size > target->capacity_bytes - target->size_bytes ||
+        size > INT32_MAX - target->size_bytes) {
+      int64_t capacity = total > size ? total : size;
+      if (capacity > INT32_MAX) capacity = size > INT32_MAX ? size : INT32_MAX;
+      if (last == INT32_MAX - 1) {
+        result = ERANGE;
+        break;
+      }
+      result = ArrowArrayAddVariadicBuffers(out, 1);
+      if (result != NANOARROW_OK) break;
+      last++;
+      target = &private_data->variadic_buffers[last];
+      result = ArrowBufferReserve(target, capacity);
+      if (result != NANOARROW_OK) break;
+    }
+    placed[2 * i] = last;
+    placed[2 * i + 1] = target->size_bytes;
+    ArrowBufferAppendUnsafe(target, view->variadic_buffers[i], size);
+    total += size;
+  }
+  if (result == NANOARROW_OK) {
+    result = ArrowBufferAppend(views, view->buffer_views[1].data.as_uint8 + abs * 16,
+                               length * 16);
+  }
+  for (i = 0; i < length && result == NANOARROW_OK; i++) {
+    /* Validated at FULL: a long view's buffer index and range are in view's. */
+    uint8_t* element = views->data + first_byte + i * 16;
+    int32_t size;
+    int32_t buffer_index;
+    int32_t offset;
+    memcpy(&size, element, sizeof(size));
+    if (size <= 12) continue;
+    memcpy(&buffer_index, element + 8, sizeof(buffer_index));
+    memcpy(&offset, element + 12, sizeof(offset));
+    /* Fits: the bytes went where offset + size <= INT32_MAX. */
+    offset = (int32_t)(offset + placed[2 * buffer_index + 1]);
+    buffer_index = (int32_t)placed[2 * buffer_index];
+    memcpy(element + 8, &buffer_index, sizeof(buffer_index));
+    memcpy(element + 12, &offset, sizeof(offset));
+  }
+  ArrowFree(placed);
+  return result;
 }
 
 /* Appends elements [start, start + length) of view (start excludes view->offset)
@@ -288,8 +374,8 @@ static ArrowErrorCode IpcConcatAppend(struct ArrowArray* out, const struct Arrow
   }
   if (view->layout.buffer_type[0] == NANOARROW_BUFFER_TYPE_VALIDITY) {
     /* The builder's bitmap stays unallocated (exported as NULL) until a null comes:
-     * arrays handed out while there was none then never see a bitmap, so a later
-     * delta cannot write a byte they read (see ArrowIpcPrivateConcatenateInPlace). */
+     * values without nulls take no bitmap, and arrays handed out before then see
+     * none (the one allocated later is new storage). */
     const uint8_t* validity = view->buffer_views[0].data.as_uint8;
     struct ArrowBitmap* bitmap = ArrowArrayValidityBitmap(out);
     int64_t nulls = validity == NULL ? 0 : length - ArrowBitCountSet(validity, abs, length);
@@ -307,13 +393,13 @@ static ArrowErrorCode IpcConcatAppend(struct ArrowArray* out, const struct Arrow
       out->null_count += length;
       break;
     case NANOARROW_TYPE_BOOL: {
+      /* Values bits are appended as validity bits are (IpcConcatWriteBits). */
       struct ArrowBuffer* data = ArrowArrayBuffer(out, 1);
-      int64_t used = data->size_bytes;
-      NANOARROW_RETURN_NOT_OK(
-          ArrowBufferResize(data, ArrowBytesForBits(out->length + length), 0));
-      memset(data->data + used, 0, (size_t)(data->size_bytes - used));
-      IpcConcatCopyBits(data->data, out->length, view->buffer_views[1].data.as_uint8, abs,
-                        length);
+      int64_t needed = ArrowBytesForBits(out->length + length);
+      NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(data, needed - data->size_bytes));
+      data->size_bytes = needed;
+      IpcConcatWriteBits(data->data, out->length, view->buffer_views[1].data.as_uint8, abs,
+                         length);
       break;
     }
     case NANOARROW_TYPE_STRING:
@@ -455,7 +541,31 @@ ArrowErrorCode ArrowIpcPrivateConcatenate(const struct ArrowSchema* schema,
  * whose buffers grow geometrically (ArrowBufferReserve doubles the capacity), so a
  * delta appended to it costs its own size plus, once per doubling, a copy of what
  * is there: n deltas cost O(total size), not O(n x total size). Before appending,
- * the size of every node is noted so that a failed append can be undone. */
+ * the size of every node is noted so that a failed append can be undone.
+ *
+ * ---- ... while arrays handed out share the storage ----
+ *
+ * Arrays handed out earlier (the batches a consumer keeps) point at the builder's
+ * buffers with their own, shorter, lengths, and may be read on other threads while
+ * a delta is appended. Appending is safe for them when it moves no buffer they
+ * point into and writes no byte they can read:
+ * - every append writes past the end of each buffer (values, offsets, views, run
+ *   ends, type ids, child values at every level), into bytes no earlier array
+ *   reads, except a bitmap's (validity or boolean values) last byte when it ends
+ *   mid-byte: its bits past the old length change, the bits below it do not, and
+ *   it is written once with a single byte-wide store (IpcConcatWriteBits);
+ * - no buffer moves: while the append runs, every allocated buffer of every node
+ *   has an allocator that refuses to reallocate ("frozen"); a delta that does not
+ *   fit in the spare capacity fails there, is undone, and EAGAIN sends it to the
+ *   copy (ArrowIpcPrivateConcatenate), which reserves as much again in every
+ *   buffer of every node (ArrowIpcPrivateConcatReserveGrowth): one copy per
+ *   doubling. New storage (a validity bitmap allocated at the first null, a new
+ *   variadic buffer of a binary view) is not frozen: nothing handed out points
+ *   into it;
+ * - binary views' variadic sizes live in a buffer that is reallocated as buffers
+ *   are added: arrays handed out carry their own copy of the sizes
+ *   (ArrowIpcPrivateSharedArrayExport), and old variadic buffers only ever receive
+ *   bytes into their spare capacity (IpcConcatAppendBinaryView). */
 
 /* What one node of a builder held before an append. */
 struct IpcConcatMark {
@@ -464,6 +574,12 @@ struct IpcConcatMark {
   int64_t bitmap_bits;
   int64_t sizes[NANOARROW_MAX_FIXED_BUFFERS];
   int32_t n_variadic;
+  /* The size of the last variadic buffer (the only one an append can write to). */
+  int64_t last_variadic_size;
+  /* The allocators of the buffers frozen for a shared append (bitmap, then the
+   * fixed buffers), and which were. */
+  struct ArrowBufferAllocator allocators[NANOARROW_MAX_FIXED_BUFFERS];
+  int frozen[NANOARROW_MAX_FIXED_BUFFERS];
 };
 
 NANOARROW_COLD
@@ -479,22 +595,93 @@ static int64_t IpcConcatCountNodes(const struct ArrowArray* array, int depth) {
   return n;
 }
 
+/* The buffer k of a builder node: 0 the bitmap, 1 and 2 the fixed buffers. */
 NANOARROW_COLD
-static void IpcConcatMarkNodes(const struct ArrowArray* array, struct IpcConcatMark* marks,
+static struct ArrowBuffer* IpcConcatNodeBuffer(struct ArrowArrayPrivateData* private_data,
+                                               int64_t k) {
+  return k == 0 ? &private_data->bitmap.buffer : &private_data->buffers[k - 1];
+}
+
+NANOARROW_COLD
+static int IpcConcatIsView(const struct ArrowArrayPrivateData* private_data) {
+  return private_data->storage_type == NANOARROW_TYPE_BINARY_VIEW ||
+         private_data->storage_type == NANOARROW_TYPE_STRING_VIEW;
+}
+
+NANOARROW_COLD
+static void IpcConcatMarkNodes(struct ArrowArray* array, struct IpcConcatMark* marks,
                                int64_t* k) {
-  const struct ArrowArrayPrivateData* private_data =
-      (const struct ArrowArrayPrivateData*)array->private_data;
+  struct ArrowArrayPrivateData* private_data =
+      (struct ArrowArrayPrivateData*)array->private_data;
   struct IpcConcatMark* mark = &marks[(*k)++];
   int64_t i;
   mark->length = array->length;
   mark->null_count = array->null_count;
   mark->bitmap_bits = private_data->bitmap.size_bits;
-  mark->sizes[0] = private_data->bitmap.buffer.size_bytes;
-  for (i = 1; i < NANOARROW_MAX_FIXED_BUFFERS; i++) {
-    mark->sizes[i] = private_data->buffers[i - 1].size_bytes;
+  for (i = 0; i < NANOARROW_MAX_FIXED_BUFFERS; i++) {
+    mark->sizes[i] = IpcConcatNodeBuffer(private_data, i)->size_bytes;
+    mark->frozen[i] = 0;
   }
   mark->n_variadic = private_data->n_variadic_buffers;
+  mark->last_variadic_size =
+      mark->n_variadic > 0 ? private_data->variadic_buffers[mark->n_variadic - 1].size_bytes
+                           : 0;
   for (i = 0; i < array->n_children; i++) IpcConcatMarkNodes(array->children[i], marks, k);
+}
+
+/* Set when a frozen buffer was asked to grow. */
+struct IpcConcatFrozen {
+  int refused;
+};
+
+NANOARROW_COLD
+static uint8_t* IpcConcatFrozenReallocate(struct ArrowBufferAllocator* allocator,
+                                          uint8_t* ptr, int64_t old_size,
+                                          int64_t new_size) {
+  NANOARROW_UNUSED(ptr);
+  NANOARROW_UNUSED(old_size);
+  NANOARROW_UNUSED(new_size);
+  ((struct IpcConcatFrozen*)allocator->private_data)->refused = 1;
+  return NULL;
+}
+
+/* Never called: frozen buffers are thawed before anything is freed. Keeping the
+ * bytes is the safe answer if it were. */
+NANOARROW_COLD
+static void IpcConcatFrozenFree(struct ArrowBufferAllocator* allocator, uint8_t* ptr,
+                                int64_t size) {
+  NANOARROW_UNUSED(ptr);
+  NANOARROW_UNUSED(size);
+  ((struct IpcConcatFrozen*)allocator->private_data)->refused = 1;
+}
+
+/* Freezes (thaw == 0) every allocated buffer arrays handed out may point into, or
+ * gives them their allocators back. A view's variadic sizes are not among them
+ * (exports copy them), nor its variadic buffers (only ever appended into their
+ * spare capacity). */
+NANOARROW_COLD
+static void IpcConcatFreezeNodes(struct ArrowArray* array, struct IpcConcatMark* marks,
+                                 int64_t* k, struct IpcConcatFrozen* frozen, int thaw) {
+  struct ArrowArrayPrivateData* private_data =
+      (struct ArrowArrayPrivateData*)array->private_data;
+  struct IpcConcatMark* mark = &marks[(*k)++];
+  int64_t i;
+  for (i = 0; i < NANOARROW_MAX_FIXED_BUFFERS; i++) {
+    struct ArrowBuffer* buffer = IpcConcatNodeBuffer(private_data, i);
+    if (thaw) {
+      if (mark->frozen[i]) buffer->allocator = mark->allocators[i];
+      mark->frozen[i] = 0;
+    } else if (buffer->data != NULL && !(i == 2 && IpcConcatIsView(private_data))) {
+      mark->allocators[i] = buffer->allocator;
+      mark->frozen[i] = 1;
+      buffer->allocator.reallocate = &IpcConcatFrozenReallocate;
+      buffer->allocator.free = &IpcConcatFrozenFree;
+      buffer->allocator.private_data = frozen;
+    }
+  }
+  for (i = 0; i < array->n_children; i++) {
+    IpcConcatFreezeNodes(array->children[i], marks, k, frozen, thaw);
+  }
 }
 
 /* Puts every node back as marked; shrink also gives the spare capacity back. */
@@ -521,6 +708,11 @@ static void IpcConcatRestoreNodes(struct ArrowArray* array, const struct IpcConc
     ArrowBufferReset(&private_data->variadic_buffers[i]);
   }
   private_data->n_variadic_buffers = mark->n_variadic;
+  /* What the failed append put into the spare capacity of the last variadic buffer
+   * it kept goes too. */
+  if (mark->n_variadic > 0) {
+    private_data->variadic_buffers[mark->n_variadic - 1].size_bytes = mark->last_variadic_size;
+  }
   for (i = 0; i < array->n_children; i++) {
     IpcConcatRestoreNodes(array->children[i], marks, k, shrink);
   }
@@ -572,119 +764,51 @@ int ArrowIpcPrivateConcatCanGrow(const struct ArrowSchema* schema) {
   return 1;
 }
 
-/* ---- Appending while other arrays share the storage ----
- *
- * Arrays handed out earlier point at the builder's buffers with their own (shorter)
- * lengths and may be read on other threads while a delta is appended. An append is
- * safe for them when it moves no buffer (every buffer that grows already has the
- * capacity) and writes no byte they can read: values, offsets and data are appended
- * past the bytes they use, but a bitmap (validity, or boolean values) shares its
- * last byte between old and new elements, so a bitmap they can see may grow only
- * from a whole byte. A validity bitmap that is still unallocated (no null so far)
- * is invisible to them and may be created. Only flat nodes are handled here (fixed
- * width, boolean, binary/string with 32- or 64-bit offsets); binary views add
- * variadic buffers, whose sizes live in a buffer that is reallocated, and nested
- * types are not checked: they are copied (ArrowIpcPrivateConcatenate). */
-
+/* Room for as much again as buffer holds (limit: at most that capacity, for the
+ * last variadic buffer of a view, whose offsets are int32). */
 NANOARROW_COLD
-static int IpcConcatHasRoom(const struct ArrowBuffer* buffer, int64_t additional) {
-  return additional <= buffer->capacity_bytes - buffer->size_bytes;
-}
-
-NANOARROW_COLD
-static int IpcConcatFitsShared(const struct ArrowArray* builder,
-                               const struct ArrowArrayView* delta) {
-  const struct ArrowArrayPrivateData* private_data =
-      (const struct ArrowArrayPrivateData*)builder->private_data;
-  const struct ArrowBitmap* bitmap = &private_data->bitmap;
-  int64_t n = delta->length;
-  int64_t width;
-  if (builder->n_children != 0 || builder->dictionary != NULL || delta->n_children != 0 ||
-      delta->dictionary != NULL || builder->offset != 0) {
-    return 0;
-  }
-  if (n == 0) return 1;
-  if (private_data->layout.buffer_type[0] != NANOARROW_BUFFER_TYPE_VALIDITY) return 0;
-  if (bitmap->buffer.data != NULL &&
-      (bitmap->size_bits % 8 != 0 || bitmap->size_bits != builder->length ||
-       !IpcConcatHasRoom(&bitmap->buffer, ArrowBytesForBits(bitmap->size_bits + n) -
-                                              bitmap->buffer.size_bytes))) {
-    return 0;
-  }
-  switch (private_data->storage_type) {
-    case NANOARROW_TYPE_BOOL:
-      return builder->length % 8 == 0 &&
-             IpcConcatHasRoom(&private_data->buffers[0],
-                              ArrowBytesForBits(builder->length + n) -
-                                  private_data->buffers[0].size_bytes);
-    case NANOARROW_TYPE_STRING:
-    case NANOARROW_TYPE_BINARY:
-    case NANOARROW_TYPE_LARGE_STRING:
-    case NANOARROW_TYPE_LARGE_BINARY: {
-      int large = private_data->storage_type == NANOARROW_TYPE_LARGE_STRING ||
-                  private_data->storage_type == NANOARROW_TYPE_LARGE_BINARY;
-      int64_t abs = delta->offset;
-      int64_t first = IpcConcatReadInt(&delta->buffer_views[1], large, abs);
-      int64_t last = IpcConcatReadInt(&delta->buffer_views[1], large, abs + n);
-      return private_data->buffers[0].size_bytes > 0 &&
-             IpcConcatHasRoom(&private_data->buffers[0], n * (large ? 8 : 4)) &&
-             IpcConcatHasRoom(&private_data->buffers[1], last - first);
-    }
-    default:
-      break;
-  }
-  width = private_data->layout.element_size_bits[1];
-  if (private_data->layout.buffer_type[1] != NANOARROW_BUFFER_TYPE_DATA ||
-      private_data->layout.buffer_type[2] != NANOARROW_BUFFER_TYPE_NONE || width % 8 != 0 ||
-      width == 0) {
-    return 0;
-  }
-  return IpcConcatHasRoom(&private_data->buffers[0], n * (width / 8));
-}
-
-/* Gives every buffer of a flat builder room for as much again as it holds, so that
- * the deltas that follow a copy can be appended in place while arrays share it. */
-NANOARROW_COLD
-static ArrowErrorCode IpcConcatReserveGrowth(struct ArrowBuffer* buffer) {
+static ArrowErrorCode IpcConcatReserveGrowth(struct ArrowBuffer* buffer, int64_t limit) {
   int64_t size = buffer->size_bytes;
-  if (buffer->data == NULL || size == 0 || buffer->capacity_bytes >= 2 * size) {
+  int64_t wanted = size > limit - size ? limit : 2 * size;
+  if (buffer->data == NULL || size == 0 || buffer->capacity_bytes >= wanted) {
     return NANOARROW_OK;
   }
-  NANOARROW_RETURN_NOT_OK(ArrowBufferResize(buffer, 2 * size, 0));
+  NANOARROW_RETURN_NOT_OK(ArrowBufferResize(buffer, wanted, 0));
   buffer->size_bytes = size;
   return NANOARROW_OK;
 }
 
 int64_t ArrowIpcPrivateConcatGrowthBytes(const struct ArrowArray* builder) {
-  const struct ArrowArrayPrivateData* private_data =
-      (const struct ArrowArrayPrivateData*)builder->private_data;
-  int64_t total = private_data->bitmap.buffer.size_bytes;
+  /* At most the content again (every buffer at most doubles). */
+  return IpcConcatContentBytes(builder);
+}
+
+NANOARROW_COLD
+static ArrowErrorCode IpcConcatReserveGrowthNodes(struct ArrowArray* array, int depth) {
+  struct ArrowArrayPrivateData* private_data =
+      (struct ArrowArrayPrivateData*)array->private_data;
   int64_t i;
-  if (builder->n_children != 0 || builder->dictionary != NULL ||
-      private_data->storage_type == NANOARROW_TYPE_BINARY_VIEW ||
-      private_data->storage_type == NANOARROW_TYPE_STRING_VIEW) {
-    return 0;
+  if (depth > NANOARROW_MAX_NESTING_DEPTH) return EINVAL;
+  for (i = 0; i < NANOARROW_MAX_FIXED_BUFFERS; i++) {
+    /* A view's variadic sizes are rewritten, never shared (see above). */
+    if (i == 2 && IpcConcatIsView(private_data)) continue;
+    NANOARROW_RETURN_NOT_OK(
+        IpcConcatReserveGrowth(IpcConcatNodeBuffer(private_data, i), INT64_MAX));
   }
-  for (i = 0; i < NANOARROW_MAX_FIXED_BUFFERS - 1; i++) {
-    total += private_data->buffers[i].size_bytes;
+  if (IpcConcatIsView(private_data) && private_data->n_variadic_buffers > 0) {
+    NANOARROW_RETURN_NOT_OK(IpcConcatReserveGrowth(
+        &private_data->variadic_buffers[private_data->n_variadic_buffers - 1], INT32_MAX));
   }
-  return total;
+  for (i = 0; i < array->n_children; i++) {
+    NANOARROW_RETURN_NOT_OK(IpcConcatReserveGrowthNodes(array->children[i], depth + 1));
+  }
+  return NANOARROW_OK;
 }
 
 ArrowErrorCode ArrowIpcPrivateConcatReserveGrowth(struct ArrowArray* builder,
                                                   struct ArrowError* error) {
-  struct ArrowArrayPrivateData* private_data =
-      (struct ArrowArrayPrivateData*)builder->private_data;
-  int64_t i;
-  if (builder->n_children != 0 || builder->dictionary != NULL ||
-      private_data->storage_type == NANOARROW_TYPE_BINARY_VIEW ||
-      private_data->storage_type == NANOARROW_TYPE_STRING_VIEW) {
-    return NANOARROW_OK;
-  }
-  if (IpcConcatReserveGrowth(&private_data->bitmap.buffer) != NANOARROW_OK) return ENOMEM;
-  for (i = 0; i < NANOARROW_MAX_FIXED_BUFFERS - 1; i++) {
-    if (IpcConcatReserveGrowth(&private_data->buffers[i]) != NANOARROW_OK) return ENOMEM;
-  }
+  if (builder->dictionary != NULL) return NANOARROW_OK;
+  if (IpcConcatReserveGrowthNodes(builder, 0) != NANOARROW_OK) return ENOMEM;
   /* Points the exported buffers at the moved storage (nothing shares it yet). */
   return ArrowArrayFinishBuilding(builder, NANOARROW_VALIDATION_LEVEL_NONE, error);
 }
@@ -697,6 +821,7 @@ ArrowErrorCode ArrowIpcPrivateConcatenateInPlace(struct ArrowArray* builder,
                                                  struct ArrowError* error) {
   struct ArrowError local_error;
   struct IpcConcatMark* marks;
+  struct IpcConcatFrozen frozen;
   int64_t n_nodes;
   int64_t k = 0;
   int shrink = 0;
@@ -709,8 +834,7 @@ ArrowErrorCode ArrowIpcPrivateConcatenateInPlace(struct ArrowArray* builder,
     ArrowErrorSet(error, "dictionary delta: %s", local_error.message);
     return result;
   }
-  /* Storage others read: only appends that move nothing and write no byte they see. */
-  if (shared && !IpcConcatFitsShared(builder, delta_view)) return EAGAIN;
+  if (builder->offset != 0 || builder->dictionary != NULL) return EAGAIN;
   /* Refused before anything grows when it cannot fit. */
   if (IpcConcatAppendBound(delta_view, 0) > max_content_bytes - *content_out) {
     *content_out += IpcConcatAppendBound(delta_view, 0);
@@ -728,11 +852,20 @@ ArrowErrorCode ArrowIpcPrivateConcatenateInPlace(struct ArrowArray* builder,
     return ENOMEM;
   }
   IpcConcatMarkNodes(builder, marks, &k);
+  frozen.refused = 0;
+  if (shared) {
+    k = 0;
+    IpcConcatFreezeNodes(builder, marks, &k, &frozen, 0);
+  }
 
   /* The current values were checked when they became this builder, and every
    * append keeps them valid (offsets, run ends and view buffer indexes are rebased
    * with range checks), so only the delta is validated element by element. */
   result = IpcConcatAppend(builder, delta_view, 0, delta_view->length, 0, 0, error);
+  if (shared) {
+    k = 0;
+    IpcConcatFreezeNodes(builder, marks, &k, &frozen, 1);
+  }
   if (result == NANOARROW_OK) {
     *content_out = IpcConcatContentBytes(builder);
     if (*content_out > max_content_bytes) {
@@ -740,6 +873,10 @@ ArrowErrorCode ArrowIpcPrivateConcatenateInPlace(struct ArrowArray* builder,
       /* Shrinking moves buffers: never while others read them. */
       shrink = !shared;
     }
+  } else if (frozen.refused) {
+    /* It needs more room than the storage others read has: copied instead. */
+    result = EAGAIN;
+    if (error != NULL) error->message[0] = '\0';
   } else if (result == ERANGE) {
     ArrowErrorSet(error, "concatenated dictionary exceeds its offsets' or run ends' range");
   } else if (result == ENOMEM) {

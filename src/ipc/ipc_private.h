@@ -443,13 +443,13 @@ ArrowErrorCode ArrowIpcPrivateConcatenate(const struct ArrowSchema* schema,
 /* Appends delta_view (validated at FULL here) to builder, a result of
  * ArrowIpcPrivateConcatenate. shared == 0: nothing else refers to builder (its
  * values may move). shared != 0: arrays handed out point into its buffers; the
- * append is done only when it moves no buffer and writes no byte they can read
- * (flat types, room in every buffer, bitmaps grown from a whole byte), else EAGAIN
- * is returned (without a message) and builder is untouched: copy it instead.
- * *content_out receives the bytes builder's buffers then hold; over
- * max_content_bytes, the append is undone (spare capacity released unless shared)
- * and EOVERFLOW returned without a message. On any failure builder holds what it
- * held before. */
+ * append is done only into the spare capacity of the buffers they point into
+ * (none moves; no byte they read changes, a bitmap's partial last byte is written
+ * once, keeping their bits), else EAGAIN is returned (without a message) and
+ * builder is as it was: copy it instead. *content_out receives the bytes
+ * builder's buffers then hold; over max_content_bytes, the append is undone
+ * (spare capacity released unless shared) and EOVERFLOW returned without a
+ * message. On any failure builder holds what it held before. */
 ArrowErrorCode ArrowIpcPrivateConcatenateInPlace(struct ArrowArray* builder,
                                                  struct ArrowArrayView* delta_view,
                                                  int shared, int64_t max_content_bytes,
@@ -460,13 +460,14 @@ ArrowErrorCode ArrowIpcPrivateConcatenateInPlace(struct ArrowArray* builder,
  * dictionary-encoded field inside the values). */
 int ArrowIpcPrivateConcatCanGrow(const struct ArrowSchema* schema);
 
-/* The bytes ArrowIpcPrivateConcatReserveGrowth would reserve past builder's content
- * (0 for a builder it leaves alone). */
+/* At most the bytes ArrowIpcPrivateConcatReserveGrowth would reserve past
+ * builder's content (the content again). */
 int64_t ArrowIpcPrivateConcatGrowthBytes(const struct ArrowArray* builder);
 
-/* Gives a flat builder (no children, not a binary view) that nothing else refers to
- * room in every buffer for as much again as it holds (one copy per doubling: the
- * deltas after it are appended in place while batches hold the values). */
+/* Gives every buffer of every node of a builder that nothing else refers to (no
+ * dictionary-encoded field inside) room for as much again as it holds, a binary
+ * view's last variadic buffer too (one copy per doubling: the deltas after it are
+ * appended in place while batches hold the values). */
 ArrowErrorCode ArrowIpcPrivateConcatReserveGrowth(struct ArrowArray* builder,
                                                   struct ArrowError* error);
 
