@@ -166,8 +166,16 @@ static ArrowErrorCode IpcBatchSharedExportNode(struct ArrowIpcSharedArray* share
     }
   }
   if (src->dictionary != NULL) {
-    ArrowErrorCode result = IpcBatchSharedExportNode(shared, src->dictionary, &node->dictionary,
-                                             depth + 1);
+    /* A dictionary that is itself an export of another id's values (a dictionary
+     * of dictionaries grown by deltas: concat.c) is exported holding those values,
+     * which the builder may let go of at its next delta. */
+    struct ArrowIpcSharedArray* owner = shared;
+    ArrowErrorCode result;
+    if (src->dictionary->release == &IpcBatchNodeRelease &&
+        ((struct IpcBatchNode*)src->dictionary->private_data)->shared_array != NULL) {
+      owner = ((struct IpcBatchNode*)src->dictionary->private_data)->shared_array;
+    }
+    result = IpcBatchSharedExportNode(owner, src->dictionary, &node->dictionary, depth + 1);
     if (result != NANOARROW_OK) {
       out->release(out);
       return result;
@@ -1528,7 +1536,8 @@ static ArrowErrorCode IpcBatchDecodeDictionary(struct ArrowIpcDecoder* decoder,
      * handed out share them: in place only into spare capacity, past every byte
      * they read (EAGAIN: it would not fit, copied below). */
     result = ArrowIpcPrivateConcatenateInPlace(
-        &entry->current->array, delta_view, !ArrowIpcRefIsUnique(&entry->current->refcount),
+        &entry->current->array, delta_view, &values,
+        !ArrowIpcRefIsUnique(&entry->current->refcount),
         limit - others, &new_held, error);
   } else {
     result = EAGAIN;
@@ -1571,7 +1580,7 @@ static ArrowErrorCode IpcBatchDecodeDictionary(struct ArrowIpcDecoder* decoder,
     }
     if (result == NANOARROW_OK) {
       result = ArrowIpcPrivateConcatenate(entry->tree.schema.children[0], &old_view,
-                                          delta_view, &holder->array, error);
+                                          delta_view, &values, &holder->array, error);
     }
     ArrowArrayViewReset(&old_view);
     values.release(&values);

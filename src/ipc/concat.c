@@ -496,10 +496,63 @@ static ArrowErrorCode IpcConcatAppend(struct ArrowArray* out, const struct Arrow
   return NANOARROW_OK;
 }
 
+/* ---- Dictionaries inside the values (a dictionary of dictionaries) ----
+ *
+ * A field of the values that is itself dictionary-encoded has its own id, whose
+ * values the reader holds and grows by their own deltas. The builder does not copy
+ * them: each of its dictionary slots takes the array the delta's values carry (an
+ * export of that id's values as they were when the delta was decoded: a superset
+ * of the ones before, which the earlier elements index), moved out of delta_values.
+ * Arrays handed out earlier hold their own reference to the values they were
+ * exported with (ArrowIpcPrivateSharedArrayExport), so replacing a slot frees
+ * nothing they read. */
+
+/* Non-zero when every dictionary slot of builder has a counterpart in values at
+ * least as long (the elements already appended stay in range). */
+NANOARROW_COLD
+static int IpcConcatDictionariesGrow(const struct ArrowArray* builder,
+                                     const struct ArrowArray* values, int depth) {
+  int64_t i;
+  if (depth > NANOARROW_MAX_NESTING_DEPTH || builder->n_children != values->n_children ||
+      (builder->dictionary == NULL) != (values->dictionary == NULL)) {
+    return 0;
+  }
+  if (builder->dictionary != NULL &&
+      (values->dictionary->release == NULL ||
+       values->dictionary->length < builder->dictionary->length)) {
+    return 0;
+  }
+  for (i = 0; i < builder->n_children; i++) {
+    if (!IpcConcatDictionariesGrow(builder->children[i], values->children[i], depth + 1)) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* Moves each dictionary of values into the matching slot of builder (same shape). */
+NANOARROW_COLD
+static void IpcConcatTakeDictionaries(struct ArrowArray* builder, struct ArrowArray* values,
+                                      int depth) {
+  int64_t i;
+  if (depth > NANOARROW_MAX_NESTING_DEPTH || builder->n_children != values->n_children) {
+    return;
+  }
+  if (builder->dictionary != NULL && values->dictionary != NULL &&
+      values->dictionary->release != NULL) {
+    if (builder->dictionary->release != NULL) builder->dictionary->release(builder->dictionary);
+    ArrowArrayMove(values->dictionary, builder->dictionary);
+  }
+  for (i = 0; i < builder->n_children; i++) {
+    IpcConcatTakeDictionaries(builder->children[i], values->children[i], depth + 1);
+  }
+}
+
 NANOARROW_COLD
 ArrowErrorCode ArrowIpcPrivateConcatenate(const struct ArrowSchema* schema,
                                           struct ArrowArrayView* old_view,
                                           struct ArrowArrayView* delta_view,
+                                          struct ArrowArray* delta_values,
                                           struct ArrowArray* out, struct ArrowError* error) {
   struct ArrowError local_error;
   ArrowErrorCode result;
@@ -516,11 +569,14 @@ ArrowErrorCode ArrowIpcPrivateConcatenate(const struct ArrowSchema* schema,
     return result;
   }
   NANOARROW_RETURN_NOT_OK(ArrowArrayInitFromSchema(out, schema, error));
-  /* Nested dictionaries: the delta's is the newest, a superset of the old one. */
+  /* Nested dictionaries: the delta's is the newest, a superset of the old one,
+   * taken over rather than copied (see above); FULL validation checks that the
+   * old elements index it. */
   result = IpcConcatAppend(out, old_view, 0, old_view->length, 0, 0, error);
   if (result == NANOARROW_OK) {
-    result = IpcConcatAppend(out, delta_view, 0, delta_view->length, 1, 0, error);
+    result = IpcConcatAppend(out, delta_view, 0, delta_view->length, 0, 0, error);
   }
+  if (result == NANOARROW_OK) IpcConcatTakeDictionaries(out, delta_values, 0);
   if (result == NANOARROW_OK) {
     result = ArrowArrayFinishBuilding(out, NANOARROW_VALIDATION_LEVEL_FULL, &local_error);
     if (result != NANOARROW_OK) {
@@ -756,11 +812,8 @@ int64_t ArrowIpcPrivateBuilderContentBytes(const struct ArrowArray* builder) {
 }
 
 int ArrowIpcPrivateConcatCanGrow(const struct ArrowSchema* schema) {
-  int64_t i;
-  if (schema->dictionary != NULL) return 0;
-  for (i = 0; i < schema->n_children; i++) {
-    if (!ArrowIpcPrivateConcatCanGrow(schema->children[i])) return 0;
-  }
+  /* Every layout, dictionaries inside included (taken over, not copied). */
+  NANOARROW_UNUSED(schema);
   return 1;
 }
 
@@ -807,7 +860,6 @@ static ArrowErrorCode IpcConcatReserveGrowthNodes(struct ArrowArray* array, int 
 
 ArrowErrorCode ArrowIpcPrivateConcatReserveGrowth(struct ArrowArray* builder,
                                                   struct ArrowError* error) {
-  if (builder->dictionary != NULL) return NANOARROW_OK;
   if (IpcConcatReserveGrowthNodes(builder, 0) != NANOARROW_OK) return ENOMEM;
   /* Points the exported buffers at the moved storage (nothing shares it yet). */
   return ArrowArrayFinishBuilding(builder, NANOARROW_VALIDATION_LEVEL_NONE, error);
@@ -816,6 +868,7 @@ ArrowErrorCode ArrowIpcPrivateConcatReserveGrowth(struct ArrowArray* builder,
 NANOARROW_COLD
 ArrowErrorCode ArrowIpcPrivateConcatenateInPlace(struct ArrowArray* builder,
                                                  struct ArrowArrayView* delta_view,
+                                                 struct ArrowArray* delta_values,
                                                  int shared, int64_t max_content_bytes,
                                                  int64_t* content_out,
                                                  struct ArrowError* error) {
@@ -834,7 +887,11 @@ ArrowErrorCode ArrowIpcPrivateConcatenateInPlace(struct ArrowArray* builder,
     ArrowErrorSet(error, "dictionary delta: %s", local_error.message);
     return result;
   }
-  if (builder->offset != 0 || builder->dictionary != NULL) return EAGAIN;
+  /* A dictionary inside that is shorter than the one the values use now (it was
+   * replaced): the copy refuses it with a message. */
+  if (builder->offset != 0 || !IpcConcatDictionariesGrow(builder, delta_values, 0)) {
+    return EAGAIN;
+  }
   /* Refused before anything grows when it cannot fit. */
   if (IpcConcatAppendBound(delta_view, 0) > max_content_bytes - *content_out) {
     *content_out += IpcConcatAppendBound(delta_view, 0);
@@ -885,6 +942,8 @@ ArrowErrorCode ArrowIpcPrivateConcatenateInPlace(struct ArrowArray* builder,
   if (result != NANOARROW_OK) {
     k = 0;
     IpcConcatRestoreNodes(builder, marks, &k, shrink);
+  } else {
+    IpcConcatTakeDictionaries(builder, delta_values, 0);
   }
   ArrowFree(marks);
   /* Points the exported buffers at the (possibly moved) storage. */

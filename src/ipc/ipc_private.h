@@ -434,10 +434,13 @@ ArrowErrorCode ArrowIpcPrivateDecoderAdoptSchema(struct ArrowIpcDecoder* decoder
                                                  struct ArrowError* error);
 
 /* An array of type schema holding old followed by delta (both validated at FULL
- * first; the result is validated at FULL). */
+ * first; the result is validated at FULL). delta_values is the array delta_view
+ * views: the dictionaries inside it (a dictionary of dictionaries) are moved into
+ * the result, not copied. */
 ArrowErrorCode ArrowIpcPrivateConcatenate(const struct ArrowSchema* schema,
                                           struct ArrowArrayView* old_view,
                                           struct ArrowArrayView* delta_view,
+                                          struct ArrowArray* delta_values,
                                           struct ArrowArray* out, struct ArrowError* error);
 
 /* Appends delta_view (validated at FULL here) to builder, a result of
@@ -452,12 +455,13 @@ ArrowErrorCode ArrowIpcPrivateConcatenate(const struct ArrowSchema* schema,
  * message. On any failure builder holds what it held before. */
 ArrowErrorCode ArrowIpcPrivateConcatenateInPlace(struct ArrowArray* builder,
                                                  struct ArrowArrayView* delta_view,
+                                                 struct ArrowArray* delta_values,
                                                  int shared, int64_t max_content_bytes,
                                                  int64_t* content_out,
                                                  struct ArrowError* error);
 
-/* Non-zero when deltas of values of type schema can be appended in place (no
- * dictionary-encoded field inside the values). */
+/* Non-zero when deltas of values of type schema can be appended in place (now
+ * every type: dictionaries inside are taken over from each delta). */
 int ArrowIpcPrivateConcatCanGrow(const struct ArrowSchema* schema);
 
 /* At most the bytes ArrowIpcPrivateConcatReserveGrowth would reserve past

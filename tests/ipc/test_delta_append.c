@@ -22,6 +22,7 @@
 #include "ipc/ipc_private.h"
 #include "nanoarrow/nanoarrow.h"
 #include "nanoarrow/nanoarrow_ipc.h"
+#include "nanoarrow/nanoarrow_ipc_writer.h"
 
 #define DA_OK(expr)                                                       \
   do {                                                                    \
@@ -545,4 +546,178 @@ Test(ipc_delta_append, budget_counts_decompressed_deltas_while_kept) {
 
 Test(ipc_delta_append, budget_counts_list_deltas_while_kept) {
   DaRun(kDaList, NANOARROW_IPC_COMPRESSION_TYPE_NONE, &kDaBudget);
+}
+
+/* ---- A dictionary of dictionaries ----
+ *
+ * struct<f0: dictionary<int32, struct<w: dictionary<int32, string>>>> (IPC has no
+ * dictionary whose values are directly dictionary-encoded: a field inside them
+ * is): the outer values (value i: {w: index i / 2 into the inner dictionary}, null
+ * when i % 7 == 3) and the inner ones ("w<j>") both grow by deltas, written by the IPC writer (which sends
+ * the inner delta first). The outer builder takes over the inner values each delta
+ * carries instead of copying them, so neither id is copied once per delta. */
+
+#define DA_NESTED_DELTAS 1000
+
+static void DaNestedBatch(const struct ArrowSchema* schema, int64_t length,
+                          struct ArrowArray* batch) {
+  struct ArrowError error;
+  struct ArrowArray* outer;
+  struct ArrowArray* inner;
+  char text[32];
+  int64_t i;
+  DA_OK(ArrowArrayInitFromSchema(batch, schema, &error));
+  DA_OK(ArrowArrayStartAppending(batch));
+  outer = batch->children[0]->dictionary;
+  inner = outer->children[0]->dictionary;
+  for (i = 0; i < length / 2 + 1; i++) {
+    snprintf(text, sizeof(text), "w%d", (int)i);
+    DA_OK(ArrowArrayAppendString(inner, ArrowCharView(text)));
+  }
+  for (i = 0; i < length; i++) {
+    if (i % 7 == 3) {
+      DA_OK(ArrowArrayAppendNull(outer, 1));
+    } else {
+      DA_OK(ArrowArrayAppendInt(outer->children[0], i / 2));
+      DA_OK(ArrowArrayFinishElement(outer));
+    }
+  }
+  DA_OK(ArrowArrayAppendInt(batch->children[0], 0));
+  DA_OK(ArrowArrayFinishElement(batch));
+  DA_OK(ArrowArrayAppendInt(batch->children[0], length - 1));
+  DA_OK(ArrowArrayFinishElement(batch));
+  cr_assert_eq(ArrowArrayFinishBuilding(batch, NANOARROW_VALIDATION_LEVEL_FULL, &error),
+               NANOARROW_OK, "%s", error.message);
+}
+
+static void DaNestedCheck(const struct ArrowSchema* values_schema,
+                          const struct ArrowArray* outer, int64_t length, int64_t k) {
+  struct ArrowArrayView view;
+  struct ArrowError error;
+  char text[32];
+  int64_t i;
+  cr_assert_eq(outer->length, length, "batch %ld: %ld values, expected %ld", (long)k,
+               (long)outer->length, (long)length);
+  DA_OK(ArrowArrayViewInitFromSchema(&view, values_schema, &error));
+  cr_assert_eq(ArrowArrayViewSetArray(&view, outer, &error), NANOARROW_OK, "%s",
+               error.message);
+  cr_assert_eq(ArrowArrayViewValidate(&view, NANOARROW_VALIDATION_LEVEL_FULL, &error),
+               NANOARROW_OK, "batch %ld: %s", (long)k, error.message);
+  cr_assert_geq(view.children[0]->dictionary->length, length / 2 + 1);
+  for (i = 0; i < length; i++) {
+    struct ArrowStringView word;
+    cr_assert_eq(ArrowArrayViewIsNull(&view, i), i % 7 == 3, "batch %ld value %ld",
+                 (long)k, (long)i);
+    if (i % 7 == 3) continue;
+    cr_assert_eq(ArrowArrayViewGetIntUnsafe(view.children[0], i), i / 2);
+    word = ArrowArrayViewGetStringUnsafe(view.children[0]->dictionary, i / 2);
+    snprintf(text, sizeof(text), "w%d", (int)(i / 2));
+    cr_assert(word.size_bytes == (int64_t)strlen(text) &&
+                  memcmp(word.data, text, strlen(text)) == 0,
+              "batch %ld value %ld", (long)k, (long)i);
+  }
+  ArrowArrayViewReset(&view);
+}
+
+Test(ipc_delta_append, dictionary_of_dictionaries) {
+  struct ArrowSchema schema;
+  struct ArrowBuffer bytes;
+  struct ArrowIpcOutputStream output;
+  struct ArrowIpcWriter writer;
+  struct ArrowIpcDecoder decoder;
+  struct ArrowError error;
+  struct ArrowArray* batches;
+  int64_t lengths[DA_NESTED_DELTAS + 1];
+  int64_t position = 0;
+  int64_t n_batches = 0;
+  int64_t copies;
+  int64_t k;
+  ArrowErrorCode result;
+
+  ArrowSchemaInit(&schema);
+  DA_OK(ArrowSchemaSetTypeStruct(&schema, 1));
+  DA_OK(ArrowSchemaSetType(schema.children[0], NANOARROW_TYPE_INT32));
+  DA_OK(ArrowSchemaSetName(schema.children[0], "f0"));
+  DA_OK(ArrowSchemaAllocateDictionary(schema.children[0]));
+  ArrowSchemaInit(schema.children[0]->dictionary);
+  DA_OK(ArrowSchemaSetTypeStruct(schema.children[0]->dictionary, 1));
+  {
+    struct ArrowSchema* w = schema.children[0]->dictionary->children[0];
+    DA_OK(ArrowSchemaSetType(w, NANOARROW_TYPE_INT32));
+    DA_OK(ArrowSchemaSetName(w, "w"));
+    DA_OK(ArrowSchemaAllocateDictionary(w));
+    ArrowSchemaInit(w->dictionary);
+    DA_OK(ArrowSchemaSetType(w->dictionary, NANOARROW_TYPE_STRING));
+  }
+
+  ArrowBufferInit(&bytes);
+  DA_OK(ArrowIpcOutputStreamInitBuffer(&output, &bytes));
+  DA_OK(ArrowIpcWriterInit(&writer, &output));
+  cr_assert_eq(ArrowIpcWriterWriteSchema(&writer, &schema, &error), NANOARROW_OK, "%s",
+               error.message);
+  lengths[0] = 5;
+  for (k = 1; k <= DA_NESTED_DELTAS; k++) lengths[k] = lengths[k - 1] + DaDeltaLength(k);
+  for (k = 0; k <= DA_NESTED_DELTAS; k++) {
+    struct ArrowArray batch;
+    struct ArrowArrayView view;
+    DaNestedBatch(&schema, lengths[k], &batch);
+    DA_OK(ArrowArrayViewInitFromSchema(&view, &schema, &error));
+    DA_OK(ArrowArrayViewSetArray(&view, &batch, &error));
+    cr_assert_eq(ArrowIpcWriterWriteArrayView(&writer, &view, &error), NANOARROW_OK, "%s",
+                 error.message);
+    ArrowArrayViewReset(&view);
+    ArrowArrayRelease(&batch);
+  }
+  cr_assert_eq(ArrowIpcWriterWriteArrayView(&writer, NULL, &error), NANOARROW_OK, "%s",
+               error.message);
+  ArrowIpcWriterReset(&writer);
+
+  batches = (struct ArrowArray*)ArrowMalloc((DA_NESTED_DELTAS + 1) *
+                                            (int64_t)sizeof(struct ArrowArray));
+  cr_assert_neq(batches, NULL);
+  DA_OK(ArrowIpcDecoderInit(&decoder));
+  for (;;) {
+    struct ArrowBufferView view;
+    view.data.as_uint8 = bytes.data + position;
+    view.size_bytes = bytes.size_bytes - position;
+    if (view.size_bytes == 0) break;
+    result = ArrowIpcDecoderDecodeHeader(&decoder, view, &error);
+    if (result == ENODATA) break;
+    cr_assert_eq(result, NANOARROW_OK, "%s", error.message);
+    view.data.as_uint8 += decoder.header_size_bytes;
+    view.size_bytes = decoder.body_size_bytes;
+    position += decoder.header_size_bytes + decoder.body_size_bytes;
+    if (decoder.message_type == NANOARROW_IPC_MESSAGE_TYPE_SCHEMA) {
+      struct ArrowSchema decoded;
+      DA_OK(ArrowIpcDecoderDecodeSchema(&decoder, &decoded, &error));
+      DA_OK(ArrowIpcDecoderSetSchema(&decoder, &decoded, &error));
+      ArrowSchemaRelease(&decoded);
+    } else if (decoder.message_type == NANOARROW_IPC_MESSAGE_TYPE_DICTIONARY_BATCH) {
+      cr_assert_eq(ArrowIpcDecoderDecodeDictionary(&decoder, view,
+                                                   NANOARROW_VALIDATION_LEVEL_FULL, NULL, &error),
+                   NANOARROW_OK, "%s", error.message);
+    } else {
+      cr_assert_leq(n_batches, DA_NESTED_DELTAS);
+      cr_assert_eq(ArrowIpcDecoderDecodeArray(&decoder, view, -1, &batches[n_batches],
+                                              NANOARROW_VALIDATION_LEVEL_FULL, &error),
+                   NANOARROW_OK, "%s", error.message);
+      n_batches++;
+    }
+  }
+  cr_assert_eq(n_batches, DA_NESTED_DELTAS + 1);
+  copies = ((struct ArrowIpcDecoderPrivate*)decoder.private_data)->n_delta_copies;
+  cr_log_info("%d outer and inner deltas: %ld copies of a whole dictionary", DA_NESTED_DELTAS,
+              (long)copies);
+  /* Both ids: one copy per doubling each. */
+  cr_assert_leq((double)copies, 4.0 * log2((double)lengths[DA_NESTED_DELTAS]) + 10.0,
+                "%ld copies for %d deltas of each id", (long)copies, DA_NESTED_DELTAS);
+  ArrowIpcDecoderReset(&decoder);
+  for (k = 0; k < n_batches; k++) {
+    DaNestedCheck(schema.children[0]->dictionary, batches[k].children[0]->dictionary,
+                  lengths[k], k);
+    ArrowArrayRelease(&batches[k]);
+  }
+  ArrowFree(batches);
+  ArrowBufferReset(&bytes);
+  ArrowSchemaRelease(&schema);
 }
