@@ -129,10 +129,10 @@ static ArrowErrorCode IpcBatchSharedExportNode(struct ArrowIpcSharedArray* share
                                        int depth) {
   const void** buffers;
   struct IpcBatchNode* node;
-  int64_t n_sizes = 0;
+  int64_t n_sizes = -1;
   int64_t i;
   if (depth > NANOARROW_MAX_NESTING_DEPTH) return EINVAL;
-  if (ArrowArrayIsInternal(src) && src->n_buffers > 3) {
+  if (ArrowArrayIsInternal(src) && src->n_buffers >= 3) {
     /* A binary view grown by deltas (see concat.c): its variadic sizes buffer is
      * rewritten and reallocated as deltas add bytes and buffers, so this array gets
      * its own copy of the sizes as they are now. */
@@ -143,8 +143,9 @@ static ArrowErrorCode IpcBatchSharedExportNode(struct ArrowIpcSharedArray* share
       n_sizes = src->n_buffers - 3;
     }
   }
-  NANOARROW_RETURN_NOT_OK(IpcBatchNodeAllocate(out, src->n_children, src->n_buffers,
-                                               n_sizes * (int64_t)sizeof(int64_t), &buffers));
+  NANOARROW_RETURN_NOT_OK(IpcBatchNodeAllocate(
+      out, src->n_children, src->n_buffers,
+      n_sizes > 0 ? n_sizes * (int64_t)sizeof(int64_t) : 0, &buffers));
   node = (struct IpcBatchNode*)out->private_data;
   node->shared_array = shared;
   ArrowIpcRefAdd(&shared->refcount);
@@ -156,6 +157,8 @@ static ArrowErrorCode IpcBatchSharedExportNode(struct ArrowIpcSharedArray* share
     int64_t* sizes = (int64_t*)(buffers + src->n_buffers);
     memcpy(sizes, src->buffers[src->n_buffers - 1], (size_t)n_sizes * sizeof(int64_t));
     buffers[src->n_buffers - 1] = sizes;
+  } else if (n_sizes == 0) {
+    buffers[src->n_buffers - 1] = kIpcBatchEmptyBuffer;
   }
   for (i = 0; i < src->n_children; i++) {
     ArrowErrorCode result =
