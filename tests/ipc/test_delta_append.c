@@ -30,7 +30,16 @@
     cr_assert_eq(da_rc_, NANOARROW_OK, "%s failed: %d", #expr, da_rc_); \
   } while (0)
 
-enum DaKind { kDaInt32, kDaBool, kDaString, kDaLargeString, kDaStringView, kDaList, kDaStruct };
+enum DaKind {
+  kDaInt32,
+  kDaBool,
+  kDaString,
+  kDaLargeString,
+  kDaStringView,
+  kDaList,
+  kDaStruct,
+  kDaBlob
+};
 
 /* ---- Element i of the values, whichever message carries it ---- */
 
@@ -44,6 +53,7 @@ static void DaSchema(enum DaKind kind, struct ArrowSchema* schema) {
       DA_OK(ArrowSchemaSetType(schema, NANOARROW_TYPE_BOOL));
       break;
     case kDaString:
+    case kDaBlob:
       DA_OK(ArrowSchemaSetType(schema, NANOARROW_TYPE_STRING));
       break;
     case kDaLargeString:
@@ -84,13 +94,19 @@ static int DaIsNull(enum DaKind kind, int64_t i) {
       return i % 6 == 4;
     case kDaList:
       return i % 5 == 2;
+    case kDaBlob:
+      return 0;
     default:
       return i % 6 == 5;
   }
 }
 
 static void DaText(enum DaKind kind, int64_t i, char* text, size_t size) {
-  if (kind == kDaStringView) {
+  if (kind == kDaBlob) {
+    /* 2,000 bytes that compress to a few. */
+    memset(text, 'a', size - 1);
+    snprintf(text + size - 16, 16, "%015d", (int)i);
+  } else if (kind == kDaStringView) {
     if (i % 3 == 0) {
       snprintf(text, size, "v%d", (int)i);
     } else {
@@ -104,7 +120,7 @@ static void DaText(enum DaKind kind, int64_t i, char* text, size_t size) {
 }
 
 static void DaAppend(enum DaKind kind, struct ArrowArray* array, int64_t i) {
-  char text[64];
+  char text[2000];
   int64_t j;
   if (DaIsNull(kind, i)) {
     DA_OK(ArrowArrayAppendNull(array, 1));
@@ -120,7 +136,8 @@ static void DaAppend(enum DaKind kind, struct ArrowArray* array, int64_t i) {
     case kDaString:
     case kDaLargeString:
     case kDaStringView:
-      DaText(kind, i, text, sizeof(text));
+    case kDaBlob:
+      DaText(kind, i, text, kind == kDaBlob ? sizeof(text) : 64);
       DA_OK(ArrowArrayAppendString(array, ArrowCharView(text)));
       break;
     case kDaList:
@@ -139,7 +156,7 @@ static void DaAppend(enum DaKind kind, struct ArrowArray* array, int64_t i) {
       } else {
         DA_OK(ArrowArrayAppendInt(array->children[0], i));
       }
-      DaText(kind, i, text, sizeof(text));
+      DaText(kind, i, text, 64);
       DA_OK(ArrowArrayAppendString(array->children[1], ArrowCharView(text)));
       DA_OK(ArrowArrayFinishElement(array));
       break;
@@ -434,6 +451,11 @@ static void DaRun(enum DaKind kind, enum ArrowIpcCompressionType codec,
                   "%s", error.message);
         cr_assert_leq(held, plan->budget);
         cr_assert_gt(n_batches, 10, "refused too early: %s", error.message);
+        if (kind == kDaBlob) {
+          /* The input read so far is a small fraction of the budget: what it holds
+           * is the decompressed values. */
+          cr_assert_lt(position * 10, plan->budget, "%ld input bytes", (long)position);
+        }
         cr_log_info("%s", error.message);
         break;
       }
@@ -491,6 +513,9 @@ static const struct DaPlan kDaWithReplacement = {700, 40, 0};
 /* About a third of what the 1,200 int32 deltas (about 6,000 values, 24 KB
  * decompressed, a few KB compressed) need. */
 static const struct DaPlan kDaBudget = {0, 0, 8000};
+/* 200 KB: about 100 of the 2 KB values, in a stream whose compressed deltas take
+ * a few dozen bytes each. */
+static const struct DaPlan kDaBlobBudget = {0, 0, 200000};
 
 Test(ipc_delta_append, int32_with_nulls) {
   DaRun(kDaInt32, NANOARROW_IPC_COMPRESSION_TYPE_NONE, &kDaDeltasOnly);
@@ -542,6 +567,11 @@ Test(ipc_delta_append, struct_zstd) {
 
 Test(ipc_delta_append, budget_counts_decompressed_deltas_while_kept) {
   DaRun(kDaInt32, NANOARROW_IPC_COMPRESSION_TYPE_ZSTD, &kDaBudget);
+}
+
+/* Deltas that compress 100 to 1: the budget sees their decompressed bytes. */
+Test(ipc_delta_append, budget_counts_compressible_deltas_while_kept) {
+  DaRun(kDaBlob, NANOARROW_IPC_COMPRESSION_TYPE_ZSTD, &kDaBlobBudget);
 }
 
 Test(ipc_delta_append, budget_counts_list_deltas_while_kept) {
