@@ -24,9 +24,9 @@
 #include "nanoarrow/nanoarrow_ipc.h"
 #include "nanoarrow/nanoarrow_ipc_writer.h"
 
-#define DA_OK(expr)                                                       \
-  do {                                                                    \
-    ArrowErrorCode da_rc_ = (expr);                                       \
+#define DA_OK(expr)                                                     \
+  do {                                                                  \
+    ArrowErrorCode da_rc_ = (expr);                                     \
     cr_assert_eq(da_rc_, NANOARROW_OK, "%s failed: %d", #expr, da_rc_); \
   } while (0)
 
@@ -164,8 +164,9 @@ static void DaAppend(enum DaKind kind, struct ArrowArray* array, int64_t i) {
 }
 
 /* Values [start, end) of kind as a new array, its view and schema. */
-static void DaValues(enum DaKind kind, int64_t start, int64_t end, struct ArrowSchema* schema,
-                     struct ArrowArray* array, struct ArrowArrayView* view) {
+static void DaValues(enum DaKind kind, int64_t start, int64_t end,
+                     struct ArrowSchema* schema, struct ArrowArray* array,
+                     struct ArrowArrayView* view) {
   struct ArrowError error;
   int64_t i;
   ArrowSchemaInit(schema);
@@ -190,7 +191,8 @@ static int DaSameElement(const struct ArrowArrayView* actual,
   switch (expected->storage_type) {
     case NANOARROW_TYPE_INT32:
     case NANOARROW_TYPE_BOOL:
-      return ArrowArrayViewGetIntUnsafe(actual, i) == ArrowArrayViewGetIntUnsafe(expected, i);
+      return ArrowArrayViewGetIntUnsafe(actual, i) ==
+             ArrowArrayViewGetIntUnsafe(expected, i);
     case NANOARROW_TYPE_STRING:
     case NANOARROW_TYPE_LARGE_STRING:
     case NANOARROW_TYPE_STRING_VIEW: {
@@ -220,7 +222,8 @@ static int DaSameElement(const struct ArrowArrayView* actual,
     }
     case NANOARROW_TYPE_STRUCT:
       for (j = 0; j < expected->n_children; j++) {
-        if (!DaSameElement(actual->children[j], expected->children[j], i, depth + 1)) return 0;
+        if (!DaSameElement(actual->children[j], expected->children[j], i, depth + 1))
+          return 0;
       }
       return 1;
     default:
@@ -235,8 +238,9 @@ static void DaCheck(enum DaKind kind, const struct ArrowArray* dictionary,
   struct ArrowArrayView view;
   struct ArrowError error;
   int64_t i;
-  cr_assert_eq(dictionary->length, length, "batch %ld: dictionary of %ld values, expected %ld",
-               (long)k, (long)dictionary->length, (long)length);
+  cr_assert_eq(dictionary->length, length,
+               "batch %ld: dictionary of %ld values, expected %ld", (long)k,
+               (long)dictionary->length, (long)length);
   ArrowSchemaInit(&schema);
   DaSchema(kind, &schema);
   DA_OK(ArrowArrayViewInitFromSchema(&view, &schema, &error));
@@ -245,8 +249,8 @@ static void DaCheck(enum DaKind kind, const struct ArrowArray* dictionary,
   cr_assert_eq(ArrowArrayViewValidate(&view, NANOARROW_VALIDATION_LEVEL_FULL, &error),
                NANOARROW_OK, "batch %ld: %s", (long)k, error.message);
   for (i = 0; i < length; i++) {
-    cr_assert(DaSameElement(&view, reference, i, 0), "batch %ld: value %ld differs", (long)k,
-              (long)i);
+    cr_assert(DaSameElement(&view, reference, i, 0), "batch %ld: value %ld differs",
+              (long)k, (long)i);
   }
   ArrowArrayViewReset(&view);
   ArrowSchemaRelease(&schema);
@@ -297,14 +301,15 @@ static ArrowErrorCode DaBegin(struct DaWriter* writer, enum DaKind kind,
   return NANOARROW_OK;
 }
 
-static void DaDictionary(struct DaWriter* writer, int is_delta, int64_t start, int64_t end) {
+static void DaDictionary(struct DaWriter* writer, int is_delta, int64_t start,
+                         int64_t end) {
   struct ArrowSchema schema;
   struct ArrowArray values;
   struct ArrowArrayView view;
   struct ArrowError error;
   DaValues(writer->kind, start, end, &schema, &values, &view);
-  cr_assert_eq(ArrowIpcEncoderEncodeDictionaryBatch(&writer->encoder, 0, (char)is_delta, &view,
-                                                    &writer->body, &error),
+  cr_assert_eq(ArrowIpcEncoderEncodeDictionaryBatch(&writer->encoder, 0, (char)is_delta,
+                                                    &view, &writer->body, &error),
                NANOARROW_OK, "%s", error.message);
   DaMessage(writer);
   ArrowArrayViewReset(&view);
@@ -325,9 +330,9 @@ static void DaBatch(struct DaWriter* writer, int64_t last) {
   DA_OK(ArrowArrayFinishBuildingDefault(&batch, &error));
   DA_OK(ArrowArrayViewInitFromSchema(&view, &writer->schema, &error));
   DA_OK(ArrowArrayViewSetArray(&view, &batch, &error));
-  cr_assert_eq(
-      ArrowIpcEncoderEncodeSimpleRecordBatch(&writer->encoder, &view, &writer->body, &error),
-      NANOARROW_OK, "%s", error.message);
+  cr_assert_eq(ArrowIpcEncoderEncodeSimpleRecordBatch(&writer->encoder, &view,
+                                                      &writer->body, &error),
+               NANOARROW_OK, "%s", error.message);
   DaMessage(writer);
   ArrowArrayViewReset(&view);
   ArrowArrayRelease(&batch);
@@ -416,7 +421,8 @@ static void DaRun(enum DaKind kind, enum ArrowIpcCompressionType codec,
   /* The reference: built separately, element by element. */
   DaValues(kind, 0, max_length, &reference_schema, &reference, &reference_view);
 
-  batches = (struct ArrowArray*)ArrowMalloc(n_messages * (int64_t)sizeof(struct ArrowArray));
+  batches =
+      (struct ArrowArray*)ArrowMalloc(n_messages * (int64_t)sizeof(struct ArrowArray));
   cr_assert_neq(batches, NULL);
   DA_OK(ArrowIpcDecoderInit(&decoder));
   if (plan->budget > 0) DA_OK(ArrowIpcDecoderSetMaxHeldBytes(&decoder, plan->budget));
@@ -438,17 +444,19 @@ static void DaRun(enum DaKind kind, enum ArrowIpcCompressionType codec,
     } else if (decoder.message_type == NANOARROW_IPC_MESSAGE_TYPE_DICTIONARY_BATCH) {
       int64_t held;
       int replacement = !decoder.dictionary->is_delta && n_batches > 0;
-      if (replacement) DA_OK(ArrowIpcDecoderGetHeldBytes(&decoder, &held_before_replacement, NULL));
+      if (replacement)
+        DA_OK(ArrowIpcDecoderGetHeldBytes(&decoder, &held_before_replacement, NULL));
       error.message[0] = '\0';
-      result = ArrowIpcDecoderDecodeDictionary(&decoder, view, NANOARROW_VALIDATION_LEVEL_FULL,
-                                               NULL, &error);
+      result = ArrowIpcDecoderDecodeDictionary(
+          &decoder, view, NANOARROW_VALIDATION_LEVEL_FULL, NULL, &error);
       DA_OK(ArrowIpcDecoderGetHeldBytes(&decoder, &held, NULL));
       if (plan->budget > 0 && result != NANOARROW_OK) {
         /* Refused by the budget, which counts the decompressed values even while
          * the delta would fit in the spare capacity kept batches share. */
         cr_assert_eq(result, EINVAL, "%s", error.message);
-        cr_assert(strstr(error.message, "dictionary id 0: the reader would hold ") != NULL,
-                  "%s", error.message);
+        cr_assert(
+            strstr(error.message, "dictionary id 0: the reader would hold ") != NULL,
+            "%s", error.message);
         cr_assert_leq(held, plan->budget);
         cr_assert_gt(n_batches, 10, "refused too early: %s", error.message);
         if (kind == kDaBlob) {
@@ -463,8 +471,9 @@ static void DaRun(enum DaKind kind, enum ArrowIpcCompressionType codec,
       if (plan->budget > 0) cr_assert_leq(held, plan->budget);
       if (replacement) {
         /* The grown values are released (the kept batches own them now). */
-        cr_assert_lt(held, held_before_replacement / 8, "held %ld after a replacement, %ld before",
-                     (long)held, (long)held_before_replacement);
+        cr_assert_lt(held, held_before_replacement / 8,
+                     "held %ld after a replacement, %ld before", (long)held,
+                     (long)held_before_replacement);
       }
     } else {
       cr_assert_lt(n_batches, n_messages);
@@ -486,8 +495,8 @@ static void DaRun(enum DaKind kind, enum ArrowIpcCompressionType codec,
   }
   cr_assert_eq(n_batches, n_messages);
   copies = ((struct ArrowIpcDecoderPrivate*)decoder.private_data)->n_delta_copies;
-  cr_log_info("%d deltas: %ld copies of the whole dictionary (up to %ld values)", DA_DELTAS,
-              (long)copies, (long)max_length);
+  cr_log_info("%d deltas: %ld copies of the whole dictionary (up to %ld values)",
+              DA_DELTAS, (long)copies, (long)max_length);
   /* One copy per doubling of the values (from 5 to max_length; after a replacement,
    * as many again), plus a few for buffers that start empty (a bitmap allocated at
    * the first null). */
@@ -583,9 +592,10 @@ Test(ipc_delta_append, budget_counts_list_deltas_while_kept) {
  * struct<f0: dictionary<int32, struct<w: dictionary<int32, string>>>> (IPC has no
  * dictionary whose values are directly dictionary-encoded: a field inside them
  * is): the outer values (value i: {w: index i / 2 into the inner dictionary}, null
- * when i % 7 == 3) and the inner ones ("w<j>") both grow by deltas, written by the IPC writer (which sends
- * the inner delta first). The outer builder takes over the inner values each delta
- * carries instead of copying them, so neither id is copied once per delta. */
+ * when i % 7 == 3) and the inner ones ("w<j>") both grow by deltas, written by the IPC
+ * writer (which sends the inner delta first). The outer builder takes over the inner
+ * values each delta carries instead of copying them, so neither id is copied once per
+ * delta. */
 
 #define DA_NESTED_DELTAS 1000
 
@@ -723,8 +733,8 @@ Test(ipc_delta_append, dictionary_of_dictionaries) {
       DA_OK(ArrowIpcDecoderSetSchema(&decoder, &decoded, &error));
       ArrowSchemaRelease(&decoded);
     } else if (decoder.message_type == NANOARROW_IPC_MESSAGE_TYPE_DICTIONARY_BATCH) {
-      cr_assert_eq(ArrowIpcDecoderDecodeDictionary(&decoder, view,
-                                                   NANOARROW_VALIDATION_LEVEL_FULL, NULL, &error),
+      cr_assert_eq(ArrowIpcDecoderDecodeDictionary(
+                       &decoder, view, NANOARROW_VALIDATION_LEVEL_FULL, NULL, &error),
                    NANOARROW_OK, "%s", error.message);
     } else {
       cr_assert_leq(n_batches, DA_NESTED_DELTAS);
@@ -736,8 +746,8 @@ Test(ipc_delta_append, dictionary_of_dictionaries) {
   }
   cr_assert_eq(n_batches, DA_NESTED_DELTAS + 1);
   copies = ((struct ArrowIpcDecoderPrivate*)decoder.private_data)->n_delta_copies;
-  cr_log_info("%d outer and inner deltas: %ld copies of a whole dictionary", DA_NESTED_DELTAS,
-              (long)copies);
+  cr_log_info("%d outer and inner deltas: %ld copies of a whole dictionary",
+              DA_NESTED_DELTAS, (long)copies);
   /* Both ids: one copy per doubling each. */
   cr_assert_leq((double)copies, 4.0 * log2((double)lengths[DA_NESTED_DELTAS]) + 10.0,
                 "%ld copies for %d deltas of each id", (long)copies, DA_NESTED_DELTAS);
