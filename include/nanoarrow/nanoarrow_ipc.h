@@ -893,7 +893,8 @@ NANOARROW_DLL ArrowErrorCode ArrowIpcPushDecoderNext(struct ArrowIpcPushDecoder*
 // bytes each; when full, add does the oldest itself) and each running thread its
 // codec's working memory for one buffer at a time, as a serial call uses. n_threads
 // above NANOARROW_IPC_MAX_THREADS counts as that many; on platforms without
-// pthreads (_WIN32) everything is serial.
+// pthreads (_WIN32) everything is serial. A wait with timeout_ms >= 0 returns
+// ETIMEDOUT (buffers still queued stay queued) at most about a second late.
 #if defined(NANOARROW_NAMESPACE)
 #define ArrowIpcParallelDecompressor NANOARROW_SYMBOL(ArrowIpcParallelDecompressor)
 #define ArrowIpcParallelCompressor NANOARROW_SYMBOL(ArrowIpcParallelCompressor)

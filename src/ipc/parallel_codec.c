@@ -295,14 +295,12 @@ static ArrowErrorCode IpcParallelWait(struct IpcParallelPool* pool, int64_t time
       pthread_cond_wait(&pool->done_cond, &pool->mutex);
     }
   } else if (pool->n_finished < pool->n_added) {
+    /* time() (ISO C: the bundle is compiled as C99, where clock_gettime may be
+     * hidden) counts whole seconds, so the deadline is a second late rather than
+     * early: a timeout is honoured to within a second. */
     struct timespec deadline;
-    clock_gettime(CLOCK_REALTIME, &deadline);
-    deadline.tv_sec += (time_t)(timeout_ms / 1000);
-    deadline.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
-    if (deadline.tv_nsec >= 1000000000L) {
-      deadline.tv_sec++;
-      deadline.tv_nsec -= 1000000000L;
-    }
+    deadline.tv_sec = time(NULL) + 1 + (time_t)(timeout_ms / 1000);
+    deadline.tv_nsec = (long)(timeout_ms % 1000) * 1000000L;
     while (pool->n_finished < pool->n_added) {
       if (pthread_cond_timedwait(&pool->done_cond, &pool->mutex, &deadline) == ETIMEDOUT &&
           pool->n_finished < pool->n_added) {
