@@ -496,6 +496,44 @@ Test(parallel_codec, decoder_reuses_its_threads_across_batches) {
   ArrowBufferReset(&data);
 }
 
+/* The push decoder's decoder takes threads too; pieces of 4096 bytes. */
+Test(parallel_codec, push_decoder_with_threads) {
+  struct ArrowBuffer data;
+  struct ArrowIpcPushDecoder decoder;
+  struct ArrowError error;
+  struct Outcome expected;
+  struct Outcome actual;
+  struct ArrowArray batch;
+  int64_t pos;
+  Write(NANOARROW_IPC_COMPRESSION_TYPE_ZSTD, 0, 0, 0, 4, &data);
+  ReadStream(&data, 0, &expected);
+  cr_assert_eq(expected.code, NANOARROW_OK, "%s", expected.message);
+  cr_assert_eq(ArrowIpcPushDecoderInit(&decoder, NULL, &error), NANOARROW_OK, "%s",
+               error.message);
+  PC_OK(ArrowIpcDecoderSetNumThreads(&decoder.decoder, 2));
+  actual.n_batches = 0;
+  actual.code = NANOARROW_OK;
+  actual.message[0] = '\0';
+  for (pos = 0; pos < data.size_bytes; pos += 4096) {
+    int64_t n = data.size_bytes - pos < 4096 ? data.size_bytes - pos : 4096;
+    cr_assert_eq(ArrowIpcPushDecoderConsume(&decoder, data.data + pos, n, &error),
+                 NANOARROW_OK, "%s", error.message);
+    while (ArrowIpcPushDecoderNext(&decoder, &batch, &error) == NANOARROW_OK) {
+      ArrowArrayMove(&batch, &actual.batches[actual.n_batches++]);
+    }
+  }
+  PC_OK(ArrowIpcPushDecoderFinish(&decoder, &error));
+  while (ArrowIpcPushDecoderNext(&decoder, &batch, &error) == NANOARROW_OK) {
+    ArrowArrayMove(&batch, &actual.batches[actual.n_batches++]);
+  }
+  PC_OK(ArrowIpcPushDecoderGetSchema(&decoder, &actual.schema, &error));
+  ArrowIpcPushDecoderReset(&decoder);
+  ExpectSame(&actual, &expected, "push decoder, 2 threads");
+  OutcomeReset(&actual);
+  OutcomeReset(&expected);
+  ArrowBufferReset(&data);
+}
+
 /* ---- Setters and threads ---- */
 
 Test(parallel_codec, setters_refuse_what_they_cannot_set) {
