@@ -65,6 +65,11 @@ ArrowErrorCode CliOpenBuffer(struct ArrowBuffer* data, enum CliFormat format,
                              struct ArrowArrayStream* out, enum CliFormat* detected_out,
                              struct ArrowError* error);
 
+/* Threads that decompress (readers) and compress (writers) the bodies of the IPC
+ * inputs and outputs opened from now on (1, the default: none; see
+ * ArrowIpcDecoderSetNumThreads). */
+void CliSetNumThreads(int n_threads);
+
 /* Called after each batch written (may be NULL). */
 typedef void (*CliProgressFunction)(void* private_data, int64_t n_batches, int64_t n_rows);
 

@@ -99,6 +99,11 @@ static ArrowErrorCode CliCheckSchema(struct ArrowArrayStream* stream,
   return NANOARROW_OK;
 }
 
+/* CliSetNumThreads. */
+static int cli_n_threads = 1;
+
+void CliSetNumThreads(int n_threads) { cli_n_threads = n_threads; }
+
 /* The top-level columns to read, by name (n == 0: all). */
 struct CliColumns {
   const char** names;
@@ -111,8 +116,8 @@ static ArrowErrorCode CliFileReaderStream(struct ArrowIpcFileReader* reader,
                                           const struct CliColumns* columns,
                                           struct ArrowArrayStream* out,
                                           struct ArrowError* error) {
-  ArrowErrorCode rc = NANOARROW_OK;
-  if (columns->n > 0) {
+  ArrowErrorCode rc = ArrowIpcFileReaderSetNumThreads(reader, cli_n_threads);
+  if (rc == NANOARROW_OK && columns->n > 0) {
     rc = ArrowIpcFileReaderSetProjectionByName(reader, columns->names, columns->n, error);
   }
   if (rc == NANOARROW_OK) {
@@ -179,13 +184,14 @@ static ArrowErrorCode CliOpenBufferColumns(struct ArrowBuffer* data, enum CliFor
         ArrowErrorSet(error, "cannot create an IPC stream reader (%s)", strerror(rc));
         return rc;
       }
-      if (columns->n > 0) {
+      rc = ArrowIpcArrayStreamReaderSetNumThreads(out, cli_n_threads, error);
+      if (rc == NANOARROW_OK && columns->n > 0) {
         rc = ArrowIpcArrayStreamReaderSetProjectionByName(out, columns->names, columns->n,
                                                            error);
-        if (rc != NANOARROW_OK) {
-          ArrowArrayStreamRelease(out);
-          return rc;
-        }
+      }
+      if (rc != NANOARROW_OK) {
+        ArrowArrayStreamRelease(out);
+        return rc;
       }
       return CliCheckSchema(out, error);
     }
@@ -347,7 +353,10 @@ static ArrowErrorCode CliWriteIpc(struct ArrowArrayStream* in, int is_file,
 
   ArrowArrayViewInitFromType(&view, NANOARROW_TYPE_UNINITIALIZED);
   if (compression != NANOARROW_IPC_COMPRESSION_TYPE_NONE) {
-    rc = ArrowIpcWriterSetCompression(&writer, compression, compression_level, error);
+    rc = ArrowIpcWriterSetNumThreads(&writer, cli_n_threads, error);
+    if (rc == NANOARROW_OK) {
+      rc = ArrowIpcWriterSetCompression(&writer, compression, compression_level, error);
+    }
     /* Compressed bodies 64-byte aligned, as Arrow C++ and arrow-rs write them: a
      * buffer stored raw (-1 prefix) then starts where readers that use it in place
      * need it (polars panics on a decimal128 buffer that is not 16-aligned). */

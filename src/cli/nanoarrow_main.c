@@ -33,11 +33,13 @@ static const char* kUsage =
     "                              bytes per column, compression, dictionaries\n"
     "  schema FILE                 print the schema, one field per line\n"
     "  cat FILE [--format table|jsonl|csv|json] [--limit N | --all] [--offset N]\n"
-    "           [--columns a,b]    print the data (a 20-row table preview on a\n"
+    "           [--columns a,b] [--threads N]\n"
+    "                              print the data (a 20-row table preview on a\n"
     "                              terminal, else every row as JSON lines)\n"
-    "  validate FILE [--strict]    validate every batch fully (exit 1 when invalid)\n"
+    "  validate FILE [--strict] [--threads N]\n"
+    "                              validate every batch fully (exit 1 when invalid)\n"
     "  convert IN OUT [--to stream|file|json] [--compression lz4|zstd [--level N]]\n"
-    "          [--from csv|jsonl] [--schema 'a:int64,b:utf8']\n"
+    "          [--from csv|jsonl] [--schema 'a:int64,b:utf8'] [--threads N]\n"
     "                              convert between IPC stream, IPC file and JSON,\n"
     "                              or from CSV / JSON Lines into Arrow\n"
     "  integration --arrow=PATH --json=PATH --mode=ARROW_TO_JSON|JSON_TO_ARROW|VALIDATE\n"
@@ -79,7 +81,7 @@ static const char* kSchemaUsage =
     "(dictionary(int8)<string>); an extension type is shown as name{storage}.\n";
 static const char* kCatUsage =
     "usage: nanoarrow cat FILE [--format table|jsonl|csv|json] [--limit N | --all]\n"
-    "                         [--offset N] [--columns a,b]\n"
+    "                         [--offset N] [--columns a,b] [--threads N]\n"
     "Prints the rows: an aligned table (default on a terminal), JSON lines (default\n"
     "otherwise), CSV or an Arrow integration JSON document. Rows are written as they\n"
     "are read, in bounded memory whatever their number.\n"
@@ -92,6 +94,8 @@ static const char* kCatUsage =
     "              projects them (the others are never decoded, nor read from\n"
     "              an IPC file; integration JSON is read whole)\n"
     "  --limit N   print at most N rows\n"
+    "  --threads N decompress the buffers of a compressed batch with N threads\n"
+    "              (default 1)\n"
     "  --all       on a terminal, print every row (by default a terminal gets the\n"
     "              first 20 rows of a table, JSON lines or CSV and a footer\n"
     "              '... 999,980 more rows; --limit N or --all'; a pipe or a file\n"
@@ -101,19 +105,21 @@ static const char* kCatUsage =
     "wider cell is cut to its column's width, its last character replaced by an\n"
     "ellipsis (U+2026).\n";
 static const char* kValidateUsage =
-    "usage: nanoarrow validate FILE [--strict] [--columns a,b]\n"
+    "usage: nanoarrow validate FILE [--strict] [--columns a,b] [--threads N]\n"
     "Reads and fully validates every batch. Exit 0 when valid; otherwise exit 1 with\n"
     "one line saying what is wrong and where. An IPC stream that ends without its\n"
     "end-of-stream marker is read (the marker is optional) with a warning on stderr:\n"
     "'no end-of-stream marker after N batches (the stream may be truncated)'.\n"
     "  --strict    fail (exit 1) on that instead of warning\n"
     "  --columns a,b  validate these top-level columns only: the reader projects\n"
-    "              them, so the others are located but never decoded or checked\n";
+    "              them, so the others are located but never decoded or checked\n"
+    "  --threads N decompress the buffers of a compressed batch with N threads\n"
+    "              (default 1)\n";
 static const char* kConvertUsage =
     "usage: nanoarrow convert IN OUT [--to stream|file|json]\n"
     "                         [--compression lz4|zstd [--level N]]\n"
     "                         [--from csv|jsonl] [--schema NAME:TYPE,...]\n"
-    "                         [--columns a,b]\n"
+    "                         [--columns a,b] [--threads N]\n"
     "Converts between IPC stream, IPC file and integration JSON, or from CSV or\n"
     "JSON Lines (IN ending in .csv, .jsonl or .ndjson, or --from) into Arrow.\n"
     "CSV: RFC 4180 with a header line naming the columns; an unquoted empty field\n"
@@ -138,7 +144,9 @@ static const char* kConvertUsage =
     "the codec's level N with --level (zstd: up to 22, negative for faster; lz4:\n"
     "up to 12, negative for faster; 0, the default, is the codec's own default);\n"
     "compressed bodies have their buffers aligned to 64 bytes, as Arrow C++ and\n"
-    "arrow-rs write them.\n"
+    "arrow-rs write them. --threads N decompresses the buffers of each compressed\n"
+    "input batch, and compresses those of each output batch, with N threads\n"
+    "(default 1; the output is the same bytes whatever N).\n"
     "OUT is written whole or not at all: the output goes to a temporary file beside\n"
     "OUT, renamed over it once complete and removed on failure ('-': standard\n"
     "output, written once the conversion has succeeded).\n";
@@ -484,6 +492,24 @@ static void FormatCount(int64_t n, char* out, size_t size) {
   out[j] = '\0';
 }
 
+/* --threads N (1 to NANOARROW_IPC_MAX_THREADS) for the readers and writers the
+ * command opens; -1 when it is given, else a usage error's status. */
+static int SetThreads(const char* command, const char* usage, const char* text) {
+  char* end;
+  long n;
+  if (text == NULL) return -1;
+  errno = 0;
+  n = strtol(text, &end, 10);
+  if (end == text || *end != '\0' || errno != 0 || n < 1 || n > NANOARROW_IPC_MAX_THREADS) {
+    char message[96];
+    snprintf(message, sizeof(message), "--threads must be an integer from 1 to %d",
+             NANOARROW_IPC_MAX_THREADS);
+    return UsageError(command, usage, message);
+  }
+  CliSetNumThreads((int)n);
+  return -1;
+}
+
 static int CommandCat(int argc, char** argv) {
   const char* positional[1];
   int n_positional;
@@ -491,12 +517,14 @@ static int CommandCat(int argc, char** argv) {
   const char* limit_text = NULL;
   const char* offset_text = NULL;
   const char* columns = NULL;
+  const char* threads_text = NULL;
   int all = 0;
   const struct Option options[] = {{"--format", 1, &format, NULL},
                                    {"--limit", 1, &limit_text, NULL},
                                    {"--all", 0, NULL, &all},
                                    {"--offset", 1, &offset_text, NULL},
                                    {"--columns", 1, &columns, NULL},
+                                   {"--threads", 1, &threads_text, NULL},
                                    {NULL, 0, NULL, NULL}};
   int64_t offset = 0;
   int is_csv;
@@ -522,6 +550,8 @@ static int CommandCat(int argc, char** argv) {
   status = ParseArgs("cat", kCatUsage, argc, argv, options, positional, 1, &n_positional);
   if (status >= 0) return status;
   if (n_positional != 1) return UsageError("cat", kCatUsage, "expected one FILE");
+  status = SetThreads("cat", kCatUsage, threads_text);
+  if (status >= 0) return status;
   if (format == NULL) format = terminal ? "table" : "jsonl";
   if (strcmp(format, "table") != 0 && strcmp(format, "jsonl") != 0 &&
       strcmp(format, "json") != 0 && strcmp(format, "csv") != 0) {
@@ -649,8 +679,10 @@ static int CommandValidate(int argc, char** argv) {
   int n_paths;
   int strict = 0;
   const char* columns = NULL;
+  const char* threads_text = NULL;
   const struct Option options[] = {{"--strict", 0, NULL, &strict},
                                    {"--columns", 1, &columns, NULL},
+                                   {"--threads", 1, &threads_text, NULL},
                                    {NULL, 0, NULL, NULL}};
   struct ArrowBuffer data;
   struct ArrowArrayStream stream;
@@ -666,6 +698,8 @@ static int CommandValidate(int argc, char** argv) {
   status = ParseArgs("validate", kValidateUsage, argc, argv, options, &path, 1, &n_paths);
   if (status >= 0) return status;
   if (n_paths != 1) return UsageError("validate", kValidateUsage, "expected one FILE");
+  status = SetThreads("validate", kValidateUsage, threads_text);
+  if (status >= 0) return status;
   if (columns != NULL && columns[0] == '\0') {
     return UsageError("validate", kValidateUsage, "--columns needs at least one column name");
   }
@@ -718,6 +752,7 @@ static int CommandConvert(int argc, char** argv) {
   const char* to_text = NULL;
   const char* compression_text = NULL;
   const char* level_text = NULL;
+  const char* threads_text = NULL;
   const char* from_text = NULL;
   const char* schema_text = NULL;
   const char* columns = NULL;
@@ -727,6 +762,7 @@ static int CommandConvert(int argc, char** argv) {
                                    {"--from", 1, &from_text, NULL},
                                    {"--schema", 1, &schema_text, NULL},
                                    {"--columns", 1, &columns, NULL},
+                                   {"--threads", 1, &threads_text, NULL},
                                    {NULL, 0, NULL, NULL}};
   enum CliTextFormat from = (enum CliTextFormat)0;
   struct ArrowSchema text_schema;
@@ -743,6 +779,8 @@ static int CommandConvert(int argc, char** argv) {
   status = ParseArgs("convert", kConvertUsage, argc, argv, options, paths, 2, &n_paths);
   if (status >= 0) return status;
   if (n_paths != 2) return UsageError("convert", kConvertUsage, "expected IN and OUT");
+  status = SetThreads("convert", kConvertUsage, threads_text);
+  if (status >= 0) return status;
   if (to_text != NULL) {
     to = CliFormatFromName(to_text);
     if (to == CLI_FORMAT_UNKNOWN) {

@@ -306,6 +306,26 @@ static const char* IpcBatchCodecName(enum ArrowIpcCompressionType codec) {
   return codec == NANOARROW_IPC_COMPRESSION_TYPE_ZSTD ? "ZSTD" : "LZ4_FRAME";
 }
 
+/* Waits for the buffers queued with the decompressor (if any). A decompressor
+ * that works in the background reports a failing buffer only here: that buffer
+ * came before whatever made result fail (nothing is queued after a failure), so
+ * its error is the one the serial path would have stopped at and wins. */
+static ArrowErrorCode IpcBatchFinishDecompression(struct ArrowIpcDecoderPrivate* private_data,
+                                                  int64_t* n_decompressing,
+                                                  ArrowErrorCode result,
+                                                  struct ArrowError* error) {
+  struct ArrowError wait_error;
+  ArrowErrorCode wait_result;
+  if (*n_decompressing == 0) return result;
+  *n_decompressing = 0;
+  wait_error.message[0] = '\0';
+  wait_result =
+      private_data->decompressor.decompress_wait(&private_data->decompressor, -1, &wait_error);
+  if (wait_result == NANOARROW_OK) return result;
+  if (error != NULL) ArrowIpcPrivateLabelError(error, -1, -1, wait_error.message);
+  return wait_result;
+}
+
 /* Buffer buffer_i of the message (for field k) as a checked, native, aligned view. */
 static ArrowErrorCode IpcBatchResolveBuffer(struct IpcBatchContext* ctx, int64_t k, int swap_kind,
                                     int64_t alignment, struct ArrowBufferView* out) {
@@ -314,6 +334,7 @@ static ArrowErrorCode IpcBatchResolveBuffer(struct IpcBatchContext* ctx, int64_t
   int64_t length;
   const uint8_t* data;
   int owned = 0;
+  ArrowErrorCode result;
   int64_t i = ctx->buffer_i++;
 
   if (i >= ctx->header->buffers.n) {
@@ -393,18 +414,27 @@ static ArrowErrorCode IpcBatchResolveBuffer(struct IpcBatchContext* ctx, int64_t
       }
       src.data.data = data;
       src.size_bytes = length;
-      NANOARROW_RETURN_NOT_OK(ctx->private_data->decompressor.decompress_add(
+      /* A parallel decompressor reports a failure in decompress_wait, naming the
+       * buffer as done here for a failure in decompress_add. */
+      ArrowIpcPrivateDecompressorSetLabel(&ctx->private_data->decompressor, k, i);
+      result = ctx->private_data->decompressor.decompress_add(
           &ctx->private_data->decompressor, ctx->decoder->codec, src, dst,
-          decompressed_size, ctx->error));
+          decompressed_size, ctx->error);
+      if (result != NANOARROW_OK) {
+        if (ctx->error != NULL) {
+          ArrowIpcPrivateLabelError(ctx->error, k, i, ctx->error->message);
+        }
+        return result;
+      }
       ctx->n_decompressing++;
       data = dst;
       length = decompressed_size;
       owned = 1;
       if (ctx->swap_endian && swap_kind != IPC_BATCH_SWAP_NONE) {
         /* Swapping needs the bytes now. */
-        NANOARROW_RETURN_NOT_OK(ctx->private_data->decompressor.decompress_wait(
-            &ctx->private_data->decompressor, -1, ctx->error));
-        ctx->n_decompressing = 0;
+        NANOARROW_RETURN_NOT_OK(
+            IpcBatchFinishDecompression(ctx->private_data, &ctx->n_decompressing,
+                                        NANOARROW_OK, ctx->error));
       }
     }
   }
@@ -1079,11 +1109,8 @@ static ArrowErrorCode IpcBatchDecodeDirect(struct IpcBatchContext* ctx,
   for (i = 0; i < ctx->tree->n_columns && result == NANOARROW_OK; i++) {
     result = IpcBatchDirectField(ctx, &k, i, out->children[i]);
   }
-  if (ctx->n_decompressing > 0) {
-    ArrowErrorCode wait_result = ctx->private_data->decompressor.decompress_wait(
-        &ctx->private_data->decompressor, -1, result == NANOARROW_OK ? ctx->error : NULL);
-    if (result == NANOARROW_OK) result = wait_result;
-  }
+  result = IpcBatchFinishDecompression(ctx->private_data, &ctx->n_decompressing, result,
+                                       ctx->error);
   if (result != NANOARROW_OK || (ctx->quick && !ctx->quick_ok)) {
     /* Nothing outside refers to the nodes yet. */
     *fallback_out = result == NANOARROW_OK;
@@ -1220,11 +1247,8 @@ ArrowErrorCode ArrowIpcPrivateDecodeBatch(struct ArrowIpcDecoder* decoder,
     }
     result = IpcBatchDecodeField(&ctx, k, column);
   }
-  if (ctx.n_decompressing > 0) {
-    ArrowErrorCode wait_result = ctx.private_data->decompressor.decompress_wait(
-        &ctx.private_data->decompressor, -1, result == NANOARROW_OK ? error : NULL);
-    if (result == NANOARROW_OK) result = wait_result;
-  }
+  result =
+      IpcBatchFinishDecompression(ctx.private_data, &ctx.n_decompressing, result, error);
 
   if (result == NANOARROW_OK && validation_level != NANOARROW_VALIDATION_LEVEL_NONE) {
     if (ctx.quick && ctx.quick_ok) {

@@ -150,6 +150,11 @@ struct ArrowIpcEncoderPrivate {
   enum ArrowIpcCompressionType codec;
   /* release == NULL: no compression. */
   struct ArrowIpcCompressor compressor;
+  /* ArrowIpcEncoderSetNumThreads, and the codec and level of a compressor made by
+   * ArrowIpcEncoderSetCompression (own_compressor), which it remakes. */
+  int n_threads;
+  int own_compressor;
+  int compression_level;
   /* struct ArrowIpcCompressSlot* of every slot allocated so far. */
   struct ArrowBuffer slots;
   /* struct ArrowIpcPendingBuffer of the message being encoded. */
@@ -256,6 +261,7 @@ ArrowErrorCode ArrowIpcEncoderSetCompressor(struct ArrowIpcEncoder* encoder,
   ArrowIpcEncoderReleaseCompressor(private_data);
   memcpy(&private_data->compressor, compressor, sizeof(*compressor));
   compressor->release = NULL;
+  private_data->own_compressor = 0;
   return NANOARROW_OK;
 }
 
@@ -299,12 +305,37 @@ ArrowErrorCode ArrowIpcEncoderSetCompression(struct ArrowIpcEncoder* encoder,
     return EINVAL;
   }
 
-  result = ArrowIpcSerialCompressor(&compressor, compression_type, compression_level);
+  result = ArrowIpcParallelCompressor(&compressor, compression_type, compression_level,
+                                      private_data->n_threads);
   if (result != NANOARROW_OK) {
     ArrowErrorSet(error, "Out of memory creating a compressor");
     return result;
   }
-  return ArrowIpcEncoderSetCompressor(encoder, &compressor);
+  NANOARROW_RETURN_NOT_OK(ArrowIpcEncoderSetCompressor(encoder, &compressor));
+  private_data->own_compressor = 1;
+  private_data->compression_level = compression_level;
+  return NANOARROW_OK;
+}
+
+NANOARROW_COLD
+ArrowErrorCode ArrowIpcEncoderSetNumThreads(struct ArrowIpcEncoder* encoder,
+                                            int n_threads, struct ArrowError* error) {
+  struct ArrowIpcEncoderPrivate* private_data =
+      (struct ArrowIpcEncoderPrivate*)encoder->private_data;
+  if (private_data == NULL) {
+    ArrowErrorSet(error, "encoder is not initialized");
+    return EINVAL;
+  }
+  if (private_data->compress_outstanding) {
+    ArrowErrorSet(error, "cannot change the number of threads while a body is encoded");
+    return EINVAL;
+  }
+  private_data->n_threads = n_threads;
+  if (private_data->own_compressor && private_data->compressor.release != NULL) {
+    return ArrowIpcEncoderSetCompression(encoder, private_data->compressor.compression_type,
+                                         private_data->compression_level, error);
+  }
+  return NANOARROW_OK;
 }
 
 NANOARROW_COLD

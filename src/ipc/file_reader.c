@@ -535,6 +535,13 @@ ArrowErrorCode ArrowIpcFileReaderSetMaxDecompressedBytes(struct ArrowIpcFileRead
   return ArrowIpcDecoderSetMaxDecompressedBytes(&private_data->decoder, max_bytes);
 }
 
+ArrowErrorCode ArrowIpcFileReaderSetNumThreads(struct ArrowIpcFileReader* reader,
+                                               int n_threads) {
+  struct IpcFileReaderPrivate* private_data = (struct IpcFileReaderPrivate*)reader->private_data;
+  if (private_data == NULL) return EINVAL;
+  return ArrowIpcDecoderSetNumThreads(&private_data->decoder, n_threads);
+}
+
 ArrowErrorCode ArrowIpcFileReaderSetMaxHeldBytes(struct ArrowIpcFileReader* reader,
                                                  int64_t max_bytes) {
   struct IpcFileReaderPrivate* private_data = (struct IpcFileReaderPrivate*)reader->private_data;

@@ -496,4 +496,29 @@ struct ArrowBuffer* ArrowIpcPrivateInputStreamBuffer(struct ArrowIpcInputStream*
  * where reading ahead of what is needed cannot wait for data that is not there. */
 int ArrowIpcPrivateInputStreamIsSeekableFile(struct ArrowIpcInputStream* stream);
 
+/* ---- Parallel (de)compression (parallel_codec.c) ---- */
+#if defined(NANOARROW_NAMESPACE)
+#define ArrowIpcPrivateLabelError NANOARROW_SYMBOL(ArrowIpcPrivateLabelError)
+#define ArrowIpcPrivateDecompressorSetLabel \
+  NANOARROW_SYMBOL(ArrowIpcPrivateDecompressorSetLabel)
+#define ArrowIpcPrivateSetParallelMinBytes \
+  NANOARROW_SYMBOL(ArrowIpcPrivateSetParallelMinBytes)
+#endif
+
+/* Sets error to message (which may be error's own) prefixed with "field F: buffer
+ * B: " (nothing when field < 0): how a buffer that failed to decompress is named,
+ * whichever decompressor reports it. */
+void ArrowIpcPrivateLabelError(struct ArrowError* error, int64_t field, int64_t buffer,
+                               const char* message);
+
+/* Names the buffer of the next decompress_add of decompressor when it is a
+ * parallel one, whose decompress_wait reports it (nothing otherwise). */
+void ArrowIpcPrivateDecompressorSetLabel(struct ArrowIpcDecompressor* decompressor,
+                                         int64_t field, int64_t buffer);
+
+/* For tests: buffers of at least min_bytes (-1: NANOARROW_IPC_PARALLEL_MIN_BYTES)
+ * are queued to the threads of the parallel (de)compressors made from now on.
+ * Not thread-safe: set it before making any. */
+void ArrowIpcPrivateSetParallelMinBytes(int64_t min_bytes);
+
 #endif /* NANOARROW_IPC_PRIVATE_H_INCLUDED */

@@ -62,6 +62,8 @@ struct IpcStreamReaderPrivate {
   int64_t n_projection;
   int projection_by_name;
   struct ArrowBuffer projection;
+  /* ArrowIpcArrayStreamReaderSetNumThreads (passed on to the file reader). */
+  int n_threads;
   struct ArrowError error;
 };
 
@@ -133,6 +135,10 @@ static ArrowErrorCode IpcStreamStartFileMode(struct IpcStreamReaderPrivate* priv
     if (result == NANOARROW_OK) {
       result = ArrowIpcFileReaderSetMaxHeldBytes(&private_data->file_reader,
                                                  decoder_private->max_held_bytes);
+    }
+    if (result == NANOARROW_OK && private_data->n_threads > 1) {
+      result = ArrowIpcFileReaderSetNumThreads(&private_data->file_reader,
+                                               private_data->n_threads);
     }
     if (result != NANOARROW_OK) ArrowIpcFileReaderReset(&private_data->file_reader);
   }
@@ -857,4 +863,21 @@ ArrowErrorCode ArrowIpcArrayStreamReaderSetProjectionByName(
   private_data->n_projection = n;
   private_data->projection_by_name = 1;
   return NANOARROW_OK;
+}
+
+ArrowErrorCode ArrowIpcArrayStreamReaderSetNumThreads(struct ArrowArrayStream* stream,
+                                                      int n_threads,
+                                                      struct ArrowError* error) {
+  struct IpcStreamReaderPrivate* private_data;
+  if (stream == NULL || stream->release != &IpcStreamReaderRelease) {
+    ArrowErrorSet(error, "not a stream made by ArrowIpcArrayStreamReaderInit");
+    return EINVAL;
+  }
+  private_data = (struct IpcStreamReaderPrivate*)stream->private_data;
+  private_data->n_threads = n_threads;
+  if (private_data->is_file) {
+    NANOARROW_RETURN_NOT_OK(
+        ArrowIpcFileReaderSetNumThreads(&private_data->file_reader, n_threads));
+  }
+  return ArrowIpcDecoderSetNumThreads(&private_data->decoder, n_threads);
 }

@@ -149,6 +149,14 @@ ArrowErrorCode ArrowIpcWriterSetCompression(struct ArrowIpcWriter* writer,
 }
 
 NANOARROW_COLD
+ArrowErrorCode ArrowIpcWriterSetNumThreads(struct ArrowIpcWriter* writer, int n_threads,
+                                           struct ArrowError* error) {
+  struct ArrowIpcWriterPrivate* private_data =
+      (struct ArrowIpcWriterPrivate*)writer->private_data;
+  return ArrowIpcEncoderSetNumThreads(&private_data->encoder, n_threads, error);
+}
+
+NANOARROW_COLD
 ArrowErrorCode ArrowIpcWriterSetAlignment(struct ArrowIpcWriter* writer,
                                           int64_t alignment, struct ArrowError* error) {
   struct ArrowIpcWriterPrivate* private_data =
