@@ -484,6 +484,16 @@ static void FormatCount(int64_t n, char* out, size_t size) {
   out[j] = '\0';
 }
 
+/* Before cat waits for more input (from a pipe): the rows formatted so far go out,
+ * so that each batch shows as soon as it has arrived. */
+static int CatFlushWhileWaiting(void* private_data) {
+  struct CliSink* sink = (struct CliSink*)private_data;
+  if (CliSinkFlush(sink) != NANOARROW_OK) return sink->write_errno;
+  errno = 0;
+  if (fflush(stdout) != 0) sink->write_errno = errno != 0 ? errno : EIO;
+  return sink->write_errno;
+}
+
 static int CommandCat(int argc, char** argv) {
   const char* positional[1];
   int n_positional;
@@ -573,6 +583,7 @@ static int CommandCat(int argc, char** argv) {
     return status;
   }
   CliSinkInit(&sink, stdout, 0);
+  CliSetInputWait(&CatFlushWhileWaiting, &sink);
   ArrowArrayViewInitFromType(&view, NANOARROW_TYPE_UNINITIALIZED);
   rc = ArrowArrayViewInitFromSchema(&view, &schema, &error);
   if (rc == NANOARROW_OK && is_table) {
@@ -634,6 +645,7 @@ static int CommandCat(int argc, char** argv) {
   } else {
     status = EXIT_SUCCESS;
   }
+  CliSetInputWait(NULL, NULL);
   if (table_initialized) CliTableReset(&table);
   CliSinkReset(&sink);
   ArrowArrayViewReset(&view);
@@ -652,7 +664,6 @@ static int CommandValidate(int argc, char** argv) {
   const struct Option options[] = {{"--strict", 0, NULL, &strict},
                                    {"--columns", 1, &columns, NULL},
                                    {NULL, 0, NULL, NULL}};
-  struct ArrowBuffer data;
   struct ArrowArrayStream stream;
   struct ArrowError error;
   int64_t n_batches;
@@ -670,14 +681,12 @@ static int CommandValidate(int argc, char** argv) {
     return UsageError("validate", kValidateUsage, "--columns needs at least one column name");
   }
   error.message[0] = '\0';
-  if (ArrowTestingReadFile(path, CLI_MAX_INPUT_BYTES, &data, &error) != NANOARROW_OK) {
-    return Fail("validate", error.message);
-  }
-  if (CliDetectFormat(&data) == CLI_FORMAT_STREAM) CliStreamHasEndMarker(&data, &has_marker);
-  if (CliOpenSelect(path, &data, columns, &stream, &detected, &error) != NANOARROW_OK) {
+  if (CliOpenSelect(path, NULL, columns, &stream, &detected, &error) != NANOARROW_OK) {
     return Fail("validate", error.message);
   }
   rc = CliValidateStream(&stream, &n_batches, &n_rows, &error);
+  /* An IPC stream (from a file or a pipe) knows at its end whether its marker came. */
+  has_marker = CliStreamEndMarker(&stream) != 0;
   ArrowArrayStreamRelease(&stream);
   if (rc != NANOARROW_OK) return Fail("validate", error.message);
   if (!has_marker) {
