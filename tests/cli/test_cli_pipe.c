@@ -503,3 +503,15 @@ Test(cli_pipe, text_input_through_a_pipe_still_converts) {
   cr_assert_eq(Run("printf '' | '%s' cat -", NANOARROW_CLI_PATH), 1);
   ExpectStderrLine("empty input");
 }
+
+Test(cli_pipe, help_says_pipes_are_read_as_they_arrive) {
+  char* out;
+  cr_assert_eq(Run("'%s' --help", NANOARROW_CLI_PATH), 0);
+  out = Slurp("out");
+  cr_assert(strstr(out, "is read as it arrives") != NULL, "%s", out);
+  free(out);
+  cr_assert_eq(Run("'%s' cat --help", NANOARROW_CLI_PATH), 0);
+  out = Slurp("out");
+  cr_assert(strstr(out, "is read as it arrives") != NULL, "%s", out);
+  free(out);
+}
