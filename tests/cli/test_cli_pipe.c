@@ -378,12 +378,12 @@ Test(cli_pipe, truncated_streams_fail_as_from_the_file) {
 }
 
 Test(cli_pipe, hostile_bytes_through_a_pipe_fail_clearly) {
-  /* printf formats: a continuation marker then garbage, a metadata length of 2 GiB
-   * that never comes, a negative length, random bytes after a valid schema, and
-   * a legacy-looking length prefix with nothing behind it. */
+  /* printf formats: a continuation marker then 16 bytes of garbage metadata, a
+   * metadata length of 2 GiB that never comes, a negative length, a marker alone,
+   * and a legacy-looking length prefix with too little behind it. */
   const char* inputs[] = {
-      "\\377\\377\\377\\377\\020\\000\\000\\000\\001\\002\\003\\004\\005\\006\\007\\010"
-      "\\011\\012\\013\\014\\015\\016\\017\\020",
+      ("\\377\\377\\377\\377\\020\\000\\000\\000\\001\\002\\003\\004\\005\\006\\007\\010"
+       "\\011\\012\\013\\014\\015\\016\\017\\020"),
       "\\377\\377\\377\\377\\377\\377\\377\\177abc",
       "\\377\\377\\377\\377\\000\\000\\000\\200",
       "\\377\\377\\377\\377",
