@@ -397,6 +397,10 @@ static ArrowErrorCode CliPushStreamInit(int fd, int own_fd, const char* path,
     ArrowFree(p);
     return rc;
   }
+  /* One batch decoded at a time, as the stream reader does: a large buffer of
+   * compressed batches is not decompressed 8 batches ahead of the printing (OK for
+   * an initialized decoder). */
+  (void)ArrowIpcPushDecoderSetMaxBatchesAhead(&p->decoder, 1);
   out->private_data = p;
   out->get_schema = &CliPushGetSchema;
   out->get_next = &CliPushGetNext;
