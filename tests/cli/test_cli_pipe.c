@@ -515,3 +515,105 @@ Test(cli_pipe, help_says_pipes_are_read_as_they_arrive) {
   cr_assert(strstr(out, "is read as it arrives") != NULL, "%s", out);
   free(out);
 }
+
+/* Appends the encoder's last message and body to out. */
+static void AppendMessage(struct ArrowIpcEncoder* encoder, struct ArrowBuffer* body,
+                          struct ArrowBuffer* out) {
+  cr_assert_eq(ArrowIpcEncoderFinalizeBuffer(encoder, 1, out), NANOARROW_OK);
+  cr_assert_eq(ArrowBufferAppend(out, body->data, body->size_bytes), NANOARROW_OK);
+  body->size_bytes = 0;
+}
+
+/* x: dictionary<int32, int8>, its dictionary then n_deltas ZSTD deltas of 1 MiB of
+ * zeros each (a few hundred bytes apiece), then a batch. 0 without ZSTD. */
+static int WriteGrowingDictionary(const char* name, int n_deltas) {
+  struct ArrowIpcEncoder encoder;
+  struct ArrowSchema schema;
+  struct ArrowBuffer bytes;
+  struct ArrowBuffer body;
+  struct ArrowError error;
+  struct ArrowArray array;
+  struct ArrowArrayView view;
+  static const int32_t end_of_stream[2] = {-1, 0};
+  char path[512];
+  FILE* file;
+  int i;
+  cr_assert_eq(ArrowIpcEncoderInit(&encoder), NANOARROW_OK);
+  if (ArrowIpcEncoderSetCompression(&encoder, NANOARROW_IPC_COMPRESSION_TYPE_ZSTD,
+                                    NANOARROW_IPC_COMPRESSION_LEVEL_DEFAULT,
+                                    &error) != NANOARROW_OK) {
+    ArrowIpcEncoderReset(&encoder);
+    return 0;
+  }
+  ArrowBufferInit(&bytes);
+  ArrowBufferInit(&body);
+  ArrowSchemaInit(&schema);
+  cr_assert_eq(ArrowSchemaSetTypeStruct(&schema, 1), NANOARROW_OK);
+  SetField(&schema, 0, "x", NANOARROW_TYPE_INT32);
+  cr_assert_eq(ArrowSchemaAllocateDictionary(schema.children[0]), NANOARROW_OK);
+  ArrowSchemaInit(schema.children[0]->dictionary);
+  cr_assert_eq(ArrowSchemaSetType(schema.children[0]->dictionary, NANOARROW_TYPE_INT8),
+               NANOARROW_OK);
+  cr_assert_eq(ArrowIpcEncoderEncodeSchema(&encoder, &schema, &error), NANOARROW_OK, "%s",
+               error.message);
+  cr_assert_eq(ArrowIpcEncoderFinalizeBuffer(&encoder, 1, &bytes), NANOARROW_OK);
+
+  cr_assert_eq(ArrowArrayInitFromType(&array, NANOARROW_TYPE_INT8), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayStartAppending(&array), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayAppendEmpty(&array, 1 << 20), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayFinishBuildingDefault(&array, &error), NANOARROW_OK);
+  ArrowArrayViewInitFromType(&view, NANOARROW_TYPE_INT8);
+  cr_assert_eq(ArrowArrayViewSetArray(&view, &array, &error), NANOARROW_OK);
+  for (i = 0; i <= n_deltas; i++) {
+    cr_assert_eq(ArrowIpcEncoderEncodeDictionaryBatch(&encoder, 0, (char)(i > 0), &view,
+                                                      &body, &error),
+                 NANOARROW_OK, "%s", error.message);
+    AppendMessage(&encoder, &body, &bytes);
+  }
+  ArrowArrayViewReset(&view);
+  ArrowArrayRelease(&array);
+
+  cr_assert_eq(ArrowArrayInitFromSchema(&array, &schema, &error), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayStartAppending(&array), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayAppendInt(array.children[0], 0), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayFinishElement(&array), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayFinishBuildingDefault(&array, &error), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayViewInitFromSchema(&view, &schema, &error), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayViewSetArray(&view, &array, &error), NANOARROW_OK);
+  cr_assert_eq(ArrowIpcEncoderEncodeSimpleRecordBatch(&encoder, &view, &body, &error),
+               NANOARROW_OK, "%s", error.message);
+  AppendMessage(&encoder, &body, &bytes);
+  cr_assert_eq(ArrowBufferAppend(&bytes, end_of_stream, sizeof(end_of_stream)),
+               NANOARROW_OK);
+  ArrowArrayViewReset(&view);
+  ArrowArrayRelease(&array);
+
+  snprintf(path, sizeof(path), "%s/%s", g_dir, name);
+  file = fopen(path, "wb");
+  cr_assert_not_null(file);
+  cr_assert_eq(fwrite(bytes.data, 1, (size_t)bytes.size_bytes, file), (size_t)bytes.size_bytes);
+  cr_assert_eq(fclose(file), 0);
+  ArrowBufferReset(&bytes);
+  ArrowBufferReset(&body);
+  ArrowSchemaRelease(&schema);
+  ArrowIpcEncoderReset(&encoder);
+  return 1;
+}
+
+Test(cli_pipe, the_held_bytes_budget_applies_from_a_pipe) {
+  char path[512];
+  char* out;
+  /* A few KB that would make the reader hold 25 MiB of dictionary: over the
+   * default budget (64 x the bytes read + 16 MiB). */
+  if (!WriteGrowingDictionary("grows.stream", 24)) cr_skip_test("built without ZSTD");
+  snprintf(path, sizeof(path), "%s/grows.stream", g_dir);
+  ExpectPipeMatchesFile(path, "validate %s");
+  ExpectStderrLine("dictionary id 0: the reader would hold ");
+  /* Fewer deltas stay within it and read, from a pipe as from the file. */
+  cr_assert(WriteGrowingDictionary("small.stream", 4));
+  snprintf(path, sizeof(path), "%s/small.stream", g_dir);
+  ExpectPipeMatchesFile(path, "validate %s");
+  out = Slurp("out");
+  cr_assert_str_eq(out, "valid stream: 1 batches, 1 rows\n");
+  free(out);
+}
