@@ -38,11 +38,6 @@ enum CliFormat CliDetectFormat(const struct ArrowBuffer* data);
 /* The message of an input that is none of them. */
 #define CLI_NOT_ARROW_MESSAGE "not an Arrow IPC stream or file, nor integration JSON"
 
-/* Walks the messages of an IPC stream (framing only) and sets *has_marker to 1
- * when they end with an end-of-stream marker, 0 when the data ends after a whole
- * message without one. Other cases (data that does not parse) give 1: the reader
- * reports those. */
-void CliStreamHasEndMarker(const struct ArrowBuffer* data, int* has_marker);
 
 /* Reads path ("-": stdin; gzip decompressed transparently) and opens it as a
  * stream of record batches, in the given format or, for UNKNOWN, the detected one

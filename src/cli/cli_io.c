@@ -58,30 +58,6 @@ enum CliFormat CliDetectFormat(const struct ArrowBuffer* data) {
   return CLI_FORMAT_UNKNOWN;
 }
 
-void CliStreamHasEndMarker(const struct ArrowBuffer* data, int* has_marker) {
-  struct ArrowIpcDecoder decoder;
-  int64_t pos = 0;
-  *has_marker = 1;
-  if (ArrowIpcDecoderInit(&decoder) != NANOARROW_OK) return;
-  while (pos < data->size_bytes) {
-    struct ArrowBufferView view;
-    ArrowErrorCode rc;
-    view.data.as_uint8 = data->data + pos;
-    view.size_bytes = data->size_bytes - pos;
-    rc = ArrowIpcDecoderPeekHeader(&decoder, view, NULL, NULL);
-    if (rc == ENODATA) break; /* the marker */
-    if (rc != NANOARROW_OK) break;
-    if (ArrowIpcDecoderVerifyHeader(&decoder, view, NULL) != NANOARROW_OK) break;
-    if (decoder.body_size_bytes < 0 ||
-        decoder.body_size_bytes > data->size_bytes - pos - decoder.header_size_bytes) {
-      break;
-    }
-    pos += decoder.header_size_bytes + decoder.body_size_bytes;
-    if (pos == data->size_bytes) *has_marker = 0;
-  }
-  ArrowIpcDecoderReset(&decoder);
-}
-
 /* Checks that the stream's schema can be read, so that a bad input fails when it
  * is opened with the reader's message. */
 static ArrowErrorCode CliCheckSchema(struct ArrowArrayStream* stream,
