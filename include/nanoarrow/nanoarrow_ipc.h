@@ -947,6 +947,18 @@ NANOARROW_DLL ArrowErrorCode ArrowIpcWriterSetNumThreads(struct ArrowIpcWriter* 
                                                          int n_threads,
                                                          struct ArrowError* error);
 
+// ---- Push decoder: how far poll mode decodes ahead ----
+// Poll mode decodes the bytes it was given until this many batches wait for
+// ArrowIpcPushDecoderNext (default 8; -1 sets it back): 1 holds the fewest
+// decoded batches at once (a reader handing batches on one at a time, over a
+// large ConsumeBuffer of compressed batches, say). EINVAL for 0 or below -1.
+#if defined(NANOARROW_NAMESPACE)
+#define ArrowIpcPushDecoderSetMaxBatchesAhead \
+  NANOARROW_SYMBOL(ArrowIpcPushDecoderSetMaxBatchesAhead)
+#endif
+NANOARROW_DLL ArrowErrorCode ArrowIpcPushDecoderSetMaxBatchesAhead(
+    struct ArrowIpcPushDecoder* decoder, int64_t n_batches);
+
 #ifdef __cplusplus
 }
 #endif

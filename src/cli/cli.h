@@ -38,11 +38,6 @@ enum CliFormat CliDetectFormat(const struct ArrowBuffer* data);
 /* The message of an input that is none of them. */
 #define CLI_NOT_ARROW_MESSAGE "not an Arrow IPC stream or file, nor integration JSON"
 
-/* Walks the messages of an IPC stream (framing only) and sets *has_marker to 1
- * when they end with an end-of-stream marker, 0 when the data ends after a whole
- * message without one. Other cases (data that does not parse) give 1: the reader
- * reports those. */
-void CliStreamHasEndMarker(const struct ArrowBuffer* data, int* has_marker);
 
 /* Reads path ("-": stdin; gzip decompressed transparently) and opens it as a
  * stream of record batches, in the given format or, for UNKNOWN, the detected one
@@ -69,6 +64,43 @@ ArrowErrorCode CliOpenBuffer(struct ArrowBuffer* data, enum CliFormat format,
  * inputs and outputs opened from now on (1, the default: none; see
  * ArrowIpcDecoderSetNumThreads). */
 void CliSetNumThreads(int n_threads);
+int CliGetNumThreads(void);
+
+/* ---- Inputs read as they arrive (cli_push_input.c) ----
+ * Standard input ("-") or a path that is a pipe, FIFO, socket or character device
+ * (not a regular file): 1, else 0. Such an input that starts as an IPC stream (a
+ * continuation marker) is read with read(2) in whatever pieces arrive and pushed
+ * into an ArrowIpcPushDecoder, each batch handed on as soon as it is complete; any
+ * other input is read whole (gunzipped), as a file is. */
+int CliInputIsStreamed(const char* path);
+
+/* Called before a read of such an input that would wait (nothing has arrived):
+ * the place to write out the output so far. A non-zero errno fails the read. */
+typedef int (*CliInputWaitFunction)(void* private_data);
+void CliSetInputWait(CliInputWaitFunction wait, void* private_data);
+
+/* Opens the streamed input at path in format (UNKNOWN: detected). An IPC stream
+ * (in format UNKNOWN or STREAM) is opened in out (*opened = 1), projected to
+ * names[0, n_names) when columns ("a,b", their text) is not NULL, with its schema
+ * read; otherwise *opened = 0 and data holds the whole input (gunzipped) for
+ * the buffer readers. */
+ArrowErrorCode CliOpenStreamed(const char* path, enum CliFormat format, const char* columns,
+                               const char* const* names, int64_t n_names,
+                               struct ArrowArrayStream* out, struct ArrowBuffer* data,
+                               int* opened, enum CliFormat* detected_out,
+                               struct ArrowError* error);
+
+/* The IPC stream in data (moved from) read by the same push decoder, so that a
+ * stream reads alike from a file and from a pipe (batches point into data). */
+ArrowErrorCode CliOpenPushBuffer(struct ArrowBuffer* data, const char* columns,
+                                 const char* const* names, int64_t n_names,
+                                 struct ArrowArrayStream* out, struct ArrowError* error);
+
+/* For an IPC stream opened by CliOpenStreamed or CliOpenPushBuffer (and so by
+ * CliOpenInput / CliOpenSelect), once it was read to its
+ * end: 1 when it ended with its end-of-stream marker, 0 when without one. -1 for
+ * any other stream or before the end. */
+int CliStreamEndMarker(struct ArrowArrayStream* stream);
 
 /* Called after each batch written (may be NULL). */
 typedef void (*CliProgressFunction)(void* private_data, int64_t n_batches, int64_t n_rows);

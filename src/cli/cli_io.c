@@ -58,30 +58,6 @@ enum CliFormat CliDetectFormat(const struct ArrowBuffer* data) {
   return CLI_FORMAT_UNKNOWN;
 }
 
-void CliStreamHasEndMarker(const struct ArrowBuffer* data, int* has_marker) {
-  struct ArrowIpcDecoder decoder;
-  int64_t pos = 0;
-  *has_marker = 1;
-  if (ArrowIpcDecoderInit(&decoder) != NANOARROW_OK) return;
-  while (pos < data->size_bytes) {
-    struct ArrowBufferView view;
-    ArrowErrorCode rc;
-    view.data.as_uint8 = data->data + pos;
-    view.size_bytes = data->size_bytes - pos;
-    rc = ArrowIpcDecoderPeekHeader(&decoder, view, NULL, NULL);
-    if (rc == ENODATA) break; /* the marker */
-    if (rc != NANOARROW_OK) break;
-    if (ArrowIpcDecoderVerifyHeader(&decoder, view, NULL) != NANOARROW_OK) break;
-    if (decoder.body_size_bytes < 0 ||
-        decoder.body_size_bytes > data->size_bytes - pos - decoder.header_size_bytes) {
-      break;
-    }
-    pos += decoder.header_size_bytes + decoder.body_size_bytes;
-    if (pos == data->size_bytes) *has_marker = 0;
-  }
-  ArrowIpcDecoderReset(&decoder);
-}
-
 /* Checks that the stream's schema can be read, so that a bad input fails when it
  * is opened with the reader's message. */
 static ArrowErrorCode CliCheckSchema(struct ArrowArrayStream* stream,
@@ -104,10 +80,13 @@ static int cli_n_threads = 1;
 
 void CliSetNumThreads(int n_threads) { cli_n_threads = n_threads; }
 
-/* The top-level columns to read, by name (n == 0: all). */
+int CliGetNumThreads(void) { return cli_n_threads; }
+
+/* The top-level columns to read, by name (n == 0: all), and as given ("a,b"). */
 struct CliColumns {
   const char** names;
   int64_t n;
+  const char* text;
 };
 
 /* Opens an IPC file reader's batches as a FULL-validated stream, projected to
@@ -118,7 +97,17 @@ static ArrowErrorCode CliFileReaderStream(struct ArrowIpcFileReader* reader,
                                           struct ArrowError* error) {
   ArrowErrorCode rc = ArrowIpcFileReaderSetNumThreads(reader, cli_n_threads);
   if (rc == NANOARROW_OK && columns->n > 0) {
-    rc = ArrowIpcFileReaderSetProjectionByName(reader, columns->names, columns->n, error);
+    /* A wrong name is reported as the select fallback does (listing the columns),
+     * for a file read from a pipe too, which cannot be opened again for it. */
+    struct ArrowSchema full;
+    rc = ArrowIpcFileReaderGetSchema(reader, &full, error);
+    if (rc == NANOARROW_OK) {
+      rc = CliSelectCheckColumns(&full, columns->text, error);
+      ArrowSchemaRelease(&full);
+    }
+    if (rc == NANOARROW_OK) {
+      rc = ArrowIpcFileReaderSetProjectionByName(reader, columns->names, columns->n, error);
+    }
   }
   if (rc == NANOARROW_OK) {
     rc = ArrowIpcFileReaderArrayStream(reader, out, NANOARROW_VALIDATION_LEVEL_FULL, error);
@@ -169,39 +158,19 @@ static ArrowErrorCode CliOpenBufferColumns(struct ArrowBuffer* data, enum CliFor
       NANOARROW_RETURN_NOT_OK(ArrowIpcFileReaderInitBuffer(&reader, data, error));
       return CliFileReaderStream(&reader, columns, out, error);
     }
-    default: {
-      struct ArrowIpcInputStream input;
-      rc = ArrowIpcInputStreamInitBuffer(&input, data);
-      if (rc != NANOARROW_OK) {
-        ArrowErrorSet(error, "cannot create an input stream");
-        ArrowBufferReset(data);
-        return rc;
-      }
-      /* Default options: whole batches, FULL validation. */
-      rc = ArrowIpcArrayStreamReaderInit(out, &input, NULL);
-      if (rc != NANOARROW_OK) {
-        if (input.release != NULL) input.release(&input);
-        ArrowErrorSet(error, "cannot create an IPC stream reader (%s)", strerror(rc));
-        return rc;
-      }
-      rc = ArrowIpcArrayStreamReaderSetNumThreads(out, cli_n_threads, error);
-      if (rc == NANOARROW_OK && columns->n > 0) {
-        rc = ArrowIpcArrayStreamReaderSetProjectionByName(out, columns->names, columns->n,
-                                                           error);
-      }
-      if (rc != NANOARROW_OK) {
-        ArrowArrayStreamRelease(out);
-        return rc;
-      }
-      return CliCheckSchema(out, error);
-    }
+    default:
+      /* The push decoder that reads streams from pipes, over the bytes in memory
+       * (FULL validation, projected, the batches slices of data): a stream reads
+       * the same, errors included, from a file and from a pipe. */
+      return CliOpenPushBuffer(data, columns->n > 0 ? columns->text : NULL, columns->names,
+                               columns->n, out, error);
   }
 }
 
 ArrowErrorCode CliOpenBuffer(struct ArrowBuffer* data, enum CliFormat format,
                              struct ArrowArrayStream* out, enum CliFormat* detected_out,
                              struct ArrowError* error) {
-  struct CliColumns all = {NULL, 0};
+  struct CliColumns all = {NULL, 0, NULL};
   return CliOpenBufferColumns(data, format, &all, out, detected_out, error);
 }
 
@@ -229,6 +198,15 @@ static ArrowErrorCode CliOpenInputColumns(const char* path, enum CliFormat forma
                                           struct ArrowError* error) {
   struct ArrowBuffer data;
   ArrowErrorCode rc;
+  if (CliInputIsStreamed(path)) {
+    /* A pipe, FIFO, socket or terminal: an IPC stream is read as it arrives. */
+    int opened = 0;
+    rc = CliOpenStreamed(path, format, columns->n > 0 ? columns->text : NULL,
+                         columns->names, columns->n, out, &data, &opened, detected_out,
+                         error);
+    if (rc != NANOARROW_OK || opened) return rc;
+    return CliOpenBufferColumns(&data, format, columns, out, detected_out, error);
+  }
   if (CliTryOpenMapped(path, format, columns, out, detected_out, &rc, error)) return rc;
   NANOARROW_RETURN_NOT_OK(ArrowTestingReadFile(path, CLI_MAX_INPUT_BYTES, &data, error));
   return CliOpenBufferColumns(&data, format, columns, out, detected_out, error);
@@ -237,7 +215,7 @@ static ArrowErrorCode CliOpenInputColumns(const char* path, enum CliFormat forma
 ArrowErrorCode CliOpenInput(const char* path, enum CliFormat format,
                             struct ArrowArrayStream* out, enum CliFormat* detected_out,
                             struct ArrowError* error) {
-  struct CliColumns all = {NULL, 0};
+  struct CliColumns all = {NULL, 0, NULL};
   return CliOpenInputColumns(path, format, &all, out, detected_out, error);
 }
 
@@ -265,6 +243,7 @@ static ArrowErrorCode CliSplitColumns(const char* text, struct CliColumns* out,
     }
   }
   out->n = n;
+  out->text = text;
   for (i = 0; i < n; i++) {
     if (out->names[i][0] == '\0') {
       ArrowErrorSet(error, "--columns: empty column name in '%.200s'", text);
@@ -278,7 +257,7 @@ static ArrowErrorCode CliSplitColumns(const char* text, struct CliColumns* out,
 ArrowErrorCode CliOpenSelect(const char* path, struct ArrowBuffer* data,
                              const char* columns, struct ArrowArrayStream* out,
                              enum CliFormat* detected_out, struct ArrowError* error) {
-  struct CliColumns selected = {NULL, 0};
+  struct CliColumns selected = {NULL, 0, NULL};
   struct ArrowArrayStream whole;
   struct ArrowError ignored;
   enum CliFormat detected = CLI_FORMAT_UNKNOWN;
@@ -305,8 +284,10 @@ ArrowErrorCode CliOpenSelect(const char* path, struct ArrowBuffer* data,
   }
   /* The reader refused the selection (an unknown or repeated name, say): when the
    * input itself opens, picking the columns afterwards says which name is wrong
-   * and lists the columns. */
-  if (CliOpenInput(path, CLI_FORMAT_UNKNOWN, &whole, NULL, &ignored) != NANOARROW_OK) {
+   * and lists the columns. An input read as it arrives cannot be read again: its
+   * readers check the names themselves. */
+  if ((data == NULL && CliInputIsStreamed(path)) ||
+      CliOpenInput(path, CLI_FORMAT_UNKNOWN, &whole, NULL, &ignored) != NANOARROW_OK) {
     return rc;
   }
   return CliSelectStream(&whole, 0, columns, out, error);

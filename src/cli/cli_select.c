@@ -195,3 +195,13 @@ ArrowErrorCode CliSelectStream(struct ArrowArrayStream* in, int64_t offset,
   if (rc != NANOARROW_OK) ArrowArrayStreamRelease(out);
   return rc;
 }
+
+ArrowErrorCode CliSelectCheckColumns(const struct ArrowSchema* schema, const char* columns,
+                                     struct ArrowError* error) {
+  struct SelectStream select;
+  ArrowErrorCode rc;
+  memset(&select, 0, sizeof(select));
+  rc = ResolveColumns(&select, schema, columns, error);
+  free(select.indices);
+  return rc;
+}

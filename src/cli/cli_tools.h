@@ -20,6 +20,11 @@ ArrowErrorCode CliSelectStream(struct ArrowArrayStream* in, int64_t offset,
                                const char* columns, struct ArrowArrayStream* out,
                                struct ArrowError* error);
 
+/* Checks columns ("a,b") against schema's top-level fields with CliSelectStream's
+ * messages (an unknown name lists the columns; a name given twice). */
+ArrowErrorCode CliSelectCheckColumns(const struct ArrowSchema* schema, const char* columns,
+                                     struct ArrowError* error);
+
 /* ---- CSV output (cli_csv.c) ----
  * RFC 4180: fields separated by commas, records by "\n"; a field holding a comma,
  * a quote, CR or LF (or empty text) is quoted, its quotes doubled. A null is an

@@ -48,9 +48,12 @@ static const char* kUsage =
     "  file-to-stream [FILE]       IPC file (FILE or stdin) to IPC stream on stdout\n"
     "\n"
     "FILE may be an IPC stream, an IPC file or integration JSON (optionally gzipped);\n"
-    "'-' is standard input/output. Output is whole or the command fails: a write\n"
-    "error (a full disk, /dev/full) exits 1 with the reason. A closed pipe ends the\n"
-    "output of schema and cat quietly (exit 0); for other commands it is an error.\n"
+    "'-' is standard input/output. An IPC stream on standard input or another pipe,\n"
+    "FIFO or socket is read as it arrives, each batch handed on once complete\n"
+    "(`producer | nanoarrow cat -` prints batches while the producer writes).\n"
+    "Output is whole or the command fails: a write error (a full disk, /dev/full)\n"
+    "exits 1 with the reason. A closed pipe ends the output of schema and cat\n"
+    "quietly (exit 0); for other commands it is an error.\n"
     "`nanoarrow COMMAND --help` describes a command.\n"
     "\n"
     "Exit status: 0 success; 1 failure (unreadable or invalid input, a failed\n"
@@ -84,7 +87,10 @@ static const char* kCatUsage =
     "                         [--offset N] [--columns a,b] [--threads N]\n"
     "Prints the rows: an aligned table (default on a terminal), JSON lines (default\n"
     "otherwise), CSV or an Arrow integration JSON document. Rows are written as they\n"
-    "are read, in bounded memory whatever their number.\n"
+    "are read, in bounded memory whatever their number. An IPC stream from a pipe\n"
+    "(FILE '-', a FIFO) is read as it arrives: the rows of each batch are written\n"
+    "out as soon as it is complete, before waiting for the next (a table holds its\n"
+    "first 100 rows back for its column widths).\n"
     "  --format csv  RFC 4180 with a header line: fields holding a comma, a quote,\n"
     "              CR or LF are quoted (quotes doubled); a null is an empty field,\n"
     "              an empty string \"\"; nested values are JSON text; numbers read\n"
@@ -510,6 +516,16 @@ static int SetThreads(const char* command, const char* usage, const char* text) 
   return -1;
 }
 
+/* Before cat waits for more input (from a pipe): the rows formatted so far go out,
+ * so that each batch shows as soon as it has arrived. */
+static int CatFlushWhileWaiting(void* private_data) {
+  struct CliSink* sink = (struct CliSink*)private_data;
+  if (CliSinkFlush(sink) != NANOARROW_OK) return sink->write_errno;
+  errno = 0;
+  if (fflush(stdout) != 0) sink->write_errno = errno != 0 ? errno : EIO;
+  return sink->write_errno;
+}
+
 static int CommandCat(int argc, char** argv) {
   const char* positional[1];
   int n_positional;
@@ -603,6 +619,7 @@ static int CommandCat(int argc, char** argv) {
     return status;
   }
   CliSinkInit(&sink, stdout, 0);
+  CliSetInputWait(&CatFlushWhileWaiting, &sink);
   ArrowArrayViewInitFromType(&view, NANOARROW_TYPE_UNINITIALIZED);
   rc = ArrowArrayViewInitFromSchema(&view, &schema, &error);
   if (rc == NANOARROW_OK && is_table) {
@@ -664,6 +681,7 @@ static int CommandCat(int argc, char** argv) {
   } else {
     status = EXIT_SUCCESS;
   }
+  CliSetInputWait(NULL, NULL);
   if (table_initialized) CliTableReset(&table);
   CliSinkReset(&sink);
   ArrowArrayViewReset(&view);
@@ -684,7 +702,6 @@ static int CommandValidate(int argc, char** argv) {
                                    {"--columns", 1, &columns, NULL},
                                    {"--threads", 1, &threads_text, NULL},
                                    {NULL, 0, NULL, NULL}};
-  struct ArrowBuffer data;
   struct ArrowArrayStream stream;
   struct ArrowError error;
   int64_t n_batches;
@@ -704,14 +721,12 @@ static int CommandValidate(int argc, char** argv) {
     return UsageError("validate", kValidateUsage, "--columns needs at least one column name");
   }
   error.message[0] = '\0';
-  if (ArrowTestingReadFile(path, CLI_MAX_INPUT_BYTES, &data, &error) != NANOARROW_OK) {
-    return Fail("validate", error.message);
-  }
-  if (CliDetectFormat(&data) == CLI_FORMAT_STREAM) CliStreamHasEndMarker(&data, &has_marker);
-  if (CliOpenSelect(path, &data, columns, &stream, &detected, &error) != NANOARROW_OK) {
+  if (CliOpenSelect(path, NULL, columns, &stream, &detected, &error) != NANOARROW_OK) {
     return Fail("validate", error.message);
   }
   rc = CliValidateStream(&stream, &n_batches, &n_rows, &error);
+  /* An IPC stream (from a file or a pipe) knows at its end whether its marker came. */
+  has_marker = CliStreamEndMarker(&stream) != 0;
   ArrowArrayStreamRelease(&stream);
   if (rc != NANOARROW_OK) return Fail("validate", error.message);
   if (!has_marker) {

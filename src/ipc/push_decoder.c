@@ -36,6 +36,8 @@ struct IpcPushPrivate {
   struct ArrowIpcPushDecoderCallbacks callbacks;
   enum ArrowValidationLevel validation_level;
   int64_t max_message_bytes;
+  /* Poll mode: batches decoded ahead of Next (IPC_PUSH_POLL_AHEAD unless set). */
+  int64_t poll_ahead;
   /* Bodies are sliced from reference-counted blocks (else copied per array). */
   int use_shared;
   enum IpcPushState state;
@@ -93,7 +95,7 @@ static int64_t IpcPushQueueSize(const struct IpcPushPrivate* p) {
 /* Whether a poll-mode round of decoding has done enough. */
 static int IpcPushPollStop(const struct IpcPushPrivate* p, int stop_after_batch) {
   return stop_after_batch &&
-         (p->direct_filled || IpcPushQueueSize(p) >= IPC_PUSH_POLL_AHEAD);
+         (p->direct_filled || IpcPushQueueSize(p) >= p->poll_ahead);
 }
 
 static int64_t IpcPushBacklogSize(const struct IpcPushPrivate* p) {
@@ -596,6 +598,7 @@ ArrowErrorCode ArrowIpcPushDecoderInit(struct ArrowIpcPushDecoder* decoder,
   if (callbacks != NULL) p->callbacks = *callbacks;
   p->validation_level = NANOARROW_VALIDATION_LEVEL_FULL;
   p->max_message_bytes = NANOARROW_IPC_PUSH_DEFAULT_MAX_MESSAGE_BYTES;
+  p->poll_ahead = IPC_PUSH_POLL_AHEAD;
   p->use_shared = ArrowSharedBufferIsThreadSafe();
   p->state = IPC_PUSH_RUNNING;
   ArrowBufferInit(&p->pending);
@@ -645,6 +648,14 @@ ArrowErrorCode ArrowIpcPushDecoderSetMaxMessageBytes(struct ArrowIpcPushDecoder*
   if (p == NULL || max_bytes < -1) return EINVAL;
   p->max_message_bytes = max_bytes == -1 ? NANOARROW_IPC_PUSH_DEFAULT_MAX_MESSAGE_BYTES
                                          : max_bytes;
+  return NANOARROW_OK;
+}
+
+ArrowErrorCode ArrowIpcPushDecoderSetMaxBatchesAhead(struct ArrowIpcPushDecoder* decoder,
+                                                    int64_t n_batches) {
+  struct IpcPushPrivate* p = IpcPushGetPrivate(decoder);
+  if (p == NULL || n_batches < -1 || n_batches == 0) return EINVAL;
+  p->poll_ahead = n_batches == -1 ? IPC_PUSH_POLL_AHEAD : n_batches;
   return NANOARROW_OK;
 }
 

@@ -812,3 +812,40 @@ Test(push_decoder, poll_mode_decodes_as_batches_are_taken) {
   OutcomeReset(&expected);
   ArrowBufferReset(&data);
 }
+
+Test(push_decoder, batches_decoded_ahead_can_be_limited) {
+  struct ArrowBuffer data;
+  struct ArrowIpcPushDecoder decoder;
+  struct ArrowError error;
+  struct ArrowArray batch;
+  int64_t consumed[2];
+  int64_t ahead[2] = {-1, 1};
+  int k;
+  WriteManyBatches(30, &data);
+  for (k = 0; k < 2; k++) {
+    int64_t n = 0;
+    int code;
+    cr_assert_eq(ArrowIpcPushDecoderInit(&decoder, NULL, &error), NANOARROW_OK);
+    cr_assert_eq(ArrowIpcPushDecoderSetMaxBatchesAhead(&decoder, 0), EINVAL);
+    cr_assert_eq(ArrowIpcPushDecoderSetMaxBatchesAhead(&decoder, -2), EINVAL);
+    cr_assert_eq(ArrowIpcPushDecoderSetMaxBatchesAhead(&decoder, ahead[k]), NANOARROW_OK);
+    cr_assert_eq(ArrowIpcPushDecoderConsume(&decoder, data.data, data.size_bytes, &error),
+                 NANOARROW_OK, "%s", error.message);
+    /* Consume decoded the schema and as many batches as may wait. */
+    consumed[k] = ArrowIpcPushDecoderBytesConsumed(&decoder);
+    while ((code = ArrowIpcPushDecoderNext(&decoder, &batch, &error)) == NANOARROW_OK) {
+      cr_expect_eq(batch.length, 3);
+      ArrowArrayRelease(&batch);
+      n++;
+    }
+    cr_expect_eq(code, ENODATA, "%s", error.message);
+    cr_expect_eq(n, 30);
+    cr_expect_eq(ArrowIpcPushDecoderBytesConsumed(&decoder), data.size_bytes);
+    ArrowIpcPushDecoderReset(&decoder);
+  }
+  /* The default decodes 8 batches ahead, 1 decodes one: 7 batches' bytes less. */
+  cr_expect_lt(consumed[1], consumed[0]);
+  cr_expect_eq((consumed[0] - consumed[1]) % 7, 0, "%ld %ld", (long)consumed[0],
+               (long)consumed[1]);
+  ArrowBufferReset(&data);
+}
