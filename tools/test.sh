@@ -68,6 +68,9 @@ printf '\n== test.sh: polars interop (integration cases both ways, a 1,000,000-r
 # The same build as check-flechette (no sanitizers: over a thousand short CLI runs).
 tools/check-polars.sh "$root/build/check-flechette"
 
+printf '\n== test.sh: ThreadSanitizer over the parallel (de)compression\n'
+tools/check-parallel-tsan.sh
+
 printf '\n== test.sh: install checks\n'
 tools/check-install.sh
 
