@@ -618,10 +618,14 @@ static ArrowErrorCode IpcDecoderCollectIds(const struct ArrowIpcFbrTable* table,
     return EINVAL;
   }
   for (i = 0; i < vec.n; i++) {
+    uint16_t offsets[ARROW_IPC_FBR_FIELD_N_IDS];
     if (!ArrowIpcFbrVectorTable(&vec, i, &field)) {
       ArrowErrorSet(error, "invalid Field table in schema");
       return EINVAL;
     }
+    /* Most Fields have neither a dictionary nor children: skip the lookups. */
+    ArrowIpcFbrLoadOffsets(&field, ARROW_IPC_FBR_FIELD_N_IDS, offsets);
+    if (offsets[4] == 0 && offsets[5] == 0) continue;
     if (ArrowIpcFbrGetTable(&field, ARROW_IPC_FBR_FIELD_DICTIONARY, &dictionary)) {
       if (ArrowBufferAppendInt64(
               ids, ArrowIpcFbrGetScalar(&dictionary, ARROW_IPC_FBR_DICTIONARY_ENCODING_ID, 0)) !=
