@@ -624,7 +624,7 @@ static ArrowErrorCode IpcDecoderCollectIds(const struct ArrowIpcFbrTable* table,
       return EINVAL;
     }
     /* Most Fields have neither a dictionary nor children: skip the lookups. */
-    ArrowIpcFbrLoadOffsets(&field, ARROW_IPC_FBR_FIELD_N_IDS, offsets);
+    ArrowIpcFbrLoadFieldOffsets(&field, offsets);
     if (offsets[4] == 0 && offsets[5] == 0) continue;
     if (ArrowIpcFbrGetTable(&field, ARROW_IPC_FBR_FIELD_DICTIONARY, &dictionary)) {
       if (ArrowBufferAppendInt64(

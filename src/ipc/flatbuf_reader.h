@@ -444,6 +444,23 @@ static inline void ArrowIpcFbrLoadOffsets(const struct ArrowIpcFbrTable* table, 
   for (; i < n; i++) out[i] = 0;
 }
 
+/* ArrowIpcFbrLoadOffsets for a Field table, unrolled (every Field of a schema). */
+static inline void ArrowIpcFbrLoadFieldOffsets(const struct ArrowIpcFbrTable* table,
+                                               uint16_t* out) {
+  const uint8_t* slots = table->data + table->vtable_pos + 4;
+  if (table->n_fields >= ARROW_IPC_FBR_FIELD_N_IDS) {
+    out[0] = ArrowIpcFbrLoadU16(slots);
+    out[1] = ArrowIpcFbrLoadU16(slots + 2);
+    out[2] = ArrowIpcFbrLoadU16(slots + 4);
+    out[3] = ArrowIpcFbrLoadU16(slots + 6);
+    out[4] = ArrowIpcFbrLoadU16(slots + 8);
+    out[5] = ArrowIpcFbrLoadU16(slots + 10);
+    out[6] = ArrowIpcFbrLoadU16(slots + 12);
+  } else {
+    ArrowIpcFbrLoadOffsets(table, ARROW_IPC_FBR_FIELD_N_IDS, out);
+  }
+}
+
 /* Whether every present offset leaves room for its field's width in the table (what
  * ArrowIpcFbrFieldPos and the verifier require of each field). */
 static inline int ArrowIpcFbrOffsetsFit(const struct ArrowIpcFbrTable* table, int n,
@@ -455,6 +472,22 @@ static inline int ArrowIpcFbrOffsetsFit(const struct ArrowIpcFbrTable* table, in
     }
   }
   return 1;
+}
+
+/* ArrowIpcFbrOffsetsFit for a Field table's offsets, without branches per field. */
+static inline int ArrowIpcFbrFieldOffsetsFit(const struct ArrowIpcFbrTable* table,
+                                             const uint16_t* offsets) {
+  int64_t size = table->table_size;
+  int bad = 0;
+#define ARROW_IPC_FBR_BAD_OFFSET(i)                                     \
+  ((offsets[i] != 0) & ((offsets[i] < 4) |                              \
+                        ((int64_t)offsets[i] + kArrowIpcFbrFieldWidths[i] > size)))
+  bad = ARROW_IPC_FBR_BAD_OFFSET(0) | ARROW_IPC_FBR_BAD_OFFSET(1) |
+        ARROW_IPC_FBR_BAD_OFFSET(2) | ARROW_IPC_FBR_BAD_OFFSET(3) |
+        ARROW_IPC_FBR_BAD_OFFSET(4) | ARROW_IPC_FBR_BAD_OFFSET(5) |
+        ARROW_IPC_FBR_BAD_OFFSET(6);
+#undef ARROW_IPC_FBR_BAD_OFFSET
+  return !bad;
 }
 
 /* ArrowIpcFbrGetOffsetTarget for an offset field at a (fitting) vtable offset. */

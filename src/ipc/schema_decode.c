@@ -134,12 +134,11 @@ static int IpcSchemaVerifyFieldQuick(struct ArrowIpcFbrVerifier* v,
   int64_t n_children = 0;
   int64_t i;
   int type_id;
-  ArrowIpcFbrLoadOffsets(field, ARROW_IPC_FBR_FIELD_N_IDS, offsets);
+  ArrowIpcFbrLoadFieldOffsets(field, offsets);
   /* Field ids: 0 name, 1 nullable, 2 type_type, 3 type, 4 dictionary, 5 children,
    * 6 custom_metadata. */
   if (offsets[4] != 0 ||
-      !ArrowIpcFbrOffsetsFit(field, ARROW_IPC_FBR_FIELD_N_IDS, offsets,
-                             kArrowIpcFbrFieldWidths)) {
+      !ArrowIpcFbrFieldOffsetsFit(field, offsets)) {
     return IPC_SCHEMA_VERIFY_UNSURE;
   }
   if (offsets[0] != 0 && !ArrowIpcFbrStringAtIsValid(field, offsets[0])) {
@@ -715,17 +714,26 @@ static ArrowErrorCode IpcSchemaDecodeField(const struct ArrowIpcFbrTable* field,
      * load of its vtable: what the general path below does for it, without the
      * lookups that find nothing. */
     uint16_t offsets[ARROW_IPC_FBR_FIELD_N_IDS];
-    ArrowIpcFbrLoadOffsets(field, ARROW_IPC_FBR_FIELD_N_IDS, offsets);
+    struct ArrowIpcFbrTable type;
+    ArrowIpcFbrLoadFieldOffsets(field, offsets);
     if (offsets[4] == 0 &&
-        ArrowIpcFbrOffsetsFit(field, ARROW_IPC_FBR_FIELD_N_IDS, offsets,
-                              kArrowIpcFbrFieldWidths) &&
+        ArrowIpcFbrFieldOffsetsFit(field, offsets) &&
         (offsets[5] == 0 || ArrowIpcFbrVector4At(field, offsets[5]) == 0) &&
         (offsets[6] == 0 || ArrowIpcFbrVector4At(field, offsets[6]) == 0)) {
       if (offsets[1] != 0 && field->data[field->pos + offsets[1]] != 0) {
         flags |= ARROW_FLAG_NULLABLE;
       }
-      NANOARROW_RETURN_NOT_OK(
-          IpcSchemaTypeFormat(field, 0, format, sizeof(format), &flags, error, path));
+      if (offsets[2] != 0 && offsets[3] != 0 &&
+          field->data[field->pos + offsets[2]] == ARROW_IPC_FBR_TYPE_INT &&
+          ArrowIpcFbrTargetAt(field, offsets[3]) >= 0 &&
+          ArrowIpcFbrTableInit(field->data, field->size, ArrowIpcFbrTargetAt(field, offsets[3]),
+                               &type) == 0) {
+        /* IpcSchemaTypeFormat's Int case (an Int has no children to check). */
+        NANOARROW_RETURN_NOT_OK(IpcSchemaIntFormat(&type, format, error, path));
+      } else {
+        NANOARROW_RETURN_NOT_OK(
+            IpcSchemaTypeFormat(field, 0, format, sizeof(format), &flags, error, path));
+      }
       NANOARROW_RETURN_NOT_OK(IpcSchemaSetFormat(out, format));
       out->flags = flags;
       return NANOARROW_OK;
