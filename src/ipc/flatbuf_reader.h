@@ -444,20 +444,37 @@ static inline void ArrowIpcFbrLoadOffsets(const struct ArrowIpcFbrTable* table, 
   for (; i < n; i++) out[i] = 0;
 }
 
-/* ArrowIpcFbrLoadOffsets for a Field table, unrolled (every Field of a schema). */
+/* ArrowIpcFbrLoadOffsets for a Field table, unrolled (every Field of a schema;
+ * writers often leave the last ids out of its vtable). */
 static inline void ArrowIpcFbrLoadFieldOffsets(const struct ArrowIpcFbrTable* table,
                                                uint16_t* out) {
   const uint8_t* slots = table->data + table->vtable_pos + 4;
-  if (table->n_fields >= ARROW_IPC_FBR_FIELD_N_IDS) {
-    out[0] = ArrowIpcFbrLoadU16(slots);
-    out[1] = ArrowIpcFbrLoadU16(slots + 2);
-    out[2] = ArrowIpcFbrLoadU16(slots + 4);
-    out[3] = ArrowIpcFbrLoadU16(slots + 6);
-    out[4] = ArrowIpcFbrLoadU16(slots + 8);
-    out[5] = ArrowIpcFbrLoadU16(slots + 10);
-    out[6] = ArrowIpcFbrLoadU16(slots + 12);
-  } else {
-    ArrowIpcFbrLoadOffsets(table, ARROW_IPC_FBR_FIELD_N_IDS, out);
+  int64_t n_present = table->n_fields;
+  memset(out, 0, ARROW_IPC_FBR_FIELD_N_IDS * sizeof(uint16_t));
+  switch (n_present >= ARROW_IPC_FBR_FIELD_N_IDS ? ARROW_IPC_FBR_FIELD_N_IDS : n_present) {
+    case 7:
+      out[6] = ArrowIpcFbrLoadU16(slots + 12);
+      /* fallthrough */
+    case 6:
+      out[5] = ArrowIpcFbrLoadU16(slots + 10);
+      /* fallthrough */
+    case 5:
+      out[4] = ArrowIpcFbrLoadU16(slots + 8);
+      /* fallthrough */
+    case 4:
+      out[3] = ArrowIpcFbrLoadU16(slots + 6);
+      /* fallthrough */
+    case 3:
+      out[2] = ArrowIpcFbrLoadU16(slots + 4);
+      /* fallthrough */
+    case 2:
+      out[1] = ArrowIpcFbrLoadU16(slots + 2);
+      /* fallthrough */
+    case 1:
+      out[0] = ArrowIpcFbrLoadU16(slots);
+      /* fallthrough */
+    default:
+      break;
   }
 }
 

@@ -656,7 +656,18 @@ static const char kIpcSchemaNoPath[] = "";
 static void IpcSchemaFieldNameAt(const void* context, int64_t i, struct ArrowStringView* out) {
   struct ArrowIpcFbrTable field;
   if (ArrowIpcFbrVectorTable((const struct ArrowIpcFbrVector*)context, i, &field)) {
-    *out = ArrowIpcFbrGetString(&field, ARROW_IPC_FBR_FIELD_NAME);
+    /* ArrowIpcFbrGetString(&field, ARROW_IPC_FBR_FIELD_NAME) with the name's id and
+     * width from the quick paths' description of Field. */
+    uint16_t offset = field.n_fields > 0 ? ArrowIpcFbrLoadU16(field.data + field.vtable_pos + 4) : 0;
+    if (offset >= 4 && offset + kArrowIpcFbrFieldWidths[0] <= field.table_size &&
+        ArrowIpcFbrStringAtIsValid(&field, offset)) {
+      int64_t target = ArrowIpcFbrTargetAt(&field, offset);
+      out->data = (const char*)field.data + target + 4;
+      out->size_bytes = ArrowIpcFbrLoadU32(field.data + target);
+    } else {
+      out->data = NULL;
+      out->size_bytes = 0;
+    }
   } else {
     out->data = NULL;
     out->size_bytes = 0;
