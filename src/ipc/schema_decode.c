@@ -741,6 +741,12 @@ static ArrowErrorCode IpcSchemaDecodeField(const struct ArrowIpcFbrTable* field,
                                &type) == 0) {
         /* IpcSchemaTypeFormat's Int case (an Int has no children to check). */
         NANOARROW_RETURN_NOT_OK(IpcSchemaIntFormat(&type, format, error, path));
+        if (format[0] == 'i') {
+          /* IpcSchemaSetFormat(out, "i"), the usual one, without its lookup. */
+          NANOARROW_RETURN_NOT_OK(ArrowSchemaSetType(out, NANOARROW_TYPE_INT32));
+          out->flags = flags;
+          return NANOARROW_OK;
+        }
       } else {
         NANOARROW_RETURN_NOT_OK(
             IpcSchemaTypeFormat(field, 0, format, sizeof(format), &flags, error, path));
