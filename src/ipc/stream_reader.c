@@ -455,25 +455,27 @@ static ArrowErrorCode IpcStreamSelectDecoderSchema(struct IpcStreamReaderPrivate
  * the message read from it (not a defence against a writer who crafts collisions;
  * the decoder keeps decoding batches with the schema it read first either way). */
 static uint64_t IpcStreamHashBytes(const uint8_t* data, int64_t n) {
-  static const uint64_t kMul1 = UINT64_C(0x9e3779b97f4a7c15);
-  static const uint64_t kMul2 = UINT64_C(0xc2b2ae3d27d4eb4f);
+  static const uint64_t kMul = UINT64_C(0x9e3779b97f4a7c15);
+  static const uint64_t kMix = UINT64_C(0xc2b2ae3d27d4eb4f);
   uint64_t a = UINT64_C(0x243f6a8885a308d3) ^ (uint64_t)n;
   uint64_t b = UINT64_C(0x13198a2e03707344);
-  uint64_t word;
+  uint64_t c = UINT64_C(0xa4093822299f31d0);
+  uint64_t d = UINT64_C(0x082efa98ec4e6c89);
+  uint64_t w[4];
   int64_t i = 0;
-  for (; i + 16 <= n; i += 16) {
-    uint64_t second;
-    memcpy(&word, data + i, sizeof(word));
-    memcpy(&second, data + i + 8, sizeof(second));
-    a = (a ^ word) * kMul1;
-    b = (b ^ second) * kMul2;
-    a ^= a >> 29;
-    b ^= b >> 31;
+  /* Four independent multiply-xor chains over 32-byte blocks, then the tail. */
+  for (; i + 32 <= n; i += 32) {
+    memcpy(w, data + i, sizeof(w));
+    a = (a ^ w[0]) * kMul;
+    b = (b ^ w[1]) * kMul;
+    c = (c ^ w[2]) * kMul;
+    d = (d ^ w[3]) * kMul;
   }
-  for (; i < n; i++) a = (a ^ data[i]) * kMul1;
-  a ^= b * kMul2;
-  a ^= a >> 32;
-  return a * kMul1;
+  for (; i < n; i++) a = (a ^ data[i]) * kMul;
+  a = (a ^ (a >> 31) ^ b) * kMix;
+  a = (a ^ (a >> 29) ^ c) * kMix;
+  a = (a ^ (a >> 31) ^ d) * kMix;
+  return a ^ (a >> 29);
 }
 
 /* Keeps the bytes of the Schema message just decoded (a reference to the input's
