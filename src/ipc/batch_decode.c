@@ -458,6 +458,30 @@ static ArrowErrorCode IpcBatchResolveBuffer(struct IpcBatchContext* ctx, int64_t
   return NANOARROW_OK;
 }
 
+/* IpcBatchResolveBuffer for the usual buffer of an uncompressed, native-endian body:
+ * in bounds and aligned, it is a pointer into the body. Anything else (and every
+ * error, worded there) goes through IpcBatchResolveBuffer. */
+static inline ArrowErrorCode IpcBatchResolvePlain(struct IpcBatchContext* ctx, int64_t k,
+                                                  int swap_kind, int64_t alignment,
+                                                  struct ArrowBufferView* out) {
+  int64_t i = ctx->buffer_i;
+  if (i < ctx->header->buffers.n && ctx->decoder->codec == NANOARROW_IPC_COMPRESSION_TYPE_NONE &&
+      !ctx->swap_endian) {
+    const uint8_t* entry = ctx->header->buffers.data + ctx->header->buffers.pos + 16 * i;
+    int64_t offset = ArrowIpcFbrLoadI64(entry);
+    int64_t length = ArrowIpcFbrLoadI64(entry + 8);
+    if (offset >= 0 && length > 0 && offset <= ctx->body_size &&
+        length <= ctx->body_size - offset &&
+        ((uintptr_t)(ctx->body + offset) & ((uintptr_t)alignment - 1)) == 0) {
+      ctx->buffer_i++;
+      out->data.data = ctx->body + offset;
+      out->size_bytes = length;
+      return NANOARROW_OK;
+    }
+  }
+  return IpcBatchResolveBuffer(ctx, k, swap_kind, alignment, out);
+}
+
 /* The alignment a buffer of the given type and element size needs: 1, 2, 4 or 8
  * (a power of two). */
 static int64_t IpcBatchAlignment(enum ArrowType storage_type, enum ArrowBufferType type,
@@ -1026,13 +1050,13 @@ static ArrowErrorCode IpcBatchDirectField(struct IpcBatchContext* ctx, int64_t* 
   if (n_buffers > 0) {
     struct ArrowBufferView validity;
     NANOARROW_RETURN_NOT_OK(
-        IpcBatchResolveBuffer(ctx, field_k, IPC_BATCH_SWAP_NONE, 1, &validity));
+        IpcBatchResolvePlain(ctx, field_k, IPC_BATCH_SWAP_NONE, 1, &validity));
     buffers[0] = validity.data.data;
     if (ctx->quick) IpcBatchQuickCheckBuffer(ctx, length, 1, validity.size_bytes, 1);
     if (n_buffers > 1) {
       struct ArrowBufferView data;
       int64_t bits = field->fixed_size;
-      NANOARROW_RETURN_NOT_OK(IpcBatchResolveBuffer(
+      NANOARROW_RETURN_NOT_OK(IpcBatchResolvePlain(
           ctx, field_k,
           ctx->swap_endian ? IpcBatchSwapKind(type, NANOARROW_BUFFER_TYPE_DATA, bits)
                            : IPC_BATCH_SWAP_NONE,

@@ -618,9 +618,18 @@ static ArrowErrorCode IpcDecoderCollectIds(const struct ArrowIpcFbrTable* table,
     return EINVAL;
   }
   for (i = 0; i < vec.n; i++) {
+    uint16_t offsets[ARROW_IPC_FBR_FIELD_N_IDS];
     if (!ArrowIpcFbrVectorTable(&vec, i, &field)) {
       ArrowErrorSet(error, "invalid Field table in schema");
       return EINVAL;
+    }
+    /* Most Fields have neither a dictionary nor children (an absent or empty
+     * vector, or one the recursion would find absent): skip the lookups. */
+    ArrowIpcFbrLoadFieldOffsets(&field, offsets);
+    if (offsets[4] == 0 &&
+        (offsets[5] < 4 || offsets[5] + kArrowIpcFbrFieldWidths[5] > field.table_size ||
+         ArrowIpcFbrVector4At(&field, offsets[5]) <= 0)) {
+      continue;
     }
     if (ArrowIpcFbrGetTable(&field, ARROW_IPC_FBR_FIELD_DICTIONARY, &dictionary)) {
       if (ArrowBufferAppendInt64(

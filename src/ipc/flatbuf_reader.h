@@ -419,6 +419,123 @@ static inline struct ArrowStringView ArrowIpcFbrGetString(
   return out;
 }
 
+/* ---- Several fields of one table at once ----
+ * The quick paths of schema_decode.c (Field and Int tables of wide schemas) load a
+ * table's vtable offsets once rather than looking each field up by key. The ids and
+ * widths here restate ArrowIpcPrivateFbrFields' entries for those two tables (their
+ * keys are in id order: ARROW_IPC_FBR_FIELD_NAME + id); test_flatbuf_layouts.c
+ * checks that they agree. */
+#define ARROW_IPC_FBR_FIELD_N_IDS 7
+#define ARROW_IPC_FBR_INT_N_IDS 2
+/* Field: name (string), nullable (bool), type_type (ubyte), type (table),
+ * dictionary (table), children ([Field]), custom_metadata ([KeyValue]). */
+static const uint8_t kArrowIpcFbrFieldWidths[ARROW_IPC_FBR_FIELD_N_IDS] = {4, 1, 1, 4,
+                                                                          4, 4, 4};
+/* Int: bitWidth (int), is_signed (bool). */
+static const uint8_t kArrowIpcFbrIntWidths[ARROW_IPC_FBR_INT_N_IDS] = {4, 1};
+
+/* The vtable offsets of field ids [0, n) (0 when absent or past the vtable). */
+static inline void ArrowIpcFbrLoadOffsets(const struct ArrowIpcFbrTable* table, int n,
+                                          uint16_t* out) {
+  const uint8_t* slots = table->data + table->vtable_pos + 4;
+  int n_present = table->n_fields < n ? (int)table->n_fields : n;
+  int i;
+  for (i = 0; i < n_present; i++) out[i] = ArrowIpcFbrLoadU16(slots + 2 * i);
+  for (; i < n; i++) out[i] = 0;
+}
+
+/* ArrowIpcFbrLoadOffsets for a Field table, unrolled (every Field of a schema;
+ * writers often leave the last ids out of its vtable). */
+static inline void ArrowIpcFbrLoadFieldOffsets(const struct ArrowIpcFbrTable* table,
+                                               uint16_t* out) {
+  const uint8_t* slots = table->data + table->vtable_pos + 4;
+  int64_t n_present = table->n_fields;
+  memset(out, 0, ARROW_IPC_FBR_FIELD_N_IDS * sizeof(uint16_t));
+  switch (n_present >= ARROW_IPC_FBR_FIELD_N_IDS ? ARROW_IPC_FBR_FIELD_N_IDS : n_present) {
+    case 7:
+      out[6] = ArrowIpcFbrLoadU16(slots + 12);
+      /* fallthrough */
+    case 6:
+      out[5] = ArrowIpcFbrLoadU16(slots + 10);
+      /* fallthrough */
+    case 5:
+      out[4] = ArrowIpcFbrLoadU16(slots + 8);
+      /* fallthrough */
+    case 4:
+      out[3] = ArrowIpcFbrLoadU16(slots + 6);
+      /* fallthrough */
+    case 3:
+      out[2] = ArrowIpcFbrLoadU16(slots + 4);
+      /* fallthrough */
+    case 2:
+      out[1] = ArrowIpcFbrLoadU16(slots + 2);
+      /* fallthrough */
+    case 1:
+      out[0] = ArrowIpcFbrLoadU16(slots);
+      /* fallthrough */
+    default:
+      break;
+  }
+}
+
+/* Whether every present offset leaves room for its field's width in the table (what
+ * ArrowIpcFbrFieldPos and the verifier require of each field). */
+static inline int ArrowIpcFbrOffsetsFit(const struct ArrowIpcFbrTable* table, int n,
+                                        const uint16_t* offsets, const uint8_t* widths) {
+  int i;
+  for (i = 0; i < n; i++) {
+    if (offsets[i] != 0 && (offsets[i] < 4 || offsets[i] + widths[i] > table->table_size)) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* ArrowIpcFbrOffsetsFit for a Field table's offsets, without branches per field. */
+static inline int ArrowIpcFbrFieldOffsetsFit(const struct ArrowIpcFbrTable* table,
+                                             const uint16_t* offsets) {
+  int64_t size = table->table_size;
+  int bad = 0;
+#define ARROW_IPC_FBR_BAD_OFFSET(i)                                     \
+  ((offsets[i] != 0) & ((offsets[i] < 4) |                              \
+                        ((int64_t)offsets[i] + kArrowIpcFbrFieldWidths[i] > size)))
+  bad = ARROW_IPC_FBR_BAD_OFFSET(0) | ARROW_IPC_FBR_BAD_OFFSET(1) |
+        ARROW_IPC_FBR_BAD_OFFSET(2) | ARROW_IPC_FBR_BAD_OFFSET(3) |
+        ARROW_IPC_FBR_BAD_OFFSET(4) | ARROW_IPC_FBR_BAD_OFFSET(5) |
+        ARROW_IPC_FBR_BAD_OFFSET(6);
+#undef ARROW_IPC_FBR_BAD_OFFSET
+  return !bad;
+}
+
+/* ArrowIpcFbrGetOffsetTarget for an offset field at a (fitting) vtable offset. */
+static inline int64_t ArrowIpcFbrTargetAt(const struct ArrowIpcFbrTable* table,
+                                          uint16_t offset) {
+  int64_t pos = table->pos + offset;
+  int64_t target = pos + (int64_t)ArrowIpcFbrLoadU32(table->data + pos);
+  return target <= table->size - 4 ? target : -1;
+}
+
+/* Element count of the vector of 4-byte elements (uoffsets or ints) at a (fitting)
+ * vtable offset; -1 when ArrowIpcFbrGetVector would refuse it. */
+static inline int64_t ArrowIpcFbrVector4At(const struct ArrowIpcFbrTable* table,
+                                           uint16_t offset) {
+  int64_t target = ArrowIpcFbrTargetAt(table, offset);
+  int64_t n;
+  if (target < 0 || (target % 4) != 0) return -1;
+  n = ArrowIpcFbrLoadU32(table->data + target);
+  return n * 4 > table->size - target - 4 ? -1 : n;
+}
+
+/* Whether the string at a (fitting) vtable offset passes ArrowIpcFbrGetString. */
+static inline int ArrowIpcFbrStringAtIsValid(const struct ArrowIpcFbrTable* table,
+                                             uint16_t offset) {
+  int64_t target = ArrowIpcFbrTargetAt(table, offset);
+  int64_t n;
+  if (target < 0 || (target % 4) != 0) return 0;
+  n = ArrowIpcFbrLoadU32(table->data + target);
+  return n < table->size - target - 4 && table->data[target + 4 + n] == 0;
+}
+
 /* ---- Verification: the same reads, with a message for the first failure. ---- */
 
 struct ArrowIpcFbrVerifier {

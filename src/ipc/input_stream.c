@@ -89,6 +89,38 @@ int ArrowIpcPrivateInputStreamIsSeekableFile(struct ArrowIpcInputStream* stream)
   return ftell(((struct IpcInputFilePrivate*)stream->private_data)->file) >= 0;
 }
 
+int64_t ArrowIpcPrivateInputStreamFileTell(struct ArrowIpcInputStream* stream) {
+  long position;
+  if (stream->read != &IpcInputFileRead) return -1;
+  position = ftell(((struct IpcInputFilePrivate*)stream->private_data)->file);
+  return position < 0 ? -1 : (int64_t)position;
+}
+
+ArrowErrorCode ArrowIpcPrivateInputStreamReadAt(struct ArrowIpcInputStream* stream,
+                                                int64_t offset, uint8_t* out, int64_t n,
+                                                struct ArrowError* error) {
+  FILE* file;
+  long position;
+  size_t n_read = 0;
+  int restored;
+  if (stream->read != &IpcInputFileRead || offset < 0 || n < 0) return EINVAL;
+  file = ((struct IpcInputFilePrivate*)stream->private_data)->file;
+  position = ftell(file);
+  if (position < 0 || (long)offset != offset ||
+      fseek(file, (long)offset, SEEK_SET) != 0) {
+    ArrowErrorSet(error, "cannot seek to offset %ld of the file", (long)offset);
+    return EIO;
+  }
+  n_read = fread(out, 1, (size_t)n, file);
+  restored = fseek(file, position, SEEK_SET) == 0;
+  if (n_read != (size_t)n || !restored) {
+    ArrowErrorSet(error, "cannot read %ld bytes at offset %ld of the file again",
+                  (long)n, (long)offset);
+    return EIO;
+  }
+  return NANOARROW_OK;
+}
+
 static void IpcInputFileRelease(struct ArrowIpcInputStream* stream) {
   struct IpcInputFilePrivate* private_data = (struct IpcInputFilePrivate*)stream->private_data;
   if (private_data->close_on_release) fclose(private_data->file);

@@ -32,6 +32,9 @@
 #define ArrowIpcPrivateInputStreamBuffer NANOARROW_SYMBOL(ArrowIpcPrivateInputStreamBuffer)
 #define ArrowIpcPrivateInputStreamIsSeekableFile \
   NANOARROW_SYMBOL(ArrowIpcPrivateInputStreamIsSeekableFile)
+#define ArrowIpcPrivateInputStreamFileTell \
+  NANOARROW_SYMBOL(ArrowIpcPrivateInputStreamFileTell)
+#define ArrowIpcPrivateInputStreamReadAt NANOARROW_SYMBOL(ArrowIpcPrivateInputStreamReadAt)
 #define ArrowIpcPrivateConcatenate NANOARROW_SYMBOL(ArrowIpcPrivateConcatenate)
 #define ArrowIpcPrivateConcatenateInPlace NANOARROW_SYMBOL(ArrowIpcPrivateConcatenateInPlace)
 #define ArrowIpcPrivateConcatCanGrow NANOARROW_SYMBOL(ArrowIpcPrivateConcatCanGrow)
@@ -520,5 +523,16 @@ void ArrowIpcPrivateDecompressorSetLabel(struct ArrowIpcDecompressor* decompress
  * are queued to the threads of the parallel (de)compressors made from now on.
  * Not thread-safe: set it before making any. */
 void ArrowIpcPrivateSetParallelMinBytes(int64_t min_bytes);
+
+/* The position of a seekable file's stream (ArrowIpcInputStreamInitFile); -1 for any
+ * other stream. */
+int64_t ArrowIpcPrivateInputStreamFileTell(struct ArrowIpcInputStream* stream);
+
+/* Reads exactly n bytes at offset of a seekable file's stream into out (n bytes of
+ * room), leaving the stream's position where it was. EIO (with a message) when the
+ * file cannot be read there, EINVAL for any other stream. */
+ArrowErrorCode ArrowIpcPrivateInputStreamReadAt(struct ArrowIpcInputStream* stream,
+                                                int64_t offset, uint8_t* out, int64_t n,
+                                                struct ArrowError* error);
 
 #endif /* NANOARROW_IPC_PRIVATE_H_INCLUDED */

@@ -88,8 +88,13 @@ static int IpcSchemaVerifyType(struct ArrowIpcFbrVerifier* v, const struct Arrow
       v, &t, (enum ArrowIpcFbrTableKey)ArrowIpcPrivateFbrTypeTables[type_id]);
 }
 
-static int IpcSchemaVerifyField(struct ArrowIpcFbrVerifier* v, const struct ArrowIpcFbrTable* field,
-                       int depth) {
+static int IpcSchemaVerifyField(struct ArrowIpcFbrVerifier* v,
+                                const struct ArrowIpcFbrTable* field, int depth);
+
+/* What the generic verifier does for one Field (and, through the quick path, its
+ * children). */
+static int IpcSchemaVerifyFieldGeneric(struct ArrowIpcFbrVerifier* v,
+                                       const struct ArrowIpcFbrTable* field, int depth) {
   struct ArrowIpcFbrTable t;
   int present;
   NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyFields(v, field, ARROW_IPC_FBR_T_FIELD));
@@ -111,6 +116,96 @@ static int IpcSchemaVerifyField(struct ArrowIpcFbrVerifier* v, const struct Arro
       IpcSchemaVerifyField));
   return IpcSchemaVerifyTableVector(v, field, ARROW_IPC_FBR_FIELD_CUSTOM_METADATA, depth + 1,
                                     ARROW_IPC_FBR_T_KEY_VALUE, IpcSchemaVerifyKeyValue);
+}
+
+/* IpcSchemaVerifyFieldQuick's answer when it cannot tell: the generic verifier
+ * decides (and words the error). */
+#define IPC_SCHEMA_VERIFY_UNSURE (-1)
+
+/* The common Field (no dictionary) checked from one load of its vtable, with the same
+ * checks, in the same order and counting the same tables as
+ * IpcSchemaVerifyFieldGeneric. Wherever a check fails before a helper has worded
+ * an error, IPC_SCHEMA_VERIFY_UNSURE: the caller runs the generic verifier on this
+ * Field from its start, which finds and words the same first failure. */
+static int IpcSchemaVerifyFieldQuick(struct ArrowIpcFbrVerifier* v,
+                                     const struct ArrowIpcFbrTable* field, int depth) {
+  uint16_t offsets[ARROW_IPC_FBR_FIELD_N_IDS];
+  struct ArrowIpcFbrTable t;
+  int64_t n_children = 0;
+  int64_t i;
+  int type_id;
+  ArrowIpcFbrLoadFieldOffsets(field, offsets);
+  /* Field ids: 0 name, 1 nullable, 2 type_type, 3 type, 4 dictionary, 5 children,
+   * 6 custom_metadata. */
+  if (offsets[4] != 0 ||
+      !ArrowIpcFbrFieldOffsetsFit(field, offsets)) {
+    return IPC_SCHEMA_VERIFY_UNSURE;
+  }
+  if (offsets[0] != 0 && !ArrowIpcFbrStringAtIsValid(field, offsets[0])) {
+    return IPC_SCHEMA_VERIFY_UNSURE;
+  }
+  if (offsets[3] != 0 && ArrowIpcFbrTargetAt(field, offsets[3]) < 0) {
+    return IPC_SCHEMA_VERIFY_UNSURE;
+  }
+  if (offsets[5] != 0 && (n_children = ArrowIpcFbrVector4At(field, offsets[5])) < 0) {
+    return IPC_SCHEMA_VERIFY_UNSURE;
+  }
+  if (offsets[6] != 0 && ArrowIpcFbrVector4At(field, offsets[6]) < 0) {
+    return IPC_SCHEMA_VERIFY_UNSURE;
+  }
+
+  /* The type table (IpcSchemaVerifyType). */
+  type_id = offsets[2] != 0 ? field->data[field->pos + offsets[2]] : 0;
+  if (offsets[3] != 0) {
+    if (depth + 1 > ARROW_IPC_FBR_MAX_DEPTH || v->tables_left <= 0 ||
+        ArrowIpcFbrTableInit(v->data, v->size, ArrowIpcFbrTargetAt(field, offsets[3]),
+                             &t) != 0) {
+      return IPC_SCHEMA_VERIFY_UNSURE;
+    }
+    v->tables_left--;
+    if (type_id == ARROW_IPC_FBR_TYPE_INT) {
+      /* Int holds scalars only: each present one must fit (else the generic
+       * check below words the error). */
+      uint16_t int_offsets[ARROW_IPC_FBR_INT_N_IDS];
+      ArrowIpcFbrLoadOffsets(&t, ARROW_IPC_FBR_INT_N_IDS, int_offsets);
+      if (ArrowIpcFbrOffsetsFit(&t, ARROW_IPC_FBR_INT_N_IDS, int_offsets,
+                                kArrowIpcFbrIntWidths)) {
+        type_id = 0;
+      }
+    }
+    if (type_id > 0 && type_id < ARROW_IPC_FBR_N_TYPE_IDS) {
+      NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyFields(
+          v, &t, (enum ArrowIpcFbrTableKey)ArrowIpcPrivateFbrTypeTables[type_id]));
+    }
+  }
+
+  /* Children, each verified (quickly when it can be) in turn. */
+  if (n_children > 0) {
+    int64_t slots = ArrowIpcFbrTargetAt(field, offsets[5]) + 4;
+    for (i = 0; i < n_children; i++) {
+      int64_t slot = slots + 4 * i;
+      int64_t target = slot + (int64_t)ArrowIpcFbrLoadU32(v->data + slot);
+      NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyTableAt(
+          v, target, depth + 2, ArrowIpcPrivateFbrTables[ARROW_IPC_FBR_T_FIELD].name, &t));
+      NANOARROW_RETURN_NOT_OK(IpcSchemaVerifyField(v, &t, depth + 2));
+    }
+  }
+
+  if (offsets[6] != 0) {
+    return IpcSchemaVerifyTableVector(v, field, ARROW_IPC_FBR_FIELD_CUSTOM_METADATA,
+                                      depth + 1, ARROW_IPC_FBR_T_KEY_VALUE,
+                                      IpcSchemaVerifyKeyValue);
+  }
+  return NANOARROW_OK;
+}
+
+static int IpcSchemaVerifyField(struct ArrowIpcFbrVerifier* v,
+                                const struct ArrowIpcFbrTable* field, int depth) {
+  int64_t tables_left = v->tables_left;
+  int result = IpcSchemaVerifyFieldQuick(v, field, depth);
+  if (result != IPC_SCHEMA_VERIFY_UNSURE) return result;
+  v->tables_left = tables_left;
+  return IpcSchemaVerifyFieldGeneric(v, field, depth);
 }
 
 static int IpcSchemaVerifySchema(struct ArrowIpcFbrVerifier* v, const struct ArrowIpcFbrTable* schema,
@@ -245,9 +340,20 @@ static const char kIpcSchemaTimeUnitChars[] = {'s', 'm', 'u', 'n'};
 /* Writes the format of an Int table (NULL table: the default int32 index). */
 static ArrowErrorCode IpcSchemaIntFormat(const struct ArrowIpcFbrTable* t, char* format,
                                 struct ArrowError* error, const char* path) {
-  int32_t bit_width = t ? (int32_t)ArrowIpcFbrGetScalar(t, ARROW_IPC_FBR_INT_BIT_WIDTH, 0) : 32;
-  int is_signed = t ? ArrowIpcFbrGetScalar(t, ARROW_IPC_FBR_INT_IS_SIGNED, 0) != 0 : 1;
-  const char* chars = is_signed ? "csil" : "CSIL";
+  int32_t bit_width = 32;
+  int is_signed = 1;
+  const char* chars;
+  if (t != NULL) {
+    /* ArrowIpcFbrGetScalar's reads (absent or not fitting: 0) from one vtable load. */
+    uint16_t offsets[ARROW_IPC_FBR_INT_N_IDS];
+    ArrowIpcFbrLoadOffsets(t, ARROW_IPC_FBR_INT_N_IDS, offsets);
+    bit_width = offsets[0] >= 4 && offsets[0] + kArrowIpcFbrIntWidths[0] <= t->table_size
+                    ? ArrowIpcFbrLoadI32(t->data + t->pos + offsets[0])
+                    : 0;
+    is_signed = offsets[1] >= 4 && offsets[1] + kArrowIpcFbrIntWidths[1] <= t->table_size &&
+                t->data[t->pos + offsets[1]] != 0;
+  }
+  chars = is_signed ? "csil" : "CSIL";
   switch (bit_width) {
     case 8: format[0] = chars[0]; break;
     case 16: format[0] = chars[1]; break;
@@ -550,7 +656,18 @@ static const char kIpcSchemaNoPath[] = "";
 static void IpcSchemaFieldNameAt(const void* context, int64_t i, struct ArrowStringView* out) {
   struct ArrowIpcFbrTable field;
   if (ArrowIpcFbrVectorTable((const struct ArrowIpcFbrVector*)context, i, &field)) {
-    *out = ArrowIpcFbrGetString(&field, ARROW_IPC_FBR_FIELD_NAME);
+    /* ArrowIpcFbrGetString(&field, ARROW_IPC_FBR_FIELD_NAME) with the name's id and
+     * width from the quick paths' description of Field. */
+    uint16_t offset = field.n_fields > 0 ? ArrowIpcFbrLoadU16(field.data + field.vtable_pos + 4) : 0;
+    if (offset >= 4 && offset + kArrowIpcFbrFieldWidths[0] <= field.table_size &&
+        ArrowIpcFbrStringAtIsValid(&field, offset)) {
+      int64_t target = ArrowIpcFbrTargetAt(&field, offset);
+      out->data = (const char*)field.data + target + 4;
+      out->size_bytes = ArrowIpcFbrLoadU32(field.data + target);
+    } else {
+      out->data = NULL;
+      out->size_bytes = 0;
+    }
   } else {
     out->data = NULL;
     out->size_bytes = 0;
@@ -601,6 +718,43 @@ static ArrowErrorCode IpcSchemaDecodeField(const struct ArrowIpcFbrTable* field,
     ArrowErrorSet(error, "%s: schema nested deeper than %d", path,
                   NANOARROW_MAX_NESTING_DEPTH);
     return EINVAL;
+  }
+
+  {
+    /* The common leaf Field (no dictionary, no children, no metadata) from one
+     * load of its vtable: what the general path below does for it, without the
+     * lookups that find nothing. */
+    uint16_t offsets[ARROW_IPC_FBR_FIELD_N_IDS];
+    struct ArrowIpcFbrTable type;
+    ArrowIpcFbrLoadFieldOffsets(field, offsets);
+    if (offsets[4] == 0 &&
+        ArrowIpcFbrFieldOffsetsFit(field, offsets) &&
+        (offsets[5] == 0 || ArrowIpcFbrVector4At(field, offsets[5]) == 0) &&
+        (offsets[6] == 0 || ArrowIpcFbrVector4At(field, offsets[6]) == 0)) {
+      if (offsets[1] != 0 && field->data[field->pos + offsets[1]] != 0) {
+        flags |= ARROW_FLAG_NULLABLE;
+      }
+      if (offsets[2] != 0 && offsets[3] != 0 &&
+          field->data[field->pos + offsets[2]] == ARROW_IPC_FBR_TYPE_INT &&
+          ArrowIpcFbrTargetAt(field, offsets[3]) >= 0 &&
+          ArrowIpcFbrTableInit(field->data, field->size, ArrowIpcFbrTargetAt(field, offsets[3]),
+                               &type) == 0) {
+        /* IpcSchemaTypeFormat's Int case (an Int has no children to check). */
+        NANOARROW_RETURN_NOT_OK(IpcSchemaIntFormat(&type, format, error, path));
+        if (format[0] == 'i') {
+          /* IpcSchemaSetFormat(out, "i"), the usual one, without its lookup. */
+          NANOARROW_RETURN_NOT_OK(ArrowSchemaSetType(out, NANOARROW_TYPE_INT32));
+          out->flags = flags;
+          return NANOARROW_OK;
+        }
+      } else {
+        NANOARROW_RETURN_NOT_OK(
+            IpcSchemaTypeFormat(field, 0, format, sizeof(format), &flags, error, path));
+      }
+      NANOARROW_RETURN_NOT_OK(IpcSchemaSetFormat(out, format));
+      out->flags = flags;
+      return NANOARROW_OK;
+    }
   }
 
   /* The name was set by the caller (IpcSchemaDecodeChildren). */

@@ -46,11 +46,21 @@ struct IpcStreamReaderPrivate {
   struct ArrowIpcSharedBlock* input_block;
   int64_t input_position;
   int read_ahead;
+  /* With read_ahead: the file position where the input started, the bytes of
+   * messages read since, and where the last message read starts in the file. */
+  int64_t file_start;
+  int64_t consumed;
+  int64_t message_offset;
   /* The Schema message (kept by schema_block): the first get_schema takes the
-   * decoder's schema itself and later ones decode the message again. */
+   * decoder's schema itself and later ones decode the message again. A seekable
+   * file's message is not kept (its chunk is reused for the batches that follow):
+   * later get_schema calls read it again at schema_file_offset, and refuse it
+   * unless its bytes still hash to schema_hash. */
   struct ArrowIpcSharedBlock* schema_block;
   const uint8_t* schema_message;
   int64_t schema_message_size;
+  int64_t schema_file_offset;
+  uint64_t schema_hash;
   int schema_handed_out;
   /* File mode (input started with the ARROW1 magic). */
   int is_file;
@@ -283,6 +293,8 @@ static ArrowErrorCode IpcStreamReadMessageAhead(struct IpcStreamReaderPrivate* p
   body_out->data.as_uint8 = view.data.as_uint8 + decoder->header_size_bytes;
   body_out->size_bytes = decoder->body_size_bytes;
   private_data->input_position += message_size;
+  private_data->message_offset = private_data->file_start + private_data->consumed;
+  private_data->consumed += message_size;
   *shared_out = private_data->input_block;
   return NANOARROW_OK;
 }
@@ -445,13 +457,45 @@ static ArrowErrorCode IpcStreamSelectDecoderSchema(struct IpcStreamReaderPrivate
   return NANOARROW_OK;
 }
 
+/* A 64-bit digest of the Schema message's bytes: tells whether a file still holds
+ * the message read from it (not a defence against a writer who crafts collisions;
+ * the decoder keeps decoding batches with the schema it read first either way). */
+static uint64_t IpcStreamHashBytes(const uint8_t* data, int64_t n) {
+  static const uint64_t kMul = UINT64_C(0x9e3779b97f4a7c15);
+  static const uint64_t kMix = UINT64_C(0xc2b2ae3d27d4eb4f);
+  uint64_t a = UINT64_C(0x243f6a8885a308d3) ^ (uint64_t)n;
+  uint64_t b = UINT64_C(0x13198a2e03707344);
+  uint64_t c = UINT64_C(0xa4093822299f31d0);
+  uint64_t d = UINT64_C(0x082efa98ec4e6c89);
+  uint64_t w[4];
+  int64_t i = 0;
+  /* Four independent multiply-xor chains over 32-byte blocks, then the tail. */
+  for (; i + 32 <= n; i += 32) {
+    memcpy(w, data + i, sizeof(w));
+    a = (a ^ w[0]) * kMul;
+    b = (b ^ w[1]) * kMul;
+    c = (c ^ w[2]) * kMul;
+    d = (d ^ w[3]) * kMul;
+  }
+  for (; i < n; i++) a = (a ^ data[i]) * kMul;
+  a = (a ^ (a >> 31) ^ b) * kMix;
+  a = (a ^ (a >> 29) ^ c) * kMix;
+  a = (a ^ (a >> 31) ^ d) * kMix;
+  return a ^ (a >> 29);
+}
+
 /* Keeps the bytes of the Schema message just decoded (a reference to the input's
- * block, or the header buffer itself); without them get_schema always copies. */
+ * block, or the header buffer itself; where it lies in a seekable file); without
+ * them get_schema always copies. */
 static void IpcStreamKeepSchemaMessage(struct IpcStreamReaderPrivate* private_data) {
   const uint8_t* message =
       ((struct ArrowIpcDecoderPrivate*)private_data->decoder.private_data)->message;
   private_data->schema_message_size = private_data->decoder.header_size_bytes;
-  if (private_data->input_block != NULL) {
+  if (private_data->read_ahead && private_data->file_start >= 0) {
+    private_data->schema_file_offset = private_data->message_offset;
+    private_data->schema_hash =
+        IpcStreamHashBytes(message, private_data->schema_message_size);
+  } else if (private_data->input_block != NULL) {
     ArrowIpcRefAdd(&private_data->input_block->refcount);
     private_data->schema_block = private_data->input_block;
     private_data->schema_message = message;
@@ -463,20 +507,55 @@ static void IpcStreamKeepSchemaMessage(struct IpcStreamReaderPrivate* private_da
   }
 }
 
-/* A new copy of the schema from the kept Schema message. */
+static int IpcStreamHasKeptSchema(const struct IpcStreamReaderPrivate* private_data) {
+  return private_data->schema_block != NULL || private_data->schema_file_offset >= 0;
+}
+
+/* A new copy of the schema from the kept Schema message (read again from the file
+ * when only its place there was kept). */
 static ArrowErrorCode IpcStreamDecodeKeptSchema(struct IpcStreamReaderPrivate* private_data,
                                                 struct ArrowSchema* out) {
   struct ArrowIpcDecoder decoder;
   struct ArrowBufferView view;
+  struct ArrowBuffer reread;
   ArrowErrorCode result;
-  if (ArrowIpcDecoderInit(&decoder) != NANOARROW_OK) return ENOMEM;
-  view.data.as_uint8 = private_data->schema_message;
+  ArrowBufferInit(&reread);
+  if (private_data->schema_block != NULL) {
+    view.data.as_uint8 = private_data->schema_message;
+  } else {
+    if (ArrowBufferReserve(&reread, private_data->schema_message_size) != NANOARROW_OK) {
+      ArrowErrorSet(&private_data->error, "out of memory reading the Schema message again");
+      return ENOMEM;
+    }
+    result = ArrowIpcPrivateInputStreamReadAt(
+        &private_data->input, private_data->schema_file_offset, reread.data,
+        private_data->schema_message_size, &private_data->error);
+    if (result == NANOARROW_OK &&
+        IpcStreamHashBytes(reread.data, private_data->schema_message_size) !=
+            private_data->schema_hash) {
+      ArrowErrorSet(&private_data->error,
+                    "the Schema message at offset %ld of the file changed since it was "
+                    "read",
+                    (long)private_data->schema_file_offset);
+      result = EIO;
+    }
+    if (result != NANOARROW_OK) {
+      ArrowBufferReset(&reread);
+      return result;
+    }
+    view.data.as_uint8 = reread.data;
+  }
   view.size_bytes = private_data->schema_message_size;
+  if (ArrowIpcDecoderInit(&decoder) != NANOARROW_OK) {
+    ArrowBufferReset(&reread);
+    return ENOMEM;
+  }
   result = ArrowIpcDecoderDecodeHeader(&decoder, view, &private_data->error);
   if (result == NANOARROW_OK) {
     result = ArrowIpcDecoderDecodeSchema(&decoder, out, &private_data->error);
   }
   ArrowIpcDecoderReset(&decoder);
+  ArrowBufferReset(&reread);
   return result;
 }
 
@@ -576,7 +655,7 @@ static int IpcStreamReaderGetSchema(struct ArrowArrayStream* stream, struct Arro
   NANOARROW_RETURN_NOT_OK(IpcStreamEnsureSchema(private_data));
   if (private_data->schema_handed_out) return IpcStreamDecodeKeptSchema(private_data, out);
   decoder_private = (struct ArrowIpcDecoderPrivate*)private_data->decoder.private_data;
-  if (private_data->schema_block == NULL || private_data->n_projection > 0 ||
+  if (!IpcStreamHasKeptSchema(private_data) || private_data->n_projection > 0 ||
       private_data->exported_schema != &decoder_private->tree.schema) {
     return ArrowSchemaDeepCopy(private_data->exported_schema, out);
   }
@@ -755,6 +834,8 @@ ArrowErrorCode ArrowIpcArrayStreamReaderInitWithLimits(
   private_data->validation_level = validation_level;
   private_data->exported_schema = NULL;
   private_data->schema_block = NULL;
+  private_data->schema_file_offset = -1;
+  private_data->file_start = -1;
   private_data->schema.release = NULL;
   ArrowBufferInit(&private_data->header);
   ArrowBufferInit(&private_data->body);
@@ -781,6 +862,7 @@ ArrowErrorCode ArrowIpcArrayStreamReaderInitWithLimits(
   } else if (private_data->options.use_shared_buffers &&
              ArrowIpcPrivateInputStreamIsSeekableFile(&private_data->input)) {
     private_data->read_ahead = 1;
+    private_data->file_start = ArrowIpcPrivateInputStreamFileTell(&private_data->input);
   }
   return NANOARROW_OK;
 }

@@ -923,3 +923,35 @@ Test(flatbuf_layouts, every_described_field_is_covered) {
     }
   }
 }
+
+/* The quick paths' restatement of the Field and Int tables (flatbuf_reader.h) agrees
+ * with the one description of Arrow's fields: same ids, in key order, same widths. */
+Test(flatbuf_layouts, quick_path_ids_and_widths_match_the_description) {
+  const struct ArrowIpcFbrTableSpec* field = &ArrowIpcPrivateFbrTables[ARROW_IPC_FBR_T_FIELD];
+  const struct ArrowIpcFbrTableSpec* int_table = &ArrowIpcPrivateFbrTables[ARROW_IPC_FBR_T_INT];
+  int i;
+  cr_assert_eq(field->n_fields, ARROW_IPC_FBR_FIELD_N_IDS);
+  cr_assert_eq(field->first, ARROW_IPC_FBR_FIELD_NAME);
+  for (i = 0; i < ARROW_IPC_FBR_FIELD_N_IDS; i++) {
+    const struct ArrowIpcFbrFieldSpec* spec = &ArrowIpcPrivateFbrFields[field->first + i];
+    cr_expect_eq(spec->id, i, "Field.%s", spec->name);
+    cr_expect_eq(ArrowIpcFbrKindWidth(spec->kind), kArrowIpcFbrFieldWidths[i], "Field.%s",
+                 spec->name);
+  }
+  cr_assert_eq(int_table->n_fields, ARROW_IPC_FBR_INT_N_IDS);
+  cr_assert_eq(int_table->first, ARROW_IPC_FBR_INT_BIT_WIDTH);
+  for (i = 0; i < ARROW_IPC_FBR_INT_N_IDS; i++) {
+    const struct ArrowIpcFbrFieldSpec* spec = &ArrowIpcPrivateFbrFields[int_table->first + i];
+    cr_expect_eq(spec->id, i, "Int.%s", spec->name);
+    cr_expect_eq(ArrowIpcFbrKindWidth(spec->kind), kArrowIpcFbrIntWidths[i], "Int.%s",
+                 spec->name);
+  }
+  /* The quick paths name Field ids 1 (nullable), 2 (type_type), 3 (type), 4
+   * (dictionary), 5 (children) and 6 (custom_metadata) by number. */
+  cr_expect_eq(ArrowIpcFbrSpec(ARROW_IPC_FBR_FIELD_NULLABLE)->id, 1);
+  cr_expect_eq(ArrowIpcFbrSpec(ARROW_IPC_FBR_FIELD_TYPE_TYPE)->id, 2);
+  cr_expect_eq(ArrowIpcFbrSpec(ARROW_IPC_FBR_FIELD_TYPE)->id, 3);
+  cr_expect_eq(ArrowIpcFbrSpec(ARROW_IPC_FBR_FIELD_DICTIONARY)->id, 4);
+  cr_expect_eq(ArrowIpcFbrSpec(ARROW_IPC_FBR_FIELD_CHILDREN)->id, 5);
+  cr_expect_eq(ArrowIpcFbrSpec(ARROW_IPC_FBR_FIELD_CUSTOM_METADATA)->id, 6);
+}
