@@ -176,12 +176,16 @@ static inline void ArrowArrayViewMove(struct ArrowArrayView* src,
 // ---- Nulls ----
 
 // Unions and run-end encoded arrays have no validity of their own: they are never
-// null here (ask the child). The NA type is always null.
+// null here (ask the child). The NA type is always null. Buffer 0 is a validity
+// bitmap exactly when its elements are 1 bit wide (union type ids are 8 bits, the
+// other types without validity have no buffer 0); the width, an int64, is tested
+// rather than the buffer type, an enum, which a caller's loop storing int32 values
+// may alias and would make the test run again for every element.
 static inline int8_t ArrowArrayViewIsNull(const struct ArrowArrayView* array_view,
                                           int64_t i) {
   const uint8_t* validity = ArrowPrivateArrayViewData(array_view, 0).as_uint8;
-  if (NANOARROW_PREDICT_TRUE(validity != NULL && array_view->layout.buffer_type[0] ==
-                                                     NANOARROW_BUFFER_TYPE_VALIDITY)) {
+  if (NANOARROW_PREDICT_TRUE(validity != NULL &&
+                             array_view->layout.element_size_bits[0] == 1)) {
     i += array_view->offset;
     return (int8_t)!((validity[i >> 3] >> (i & 7)) & 1);
   }
@@ -258,32 +262,35 @@ static inline int64_t ArrowArrayViewListChildOffset(const struct ArrowArrayView*
 
 // ---- Values ----
 
-// The numeric getters test the most common types first and leave the rest to an
-// out-of-line pure function: the loop body stays small and the tests stay
-// loop-invariant, so compilers can unswitch (and vectorize) a loop over elements.
-// Each type is tested together with the element width so that clang does not merge
-// the tests into a switch, which its loop unswitching leaves inside a caller's loop
-// (a jump per element); separate conditions are lifted one by one.
+// The numeric getters read three fields of the view (storage type, data pointer,
+// offset) and test the type alone, in a chain of ifs, leaving the other types to an
+// out-of-line function. Reading no more fields than that matters in a caller's loop
+// that stores each element into memory the compiler cannot tell apart from the view:
+// an int8 (char) store may alias every field, so each one read is read again for
+// every element; an int64 store may alias the view's int64 fields (offset, length,
+// element sizes), so a test of element_size_bits would be re-read and re-tested per
+// element, and could not be lifted out of the loop as the test of the storage type
+// (an enum, not aliased by an integer store) is. In a loop storing int8 values, int8
+// is tested first (its tests then run per element); other loops lift the tests.
 
 // Element i as an int64 (floating point truncated and saturated, NaN as 0;
 // INT64_MAX for non-numeric types).
 static inline int64_t ArrowArrayViewGetIntUnsafe(const struct ArrowArrayView* array_view,
                                                  int64_t i) {
-  const union ArrowBufferViewData data = ArrowPrivateArrayViewData(array_view, 1);
   const enum ArrowType storage_type = array_view->storage_type;
-  const int64_t bits = array_view->layout.element_size_bits[1];
+  const union ArrowBufferViewData data = ArrowPrivateArrayViewData(array_view, 1);
   i += array_view->offset;
-  if (bits == 32 && storage_type == NANOARROW_TYPE_INT32) {
+  if (storage_type == NANOARROW_TYPE_INT8) {
+    return data.as_int8[i];
+  }
+  if (storage_type == NANOARROW_TYPE_INT32) {
     return data.as_int32[i];
   }
-  if (bits == 64 && storage_type == NANOARROW_TYPE_INT64) {
+  if (storage_type == NANOARROW_TYPE_INT64) {
     return data.as_int64[i];
   }
-  if (bits == 16 && storage_type == NANOARROW_TYPE_INT16) {
+  if (storage_type == NANOARROW_TYPE_INT16) {
     return data.as_int16[i];
-  }
-  if (bits == 8 && storage_type == NANOARROW_TYPE_INT8) {
-    return data.as_int8[i];
   }
   return ArrowPrivateArrayViewGetIntSlow(array_view, i);
 }
@@ -292,15 +299,17 @@ static inline int64_t ArrowArrayViewGetIntUnsafe(const struct ArrowArrayView* ar
 // values as 0; UINT64_MAX for non-numeric types).
 static inline uint64_t ArrowArrayViewGetUIntUnsafe(const struct ArrowArrayView* array_view,
                                                    int64_t i) {
-  const union ArrowBufferViewData data = ArrowPrivateArrayViewData(array_view, 1);
   const enum ArrowType storage_type = array_view->storage_type;
-  const int64_t bits = array_view->layout.element_size_bits[1];
+  const union ArrowBufferViewData data = ArrowPrivateArrayViewData(array_view, 1);
   i += array_view->offset;
-  if (bits == 32 && storage_type == NANOARROW_TYPE_UINT32) {
-    return data.as_uint32[i];
+  if (storage_type == NANOARROW_TYPE_UINT8) {
+    return data.as_uint8[i];
   }
-  if (bits == 64 && storage_type == NANOARROW_TYPE_UINT64) {
+  if (storage_type == NANOARROW_TYPE_UINT64) {
     return data.as_uint64[i];
+  }
+  if (storage_type == NANOARROW_TYPE_UINT32) {
+    return data.as_uint32[i];
   }
   return ArrowPrivateArrayViewGetUIntSlow(array_view, i);
 }
@@ -308,14 +317,13 @@ static inline uint64_t ArrowArrayViewGetUIntUnsafe(const struct ArrowArrayView* 
 // Element i as a double (0.0 for non-numeric types).
 static inline double ArrowArrayViewGetDoubleUnsafe(const struct ArrowArrayView* array_view,
                                                    int64_t i) {
-  const union ArrowBufferViewData data = ArrowPrivateArrayViewData(array_view, 1);
   const enum ArrowType storage_type = array_view->storage_type;
-  const int64_t bits = array_view->layout.element_size_bits[1];
+  const union ArrowBufferViewData data = ArrowPrivateArrayViewData(array_view, 1);
   i += array_view->offset;
-  if (bits == 64 && storage_type == NANOARROW_TYPE_DOUBLE) {
+  if (storage_type == NANOARROW_TYPE_DOUBLE) {
     return data.as_double[i];
   }
-  if (bits == 32 && storage_type == NANOARROW_TYPE_INT32) {
+  if (storage_type == NANOARROW_TYPE_INT32) {
     return (double)data.as_int32[i];
   }
   return ArrowPrivateArrayViewGetDoubleSlow(array_view, i);
