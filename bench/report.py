@@ -29,6 +29,7 @@ FLOORS = {
     "ArrayAppendInt64": "FloorAppendInt32",
     "ArrayAppendDouble": "FloorAppendInt32",
     "ArrayAppendString": "FloorAppendString",
+    "ArrayAppendNulls": "FloorAppendNulls",
     "ArrayViewGetInt8": "FloorCopyInt8",
     "ArrayViewGetInt16": "FloorCopyInt16",
     "ArrayViewGetInt32": "FloorCopyInt32",
@@ -36,6 +37,8 @@ FLOORS = {
     "ArrayViewIsNull": "FloorBitmapTest",
     "ArrayViewIsNullNonNullable": "FloorIsNullNonNullable",
     "ArrayViewGetString": "FloorStringWalk",
+    "SchemaInitWideStruct": "FloorSchemaInitWideStruct",
+    "SchemaViewInitWideStruct": "FloorSchemaViewInitWideStruct",
     # The reference's buffer reads copy every body, so they track memcpy; a zero-copy
     # read of the same 10 MiB should come out far below 1.00x. File reads copy once.
     "IpcReadFloat64FromBuffer": "FloorMemcpyFloat64Read",

@@ -1021,3 +1021,82 @@ Test(schema_view, wide_struct_view) {
   AssertInvalid(schema.children[9876], "'x'");
   ArrowSchemaRelease(&schema);
 }
+
+/* ArrowSchemaViewInit() writes the view of a plain one-character fixed-width field
+ * directly; the same field with metadata (an unrelated key) takes the full parse.
+ * Both must produce the same view, field by field, and the same layout as
+ * ArrowLayoutInit(). */
+Test(schema_view, plain_fixed_width_fields_view_as_the_full_parse_does) {
+  const char* formats[] = {"b", "c", "C", "s", "S", "e", "i", "I", "f", "l", "L", "g"};
+  struct ArrowBuffer metadata;
+  cr_assert_eq(ArrowMetadataBuilderInit(&metadata, NULL), NANOARROW_OK);
+  cr_assert_eq(ArrowMetadataBuilderAppend(&metadata, ArrowCharView("some key"),
+                                          ArrowCharView("some value")),
+               NANOARROW_OK);
+  for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
+    for (int64_t flags = 0; flags <= ARROW_FLAG_NULLABLE; flags += ARROW_FLAG_NULLABLE) {
+      struct ArrowSchema plain;
+      struct ArrowSchema with_metadata;
+      struct ArrowSchemaView fast;
+      struct ArrowSchemaView full;
+      struct ArrowLayout layout;
+      struct ArrowError error;
+      ArrowSchemaInit(&plain);
+      ArrowSchemaInit(&with_metadata);
+      cr_assert_eq(ArrowSchemaSetFormat(&plain, formats[i]), NANOARROW_OK);
+      cr_assert_eq(ArrowSchemaSetFormat(&with_metadata, formats[i]), NANOARROW_OK);
+      cr_assert_eq(ArrowSchemaSetMetadata(&with_metadata, (const char*)metadata.data),
+                   NANOARROW_OK);
+      plain.flags = flags;
+      with_metadata.flags = flags;
+      memset(&fast, 0xAB, sizeof(fast));
+      memset(&full, 0xCD, sizeof(full));
+      cr_assert_eq(ArrowSchemaViewInit(&fast, &plain, &error), NANOARROW_OK, "%s",
+                   error.message);
+      cr_assert_eq(ArrowSchemaViewInit(&full, &with_metadata, &error), NANOARROW_OK, "%s",
+                   error.message);
+      cr_assert_eq(fast.schema, &plain);
+      cr_assert_eq(fast.type, full.type, "format %s", formats[i]);
+      cr_assert_eq(fast.storage_type, full.storage_type, "format %s", formats[i]);
+      cr_assert_eq(memcmp(&fast.layout, &full.layout, sizeof(fast.layout)), 0, "format %s",
+                   formats[i]);
+      ArrowLayoutInit(&layout, fast.storage_type);
+      cr_assert_eq(memcmp(&fast.layout, &layout, sizeof(layout)), 0, "format %s",
+                   formats[i]);
+      cr_assert_eq(fast.extension_name.data, NULL);
+      cr_assert_eq(fast.extension_name.size_bytes, 0);
+      cr_assert_eq(fast.extension_metadata.data, NULL);
+      cr_assert_eq(fast.extension_metadata.size_bytes, 0);
+      cr_assert_eq(fast.fixed_size, full.fixed_size);
+      cr_assert_eq(fast.decimal_bitwidth, full.decimal_bitwidth);
+      cr_assert_eq(fast.decimal_precision, full.decimal_precision);
+      cr_assert_eq(fast.decimal_scale, full.decimal_scale);
+      cr_assert_eq(fast.time_unit, full.time_unit);
+      cr_assert_eq(fast.timezone, full.timezone);
+      cr_assert_eq(fast.union_type_ids, full.union_type_ids);
+      ArrowSchemaRelease(&plain);
+      ArrowSchemaRelease(&with_metadata);
+    }
+  }
+  ArrowBufferReset(&metadata);
+}
+
+/* A one-character format with children, a dictionary of the wrong kind or a flag it
+ * may not carry is still refused (the direct path leaves those to the full parse). */
+Test(schema_view, plain_fixed_width_fields_still_check_flags_and_children) {
+  struct ArrowSchema schema;
+  struct ArrowSchemaView view;
+  struct ArrowError error;
+  ArrowSchemaInit(&schema);
+  cr_assert_eq(ArrowSchemaSetFormat(&schema, "i"), NANOARROW_OK);
+  schema.flags = ARROW_FLAG_MAP_KEYS_SORTED;
+  cr_assert_eq(ArrowSchemaViewInit(&view, &schema, &error), EINVAL);
+  schema.flags = ARROW_FLAG_DICTIONARY_ORDERED;
+  cr_assert_eq(ArrowSchemaViewInit(&view, &schema, &error), EINVAL);
+  schema.flags = ARROW_FLAG_NULLABLE;
+  cr_assert_eq(ArrowSchemaAllocateChildren(&schema, 1), NANOARROW_OK);
+  ArrowSchemaInit(schema.children[0]);
+  cr_assert_eq(ArrowSchemaSetFormat(schema.children[0], "i"), NANOARROW_OK);
+  cr_assert_eq(ArrowSchemaViewInit(&view, &schema, &error), EINVAL);
+  ArrowSchemaRelease(&schema);
+}
