@@ -606,6 +606,123 @@ static inline struct ArrowStringView ArrowIpcFbrGetString(
   return out;
 }
 
+/* ---- Several fields of one table at once ----
+ * The quick paths of schema_decode.c (Field and Int tables of wide schemas) load a
+ * table's vtable offsets once rather than looking each field up by key. The ids and
+ * widths here restate ArrowIpcPrivateFbrFields' entries for those two tables (their
+ * keys are in id order: ARROW_IPC_FBR_FIELD_NAME + id); test_flatbuf_layouts.c
+ * checks that they agree. */
+#define ARROW_IPC_FBR_FIELD_N_IDS 7
+#define ARROW_IPC_FBR_INT_N_IDS 2
+/* Field: name (string), nullable (bool), type_type (ubyte), type (table),
+ * dictionary (table), children ([Field]), custom_metadata ([KeyValue]). */
+static const uint8_t kArrowIpcFbrFieldWidths[ARROW_IPC_FBR_FIELD_N_IDS] = {4, 1, 1, 4,
+                                                                          4, 4, 4};
+/* Int: bitWidth (int), is_signed (bool). */
+static const uint8_t kArrowIpcFbrIntWidths[ARROW_IPC_FBR_INT_N_IDS] = {4, 1};
+
+/* The vtable offsets of field ids [0, n) (0 when absent or past the vtable). */
+static inline void ArrowIpcFbrLoadOffsets(const struct ArrowIpcFbrTable* table, int n,
+                                          uint16_t* out) {
+  const uint8_t* slots = table->data + table->vtable_pos + 4;
+  int n_present = table->n_fields < n ? (int)table->n_fields : n;
+  int i;
+  for (i = 0; i < n_present; i++) out[i] = ArrowIpcFbrLoadU16(slots + 2 * i);
+  for (; i < n; i++) out[i] = 0;
+}
+
+/* ArrowIpcFbrLoadOffsets for a Field table, unrolled (every Field of a schema;
+ * writers often leave the last ids out of its vtable). */
+static inline void ArrowIpcFbrLoadFieldOffsets(const struct ArrowIpcFbrTable* table,
+                                               uint16_t* out) {
+  const uint8_t* slots = table->data + table->vtable_pos + 4;
+  int64_t n_present = table->n_fields;
+  memset(out, 0, ARROW_IPC_FBR_FIELD_N_IDS * sizeof(uint16_t));
+  switch (n_present >= ARROW_IPC_FBR_FIELD_N_IDS ? ARROW_IPC_FBR_FIELD_N_IDS : n_present) {
+    case 7:
+      out[6] = ArrowIpcFbrLoadU16(slots + 12);
+      /* fallthrough */
+    case 6:
+      out[5] = ArrowIpcFbrLoadU16(slots + 10);
+      /* fallthrough */
+    case 5:
+      out[4] = ArrowIpcFbrLoadU16(slots + 8);
+      /* fallthrough */
+    case 4:
+      out[3] = ArrowIpcFbrLoadU16(slots + 6);
+      /* fallthrough */
+    case 3:
+      out[2] = ArrowIpcFbrLoadU16(slots + 4);
+      /* fallthrough */
+    case 2:
+      out[1] = ArrowIpcFbrLoadU16(slots + 2);
+      /* fallthrough */
+    case 1:
+      out[0] = ArrowIpcFbrLoadU16(slots);
+      /* fallthrough */
+    default:
+      break;
+  }
+}
+
+/* Whether every present offset leaves room for its field's width in the table (what
+ * ArrowIpcFbrFieldPos and the verifier require of each field). */
+static inline int ArrowIpcFbrOffsetsFit(const struct ArrowIpcFbrTable* table, int n,
+                                        const uint16_t* offsets, const uint8_t* widths) {
+  int i;
+  for (i = 0; i < n; i++) {
+    if (offsets[i] != 0 && (offsets[i] < 4 || offsets[i] + widths[i] > table->table_size)) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* ArrowIpcFbrOffsetsFit for a Field table's offsets, without branches per field. */
+static inline int ArrowIpcFbrFieldOffsetsFit(const struct ArrowIpcFbrTable* table,
+                                             const uint16_t* offsets) {
+  int64_t size = table->table_size;
+  int bad = 0;
+#define ARROW_IPC_FBR_BAD_OFFSET(i)                                     \
+  ((offsets[i] != 0) & ((offsets[i] < 4) |                              \
+                        ((int64_t)offsets[i] + kArrowIpcFbrFieldWidths[i] > size)))
+  bad = ARROW_IPC_FBR_BAD_OFFSET(0) | ARROW_IPC_FBR_BAD_OFFSET(1) |
+        ARROW_IPC_FBR_BAD_OFFSET(2) | ARROW_IPC_FBR_BAD_OFFSET(3) |
+        ARROW_IPC_FBR_BAD_OFFSET(4) | ARROW_IPC_FBR_BAD_OFFSET(5) |
+        ARROW_IPC_FBR_BAD_OFFSET(6);
+#undef ARROW_IPC_FBR_BAD_OFFSET
+  return !bad;
+}
+
+/* ArrowIpcFbrGetOffsetTarget for an offset field at a (fitting) vtable offset. */
+static inline int64_t ArrowIpcFbrTargetAt(const struct ArrowIpcFbrTable* table,
+                                          uint16_t offset) {
+  int64_t pos = table->pos + offset;
+  int64_t target = pos + (int64_t)ArrowIpcFbrLoadU32(table->data + pos);
+  return target <= table->size - 4 ? target : -1;
+}
+
+/* Element count of the vector of 4-byte elements (uoffsets or ints) at a (fitting)
+ * vtable offset; -1 when ArrowIpcFbrGetVector would refuse it. */
+static inline int64_t ArrowIpcFbrVector4At(const struct ArrowIpcFbrTable* table,
+                                           uint16_t offset) {
+  int64_t target = ArrowIpcFbrTargetAt(table, offset);
+  int64_t n;
+  if (target < 0 || (target % 4) != 0) return -1;
+  n = ArrowIpcFbrLoadU32(table->data + target);
+  return n * 4 > table->size - target - 4 ? -1 : n;
+}
+
+/* Whether the string at a (fitting) vtable offset passes ArrowIpcFbrGetString. */
+static inline int ArrowIpcFbrStringAtIsValid(const struct ArrowIpcFbrTable* table,
+                                             uint16_t offset) {
+  int64_t target = ArrowIpcFbrTargetAt(table, offset);
+  int64_t n;
+  if (target < 0 || (target % 4) != 0) return 0;
+  n = ArrowIpcFbrLoadU32(table->data + target);
+  return n < table->size - target - 4 && table->data[target + 4 + n] == 0;
+}
+
 /* ---- Verification: the same reads, with a message for the first failure. ---- */
 
 struct ArrowIpcFbrVerifier {
@@ -778,6 +895,9 @@ static inline int ArrowIpcFbrVerifySubTable(struct ArrowIpcFbrVerifier* verifier
 #define ArrowIpcPrivateInputStreamBuffer NANOARROW_SYMBOL(ArrowIpcPrivateInputStreamBuffer)
 #define ArrowIpcPrivateInputStreamIsSeekableFile \
   NANOARROW_SYMBOL(ArrowIpcPrivateInputStreamIsSeekableFile)
+#define ArrowIpcPrivateInputStreamFileTell \
+  NANOARROW_SYMBOL(ArrowIpcPrivateInputStreamFileTell)
+#define ArrowIpcPrivateInputStreamReadAt NANOARROW_SYMBOL(ArrowIpcPrivateInputStreamReadAt)
 #define ArrowIpcPrivateConcatenate NANOARROW_SYMBOL(ArrowIpcPrivateConcatenate)
 #define ArrowIpcPrivateConcatenateInPlace NANOARROW_SYMBOL(ArrowIpcPrivateConcatenateInPlace)
 #define ArrowIpcPrivateConcatCanGrow NANOARROW_SYMBOL(ArrowIpcPrivateConcatCanGrow)
@@ -1243,39 +1363,44 @@ ArrowErrorCode ArrowIpcPrivateDecoderAdoptSchema(struct ArrowIpcDecoder* decoder
                                                  struct ArrowError* error);
 
 /* An array of type schema holding old followed by delta (both validated at FULL
- * first; the result is validated at FULL). */
+ * first; the result is validated at FULL). delta_values is the array delta_view
+ * views: the dictionaries inside it (a dictionary of dictionaries) are moved into
+ * the result, not copied. */
 ArrowErrorCode ArrowIpcPrivateConcatenate(const struct ArrowSchema* schema,
                                           struct ArrowArrayView* old_view,
                                           struct ArrowArrayView* delta_view,
+                                          struct ArrowArray* delta_values,
                                           struct ArrowArray* out, struct ArrowError* error);
 
 /* Appends delta_view (validated at FULL here) to builder, a result of
  * ArrowIpcPrivateConcatenate. shared == 0: nothing else refers to builder (its
  * values may move). shared != 0: arrays handed out point into its buffers; the
- * append is done only when it moves no buffer and writes no byte they can read
- * (flat types, room in every buffer, bitmaps grown from a whole byte), else EAGAIN
- * is returned (without a message) and builder is untouched: copy it instead.
- * *content_out receives the bytes builder's buffers then hold; over
- * max_content_bytes, the append is undone (spare capacity released unless shared)
- * and EOVERFLOW returned without a message. On any failure builder holds what it
- * held before. */
+ * append is done only into the spare capacity of the buffers they point into
+ * (none moves; no byte they read changes, a bitmap's partial last byte is written
+ * once, keeping their bits), else EAGAIN is returned (without a message) and
+ * builder is as it was: copy it instead. *content_out receives the bytes
+ * builder's buffers then hold; over max_content_bytes, the append is undone
+ * (spare capacity released unless shared) and EOVERFLOW returned without a
+ * message. On any failure builder holds what it held before. */
 ArrowErrorCode ArrowIpcPrivateConcatenateInPlace(struct ArrowArray* builder,
                                                  struct ArrowArrayView* delta_view,
+                                                 struct ArrowArray* delta_values,
                                                  int shared, int64_t max_content_bytes,
                                                  int64_t* content_out,
                                                  struct ArrowError* error);
 
-/* Non-zero when deltas of values of type schema can be appended in place (no
- * dictionary-encoded field inside the values). */
+/* Non-zero when deltas of values of type schema can be appended in place (now
+ * every type: dictionaries inside are taken over from each delta). */
 int ArrowIpcPrivateConcatCanGrow(const struct ArrowSchema* schema);
 
-/* The bytes ArrowIpcPrivateConcatReserveGrowth would reserve past builder's content
- * (0 for a builder it leaves alone). */
+/* At most the bytes ArrowIpcPrivateConcatReserveGrowth would reserve past
+ * builder's content (the content again). */
 int64_t ArrowIpcPrivateConcatGrowthBytes(const struct ArrowArray* builder);
 
-/* Gives a flat builder (no children, not a binary view) that nothing else refers to
- * room in every buffer for as much again as it holds (one copy per doubling: the
- * deltas after it are appended in place while batches hold the values). */
+/* Gives every buffer of every node of a builder that nothing else refers to (no
+ * dictionary-encoded field inside) room for as much again as it holds, a binary
+ * view's last variadic buffer too (one copy per doubling: the deltas after it are
+ * appended in place while batches hold the values). */
 ArrowErrorCode ArrowIpcPrivateConcatReserveGrowth(struct ArrowArray* builder,
                                                   struct ArrowError* error);
 
@@ -1299,6 +1424,42 @@ struct ArrowBuffer* ArrowIpcPrivateInputStreamBuffer(struct ArrowIpcInputStream*
 /* Non-zero when stream was made by ArrowIpcInputStreamInitFile on a seekable file,
  * where reading ahead of what is needed cannot wait for data that is not there. */
 int ArrowIpcPrivateInputStreamIsSeekableFile(struct ArrowIpcInputStream* stream);
+
+/* ---- Parallel (de)compression (parallel_codec.c) ---- */
+#if defined(NANOARROW_NAMESPACE)
+#define ArrowIpcPrivateLabelError NANOARROW_SYMBOL(ArrowIpcPrivateLabelError)
+#define ArrowIpcPrivateDecompressorSetLabel \
+  NANOARROW_SYMBOL(ArrowIpcPrivateDecompressorSetLabel)
+#define ArrowIpcPrivateSetParallelMinBytes \
+  NANOARROW_SYMBOL(ArrowIpcPrivateSetParallelMinBytes)
+#endif
+
+/* Sets error to message (which may be error's own) prefixed with "field F: buffer
+ * B: " (nothing when field < 0): how a buffer that failed to decompress is named,
+ * whichever decompressor reports it. */
+void ArrowIpcPrivateLabelError(struct ArrowError* error, int64_t field, int64_t buffer,
+                               const char* message);
+
+/* Names the buffer of the next decompress_add of decompressor when it is a
+ * parallel one, whose decompress_wait reports it (nothing otherwise). */
+void ArrowIpcPrivateDecompressorSetLabel(struct ArrowIpcDecompressor* decompressor,
+                                         int64_t field, int64_t buffer);
+
+/* For tests: buffers of at least min_bytes (-1: NANOARROW_IPC_PARALLEL_MIN_BYTES)
+ * are queued to the threads of the parallel (de)compressors made from now on.
+ * Not thread-safe: set it before making any. */
+void ArrowIpcPrivateSetParallelMinBytes(int64_t min_bytes);
+
+/* The position of a seekable file's stream (ArrowIpcInputStreamInitFile); -1 for any
+ * other stream. */
+int64_t ArrowIpcPrivateInputStreamFileTell(struct ArrowIpcInputStream* stream);
+
+/* Reads exactly n bytes at offset of a seekable file's stream into out (n bytes of
+ * room), leaving the stream's position where it was. EIO (with a message) when the
+ * file cannot be read there, EINVAL for any other stream. */
+ArrowErrorCode ArrowIpcPrivateInputStreamReadAt(struct ArrowIpcInputStream* stream,
+                                                int64_t offset, uint8_t* out, int64_t n,
+                                                struct ArrowError* error);
 
 #endif /* NANOARROW_IPC_PRIVATE_H_INCLUDED */
 
@@ -1439,10 +1600,11 @@ static void IpcBatchNodeRelease(struct ArrowArray* array) {
 /* Allocates the node of out with room for its children and buffers; *buffers_out
  * points into it. */
 static ArrowErrorCode IpcBatchNodeAllocate(struct ArrowArray* out, int64_t n_children,
-                                           int64_t n_buffers, const void*** buffers_out) {
+                                           int64_t n_buffers, int64_t extra_bytes,
+                                           const void*** buffers_out) {
   int64_t size = (int64_t)sizeof(struct IpcBatchNode) +
                  n_children * (int64_t)(sizeof(struct ArrowArray) + sizeof(void*)) +
-                 n_buffers * (int64_t)sizeof(void*);
+                 n_buffers * (int64_t)sizeof(void*) + extra_bytes;
   uint8_t* block = (uint8_t*)ArrowMalloc(size);
   struct IpcBatchNode* node = (struct IpcBatchNode*)block;
   struct ArrowArray* child_structs;
@@ -1472,10 +1634,23 @@ static ArrowErrorCode IpcBatchSharedExportNode(struct ArrowIpcSharedArray* share
                                        int depth) {
   const void** buffers;
   struct IpcBatchNode* node;
+  int64_t n_sizes = -1;
   int64_t i;
   if (depth > NANOARROW_MAX_NESTING_DEPTH) return EINVAL;
-  NANOARROW_RETURN_NOT_OK(
-      IpcBatchNodeAllocate(out, src->n_children, src->n_buffers, &buffers));
+  if (ArrowArrayIsInternal(src) && src->n_buffers >= 3) {
+    /* A binary view grown by deltas (see concat.c): its variadic sizes buffer is
+     * rewritten and reallocated as deltas add bytes and buffers, so this array gets
+     * its own copy of the sizes as they are now. */
+    const struct ArrowArrayPrivateData* private_data =
+        (const struct ArrowArrayPrivateData*)src->private_data;
+    if (private_data->storage_type == NANOARROW_TYPE_BINARY_VIEW ||
+        private_data->storage_type == NANOARROW_TYPE_STRING_VIEW) {
+      n_sizes = src->n_buffers - 3;
+    }
+  }
+  NANOARROW_RETURN_NOT_OK(IpcBatchNodeAllocate(
+      out, src->n_children, src->n_buffers,
+      n_sizes > 0 ? n_sizes * (int64_t)sizeof(int64_t) : 0, &buffers));
   node = (struct IpcBatchNode*)out->private_data;
   node->shared_array = shared;
   ArrowIpcRefAdd(&shared->refcount);
@@ -1483,6 +1658,13 @@ static ArrowErrorCode IpcBatchSharedExportNode(struct ArrowIpcSharedArray* share
   out->null_count = src->null_count;
   out->offset = src->offset;
   if (src->n_buffers > 0) memcpy(buffers, src->buffers, (size_t)src->n_buffers * sizeof(void*));
+  if (n_sizes > 0) {
+    int64_t* sizes = (int64_t*)(buffers + src->n_buffers);
+    memcpy(sizes, src->buffers[src->n_buffers - 1], (size_t)n_sizes * sizeof(int64_t));
+    buffers[src->n_buffers - 1] = sizes;
+  } else if (n_sizes == 0) {
+    buffers[src->n_buffers - 1] = kIpcBatchEmptyBuffer;
+  }
   for (i = 0; i < src->n_children; i++) {
     ArrowErrorCode result =
         IpcBatchSharedExportNode(shared, src->children[i], out->children[i], depth + 1);
@@ -1492,8 +1674,16 @@ static ArrowErrorCode IpcBatchSharedExportNode(struct ArrowIpcSharedArray* share
     }
   }
   if (src->dictionary != NULL) {
-    ArrowErrorCode result = IpcBatchSharedExportNode(shared, src->dictionary, &node->dictionary,
-                                             depth + 1);
+    /* A dictionary that is itself an export of another id's values (a dictionary
+     * of dictionaries grown by deltas: concat.c) is exported holding those values,
+     * which the builder may let go of at its next delta. */
+    struct ArrowIpcSharedArray* owner = shared;
+    ArrowErrorCode result;
+    if (src->dictionary->release == &IpcBatchNodeRelease &&
+        ((struct IpcBatchNode*)src->dictionary->private_data)->shared_array != NULL) {
+      owner = ((struct IpcBatchNode*)src->dictionary->private_data)->shared_array;
+    }
+    result = IpcBatchSharedExportNode(owner, src->dictionary, &node->dictionary, depth + 1);
     if (result != NANOARROW_OK) {
       out->release(out);
       return result;
@@ -1621,6 +1811,26 @@ static const char* IpcBatchCodecName(enum ArrowIpcCompressionType codec) {
   return codec == NANOARROW_IPC_COMPRESSION_TYPE_ZSTD ? "ZSTD" : "LZ4_FRAME";
 }
 
+/* Waits for the buffers queued with the decompressor (if any). A decompressor
+ * that works in the background reports a failing buffer only here: that buffer
+ * came before whatever made result fail (nothing is queued after a failure), so
+ * its error is the one the serial path would have stopped at and wins. */
+static ArrowErrorCode IpcBatchFinishDecompression(struct ArrowIpcDecoderPrivate* private_data,
+                                                  int64_t* n_decompressing,
+                                                  ArrowErrorCode result,
+                                                  struct ArrowError* error) {
+  struct ArrowError wait_error;
+  ArrowErrorCode wait_result;
+  if (*n_decompressing == 0) return result;
+  *n_decompressing = 0;
+  wait_error.message[0] = '\0';
+  wait_result =
+      private_data->decompressor.decompress_wait(&private_data->decompressor, -1, &wait_error);
+  if (wait_result == NANOARROW_OK) return result;
+  if (error != NULL) ArrowIpcPrivateLabelError(error, -1, -1, wait_error.message);
+  return wait_result;
+}
+
 /* Buffer buffer_i of the message (for field k) as a checked, native, aligned view. */
 static ArrowErrorCode IpcBatchResolveBuffer(struct IpcBatchContext* ctx, int64_t k, int swap_kind,
                                     int64_t alignment, struct ArrowBufferView* out) {
@@ -1629,6 +1839,7 @@ static ArrowErrorCode IpcBatchResolveBuffer(struct IpcBatchContext* ctx, int64_t
   int64_t length;
   const uint8_t* data;
   int owned = 0;
+  ArrowErrorCode result;
   int64_t i = ctx->buffer_i++;
 
   if (i >= ctx->header->buffers.n) {
@@ -1708,18 +1919,27 @@ static ArrowErrorCode IpcBatchResolveBuffer(struct IpcBatchContext* ctx, int64_t
       }
       src.data.data = data;
       src.size_bytes = length;
-      NANOARROW_RETURN_NOT_OK(ctx->private_data->decompressor.decompress_add(
+      /* A parallel decompressor reports a failure in decompress_wait, naming the
+       * buffer as done here for a failure in decompress_add. */
+      ArrowIpcPrivateDecompressorSetLabel(&ctx->private_data->decompressor, k, i);
+      result = ctx->private_data->decompressor.decompress_add(
           &ctx->private_data->decompressor, ctx->decoder->codec, src, dst,
-          decompressed_size, ctx->error));
+          decompressed_size, ctx->error);
+      if (result != NANOARROW_OK) {
+        if (ctx->error != NULL) {
+          ArrowIpcPrivateLabelError(ctx->error, k, i, ctx->error->message);
+        }
+        return result;
+      }
       ctx->n_decompressing++;
       data = dst;
       length = decompressed_size;
       owned = 1;
       if (ctx->swap_endian && swap_kind != IPC_BATCH_SWAP_NONE) {
         /* Swapping needs the bytes now. */
-        NANOARROW_RETURN_NOT_OK(ctx->private_data->decompressor.decompress_wait(
-            &ctx->private_data->decompressor, -1, ctx->error));
-        ctx->n_decompressing = 0;
+        NANOARROW_RETURN_NOT_OK(
+            IpcBatchFinishDecompression(ctx->private_data, &ctx->n_decompressing,
+                                        NANOARROW_OK, ctx->error));
       }
     }
   }
@@ -1741,6 +1961,30 @@ static ArrowErrorCode IpcBatchResolveBuffer(struct IpcBatchContext* ctx, int64_t
   out->data.data = data;
   out->size_bytes = length;
   return NANOARROW_OK;
+}
+
+/* IpcBatchResolveBuffer for the usual buffer of an uncompressed, native-endian body:
+ * in bounds and aligned, it is a pointer into the body. Anything else (and every
+ * error, worded there) goes through IpcBatchResolveBuffer. */
+static inline ArrowErrorCode IpcBatchResolvePlain(struct IpcBatchContext* ctx, int64_t k,
+                                                  int swap_kind, int64_t alignment,
+                                                  struct ArrowBufferView* out) {
+  int64_t i = ctx->buffer_i;
+  if (i < ctx->header->buffers.n && ctx->decoder->codec == NANOARROW_IPC_COMPRESSION_TYPE_NONE &&
+      !ctx->swap_endian) {
+    const uint8_t* entry = ctx->header->buffers.data + ctx->header->buffers.pos + 16 * i;
+    int64_t offset = ArrowIpcFbrLoadI64(entry);
+    int64_t length = ArrowIpcFbrLoadI64(entry + 8);
+    if (offset >= 0 && length > 0 && offset <= ctx->body_size &&
+        length <= ctx->body_size - offset &&
+        ((uintptr_t)(ctx->body + offset) & ((uintptr_t)alignment - 1)) == 0) {
+      ctx->buffer_i++;
+      out->data.data = ctx->body + offset;
+      out->size_bytes = length;
+      return NANOARROW_OK;
+    }
+  }
+  return IpcBatchResolveBuffer(ctx, k, swap_kind, alignment, out);
 }
 
 /* The alignment a buffer of the given type and element size needs: 1, 2, 4 or 8
@@ -2311,13 +2555,13 @@ static ArrowErrorCode IpcBatchDirectField(struct IpcBatchContext* ctx, int64_t* 
   if (n_buffers > 0) {
     struct ArrowBufferView validity;
     NANOARROW_RETURN_NOT_OK(
-        IpcBatchResolveBuffer(ctx, field_k, IPC_BATCH_SWAP_NONE, 1, &validity));
+        IpcBatchResolvePlain(ctx, field_k, IPC_BATCH_SWAP_NONE, 1, &validity));
     buffers[0] = validity.data.data;
     if (ctx->quick) IpcBatchQuickCheckBuffer(ctx, length, 1, validity.size_bytes, 1);
     if (n_buffers > 1) {
       struct ArrowBufferView data;
       int64_t bits = field->fixed_size;
-      NANOARROW_RETURN_NOT_OK(IpcBatchResolveBuffer(
+      NANOARROW_RETURN_NOT_OK(IpcBatchResolvePlain(
           ctx, field_k,
           ctx->swap_endian ? IpcBatchSwapKind(type, NANOARROW_BUFFER_TYPE_DATA, bits)
                            : IPC_BATCH_SWAP_NONE,
@@ -2394,11 +2638,8 @@ static ArrowErrorCode IpcBatchDecodeDirect(struct IpcBatchContext* ctx,
   for (i = 0; i < ctx->tree->n_columns && result == NANOARROW_OK; i++) {
     result = IpcBatchDirectField(ctx, &k, i, out->children[i]);
   }
-  if (ctx->n_decompressing > 0) {
-    ArrowErrorCode wait_result = ctx->private_data->decompressor.decompress_wait(
-        &ctx->private_data->decompressor, -1, result == NANOARROW_OK ? ctx->error : NULL);
-    if (result == NANOARROW_OK) result = wait_result;
-  }
+  result = IpcBatchFinishDecompression(ctx->private_data, &ctx->n_decompressing, result,
+                                       ctx->error);
   if (result != NANOARROW_OK || (ctx->quick && !ctx->quick_ok)) {
     /* Nothing outside refers to the nodes yet. */
     *fallback_out = result == NANOARROW_OK;
@@ -2535,11 +2776,8 @@ ArrowErrorCode ArrowIpcPrivateDecodeBatch(struct ArrowIpcDecoder* decoder,
     }
     result = IpcBatchDecodeField(&ctx, k, column);
   }
-  if (ctx.n_decompressing > 0) {
-    ArrowErrorCode wait_result = ctx.private_data->decompressor.decompress_wait(
-        &ctx.private_data->decompressor, -1, result == NANOARROW_OK ? error : NULL);
-    if (result == NANOARROW_OK) result = wait_result;
-  }
+  result =
+      IpcBatchFinishDecompression(ctx.private_data, &ctx.n_decompressing, result, error);
 
   if (result == NANOARROW_OK && validation_level != NANOARROW_VALIDATION_LEVEL_NONE) {
     if (ctx.quick && ctx.quick_ok) {
@@ -2854,7 +3092,8 @@ static ArrowErrorCode IpcBatchDecodeDictionary(struct ArrowIpcDecoder* decoder,
      * handed out share them: in place only into spare capacity, past every byte
      * they read (EAGAIN: it would not fit, copied below). */
     result = ArrowIpcPrivateConcatenateInPlace(
-        &entry->current->array, delta_view, !ArrowIpcRefIsUnique(&entry->current->refcount),
+        &entry->current->array, delta_view, &values,
+        !ArrowIpcRefIsUnique(&entry->current->refcount),
         limit - others, &new_held, error);
   } else {
     result = EAGAIN;
@@ -2897,7 +3136,7 @@ static ArrowErrorCode IpcBatchDecodeDictionary(struct ArrowIpcDecoder* decoder,
     }
     if (result == NANOARROW_OK) {
       result = ArrowIpcPrivateConcatenate(entry->tree.schema.children[0], &old_view,
-                                          delta_view, &holder->array, error);
+                                          delta_view, &values, &holder->array, error);
     }
     ArrowArrayViewReset(&old_view);
     values.release(&values);
@@ -3410,22 +3649,74 @@ ArrowErrorCode ArrowIpcSerialCompressorSetFunction(
 
 
 
-/* Copies n bits of src starting at src_bit to dst starting at dst_bit (dst holds at
- * least dst_bit + n bits). */
+/* Stores v at p as one byte-wide store (see IpcConcatWriteBits). */
 NANOARROW_COLD
-static void IpcConcatCopyBits(uint8_t* dst, int64_t dst_bit, const uint8_t* src,
-                              int64_t src_bit, int64_t n) {
+static void IpcConcatStoreSharedByte(uint8_t* p, uint8_t v) {
+#if defined(__GNUC__) || defined(__clang__)
+  __atomic_store_n(p, v, __ATOMIC_RELAXED);
+#else
+  *(volatile uint8_t*)p = v;
+#endif
+}
+
+/* Writes n bits of src (NULL: all set) starting at src_bit to dst starting at
+ * dst_bit; dst holds at least ArrowBytesForBits(dst_bit + n) bytes.
+ *
+ * Arrays handed out earlier may share dst with their own length of dst_bit
+ * elements, and may be read on other threads meanwhile. Every byte after the one
+ * holding bit dst_bit is past what they read. That one byte, when dst_bit ends
+ * mid-byte, holds their last bits as well as the first new ones: its bits below
+ * dst_bit are kept as they are, the new ones are worked out in a register, and the
+ * byte is written once, with its final value, by a single byte-wide (relaxed
+ * atomic) store. A reader sees the old byte or the new one, and the bits it reads
+ * (below its length) are the same in both; no intermediate value is ever stored.
+ * The bytes after it are written whole, with 0 past dst_bit + n (padding). */
+NANOARROW_COLD
+static void IpcConcatWriteBits(uint8_t* dst, int64_t dst_bit, const uint8_t* src,
+                               int64_t src_bit, int64_t n) {
+  uint8_t* out;
+  int64_t whole;
+  int64_t tail;
   int64_t i;
-  if (dst_bit % 8 == 0 && src_bit % 8 == 0) {
-    int64_t whole = n / 8;
-    memcpy(dst + dst_bit / 8, src + src_bit / 8, (size_t)whole);
-    for (i = whole * 8; i < n; i++) {
-      ArrowBitSetTo(dst, dst_bit + i, (uint8_t)ArrowBitGet(src, src_bit + i));
+  if (n <= 0) return;
+  if (dst_bit % 8 != 0) {
+    int used = (int)(dst_bit % 8);
+    int64_t k = 8 - used < n ? 8 - used : n;
+    uint8_t byte = (uint8_t)(dst[dst_bit / 8] & ((1u << used) - 1u));
+    for (i = 0; i < k; i++) {
+      if (src == NULL || ArrowBitGet(src, src_bit + i)) byte |= (uint8_t)(1u << (used + i));
     }
+    IpcConcatStoreSharedByte(dst + dst_bit / 8, byte);
+    dst_bit += k;
+    src_bit += k;
+    n -= k;
+    if (n == 0) return;
+  }
+  out = dst + dst_bit / 8;
+  whole = n / 8;
+  tail = n % 8;
+  if (src == NULL) {
+    memset(out, 0xFF, (size_t)whole);
+    if (tail > 0) out[whole] = (uint8_t)((1u << tail) - 1u);
     return;
   }
-  for (i = 0; i < n; i++) {
-    ArrowBitSetTo(dst, dst_bit + i, (uint8_t)ArrowBitGet(src, src_bit + i));
+  if (src_bit % 8 == 0) {
+    memcpy(out, src + src_bit / 8, (size_t)whole);
+  } else {
+    /* Output byte i takes source bits src_bit + 8i .. + 7, all below src_bit + n:
+     * in[i + 1] is within the source's bytes. */
+    const uint8_t* in = src + src_bit / 8;
+    int shift = (int)(src_bit % 8);
+    for (i = 0; i < whole; i++) {
+      out[i] = (uint8_t)((in[i] >> shift) | (in[i + 1] << (8 - shift)));
+    }
+  }
+  if (tail > 0) {
+    uint8_t byte = 0;
+    for (i = 0; i < tail; i++) {
+      if (ArrowBitGet(src, src_bit + whole * 8 + i)) byte |= (uint8_t)(1u << i);
+    }
+    out[whole] = byte;
   }
 }
 
@@ -3434,17 +3725,9 @@ NANOARROW_COLD
 static ArrowErrorCode IpcConcatAppendBitmap(struct ArrowBitmap* bitmap, const uint8_t* src,
                                             int64_t src_bit, int64_t n) {
   NANOARROW_RETURN_NOT_OK(ArrowBitmapReserve(bitmap, n));
-  if (src == NULL) {
-    ArrowBitmapAppendUnsafe(bitmap, 1, n);
-  } else {
-    /* Zero the new bytes so the padding bits past the end are deterministic. */
-    int64_t used = ArrowBytesForBits(bitmap->size_bits);
-    memset(bitmap->buffer.data + used, 0,
-           (size_t)(ArrowBytesForBits(bitmap->size_bits + n) - used));
-    IpcConcatCopyBits(bitmap->buffer.data, bitmap->size_bits, src, src_bit, n);
-    bitmap->size_bits += n;
-    bitmap->buffer.size_bytes = ArrowBytesForBits(bitmap->size_bits);
-  }
+  IpcConcatWriteBits(bitmap->buffer.data, bitmap->size_bits, src, src_bit, n);
+  bitmap->size_bits += n;
+  bitmap->buffer.size_bytes = ArrowBytesForBits(bitmap->size_bits);
   return NANOARROW_OK;
 }
 
@@ -3615,8 +3898,12 @@ static ArrowErrorCode IpcConcatAppendRunEndEncoded(struct ArrowArray* out,
                          run - first_run + 1, with_dictionary, depth + 1, error);
 }
 
-/* Binary/string views: the views, with the long ones' buffer indexes rebased past
- * the variadic buffers already in out, then copies of view's variadic buffers. */
+/* Binary/string views. Each of view's variadic buffers goes into the last of out's
+ * when that one has room for it (capacity, never a reallocation: arrays handed out
+ * may point into it) and stays within the int32 offsets of a view, else into a new
+ * variadic buffer with room for as much again as out's variadic buffers hold (so
+ * there are O(log) of them, and none is ever copied). Then the views, with the long
+ * ones' buffer index and offset re-based onto where their bytes went. */
 NANOARROW_COLD
 static ArrowErrorCode IpcConcatAppendBinaryView(struct ArrowArray* out,
                                                 const struct ArrowArrayView* view,
@@ -3624,35 +3911,73 @@ static ArrowErrorCode IpcConcatAppendBinaryView(struct ArrowArray* out,
   struct ArrowArrayPrivateData* private_data =
       (struct ArrowArrayPrivateData*)out->private_data;
   struct ArrowBuffer* views = ArrowArrayBuffer(out, 1);
-  int32_t base = private_data->n_variadic_buffers;
+  int64_t n = view->n_variadic_buffers;
   int64_t first_byte = views->size_bytes;
+  int64_t total = 0;
+  int64_t* placed = NULL;
   int64_t i;
+  ArrowErrorCode result = NANOARROW_OK;
 
-  if (view->n_variadic_buffers > INT32_MAX - base) return ERANGE;
-  NANOARROW_RETURN_NOT_OK(
-      ArrowBufferAppend(views, view->buffer_views[1].data.as_uint8 + abs * 16, length * 16));
-  if (base > 0) {
-    for (i = 0; i < length; i++) {
-      uint8_t* element = views->data + first_byte + i * 16;
-      int32_t size;
-      int32_t buffer_index;
-      memcpy(&size, element, sizeof(size));
-      if (size <= 12) continue;
-      memcpy(&buffer_index, element + 8, sizeof(buffer_index));
-      buffer_index += base;
-      memcpy(element + 8, &buffer_index, sizeof(buffer_index));
-    }
+  for (i = 0; i < private_data->n_variadic_buffers; i++) {
+    total += private_data->variadic_buffers[i].size_bytes;
   }
-  if (view->n_variadic_buffers == 0) return NANOARROW_OK;
-  NANOARROW_RETURN_NOT_OK(ArrowArrayAddVariadicBuffers(out, view->n_variadic_buffers));
-  for (i = 0; i < view->n_variadic_buffers; i++) {
-    int64_t size_bytes = view->variadic_buffer_sizes[i];
-    if (size_bytes > 0) {
-      NANOARROW_RETURN_NOT_OK(ArrowBufferAppend(&private_data->variadic_buffers[base + i],
-                                                view->variadic_buffers[i], size_bytes));
-    }
+  if (n > 0) {
+    /* placed[2j], placed[2j + 1]: out's buffer index and offset of view's buffer j. */
+    placed = (int64_t*)ArrowMalloc(2 * n * (int64_t)sizeof(int64_t));
+    if (placed == NULL) return ENOMEM;
   }
-  return NANOARROW_OK;
+  for (i = 0; i < n && result == NANOARROW_OK; i++) {
+    int64_t size = view->variadic_buffer_sizes[i];
+    int32_t last = private_data->n_variadic_buffers - 1;
+    struct ArrowBuffer* target = last >= 0 ? &private_data->variadic_buffers[last] : NULL;
+    if (size == 0) {
+      /* No long view points into an empty buffer. */
+      placed[2 * i] = 0;
+      placed[2 * i + 1] = 0;
+      continue;
+    }
+    if (target == NULL || size > target->capacity_bytes - target->size_bytes ||
+        size > INT32_MAX - target->size_bytes) {
+      int64_t capacity = total > size ? total : size;
+      if (capacity > INT32_MAX) capacity = size > INT32_MAX ? size : INT32_MAX;
+      if (last == INT32_MAX - 1) {
+        result = ERANGE;
+        break;
+      }
+      result = ArrowArrayAddVariadicBuffers(out, 1);
+      if (result != NANOARROW_OK) break;
+      last++;
+      target = &private_data->variadic_buffers[last];
+      result = ArrowBufferReserve(target, capacity);
+      if (result != NANOARROW_OK) break;
+    }
+    placed[2 * i] = last;
+    placed[2 * i + 1] = target->size_bytes;
+    ArrowBufferAppendUnsafe(target, view->variadic_buffers[i], size);
+    total += size;
+  }
+  if (result == NANOARROW_OK) {
+    result = ArrowBufferAppend(views, view->buffer_views[1].data.as_uint8 + abs * 16,
+                               length * 16);
+  }
+  for (i = 0; i < length && result == NANOARROW_OK; i++) {
+    /* Validated at FULL: a long view's buffer index and range are in view's. */
+    uint8_t* element = views->data + first_byte + i * 16;
+    int32_t size;
+    int32_t buffer_index;
+    int32_t offset;
+    memcpy(&size, element, sizeof(size));
+    if (size <= 12) continue;
+    memcpy(&buffer_index, element + 8, sizeof(buffer_index));
+    memcpy(&offset, element + 12, sizeof(offset));
+    /* Fits: the bytes went where offset + size <= INT32_MAX. */
+    offset = (int32_t)(offset + placed[2 * buffer_index + 1]);
+    buffer_index = (int32_t)placed[2 * buffer_index];
+    memcpy(element + 8, &buffer_index, sizeof(buffer_index));
+    memcpy(element + 12, &offset, sizeof(offset));
+  }
+  ArrowFree(placed);
+  return result;
 }
 
 /* Appends elements [start, start + length) of view (start excludes view->offset)
@@ -3685,8 +4010,8 @@ static ArrowErrorCode IpcConcatAppend(struct ArrowArray* out, const struct Arrow
   }
   if (view->layout.buffer_type[0] == NANOARROW_BUFFER_TYPE_VALIDITY) {
     /* The builder's bitmap stays unallocated (exported as NULL) until a null comes:
-     * arrays handed out while there was none then never see a bitmap, so a later
-     * delta cannot write a byte they read (see ArrowIpcPrivateConcatenateInPlace). */
+     * values without nulls take no bitmap, and arrays handed out before then see
+     * none (the one allocated later is new storage). */
     const uint8_t* validity = view->buffer_views[0].data.as_uint8;
     struct ArrowBitmap* bitmap = ArrowArrayValidityBitmap(out);
     int64_t nulls = validity == NULL ? 0 : length - ArrowBitCountSet(validity, abs, length);
@@ -3704,13 +4029,13 @@ static ArrowErrorCode IpcConcatAppend(struct ArrowArray* out, const struct Arrow
       out->null_count += length;
       break;
     case NANOARROW_TYPE_BOOL: {
+      /* Values bits are appended as validity bits are (IpcConcatWriteBits). */
       struct ArrowBuffer* data = ArrowArrayBuffer(out, 1);
-      int64_t used = data->size_bytes;
-      NANOARROW_RETURN_NOT_OK(
-          ArrowBufferResize(data, ArrowBytesForBits(out->length + length), 0));
-      memset(data->data + used, 0, (size_t)(data->size_bytes - used));
-      IpcConcatCopyBits(data->data, out->length, view->buffer_views[1].data.as_uint8, abs,
-                        length);
+      int64_t needed = ArrowBytesForBits(out->length + length);
+      NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(data, needed - data->size_bytes));
+      data->size_bytes = needed;
+      IpcConcatWriteBits(data->data, out->length, view->buffer_views[1].data.as_uint8, abs,
+                         length);
       break;
     }
     case NANOARROW_TYPE_STRING:
@@ -3807,10 +4132,63 @@ static ArrowErrorCode IpcConcatAppend(struct ArrowArray* out, const struct Arrow
   return NANOARROW_OK;
 }
 
+/* ---- Dictionaries inside the values (a dictionary of dictionaries) ----
+ *
+ * A field of the values that is itself dictionary-encoded has its own id, whose
+ * values the reader holds and grows by their own deltas. The builder does not copy
+ * them: each of its dictionary slots takes the array the delta's values carry (an
+ * export of that id's values as they were when the delta was decoded: a superset
+ * of the ones before, which the earlier elements index), moved out of delta_values.
+ * Arrays handed out earlier hold their own reference to the values they were
+ * exported with (ArrowIpcPrivateSharedArrayExport), so replacing a slot frees
+ * nothing they read. */
+
+/* Non-zero when every dictionary slot of builder has a counterpart in values at
+ * least as long (the elements already appended stay in range). */
+NANOARROW_COLD
+static int IpcConcatDictionariesGrow(const struct ArrowArray* builder,
+                                     const struct ArrowArray* values, int depth) {
+  int64_t i;
+  if (depth > NANOARROW_MAX_NESTING_DEPTH || builder->n_children != values->n_children ||
+      (builder->dictionary == NULL) != (values->dictionary == NULL)) {
+    return 0;
+  }
+  if (builder->dictionary != NULL &&
+      (values->dictionary->release == NULL ||
+       values->dictionary->length < builder->dictionary->length)) {
+    return 0;
+  }
+  for (i = 0; i < builder->n_children; i++) {
+    if (!IpcConcatDictionariesGrow(builder->children[i], values->children[i], depth + 1)) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* Moves each dictionary of values into the matching slot of builder (same shape). */
+NANOARROW_COLD
+static void IpcConcatTakeDictionaries(struct ArrowArray* builder, struct ArrowArray* values,
+                                      int depth) {
+  int64_t i;
+  if (depth > NANOARROW_MAX_NESTING_DEPTH || builder->n_children != values->n_children) {
+    return;
+  }
+  if (builder->dictionary != NULL && values->dictionary != NULL &&
+      values->dictionary->release != NULL) {
+    if (builder->dictionary->release != NULL) builder->dictionary->release(builder->dictionary);
+    ArrowArrayMove(values->dictionary, builder->dictionary);
+  }
+  for (i = 0; i < builder->n_children; i++) {
+    IpcConcatTakeDictionaries(builder->children[i], values->children[i], depth + 1);
+  }
+}
+
 NANOARROW_COLD
 ArrowErrorCode ArrowIpcPrivateConcatenate(const struct ArrowSchema* schema,
                                           struct ArrowArrayView* old_view,
                                           struct ArrowArrayView* delta_view,
+                                          struct ArrowArray* delta_values,
                                           struct ArrowArray* out, struct ArrowError* error) {
   struct ArrowError local_error;
   ArrowErrorCode result;
@@ -3827,11 +4205,14 @@ ArrowErrorCode ArrowIpcPrivateConcatenate(const struct ArrowSchema* schema,
     return result;
   }
   NANOARROW_RETURN_NOT_OK(ArrowArrayInitFromSchema(out, schema, error));
-  /* Nested dictionaries: the delta's is the newest, a superset of the old one. */
+  /* Nested dictionaries: the delta's is the newest, a superset of the old one,
+   * taken over rather than copied (see above); FULL validation checks that the
+   * old elements index it. */
   result = IpcConcatAppend(out, old_view, 0, old_view->length, 0, 0, error);
   if (result == NANOARROW_OK) {
-    result = IpcConcatAppend(out, delta_view, 0, delta_view->length, 1, 0, error);
+    result = IpcConcatAppend(out, delta_view, 0, delta_view->length, 0, 0, error);
   }
+  if (result == NANOARROW_OK) IpcConcatTakeDictionaries(out, delta_values, 0);
   if (result == NANOARROW_OK) {
     result = ArrowArrayFinishBuilding(out, NANOARROW_VALIDATION_LEVEL_FULL, &local_error);
     if (result != NANOARROW_OK) {
@@ -3852,7 +4233,31 @@ ArrowErrorCode ArrowIpcPrivateConcatenate(const struct ArrowSchema* schema,
  * whose buffers grow geometrically (ArrowBufferReserve doubles the capacity), so a
  * delta appended to it costs its own size plus, once per doubling, a copy of what
  * is there: n deltas cost O(total size), not O(n x total size). Before appending,
- * the size of every node is noted so that a failed append can be undone. */
+ * the size of every node is noted so that a failed append can be undone.
+ *
+ * ---- ... while arrays handed out share the storage ----
+ *
+ * Arrays handed out earlier (the batches a consumer keeps) point at the builder's
+ * buffers with their own, shorter, lengths, and may be read on other threads while
+ * a delta is appended. Appending is safe for them when it moves no buffer they
+ * point into and writes no byte they can read:
+ * - every append writes past the end of each buffer (values, offsets, views, run
+ *   ends, type ids, child values at every level), into bytes no earlier array
+ *   reads, except a bitmap's (validity or boolean values) last byte when it ends
+ *   mid-byte: its bits past the old length change, the bits below it do not, and
+ *   it is written once with a single byte-wide store (IpcConcatWriteBits);
+ * - no buffer moves: while the append runs, every allocated buffer of every node
+ *   has an allocator that refuses to reallocate ("frozen"); a delta that does not
+ *   fit in the spare capacity fails there, is undone, and EAGAIN sends it to the
+ *   copy (ArrowIpcPrivateConcatenate), which reserves as much again in every
+ *   buffer of every node (ArrowIpcPrivateConcatReserveGrowth): one copy per
+ *   doubling. New storage (a validity bitmap allocated at the first null, a new
+ *   variadic buffer of a binary view) is not frozen: nothing handed out points
+ *   into it;
+ * - binary views' variadic sizes live in a buffer that is reallocated as buffers
+ *   are added: arrays handed out carry their own copy of the sizes
+ *   (ArrowIpcPrivateSharedArrayExport), and old variadic buffers only ever receive
+ *   bytes into their spare capacity (IpcConcatAppendBinaryView). */
 
 /* What one node of a builder held before an append. */
 struct IpcConcatMark {
@@ -3861,6 +4266,12 @@ struct IpcConcatMark {
   int64_t bitmap_bits;
   int64_t sizes[NANOARROW_MAX_FIXED_BUFFERS];
   int32_t n_variadic;
+  /* The size of the last variadic buffer (the only one an append can write to). */
+  int64_t last_variadic_size;
+  /* The allocators of the buffers frozen for a shared append (bitmap, then the
+   * fixed buffers), and which were. */
+  struct ArrowBufferAllocator allocators[NANOARROW_MAX_FIXED_BUFFERS];
+  int frozen[NANOARROW_MAX_FIXED_BUFFERS];
 };
 
 NANOARROW_COLD
@@ -3876,22 +4287,93 @@ static int64_t IpcConcatCountNodes(const struct ArrowArray* array, int depth) {
   return n;
 }
 
+/* The buffer k of a builder node: 0 the bitmap, 1 and 2 the fixed buffers. */
 NANOARROW_COLD
-static void IpcConcatMarkNodes(const struct ArrowArray* array, struct IpcConcatMark* marks,
+static struct ArrowBuffer* IpcConcatNodeBuffer(struct ArrowArrayPrivateData* private_data,
+                                               int64_t k) {
+  return k == 0 ? &private_data->bitmap.buffer : &private_data->buffers[k - 1];
+}
+
+NANOARROW_COLD
+static int IpcConcatIsView(const struct ArrowArrayPrivateData* private_data) {
+  return private_data->storage_type == NANOARROW_TYPE_BINARY_VIEW ||
+         private_data->storage_type == NANOARROW_TYPE_STRING_VIEW;
+}
+
+NANOARROW_COLD
+static void IpcConcatMarkNodes(struct ArrowArray* array, struct IpcConcatMark* marks,
                                int64_t* k) {
-  const struct ArrowArrayPrivateData* private_data =
-      (const struct ArrowArrayPrivateData*)array->private_data;
+  struct ArrowArrayPrivateData* private_data =
+      (struct ArrowArrayPrivateData*)array->private_data;
   struct IpcConcatMark* mark = &marks[(*k)++];
   int64_t i;
   mark->length = array->length;
   mark->null_count = array->null_count;
   mark->bitmap_bits = private_data->bitmap.size_bits;
-  mark->sizes[0] = private_data->bitmap.buffer.size_bytes;
-  for (i = 1; i < NANOARROW_MAX_FIXED_BUFFERS; i++) {
-    mark->sizes[i] = private_data->buffers[i - 1].size_bytes;
+  for (i = 0; i < NANOARROW_MAX_FIXED_BUFFERS; i++) {
+    mark->sizes[i] = IpcConcatNodeBuffer(private_data, i)->size_bytes;
+    mark->frozen[i] = 0;
   }
   mark->n_variadic = private_data->n_variadic_buffers;
+  mark->last_variadic_size =
+      mark->n_variadic > 0 ? private_data->variadic_buffers[mark->n_variadic - 1].size_bytes
+                           : 0;
   for (i = 0; i < array->n_children; i++) IpcConcatMarkNodes(array->children[i], marks, k);
+}
+
+/* Set when a frozen buffer was asked to grow. */
+struct IpcConcatFrozen {
+  int refused;
+};
+
+NANOARROW_COLD
+static uint8_t* IpcConcatFrozenReallocate(struct ArrowBufferAllocator* allocator,
+                                          uint8_t* ptr, int64_t old_size,
+                                          int64_t new_size) {
+  NANOARROW_UNUSED(ptr);
+  NANOARROW_UNUSED(old_size);
+  NANOARROW_UNUSED(new_size);
+  ((struct IpcConcatFrozen*)allocator->private_data)->refused = 1;
+  return NULL;
+}
+
+/* Never called: frozen buffers are thawed before anything is freed. Keeping the
+ * bytes is the safe answer if it were. */
+NANOARROW_COLD
+static void IpcConcatFrozenFree(struct ArrowBufferAllocator* allocator, uint8_t* ptr,
+                                int64_t size) {
+  NANOARROW_UNUSED(ptr);
+  NANOARROW_UNUSED(size);
+  ((struct IpcConcatFrozen*)allocator->private_data)->refused = 1;
+}
+
+/* Freezes (thaw == 0) every allocated buffer arrays handed out may point into, or
+ * gives them their allocators back. A view's variadic sizes are not among them
+ * (exports copy them), nor its variadic buffers (only ever appended into their
+ * spare capacity). */
+NANOARROW_COLD
+static void IpcConcatFreezeNodes(struct ArrowArray* array, struct IpcConcatMark* marks,
+                                 int64_t* k, struct IpcConcatFrozen* frozen, int thaw) {
+  struct ArrowArrayPrivateData* private_data =
+      (struct ArrowArrayPrivateData*)array->private_data;
+  struct IpcConcatMark* mark = &marks[(*k)++];
+  int64_t i;
+  for (i = 0; i < NANOARROW_MAX_FIXED_BUFFERS; i++) {
+    struct ArrowBuffer* buffer = IpcConcatNodeBuffer(private_data, i);
+    if (thaw) {
+      if (mark->frozen[i]) buffer->allocator = mark->allocators[i];
+      mark->frozen[i] = 0;
+    } else if (buffer->data != NULL && !(i == 2 && IpcConcatIsView(private_data))) {
+      mark->allocators[i] = buffer->allocator;
+      mark->frozen[i] = 1;
+      buffer->allocator.reallocate = &IpcConcatFrozenReallocate;
+      buffer->allocator.free = &IpcConcatFrozenFree;
+      buffer->allocator.private_data = frozen;
+    }
+  }
+  for (i = 0; i < array->n_children; i++) {
+    IpcConcatFreezeNodes(array->children[i], marks, k, frozen, thaw);
+  }
 }
 
 /* Puts every node back as marked; shrink also gives the spare capacity back. */
@@ -3918,6 +4400,11 @@ static void IpcConcatRestoreNodes(struct ArrowArray* array, const struct IpcConc
     ArrowBufferReset(&private_data->variadic_buffers[i]);
   }
   private_data->n_variadic_buffers = mark->n_variadic;
+  /* What the failed append put into the spare capacity of the last variadic buffer
+   * it kept goes too. */
+  if (mark->n_variadic > 0) {
+    private_data->variadic_buffers[mark->n_variadic - 1].size_bytes = mark->last_variadic_size;
+  }
   for (i = 0; i < array->n_children; i++) {
     IpcConcatRestoreNodes(array->children[i], marks, k, shrink);
   }
@@ -3961,127 +4448,55 @@ int64_t ArrowIpcPrivateBuilderContentBytes(const struct ArrowArray* builder) {
 }
 
 int ArrowIpcPrivateConcatCanGrow(const struct ArrowSchema* schema) {
-  int64_t i;
-  if (schema->dictionary != NULL) return 0;
-  for (i = 0; i < schema->n_children; i++) {
-    if (!ArrowIpcPrivateConcatCanGrow(schema->children[i])) return 0;
-  }
+  /* Every layout, dictionaries inside included (taken over, not copied). */
+  NANOARROW_UNUSED(schema);
   return 1;
 }
 
-/* ---- Appending while other arrays share the storage ----
- *
- * Arrays handed out earlier point at the builder's buffers with their own (shorter)
- * lengths and may be read on other threads while a delta is appended. An append is
- * safe for them when it moves no buffer (every buffer that grows already has the
- * capacity) and writes no byte they can read: values, offsets and data are appended
- * past the bytes they use, but a bitmap (validity, or boolean values) shares its
- * last byte between old and new elements, so a bitmap they can see may grow only
- * from a whole byte. A validity bitmap that is still unallocated (no null so far)
- * is invisible to them and may be created. Only flat nodes are handled here (fixed
- * width, boolean, binary/string with 32- or 64-bit offsets); binary views add
- * variadic buffers, whose sizes live in a buffer that is reallocated, and nested
- * types are not checked: they are copied (ArrowIpcPrivateConcatenate). */
-
+/* Room for as much again as buffer holds (limit: at most that capacity, for the
+ * last variadic buffer of a view, whose offsets are int32). */
 NANOARROW_COLD
-static int IpcConcatHasRoom(const struct ArrowBuffer* buffer, int64_t additional) {
-  return additional <= buffer->capacity_bytes - buffer->size_bytes;
-}
-
-NANOARROW_COLD
-static int IpcConcatFitsShared(const struct ArrowArray* builder,
-                               const struct ArrowArrayView* delta) {
-  const struct ArrowArrayPrivateData* private_data =
-      (const struct ArrowArrayPrivateData*)builder->private_data;
-  const struct ArrowBitmap* bitmap = &private_data->bitmap;
-  int64_t n = delta->length;
-  int64_t width;
-  if (builder->n_children != 0 || builder->dictionary != NULL || delta->n_children != 0 ||
-      delta->dictionary != NULL || builder->offset != 0) {
-    return 0;
-  }
-  if (n == 0) return 1;
-  if (private_data->layout.buffer_type[0] != NANOARROW_BUFFER_TYPE_VALIDITY) return 0;
-  if (bitmap->buffer.data != NULL &&
-      (bitmap->size_bits % 8 != 0 || bitmap->size_bits != builder->length ||
-       !IpcConcatHasRoom(&bitmap->buffer, ArrowBytesForBits(bitmap->size_bits + n) -
-                                              bitmap->buffer.size_bytes))) {
-    return 0;
-  }
-  switch (private_data->storage_type) {
-    case NANOARROW_TYPE_BOOL:
-      return builder->length % 8 == 0 &&
-             IpcConcatHasRoom(&private_data->buffers[0],
-                              ArrowBytesForBits(builder->length + n) -
-                                  private_data->buffers[0].size_bytes);
-    case NANOARROW_TYPE_STRING:
-    case NANOARROW_TYPE_BINARY:
-    case NANOARROW_TYPE_LARGE_STRING:
-    case NANOARROW_TYPE_LARGE_BINARY: {
-      int large = private_data->storage_type == NANOARROW_TYPE_LARGE_STRING ||
-                  private_data->storage_type == NANOARROW_TYPE_LARGE_BINARY;
-      int64_t abs = delta->offset;
-      int64_t first = IpcConcatReadInt(&delta->buffer_views[1], large, abs);
-      int64_t last = IpcConcatReadInt(&delta->buffer_views[1], large, abs + n);
-      return private_data->buffers[0].size_bytes > 0 &&
-             IpcConcatHasRoom(&private_data->buffers[0], n * (large ? 8 : 4)) &&
-             IpcConcatHasRoom(&private_data->buffers[1], last - first);
-    }
-    default:
-      break;
-  }
-  width = private_data->layout.element_size_bits[1];
-  if (private_data->layout.buffer_type[1] != NANOARROW_BUFFER_TYPE_DATA ||
-      private_data->layout.buffer_type[2] != NANOARROW_BUFFER_TYPE_NONE || width % 8 != 0 ||
-      width == 0) {
-    return 0;
-  }
-  return IpcConcatHasRoom(&private_data->buffers[0], n * (width / 8));
-}
-
-/* Gives every buffer of a flat builder room for as much again as it holds, so that
- * the deltas that follow a copy can be appended in place while arrays share it. */
-NANOARROW_COLD
-static ArrowErrorCode IpcConcatReserveGrowth(struct ArrowBuffer* buffer) {
+static ArrowErrorCode IpcConcatReserveGrowth(struct ArrowBuffer* buffer, int64_t limit) {
   int64_t size = buffer->size_bytes;
-  if (buffer->data == NULL || size == 0 || buffer->capacity_bytes >= 2 * size) {
+  int64_t wanted = size > limit - size ? limit : 2 * size;
+  if (buffer->data == NULL || size == 0 || buffer->capacity_bytes >= wanted) {
     return NANOARROW_OK;
   }
-  NANOARROW_RETURN_NOT_OK(ArrowBufferResize(buffer, 2 * size, 0));
+  NANOARROW_RETURN_NOT_OK(ArrowBufferResize(buffer, wanted, 0));
   buffer->size_bytes = size;
   return NANOARROW_OK;
 }
 
 int64_t ArrowIpcPrivateConcatGrowthBytes(const struct ArrowArray* builder) {
-  const struct ArrowArrayPrivateData* private_data =
-      (const struct ArrowArrayPrivateData*)builder->private_data;
-  int64_t total = private_data->bitmap.buffer.size_bytes;
+  /* At most the content again (every buffer at most doubles). */
+  return IpcConcatContentBytes(builder);
+}
+
+NANOARROW_COLD
+static ArrowErrorCode IpcConcatReserveGrowthNodes(struct ArrowArray* array, int depth) {
+  struct ArrowArrayPrivateData* private_data =
+      (struct ArrowArrayPrivateData*)array->private_data;
   int64_t i;
-  if (builder->n_children != 0 || builder->dictionary != NULL ||
-      private_data->storage_type == NANOARROW_TYPE_BINARY_VIEW ||
-      private_data->storage_type == NANOARROW_TYPE_STRING_VIEW) {
-    return 0;
+  if (depth > NANOARROW_MAX_NESTING_DEPTH) return EINVAL;
+  for (i = 0; i < NANOARROW_MAX_FIXED_BUFFERS; i++) {
+    /* A view's variadic sizes are rewritten, never shared (see above). */
+    if (i == 2 && IpcConcatIsView(private_data)) continue;
+    NANOARROW_RETURN_NOT_OK(
+        IpcConcatReserveGrowth(IpcConcatNodeBuffer(private_data, i), INT64_MAX));
   }
-  for (i = 0; i < NANOARROW_MAX_FIXED_BUFFERS - 1; i++) {
-    total += private_data->buffers[i].size_bytes;
+  if (IpcConcatIsView(private_data) && private_data->n_variadic_buffers > 0) {
+    NANOARROW_RETURN_NOT_OK(IpcConcatReserveGrowth(
+        &private_data->variadic_buffers[private_data->n_variadic_buffers - 1], INT32_MAX));
   }
-  return total;
+  for (i = 0; i < array->n_children; i++) {
+    NANOARROW_RETURN_NOT_OK(IpcConcatReserveGrowthNodes(array->children[i], depth + 1));
+  }
+  return NANOARROW_OK;
 }
 
 ArrowErrorCode ArrowIpcPrivateConcatReserveGrowth(struct ArrowArray* builder,
                                                   struct ArrowError* error) {
-  struct ArrowArrayPrivateData* private_data =
-      (struct ArrowArrayPrivateData*)builder->private_data;
-  int64_t i;
-  if (builder->n_children != 0 || builder->dictionary != NULL ||
-      private_data->storage_type == NANOARROW_TYPE_BINARY_VIEW ||
-      private_data->storage_type == NANOARROW_TYPE_STRING_VIEW) {
-    return NANOARROW_OK;
-  }
-  if (IpcConcatReserveGrowth(&private_data->bitmap.buffer) != NANOARROW_OK) return ENOMEM;
-  for (i = 0; i < NANOARROW_MAX_FIXED_BUFFERS - 1; i++) {
-    if (IpcConcatReserveGrowth(&private_data->buffers[i]) != NANOARROW_OK) return ENOMEM;
-  }
+  if (IpcConcatReserveGrowthNodes(builder, 0) != NANOARROW_OK) return ENOMEM;
   /* Points the exported buffers at the moved storage (nothing shares it yet). */
   return ArrowArrayFinishBuilding(builder, NANOARROW_VALIDATION_LEVEL_NONE, error);
 }
@@ -4089,11 +4504,13 @@ ArrowErrorCode ArrowIpcPrivateConcatReserveGrowth(struct ArrowArray* builder,
 NANOARROW_COLD
 ArrowErrorCode ArrowIpcPrivateConcatenateInPlace(struct ArrowArray* builder,
                                                  struct ArrowArrayView* delta_view,
+                                                 struct ArrowArray* delta_values,
                                                  int shared, int64_t max_content_bytes,
                                                  int64_t* content_out,
                                                  struct ArrowError* error) {
   struct ArrowError local_error;
   struct IpcConcatMark* marks;
+  struct IpcConcatFrozen frozen;
   int64_t n_nodes;
   int64_t k = 0;
   int shrink = 0;
@@ -4106,8 +4523,11 @@ ArrowErrorCode ArrowIpcPrivateConcatenateInPlace(struct ArrowArray* builder,
     ArrowErrorSet(error, "dictionary delta: %s", local_error.message);
     return result;
   }
-  /* Storage others read: only appends that move nothing and write no byte they see. */
-  if (shared && !IpcConcatFitsShared(builder, delta_view)) return EAGAIN;
+  /* A dictionary inside that is shorter than the one the values use now (it was
+   * replaced): the copy refuses it with a message. */
+  if (builder->offset != 0 || !IpcConcatDictionariesGrow(builder, delta_values, 0)) {
+    return EAGAIN;
+  }
   /* Refused before anything grows when it cannot fit. */
   if (IpcConcatAppendBound(delta_view, 0) > max_content_bytes - *content_out) {
     *content_out += IpcConcatAppendBound(delta_view, 0);
@@ -4125,11 +4545,20 @@ ArrowErrorCode ArrowIpcPrivateConcatenateInPlace(struct ArrowArray* builder,
     return ENOMEM;
   }
   IpcConcatMarkNodes(builder, marks, &k);
+  frozen.refused = 0;
+  if (shared) {
+    k = 0;
+    IpcConcatFreezeNodes(builder, marks, &k, &frozen, 0);
+  }
 
   /* The current values were checked when they became this builder, and every
    * append keeps them valid (offsets, run ends and view buffer indexes are rebased
    * with range checks), so only the delta is validated element by element. */
   result = IpcConcatAppend(builder, delta_view, 0, delta_view->length, 0, 0, error);
+  if (shared) {
+    k = 0;
+    IpcConcatFreezeNodes(builder, marks, &k, &frozen, 1);
+  }
   if (result == NANOARROW_OK) {
     *content_out = IpcConcatContentBytes(builder);
     if (*content_out > max_content_bytes) {
@@ -4137,6 +4566,10 @@ ArrowErrorCode ArrowIpcPrivateConcatenateInPlace(struct ArrowArray* builder,
       /* Shrinking moves buffers: never while others read them. */
       shrink = !shared;
     }
+  } else if (frozen.refused) {
+    /* It needs more room than the storage others read has: copied instead. */
+    result = EAGAIN;
+    if (error != NULL) error->message[0] = '\0';
   } else if (result == ERANGE) {
     ArrowErrorSet(error, "concatenated dictionary exceeds its offsets' or run ends' range");
   } else if (result == ENOMEM) {
@@ -4145,6 +4578,8 @@ ArrowErrorCode ArrowIpcPrivateConcatenateInPlace(struct ArrowArray* builder,
   if (result != NANOARROW_OK) {
     k = 0;
     IpcConcatRestoreNodes(builder, marks, &k, shrink);
+  } else {
+    IpcConcatTakeDictionaries(builder, delta_values, 0);
   }
   ArrowFree(marks);
   /* Points the exported buffers at the (possibly moved) storage. */
@@ -4776,9 +5211,18 @@ static ArrowErrorCode IpcDecoderCollectIds(const struct ArrowIpcFbrTable* table,
     return EINVAL;
   }
   for (i = 0; i < vec.n; i++) {
+    uint16_t offsets[ARROW_IPC_FBR_FIELD_N_IDS];
     if (!ArrowIpcFbrVectorTable(&vec, i, &field)) {
       ArrowErrorSet(error, "invalid Field table in schema");
       return EINVAL;
+    }
+    /* Most Fields have neither a dictionary nor children (an absent or empty
+     * vector, or one the recursion would find absent): skip the lookups. */
+    ArrowIpcFbrLoadFieldOffsets(&field, offsets);
+    if (offsets[4] == 0 &&
+        (offsets[5] < 4 || offsets[5] + kArrowIpcFbrFieldWidths[5] > field.table_size ||
+         ArrowIpcFbrVector4At(&field, offsets[5]) <= 0)) {
+      continue;
     }
     if (ArrowIpcFbrGetTable(&field, ARROW_IPC_FBR_FIELD_DICTIONARY, &dictionary)) {
       if (ArrowBufferAppendInt64(
@@ -5592,6 +6036,11 @@ struct ArrowIpcEncoderPrivate {
   enum ArrowIpcCompressionType codec;
   /* release == NULL: no compression. */
   struct ArrowIpcCompressor compressor;
+  /* ArrowIpcEncoderSetNumThreads, and the codec and level of a compressor made by
+   * ArrowIpcEncoderSetCompression (own_compressor), which it remakes. */
+  int n_threads;
+  int own_compressor;
+  int compression_level;
   /* struct ArrowIpcCompressSlot* of every slot allocated so far. */
   struct ArrowBuffer slots;
   /* struct ArrowIpcPendingBuffer of the message being encoded. */
@@ -5698,6 +6147,7 @@ ArrowErrorCode ArrowIpcEncoderSetCompressor(struct ArrowIpcEncoder* encoder,
   ArrowIpcEncoderReleaseCompressor(private_data);
   memcpy(&private_data->compressor, compressor, sizeof(*compressor));
   compressor->release = NULL;
+  private_data->own_compressor = 0;
   return NANOARROW_OK;
 }
 
@@ -5741,12 +6191,37 @@ ArrowErrorCode ArrowIpcEncoderSetCompression(struct ArrowIpcEncoder* encoder,
     return EINVAL;
   }
 
-  result = ArrowIpcSerialCompressor(&compressor, compression_type, compression_level);
+  result = ArrowIpcParallelCompressor(&compressor, compression_type, compression_level,
+                                      private_data->n_threads);
   if (result != NANOARROW_OK) {
     ArrowErrorSet(error, "Out of memory creating a compressor");
     return result;
   }
-  return ArrowIpcEncoderSetCompressor(encoder, &compressor);
+  NANOARROW_RETURN_NOT_OK(ArrowIpcEncoderSetCompressor(encoder, &compressor));
+  private_data->own_compressor = 1;
+  private_data->compression_level = compression_level;
+  return NANOARROW_OK;
+}
+
+NANOARROW_COLD
+ArrowErrorCode ArrowIpcEncoderSetNumThreads(struct ArrowIpcEncoder* encoder,
+                                            int n_threads, struct ArrowError* error) {
+  struct ArrowIpcEncoderPrivate* private_data =
+      (struct ArrowIpcEncoderPrivate*)encoder->private_data;
+  if (private_data == NULL) {
+    ArrowErrorSet(error, "encoder is not initialized");
+    return EINVAL;
+  }
+  if (private_data->compress_outstanding) {
+    ArrowErrorSet(error, "cannot change the number of threads while a body is encoded");
+    return EINVAL;
+  }
+  private_data->n_threads = n_threads;
+  if (private_data->own_compressor && private_data->compressor.release != NULL) {
+    return ArrowIpcEncoderSetCompression(encoder, private_data->compressor.compression_type,
+                                         private_data->compression_level, error);
+  }
+  return NANOARROW_OK;
 }
 
 NANOARROW_COLD
@@ -8021,6 +8496,13 @@ ArrowErrorCode ArrowIpcFileReaderSetMaxDecompressedBytes(struct ArrowIpcFileRead
   return ArrowIpcDecoderSetMaxDecompressedBytes(&private_data->decoder, max_bytes);
 }
 
+ArrowErrorCode ArrowIpcFileReaderSetNumThreads(struct ArrowIpcFileReader* reader,
+                                               int n_threads) {
+  struct IpcFileReaderPrivate* private_data = (struct IpcFileReaderPrivate*)reader->private_data;
+  if (private_data == NULL) return EINVAL;
+  return ArrowIpcDecoderSetNumThreads(&private_data->decoder, n_threads);
+}
+
 ArrowErrorCode ArrowIpcFileReaderSetMaxHeldBytes(struct ArrowIpcFileReader* reader,
                                                  int64_t max_bytes) {
   struct IpcFileReaderPrivate* private_data = (struct IpcFileReaderPrivate*)reader->private_data;
@@ -8603,6 +9085,38 @@ int ArrowIpcPrivateInputStreamIsSeekableFile(struct ArrowIpcInputStream* stream)
   return ftell(((struct IpcInputFilePrivate*)stream->private_data)->file) >= 0;
 }
 
+int64_t ArrowIpcPrivateInputStreamFileTell(struct ArrowIpcInputStream* stream) {
+  long position;
+  if (stream->read != &IpcInputFileRead) return -1;
+  position = ftell(((struct IpcInputFilePrivate*)stream->private_data)->file);
+  return position < 0 ? -1 : (int64_t)position;
+}
+
+ArrowErrorCode ArrowIpcPrivateInputStreamReadAt(struct ArrowIpcInputStream* stream,
+                                                int64_t offset, uint8_t* out, int64_t n,
+                                                struct ArrowError* error) {
+  FILE* file;
+  long position;
+  size_t n_read = 0;
+  int restored;
+  if (stream->read != &IpcInputFileRead || offset < 0 || n < 0) return EINVAL;
+  file = ((struct IpcInputFilePrivate*)stream->private_data)->file;
+  position = ftell(file);
+  if (position < 0 || (long)offset != offset ||
+      fseek(file, (long)offset, SEEK_SET) != 0) {
+    ArrowErrorSet(error, "cannot seek to offset %ld of the file", (long)offset);
+    return EIO;
+  }
+  n_read = fread(out, 1, (size_t)n, file);
+  restored = fseek(file, position, SEEK_SET) == 0;
+  if (n_read != (size_t)n || !restored) {
+    ArrowErrorSet(error, "cannot read %ld bytes at offset %ld of the file again",
+                  (long)n, (long)offset);
+    return EIO;
+  }
+  return NANOARROW_OK;
+}
+
 static void IpcInputFileRelease(struct ArrowIpcInputStream* stream) {
   struct IpcInputFilePrivate* private_data = (struct IpcInputFilePrivate*)stream->private_data;
   if (private_data->close_on_release) fclose(private_data->file);
@@ -8744,6 +9258,505 @@ ArrowErrorCode ArrowIpcOutputStreamInitFile(struct ArrowIpcOutputStream* stream,
   stream->release = &ArrowIpcOutputStreamFileRelease;
   stream->private_data = private_data;
   return NANOARROW_OK;
+}
+
+/* [bundle] src/ipc/parallel_codec.c */
+
+/* Parallel (de)compression: an ArrowIpcDecompressor and an ArrowIpcCompressor that
+ * hand the buffers of one message body to a small pool of POSIX threads.
+ *
+ * What runs where: decompress_add / compress_add run on the caller's thread and
+ * either do a small buffer at once or queue it; the pool's threads (started on
+ * the first queued buffer, at most n_threads - 1 of them) take queued buffers in
+ * order; decompress_wait / compress_wait make the caller take queued buffers too
+ * until none is left, then wait for those the threads hold. Every result is
+ * recorded under the pool's mutex with the buffer's sequence number (the order of
+ * the add calls since the last wait), and wait reports the failure with the
+ * lowest one: the buffer the serial path would have stopped at. Buffers queued
+ * after a failure are dropped, as the serial path never gets to them.
+ *
+ * Memory: the destinations are the caller's (the decoder allocates each under its
+ * limits before queuing it; the encoder's slots grow as with the serial
+ * compressor); the pool adds only its queue, which holds at most
+ * IPC_PARALLEL_QUEUE_PER_THREAD x n_threads buffers: when it is full, add runs the
+ * oldest queued buffer itself. */
+
+#if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
+#define _POSIX_C_SOURCE 200809L
+#endif
+
+#include <errno.h>
+#include <limits.h>
+#include <stdint.h>
+#include <string.h>
+
+#if !defined(_WIN32)
+#include <pthread.h>
+#include <time.h>
+#define IPC_PARALLEL_HAVE_THREADS 1
+#endif
+
+
+
+#define IPC_PARALLEL_QUEUE_PER_THREAD 16
+
+/* The size under which buffers stay on the calling thread, for the pools made
+ * from now on (tests lower it to run small files through the threads). */
+static int64_t ipc_parallel_min_bytes = NANOARROW_IPC_PARALLEL_MIN_BYTES;
+
+void ArrowIpcPrivateSetParallelMinBytes(int64_t min_bytes) {
+  ipc_parallel_min_bytes = min_bytes < 0 ? NANOARROW_IPC_PARALLEL_MIN_BYTES : min_bytes;
+}
+
+void ArrowIpcPrivateLabelError(struct ArrowError* error, int64_t field, int64_t buffer,
+                               const char* message) {
+  char copy[sizeof(error->message)];
+  if (error == NULL) return;
+  /* message may be error's own. */
+  strncpy(copy, message, sizeof(copy) - 1);
+  copy[sizeof(copy) - 1] = '\0';
+  if (field >= 0) {
+    ArrowErrorSet(error, "field %ld: buffer %ld: %s", (long)field, (long)buffer, copy);
+  } else {
+    ArrowErrorSet(error, "%s", copy);
+  }
+}
+
+#if defined(IPC_PARALLEL_HAVE_THREADS)
+
+enum IpcParallelKind { IPC_PARALLEL_DECOMPRESS, IPC_PARALLEL_COMPRESS };
+
+struct IpcParallelJob {
+  int64_t seq;
+  enum ArrowIpcCompressionType type;
+  struct ArrowBufferView src;
+  /* Decompression: dst_size bytes at dst. Compression: appended to out. */
+  uint8_t* dst;
+  int64_t dst_size;
+  struct ArrowBuffer* out;
+  /* What the error names (field -1: nothing). */
+  int64_t field;
+  int64_t buffer;
+};
+
+struct IpcParallelPool {
+  enum IpcParallelKind kind;
+  /* The serial (de)compressor that does each buffer (its add is reentrant: it only
+   * reads its functions and level) and reports unsupported codecs. */
+  struct ArrowIpcDecompressor serial_decompressor;
+  struct ArrowIpcCompressor serial_compressor;
+  int n_threads;
+  int64_t min_bytes;
+  /* Threads started (0 until the first queued buffer), and whether starting was
+   * tried: a pool that could start none does everything on the caller's thread. */
+  int n_started;
+  int start_tried;
+  pthread_t* threads;
+  int sync_ready;
+  pthread_mutex_t mutex;
+  pthread_cond_t work_cond;
+  pthread_cond_t done_cond;
+  int shutdown;
+  /* Ring of queued (unclaimed) jobs. */
+  struct IpcParallelJob* queue;
+  int64_t capacity;
+  int64_t head;
+  int64_t n_queued;
+  /* Since the last wait: jobs added and finished (run or dropped). */
+  int64_t n_added;
+  int64_t n_finished;
+  /* The failure with the lowest sequence number (INT64_MAX: none). */
+  int64_t error_seq;
+  ArrowErrorCode error_code;
+  int64_t error_field;
+  int64_t error_buffer;
+  struct ArrowError error;
+  /* The label of the next decompress_add (ArrowIpcPrivateDecompressorSetLabel). */
+  int64_t next_field;
+  int64_t next_buffer;
+};
+
+static void IpcParallelLock(struct IpcParallelPool* pool) {
+  if (pool->sync_ready) pthread_mutex_lock(&pool->mutex);
+}
+
+static void IpcParallelUnlock(struct IpcParallelPool* pool) {
+  if (pool->sync_ready) pthread_mutex_unlock(&pool->mutex);
+}
+
+/* Does one job (no lock held). */
+static ArrowErrorCode IpcParallelRun(struct IpcParallelPool* pool,
+                                     const struct IpcParallelJob* job,
+                                     struct ArrowError* error) {
+  if (pool->kind == IPC_PARALLEL_DECOMPRESS) {
+    return pool->serial_decompressor.decompress_add(&pool->serial_decompressor, job->type,
+                                                    job->src, job->dst, job->dst_size,
+                                                    error);
+  }
+  return pool->serial_compressor.compress_add(&pool->serial_compressor, job->src, job->out,
+                                              error);
+}
+
+/* Records a finished job (lock held). */
+static void IpcParallelRecord(struct IpcParallelPool* pool, const struct IpcParallelJob* job,
+                              ArrowErrorCode code, const struct ArrowError* error) {
+  if (code != NANOARROW_OK && job->seq < pool->error_seq) {
+    pool->error_seq = job->seq;
+    pool->error_code = code;
+    pool->error_field = job->field;
+    pool->error_buffer = job->buffer;
+    memcpy(pool->error.message, error->message, sizeof(pool->error.message));
+  }
+  pool->n_finished++;
+  if (pool->n_finished == pool->n_added && pool->sync_ready) {
+    pthread_cond_broadcast(&pool->done_cond);
+  }
+}
+
+/* Runs job with the lock held on entry and exit (released while it runs). A job
+ * after a recorded failure is dropped. */
+static void IpcParallelRunLocked(struct IpcParallelPool* pool,
+                                 const struct IpcParallelJob* job) {
+  struct ArrowError error;
+  ArrowErrorCode code = NANOARROW_OK;
+  error.message[0] = '\0';
+  if (job->seq < pool->error_seq) {
+    IpcParallelUnlock(pool);
+    code = IpcParallelRun(pool, job, &error);
+    IpcParallelLock(pool);
+  }
+  IpcParallelRecord(pool, job, code, &error);
+}
+
+/* Takes the oldest queued job and runs it (lock held); 0 when none is queued. */
+static int IpcParallelTakeOne(struct IpcParallelPool* pool) {
+  struct IpcParallelJob job;
+  if (pool->n_queued == 0) return 0;
+  job = pool->queue[pool->head];
+  pool->head = (pool->head + 1) % pool->capacity;
+  pool->n_queued--;
+  IpcParallelRunLocked(pool, &job);
+  return 1;
+}
+
+static void* IpcParallelWorker(void* arg) {
+  struct IpcParallelPool* pool = (struct IpcParallelPool*)arg;
+  pthread_mutex_lock(&pool->mutex);
+  for (;;) {
+    while (pool->n_queued == 0 && !pool->shutdown) {
+      pthread_cond_wait(&pool->work_cond, &pool->mutex);
+    }
+    if (pool->shutdown) break;
+    IpcParallelTakeOne(pool);
+  }
+  pthread_mutex_unlock(&pool->mutex);
+  return NULL;
+}
+
+/* Starts the threads the first time a buffer is queued; 0 when none runs. */
+static int IpcParallelStart(struct IpcParallelPool* pool) {
+  int i;
+  if (pool->start_tried) return pool->n_started > 0;
+  pool->start_tried = 1;
+  pool->capacity = (int64_t)IPC_PARALLEL_QUEUE_PER_THREAD * pool->n_threads;
+  pool->queue = (struct IpcParallelJob*)ArrowMalloc(pool->capacity *
+                                                     (int64_t)sizeof(struct IpcParallelJob));
+  pool->threads =
+      (pthread_t*)ArrowMalloc((int64_t)(pool->n_threads - 1) * (int64_t)sizeof(pthread_t));
+  if (pool->queue == NULL || pool->threads == NULL) return 0;
+  if (pthread_mutex_init(&pool->mutex, NULL) != 0) return 0;
+  if (pthread_cond_init(&pool->work_cond, NULL) != 0) {
+    pthread_mutex_destroy(&pool->mutex);
+    return 0;
+  }
+  if (pthread_cond_init(&pool->done_cond, NULL) != 0) {
+    pthread_cond_destroy(&pool->work_cond);
+    pthread_mutex_destroy(&pool->mutex);
+    return 0;
+  }
+  pool->sync_ready = 1;
+  /* A thread that cannot be started is done without: the caller's thread takes
+   * its share in wait. */
+  for (i = 0; i < pool->n_threads - 1; i++) {
+    if (pthread_create(&pool->threads[i], NULL, &IpcParallelWorker, pool) != 0) break;
+    pool->n_started++;
+  }
+  return pool->n_started > 0;
+}
+
+static void IpcParallelPoolFree(struct IpcParallelPool* pool) {
+  int i;
+  if (pool->sync_ready) {
+    pthread_mutex_lock(&pool->mutex);
+    pool->shutdown = 1;
+    pthread_cond_broadcast(&pool->work_cond);
+    pthread_mutex_unlock(&pool->mutex);
+    for (i = 0; i < pool->n_started; i++) pthread_join(pool->threads[i], NULL);
+    pthread_cond_destroy(&pool->done_cond);
+    pthread_cond_destroy(&pool->work_cond);
+    pthread_mutex_destroy(&pool->mutex);
+  }
+  if (pool->serial_decompressor.release != NULL) {
+    pool->serial_decompressor.release(&pool->serial_decompressor);
+  }
+  if (pool->serial_compressor.release != NULL) {
+    pool->serial_compressor.release(&pool->serial_compressor);
+  }
+  ArrowFree(pool->queue);
+  ArrowFree(pool->threads);
+  ArrowFree(pool);
+}
+
+static struct IpcParallelPool* IpcParallelPoolNew(enum IpcParallelKind kind, int n_threads) {
+  struct IpcParallelPool* pool =
+      (struct IpcParallelPool*)ArrowMalloc((int64_t)sizeof(struct IpcParallelPool));
+  if (pool == NULL) return NULL;
+  memset(pool, 0, sizeof(*pool));
+  pool->kind = kind;
+  pool->min_bytes = ipc_parallel_min_bytes;
+  pool->n_threads =
+      n_threads > NANOARROW_IPC_MAX_THREADS ? NANOARROW_IPC_MAX_THREADS : n_threads;
+  pool->serial_decompressor.release = NULL;
+  pool->serial_compressor.release = NULL;
+  pool->threads = NULL;
+  pool->queue = NULL;
+  pool->error_seq = INT64_MAX;
+  pool->error_code = NANOARROW_OK;
+  pool->next_field = -1;
+  pool->next_buffer = -1;
+  return pool;
+}
+
+/* Does job now or queues it (big enough and threads running). */
+static void IpcParallelSubmit(struct IpcParallelPool* pool, struct IpcParallelJob* job,
+                              int64_t size) {
+  int queue = size >= pool->min_bytes && IpcParallelStart(pool);
+  IpcParallelLock(pool);
+  job->seq = pool->n_added++;
+  if (!queue) {
+    IpcParallelRunLocked(pool, job);
+  } else {
+    /* Full: the caller does the oldest queued job, which frees its slot. */
+    while (pool->n_queued == pool->capacity) IpcParallelTakeOne(pool);
+    pool->queue[(pool->head + pool->n_queued) % pool->capacity] = *job;
+    pool->n_queued++;
+    pthread_cond_signal(&pool->work_cond);
+  }
+  IpcParallelUnlock(pool);
+}
+
+static ArrowErrorCode IpcParallelWait(struct IpcParallelPool* pool, int64_t timeout_ms,
+                                      struct ArrowError* error) {
+  ArrowErrorCode result;
+  IpcParallelLock(pool);
+  if (timeout_ms < 0) {
+    while (IpcParallelTakeOne(pool)) {
+    }
+    while (pool->n_finished < pool->n_added) {
+      pthread_cond_wait(&pool->done_cond, &pool->mutex);
+    }
+  } else if (pool->n_finished < pool->n_added) {
+    /* time() (ISO C: the bundle is compiled as C99, where clock_gettime may be
+     * hidden) counts whole seconds, so the deadline is a second late rather than
+     * early: a timeout is honoured to within a second. */
+    struct timespec deadline;
+    deadline.tv_sec = time(NULL) + 1 + (time_t)(timeout_ms / 1000);
+    deadline.tv_nsec = (long)(timeout_ms % 1000) * 1000000L;
+    while (pool->n_finished < pool->n_added) {
+      if (pthread_cond_timedwait(&pool->done_cond, &pool->mutex, &deadline) == ETIMEDOUT &&
+          pool->n_finished < pool->n_added) {
+        int64_t left = pool->n_added - pool->n_finished;
+        IpcParallelUnlock(pool);
+        ArrowErrorSet(error, "%ld buffers still being processed after %ld ms", (long)left,
+                      (long)timeout_ms);
+        return ETIMEDOUT;
+      }
+    }
+  }
+  result = pool->error_code;
+  if (result != NANOARROW_OK) {
+    ArrowIpcPrivateLabelError(error, pool->error_field, pool->error_buffer,
+                              pool->error.message);
+  }
+  pool->n_added = 0;
+  pool->n_finished = 0;
+  pool->error_seq = INT64_MAX;
+  pool->error_code = NANOARROW_OK;
+  IpcParallelUnlock(pool);
+  return result;
+}
+
+/* ---- Decompressor ---- */
+
+static ArrowErrorCode IpcParallelDecompressAdd(struct ArrowIpcDecompressor* decompressor,
+                                               enum ArrowIpcCompressionType compression_type,
+                                               struct ArrowBufferView src, uint8_t* dst,
+                                               int64_t dst_size, struct ArrowError* error) {
+  struct IpcParallelPool* pool = (struct IpcParallelPool*)decompressor->private_data;
+  struct IpcParallelJob job;
+  ArrowIpcDecompressFunction function = NULL;
+  if (compression_type == NANOARROW_IPC_COMPRESSION_TYPE_ZSTD) {
+    function = ArrowIpcGetZstdDecompressionFunction();
+  } else if (compression_type == NANOARROW_IPC_COMPRESSION_TYPE_LZ4_FRAME) {
+    function = ArrowIpcGetLZ4DecompressionFunction();
+  }
+  job.field = pool->next_field;
+  job.buffer = pool->next_buffer;
+  pool->next_field = -1;
+  pool->next_buffer = -1;
+  if (function == NULL) {
+    /* The serial decompressor refuses it, with its message. */
+    return pool->serial_decompressor.decompress_add(&pool->serial_decompressor,
+                                                    compression_type, src, dst, dst_size,
+                                                    error);
+  }
+  job.type = compression_type;
+  job.src = src;
+  job.dst = dst;
+  job.dst_size = dst_size;
+  job.out = NULL;
+  IpcParallelSubmit(pool, &job, dst_size);
+  return NANOARROW_OK;
+}
+
+static ArrowErrorCode IpcParallelDecompressWait(struct ArrowIpcDecompressor* decompressor,
+                                                int64_t timeout_ms,
+                                                struct ArrowError* error) {
+  return IpcParallelWait((struct IpcParallelPool*)decompressor->private_data, timeout_ms,
+                         error);
+}
+
+static void IpcParallelDecompressorRelease(struct ArrowIpcDecompressor* decompressor) {
+  IpcParallelPoolFree((struct IpcParallelPool*)decompressor->private_data);
+  decompressor->private_data = NULL;
+  decompressor->release = NULL;
+}
+
+void ArrowIpcPrivateDecompressorSetLabel(struct ArrowIpcDecompressor* decompressor,
+                                         int64_t field, int64_t buffer) {
+  struct IpcParallelPool* pool;
+  if (decompressor->release != &IpcParallelDecompressorRelease) return;
+  pool = (struct IpcParallelPool*)decompressor->private_data;
+  pool->next_field = field;
+  pool->next_buffer = buffer;
+}
+
+ArrowErrorCode ArrowIpcParallelDecompressor(struct ArrowIpcDecompressor* decompressor,
+                                            int n_threads) {
+  struct IpcParallelPool* pool;
+  ArrowErrorCode result;
+  decompressor->release = NULL;
+  if (n_threads <= 1) return ArrowIpcSerialDecompressor(decompressor);
+  pool = IpcParallelPoolNew(IPC_PARALLEL_DECOMPRESS, n_threads);
+  if (pool == NULL) return ENOMEM;
+  result = ArrowIpcSerialDecompressor(&pool->serial_decompressor);
+  if (result != NANOARROW_OK) {
+    pool->serial_decompressor.release = NULL;
+    IpcParallelPoolFree(pool);
+    return result;
+  }
+  decompressor->decompress_add = &IpcParallelDecompressAdd;
+  decompressor->decompress_wait = &IpcParallelDecompressWait;
+  decompressor->release = &IpcParallelDecompressorRelease;
+  decompressor->private_data = pool;
+  return NANOARROW_OK;
+}
+
+/* ---- Compressor ---- */
+
+static ArrowErrorCode IpcParallelCompressAdd(struct ArrowIpcCompressor* compressor,
+                                             struct ArrowBufferView src,
+                                             struct ArrowBuffer* dst,
+                                             struct ArrowError* error) {
+  struct IpcParallelPool* pool = (struct IpcParallelPool*)compressor->private_data;
+  struct IpcParallelJob job;
+  ArrowIpcCompressFunction function = NULL;
+  if (compressor->compression_type == NANOARROW_IPC_COMPRESSION_TYPE_ZSTD) {
+    function = ArrowIpcGetZstdCompressionFunction();
+  } else if (compressor->compression_type == NANOARROW_IPC_COMPRESSION_TYPE_LZ4_FRAME) {
+    function = ArrowIpcGetLZ4CompressionFunction();
+  }
+  if (function == NULL || src.size_bytes < 0) {
+    /* The serial compressor refuses it, with its message. */
+    return pool->serial_compressor.compress_add(&pool->serial_compressor, src, dst, error);
+  }
+  job.type = compressor->compression_type;
+  job.src = src;
+  job.dst = NULL;
+  job.dst_size = 0;
+  job.out = dst;
+  job.field = -1;
+  job.buffer = -1;
+  IpcParallelSubmit(pool, &job, src.size_bytes);
+  return NANOARROW_OK;
+}
+
+static ArrowErrorCode IpcParallelCompressWait(struct ArrowIpcCompressor* compressor,
+                                              int64_t timeout_ms, struct ArrowError* error) {
+  return IpcParallelWait((struct IpcParallelPool*)compressor->private_data, timeout_ms,
+                         error);
+}
+
+static void IpcParallelCompressorRelease(struct ArrowIpcCompressor* compressor) {
+  IpcParallelPoolFree((struct IpcParallelPool*)compressor->private_data);
+  compressor->private_data = NULL;
+  compressor->release = NULL;
+}
+
+ArrowErrorCode ArrowIpcParallelCompressor(struct ArrowIpcCompressor* compressor,
+                                          enum ArrowIpcCompressionType compression_type,
+                                          int compression_level, int n_threads) {
+  struct IpcParallelPool* pool;
+  ArrowErrorCode result;
+  compressor->release = NULL;
+  if (n_threads <= 1) {
+    return ArrowIpcSerialCompressor(compressor, compression_type, compression_level);
+  }
+  pool = IpcParallelPoolNew(IPC_PARALLEL_COMPRESS, n_threads);
+  if (pool == NULL) return ENOMEM;
+  result = ArrowIpcSerialCompressor(&pool->serial_compressor, compression_type,
+                                    compression_level);
+  if (result != NANOARROW_OK) {
+    IpcParallelPoolFree(pool);
+    return result;
+  }
+  compressor->compression_type = compression_type;
+  compressor->compress_add = &IpcParallelCompressAdd;
+  compressor->compress_wait = &IpcParallelCompressWait;
+  compressor->release = &IpcParallelCompressorRelease;
+  compressor->private_data = pool;
+  return NANOARROW_OK;
+}
+
+#else /* no threads: the serial (de)compressors */
+
+void ArrowIpcPrivateDecompressorSetLabel(struct ArrowIpcDecompressor* decompressor,
+                                         int64_t field, int64_t buffer) {
+  NANOARROW_UNUSED(decompressor);
+  NANOARROW_UNUSED(field);
+  NANOARROW_UNUSED(buffer);
+}
+
+ArrowErrorCode ArrowIpcParallelDecompressor(struct ArrowIpcDecompressor* decompressor,
+                                            int n_threads) {
+  NANOARROW_UNUSED(n_threads);
+  return ArrowIpcSerialDecompressor(decompressor);
+}
+
+ArrowErrorCode ArrowIpcParallelCompressor(struct ArrowIpcCompressor* compressor,
+                                          enum ArrowIpcCompressionType compression_type,
+                                          int compression_level, int n_threads) {
+  NANOARROW_UNUSED(n_threads);
+  return ArrowIpcSerialCompressor(compressor, compression_type, compression_level);
+}
+
+#endif
+
+ArrowErrorCode ArrowIpcDecoderSetNumThreads(struct ArrowIpcDecoder* decoder,
+                                            int n_threads) {
+  struct ArrowIpcDecompressor decompressor;
+  NANOARROW_RETURN_NOT_OK(ArrowIpcParallelDecompressor(&decompressor, n_threads));
+  return ArrowIpcDecoderSetDecompressor(decoder, &decompressor);
 }
 
 /* [bundle] src/ipc/projection.c */
@@ -9222,6 +10235,8 @@ struct IpcPushPrivate {
   struct ArrowIpcPushDecoderCallbacks callbacks;
   enum ArrowValidationLevel validation_level;
   int64_t max_message_bytes;
+  /* Poll mode: batches decoded ahead of Next (IPC_PUSH_POLL_AHEAD unless set). */
+  int64_t poll_ahead;
   /* Bodies are sliced from reference-counted blocks (else copied per array). */
   int use_shared;
   enum IpcPushState state;
@@ -9279,7 +10294,7 @@ static int64_t IpcPushQueueSize(const struct IpcPushPrivate* p) {
 /* Whether a poll-mode round of decoding has done enough. */
 static int IpcPushPollStop(const struct IpcPushPrivate* p, int stop_after_batch) {
   return stop_after_batch &&
-         (p->direct_filled || IpcPushQueueSize(p) >= IPC_PUSH_POLL_AHEAD);
+         (p->direct_filled || IpcPushQueueSize(p) >= p->poll_ahead);
 }
 
 static int64_t IpcPushBacklogSize(const struct IpcPushPrivate* p) {
@@ -9782,6 +10797,7 @@ ArrowErrorCode ArrowIpcPushDecoderInit(struct ArrowIpcPushDecoder* decoder,
   if (callbacks != NULL) p->callbacks = *callbacks;
   p->validation_level = NANOARROW_VALIDATION_LEVEL_FULL;
   p->max_message_bytes = NANOARROW_IPC_PUSH_DEFAULT_MAX_MESSAGE_BYTES;
+  p->poll_ahead = IPC_PUSH_POLL_AHEAD;
   p->use_shared = ArrowSharedBufferIsThreadSafe();
   p->state = IPC_PUSH_RUNNING;
   ArrowBufferInit(&p->pending);
@@ -9831,6 +10847,14 @@ ArrowErrorCode ArrowIpcPushDecoderSetMaxMessageBytes(struct ArrowIpcPushDecoder*
   if (p == NULL || max_bytes < -1) return EINVAL;
   p->max_message_bytes = max_bytes == -1 ? NANOARROW_IPC_PUSH_DEFAULT_MAX_MESSAGE_BYTES
                                          : max_bytes;
+  return NANOARROW_OK;
+}
+
+ArrowErrorCode ArrowIpcPushDecoderSetMaxBatchesAhead(struct ArrowIpcPushDecoder* decoder,
+                                                    int64_t n_batches) {
+  struct IpcPushPrivate* p = IpcPushGetPrivate(decoder);
+  if (p == NULL || n_batches < -1 || n_batches == 0) return EINVAL;
+  p->poll_ahead = n_batches == -1 ? IPC_PUSH_POLL_AHEAD : n_batches;
   return NANOARROW_OK;
 }
 
@@ -10122,8 +11146,13 @@ static int IpcSchemaVerifyType(struct ArrowIpcFbrVerifier* v, const struct Arrow
       v, &t, (enum ArrowIpcFbrTableKey)ArrowIpcPrivateFbrTypeTables[type_id]);
 }
 
-static int IpcSchemaVerifyField(struct ArrowIpcFbrVerifier* v, const struct ArrowIpcFbrTable* field,
-                       int depth) {
+static int IpcSchemaVerifyField(struct ArrowIpcFbrVerifier* v,
+                                const struct ArrowIpcFbrTable* field, int depth);
+
+/* What the generic verifier does for one Field (and, through the quick path, its
+ * children). */
+static int IpcSchemaVerifyFieldGeneric(struct ArrowIpcFbrVerifier* v,
+                                       const struct ArrowIpcFbrTable* field, int depth) {
   struct ArrowIpcFbrTable t;
   int present;
   NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyFields(v, field, ARROW_IPC_FBR_T_FIELD));
@@ -10145,6 +11174,96 @@ static int IpcSchemaVerifyField(struct ArrowIpcFbrVerifier* v, const struct Arro
       IpcSchemaVerifyField));
   return IpcSchemaVerifyTableVector(v, field, ARROW_IPC_FBR_FIELD_CUSTOM_METADATA, depth + 1,
                                     ARROW_IPC_FBR_T_KEY_VALUE, IpcSchemaVerifyKeyValue);
+}
+
+/* IpcSchemaVerifyFieldQuick's answer when it cannot tell: the generic verifier
+ * decides (and words the error). */
+#define IPC_SCHEMA_VERIFY_UNSURE (-1)
+
+/* The common Field (no dictionary) checked from one load of its vtable, with the same
+ * checks, in the same order and counting the same tables as
+ * IpcSchemaVerifyFieldGeneric. Wherever a check fails before a helper has worded
+ * an error, IPC_SCHEMA_VERIFY_UNSURE: the caller runs the generic verifier on this
+ * Field from its start, which finds and words the same first failure. */
+static int IpcSchemaVerifyFieldQuick(struct ArrowIpcFbrVerifier* v,
+                                     const struct ArrowIpcFbrTable* field, int depth) {
+  uint16_t offsets[ARROW_IPC_FBR_FIELD_N_IDS];
+  struct ArrowIpcFbrTable t;
+  int64_t n_children = 0;
+  int64_t i;
+  int type_id;
+  ArrowIpcFbrLoadFieldOffsets(field, offsets);
+  /* Field ids: 0 name, 1 nullable, 2 type_type, 3 type, 4 dictionary, 5 children,
+   * 6 custom_metadata. */
+  if (offsets[4] != 0 ||
+      !ArrowIpcFbrFieldOffsetsFit(field, offsets)) {
+    return IPC_SCHEMA_VERIFY_UNSURE;
+  }
+  if (offsets[0] != 0 && !ArrowIpcFbrStringAtIsValid(field, offsets[0])) {
+    return IPC_SCHEMA_VERIFY_UNSURE;
+  }
+  if (offsets[3] != 0 && ArrowIpcFbrTargetAt(field, offsets[3]) < 0) {
+    return IPC_SCHEMA_VERIFY_UNSURE;
+  }
+  if (offsets[5] != 0 && (n_children = ArrowIpcFbrVector4At(field, offsets[5])) < 0) {
+    return IPC_SCHEMA_VERIFY_UNSURE;
+  }
+  if (offsets[6] != 0 && ArrowIpcFbrVector4At(field, offsets[6]) < 0) {
+    return IPC_SCHEMA_VERIFY_UNSURE;
+  }
+
+  /* The type table (IpcSchemaVerifyType). */
+  type_id = offsets[2] != 0 ? field->data[field->pos + offsets[2]] : 0;
+  if (offsets[3] != 0) {
+    if (depth + 1 > ARROW_IPC_FBR_MAX_DEPTH || v->tables_left <= 0 ||
+        ArrowIpcFbrTableInit(v->data, v->size, ArrowIpcFbrTargetAt(field, offsets[3]),
+                             &t) != 0) {
+      return IPC_SCHEMA_VERIFY_UNSURE;
+    }
+    v->tables_left--;
+    if (type_id == ARROW_IPC_FBR_TYPE_INT) {
+      /* Int holds scalars only: each present one must fit (else the generic
+       * check below words the error). */
+      uint16_t int_offsets[ARROW_IPC_FBR_INT_N_IDS];
+      ArrowIpcFbrLoadOffsets(&t, ARROW_IPC_FBR_INT_N_IDS, int_offsets);
+      if (ArrowIpcFbrOffsetsFit(&t, ARROW_IPC_FBR_INT_N_IDS, int_offsets,
+                                kArrowIpcFbrIntWidths)) {
+        type_id = 0;
+      }
+    }
+    if (type_id > 0 && type_id < ARROW_IPC_FBR_N_TYPE_IDS) {
+      NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyFields(
+          v, &t, (enum ArrowIpcFbrTableKey)ArrowIpcPrivateFbrTypeTables[type_id]));
+    }
+  }
+
+  /* Children, each verified (quickly when it can be) in turn. */
+  if (n_children > 0) {
+    int64_t slots = ArrowIpcFbrTargetAt(field, offsets[5]) + 4;
+    for (i = 0; i < n_children; i++) {
+      int64_t slot = slots + 4 * i;
+      int64_t target = slot + (int64_t)ArrowIpcFbrLoadU32(v->data + slot);
+      NANOARROW_RETURN_NOT_OK(ArrowIpcFbrVerifyTableAt(
+          v, target, depth + 2, ArrowIpcPrivateFbrTables[ARROW_IPC_FBR_T_FIELD].name, &t));
+      NANOARROW_RETURN_NOT_OK(IpcSchemaVerifyField(v, &t, depth + 2));
+    }
+  }
+
+  if (offsets[6] != 0) {
+    return IpcSchemaVerifyTableVector(v, field, ARROW_IPC_FBR_FIELD_CUSTOM_METADATA,
+                                      depth + 1, ARROW_IPC_FBR_T_KEY_VALUE,
+                                      IpcSchemaVerifyKeyValue);
+  }
+  return NANOARROW_OK;
+}
+
+static int IpcSchemaVerifyField(struct ArrowIpcFbrVerifier* v,
+                                const struct ArrowIpcFbrTable* field, int depth) {
+  int64_t tables_left = v->tables_left;
+  int result = IpcSchemaVerifyFieldQuick(v, field, depth);
+  if (result != IPC_SCHEMA_VERIFY_UNSURE) return result;
+  v->tables_left = tables_left;
+  return IpcSchemaVerifyFieldGeneric(v, field, depth);
 }
 
 static int IpcSchemaVerifySchema(struct ArrowIpcFbrVerifier* v, const struct ArrowIpcFbrTable* schema,
@@ -10279,9 +11398,20 @@ static const char kIpcSchemaTimeUnitChars[] = {'s', 'm', 'u', 'n'};
 /* Writes the format of an Int table (NULL table: the default int32 index). */
 static ArrowErrorCode IpcSchemaIntFormat(const struct ArrowIpcFbrTable* t, char* format,
                                 struct ArrowError* error, const char* path) {
-  int32_t bit_width = t ? (int32_t)ArrowIpcFbrGetScalar(t, ARROW_IPC_FBR_INT_BIT_WIDTH, 0) : 32;
-  int is_signed = t ? ArrowIpcFbrGetScalar(t, ARROW_IPC_FBR_INT_IS_SIGNED, 0) != 0 : 1;
-  const char* chars = is_signed ? "csil" : "CSIL";
+  int32_t bit_width = 32;
+  int is_signed = 1;
+  const char* chars;
+  if (t != NULL) {
+    /* ArrowIpcFbrGetScalar's reads (absent or not fitting: 0) from one vtable load. */
+    uint16_t offsets[ARROW_IPC_FBR_INT_N_IDS];
+    ArrowIpcFbrLoadOffsets(t, ARROW_IPC_FBR_INT_N_IDS, offsets);
+    bit_width = offsets[0] >= 4 && offsets[0] + kArrowIpcFbrIntWidths[0] <= t->table_size
+                    ? ArrowIpcFbrLoadI32(t->data + t->pos + offsets[0])
+                    : 0;
+    is_signed = offsets[1] >= 4 && offsets[1] + kArrowIpcFbrIntWidths[1] <= t->table_size &&
+                t->data[t->pos + offsets[1]] != 0;
+  }
+  chars = is_signed ? "csil" : "CSIL";
   switch (bit_width) {
     case 8: format[0] = chars[0]; break;
     case 16: format[0] = chars[1]; break;
@@ -10584,7 +11714,18 @@ static const char kIpcSchemaNoPath[] = "";
 static void IpcSchemaFieldNameAt(const void* context, int64_t i, struct ArrowStringView* out) {
   struct ArrowIpcFbrTable field;
   if (ArrowIpcFbrVectorTable((const struct ArrowIpcFbrVector*)context, i, &field)) {
-    *out = ArrowIpcFbrGetString(&field, ARROW_IPC_FBR_FIELD_NAME);
+    /* ArrowIpcFbrGetString(&field, ARROW_IPC_FBR_FIELD_NAME) with the name's id and
+     * width from the quick paths' description of Field. */
+    uint16_t offset = field.n_fields > 0 ? ArrowIpcFbrLoadU16(field.data + field.vtable_pos + 4) : 0;
+    if (offset >= 4 && offset + kArrowIpcFbrFieldWidths[0] <= field.table_size &&
+        ArrowIpcFbrStringAtIsValid(&field, offset)) {
+      int64_t target = ArrowIpcFbrTargetAt(&field, offset);
+      out->data = (const char*)field.data + target + 4;
+      out->size_bytes = ArrowIpcFbrLoadU32(field.data + target);
+    } else {
+      out->data = NULL;
+      out->size_bytes = 0;
+    }
   } else {
     out->data = NULL;
     out->size_bytes = 0;
@@ -10635,6 +11776,43 @@ static ArrowErrorCode IpcSchemaDecodeField(const struct ArrowIpcFbrTable* field,
     ArrowErrorSet(error, "%s: schema nested deeper than %d", path,
                   NANOARROW_MAX_NESTING_DEPTH);
     return EINVAL;
+  }
+
+  {
+    /* The common leaf Field (no dictionary, no children, no metadata) from one
+     * load of its vtable: what the general path below does for it, without the
+     * lookups that find nothing. */
+    uint16_t offsets[ARROW_IPC_FBR_FIELD_N_IDS];
+    struct ArrowIpcFbrTable type;
+    ArrowIpcFbrLoadFieldOffsets(field, offsets);
+    if (offsets[4] == 0 &&
+        ArrowIpcFbrFieldOffsetsFit(field, offsets) &&
+        (offsets[5] == 0 || ArrowIpcFbrVector4At(field, offsets[5]) == 0) &&
+        (offsets[6] == 0 || ArrowIpcFbrVector4At(field, offsets[6]) == 0)) {
+      if (offsets[1] != 0 && field->data[field->pos + offsets[1]] != 0) {
+        flags |= ARROW_FLAG_NULLABLE;
+      }
+      if (offsets[2] != 0 && offsets[3] != 0 &&
+          field->data[field->pos + offsets[2]] == ARROW_IPC_FBR_TYPE_INT &&
+          ArrowIpcFbrTargetAt(field, offsets[3]) >= 0 &&
+          ArrowIpcFbrTableInit(field->data, field->size, ArrowIpcFbrTargetAt(field, offsets[3]),
+                               &type) == 0) {
+        /* IpcSchemaTypeFormat's Int case (an Int has no children to check). */
+        NANOARROW_RETURN_NOT_OK(IpcSchemaIntFormat(&type, format, error, path));
+        if (format[0] == 'i') {
+          /* IpcSchemaSetFormat(out, "i"), the usual one, without its lookup. */
+          NANOARROW_RETURN_NOT_OK(ArrowSchemaSetType(out, NANOARROW_TYPE_INT32));
+          out->flags = flags;
+          return NANOARROW_OK;
+        }
+      } else {
+        NANOARROW_RETURN_NOT_OK(
+            IpcSchemaTypeFormat(field, 0, format, sizeof(format), &flags, error, path));
+      }
+      NANOARROW_RETURN_NOT_OK(IpcSchemaSetFormat(out, format));
+      out->flags = flags;
+      return NANOARROW_OK;
+    }
   }
 
   /* The name was set by the caller (IpcSchemaDecodeChildren). */
@@ -10939,11 +12117,21 @@ struct IpcStreamReaderPrivate {
   struct ArrowIpcSharedBlock* input_block;
   int64_t input_position;
   int read_ahead;
+  /* With read_ahead: the file position where the input started, the bytes of
+   * messages read since, and where the last message read starts in the file. */
+  int64_t file_start;
+  int64_t consumed;
+  int64_t message_offset;
   /* The Schema message (kept by schema_block): the first get_schema takes the
-   * decoder's schema itself and later ones decode the message again. */
+   * decoder's schema itself and later ones decode the message again. A seekable
+   * file's message is not kept (its chunk is reused for the batches that follow):
+   * later get_schema calls read it again at schema_file_offset, and refuse it
+   * unless its bytes still hash to schema_hash. */
   struct ArrowIpcSharedBlock* schema_block;
   const uint8_t* schema_message;
   int64_t schema_message_size;
+  int64_t schema_file_offset;
+  uint64_t schema_hash;
   int schema_handed_out;
   /* File mode (input started with the ARROW1 magic). */
   int is_file;
@@ -10955,6 +12143,8 @@ struct IpcStreamReaderPrivate {
   int64_t n_projection;
   int projection_by_name;
   struct ArrowBuffer projection;
+  /* ArrowIpcArrayStreamReaderSetNumThreads (passed on to the file reader). */
+  int n_threads;
   struct ArrowError error;
 };
 
@@ -11026,6 +12216,10 @@ static ArrowErrorCode IpcStreamStartFileMode(struct IpcStreamReaderPrivate* priv
     if (result == NANOARROW_OK) {
       result = ArrowIpcFileReaderSetMaxHeldBytes(&private_data->file_reader,
                                                  decoder_private->max_held_bytes);
+    }
+    if (result == NANOARROW_OK && private_data->n_threads > 1) {
+      result = ArrowIpcFileReaderSetNumThreads(&private_data->file_reader,
+                                               private_data->n_threads);
     }
     if (result != NANOARROW_OK) ArrowIpcFileReaderReset(&private_data->file_reader);
   }
@@ -11170,6 +12364,8 @@ static ArrowErrorCode IpcStreamReadMessageAhead(struct IpcStreamReaderPrivate* p
   body_out->data.as_uint8 = view.data.as_uint8 + decoder->header_size_bytes;
   body_out->size_bytes = decoder->body_size_bytes;
   private_data->input_position += message_size;
+  private_data->message_offset = private_data->file_start + private_data->consumed;
+  private_data->consumed += message_size;
   *shared_out = private_data->input_block;
   return NANOARROW_OK;
 }
@@ -11332,13 +12528,45 @@ static ArrowErrorCode IpcStreamSelectDecoderSchema(struct IpcStreamReaderPrivate
   return NANOARROW_OK;
 }
 
+/* A 64-bit digest of the Schema message's bytes: tells whether a file still holds
+ * the message read from it (not a defence against a writer who crafts collisions;
+ * the decoder keeps decoding batches with the schema it read first either way). */
+static uint64_t IpcStreamHashBytes(const uint8_t* data, int64_t n) {
+  static const uint64_t kMul = UINT64_C(0x9e3779b97f4a7c15);
+  static const uint64_t kMix = UINT64_C(0xc2b2ae3d27d4eb4f);
+  uint64_t a = UINT64_C(0x243f6a8885a308d3) ^ (uint64_t)n;
+  uint64_t b = UINT64_C(0x13198a2e03707344);
+  uint64_t c = UINT64_C(0xa4093822299f31d0);
+  uint64_t d = UINT64_C(0x082efa98ec4e6c89);
+  uint64_t w[4];
+  int64_t i = 0;
+  /* Four independent multiply-xor chains over 32-byte blocks, then the tail. */
+  for (; i + 32 <= n; i += 32) {
+    memcpy(w, data + i, sizeof(w));
+    a = (a ^ w[0]) * kMul;
+    b = (b ^ w[1]) * kMul;
+    c = (c ^ w[2]) * kMul;
+    d = (d ^ w[3]) * kMul;
+  }
+  for (; i < n; i++) a = (a ^ data[i]) * kMul;
+  a = (a ^ (a >> 31) ^ b) * kMix;
+  a = (a ^ (a >> 29) ^ c) * kMix;
+  a = (a ^ (a >> 31) ^ d) * kMix;
+  return a ^ (a >> 29);
+}
+
 /* Keeps the bytes of the Schema message just decoded (a reference to the input's
- * block, or the header buffer itself); without them get_schema always copies. */
+ * block, or the header buffer itself; where it lies in a seekable file); without
+ * them get_schema always copies. */
 static void IpcStreamKeepSchemaMessage(struct IpcStreamReaderPrivate* private_data) {
   const uint8_t* message =
       ((struct ArrowIpcDecoderPrivate*)private_data->decoder.private_data)->message;
   private_data->schema_message_size = private_data->decoder.header_size_bytes;
-  if (private_data->input_block != NULL) {
+  if (private_data->read_ahead && private_data->file_start >= 0) {
+    private_data->schema_file_offset = private_data->message_offset;
+    private_data->schema_hash =
+        IpcStreamHashBytes(message, private_data->schema_message_size);
+  } else if (private_data->input_block != NULL) {
     ArrowIpcRefAdd(&private_data->input_block->refcount);
     private_data->schema_block = private_data->input_block;
     private_data->schema_message = message;
@@ -11350,20 +12578,55 @@ static void IpcStreamKeepSchemaMessage(struct IpcStreamReaderPrivate* private_da
   }
 }
 
-/* A new copy of the schema from the kept Schema message. */
+static int IpcStreamHasKeptSchema(const struct IpcStreamReaderPrivate* private_data) {
+  return private_data->schema_block != NULL || private_data->schema_file_offset >= 0;
+}
+
+/* A new copy of the schema from the kept Schema message (read again from the file
+ * when only its place there was kept). */
 static ArrowErrorCode IpcStreamDecodeKeptSchema(struct IpcStreamReaderPrivate* private_data,
                                                 struct ArrowSchema* out) {
   struct ArrowIpcDecoder decoder;
   struct ArrowBufferView view;
+  struct ArrowBuffer reread;
   ArrowErrorCode result;
-  if (ArrowIpcDecoderInit(&decoder) != NANOARROW_OK) return ENOMEM;
-  view.data.as_uint8 = private_data->schema_message;
+  ArrowBufferInit(&reread);
+  if (private_data->schema_block != NULL) {
+    view.data.as_uint8 = private_data->schema_message;
+  } else {
+    if (ArrowBufferReserve(&reread, private_data->schema_message_size) != NANOARROW_OK) {
+      ArrowErrorSet(&private_data->error, "out of memory reading the Schema message again");
+      return ENOMEM;
+    }
+    result = ArrowIpcPrivateInputStreamReadAt(
+        &private_data->input, private_data->schema_file_offset, reread.data,
+        private_data->schema_message_size, &private_data->error);
+    if (result == NANOARROW_OK &&
+        IpcStreamHashBytes(reread.data, private_data->schema_message_size) !=
+            private_data->schema_hash) {
+      ArrowErrorSet(&private_data->error,
+                    "the Schema message at offset %ld of the file changed since it was "
+                    "read",
+                    (long)private_data->schema_file_offset);
+      result = EIO;
+    }
+    if (result != NANOARROW_OK) {
+      ArrowBufferReset(&reread);
+      return result;
+    }
+    view.data.as_uint8 = reread.data;
+  }
   view.size_bytes = private_data->schema_message_size;
+  if (ArrowIpcDecoderInit(&decoder) != NANOARROW_OK) {
+    ArrowBufferReset(&reread);
+    return ENOMEM;
+  }
   result = ArrowIpcDecoderDecodeHeader(&decoder, view, &private_data->error);
   if (result == NANOARROW_OK) {
     result = ArrowIpcDecoderDecodeSchema(&decoder, out, &private_data->error);
   }
   ArrowIpcDecoderReset(&decoder);
+  ArrowBufferReset(&reread);
   return result;
 }
 
@@ -11463,7 +12726,7 @@ static int IpcStreamReaderGetSchema(struct ArrowArrayStream* stream, struct Arro
   NANOARROW_RETURN_NOT_OK(IpcStreamEnsureSchema(private_data));
   if (private_data->schema_handed_out) return IpcStreamDecodeKeptSchema(private_data, out);
   decoder_private = (struct ArrowIpcDecoderPrivate*)private_data->decoder.private_data;
-  if (private_data->schema_block == NULL || private_data->n_projection > 0 ||
+  if (!IpcStreamHasKeptSchema(private_data) || private_data->n_projection > 0 ||
       private_data->exported_schema != &decoder_private->tree.schema) {
     return ArrowSchemaDeepCopy(private_data->exported_schema, out);
   }
@@ -11642,6 +12905,8 @@ ArrowErrorCode ArrowIpcArrayStreamReaderInitWithLimits(
   private_data->validation_level = validation_level;
   private_data->exported_schema = NULL;
   private_data->schema_block = NULL;
+  private_data->schema_file_offset = -1;
+  private_data->file_start = -1;
   private_data->schema.release = NULL;
   ArrowBufferInit(&private_data->header);
   ArrowBufferInit(&private_data->body);
@@ -11668,6 +12933,7 @@ ArrowErrorCode ArrowIpcArrayStreamReaderInitWithLimits(
   } else if (private_data->options.use_shared_buffers &&
              ArrowIpcPrivateInputStreamIsSeekableFile(&private_data->input)) {
     private_data->read_ahead = 1;
+    private_data->file_start = ArrowIpcPrivateInputStreamFileTell(&private_data->input);
   }
   return NANOARROW_OK;
 }
@@ -11750,6 +13016,23 @@ ArrowErrorCode ArrowIpcArrayStreamReaderSetProjectionByName(
   private_data->n_projection = n;
   private_data->projection_by_name = 1;
   return NANOARROW_OK;
+}
+
+ArrowErrorCode ArrowIpcArrayStreamReaderSetNumThreads(struct ArrowArrayStream* stream,
+                                                      int n_threads,
+                                                      struct ArrowError* error) {
+  struct IpcStreamReaderPrivate* private_data;
+  if (stream == NULL || stream->release != &IpcStreamReaderRelease) {
+    ArrowErrorSet(error, "not a stream made by ArrowIpcArrayStreamReaderInit");
+    return EINVAL;
+  }
+  private_data = (struct IpcStreamReaderPrivate*)stream->private_data;
+  private_data->n_threads = n_threads;
+  if (private_data->is_file) {
+    NANOARROW_RETURN_NOT_OK(
+        ArrowIpcFileReaderSetNumThreads(&private_data->file_reader, n_threads));
+  }
+  return ArrowIpcDecoderSetNumThreads(&private_data->decoder, n_threads);
 }
 
 /* [bundle] src/ipc/writer.c */
@@ -11897,6 +13180,14 @@ ArrowErrorCode ArrowIpcWriterSetCompression(struct ArrowIpcWriter* writer,
       (struct ArrowIpcWriterPrivate*)writer->private_data;
   return ArrowIpcEncoderSetCompression(&private_data->encoder, compression_type,
                                        compression_level, error);
+}
+
+NANOARROW_COLD
+ArrowErrorCode ArrowIpcWriterSetNumThreads(struct ArrowIpcWriter* writer, int n_threads,
+                                           struct ArrowError* error) {
+  struct ArrowIpcWriterPrivate* private_data =
+      (struct ArrowIpcWriterPrivate*)writer->private_data;
+  return ArrowIpcEncoderSetNumThreads(&private_data->encoder, n_threads, error);
 }
 
 NANOARROW_COLD

@@ -3094,12 +3094,16 @@ static inline void ArrowArrayViewMove(struct ArrowArrayView* src,
 // ---- Nulls ----
 
 // Unions and run-end encoded arrays have no validity of their own: they are never
-// null here (ask the child). The NA type is always null.
+// null here (ask the child). The NA type is always null. Buffer 0 is a validity
+// bitmap exactly when its elements are 1 bit wide (union type ids are 8 bits, the
+// other types without validity have no buffer 0); the width, an int64, is tested
+// rather than the buffer type, an enum, which a caller's loop storing int32 values
+// may alias and would make the test run again for every element.
 static inline int8_t ArrowArrayViewIsNull(const struct ArrowArrayView* array_view,
                                           int64_t i) {
   const uint8_t* validity = ArrowPrivateArrayViewData(array_view, 0).as_uint8;
-  if (NANOARROW_PREDICT_TRUE(validity != NULL && array_view->layout.buffer_type[0] ==
-                                                     NANOARROW_BUFFER_TYPE_VALIDITY)) {
+  if (NANOARROW_PREDICT_TRUE(validity != NULL &&
+                             array_view->layout.element_size_bits[0] == 1)) {
     i += array_view->offset;
     return (int8_t)!((validity[i >> 3] >> (i & 7)) & 1);
   }
@@ -3176,32 +3180,43 @@ static inline int64_t ArrowArrayViewListChildOffset(const struct ArrowArrayView*
 
 // ---- Values ----
 
-// The numeric getters test the most common types first and leave the rest to an
-// out-of-line pure function: the loop body stays small and the tests stay
-// loop-invariant, so compilers can unswitch (and vectorize) a loop over elements.
-// Each type is tested together with the element width so that clang does not merge
-// the tests into a switch, which its loop unswitching leaves inside a caller's loop
-// (a jump per element); separate conditions are lifted one by one.
+// The numeric getters read the view's storage type, data pointer and offset, and
+// test the type in a chain of ifs, leaving the other types to an out-of-line
+// function. What they read matters in a caller's loop that stores each element into
+// memory the compiler cannot tell apart from the view (the seed's benchmarks store
+// into a std::vector passed whole to DoNotOptimize()): an int8 (char) store may alias
+// every field, so each one read is read again and each test run again per element;
+// an int64 store may alias the int64 fields (offset, element sizes), an int32 store
+// the enums (the storage type). Hence:
+// - the types are told apart by the storage type alone, so that an int64 loop does
+//   not re-read element_size_bits (the type tests are then lifted out of its loop);
+// - in a loop storing int8, where every test runs per element, int8 is tested right
+//   after the first test and falls through to its load (the first test is marked
+//   unlikely for that layout only: a loop over int32 is given a version of its own);
+// - the first test also checks the element width: clang merges a chain of tests on
+//   one value into a switch, which it does not lift out of a caller's loop (a jump per
+//   element: the seed's ArrayViewIsNullNonNullable took twice the instructions), and
+//   gcc's loop versioning then still gives that type a loop of its own.
 
 // Element i as an int64 (floating point truncated and saturated, NaN as 0;
 // INT64_MAX for non-numeric types).
 static inline int64_t ArrowArrayViewGetIntUnsafe(const struct ArrowArrayView* array_view,
                                                  int64_t i) {
-  const union ArrowBufferViewData data = ArrowPrivateArrayViewData(array_view, 1);
   const enum ArrowType storage_type = array_view->storage_type;
-  const int64_t bits = array_view->layout.element_size_bits[1];
+  const union ArrowBufferViewData data = ArrowPrivateArrayViewData(array_view, 1);
   i += array_view->offset;
-  if (bits == 32 && storage_type == NANOARROW_TYPE_INT32) {
+  if (NANOARROW_PREDICT_FALSE(array_view->layout.element_size_bits[1] == 32 &&
+                              storage_type == NANOARROW_TYPE_INT32)) {
     return data.as_int32[i];
   }
-  if (bits == 64 && storage_type == NANOARROW_TYPE_INT64) {
+  if (storage_type == NANOARROW_TYPE_INT8) {
+    return data.as_int8[i];
+  }
+  if (storage_type == NANOARROW_TYPE_INT64) {
     return data.as_int64[i];
   }
-  if (bits == 16 && storage_type == NANOARROW_TYPE_INT16) {
+  if (storage_type == NANOARROW_TYPE_INT16) {
     return data.as_int16[i];
-  }
-  if (bits == 8 && storage_type == NANOARROW_TYPE_INT8) {
-    return data.as_int8[i];
   }
   return ArrowPrivateArrayViewGetIntSlow(array_view, i);
 }
@@ -3210,14 +3225,17 @@ static inline int64_t ArrowArrayViewGetIntUnsafe(const struct ArrowArrayView* ar
 // values as 0; UINT64_MAX for non-numeric types).
 static inline uint64_t ArrowArrayViewGetUIntUnsafe(const struct ArrowArrayView* array_view,
                                                    int64_t i) {
-  const union ArrowBufferViewData data = ArrowPrivateArrayViewData(array_view, 1);
   const enum ArrowType storage_type = array_view->storage_type;
-  const int64_t bits = array_view->layout.element_size_bits[1];
+  const union ArrowBufferViewData data = ArrowPrivateArrayViewData(array_view, 1);
   i += array_view->offset;
-  if (bits == 32 && storage_type == NANOARROW_TYPE_UINT32) {
+  if (NANOARROW_PREDICT_FALSE(array_view->layout.element_size_bits[1] == 32 &&
+                              storage_type == NANOARROW_TYPE_UINT32)) {
     return data.as_uint32[i];
   }
-  if (bits == 64 && storage_type == NANOARROW_TYPE_UINT64) {
+  if (storage_type == NANOARROW_TYPE_UINT8) {
+    return data.as_uint8[i];
+  }
+  if (storage_type == NANOARROW_TYPE_UINT64) {
     return data.as_uint64[i];
   }
   return ArrowPrivateArrayViewGetUIntSlow(array_view, i);
@@ -3226,14 +3244,14 @@ static inline uint64_t ArrowArrayViewGetUIntUnsafe(const struct ArrowArrayView* 
 // Element i as a double (0.0 for non-numeric types).
 static inline double ArrowArrayViewGetDoubleUnsafe(const struct ArrowArrayView* array_view,
                                                    int64_t i) {
-  const union ArrowBufferViewData data = ArrowPrivateArrayViewData(array_view, 1);
   const enum ArrowType storage_type = array_view->storage_type;
-  const int64_t bits = array_view->layout.element_size_bits[1];
+  const union ArrowBufferViewData data = ArrowPrivateArrayViewData(array_view, 1);
   i += array_view->offset;
-  if (bits == 64 && storage_type == NANOARROW_TYPE_DOUBLE) {
+  if (array_view->layout.element_size_bits[1] == 64 &&
+      storage_type == NANOARROW_TYPE_DOUBLE) {
     return data.as_double[i];
   }
-  if (bits == 32 && storage_type == NANOARROW_TYPE_INT32) {
+  if (storage_type == NANOARROW_TYPE_INT32) {
     return (double)data.as_int32[i];
   }
   return ArrowPrivateArrayViewGetDoubleSlow(array_view, i);

@@ -882,6 +882,94 @@ NANOARROW_DLL ArrowErrorCode ArrowIpcPushDecoderNext(struct ArrowIpcPushDecoder*
                                                      struct ArrowArray* out,
                                                      struct ArrowError* error);
 
+// ---- Parallel decompression and compression (threads) ----
+// Opt-in: with the default of 1 thread the library starts no thread. With
+// n_threads > 1 the buffers of one compressed message body (a record batch or a
+// dictionary batch) are decompressed, or when writing compressed, concurrently:
+// decompress_add / compress_add do a buffer under NANOARROW_IPC_PARALLEL_MIN_BYTES
+// (decompressed size when reading, uncompressed when writing) at once on the
+// calling thread and queue the others; up to n_threads - 1 POSIX threads
+// (pthreads: programs built from the single-file bundle link with -pthread),
+// started when the first buffer is queued and joined when the (de)compressor is
+// released, take queued buffers, and decompress_wait / compress_wait (called by
+// the decoder and encoder once per body) make the calling thread take its share
+// before it waits for the rest. No thread outlives its (de)compressor; a thread
+// that cannot be started is done without. Output and errors are those of the
+// serial path: the same bytes (a writer's output is byte-identical), and of
+// several failing buffers the first in body order is reported (the decoder's
+// message names its field and buffer; buffers queued after it are dropped).
+// Memory: every destination is allocated as on the serial path (the decoder's
+// decompressed-byte limit and held-byte budget apply before a buffer is queued);
+// a (de)compressor adds a queue of at most 16 x n_threads buffers (about 100
+// bytes each; when full, add does the oldest itself) and each running thread its
+// codec's working memory for one buffer at a time, as a serial call uses. n_threads
+// above NANOARROW_IPC_MAX_THREADS counts as that many; on platforms without
+// pthreads (_WIN32) everything is serial. A wait with timeout_ms >= 0 returns
+// ETIMEDOUT (buffers still queued stay queued) at most about a second late.
+#if defined(NANOARROW_NAMESPACE)
+#define ArrowIpcParallelDecompressor NANOARROW_SYMBOL(ArrowIpcParallelDecompressor)
+#define ArrowIpcParallelCompressor NANOARROW_SYMBOL(ArrowIpcParallelCompressor)
+#define ArrowIpcDecoderSetNumThreads NANOARROW_SYMBOL(ArrowIpcDecoderSetNumThreads)
+#define ArrowIpcArrayStreamReaderSetNumThreads \
+  NANOARROW_SYMBOL(ArrowIpcArrayStreamReaderSetNumThreads)
+#define ArrowIpcFileReaderSetNumThreads NANOARROW_SYMBOL(ArrowIpcFileReaderSetNumThreads)
+#define ArrowIpcEncoderSetNumThreads NANOARROW_SYMBOL(ArrowIpcEncoderSetNumThreads)
+#define ArrowIpcWriterSetNumThreads NANOARROW_SYMBOL(ArrowIpcWriterSetNumThreads)
+#endif
+
+// Buffers smaller than this stay on the calling thread (64 KiB).
+#define NANOARROW_IPC_PARALLEL_MIN_BYTES ((int64_t)65536)
+// The most threads one (de)compressor uses.
+#define NANOARROW_IPC_MAX_THREADS 64
+
+struct ArrowIpcCompressor;
+struct ArrowIpcEncoder;
+struct ArrowIpcWriter;
+
+// A decompressor with the built-in codecs that uses up to n_threads threads
+// (the caller's included); n_threads <= 1 gives ArrowIpcSerialDecompressor.
+NANOARROW_DLL ArrowErrorCode ArrowIpcParallelDecompressor(
+    struct ArrowIpcDecompressor* decompressor, int n_threads);
+// A compressor as ArrowIpcSerialCompressor makes (same arguments, same EINVAL)
+// that uses up to n_threads threads; n_threads <= 1 gives the serial one.
+NANOARROW_DLL ArrowErrorCode ArrowIpcParallelCompressor(
+    struct ArrowIpcCompressor* compressor, enum ArrowIpcCompressionType compression_type,
+    int compression_level, int n_threads);
+// Replaces decoder's decompressor with ArrowIpcParallelDecompressor(n_threads)
+// (one installed by ArrowIpcDecoderSetDecompressor is released). Also for the
+// decoder of a push decoder.
+NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderSetNumThreads(struct ArrowIpcDecoder* decoder,
+                                                          int n_threads);
+// The same for a stream made by ArrowIpcArrayStreamReaderInit* (also when it
+// reads an IPC file); EINVAL with a message for another stream.
+NANOARROW_DLL ArrowErrorCode ArrowIpcArrayStreamReaderSetNumThreads(
+    struct ArrowArrayStream* stream, int n_threads, struct ArrowError* error);
+// The same for a file reader (before ArrowIpcFileReaderArrayStream moves it).
+NANOARROW_DLL ArrowErrorCode ArrowIpcFileReaderSetNumThreads(
+    struct ArrowIpcFileReader* reader, int n_threads);
+// Compressed bodies are compressed with up to n_threads threads: the compressor
+// ArrowIpcEncoderSetCompression makes (also one made before this call) is then a
+// parallel one; a compressor installed with ArrowIpcEncoderSetCompressor is kept.
+NANOARROW_DLL ArrowErrorCode ArrowIpcEncoderSetNumThreads(struct ArrowIpcEncoder* encoder,
+                                                          int n_threads,
+                                                          struct ArrowError* error);
+// The same for the encoder of writer.
+NANOARROW_DLL ArrowErrorCode ArrowIpcWriterSetNumThreads(struct ArrowIpcWriter* writer,
+                                                         int n_threads,
+                                                         struct ArrowError* error);
+
+// ---- Push decoder: how far poll mode decodes ahead ----
+// Poll mode decodes the bytes it was given until this many batches wait for
+// ArrowIpcPushDecoderNext (default 8; -1 sets it back): 1 holds the fewest
+// decoded batches at once (a reader handing batches on one at a time, over a
+// large ConsumeBuffer of compressed batches, say). EINVAL for 0 or below -1.
+#if defined(NANOARROW_NAMESPACE)
+#define ArrowIpcPushDecoderSetMaxBatchesAhead \
+  NANOARROW_SYMBOL(ArrowIpcPushDecoderSetMaxBatchesAhead)
+#endif
+NANOARROW_DLL ArrowErrorCode ArrowIpcPushDecoderSetMaxBatchesAhead(
+    struct ArrowIpcPushDecoder* decoder, int64_t n_batches);
+
 #ifdef __cplusplus
 }
 #endif
