@@ -38,7 +38,11 @@ enum DaKind {
   kDaStringView,
   kDaList,
   kDaStruct,
-  kDaBlob
+  kDaBlob,
+  kDaFixedSizeList,
+  kDaLargeList,
+  kDaDenseUnion,
+  kDaSparseUnion
 };
 
 /* ---- Element i of the values, whichever message carries it ---- */
@@ -73,6 +77,25 @@ static void DaSchema(enum DaKind kind, struct ArrowSchema* schema) {
       DA_OK(ArrowSchemaSetType(schema->children[1], NANOARROW_TYPE_STRING));
       DA_OK(ArrowSchemaSetName(schema->children[1], "b"));
       break;
+    case kDaFixedSizeList:
+      DA_OK(ArrowSchemaSetTypeFixedSize(schema, NANOARROW_TYPE_FIXED_SIZE_LIST, 3));
+      DA_OK(ArrowSchemaSetType(schema->children[0], NANOARROW_TYPE_INT32));
+      break;
+    case kDaLargeList:
+      DA_OK(ArrowSchemaSetType(schema, NANOARROW_TYPE_LARGE_LIST));
+      DA_OK(ArrowSchemaSetType(schema->children[0], NANOARROW_TYPE_INT32));
+      break;
+    case kDaDenseUnion:
+    case kDaSparseUnion:
+      DA_OK(ArrowSchemaSetTypeUnion(
+          schema,
+          kind == kDaDenseUnion ? NANOARROW_TYPE_DENSE_UNION : NANOARROW_TYPE_SPARSE_UNION,
+          2));
+      DA_OK(ArrowSchemaSetType(schema->children[0], NANOARROW_TYPE_INT32));
+      DA_OK(ArrowSchemaSetName(schema->children[0], "i"));
+      DA_OK(ArrowSchemaSetType(schema->children[1], NANOARROW_TYPE_STRING));
+      DA_OK(ArrowSchemaSetName(schema->children[1], "s"));
+      break;
   }
 }
 
@@ -80,7 +103,9 @@ static void DaSchema(enum DaKind kind, struct ArrowSchema* schema) {
  * strings "value <i>" (null when i % 4 == 1); string views short "v<i>" when
  * i % 3 == 0 else long (null when i % 6 == 4); lists of i % 4 int32 10i + j (the
  * list null when i % 5 == 2, element 1 null when i % 3 == 0); structs {a: i (null
- * when i % 4 == 0), b: "s<i>"} (the struct null when i % 6 == 5). */
+ * when i % 4 == 0), b: "s<i>"} (the struct null when i % 6 == 5); fixed-size
+ * lists of 3 and large lists as the lists; unions: i % 3 == 0 the int32 7i (a null
+ * int32 when i % 9 == 6), else the string "u<i>" (unions have no validity). */
 static int DaIsNull(enum DaKind kind, int64_t i) {
   switch (kind) {
     case kDaInt32:
@@ -93,8 +118,12 @@ static int DaIsNull(enum DaKind kind, int64_t i) {
     case kDaStringView:
       return i % 6 == 4;
     case kDaList:
+    case kDaLargeList:
+    case kDaFixedSizeList:
       return i % 5 == 2;
     case kDaBlob:
+    case kDaDenseUnion:
+    case kDaSparseUnion:
       return 0;
     default:
       return i % 6 == 5;
@@ -114,6 +143,8 @@ static void DaText(enum DaKind kind, int64_t i, char* text, size_t size) {
     }
   } else if (kind == kDaStruct) {
     snprintf(text, size, "s%d", (int)i);
+  } else if (kind == kDaDenseUnion || kind == kDaSparseUnion) {
+    snprintf(text, size, "u%d", (int)i);
   } else {
     snprintf(text, size, "value %d", (int)i);
   }
@@ -141,7 +172,9 @@ static void DaAppend(enum DaKind kind, struct ArrowArray* array, int64_t i) {
       DA_OK(ArrowArrayAppendString(array, ArrowCharView(text)));
       break;
     case kDaList:
-      for (j = 0; j < i % 4; j++) {
+    case kDaLargeList:
+    case kDaFixedSizeList:
+      for (j = 0; j < (kind == kDaFixedSizeList ? 3 : i % 4); j++) {
         if (j == 1 && i % 3 == 0) {
           DA_OK(ArrowArrayAppendNull(array->children[0], 1));
         } else {
@@ -159,6 +192,23 @@ static void DaAppend(enum DaKind kind, struct ArrowArray* array, int64_t i) {
       DaText(kind, i, text, 64);
       DA_OK(ArrowArrayAppendString(array->children[1], ArrowCharView(text)));
       DA_OK(ArrowArrayFinishElement(array));
+      break;
+    case kDaDenseUnion:
+    case kDaSparseUnion:
+      if (i % 3 == 0) {
+        if (i % 9 == 6) {
+          DA_OK(ArrowArrayAppendNull(array->children[0], 1));
+        } else {
+          DA_OK(ArrowArrayAppendInt(array->children[0], 7 * i));
+        }
+        DA_OK(ArrowArrayFinishUnionElement(array, 0));
+      } else {
+        DaText(kind, i, text, 64);
+        DA_OK(ArrowArrayAppendString(array->children[1], ArrowCharView(text)));
+        DA_OK(ArrowArrayFinishUnionElement(array, 1));
+      }
+      break;
+    default:
       break;
   }
 }
@@ -182,30 +232,40 @@ static void DaValues(enum DaKind kind, int64_t start, int64_t end,
 }
 
 /* Element i of actual equals element i of expected (same type), by value. */
-static int DaSameElement(const struct ArrowArrayView* actual,
-                         const struct ArrowArrayView* expected, int64_t i, int depth) {
+static int DaSameElementAt(const struct ArrowArrayView* actual, int64_t ai,
+                           const struct ArrowArrayView* expected, int64_t i, int depth) {
   int64_t j;
   if (depth > 4) return 0;
-  if (ArrowArrayViewIsNull(actual, i) != ArrowArrayViewIsNull(expected, i)) return 0;
+  if (ArrowArrayViewIsNull(actual, ai) != ArrowArrayViewIsNull(expected, i)) return 0;
   if (ArrowArrayViewIsNull(expected, i)) return 1;
   switch (expected->storage_type) {
     case NANOARROW_TYPE_INT32:
     case NANOARROW_TYPE_BOOL:
-      return ArrowArrayViewGetIntUnsafe(actual, i) ==
+      return ArrowArrayViewGetIntUnsafe(actual, ai) ==
              ArrowArrayViewGetIntUnsafe(expected, i);
     case NANOARROW_TYPE_STRING:
     case NANOARROW_TYPE_LARGE_STRING:
     case NANOARROW_TYPE_STRING_VIEW: {
-      struct ArrowStringView a = ArrowArrayViewGetStringUnsafe(actual, i);
+      struct ArrowStringView a = ArrowArrayViewGetStringUnsafe(actual, ai);
       struct ArrowStringView e = ArrowArrayViewGetStringUnsafe(expected, i);
       return a.size_bytes == e.size_bytes &&
              (e.size_bytes == 0 || memcmp(a.data, e.data, (size_t)e.size_bytes) == 0);
     }
-    case NANOARROW_TYPE_LIST: {
-      int64_t a0 = ArrowArrayViewListChildOffset(actual, i);
-      int64_t a1 = ArrowArrayViewListChildOffset(actual, i + 1);
-      int64_t e0 = ArrowArrayViewListChildOffset(expected, i);
-      int64_t e1 = ArrowArrayViewListChildOffset(expected, i + 1);
+    case NANOARROW_TYPE_LIST:
+    case NANOARROW_TYPE_LARGE_LIST:
+    case NANOARROW_TYPE_FIXED_SIZE_LIST: {
+      int64_t a0, a1, e0, e1;
+      if (expected->storage_type == NANOARROW_TYPE_FIXED_SIZE_LIST) {
+        a0 = (actual->offset + ai) * actual->layout.child_size_elements;
+        a1 = a0 + actual->layout.child_size_elements;
+        e0 = (expected->offset + i) * expected->layout.child_size_elements;
+        e1 = e0 + expected->layout.child_size_elements;
+      } else {
+        a0 = ArrowArrayViewListChildOffset(actual, actual->offset + ai);
+        a1 = ArrowArrayViewListChildOffset(actual, actual->offset + ai + 1);
+        e0 = ArrowArrayViewListChildOffset(expected, expected->offset + i);
+        e1 = ArrowArrayViewListChildOffset(expected, expected->offset + i + 1);
+      }
       if (a1 - a0 != e1 - e0) return 0;
       for (j = 0; j < e1 - e0; j++) {
         if (ArrowArrayViewIsNull(actual->children[0], a0 + j) !=
@@ -220,15 +280,32 @@ static int DaSameElement(const struct ArrowArrayView* actual,
       }
       return 1;
     }
+    case NANOARROW_TYPE_DENSE_UNION:
+    case NANOARROW_TYPE_SPARSE_UNION: {
+      int8_t child = ArrowArrayViewUnionChildIndex(expected, i);
+      if (ArrowArrayViewUnionTypeId(actual, ai) != ArrowArrayViewUnionTypeId(expected, i) ||
+          ArrowArrayViewUnionChildIndex(actual, ai) != child || child < 0 || child > 1) {
+        return 0;
+      }
+      return DaSameElementAt(actual->children[child],
+                             ArrowArrayViewUnionChildOffset(actual, ai),
+                             expected->children[child],
+                             ArrowArrayViewUnionChildOffset(expected, i), depth + 1);
+    }
     case NANOARROW_TYPE_STRUCT:
       for (j = 0; j < expected->n_children; j++) {
-        if (!DaSameElement(actual->children[j], expected->children[j], i, depth + 1))
+        if (!DaSameElementAt(actual->children[j], ai, expected->children[j], i, depth + 1))
           return 0;
       }
       return 1;
     default:
       return 0;
   }
+}
+
+static int DaSameElement(const struct ArrowArrayView* actual,
+                         const struct ArrowArrayView* expected, int64_t i, int depth) {
+  return DaSameElementAt(actual, i, expected, i, depth);
 }
 
 /* dictionary (as read) holds exactly reference's first length values. */
@@ -572,6 +649,22 @@ Test(ipc_delta_append, struct_int32_string) {
 
 Test(ipc_delta_append, struct_zstd) {
   DaRun(kDaStruct, NANOARROW_IPC_COMPRESSION_TYPE_ZSTD, &kDaDeltasOnly);
+}
+
+Test(ipc_delta_append, fixed_size_list_int32) {
+  DaRun(kDaFixedSizeList, NANOARROW_IPC_COMPRESSION_TYPE_NONE, &kDaDeltasOnly);
+}
+
+Test(ipc_delta_append, large_list_int32_zstd_with_replacement) {
+  DaRun(kDaLargeList, NANOARROW_IPC_COMPRESSION_TYPE_ZSTD, &kDaWithReplacement);
+}
+
+Test(ipc_delta_append, dense_union) {
+  DaRun(kDaDenseUnion, NANOARROW_IPC_COMPRESSION_TYPE_NONE, &kDaDeltasOnly);
+}
+
+Test(ipc_delta_append, sparse_union_lz4) {
+  DaRun(kDaSparseUnion, NANOARROW_IPC_COMPRESSION_TYPE_LZ4_FRAME, &kDaDeltasOnly);
 }
 
 Test(ipc_delta_append, budget_counts_decompressed_deltas_while_kept) {
