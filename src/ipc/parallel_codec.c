@@ -44,11 +44,13 @@
  * the other thread's last result, usually comes within tens of microseconds, and a
  * sleep costs a wake-up (futex, cross-core interrupt, and in a VM a halted vCPU
  * to restart) of the same order for every batch. The polls read counters written
- * under the mutex with atomic builtins (GCC and clang); other compilers sleep at
- * once. IPC_PARALLEL_SPIN_POLLS polls with a CPU pause between them is about 20 to
+ * under the mutex with atomic builtins (GCC and clang, where 64-bit atomics are
+ * lock-free: no libatomic); elsewhere they sleep at once. IPC_PARALLEL_SPIN_POLLS polls with a CPU pause between them is about 20 to
  * 60 microseconds on current x86 processors. */
 #define IPC_PARALLEL_SPIN_POLLS 1024
-#if defined(__GNUC__) || defined(__clang__)
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__GCC_ATOMIC_LLONG_LOCK_FREE) && \
+    __GCC_ATOMIC_LLONG_LOCK_FREE == 2 && defined(__GCC_ATOMIC_INT_LOCK_FREE) &&         \
+    __GCC_ATOMIC_INT_LOCK_FREE == 2
 #define IPC_PARALLEL_HAVE_ATOMICS 1
 #define IPC_PARALLEL_STORE(ptr, value) __atomic_store_n((ptr), (value), __ATOMIC_RELAXED)
 #define IPC_PARALLEL_LOAD(ptr) __atomic_load_n((ptr), __ATOMIC_RELAXED)
@@ -142,14 +144,16 @@ struct IpcParallelPool {
 /* Every critical section is a few stores, so a busy mutex is polled a little
  * before blocking on it (blocking costs a wake-up when it is released). */
 static void IpcParallelLock(struct IpcParallelPool* pool) {
-  int i;
   if (!pool->sync_ready) return;
-  for (i = 0; i < IPC_PARALLEL_SPIN_POLLS; i++) {
-    if (pthread_mutex_trylock(&pool->mutex) == 0) return;
 #if defined(IPC_PARALLEL_HAVE_ATOMICS)
-    IPC_PARALLEL_RELAX();
-#endif
+  {
+    int i;
+    for (i = 0; i < IPC_PARALLEL_SPIN_POLLS; i++) {
+      if (pthread_mutex_trylock(&pool->mutex) == 0) return;
+      IPC_PARALLEL_RELAX();
+    }
   }
+#endif
   pthread_mutex_lock(&pool->mutex);
 }
 
