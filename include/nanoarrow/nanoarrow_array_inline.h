@@ -65,14 +65,9 @@ NANOARROW_ARRAY_FAST_PATH ArrowErrorCode ArrowArrayPrivatePush(
 // size_bytes. Values of up to 16 bytes (most strings) are moved with at most two pairs
 // of overlapping fixed-size loads and stores instead of a call to memcpy; every load
 // stays within [src, src + n).
-NANOARROW_ARRAY_FAST_PATH void ArrowArrayPrivateCopyBytes(struct ArrowBuffer* buffer,
-                                                          const uint8_t* src, int64_t n) {
-  uint8_t* dst;
-  // A buffer that never received a byte has no data pointer to offset.
-  if (n <= 0) {
-    return;
-  }
-  dst = buffer->data + buffer->size_bytes;
+// Copies n > 0 bytes to dst: see ArrowArrayPrivateCopyBytes().
+NANOARROW_ARRAY_FAST_PATH void ArrowArrayPrivateCopyTo(uint8_t* dst, const uint8_t* src,
+                                                      int64_t n) {
   if (n > 16) {
     memcpy(dst, src, (size_t)n);
   } else if (n >= 8) {
@@ -92,6 +87,17 @@ NANOARROW_ARRAY_FAST_PATH void ArrowArrayPrivateCopyBytes(struct ArrowBuffer* bu
     dst[n >> 1] = src[n >> 1];
     dst[n - 1] = src[n - 1];
   }
+}
+
+NANOARROW_ARRAY_FAST_PATH void ArrowArrayPrivateCopyBytes(struct ArrowBuffer* buffer,
+                                                          const uint8_t* src, int64_t n) {
+  uint8_t* dst;
+  // A buffer that never received a byte has no data pointer to offset.
+  if (n <= 0) {
+    return;
+  }
+  dst = buffer->data + buffer->size_bytes;
+  ArrowArrayPrivateCopyTo(dst, src, n);
 }
 
 // Appends n copies of a size_bytes-wide value.
@@ -798,14 +804,29 @@ NANOARROW_ARRAY_FAST_PATH ArrowErrorCode ArrowArrayAppendBytes(struct ArrowArray
       NANOARROW_RETURN_NOT_OK(ArrowArrayPrivateGrow(offsets, 4));
       NANOARROW_RETURN_NOT_OK(ArrowArrayPrivateGrow(data, value.size_bytes));
     }
-    NANOARROW_ARRAY_PREFETCH_WRITE(data->data, data->size_bytes + 2048);
-    NANOARROW_ARRAY_PREFETCH_WRITE(offsets->data, offsets->size_bytes + 2048);
-    ArrowArrayPrivateCopyBytes(data, (const uint8_t*)value.data.data, value.size_bytes);
-    data->size_bytes = end;
-    NANOARROW_ARRAY_STORE(int32_t, ArrowArrayPrivateUnalignedInt32,
-                          offsets->data + offsets->size_bytes, end32);
-    offsets->size_bytes += (int64_t)sizeof(int32_t);
-    return ArrowArrayPrivateFinishValid(array, private_data);
+    {
+      // Every field this append reads is loaded before the first byte is stored: a
+      // byte store may alias any of them, so reading one after it made the compiler
+      // load it again (the offsets' pointer and size on every element).
+      // (data->data is NULL until the first byte, hence no pointer to its end here.)
+      uint8_t* const offsets_end = offsets->data + offsets->size_bytes;
+      const int64_t offsets_size = offsets->size_bytes;
+      const int has_bitmap = private_data->bitmap.buffer.data != NULL;
+      NANOARROW_ARRAY_PREFETCH_WRITE(data->data, data->size_bytes + 2048);
+      NANOARROW_ARRAY_PREFETCH_WRITE(offsets_end, 2048);
+      if (value.size_bytes > 0) {
+        ArrowArrayPrivateCopyTo(data->data + data->size_bytes,
+                                (const uint8_t*)value.data.data, value.size_bytes);
+      }
+      NANOARROW_ARRAY_STORE(int32_t, ArrowArrayPrivateUnalignedInt32, offsets_end, end32);
+      data->size_bytes = end;
+      offsets->size_bytes = offsets_size + (int64_t)sizeof(int32_t);
+      if (NANOARROW_PREDICT_FALSE(has_bitmap)) {
+        NANOARROW_RETURN_NOT_OK(ArrowArrayPrivatePushValidBit(array, &private_data->bitmap));
+      }
+      array->length++;
+      return NANOARROW_OK;
+    }
   }
 
   switch (private_data->storage_type) {
