@@ -478,6 +478,13 @@ static inline ArrowErrorCode IpcBatchResolvePlain(struct IpcBatchContext* ctx, i
       out->size_bytes = length;
       return NANOARROW_OK;
     }
+    /* An empty buffer (usually the validity bitmap of a column without nulls). */
+    if (length == 0 && offset >= 0 && offset <= ctx->body_size) {
+      ctx->buffer_i++;
+      out->data.data = NULL;
+      out->size_bytes = 0;
+      return NANOARROW_OK;
+    }
   }
   return IpcBatchResolveBuffer(ctx, k, swap_kind, alignment, out);
 }
