@@ -291,11 +291,17 @@ static void ArrowViewRelease(struct ArrowArrayView* array_view) {
   if (array_view->children != NULL) {
     block_views = (struct ArrowArrayView*)(array_view->children + array_view->n_children);
     for (i = 0; i < array_view->n_children; i++) {
-      if (array_view->children[i] != NULL) {
-        ArrowViewRelease(array_view->children[i]);
-        if (array_view->children[i] != block_views + i) {
-          ArrowFree(array_view->children[i]);
-        }
+      struct ArrowArrayView* child = array_view->children[i];
+      if (child == NULL) {
+        continue;
+      }
+      /* A leaf (a wide table's column) owns nothing: no call for it. */
+      if ((child->children != NULL) | (child->dictionary != NULL) |
+          (child->union_type_id_map != NULL)) {
+        ArrowViewRelease(child);
+      }
+      if (child != block_views + i) {
+        ArrowFree(child);
       }
     }
     ArrowFree(array_view->children);

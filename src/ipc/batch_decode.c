@@ -744,7 +744,13 @@ static long IpcBatchReleaseNodes(struct ArrowArray* array,
   for (i = 0; i < array->n_children; i++) {
     struct ArrowArray* child = array->children[i];
     if (child->release == IpcBatchArrayRelease && child->private_data == owner) {
-      n += IpcBatchReleaseNodes(child, owner);
+      if (child->n_children == 0 && child->dictionary == NULL) {
+        /* A leaf (a wide batch's column): nothing below it to release. */
+        child->release = NULL;
+        n++;
+      } else {
+        n += IpcBatchReleaseNodes(child, owner);
+      }
     } else if (child->release != NULL) {
       child->release(child);
     }
