@@ -111,7 +111,17 @@ static struct SchemaNames* ReleaseKeepingNames(struct ArrowSchema* schema) {
         continue;
       }
       if (child->release == &ArrowSchemaReleaseInternal) {
-        struct SchemaNames* names = ReleaseKeepingNames(child);
+        struct SchemaNames* names;
+        if (child->children == NULL && child->dictionary == NULL &&
+            child->metadata == NULL) {
+          /* A leaf (a wide schema's column) owns only its strings: no call. */
+          FreeSchemaString(child, child->format);
+          FreeSchemaString(child, child->name);
+          child->release = NULL;
+          names = (struct SchemaNames*)child->private_data;
+        } else {
+          names = ReleaseKeepingNames(child);
+        }
         if (names != pending) {
           if (pending != NULL && SchemaNamesDrop(pending, n_pending)) {
             ArrowFree(pending);

@@ -478,6 +478,13 @@ static inline ArrowErrorCode IpcBatchResolvePlain(struct IpcBatchContext* ctx, i
       out->size_bytes = length;
       return NANOARROW_OK;
     }
+    /* An empty buffer (usually the validity bitmap of a column without nulls). */
+    if (length == 0 && offset >= 0 && offset <= ctx->body_size) {
+      ctx->buffer_i++;
+      out->data.data = NULL;
+      out->size_bytes = 0;
+      return NANOARROW_OK;
+    }
   }
   return IpcBatchResolveBuffer(ctx, k, swap_kind, alignment, out);
 }
@@ -737,7 +744,13 @@ static long IpcBatchReleaseNodes(struct ArrowArray* array,
   for (i = 0; i < array->n_children; i++) {
     struct ArrowArray* child = array->children[i];
     if (child->release == IpcBatchArrayRelease && child->private_data == owner) {
-      n += IpcBatchReleaseNodes(child, owner);
+      if (child->n_children == 0 && child->dictionary == NULL) {
+        /* A leaf (a wide batch's column): nothing below it to release. */
+        child->release = NULL;
+        n++;
+      } else {
+        n += IpcBatchReleaseNodes(child, owner);
+      }
     } else if (child->release != NULL) {
       child->release(child);
     }

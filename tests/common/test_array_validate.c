@@ -178,6 +178,111 @@ Test(validate_minimal, children_count_and_null_children) {
   ArrowSchemaRelease(&schema);
 }
 
+/* Fixed-width children (int32, bool, fixed-size binary) take a shorter path in
+ * ArrowArrayViewSetArray: the same buffer sizes and the same errors, with the
+ * child's path, as any other array. */
+Test(validate_minimal, fixed_width_children) {
+  static const uint8_t kBytes[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+  static const uint8_t kValidity[] = {0xFB};
+  const void* struct_buffers[] = {NULL};
+  const void* int_buffers[] = {kValidity, kInts};
+  const void* bool_buffers[] = {NULL, kBytes};
+  const void* fsb_buffers[] = {NULL, kBytes};
+  const void* null_data[] = {NULL, NULL};
+  struct ArrowArray array;
+  struct ArrowArray ints;
+  struct ArrowArray bools;
+  struct ArrowArray fsbs;
+  struct ArrowArray dictionary;
+  struct ArrowArray* children[] = {&ints, &bools, &fsbs};
+  struct ArrowSchema schema;
+  struct ArrowArrayView view;
+  struct ArrowError error;
+
+  hand_schema(&schema, "+s", 3, "i");
+  cr_assert_eq(ArrowSchemaSetFormat(schema.children[1], "b"), NANOARROW_OK);
+  cr_assert_eq(ArrowSchemaSetFormat(schema.children[2], "w:3"), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayViewInitFromSchema(&view, &schema, NULL), NANOARROW_OK);
+
+  /* int32: offset 1 + length 4 (one null); bool: 11 bits; fixed-size binary: 4 x 3. */
+  hand_array(&ints, 4, 1, 1, 2, int_buffers);
+  hand_array(&bools, 9, 2, 0, 2, bool_buffers);
+  hand_array(&fsbs, 4, 0, -1, 2, fsb_buffers);
+  hand_array(&array, 4, 0, 0, 1, struct_buffers);
+  array.n_children = 3;
+  array.children = children;
+  expect_full_ok(&view, &array);
+  cr_assert_eq(view.children[0]->array, &ints);
+  cr_assert_eq(view.children[0]->offset, 1);
+  cr_assert_eq(view.children[0]->length, 4);
+  cr_assert_eq(view.children[0]->null_count, 1);
+  cr_assert_eq(view.children[0]->buffer_views[0].data.data, kValidity);
+  cr_assert_eq(view.children[0]->buffer_views[0].size_bytes, 1);
+  cr_assert_eq(view.children[0]->buffer_views[1].data.data, kInts);
+  cr_assert_eq(view.children[0]->buffer_views[1].size_bytes, 20);
+  cr_assert_eq(view.children[0]->buffer_views[2].data.data, NULL);
+  cr_assert_eq(view.children[0]->buffer_views[2].size_bytes, 0);
+  cr_assert_eq(view.children[1]->buffer_views[0].size_bytes, 0);
+  cr_assert_eq(view.children[1]->buffer_views[1].size_bytes, 2);
+  cr_assert_eq(view.children[2]->buffer_views[1].size_bytes, 12);
+  cr_assert_eq(view.children[2]->null_count, -1);
+  cr_assert_eq(ArrowArrayViewGetIntUnsafe(view.children[0], 1), 3);
+  cr_assert(ArrowArrayViewIsNull(view.children[0], 1));
+  cr_assert_eq(ArrowArrayViewGetIntUnsafe(view.children[1], 0), 0);
+  cr_assert_eq(ArrowArrayViewGetIntUnsafe(view.children[1], 7), 1);
+
+  /* An empty child may omit its data buffer. */
+  hand_array(&fsbs, 0, 0, 0, 2, null_data);
+  hand_array(&ints, 0, 0, 0, 2, null_data);
+  hand_array(&bools, 0, 0, 0, 2, null_data);
+  hand_array(&array, 0, 0, 0, 1, struct_buffers);
+  array.n_children = 3;
+  array.children = children;
+  expect_full_ok(&view, &array);
+  cr_assert_eq(view.children[2]->buffer_views[1].data.data, NULL);
+  cr_assert_eq(view.children[2]->buffer_views[1].size_bytes, 0);
+
+  /* Each failure is worded as for a top-level array, with the child's path. */
+  hand_array(&array, 4, 0, 0, 1, struct_buffers);
+  array.n_children = 3;
+  array.children = children;
+  hand_array(&ints, 4, 0, 0, 2, int_buffers);
+  hand_array(&bools, 4, 0, 0, 2, bool_buffers);
+  hand_array(&fsbs, 4, 0, 0, 2, null_data);
+  expect_minimal_failure(&view, &array, "Expected non-NULL data buffer 1");
+  expect_minimal_failure(&view, &array, "children[2]");
+  hand_array(&fsbs, 4, 0, 1, 2, fsb_buffers);
+  expect_minimal_failure(&view, &array, "Expected a validity buffer for null_count 1");
+  hand_array(&fsbs, 4, 0, 5, 2, fsb_buffers);
+  expect_minimal_failure(&view, &array, "Expected null_count in [-1, 4] but found 5");
+  hand_array(&fsbs, 4, 0, 0, 1, fsb_buffers);
+  expect_minimal_failure(&view, &array, "Expected 2 buffers for fixed_size_binary array");
+  hand_array(&fsbs, 4, 0, 0, 2, NULL);
+  expect_minimal_failure(&view, &array, "Expected non-NULL buffers");
+  hand_array(&fsbs, -1, 0, 0, 2, fsb_buffers);
+  expect_minimal_failure(&view, &array, "Expected length >= 0 but found -1");
+  hand_array(&fsbs, 4, -2, 0, 2, fsb_buffers);
+  expect_minimal_failure(&view, &array, "Expected offset >= 0 but found -2");
+  hand_array(&fsbs, 4, INT64_MAX - 1, 0, 2, fsb_buffers);
+  expect_minimal_failure(&view, &array, "Offset + length overflows int64");
+  hand_array(&fsbs, 4, INT64_MAX / 16, 0, 2, fsb_buffers);
+  expect_minimal_failure(&view, &array, "overflows int64");
+  hand_array(&fsbs, 4, 0, 0, 2, fsb_buffers);
+  fsbs.n_children = 1;
+  fsbs.children = children;
+  expect_minimal_failure(&view, &array, "Expected 0 children for fixed_size_binary array");
+  hand_array(&fsbs, 4, 0, 0, 2, fsb_buffers);
+  hand_array(&dictionary, 4, 0, 0, 2, fsb_buffers);
+  fsbs.dictionary = &dictionary;
+  expect_minimal_failure(&view, &array, "Expected no dictionary");
+  hand_array(&fsbs, 4, 0, 0, 2, fsb_buffers);
+  cr_assert_eq(ArrowArrayViewSetArray(&view, &array, &error), NANOARROW_OK, "%s",
+               error.message);
+
+  ArrowArrayViewReset(&view);
+  ArrowSchemaRelease(&schema);
+}
+
 Test(validate_minimal, struct_child_too_short_names_path) {
   /* struct<a: int32, b: struct<c: int32>> where c is too short */
   const void* struct_buffers[] = {NULL};
