@@ -1141,7 +1141,17 @@ static struct SchemaNames* ReleaseKeepingNames(struct ArrowSchema* schema) {
         continue;
       }
       if (child->release == &ArrowSchemaReleaseInternal) {
-        struct SchemaNames* names = ReleaseKeepingNames(child);
+        struct SchemaNames* names;
+        if (child->children == NULL && child->dictionary == NULL &&
+            child->metadata == NULL) {
+          /* A leaf (a wide schema's column) owns only its strings: no call. */
+          FreeSchemaString(child, child->format);
+          FreeSchemaString(child, child->name);
+          child->release = NULL;
+          names = (struct SchemaNames*)child->private_data;
+        } else {
+          names = ReleaseKeepingNames(child);
+        }
         if (names != pending) {
           if (pending != NULL && SchemaNamesDrop(pending, n_pending)) {
             ArrowFree(pending);
@@ -4472,11 +4482,17 @@ static void ArrowViewRelease(struct ArrowArrayView* array_view) {
   if (array_view->children != NULL) {
     block_views = (struct ArrowArrayView*)(array_view->children + array_view->n_children);
     for (i = 0; i < array_view->n_children; i++) {
-      if (array_view->children[i] != NULL) {
-        ArrowViewRelease(array_view->children[i]);
-        if (array_view->children[i] != block_views + i) {
-          ArrowFree(array_view->children[i]);
-        }
+      struct ArrowArrayView* child = array_view->children[i];
+      if (child == NULL) {
+        continue;
+      }
+      /* A leaf (a wide table's column) owns nothing: no call for it. */
+      if ((child->children != NULL) | (child->dictionary != NULL) |
+          (child->union_type_id_map != NULL)) {
+        ArrowViewRelease(child);
+      }
+      if (child != block_views + i) {
+        ArrowFree(child);
       }
     }
     ArrowFree(array_view->children);
@@ -5097,6 +5113,58 @@ static ArrowErrorCode ArrowViewValidateDefault(struct ArrowArrayView* array_view
 
 /* ---- Pointing a view at an array ---- */
 
+/* A leaf of validity + fixed-width data (int, float, bool, decimal, temporal,
+ * fixed-size binary): most columns of a wide table. */
+static inline int ArrowViewIsFixedLeaf(const struct ArrowArrayView* array_view) {
+  return (array_view->layout.buffer_type[0] == NANOARROW_BUFFER_TYPE_VALIDITY) &
+         (array_view->layout.buffer_type[1] == NANOARROW_BUFFER_TYPE_DATA) &
+         (array_view->layout.buffer_type[2] == NANOARROW_BUFFER_TYPE_NONE) &
+         (array_view->n_children == 0) & (array_view->dictionary == NULL) &
+         !ArrowViewIsBinaryView(array_view->storage_type);
+}
+
+/* ArrowViewSetArrayImpl for a fixed leaf (ArrowViewIsFixedLeaf) whose array passes
+ * every check: sets the view as the general path does and returns 1. Returns 0,
+ * leaving the view for the general path to set and to word the error, whenever any
+ * check (MINIMAL or DEFAULT; neither reads a buffer of these types) would fail. */
+static int ArrowViewSetFixedLeaf(struct ArrowArrayView* array_view,
+                                 const struct ArrowArray* array) {
+  int64_t end;
+  int64_t n_bits;
+  int64_t data_bytes;
+  const void* validity;
+  const void* data;
+  if ((array->n_buffers != 2) | (array->buffers == NULL) | (array->n_children != 0) |
+      (array->dictionary != NULL) | (array->length < 0) | (array->offset < 0)) {
+    return 0;
+  }
+  if (ArrowViewAddOverflows(array->offset, array->length, &end) ||
+      ArrowViewMulOverflows(end, array_view->layout.element_size_bits[1], &n_bits)) {
+    return 0;
+  }
+  validity = array->buffers[0];
+  data = array->buffers[1];
+  data_bytes = (n_bits >> 3) + ((n_bits & 7) != 0);
+  if ((data == NULL && data_bytes > 0) | (array->null_count < -1) |
+      (array->null_count > array->length) | (validity == NULL && array->null_count > 0)) {
+    return 0;
+  }
+  array_view->array = array;
+  array_view->offset = array->offset;
+  array_view->length = array->length;
+  array_view->null_count = array->null_count;
+  array_view->buffer_views[0].data.data = validity;
+  array_view->buffer_views[0].size_bytes = validity == NULL ? 0 : (end >> 3) + ((end & 7) != 0);
+  array_view->buffer_views[1].data.data = data;
+  array_view->buffer_views[1].size_bytes = data_bytes;
+  array_view->buffer_views[2].data.data = NULL;
+  array_view->buffer_views[2].size_bytes = 0;
+  array_view->n_variadic_buffers = 0;
+  array_view->variadic_buffers = NULL;
+  array_view->variadic_buffer_sizes = NULL;
+  return 1;
+}
+
 /* Points array_view and its children at array and validates them in the same walk:
  * each view's MINIMAL checks (and, with check_default, its DEFAULT checks) run once
  * its children are set, using the buffer sizes computed here. */
@@ -5116,6 +5184,9 @@ static ArrowErrorCode ArrowViewSetArrayImpl(struct ArrowArrayView* array_view,
   }
   if (array == NULL) {
     return ArrowViewInvalid(error, path, "Expected a non-NULL array");
+  }
+  if (ArrowViewIsFixedLeaf(array_view) && ArrowViewSetFixedLeaf(array_view, array)) {
+    return NANOARROW_OK;
   }
 
   array_view->array = array;
@@ -5203,6 +5274,13 @@ static ArrowErrorCode ArrowViewSetArrayImpl(struct ArrowArrayView* array_view,
   }
   for (i = 0; i < array->n_children; i++) {
     struct ArrowViewPath child_path;
+    /* Fixed-width leaves (a wide table's columns) without the call; the child is at
+     * depth + 1, which the general path would refuse past the limit. */
+    if (array->children[i] != NULL && depth < NANOARROW_MAX_NESTING_DEPTH &&
+        ArrowViewIsFixedLeaf(array_view->children[i]) &&
+        ArrowViewSetFixedLeaf(array_view->children[i], array->children[i])) {
+      continue;
+    }
     child_path.parent = path;
     child_path.child_index = i;
     if (array->children[i] == NULL) {
