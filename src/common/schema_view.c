@@ -751,6 +751,22 @@ static int64_t OneCharFixedWidth(char format, enum ArrowType* type) {
   return bits;
 }
 
+/* The parameters a type may set (extension, sizes, decimal, time, union ids) at
+ * their values for a type that sets none: both initialisations below start here. */
+static inline void SchemaViewResetParameters(struct ArrowSchemaView* view) {
+  view->extension_name.data = NULL;
+  view->extension_name.size_bytes = 0;
+  view->extension_metadata.data = NULL;
+  view->extension_metadata.size_bytes = 0;
+  view->fixed_size = 0;
+  view->decimal_bitwidth = 0;
+  view->decimal_precision = 0;
+  view->decimal_scale = 0;
+  view->time_unit = NANOARROW_TIME_UNIT_SECOND;
+  view->timezone = NULL;
+  view->union_type_ids = NULL;
+}
+
 /* The view of a plain fixed-width field (one-character format, no children,
  * dictionary or metadata, no flag but NULLABLE), written directly: the same view the
  * parse below produces for it, without the parse. Returns 0 (view untouched) for
@@ -782,17 +798,7 @@ static int InitFixedWidthView(struct ArrowSchemaView* view, const struct ArrowSc
   view->layout.element_size_bits[1] = bits;
   view->layout.element_size_bits[2] = 0;
   view->layout.child_size_elements = 0;
-  view->extension_name.data = NULL;
-  view->extension_name.size_bytes = 0;
-  view->extension_metadata.data = NULL;
-  view->extension_metadata.size_bytes = 0;
-  view->fixed_size = 0;
-  view->decimal_bitwidth = 0;
-  view->decimal_precision = 0;
-  view->decimal_scale = 0;
-  view->time_unit = NANOARROW_TIME_UNIT_SECOND;
-  view->timezone = NULL;
-  view->union_type_ids = NULL;
+  SchemaViewResetParameters(view);
   return 1;
 }
 
@@ -806,17 +812,7 @@ static NANOARROW_NOINLINE ArrowErrorCode SchemaViewInitParsed(
   schema_view->schema = NULL;
   schema_view->type = NANOARROW_TYPE_UNINITIALIZED;
   schema_view->storage_type = NANOARROW_TYPE_UNINITIALIZED;
-  schema_view->extension_name.data = NULL;
-  schema_view->extension_name.size_bytes = 0;
-  schema_view->extension_metadata.data = NULL;
-  schema_view->extension_metadata.size_bytes = 0;
-  schema_view->fixed_size = 0;
-  schema_view->decimal_bitwidth = 0;
-  schema_view->decimal_precision = 0;
-  schema_view->decimal_scale = 0;
-  schema_view->time_unit = NANOARROW_TIME_UNIT_SECOND;
-  schema_view->timezone = NULL;
-  schema_view->union_type_ids = NULL;
+  SchemaViewResetParameters(schema_view);
 
   ArrowErrorCode result = ParseSchema(schema_view, schema, error);
   if (result != NANOARROW_OK) {

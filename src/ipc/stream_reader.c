@@ -867,13 +867,16 @@ ArrowErrorCode ArrowIpcArrayStreamReaderInitWithLimits(
   return NANOARROW_OK;
 }
 
+/* The reader behind stream, or NULL when stream is not one made here. */
+static struct IpcStreamReaderPrivate* IpcStreamReaderOf(struct ArrowArrayStream* stream) {
+  if (stream == NULL || stream->release != &IpcStreamReaderRelease) return NULL;
+  return (struct IpcStreamReaderPrivate*)stream->private_data;
+}
+
 ArrowErrorCode ArrowIpcArrayStreamReaderSetMaxHeldBytes(struct ArrowArrayStream* stream,
                                                         int64_t max_bytes) {
-  struct IpcStreamReaderPrivate* private_data;
-  if (stream == NULL || stream->release != &IpcStreamReaderRelease || max_bytes < -1) {
-    return EINVAL;
-  }
-  private_data = (struct IpcStreamReaderPrivate*)stream->private_data;
+  struct IpcStreamReaderPrivate* private_data = IpcStreamReaderOf(stream);
+  if (private_data == NULL || max_bytes < -1) return EINVAL;
   NANOARROW_RETURN_NOT_OK(ArrowIpcDecoderSetMaxHeldBytes(&private_data->decoder, max_bytes));
   if (private_data->is_file) {
     return ArrowIpcFileReaderSetMaxHeldBytes(&private_data->file_reader, max_bytes);
@@ -885,12 +888,11 @@ ArrowErrorCode ArrowIpcArrayStreamReaderSetMaxHeldBytes(struct ArrowArrayStream*
 static ArrowErrorCode IpcStreamProjectionTarget(struct ArrowArrayStream* stream, int64_t n,
                                                 struct IpcStreamReaderPrivate** out,
                                                 struct ArrowError* error) {
-  struct IpcStreamReaderPrivate* private_data;
-  if (stream == NULL || stream->release != &IpcStreamReaderRelease) {
+  struct IpcStreamReaderPrivate* private_data = IpcStreamReaderOf(stream);
+  if (private_data == NULL) {
     ArrowErrorSet(error, "not a stream made by ArrowIpcArrayStreamReaderInit");
     return EINVAL;
   }
-  private_data = (struct IpcStreamReaderPrivate*)stream->private_data;
   if (private_data->exported_schema != NULL || private_data->is_file ||
       private_data->finished || private_data->options.field_index != -1) {
     ArrowErrorSet(error,
@@ -950,12 +952,11 @@ ArrowErrorCode ArrowIpcArrayStreamReaderSetProjectionByName(
 ArrowErrorCode ArrowIpcArrayStreamReaderSetNumThreads(struct ArrowArrayStream* stream,
                                                       int n_threads,
                                                       struct ArrowError* error) {
-  struct IpcStreamReaderPrivate* private_data;
-  if (stream == NULL || stream->release != &IpcStreamReaderRelease) {
+  struct IpcStreamReaderPrivate* private_data = IpcStreamReaderOf(stream);
+  if (private_data == NULL) {
     ArrowErrorSet(error, "not a stream made by ArrowIpcArrayStreamReaderInit");
     return EINVAL;
   }
-  private_data = (struct IpcStreamReaderPrivate*)stream->private_data;
   private_data->n_threads = n_threads;
   if (private_data->is_file) {
     NANOARROW_RETURN_NOT_OK(
