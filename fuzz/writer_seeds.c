@@ -214,12 +214,73 @@ static ArrowErrorCode WriteSeed(const char* dir, const struct SeedSpec* spec) {
   return result;
 }
 
+/* A stream of one int64 column whose two batches of 16,384 small values compress
+ * to a few hundred bytes but decompress to 128 KiB: buffers that large go to the
+ * reader's decompression threads when it has some. */
+static ArrowErrorCode WriteLongColumnSeed(const char* dir, const char* name,
+                                          enum ArrowIpcCompressionType codec) {
+  char path[1024];
+  FILE* file;
+  struct ArrowIpcOutputStream output;
+  struct ArrowIpcWriter writer;
+  struct ArrowSchema schema;
+  struct ArrowArray array;
+  struct ArrowArrayView view;
+  struct ArrowError error;
+  int64_t b;
+  int64_t i;
+  ArrowErrorCode result;
+  ArrowErrorInit(&error);
+
+  snprintf(path, sizeof(path), "%s/%s.stream", dir, name);
+  file = fopen(path, "wb");
+  if (file == NULL) return EIO;
+  CHECK(ArrowIpcOutputStreamInitFile(&output, file, 1));
+  CHECK(ArrowIpcWriterInit(&writer, &output));
+  ArrowSchemaInit(&schema);
+  result = ArrowSchemaSetTypeStruct(&schema, 1);
+  if (result == NANOARROW_OK) result = ArrowSchemaSetType(schema.children[0], NANOARROW_TYPE_INT64);
+  if (result == NANOARROW_OK) result = ArrowSchemaSetName(schema.children[0], "long");
+  if (result == NANOARROW_OK) {
+    result = ArrowIpcWriterSetCompression(&writer, codec, NANOARROW_IPC_COMPRESSION_LEVEL_DEFAULT,
+                                          &error);
+  }
+  if (result == NANOARROW_OK) result = ArrowIpcWriterWriteSchema(&writer, &schema, &error);
+  for (b = 0; result == NANOARROW_OK && b < 2; b++) {
+    result = ArrowArrayInitFromSchema(&array, &schema, &error);
+    if (result != NANOARROW_OK) break;
+    result = ArrowArrayStartAppending(&array);
+    for (i = 0; result == NANOARROW_OK && i < 16384; i++) {
+      result = i % 1000 == 7 ? ArrowArrayAppendNull(array.children[0], 1)
+                             : ArrowArrayAppendInt(array.children[0], (b * 16384 + i) % 5);
+      if (result == NANOARROW_OK) result = ArrowArrayFinishElement(&array);
+    }
+    if (result == NANOARROW_OK) result = ArrowArrayFinishBuildingDefault(&array, &error);
+    if (result == NANOARROW_OK) result = ArrowArrayViewInitFromSchema(&view, &schema, &error);
+    if (result == NANOARROW_OK) {
+      result = ArrowArrayViewSetArray(&view, &array, &error);
+      if (result == NANOARROW_OK) result = ArrowIpcWriterWriteArrayView(&writer, &view, &error);
+      ArrowArrayViewReset(&view);
+    }
+    ArrowArrayRelease(&array);
+  }
+  if (result == NANOARROW_OK) result = ArrowIpcWriterWriteArrayView(&writer, NULL, &error);
+  ArrowIpcWriterReset(&writer);
+  ArrowSchemaRelease(&schema);
+  if (result != NANOARROW_OK) {
+    fprintf(stderr, "%s: %s\n", path, error.message);
+    remove(path);
+  }
+  return result;
+}
+
 int main(int argc, char** argv) {
   static const struct SeedSpec kSpecs[] = {
       {"writer_many_types", 0, NANOARROW_IPC_COMPRESSION_TYPE_NONE, 3, 9, 0},
       {"writer_many_types", 1, NANOARROW_IPC_COMPRESSION_TYPE_NONE, 3, 9, 0},
       {"writer_lz4", 0, NANOARROW_IPC_COMPRESSION_TYPE_LZ4_FRAME, 2, 16, 0},
       {"writer_zstd", 1, NANOARROW_IPC_COMPRESSION_TYPE_ZSTD, 2, 16, 0},
+
       {"writer_no_batches", 0, NANOARROW_IPC_COMPRESSION_TYPE_NONE, 0, 0, 0},
       {"writer_no_batches", 1, NANOARROW_IPC_COMPRESSION_TYPE_NONE, 0, 0, 0},
       {"writer_empty_batch", 0, NANOARROW_IPC_COMPRESSION_TYPE_NONE, 2, 0, 0},
@@ -234,6 +295,14 @@ int main(int argc, char** argv) {
   for (i = 0; i < sizeof(kSpecs) / sizeof(kSpecs[0]); i++) {
     /* A codec missing from this build only drops that seed. */
     if (WriteSeed(argv[1], &kSpecs[i]) == NANOARROW_OK) n_written++;
+  }
+  if (WriteLongColumnSeed(argv[1], "writer_lz4_long_column",
+                          NANOARROW_IPC_COMPRESSION_TYPE_LZ4_FRAME) == NANOARROW_OK) {
+    n_written++;
+  }
+  if (WriteLongColumnSeed(argv[1], "writer_zstd_long_column",
+                          NANOARROW_IPC_COMPRESSION_TYPE_ZSTD) == NANOARROW_OK) {
+    n_written++;
   }
   printf("wrote %d writer seeds\n", n_written);
   return n_written > 0 ? 0 : 1;
