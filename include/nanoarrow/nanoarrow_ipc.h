@@ -301,7 +301,7 @@ NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderDecodeSchema(struct ArrowIpcDecoder*
                                            struct ArrowError* error);
 // Sets the schema record batches are decoded against (schema is copied).
 NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderSetSchema(struct ArrowIpcDecoder* decoder,
-                                        struct ArrowSchema* schema,
+                                        const struct ArrowSchema* schema,
                                         struct ArrowError* error);
 // Endianness of the bodies to come (when not taken from a decoded Schema).
 NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderSetEndianness(struct ArrowIpcDecoder* decoder,
@@ -403,7 +403,7 @@ NANOARROW_DLL void ArrowIpcDictionariesReset(struct ArrowIpcDictionaries* dictio
 // The current values of id (borrowed, valid until they change or Reset), or
 // EINVAL when id is unknown or no DictionaryBatch for it was decoded yet.
 NANOARROW_DLL ArrowErrorCode ArrowIpcDictionariesFindCurrentValue(
-    const struct ArrowIpcDictionaries* dictionaries, int64_t id,
+    struct ArrowIpcDictionaries* dictionaries, int64_t id,
     const struct ArrowArray** out, struct ArrowError* error);
 
 // Like ArrowIpcDecoderDecodeSchema, and initializes encodings (output only: any
@@ -417,7 +417,7 @@ NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderDecodeSchemaWithDictionaries(
 // fields must point into schema). ArrowIpcDecoderSetSchema takes them from the
 // last decoded Schema message when it matches, else numbers them in pre-order.
 NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderSetSchemaWithDictionaries(
-    struct ArrowIpcDecoder* decoder, struct ArrowSchema* schema,
+    struct ArrowIpcDecoder* decoder, const struct ArrowSchema* schema,
     const struct ArrowIpcDictionaryEncodings* encodings, struct ArrowError* error);
 // The encodings of the decoder's schema (owned by the decoder, valid until the
 // schema changes).
@@ -456,15 +456,15 @@ NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderGetDictionary(struct ArrowIpcDecoder
 // decoder's own, as the functions without WithDictionaries.
 NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderDecodeArrayViewWithDictionaries(
     struct ArrowIpcDecoder* decoder, struct ArrowBufferView body, int64_t i,
-    const struct ArrowIpcDictionaries* dictionaries, struct ArrowArrayView** out,
+    struct ArrowIpcDictionaries* dictionaries, struct ArrowArrayView** out,
     struct ArrowError* error);
 NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderDecodeArrayWithDictionaries(
     struct ArrowIpcDecoder* decoder, struct ArrowBufferView body, int64_t i,
-    const struct ArrowIpcDictionaries* dictionaries, struct ArrowArray* out,
+    struct ArrowIpcDictionaries* dictionaries, struct ArrowArray* out,
     enum ArrowValidationLevel validation_level, struct ArrowError* error);
 NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderDecodeArrayFromSharedWithDictionaries(
     struct ArrowIpcDecoder* decoder, struct ArrowBuffer* shared, int64_t i,
-    const struct ArrowIpcDictionaries* dictionaries, struct ArrowArray* out,
+    struct ArrowIpcDictionaries* dictionaries, struct ArrowArray* out,
     enum ArrowValidationLevel validation_level, struct ArrowError* error);
 
 // ---- Footer decoding ----

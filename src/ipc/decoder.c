@@ -843,9 +843,10 @@ static ArrowErrorCode IpcDecoderSetSchemaWithIds(struct ArrowIpcDecoder* decoder
 }
 
 ArrowErrorCode ArrowIpcDecoderSetSchema(struct ArrowIpcDecoder* decoder,
-                                        struct ArrowSchema* schema,
+                                        const struct ArrowSchema* schema,
                                         struct ArrowError* error) {
-  return IpcDecoderSetSchemaWithIds(decoder, schema, 0, NULL, error);
+  /* Not adopted: the schema is only read (copied into the decoder's tree). */
+  return IpcDecoderSetSchemaWithIds(decoder, (struct ArrowSchema*)schema, 0, NULL, error);
 }
 
 ArrowErrorCode ArrowIpcPrivateDecoderSetSchemaWithIds(struct ArrowIpcDecoder* decoder,
@@ -1024,7 +1025,7 @@ static ArrowErrorCode IpcDecoderIdsFromEncodings(
 }
 
 ArrowErrorCode ArrowIpcDecoderSetSchemaWithDictionaries(
-    struct ArrowIpcDecoder* decoder, struct ArrowSchema* schema,
+    struct ArrowIpcDecoder* decoder, const struct ArrowSchema* schema,
     const struct ArrowIpcDictionaryEncodings* encodings, struct ArrowError* error) {
   int64_t n;
   int64_t k = 0;
@@ -1043,7 +1044,7 @@ ArrowErrorCode ArrowIpcDecoderSetSchemaWithDictionaries(
   }
   result = IpcDecoderIdsFromEncodings(schema, encodings, ids, &k, 0, error);
   if (result == NANOARROW_OK) {
-    result = IpcDecoderSetSchemaWithIds(decoder, schema, 0, ids, error);
+    result = IpcDecoderSetSchemaWithIds(decoder, (struct ArrowSchema*)schema, 0, ids, error);
   }
   ArrowFree(ids);
   return result;
@@ -1138,7 +1139,7 @@ struct ArrowIpcSharedArray** ArrowIpcPrivateDictionariesSlot(
 }
 
 ArrowErrorCode ArrowIpcDictionariesFindCurrentValue(
-    const struct ArrowIpcDictionaries* dictionaries, int64_t id,
+    struct ArrowIpcDictionaries* dictionaries, int64_t id,
     const struct ArrowArray** out, struct ArrowError* error) {
   struct ArrowIpcSharedArray** slot = ArrowIpcPrivateDictionariesSlot(dictionaries, id);
   if (slot == NULL) {
