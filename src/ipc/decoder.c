@@ -539,10 +539,12 @@ static ArrowErrorCode IpcDecoderVerifyHeaderInternal(struct ArrowIpcDecoder* dec
                                            struct ArrowBufferView data,
                                            struct ArrowIpcFbrTable* message,
                                            struct ArrowError* error) {
+  struct ArrowIpcDecoderPrivate* private_data = IpcDecoderGetPrivate(decoder);
   int32_t prefix = 0;
   const uint8_t* fb;
   int64_t fb_size;
   decoder->message_type = NANOARROW_IPC_MESSAGE_TYPE_UNINITIALIZED;
+  private_data->has_message_table = 0;
   NANOARROW_RETURN_NOT_OK(ArrowIpcDecoderPeekHeader(decoder, data, &prefix, error));
   if (data.size_bytes < decoder->header_size_bytes) {
     ArrowErrorSet(error, "expected %d bytes of message metadata but got %ld",
@@ -556,7 +558,10 @@ static ArrowErrorCode IpcDecoderVerifyHeaderInternal(struct ArrowIpcDecoder* dec
     ArrowErrorSet(error, "invalid Message table");
     return EINVAL;
   }
-  return IpcDecoderReadMessageBasics(decoder, message, error);
+  NANOARROW_RETURN_NOT_OK(IpcDecoderReadMessageBasics(decoder, message, error));
+  private_data->message_table = *message;
+  private_data->has_message_table = 1;
+  return NANOARROW_OK;
 }
 
 ArrowErrorCode ArrowIpcDecoderVerifyHeader(struct ArrowIpcDecoder* decoder,
