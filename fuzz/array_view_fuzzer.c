@@ -1010,17 +1010,19 @@ static void AvWalk(const struct ArrowArrayView* view, int depth) {
 
 /* What SetArray (DEFAULT) promises: every buffer view is readable to its size. */
 static void AvTouchBuffers(const struct ArrowArrayView* view, int depth) {
-  int64_t n_buffers = ArrowArrayViewGetNumBuffers(view);
+  /* The buffer getters take a non-const view (as nanoarrow's do); they only read. */
+  struct ArrowArrayView* readable = (struct ArrowArrayView*)view;
+  int64_t n_buffers = ArrowArrayViewGetNumBuffers(readable);
   int64_t null_count;
   int64_t i;
   FUZZ_CHECK(depth <= NANOARROW_MAX_NESTING_DEPTH);
   for (i = 0; i < n_buffers; i++) {
-    struct ArrowBufferView buffer = ArrowArrayViewGetBufferView(view, i);
+    struct ArrowBufferView buffer = ArrowArrayViewGetBufferView(readable, i);
     FUZZ_CHECK(buffer.size_bytes >= 0);
     FuzzTouchBytes(buffer.data.data, buffer.size_bytes);
-    fuzz_sink += (uint64_t)ArrowArrayViewGetBufferType(view, i) +
-                 (uint64_t)ArrowArrayViewGetBufferDataType(view, i) +
-                 (uint64_t)ArrowArrayViewGetBufferElementSizeBits(view, i);
+    fuzz_sink += (uint64_t)ArrowArrayViewGetBufferType(readable, i) +
+                 (uint64_t)ArrowArrayViewGetBufferDataType(readable, i) +
+                 (uint64_t)ArrowArrayViewGetBufferElementSizeBits(readable, i);
   }
   null_count = ArrowArrayViewComputeNullCount(view);
   FUZZ_CHECK(null_count >= 0 && null_count <= view->length);

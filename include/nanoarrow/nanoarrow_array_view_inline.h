@@ -44,7 +44,7 @@ static inline union ArrowBufferViewData ArrowPrivateArrayViewData(
 
 // ---- Buffer introspection ----
 
-static inline int64_t ArrowArrayViewGetNumBuffers(const struct ArrowArrayView* array_view) {
+static inline int64_t ArrowArrayViewGetNumBuffers(struct ArrowArrayView* array_view) {
   int64_t n_buffers = 0;
   if (ArrowPrivateArrayViewIsBinaryView(array_view->storage_type)) {
     // Fixed buffers, variadic data buffers, then the variadic sizes buffer.
@@ -59,7 +59,7 @@ static inline int64_t ArrowArrayViewGetNumBuffers(const struct ArrowArrayView* a
 }
 
 static inline struct ArrowBufferView ArrowArrayViewGetBufferView(
-    const struct ArrowArrayView* array_view, int64_t i) {
+    struct ArrowArrayView* array_view, int64_t i) {
   struct ArrowBufferView out;
   int64_t variadic_i;
   if (!ArrowPrivateArrayViewIsBinaryView(array_view->storage_type)) {
@@ -102,7 +102,7 @@ static inline int ArrowPrivateArrayViewBinaryViewBufferKind(const struct ArrowAr
 }
 
 static inline enum ArrowBufferType ArrowArrayViewGetBufferType(
-    const struct ArrowArrayView* array_view, int64_t i) {
+    struct ArrowArrayView* array_view, int64_t i) {
   if (ArrowPrivateArrayViewIsBinaryView(array_view->storage_type)) {
     switch (ArrowPrivateArrayViewBinaryViewBufferKind(array_view, i)) {
       case 0:
@@ -122,7 +122,7 @@ static inline enum ArrowBufferType ArrowArrayViewGetBufferType(
 }
 
 static inline enum ArrowType ArrowArrayViewGetBufferDataType(
-    const struct ArrowArrayView* array_view, int64_t i) {
+    struct ArrowArrayView* array_view, int64_t i) {
   if (ArrowPrivateArrayViewIsBinaryView(array_view->storage_type)) {
     switch (ArrowPrivateArrayViewBinaryViewBufferKind(array_view, i)) {
       case 0:
@@ -144,7 +144,7 @@ static inline enum ArrowType ArrowArrayViewGetBufferDataType(
 }
 
 static inline int64_t ArrowArrayViewGetBufferElementSizeBits(
-    const struct ArrowArrayView* array_view, int64_t i) {
+    struct ArrowArrayView* array_view, int64_t i) {
   if (ArrowPrivateArrayViewIsBinaryView(array_view->storage_type)) {
     switch (ArrowPrivateArrayViewBinaryViewBufferKind(array_view, i)) {
       case 0:

@@ -40,6 +40,7 @@
 #define ArrowIpcCompressionTypeFromString \
   NANOARROW_SYMBOL(ArrowIpcCompressionTypeFromString)
 #define ArrowIpcEncoderSetAlignment NANOARROW_SYMBOL(ArrowIpcEncoderSetAlignment)
+#define ArrowIpcEncoderSetMessageMetadata NANOARROW_SYMBOL(ArrowIpcEncoderSetMessageMetadata)
 #define ArrowIpcEncoderFinalizeBuffer NANOARROW_SYMBOL(ArrowIpcEncoderFinalizeBuffer)
 #define ArrowIpcEncoderEncodeSchema NANOARROW_SYMBOL(ArrowIpcEncoderEncodeSchema)
 #define ArrowIpcEncoderEncodeSimpleRecordBatch \
@@ -182,6 +183,16 @@ NANOARROW_DLL ArrowErrorCode ArrowIpcEncoderSetCompressor(struct ArrowIpcEncoder
 // to a multiple of it too.
 NANOARROW_DLL ArrowErrorCode ArrowIpcEncoderSetAlignment(struct ArrowIpcEncoder* encoder,
                                            int64_t alignment);
+
+// Custom metadata (Message.custom_metadata, not the schema's) for the next message
+// this encoder encodes, whatever its kind; cleared once a message is encoded, and
+// replaced by the next call before that. metadata holds pairs as in
+// ArrowSchema::metadata (ArrowMetadataBuilderInit / Append) and is moved into the
+// encoder (left empty); NULL, or no pairs, means none. EINVAL when it is not
+// well-formed metadata (metadata is then left as it was).
+NANOARROW_DLL ArrowErrorCode ArrowIpcEncoderSetMessageMetadata(struct ArrowIpcEncoder* encoder,
+                                                               struct ArrowBuffer* metadata,
+                                                               struct ArrowError* error);
 
 // Appends the last encoded message's flatbuffer to out. When encapsulate is
 // non-zero it is framed as in the IPC formats: 0xFFFFFFFF, the int32 length of what

@@ -1092,6 +1092,6 @@ ArrowErrorCode ArrowArrayFinishBuildingDefault(struct ArrowArray* array,
   return ArrowArrayFinishBuilding(array, NANOARROW_VALIDATION_LEVEL_DEFAULT, error);
 }
 
-int ArrowArrayIsInternal(const struct ArrowArray* array) {
+int ArrowArrayIsInternal(struct ArrowArray* array) {
   return array != NULL && ArrowArrayIsBuilt(array);
 }

@@ -184,7 +184,7 @@ static ArrowErrorCode AppendViewCheck(const struct ArrowArray* array,
                   AppendViewPathText(path));
     return EINVAL;
   }
-  if (!ArrowArrayIsInternal(array)) {
+  if (!ArrowArrayIsInternal((struct ArrowArray*)array)) {
     ArrowErrorSet(error,
                   "%s: the destination was not made by ArrowArrayInit*() (moved in from "
                   "elsewhere): cannot append to it",

@@ -132,7 +132,7 @@ static ArrowErrorCode IpcBatchSharedExportNode(struct ArrowIpcSharedArray* share
   int64_t n_sizes = -1;
   int64_t i;
   if (depth > NANOARROW_MAX_NESTING_DEPTH) return EINVAL;
-  if (ArrowArrayIsInternal(src) && src->n_buffers >= 3) {
+  if (ArrowArrayIsInternal((struct ArrowArray*)src) && src->n_buffers >= 3) {
     /* A binary view grown by deltas (see concat.c): its variadic sizes buffer is
      * rewritten and reallocated as deltas add bytes and buffers, so this array gets
      * its own copy of the sizes as they are now. */
@@ -1432,7 +1432,7 @@ ArrowErrorCode ArrowIpcDecoderDecodeArrayFromShared(
 
 ArrowErrorCode ArrowIpcDecoderDecodeArrayViewWithDictionaries(
     struct ArrowIpcDecoder* decoder, struct ArrowBufferView body, int64_t i,
-    const struct ArrowIpcDictionaries* dictionaries, struct ArrowArrayView** out,
+    struct ArrowIpcDictionaries* dictionaries, struct ArrowArrayView** out,
     struct ArrowError* error) {
   struct ArrowIpcDecoderPrivate* private_data =
       (struct ArrowIpcDecoderPrivate*)decoder->private_data;
@@ -1445,7 +1445,7 @@ ArrowErrorCode ArrowIpcDecoderDecodeArrayViewWithDictionaries(
 
 ArrowErrorCode ArrowIpcDecoderDecodeArrayWithDictionaries(
     struct ArrowIpcDecoder* decoder, struct ArrowBufferView body, int64_t i,
-    const struct ArrowIpcDictionaries* dictionaries, struct ArrowArray* out,
+    struct ArrowIpcDictionaries* dictionaries, struct ArrowArray* out,
     enum ArrowValidationLevel validation_level, struct ArrowError* error) {
   struct ArrowIpcDecoderPrivate* private_data =
       (struct ArrowIpcDecoderPrivate*)decoder->private_data;
@@ -1458,7 +1458,7 @@ ArrowErrorCode ArrowIpcDecoderDecodeArrayWithDictionaries(
 
 ArrowErrorCode ArrowIpcDecoderDecodeArrayFromSharedWithDictionaries(
     struct ArrowIpcDecoder* decoder, struct ArrowBuffer* shared, int64_t i,
-    const struct ArrowIpcDictionaries* dictionaries, struct ArrowArray* out,
+    struct ArrowIpcDictionaries* dictionaries, struct ArrowArray* out,
     enum ArrowValidationLevel validation_level, struct ArrowError* error) {
   struct ArrowIpcDecoderPrivate* private_data =
       (struct ArrowIpcDecoderPrivate*)decoder->private_data;

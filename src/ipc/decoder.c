@@ -539,10 +539,12 @@ static ArrowErrorCode IpcDecoderVerifyHeaderInternal(struct ArrowIpcDecoder* dec
                                            struct ArrowBufferView data,
                                            struct ArrowIpcFbrTable* message,
                                            struct ArrowError* error) {
+  struct ArrowIpcDecoderPrivate* private_data = IpcDecoderGetPrivate(decoder);
   int32_t prefix = 0;
   const uint8_t* fb;
   int64_t fb_size;
   decoder->message_type = NANOARROW_IPC_MESSAGE_TYPE_UNINITIALIZED;
+  private_data->has_message_table = 0;
   NANOARROW_RETURN_NOT_OK(ArrowIpcDecoderPeekHeader(decoder, data, &prefix, error));
   if (data.size_bytes < decoder->header_size_bytes) {
     ArrowErrorSet(error, "expected %d bytes of message metadata but got %ld",
@@ -556,7 +558,10 @@ static ArrowErrorCode IpcDecoderVerifyHeaderInternal(struct ArrowIpcDecoder* dec
     ArrowErrorSet(error, "invalid Message table");
     return EINVAL;
   }
-  return IpcDecoderReadMessageBasics(decoder, message, error);
+  NANOARROW_RETURN_NOT_OK(IpcDecoderReadMessageBasics(decoder, message, error));
+  private_data->message_table = *message;
+  private_data->has_message_table = 1;
+  return NANOARROW_OK;
 }
 
 ArrowErrorCode ArrowIpcDecoderVerifyHeader(struct ArrowIpcDecoder* decoder,
@@ -843,9 +848,10 @@ static ArrowErrorCode IpcDecoderSetSchemaWithIds(struct ArrowIpcDecoder* decoder
 }
 
 ArrowErrorCode ArrowIpcDecoderSetSchema(struct ArrowIpcDecoder* decoder,
-                                        struct ArrowSchema* schema,
+                                        const struct ArrowSchema* schema,
                                         struct ArrowError* error) {
-  return IpcDecoderSetSchemaWithIds(decoder, schema, 0, NULL, error);
+  /* Not adopted: the schema is only read (copied into the decoder's tree). */
+  return IpcDecoderSetSchemaWithIds(decoder, (struct ArrowSchema*)schema, 0, NULL, error);
 }
 
 ArrowErrorCode ArrowIpcPrivateDecoderSetSchemaWithIds(struct ArrowIpcDecoder* decoder,
@@ -1024,7 +1030,7 @@ static ArrowErrorCode IpcDecoderIdsFromEncodings(
 }
 
 ArrowErrorCode ArrowIpcDecoderSetSchemaWithDictionaries(
-    struct ArrowIpcDecoder* decoder, struct ArrowSchema* schema,
+    struct ArrowIpcDecoder* decoder, const struct ArrowSchema* schema,
     const struct ArrowIpcDictionaryEncodings* encodings, struct ArrowError* error) {
   int64_t n;
   int64_t k = 0;
@@ -1043,7 +1049,7 @@ ArrowErrorCode ArrowIpcDecoderSetSchemaWithDictionaries(
   }
   result = IpcDecoderIdsFromEncodings(schema, encodings, ids, &k, 0, error);
   if (result == NANOARROW_OK) {
-    result = IpcDecoderSetSchemaWithIds(decoder, schema, 0, ids, error);
+    result = IpcDecoderSetSchemaWithIds(decoder, (struct ArrowSchema*)schema, 0, ids, error);
   }
   ArrowFree(ids);
   return result;
@@ -1138,7 +1144,7 @@ struct ArrowIpcSharedArray** ArrowIpcPrivateDictionariesSlot(
 }
 
 ArrowErrorCode ArrowIpcDictionariesFindCurrentValue(
-    const struct ArrowIpcDictionaries* dictionaries, int64_t id,
+    struct ArrowIpcDictionaries* dictionaries, int64_t id,
     const struct ArrowArray** out, struct ArrowError* error) {
   struct ArrowIpcSharedArray** slot = ArrowIpcPrivateDictionariesSlot(dictionaries, id);
   if (slot == NULL) {

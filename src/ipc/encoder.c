@@ -20,7 +20,8 @@ enum {
   FBE_MESSAGE_VERSION = 0,
   FBE_MESSAGE_HEADER_TYPE = 1,
   FBE_MESSAGE_HEADER = 2,
-  FBE_MESSAGE_BODY_LENGTH = 3
+  FBE_MESSAGE_BODY_LENGTH = 3,
+  FBE_MESSAGE_CUSTOM_METADATA = 4
 };
 enum { FBE_HEADER_SCHEMA = 1, FBE_HEADER_DICTIONARY_BATCH = 2, FBE_HEADER_RECORD_BATCH = 3 };
 enum { FBE_METADATA_VERSION_V5 = 4 };
@@ -183,6 +184,10 @@ struct ArrowIpcEncoderPrivate {
   int defer_body;
   struct ArrowBuffer spans;
   struct ArrowIpcBatchTemplate batch_template;
+  /* ArrowIpcEncoderSetMessageMetadata: the pairs (ArrowSchema::metadata form) for
+   * the next message, and how many (0: none). */
+  struct ArrowBuffer message_metadata;
+  int32_t message_metadata_n_keys;
 };
 
 static ArrowErrorCode ArrowIpcAppendLE64(struct ArrowBuffer* buffer, int64_t value) {
@@ -211,6 +216,7 @@ ArrowErrorCode ArrowIpcEncoderInit(struct ArrowIpcEncoder* encoder) {
   ArrowBufferInit(&private_data->batch_template.bytes);
   ArrowBufferInit(&private_data->slots);
   ArrowBufferInit(&private_data->pending);
+  ArrowBufferInit(&private_data->message_metadata);
   private_data->compressor.release = NULL;
   return NANOARROW_OK;
 }
@@ -248,6 +254,7 @@ void ArrowIpcEncoderReset(struct ArrowIpcEncoder* encoder) {
   }
   ArrowBufferReset(&private_data->slots);
   ArrowBufferReset(&private_data->pending);
+  ArrowBufferReset(&private_data->message_metadata);
   ArrowFree(private_data);
   encoder->private_data = NULL;
 }
@@ -866,21 +873,97 @@ static ArrowErrorCode ArrowIpcFbWriteSchema(struct ArrowIpcFbb* fbb,
   return NANOARROW_OK;
 }
 
+/* ---- Message custom metadata ---- */
+
+static void ArrowIpcEncoderClearMessageMetadata(struct ArrowIpcEncoderPrivate* private_data) {
+  private_data->message_metadata.size_bytes = 0;
+  private_data->message_metadata_n_keys = 0;
+}
+
+/* Walks metadata (ArrowSchema::metadata form) within its size_bytes: the count and
+ * every length must be non-negative and every key and value inside the buffer. */
+static ArrowErrorCode ArrowIpcCheckMessageMetadata(const struct ArrowBuffer* metadata,
+                                                   int32_t* n_keys_out,
+                                                   struct ArrowError* error) {
+  int64_t size = metadata->size_bytes;
+  int64_t pos = 4;
+  int32_t n_keys;
+  int64_t i;
+  *n_keys_out = 0;
+  if (size == 0) return NANOARROW_OK;
+  if (metadata->data == NULL || size < 4) {
+    ArrowErrorSet(error, "message metadata of %ld bytes is too short for its key count",
+                  (long)size);
+    return EINVAL;
+  }
+  memcpy(&n_keys, metadata->data, 4);
+  if (n_keys < 0) {
+    ArrowErrorSet(error, "message metadata has a negative key count (%d)", (int)n_keys);
+    return EINVAL;
+  }
+  for (i = 0; i < 2 * (int64_t)n_keys; i++) {
+    int32_t length;
+    if (size - pos < 4) {
+      ArrowErrorSet(error, "message metadata ends inside the length of %s %ld",
+                    i % 2 == 0 ? "key" : "value", (long)(i / 2));
+      return EINVAL;
+    }
+    memcpy(&length, metadata->data + pos, 4);
+    pos += 4;
+    if (length < 0 || length > size - pos) {
+      ArrowErrorSet(error, "message metadata %s %ld has length %d but %ld bytes remain",
+                    i % 2 == 0 ? "key" : "value", (long)(i / 2), (int)length,
+                    (long)(size - pos));
+      return EINVAL;
+    }
+    pos += length;
+  }
+  *n_keys_out = n_keys;
+  return NANOARROW_OK;
+}
+
+ArrowErrorCode ArrowIpcEncoderSetMessageMetadata(struct ArrowIpcEncoder* encoder,
+                                                 struct ArrowBuffer* metadata,
+                                                 struct ArrowError* error) {
+  struct ArrowIpcEncoderPrivate* private_data =
+      (struct ArrowIpcEncoderPrivate*)encoder->private_data;
+  int32_t n_keys;
+  if (metadata == NULL) {
+    ArrowIpcEncoderClearMessageMetadata(private_data);
+    return NANOARROW_OK;
+  }
+  NANOARROW_RETURN_NOT_OK(ArrowIpcCheckMessageMetadata(metadata, &n_keys, error));
+  ArrowBufferReset(&private_data->message_metadata);
+  ArrowBufferMove(metadata, &private_data->message_metadata);
+  private_data->message_metadata_n_keys = n_keys;
+  return NANOARROW_OK;
+}
+
 /* Starts a Message: writes its table and returns the header slot position (and,
  * when body_length_out is not NULL, where bodyLength is). */
-static ArrowErrorCode ArrowIpcFbStartMessage(struct ArrowIpcFbb* fbb, uint8_t header_type,
-                                             int64_t body_length, int64_t* header_slot_out,
+static ArrowErrorCode ArrowIpcFbStartMessage(struct ArrowIpcEncoderPrivate* private_data,
+                                             uint8_t header_type, int64_t body_length,
+                                             int64_t* header_slot_out,
                                              int64_t* body_length_out) {
+  struct ArrowIpcFbb* fbb = &private_data->fbb;
   struct ArrowIpcFbbTable message;
   int64_t position;
+  int32_t n_keys = private_data->message_metadata_n_keys;
   NANOARROW_RETURN_NOT_OK(ArrowIpcFbbStart(fbb));
   ArrowIpcFbbTableInit(&message);
   ArrowIpcFbbTableAddInt16(&message, FBE_MESSAGE_VERSION, FBE_METADATA_VERSION_V5);
   ArrowIpcFbbTableAddUInt8(&message, FBE_MESSAGE_HEADER_TYPE, header_type);
   ArrowIpcFbbTableAddOffset(&message, FBE_MESSAGE_HEADER);
   ArrowIpcFbbTableAddInt64(&message, FBE_MESSAGE_BODY_LENGTH, body_length);
+  if (n_keys > 0) ArrowIpcFbbTableAddOffset(&message, FBE_MESSAGE_CUSTOM_METADATA);
   NANOARROW_RETURN_NOT_OK(ArrowIpcFbbWriteTable(fbb, &message, &position));
   NANOARROW_RETURN_NOT_OK(ArrowIpcFbbPatchOffset(fbb, 0, position));
+  if (n_keys > 0) {
+    /* Checked by ArrowIpcEncoderSetMessageMetadata: no error is reported here. */
+    NANOARROW_RETURN_NOT_OK(ArrowIpcFbWriteMetadata(
+        fbb, &message, FBE_MESSAGE_CUSTOM_METADATA,
+        (const char*)private_data->message_metadata.data, n_keys, NULL));
+  }
   *header_slot_out = message.position[FBE_MESSAGE_HEADER];
   if (body_length_out != NULL) {
     *body_length_out = message.position[FBE_MESSAGE_BODY_LENGTH];
@@ -899,13 +982,15 @@ ArrowErrorCode ArrowIpcEncoderEncodeSchema(struct ArrowIpcEncoder* encoder,
   int result;
 
   NANOARROW_RETURN_NOT_OK_WITH_ERROR(
-      ArrowIpcFbStartMessage(fbb, FBE_HEADER_SCHEMA, 0, &header_slot, NULL), error);
+      ArrowIpcFbStartMessage(private_data, FBE_HEADER_SCHEMA, 0, &header_slot, NULL), error);
   result = ArrowIpcFbWriteSchema(fbb, schema, private_data->compressor.release != NULL,
                                  &position, error);
   if (result == ERANGE) ArrowErrorSet(error, "Schema message exceeds 2 GiB");
   if (result == ENOMEM) ArrowErrorSet(error, "Out of memory encoding the schema");
   NANOARROW_RETURN_NOT_OK(result);
-  return ArrowIpcFbbPatchOffset(fbb, header_slot, position);
+  NANOARROW_RETURN_NOT_OK(ArrowIpcFbbPatchOffset(fbb, header_slot, position));
+  ArrowIpcEncoderClearMessageMetadata(private_data);
+  return NANOARROW_OK;
 }
 
 /* ---- Record batch bodies ---- */
@@ -1632,8 +1717,9 @@ static ArrowErrorCode ArrowIpcFbWriteRecordBatchMessage(
   int64_t header_slot;
   int result;
 
-  if (private_data->has_variadic_counts) {
-    NANOARROW_RETURN_NOT_OK(ArrowIpcFbStartMessage(&private_data->fbb,
+  /* Messages with custom metadata are not made from (nor kept as) the template. */
+  if (private_data->has_variadic_counts || private_data->message_metadata_n_keys > 0) {
+    NANOARROW_RETURN_NOT_OK(ArrowIpcFbStartMessage(private_data,
                                                    FBE_HEADER_RECORD_BATCH,
                                                    private_data->body_length, &header_slot,
                                                    NULL));
@@ -1660,7 +1746,7 @@ static ArrowErrorCode ArrowIpcFbWriteRecordBatchMessage(
   }
 
   layout->bytes.size_bytes = 0;
-  NANOARROW_RETURN_NOT_OK(ArrowIpcFbStartMessage(&private_data->fbb, FBE_HEADER_RECORD_BATCH,
+  NANOARROW_RETURN_NOT_OK(ArrowIpcFbStartMessage(private_data, FBE_HEADER_RECORD_BATCH,
                                                  private_data->body_length, &header_slot,
                                                  &layout->body_length_position));
   NANOARROW_RETURN_NOT_OK(ArrowIpcFbWriteRecordBatch(private_data, length, header_slot, layout));
@@ -1759,6 +1845,7 @@ ArrowErrorCode ArrowIpcEncoderEncodeSimpleRecordBatch(
   if (result != NANOARROW_OK) {
     return ArrowIpcFinishBodyError(private_data, body_buffer, result, error);
   }
+  ArrowIpcEncoderClearMessageMetadata(private_data);
   return NANOARROW_OK;
 }
 
@@ -1793,7 +1880,7 @@ ArrowErrorCode ArrowIpcEncoderEncodeSimpleDictionaryBatch(
     private_data->ever_compressed |= result == NANOARROW_OK;
   }
   if (result == NANOARROW_OK) {
-    result = ArrowIpcFbStartMessage(fbb, FBE_HEADER_DICTIONARY_BATCH,
+    result = ArrowIpcFbStartMessage(private_data, FBE_HEADER_DICTIONARY_BATCH,
                                     private_data->body_length, &header_slot, NULL);
   }
   if (result == NANOARROW_OK) {
@@ -1814,6 +1901,7 @@ ArrowErrorCode ArrowIpcEncoderEncodeSimpleDictionaryBatch(
   if (result != NANOARROW_OK) {
     return ArrowIpcFinishBodyError(private_data, body_buffer, result, error);
   }
+  ArrowIpcEncoderClearMessageMetadata(private_data);
   return NANOARROW_OK;
 }
 

@@ -286,6 +286,11 @@ struct ArrowIpcDecoderPrivate {
   int64_t n_delta_copies;
   struct ArrowIpcFooter footer;
 
+  /* The Message table of the last header verified or decoded (points into the
+   * caller's data), for its custom_metadata; has_message_table: 0 before any. */
+  struct ArrowIpcFbrTable message_table;
+  int has_message_table;
+
   /* The last decoded header (points into the caller's data). */
   const uint8_t* message;
   int64_t message_size;

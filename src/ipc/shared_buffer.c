@@ -21,8 +21,11 @@ struct ArrowIpcSharedBlock* ArrowIpcPrivateSharedBlockNew(struct ArrowBuffer* sr
 ArrowErrorCode ArrowIpcPrivateSharedBlockFromShared(const struct ArrowBuffer* shared,
                                                     struct ArrowIpcSharedBlock** out,
                                                     struct ArrowError* error) {
+  /* The core's shared-buffer functions take non-const pointers (as nanoarrow's
+   * do) but only read through them. */
+  struct ArrowBuffer* source = (struct ArrowBuffer*)shared;
   struct ArrowIpcSharedBlock* block;
-  if (shared == NULL || !ArrowIsSharedBuffer(shared)) {
+  if (source == NULL || !ArrowIsSharedBuffer(source)) {
     ArrowErrorSet(error,
                   "the body must be a shared buffer (see ArrowSharedBufferInit), not an "
                   "ordinary ArrowBuffer");
@@ -35,7 +38,7 @@ ArrowErrorCode ArrowIpcPrivateSharedBlockFromShared(const struct ArrowBuffer* sh
   }
   ArrowIpcRefInit(&block->refcount);
   /* Cannot fail: shared is a shared buffer. */
-  ArrowSharedBufferClone(shared, &block->src);
+  ArrowSharedBufferClone(source, &block->src);
   *out = block;
   return NANOARROW_OK;
 }

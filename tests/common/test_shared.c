@@ -114,7 +114,7 @@ Test(shared_buffer, thread_safety_is_reported) {
 #define N_CLONES_PER_THREAD 200000
 
 static void* CloneAndRelease(void* arg) {
-  const struct ArrowBuffer* shared = (const struct ArrowBuffer*)arg;
+  struct ArrowBuffer* shared = (struct ArrowBuffer*)arg;
   for (int i = 0; i < N_CLONES_PER_THREAD; i++) {
     struct ArrowBuffer clone;
     if (ArrowSharedBufferClone(shared, &clone) != NANOARROW_OK) return (void*)1;
