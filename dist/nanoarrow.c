@@ -4180,7 +4180,7 @@ ArrowErrorCode ArrowArrayFinishBuildingDefault(struct ArrowArray* array,
   return ArrowArrayFinishBuilding(array, NANOARROW_VALIDATION_LEVEL_DEFAULT, error);
 }
 
-int ArrowArrayIsInternal(const struct ArrowArray* array) {
+int ArrowArrayIsInternal(struct ArrowArray* array) {
   return array != NULL && ArrowArrayIsBuilt(array);
 }
 
@@ -6401,7 +6401,7 @@ static ArrowErrorCode AppendViewCheck(const struct ArrowArray* array,
                   AppendViewPathText(path));
     return EINVAL;
   }
-  if (!ArrowArrayIsInternal(array)) {
+  if (!ArrowArrayIsInternal((struct ArrowArray*)array)) {
     ArrowErrorSet(error,
                   "%s: the destination was not made by ArrowArrayInit*() (moved in from "
                   "elsewhere): cannot append to it",
@@ -6881,19 +6881,31 @@ ArrowErrorCode ArrowSharedBufferInit(struct ArrowBuffer* shared, struct ArrowBuf
   return NANOARROW_OK;
 }
 
-int ArrowIsSharedBuffer(const struct ArrowBuffer* buffer) {
+// The public signatures take non-const pointers, as nanoarrow's do; nothing here
+// writes through them, so the library's own callers use these const versions.
+static int ArrowSharedIsShared(const struct ArrowBuffer* buffer) {
   return buffer != NULL && buffer->allocator.free == &ArrowSharedBufferFree &&
          buffer->allocator.private_data != NULL;
 }
 
-ArrowErrorCode ArrowSharedBufferClone(const struct ArrowBuffer* shared,
-                                      struct ArrowBuffer* out) {
+static ArrowErrorCode ArrowSharedClone(const struct ArrowBuffer* shared,
+                                       struct ArrowBuffer* out) {
   struct ArrowSharedBlock* block;
-  if (!ArrowIsSharedBuffer(shared)) return EINVAL;
+  if (!ArrowSharedIsShared(shared)) return EINVAL;
   block = (struct ArrowSharedBlock*)shared->allocator.private_data;
   ArrowRefAdd(&block->refcount);
   ArrowSharedBufferView(block, shared->data, shared->size_bytes, out);
   return NANOARROW_OK;
+}
+
+static int ArrowSharedArrayIsInternal(const struct ArrowArray* array) {
+  return ArrowArrayIsInternal((struct ArrowArray*)array);
+}
+
+int ArrowIsSharedBuffer(struct ArrowBuffer* buffer) { return ArrowSharedIsShared(buffer); }
+
+ArrowErrorCode ArrowSharedBufferClone(struct ArrowBuffer* shared, struct ArrowBuffer* out) {
+  return ArrowSharedClone(shared, out);
 }
 
 int ArrowSharedBufferIsThreadSafe(void) { return NANOARROW_ATOMIC_REFCOUNT; }
@@ -6918,7 +6930,7 @@ void ArrowSharedArrayRelease(struct ArrowSharedArray* shared) {
 // not reached like the fixed buffers.
 static int ArrowArrayIsInternalView(const struct ArrowArray* array) {
   enum ArrowType type;
-  if (!ArrowArrayIsInternal(array)) return 0;
+  if (!ArrowSharedArrayIsInternal(array)) return 0;
   type = ((const struct ArrowArrayPrivateData*)array->private_data)->storage_type;
   return type == NANOARROW_TYPE_BINARY_VIEW || type == NANOARROW_TYPE_STRING_VIEW;
 }
@@ -6943,7 +6955,7 @@ ArrowErrorCode ArrowSharedArrayBuffer(struct ArrowSharedArray* shared, int64_t i
     } else if (sizes != NULL) {
       size = sizes[i - NANOARROW_BINARY_VIEW_FIXED_BUFFERS];
     }
-  } else if (ArrowArrayIsInternal(array)) {
+  } else if (ArrowSharedArrayIsInternal(array)) {
     const struct ArrowBuffer* buffer = ArrowArrayBuffer(array, i);
     data = buffer->data;
     size = buffer->size_bytes;
@@ -6965,10 +6977,10 @@ ArrowErrorCode ArrowSharedArrayBuffer(struct ArrowSharedArray* shared, int64_t i
 // An internal array whose buffers with data are all shared, recursively.
 static int ArrowArrayIsShared(const struct ArrowArray* array) {
   int64_t i;
-  if (!ArrowArrayIsInternal(array)) return 0;
+  if (!ArrowSharedArrayIsInternal(array)) return 0;
   for (i = 0; i < array->n_buffers; i++) {
     const struct ArrowBuffer* buffer = ArrowArrayBuffer((struct ArrowArray*)array, i);
-    if (buffer->data != NULL && !ArrowIsSharedBuffer(buffer)) return 0;
+    if (buffer->data != NULL && !ArrowSharedIsShared(buffer)) return 0;
   }
   for (i = 0; i < array->n_children; i++) {
     if (!ArrowArrayIsShared(array->children[i])) return 0;
@@ -6990,7 +7002,7 @@ static ArrowErrorCode ArrowArrayInitLike(struct ArrowArray* dst, const struct Ar
     dst->release = NULL;
     return ENOTSUP;
   }
-  if (ArrowArrayIsInternal(src)) {
+  if (ArrowSharedArrayIsInternal(src)) {
     type = ((const struct ArrowArrayPrivateData*)src->private_data)->storage_type;
   }
   NANOARROW_RETURN_NOT_OK(ArrowArrayInitFromType(dst, type));
@@ -7006,7 +7018,7 @@ static ArrowErrorCode ArrowArrayInitLike(struct ArrowArray* dst, const struct Ar
     }
     dst_private->variadic_sizes_from_caller = 1;
   }
-  if (ArrowArrayIsInternal(src)) {
+  if (ArrowSharedArrayIsInternal(src)) {
     dst_private->layout = ((const struct ArrowArrayPrivateData*)src->private_data)->layout;
   }
   dst->n_buffers = src->n_buffers;
@@ -7116,7 +7128,7 @@ static ArrowErrorCode ArrowArrayCloneSharedInto(const struct ArrowArray* src,
       // (the variadic sizes of a view already hold room for the sizes: let it go)
       struct ArrowBuffer* to = ArrowArrayBuffer(dst, i);
       ArrowBufferReset(to);
-      result = ArrowSharedBufferClone(from, to);
+      result = ArrowSharedClone(from, to);
     }
   }
   if (result != NANOARROW_OK) {
@@ -7127,8 +7139,7 @@ static ArrowErrorCode ArrowArrayCloneSharedInto(const struct ArrowArray* src,
   return NANOARROW_OK;
 }
 
-ArrowErrorCode ArrowArrayCloneShared(const struct ArrowArray* shared,
-                                     struct ArrowArray* array) {
+ArrowErrorCode ArrowArrayCloneShared(struct ArrowArray* shared, struct ArrowArray* array) {
   if (shared == NULL || shared->release == NULL || !ArrowArrayIsShared(shared)) {
     array->release = NULL;
     return EINVAL;

@@ -1212,6 +1212,11 @@ struct ArrowIpcDecoderPrivate {
   int64_t n_delta_copies;
   struct ArrowIpcFooter footer;
 
+  /* The Message table of the last header verified or decoded (points into the
+   * caller's data), for its custom_metadata; has_message_table: 0 before any. */
+  struct ArrowIpcFbrTable message_table;
+  int has_message_table;
+
   /* The last decoded header (points into the caller's data). */
   const uint8_t* message;
   int64_t message_size;
@@ -1637,7 +1642,7 @@ static ArrowErrorCode IpcBatchSharedExportNode(struct ArrowIpcSharedArray* share
   int64_t n_sizes = -1;
   int64_t i;
   if (depth > NANOARROW_MAX_NESTING_DEPTH) return EINVAL;
-  if (ArrowArrayIsInternal(src) && src->n_buffers >= 3) {
+  if (ArrowArrayIsInternal((struct ArrowArray*)src) && src->n_buffers >= 3) {
     /* A binary view grown by deltas (see concat.c): its variadic sizes buffer is
      * rewritten and reallocated as deltas add bytes and buffers, so this array gets
      * its own copy of the sizes as they are now. */
@@ -2937,7 +2942,7 @@ ArrowErrorCode ArrowIpcDecoderDecodeArrayFromShared(
 
 ArrowErrorCode ArrowIpcDecoderDecodeArrayViewWithDictionaries(
     struct ArrowIpcDecoder* decoder, struct ArrowBufferView body, int64_t i,
-    const struct ArrowIpcDictionaries* dictionaries, struct ArrowArrayView** out,
+    struct ArrowIpcDictionaries* dictionaries, struct ArrowArrayView** out,
     struct ArrowError* error) {
   struct ArrowIpcDecoderPrivate* private_data =
       (struct ArrowIpcDecoderPrivate*)decoder->private_data;
@@ -2950,7 +2955,7 @@ ArrowErrorCode ArrowIpcDecoderDecodeArrayViewWithDictionaries(
 
 ArrowErrorCode ArrowIpcDecoderDecodeArrayWithDictionaries(
     struct ArrowIpcDecoder* decoder, struct ArrowBufferView body, int64_t i,
-    const struct ArrowIpcDictionaries* dictionaries, struct ArrowArray* out,
+    struct ArrowIpcDictionaries* dictionaries, struct ArrowArray* out,
     enum ArrowValidationLevel validation_level, struct ArrowError* error) {
   struct ArrowIpcDecoderPrivate* private_data =
       (struct ArrowIpcDecoderPrivate*)decoder->private_data;
@@ -2963,7 +2968,7 @@ ArrowErrorCode ArrowIpcDecoderDecodeArrayWithDictionaries(
 
 ArrowErrorCode ArrowIpcDecoderDecodeArrayFromSharedWithDictionaries(
     struct ArrowIpcDecoder* decoder, struct ArrowBuffer* shared, int64_t i,
-    const struct ArrowIpcDictionaries* dictionaries, struct ArrowArray* out,
+    struct ArrowIpcDictionaries* dictionaries, struct ArrowArray* out,
     enum ArrowValidationLevel validation_level, struct ArrowError* error) {
   struct ArrowIpcDecoderPrivate* private_data =
       (struct ArrowIpcDecoderPrivate*)decoder->private_data;
@@ -5145,10 +5150,12 @@ static ArrowErrorCode IpcDecoderVerifyHeaderInternal(struct ArrowIpcDecoder* dec
                                            struct ArrowBufferView data,
                                            struct ArrowIpcFbrTable* message,
                                            struct ArrowError* error) {
+  struct ArrowIpcDecoderPrivate* private_data = IpcDecoderGetPrivate(decoder);
   int32_t prefix = 0;
   const uint8_t* fb;
   int64_t fb_size;
   decoder->message_type = NANOARROW_IPC_MESSAGE_TYPE_UNINITIALIZED;
+  private_data->has_message_table = 0;
   NANOARROW_RETURN_NOT_OK(ArrowIpcDecoderPeekHeader(decoder, data, &prefix, error));
   if (data.size_bytes < decoder->header_size_bytes) {
     ArrowErrorSet(error, "expected %d bytes of message metadata but got %ld",
@@ -5162,7 +5169,10 @@ static ArrowErrorCode IpcDecoderVerifyHeaderInternal(struct ArrowIpcDecoder* dec
     ArrowErrorSet(error, "invalid Message table");
     return EINVAL;
   }
-  return IpcDecoderReadMessageBasics(decoder, message, error);
+  NANOARROW_RETURN_NOT_OK(IpcDecoderReadMessageBasics(decoder, message, error));
+  private_data->message_table = *message;
+  private_data->has_message_table = 1;
+  return NANOARROW_OK;
 }
 
 ArrowErrorCode ArrowIpcDecoderVerifyHeader(struct ArrowIpcDecoder* decoder,
@@ -5449,9 +5459,10 @@ static ArrowErrorCode IpcDecoderSetSchemaWithIds(struct ArrowIpcDecoder* decoder
 }
 
 ArrowErrorCode ArrowIpcDecoderSetSchema(struct ArrowIpcDecoder* decoder,
-                                        struct ArrowSchema* schema,
+                                        const struct ArrowSchema* schema,
                                         struct ArrowError* error) {
-  return IpcDecoderSetSchemaWithIds(decoder, schema, 0, NULL, error);
+  /* Not adopted: the schema is only read (copied into the decoder's tree). */
+  return IpcDecoderSetSchemaWithIds(decoder, (struct ArrowSchema*)schema, 0, NULL, error);
 }
 
 ArrowErrorCode ArrowIpcPrivateDecoderSetSchemaWithIds(struct ArrowIpcDecoder* decoder,
@@ -5630,7 +5641,7 @@ static ArrowErrorCode IpcDecoderIdsFromEncodings(
 }
 
 ArrowErrorCode ArrowIpcDecoderSetSchemaWithDictionaries(
-    struct ArrowIpcDecoder* decoder, struct ArrowSchema* schema,
+    struct ArrowIpcDecoder* decoder, const struct ArrowSchema* schema,
     const struct ArrowIpcDictionaryEncodings* encodings, struct ArrowError* error) {
   int64_t n;
   int64_t k = 0;
@@ -5649,7 +5660,7 @@ ArrowErrorCode ArrowIpcDecoderSetSchemaWithDictionaries(
   }
   result = IpcDecoderIdsFromEncodings(schema, encodings, ids, &k, 0, error);
   if (result == NANOARROW_OK) {
-    result = IpcDecoderSetSchemaWithIds(decoder, schema, 0, ids, error);
+    result = IpcDecoderSetSchemaWithIds(decoder, (struct ArrowSchema*)schema, 0, ids, error);
   }
   ArrowFree(ids);
   return result;
@@ -5744,7 +5755,7 @@ struct ArrowIpcSharedArray** ArrowIpcPrivateDictionariesSlot(
 }
 
 ArrowErrorCode ArrowIpcDictionariesFindCurrentValue(
-    const struct ArrowIpcDictionaries* dictionaries, int64_t id,
+    struct ArrowIpcDictionaries* dictionaries, int64_t id,
     const struct ArrowArray** out, struct ArrowError* error) {
   struct ArrowIpcSharedArray** slot = ArrowIpcPrivateDictionariesSlot(dictionaries, id);
   if (slot == NULL) {
@@ -5919,7 +5930,8 @@ enum {
   FBE_MESSAGE_VERSION = 0,
   FBE_MESSAGE_HEADER_TYPE = 1,
   FBE_MESSAGE_HEADER = 2,
-  FBE_MESSAGE_BODY_LENGTH = 3
+  FBE_MESSAGE_BODY_LENGTH = 3,
+  FBE_MESSAGE_CUSTOM_METADATA = 4
 };
 enum { FBE_HEADER_SCHEMA = 1, FBE_HEADER_DICTIONARY_BATCH = 2, FBE_HEADER_RECORD_BATCH = 3 };
 enum { FBE_METADATA_VERSION_V5 = 4 };
@@ -6082,6 +6094,10 @@ struct ArrowIpcEncoderPrivate {
   int defer_body;
   struct ArrowBuffer spans;
   struct ArrowIpcBatchTemplate batch_template;
+  /* ArrowIpcEncoderSetMessageMetadata: the pairs (ArrowSchema::metadata form) for
+   * the next message, and how many (0: none). */
+  struct ArrowBuffer message_metadata;
+  int32_t message_metadata_n_keys;
 };
 
 static ArrowErrorCode ArrowIpcAppendLE64(struct ArrowBuffer* buffer, int64_t value) {
@@ -6110,6 +6126,7 @@ ArrowErrorCode ArrowIpcEncoderInit(struct ArrowIpcEncoder* encoder) {
   ArrowBufferInit(&private_data->batch_template.bytes);
   ArrowBufferInit(&private_data->slots);
   ArrowBufferInit(&private_data->pending);
+  ArrowBufferInit(&private_data->message_metadata);
   private_data->compressor.release = NULL;
   return NANOARROW_OK;
 }
@@ -6147,6 +6164,7 @@ void ArrowIpcEncoderReset(struct ArrowIpcEncoder* encoder) {
   }
   ArrowBufferReset(&private_data->slots);
   ArrowBufferReset(&private_data->pending);
+  ArrowBufferReset(&private_data->message_metadata);
   ArrowFree(private_data);
   encoder->private_data = NULL;
 }
@@ -6765,21 +6783,97 @@ static ArrowErrorCode ArrowIpcFbWriteSchema(struct ArrowIpcFbb* fbb,
   return NANOARROW_OK;
 }
 
+/* ---- Message custom metadata ---- */
+
+static void ArrowIpcEncoderClearMessageMetadata(struct ArrowIpcEncoderPrivate* private_data) {
+  private_data->message_metadata.size_bytes = 0;
+  private_data->message_metadata_n_keys = 0;
+}
+
+/* Walks metadata (ArrowSchema::metadata form) within its size_bytes: the count and
+ * every length must be non-negative and every key and value inside the buffer. */
+static ArrowErrorCode ArrowIpcCheckMessageMetadata(const struct ArrowBuffer* metadata,
+                                                   int32_t* n_keys_out,
+                                                   struct ArrowError* error) {
+  int64_t size = metadata->size_bytes;
+  int64_t pos = 4;
+  int32_t n_keys;
+  int64_t i;
+  *n_keys_out = 0;
+  if (size == 0) return NANOARROW_OK;
+  if (metadata->data == NULL || size < 4) {
+    ArrowErrorSet(error, "message metadata of %ld bytes is too short for its key count",
+                  (long)size);
+    return EINVAL;
+  }
+  memcpy(&n_keys, metadata->data, 4);
+  if (n_keys < 0) {
+    ArrowErrorSet(error, "message metadata has a negative key count (%d)", (int)n_keys);
+    return EINVAL;
+  }
+  for (i = 0; i < 2 * (int64_t)n_keys; i++) {
+    int32_t length;
+    if (size - pos < 4) {
+      ArrowErrorSet(error, "message metadata ends inside the length of %s %ld",
+                    i % 2 == 0 ? "key" : "value", (long)(i / 2));
+      return EINVAL;
+    }
+    memcpy(&length, metadata->data + pos, 4);
+    pos += 4;
+    if (length < 0 || length > size - pos) {
+      ArrowErrorSet(error, "message metadata %s %ld has length %d but %ld bytes remain",
+                    i % 2 == 0 ? "key" : "value", (long)(i / 2), (int)length,
+                    (long)(size - pos));
+      return EINVAL;
+    }
+    pos += length;
+  }
+  *n_keys_out = n_keys;
+  return NANOARROW_OK;
+}
+
+ArrowErrorCode ArrowIpcEncoderSetMessageMetadata(struct ArrowIpcEncoder* encoder,
+                                                 struct ArrowBuffer* metadata,
+                                                 struct ArrowError* error) {
+  struct ArrowIpcEncoderPrivate* private_data =
+      (struct ArrowIpcEncoderPrivate*)encoder->private_data;
+  int32_t n_keys;
+  if (metadata == NULL) {
+    ArrowIpcEncoderClearMessageMetadata(private_data);
+    return NANOARROW_OK;
+  }
+  NANOARROW_RETURN_NOT_OK(ArrowIpcCheckMessageMetadata(metadata, &n_keys, error));
+  ArrowBufferReset(&private_data->message_metadata);
+  ArrowBufferMove(metadata, &private_data->message_metadata);
+  private_data->message_metadata_n_keys = n_keys;
+  return NANOARROW_OK;
+}
+
 /* Starts a Message: writes its table and returns the header slot position (and,
  * when body_length_out is not NULL, where bodyLength is). */
-static ArrowErrorCode ArrowIpcFbStartMessage(struct ArrowIpcFbb* fbb, uint8_t header_type,
-                                             int64_t body_length, int64_t* header_slot_out,
+static ArrowErrorCode ArrowIpcFbStartMessage(struct ArrowIpcEncoderPrivate* private_data,
+                                             uint8_t header_type, int64_t body_length,
+                                             int64_t* header_slot_out,
                                              int64_t* body_length_out) {
+  struct ArrowIpcFbb* fbb = &private_data->fbb;
   struct ArrowIpcFbbTable message;
   int64_t position;
+  int32_t n_keys = private_data->message_metadata_n_keys;
   NANOARROW_RETURN_NOT_OK(ArrowIpcFbbStart(fbb));
   ArrowIpcFbbTableInit(&message);
   ArrowIpcFbbTableAddInt16(&message, FBE_MESSAGE_VERSION, FBE_METADATA_VERSION_V5);
   ArrowIpcFbbTableAddUInt8(&message, FBE_MESSAGE_HEADER_TYPE, header_type);
   ArrowIpcFbbTableAddOffset(&message, FBE_MESSAGE_HEADER);
   ArrowIpcFbbTableAddInt64(&message, FBE_MESSAGE_BODY_LENGTH, body_length);
+  if (n_keys > 0) ArrowIpcFbbTableAddOffset(&message, FBE_MESSAGE_CUSTOM_METADATA);
   NANOARROW_RETURN_NOT_OK(ArrowIpcFbbWriteTable(fbb, &message, &position));
   NANOARROW_RETURN_NOT_OK(ArrowIpcFbbPatchOffset(fbb, 0, position));
+  if (n_keys > 0) {
+    /* Checked by ArrowIpcEncoderSetMessageMetadata: no error is reported here. */
+    NANOARROW_RETURN_NOT_OK(ArrowIpcFbWriteMetadata(
+        fbb, &message, FBE_MESSAGE_CUSTOM_METADATA,
+        (const char*)private_data->message_metadata.data, n_keys, NULL));
+  }
   *header_slot_out = message.position[FBE_MESSAGE_HEADER];
   if (body_length_out != NULL) {
     *body_length_out = message.position[FBE_MESSAGE_BODY_LENGTH];
@@ -6798,13 +6892,15 @@ ArrowErrorCode ArrowIpcEncoderEncodeSchema(struct ArrowIpcEncoder* encoder,
   int result;
 
   NANOARROW_RETURN_NOT_OK_WITH_ERROR(
-      ArrowIpcFbStartMessage(fbb, FBE_HEADER_SCHEMA, 0, &header_slot, NULL), error);
+      ArrowIpcFbStartMessage(private_data, FBE_HEADER_SCHEMA, 0, &header_slot, NULL), error);
   result = ArrowIpcFbWriteSchema(fbb, schema, private_data->compressor.release != NULL,
                                  &position, error);
   if (result == ERANGE) ArrowErrorSet(error, "Schema message exceeds 2 GiB");
   if (result == ENOMEM) ArrowErrorSet(error, "Out of memory encoding the schema");
   NANOARROW_RETURN_NOT_OK(result);
-  return ArrowIpcFbbPatchOffset(fbb, header_slot, position);
+  NANOARROW_RETURN_NOT_OK(ArrowIpcFbbPatchOffset(fbb, header_slot, position));
+  ArrowIpcEncoderClearMessageMetadata(private_data);
+  return NANOARROW_OK;
 }
 
 /* ---- Record batch bodies ---- */
@@ -7531,8 +7627,9 @@ static ArrowErrorCode ArrowIpcFbWriteRecordBatchMessage(
   int64_t header_slot;
   int result;
 
-  if (private_data->has_variadic_counts) {
-    NANOARROW_RETURN_NOT_OK(ArrowIpcFbStartMessage(&private_data->fbb,
+  /* Messages with custom metadata are not made from (nor kept as) the template. */
+  if (private_data->has_variadic_counts || private_data->message_metadata_n_keys > 0) {
+    NANOARROW_RETURN_NOT_OK(ArrowIpcFbStartMessage(private_data,
                                                    FBE_HEADER_RECORD_BATCH,
                                                    private_data->body_length, &header_slot,
                                                    NULL));
@@ -7559,7 +7656,7 @@ static ArrowErrorCode ArrowIpcFbWriteRecordBatchMessage(
   }
 
   layout->bytes.size_bytes = 0;
-  NANOARROW_RETURN_NOT_OK(ArrowIpcFbStartMessage(&private_data->fbb, FBE_HEADER_RECORD_BATCH,
+  NANOARROW_RETURN_NOT_OK(ArrowIpcFbStartMessage(private_data, FBE_HEADER_RECORD_BATCH,
                                                  private_data->body_length, &header_slot,
                                                  &layout->body_length_position));
   NANOARROW_RETURN_NOT_OK(ArrowIpcFbWriteRecordBatch(private_data, length, header_slot, layout));
@@ -7658,6 +7755,7 @@ ArrowErrorCode ArrowIpcEncoderEncodeSimpleRecordBatch(
   if (result != NANOARROW_OK) {
     return ArrowIpcFinishBodyError(private_data, body_buffer, result, error);
   }
+  ArrowIpcEncoderClearMessageMetadata(private_data);
   return NANOARROW_OK;
 }
 
@@ -7692,7 +7790,7 @@ ArrowErrorCode ArrowIpcEncoderEncodeSimpleDictionaryBatch(
     private_data->ever_compressed |= result == NANOARROW_OK;
   }
   if (result == NANOARROW_OK) {
-    result = ArrowIpcFbStartMessage(fbb, FBE_HEADER_DICTIONARY_BATCH,
+    result = ArrowIpcFbStartMessage(private_data, FBE_HEADER_DICTIONARY_BATCH,
                                     private_data->body_length, &header_slot, NULL);
   }
   if (result == NANOARROW_OK) {
@@ -7713,6 +7811,7 @@ ArrowErrorCode ArrowIpcEncoderEncodeSimpleDictionaryBatch(
   if (result != NANOARROW_OK) {
     return ArrowIpcFinishBodyError(private_data, body_buffer, result, error);
   }
+  ArrowIpcEncoderClearMessageMetadata(private_data);
   return NANOARROW_OK;
 }
 
@@ -9149,6 +9248,138 @@ ArrowErrorCode ArrowIpcInputStreamInitFile(struct ArrowIpcInputStream* stream,
   stream->read = &IpcInputFileRead;
   stream->release = &IpcInputFileRelease;
   stream->private_data = private_data;
+  return NANOARROW_OK;
+}
+
+/* [bundle] src/ipc/message_metadata.c */
+
+/* The custom metadata of an IPC Message (Message.custom_metadata): read from the
+ * last header the decoder verified or decoded. The verifier already checked the
+ * [KeyValue] vector and each KeyValue table (ArrowIpcPrivateVerifyMessage), so
+ * only a key or value that is left out has to be handled here (as an empty view).
+ * The encoder's side is ArrowIpcEncoderSetMessageMetadata in encoder.c. */
+
+#include <errno.h>
+#include <string.h>
+
+
+
+/* The pairs of the last verified Message, or EINVAL when there is none. n_out is 0
+ * when the message has no custom_metadata. */
+static ArrowErrorCode IpcMessageMetadataVector(struct ArrowIpcDecoder* decoder,
+                                               struct ArrowIpcFbrVector* vector_out,
+                                               int64_t* n_out, struct ArrowError* error) {
+  struct ArrowIpcDecoderPrivate* private_data =
+      (struct ArrowIpcDecoderPrivate*)decoder->private_data;
+  *n_out = 0;
+  if (private_data == NULL || !private_data->has_message_table) {
+    ArrowErrorSet(error,
+                  "no message header was verified or decoded: call "
+                  "ArrowIpcDecoderVerifyHeader() or ArrowIpcDecoderDecodeHeader() first");
+    return EINVAL;
+  }
+  if (ArrowIpcFbrGetVector(&private_data->message_table,
+                           ARROW_IPC_FBR_MESSAGE_CUSTOM_METADATA, vector_out)) {
+    *n_out = vector_out->n;
+  }
+  return NANOARROW_OK;
+}
+
+/* Pair i of a verified [KeyValue] vector; an absent key or value is "". */
+static void IpcMessageMetadataPair(const struct ArrowIpcFbrVector* vector, int64_t i,
+                                   struct ArrowStringView* key,
+                                   struct ArrowStringView* value) {
+  struct ArrowIpcFbrTable key_value;
+  key->data = "";
+  key->size_bytes = 0;
+  value->data = "";
+  value->size_bytes = 0;
+  if (ArrowIpcFbrVectorTable(vector, i, &key_value)) {
+    struct ArrowStringView s = ArrowIpcFbrGetString(&key_value, ARROW_IPC_FBR_KEY_VALUE_KEY);
+    if (s.data != NULL) *key = s;
+    s = ArrowIpcFbrGetString(&key_value, ARROW_IPC_FBR_KEY_VALUE_VALUE);
+    if (s.data != NULL) *value = s;
+  }
+}
+
+ArrowErrorCode ArrowIpcDecoderGetMessageMetadata(struct ArrowIpcDecoder* decoder,
+                                                 struct ArrowBuffer* out,
+                                                 struct ArrowError* error) {
+  struct ArrowIpcFbrVector vector;
+  int64_t n;
+  int64_t i;
+  ArrowErrorCode result;
+
+  ArrowBufferInit(out);
+  NANOARROW_RETURN_NOT_OK(IpcMessageMetadataVector(decoder, &vector, &n, error));
+  if (n == 0) return NANOARROW_OK;
+  if (n > INT32_MAX) {
+    ArrowErrorSet(error, "message custom_metadata has %ld pairs (at most %ld)", (long)n,
+                  (long)INT32_MAX);
+    return EINVAL;
+  }
+
+  result = ArrowMetadataBuilderInit(out, NULL);
+  for (i = 0; i < n && result == NANOARROW_OK; i++) {
+    struct ArrowStringView key;
+    struct ArrowStringView value;
+    IpcMessageMetadataPair(&vector, i, &key, &value);
+    result = ArrowMetadataBuilderAppend(out, key, value);
+  }
+  if (result != NANOARROW_OK) {
+    ArrowBufferReset(out);
+    ArrowErrorSet(error, "out of memory copying the message's custom metadata (pair %ld)",
+                  (long)i);
+  }
+  return result;
+}
+
+ArrowErrorCode ArrowIpcDecoderGetMessageMetadataValue(struct ArrowIpcDecoder* decoder,
+                                                      struct ArrowStringView key,
+                                                      struct ArrowStringView* value_out,
+                                                      struct ArrowError* error) {
+  struct ArrowIpcFbrVector vector;
+  int64_t n;
+  int64_t i;
+
+  NANOARROW_RETURN_NOT_OK(IpcMessageMetadataVector(decoder, &vector, &n, error));
+  if (key.size_bytes < 0 || (key.size_bytes > 0 && key.data == NULL)) {
+    ArrowErrorSet(error, "invalid key (size %ld)", (long)key.size_bytes);
+    return EINVAL;
+  }
+  for (i = 0; i < n; i++) {
+    struct ArrowStringView pair_key;
+    struct ArrowStringView pair_value;
+    IpcMessageMetadataPair(&vector, i, &pair_key, &pair_value);
+    if (pair_key.size_bytes == key.size_bytes &&
+        (key.size_bytes == 0 ||
+         memcmp(pair_key.data, key.data, (size_t)key.size_bytes) == 0)) {
+      *value_out = pair_value;
+      return NANOARROW_OK;
+    }
+  }
+  return NANOARROW_OK;
+}
+
+ArrowErrorCode ArrowIpcDecoderVisitMessageMetadata(struct ArrowIpcDecoder* decoder,
+                                                   ArrowIpcMetadataVisitFunction visit,
+                                                   void* private_data,
+                                                   struct ArrowError* error) {
+  struct ArrowIpcFbrVector vector;
+  int64_t n;
+  int64_t i;
+
+  if (visit == NULL) {
+    ArrowErrorSet(error, "visit function is NULL");
+    return EINVAL;
+  }
+  NANOARROW_RETURN_NOT_OK(IpcMessageMetadataVector(decoder, &vector, &n, error));
+  for (i = 0; i < n; i++) {
+    struct ArrowStringView key;
+    struct ArrowStringView value;
+    IpcMessageMetadataPair(&vector, i, &key, &value);
+    NANOARROW_RETURN_NOT_OK(visit(key, value, private_data, error));
+  }
   return NANOARROW_OK;
 }
 
@@ -12138,8 +12369,11 @@ struct ArrowIpcSharedBlock* ArrowIpcPrivateSharedBlockNew(struct ArrowBuffer* sr
 ArrowErrorCode ArrowIpcPrivateSharedBlockFromShared(const struct ArrowBuffer* shared,
                                                     struct ArrowIpcSharedBlock** out,
                                                     struct ArrowError* error) {
+  /* The core's shared-buffer functions take non-const pointers (as nanoarrow's
+   * do) but only read through them. */
+  struct ArrowBuffer* source = (struct ArrowBuffer*)shared;
   struct ArrowIpcSharedBlock* block;
-  if (shared == NULL || !ArrowIsSharedBuffer(shared)) {
+  if (source == NULL || !ArrowIsSharedBuffer(source)) {
     ArrowErrorSet(error,
                   "the body must be a shared buffer (see ArrowSharedBufferInit), not an "
                   "ordinary ArrowBuffer");
@@ -12152,7 +12386,7 @@ ArrowErrorCode ArrowIpcPrivateSharedBlockFromShared(const struct ArrowBuffer* sh
   }
   ArrowIpcRefInit(&block->refcount);
   /* Cannot fail: shared is a shared buffer. */
-  ArrowSharedBufferClone(shared, &block->src);
+  ArrowSharedBufferClone(source, &block->src);
   *out = block;
   return NANOARROW_OK;
 }

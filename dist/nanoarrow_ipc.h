@@ -40,6 +40,11 @@
 #define ArrowIpcDecoderPeekHeader NANOARROW_SYMBOL(ArrowIpcDecoderPeekHeader)
 #define ArrowIpcDecoderVerifyHeader NANOARROW_SYMBOL(ArrowIpcDecoderVerifyHeader)
 #define ArrowIpcDecoderDecodeHeader NANOARROW_SYMBOL(ArrowIpcDecoderDecodeHeader)
+#define ArrowIpcDecoderGetMessageMetadata NANOARROW_SYMBOL(ArrowIpcDecoderGetMessageMetadata)
+#define ArrowIpcDecoderGetMessageMetadataValue \
+  NANOARROW_SYMBOL(ArrowIpcDecoderGetMessageMetadataValue)
+#define ArrowIpcDecoderVisitMessageMetadata \
+  NANOARROW_SYMBOL(ArrowIpcDecoderVisitMessageMetadata)
 #define ArrowIpcDecoderDecodeSchema NANOARROW_SYMBOL(ArrowIpcDecoderDecodeSchema)
 #define ArrowIpcDecoderSetSchema NANOARROW_SYMBOL(ArrowIpcDecoderSetSchema)
 #define ArrowIpcDecoderSetEndianness NANOARROW_SYMBOL(ArrowIpcDecoderSetEndianness)
@@ -306,13 +311,43 @@ NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderVerifyHeader(struct ArrowIpcDecoder*
 NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderDecodeHeader(struct ArrowIpcDecoder* decoder,
                                            struct ArrowBufferView data,
                                            struct ArrowError* error);
+
+// ---- Custom metadata of the message itself ----
+//
+// Message.custom_metadata: the key/value pairs a writer attached to a Schema,
+// RecordBatch or DictionaryBatch message (not the metadata of the Schema or of its
+// Fields). They describe the message whose header was last verified or decoded
+// (ArrowIpcDecoderVerifyHeader / ArrowIpcDecoderDecodeHeader); EINVAL before any.
+// Views point into that header's bytes: valid while they are.
+
+// Called for each pair by ArrowIpcDecoderVisitMessageMetadata; a key or value the
+// message leaves out is an empty view. Returning non-zero stops the visit.
+typedef ArrowErrorCode (*ArrowIpcMetadataVisitFunction)(struct ArrowStringView key,
+                                                        struct ArrowStringView value,
+                                                        void* private_data,
+                                                        struct ArrowError* error);
+// Copies the pairs into out (initialized here; the caller resets it) in the
+// representation of ArrowSchema::metadata. No pairs: out stays empty (data NULL).
+NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderGetMessageMetadata(struct ArrowIpcDecoder* decoder,
+                                                               struct ArrowBuffer* out,
+                                                               struct ArrowError* error);
+// The value of the first pair whose key is key (not copied). value_out is left as
+// it was when no pair has that key.
+NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderGetMessageMetadataValue(
+    struct ArrowIpcDecoder* decoder, struct ArrowStringView key,
+    struct ArrowStringView* value_out, struct ArrowError* error);
+// Calls visit(key, value, private_data, error) for each pair in order; returns the
+// first non-zero result of visit, or NANOARROW_OK.
+NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderVisitMessageMetadata(
+    struct ArrowIpcDecoder* decoder, ArrowIpcMetadataVisitFunction visit,
+    void* private_data, struct ArrowError* error);
 // The schema of the last decoded Schema message.
 NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderDecodeSchema(struct ArrowIpcDecoder* decoder,
                                            struct ArrowSchema* out,
                                            struct ArrowError* error);
 // Sets the schema record batches are decoded against (schema is copied).
 NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderSetSchema(struct ArrowIpcDecoder* decoder,
-                                        struct ArrowSchema* schema,
+                                        const struct ArrowSchema* schema,
                                         struct ArrowError* error);
 // Endianness of the bodies to come (when not taken from a decoded Schema).
 NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderSetEndianness(struct ArrowIpcDecoder* decoder,
@@ -414,7 +449,7 @@ NANOARROW_DLL void ArrowIpcDictionariesReset(struct ArrowIpcDictionaries* dictio
 // The current values of id (borrowed, valid until they change or Reset), or
 // EINVAL when id is unknown or no DictionaryBatch for it was decoded yet.
 NANOARROW_DLL ArrowErrorCode ArrowIpcDictionariesFindCurrentValue(
-    const struct ArrowIpcDictionaries* dictionaries, int64_t id,
+    struct ArrowIpcDictionaries* dictionaries, int64_t id,
     const struct ArrowArray** out, struct ArrowError* error);
 
 // Like ArrowIpcDecoderDecodeSchema, and initializes encodings (output only: any
@@ -428,7 +463,7 @@ NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderDecodeSchemaWithDictionaries(
 // fields must point into schema). ArrowIpcDecoderSetSchema takes them from the
 // last decoded Schema message when it matches, else numbers them in pre-order.
 NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderSetSchemaWithDictionaries(
-    struct ArrowIpcDecoder* decoder, struct ArrowSchema* schema,
+    struct ArrowIpcDecoder* decoder, const struct ArrowSchema* schema,
     const struct ArrowIpcDictionaryEncodings* encodings, struct ArrowError* error);
 // The encodings of the decoder's schema (owned by the decoder, valid until the
 // schema changes).
@@ -467,15 +502,15 @@ NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderGetDictionary(struct ArrowIpcDecoder
 // decoder's own, as the functions without WithDictionaries.
 NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderDecodeArrayViewWithDictionaries(
     struct ArrowIpcDecoder* decoder, struct ArrowBufferView body, int64_t i,
-    const struct ArrowIpcDictionaries* dictionaries, struct ArrowArrayView** out,
+    struct ArrowIpcDictionaries* dictionaries, struct ArrowArrayView** out,
     struct ArrowError* error);
 NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderDecodeArrayWithDictionaries(
     struct ArrowIpcDecoder* decoder, struct ArrowBufferView body, int64_t i,
-    const struct ArrowIpcDictionaries* dictionaries, struct ArrowArray* out,
+    struct ArrowIpcDictionaries* dictionaries, struct ArrowArray* out,
     enum ArrowValidationLevel validation_level, struct ArrowError* error);
 NANOARROW_DLL ArrowErrorCode ArrowIpcDecoderDecodeArrayFromSharedWithDictionaries(
     struct ArrowIpcDecoder* decoder, struct ArrowBuffer* shared, int64_t i,
-    const struct ArrowIpcDictionaries* dictionaries, struct ArrowArray* out,
+    struct ArrowIpcDictionaries* dictionaries, struct ArrowArray* out,
     enum ArrowValidationLevel validation_level, struct ArrowError* error);
 
 // ---- Footer decoding ----
@@ -1018,6 +1053,7 @@ NANOARROW_DLL ArrowErrorCode ArrowIpcPushDecoderSetMaxBatchesAhead(
 #define ArrowIpcCompressionTypeFromString \
   NANOARROW_SYMBOL(ArrowIpcCompressionTypeFromString)
 #define ArrowIpcEncoderSetAlignment NANOARROW_SYMBOL(ArrowIpcEncoderSetAlignment)
+#define ArrowIpcEncoderSetMessageMetadata NANOARROW_SYMBOL(ArrowIpcEncoderSetMessageMetadata)
 #define ArrowIpcEncoderFinalizeBuffer NANOARROW_SYMBOL(ArrowIpcEncoderFinalizeBuffer)
 #define ArrowIpcEncoderEncodeSchema NANOARROW_SYMBOL(ArrowIpcEncoderEncodeSchema)
 #define ArrowIpcEncoderEncodeSimpleRecordBatch \
@@ -1160,6 +1196,16 @@ NANOARROW_DLL ArrowErrorCode ArrowIpcEncoderSetCompressor(struct ArrowIpcEncoder
 // to a multiple of it too.
 NANOARROW_DLL ArrowErrorCode ArrowIpcEncoderSetAlignment(struct ArrowIpcEncoder* encoder,
                                            int64_t alignment);
+
+// Custom metadata (Message.custom_metadata, not the schema's) for the next message
+// this encoder encodes, whatever its kind; cleared once a message is encoded, and
+// replaced by the next call before that. metadata holds pairs as in
+// ArrowSchema::metadata (ArrowMetadataBuilderInit / Append) and is moved into the
+// encoder (left empty); NULL, or no pairs, means none. EINVAL when it is not
+// well-formed metadata (metadata is then left as it was).
+NANOARROW_DLL ArrowErrorCode ArrowIpcEncoderSetMessageMetadata(struct ArrowIpcEncoder* encoder,
+                                                               struct ArrowBuffer* metadata,
+                                                               struct ArrowError* error);
 
 // Appends the last encoded message's flatbuffer to out. When encapsulate is
 // non-zero it is framed as in the IPC formats: 0xFFFFFFFF, the int32 length of what

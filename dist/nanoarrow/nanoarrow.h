@@ -1023,15 +1023,15 @@ NANOARROW_DLL void ArrowArrayViewReset(struct ArrowArrayView* array_view);
 // an empty view that need not be reset.
 static inline void ArrowArrayViewMove(struct ArrowArrayView* src,
                                       struct ArrowArrayView* dst);
-static inline int64_t ArrowArrayViewGetNumBuffers(const struct ArrowArrayView* array_view);
+static inline int64_t ArrowArrayViewGetNumBuffers(struct ArrowArrayView* array_view);
 static inline struct ArrowBufferView ArrowArrayViewGetBufferView(
-    const struct ArrowArrayView* array_view, int64_t i);
+    struct ArrowArrayView* array_view, int64_t i);
 static inline enum ArrowBufferType ArrowArrayViewGetBufferType(
-    const struct ArrowArrayView* array_view, int64_t i);
+    struct ArrowArrayView* array_view, int64_t i);
 static inline enum ArrowType ArrowArrayViewGetBufferDataType(
-    const struct ArrowArrayView* array_view, int64_t i);
+    struct ArrowArrayView* array_view, int64_t i);
 static inline int64_t ArrowArrayViewGetBufferElementSizeBits(
-    const struct ArrowArrayView* array_view, int64_t i);
+    struct ArrowArrayView* array_view, int64_t i);
 static inline int8_t ArrowArrayViewIsNull(const struct ArrowArrayView* array_view, int64_t i);
 static inline int64_t ArrowArrayViewComputeNullCount(const struct ArrowArrayView* array_view);
 static inline int8_t ArrowArrayViewUnionTypeId(const struct ArrowArrayView* array_view,
@@ -1096,14 +1096,14 @@ NANOARROW_DLL ArrowErrorCode ArrowSharedBufferInit(struct ArrowBuffer* shared,
 // Makes out (overwritten, not reset) one more reference to the memory of the shared
 // buffer shared, with the same bytes and size. EINVAL when shared is not a shared
 // buffer.
-NANOARROW_DLL ArrowErrorCode ArrowSharedBufferClone(const struct ArrowBuffer* shared,
+NANOARROW_DLL ArrowErrorCode ArrowSharedBufferClone(struct ArrowBuffer* shared,
                                                     struct ArrowBuffer* out);
 // Non-zero when the reference counts are atomic, so that the holders of one piece
 // of memory may release it from different threads.
 NANOARROW_DLL int ArrowSharedBufferIsThreadSafe(void);
 // Non-zero when buffer is a shared buffer (made by ArrowSharedBufferInit,
 // ArrowSharedBufferClone or ArrowSharedArrayBuffer).
-NANOARROW_DLL int ArrowIsSharedBuffer(const struct ArrowBuffer* buffer);
+NANOARROW_DLL int ArrowIsSharedBuffer(struct ArrowBuffer* buffer);
 
 // One reference to an array held in reference-counted memory. The array's buffers
 // can be handed out as shared buffers (ArrowSharedArrayBuffer) that keep the whole
@@ -1129,7 +1129,7 @@ NANOARROW_DLL ArrowErrorCode ArrowSharedArrayBuffer(struct ArrowSharedArray* sha
 
 // Non-zero when array was made by ArrowArrayInit*() (its buffers are then
 // reachable with ArrowArrayBuffer()).
-NANOARROW_DLL int ArrowArrayIsInternal(const struct ArrowArray* array);
+NANOARROW_DLL int ArrowArrayIsInternal(struct ArrowArray* array);
 // Moves array into shared (overwritten) as an array made by this library whose
 // every buffer is a shared buffer, recursively through children and dictionary;
 // array is marked released. Arrays that already are so are moved as they are;
@@ -1142,7 +1142,7 @@ NANOARROW_DLL ArrowErrorCode ArrowArrayMoveShared(struct ArrowArray* array,
 // must be the result of ArrowArrayMoveShared (or ArrowArrayCloneShared): each buffer
 // is one more reference, so shared and the clone may be released in any order.
 // EINVAL when shared is not such an array; on other failures array is released.
-NANOARROW_DLL ArrowErrorCode ArrowArrayCloneShared(const struct ArrowArray* shared,
+NANOARROW_DLL ArrowErrorCode ArrowArrayCloneShared(struct ArrowArray* shared,
                                                    struct ArrowArray* array);
 
 // ========================================================================
@@ -2993,7 +2993,7 @@ static inline union ArrowBufferViewData ArrowPrivateArrayViewData(
 
 // ---- Buffer introspection ----
 
-static inline int64_t ArrowArrayViewGetNumBuffers(const struct ArrowArrayView* array_view) {
+static inline int64_t ArrowArrayViewGetNumBuffers(struct ArrowArrayView* array_view) {
   int64_t n_buffers = 0;
   if (ArrowPrivateArrayViewIsBinaryView(array_view->storage_type)) {
     // Fixed buffers, variadic data buffers, then the variadic sizes buffer.
@@ -3008,7 +3008,7 @@ static inline int64_t ArrowArrayViewGetNumBuffers(const struct ArrowArrayView* a
 }
 
 static inline struct ArrowBufferView ArrowArrayViewGetBufferView(
-    const struct ArrowArrayView* array_view, int64_t i) {
+    struct ArrowArrayView* array_view, int64_t i) {
   struct ArrowBufferView out;
   int64_t variadic_i;
   if (!ArrowPrivateArrayViewIsBinaryView(array_view->storage_type)) {
@@ -3051,7 +3051,7 @@ static inline int ArrowPrivateArrayViewBinaryViewBufferKind(const struct ArrowAr
 }
 
 static inline enum ArrowBufferType ArrowArrayViewGetBufferType(
-    const struct ArrowArrayView* array_view, int64_t i) {
+    struct ArrowArrayView* array_view, int64_t i) {
   if (ArrowPrivateArrayViewIsBinaryView(array_view->storage_type)) {
     switch (ArrowPrivateArrayViewBinaryViewBufferKind(array_view, i)) {
       case 0:
@@ -3071,7 +3071,7 @@ static inline enum ArrowBufferType ArrowArrayViewGetBufferType(
 }
 
 static inline enum ArrowType ArrowArrayViewGetBufferDataType(
-    const struct ArrowArrayView* array_view, int64_t i) {
+    struct ArrowArrayView* array_view, int64_t i) {
   if (ArrowPrivateArrayViewIsBinaryView(array_view->storage_type)) {
     switch (ArrowPrivateArrayViewBinaryViewBufferKind(array_view, i)) {
       case 0:
@@ -3093,7 +3093,7 @@ static inline enum ArrowType ArrowArrayViewGetBufferDataType(
 }
 
 static inline int64_t ArrowArrayViewGetBufferElementSizeBits(
-    const struct ArrowArrayView* array_view, int64_t i) {
+    struct ArrowArrayView* array_view, int64_t i) {
   if (ArrowPrivateArrayViewIsBinaryView(array_view->storage_type)) {
     switch (ArrowPrivateArrayViewBinaryViewBufferKind(array_view, i)) {
       case 0:
