@@ -603,3 +603,62 @@ Test(writer_cases, metadata) {
   WtFinishStruct(&array, 1);
   WriteCase("metadata", &schema, arrays, 1, NANOARROW_IPC_COMPRESSION_TYPE_NONE);
 }
+
+/* Appends one key/value pair as the custom metadata of the encoder's next message. */
+static void SetMessageMetadata(struct ArrowIpcEncoder* encoder, const char* key,
+                               const char* value) {
+  struct ArrowBuffer metadata;
+  struct ArrowError error;
+  WT_OK(ArrowMetadataBuilderInit(&metadata, NULL));
+  WT_OK(ArrowMetadataBuilderAppend(&metadata, ArrowCharView(key), ArrowCharView(value)));
+  cr_assert_eq(ArrowIpcEncoderSetMessageMetadata(encoder, &metadata, &error), NANOARROW_OK,
+               "%s", error.message);
+}
+
+/* Message.custom_metadata on the Schema message and on each of two batches, written
+ * with the encoder (stream only): apache-arrow's own flatbuffers bindings read the
+ * pairs back (tests/ipc/js/check.mjs, expectedMessageMetadata). */
+Test(writer_cases, message_metadata) {
+  static const char* const formats[] = {"i"};
+  static const char* const names[] = {"x"};
+  static const uint8_t eos[8] = {0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0};
+  struct ArrowSchema schema;
+  struct ArrowArray array;
+  struct ArrowArrayView view;
+  struct ArrowIpcEncoder encoder;
+  struct ArrowBuffer message;
+  struct ArrowBuffer stream_bytes;
+  struct ArrowError error;
+  int batch;
+
+  WtStructSchema(&schema, 1, formats, names);
+  WT_OK(ArrowArrayInitFromSchema(&array, &schema, &error));
+  WT_OK(ArrowArrayStartAppending(&array));
+  WT_OK(ArrowArrayAppendInt(array.children[0], 7));
+  WtFinishStruct(&array, 1);
+  WT_OK(ArrowArrayViewInitFromSchema(&view, &schema, &error));
+  WT_OK(ArrowArrayViewSetArray(&view, &array, &error));
+
+  WT_OK(ArrowIpcEncoderInit(&encoder));
+  ArrowBufferInit(&message);
+  ArrowBufferInit(&stream_bytes);
+  SetMessageMetadata(&encoder, "message", "schema");
+  WT_OK(ArrowIpcEncoderEncodeSchema(&encoder, &schema, &error));
+  WT_OK(ArrowIpcEncoderFinalizeBuffer(&encoder, 1, &stream_bytes));
+  for (batch = 0; batch < 2; batch++) {
+    SetMessageMetadata(&encoder, "message", batch == 0 ? "batch 0" : "batch 1");
+    message.size_bytes = 0;
+    WT_OK(ArrowIpcEncoderEncodeSimpleRecordBatch(&encoder, &view, &message, &error));
+    WT_OK(ArrowIpcEncoderFinalizeBuffer(&encoder, 1, &stream_bytes));
+    WT_OK(ArrowBufferAppend(&stream_bytes, message.data, message.size_bytes));
+  }
+  WT_OK(ArrowBufferAppend(&stream_bytes, eos, sizeof(eos)));
+  WriteFileBytes("message_metadata", "arrows", &stream_bytes);
+
+  ArrowBufferReset(&stream_bytes);
+  ArrowBufferReset(&message);
+  ArrowIpcEncoderReset(&encoder);
+  ArrowArrayViewReset(&view);
+  ArrowArrayRelease(&array);
+  ArrowSchemaRelease(&schema);
+}

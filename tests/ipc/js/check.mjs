@@ -9,6 +9,8 @@
 // this library's own reader (tests/ipc/test_writer*.c), not here.
 import { readFileSync, readdirSync } from 'node:fs';
 import { tableFromIPC, compressionRegistry, CompressionType } from 'apache-arrow';
+import { Message } from 'apache-arrow/fb/message';
+import * as flatbuffers from 'flatbuffers';
 import lz4 from 'lz4js';
 import * as fzstd from 'fzstd';
 
@@ -90,6 +92,7 @@ const expected = {
       [...longString].map((c) => c.charCodeAt(0)), null],
   },
   metadata: { 'x:Int32': [42] },
+  message_metadata: { 'x:Int32': [7, 7] },
 };
 
 const expectedMetadata = {
@@ -98,6 +101,32 @@ const expectedMetadata = {
     x: { 'ARROW:extension:name': 'my.ext', 'ARROW:extension:metadata': '{}' },
   },
 };
+
+// Message.custom_metadata of each message of a stream, read with apache-arrow's
+// generated flatbuffers bindings (its table reader does not surface them), as
+// "type:key=value,...", type being the MessageHeader (1 Schema, 3 RecordBatch).
+const expectedMessageMetadata = {
+  message_metadata: ['1:message=schema', '3:message=batch 0', '3:message=batch 1'],
+};
+
+function messageMetadataOf(bytes) {
+  const found = [];
+  let pos = 0;
+  while (pos + 8 <= bytes.length) {
+    const length = bytes.readInt32LE(pos + 4);
+    if (bytes.readUInt32LE(pos) !== 0xffffffff || length <= 0) break;
+    const header = new Uint8Array(bytes.buffer, bytes.byteOffset + pos + 8, length);
+    const message = Message.getRootAsMessage(new flatbuffers.ByteBuffer(header));
+    const pairs = [];
+    for (let i = 0; i < message.customMetadataLength(); i++) {
+      const pair = message.customMetadata(i);
+      pairs.push(`${pair.key()}=${pair.value()}`);
+    }
+    found.push(`${message.headerType()}:${pairs.join(',')}`);
+    pos += 8 + length + Number(message.bodyLength());
+  }
+  return found;
+}
 
 function plain(value) {
   if (value === null || value === undefined) return null;
@@ -133,6 +162,13 @@ for (const file of readdirSync(dir).sort()) {
     const actual = JSON.stringify(columnsOf(table));
     const want = JSON.stringify(expected[name]);
     if (actual !== want) problem = `values differ:\n  got  ${actual}\n  want ${want}`;
+    const messageMeta = expectedMessageMetadata[name];
+    if (!problem && messageMeta) {
+      const got = messageMetadataOf(readFileSync(`${dir}/${file}`));
+      if (JSON.stringify(got) !== JSON.stringify(messageMeta)) {
+        problem = `message metadata ${JSON.stringify(got)}`;
+      }
+    }
     const meta = expectedMetadata[name];
     if (!problem && meta) {
       const schemaMeta = Object.fromEntries(table.schema.metadata);
