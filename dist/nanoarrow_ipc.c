@@ -9550,8 +9550,9 @@ ArrowErrorCode ArrowIpcOutputStreamInitFile(struct ArrowIpcOutputStream* stream,
  * sleep costs a wake-up (futex, cross-core interrupt, and in a VM a halted vCPU
  * to restart) of the same order for every batch. The polls read counters written
  * under the mutex with atomic builtins (GCC and clang, where 64-bit atomics are
- * lock-free: no libatomic); elsewhere they sleep at once. IPC_PARALLEL_SPIN_POLLS polls with a CPU pause between them is about 20 to
- * 60 microseconds on current x86 processors. */
+ * lock-free: no libatomic); elsewhere they sleep at once. IPC_PARALLEL_SPIN_POLLS
+ * polls with a CPU pause between them is about 20 to 60 microseconds on current x86
+ * processors. */
 #define IPC_PARALLEL_SPIN_POLLS 1024
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__GCC_ATOMIC_LLONG_LOCK_FREE) && \
     __GCC_ATOMIC_LLONG_LOCK_FREE == 2 && defined(__GCC_ATOMIC_INT_LOCK_FREE) &&         \

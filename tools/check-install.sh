@@ -36,6 +36,7 @@ build_and_install() {
   cmake --install "$work/$name" --prefix "$prefix_base/$name" >/dev/null \
     || fail "install ($name)"
   for f in include/nanoarrow/nanoarrow.h include/nanoarrow/nanoarrow_config.h \
+           include/nanoarrow/common/inline_types.h include/nanoarrow/common/inline_array.h \
            lib/cmake/nanoarrow/nanoarrowConfig.cmake \
            lib/cmake/nanoarrow/nanoarrowConfigVersion.cmake \
            lib/pkgconfig/nanoarrow.pc \
