@@ -1033,7 +1033,10 @@ static void AvTouchBuffers(const struct ArrowArrayView* view, int depth) {
 /* An upper bound on the work of comparing n elements (the comparison of list views
  * and dense unions recurses per element): skip comparisons that would time out. */
 static double AvCompareCost(const struct ArrowArrayView* view, double n, int depth) {
-  double cost = n + 1;
+  /* Wide fixed-size elements count by their bytes (one unit per 16): appending a
+   * union element materializes empty elements in children the source never filled
+   * (a dense union's first child), each 2^31 - 1 bytes for the widest binary. */
+  double cost = n + 1 + n * (double)(view->layout.element_size_bits[1] / 8 / 16);
   double sizes = 0;
   int64_t i;
   if (depth > NANOARROW_MAX_NESTING_DEPTH) return cost;

@@ -178,6 +178,49 @@ Test(allocation_limits, array_reserve_and_appends) {
   ArrowArrayRelease(&array);
 }
 
+/* Counts that stay under the bound for elements of up to 32 bytes but whose product
+ * with a fixed-size binary width or fixed-size list size of 2^31 - 1 passes INT64_MAX
+ * (2^33 + 4 wraps to a small positive product): ENOMEM, never an overflowed size, the
+ * array as it was. The list's child is the null type, whose elements cost nothing. */
+Test(allocation_limits, wide_fixed_size_elements) {
+  static const int64_t kCounts[] = {((int64_t)1 << 33) + 4, (int64_t)1 << 40,
+                                    ((int64_t)1 << 54) + 3};
+  struct ArrowSchema schema;
+  struct ArrowArray array;
+  struct ArrowError error;
+  size_t i;
+  int wide_list;
+  for (wide_list = 0; wide_list < 2; wide_list++) {
+    if (wide_list) {
+      cr_assert_eq(ArrowSchemaInitFromType(&schema, NANOARROW_TYPE_UNINITIALIZED),
+                   NANOARROW_OK);
+      cr_assert_eq(ArrowSchemaSetTypeFixedSize(&schema, NANOARROW_TYPE_FIXED_SIZE_LIST,
+                                               INT32_MAX),
+                   NANOARROW_OK);
+      cr_assert_eq(ArrowSchemaSetType(schema.children[0], NANOARROW_TYPE_NA), NANOARROW_OK);
+    } else {
+      cr_assert_eq(ArrowSchemaInitFromType(&schema, NANOARROW_TYPE_UNINITIALIZED),
+                   NANOARROW_OK);
+      cr_assert_eq(ArrowSchemaSetTypeFixedSize(&schema, NANOARROW_TYPE_FIXED_SIZE_BINARY,
+                                               INT32_MAX),
+                   NANOARROW_OK);
+    }
+    cr_assert_eq(ArrowArrayInitFromSchema(&array, &schema, &error), NANOARROW_OK, "%s",
+                 error.message);
+    cr_assert_eq(ArrowArrayStartAppending(&array), NANOARROW_OK);
+    for (i = 0; i < sizeof(kCounts) / sizeof(kCounts[0]); i++) {
+      int64_t n = kCounts[i];
+      cr_assert_eq(ArrowArrayReserve(&array, n), ENOMEM, "reserve %lld", (long long)n);
+      cr_assert_eq(ArrowArrayAppendNull(&array, n), ENOMEM, "nulls %lld", (long long)n);
+      cr_assert_eq(ArrowArrayAppendEmpty(&array, n), ENOMEM, "empties %lld", (long long)n);
+      cr_assert_eq(array.length, 0);
+      if (wide_list) cr_assert_eq(array.children[0]->length, 0);
+    }
+    ArrowArrayRelease(&array);
+    ArrowSchemaRelease(&schema);
+  }
+}
+
 Test(allocation_limits, basic_array_stream) {
   struct ArrowSchema schema;
   struct ArrowArrayStream stream;
