@@ -3910,7 +3910,11 @@ static ArrowErrorCode ArrowArrayReserveRecursive(struct ArrowArray* array,
   for (i = 0; i < NANOARROW_MAX_FIXED_BUFFERS; i++) {
     struct ArrowBuffer* buffer = ArrowArrayBuffer(array, i);
     int64_t element_bytes = private_data->layout.element_size_bits[i] / 8;
-    int64_t bytes = additional * element_bytes;
+    int64_t bytes = ArrowArrayPrivateMulNonNegative(additional, element_bytes);
+    if (bytes < 0) {
+      /* A fixed-size binary up to 2^31 - 1 bytes wide: more than any memory. */
+      return ENOMEM;
+    }
     switch (private_data->layout.buffer_type[i]) {
       case NANOARROW_BUFFER_TYPE_NONE:
         continue;
@@ -3956,7 +3960,7 @@ static ArrowErrorCode ArrowArrayReserveRecursive(struct ArrowArray* array,
       if (array->n_children == 1 && private_data->layout.child_size_elements > 0 &&
           array->children[0] != NULL && ArrowArrayIsBuilt(array->children[0])) {
         if (additional > INT64_MAX / 256 / private_data->layout.child_size_elements) {
-          return EINVAL;
+          return ENOMEM;
         }
         NANOARROW_RETURN_NOT_OK(ArrowArrayReserveRecursive(
             array->children[0], additional * private_data->layout.child_size_elements,

@@ -1979,6 +1979,16 @@ NANOARROW_ARRAY_FAST_PATH void ArrowArrayPrivateCopyBytes(struct ArrowBuffer* bu
   ArrowArrayPrivateCopyTo(dst, src, n);
 }
 
+// n * width for non-negative n and width, or -1 when the product does not fit in an
+// int64. Fixed-size binary widths and fixed-size list sizes reach 2^31 - 1, so a count
+// times one of them can overflow where the bounds on counts alone cannot see it.
+static inline int64_t ArrowArrayPrivateMulNonNegative(int64_t n, int64_t width) {
+  if (width != 0 && n > INT64_MAX / width) {
+    return -1;
+  }
+  return n * width;
+}
+
 // Appends n copies of a size_bytes-wide value.
 static inline ArrowErrorCode ArrowArrayPrivatePushRepeated(struct ArrowBuffer* buffer,
                                                            const void* value,
@@ -2229,8 +2239,9 @@ static inline ArrowErrorCode ArrowArrayPrivateAppendEmpty(struct ArrowArray* arr
   if (n == 0) {
     return NANOARROW_OK;
   }
-  // The bound keeps n times any element width (<= 32 bytes) far from overflow; past
-  // it lies memory no machine has.
+  // The bound keeps n times any element width of up to 32 bytes far from overflow
+  // (past it lies memory no machine has); wider fixed-size elements are multiplied
+  // with a check.
   if (n < 0) {
     return EINVAL;
   }
@@ -2254,13 +2265,18 @@ static inline ArrowErrorCode ArrowArrayPrivateAppendEmpty(struct ArrowArray* arr
         NANOARROW_RETURN_NOT_OK(ArrowArrayPrivateAppendEmptyChild(array->children[i], n, 1));
       }
       break;
-    case NANOARROW_TYPE_FIXED_SIZE_LIST:
+    case NANOARROW_TYPE_FIXED_SIZE_LIST: {
+      const int64_t n_child =
+          ArrowArrayPrivateMulNonNegative(n, private_data->layout.child_size_elements);
       if (array->n_children != 1) {
         return EINVAL;
       }
-      NANOARROW_RETURN_NOT_OK(ArrowArrayPrivateAppendEmptyChild(
-          array->children[0], n * private_data->layout.child_size_elements, 1));
+      if (n_child < 0) {
+        return ENOMEM;
+      }
+      NANOARROW_RETURN_NOT_OK(ArrowArrayPrivateAppendEmptyChild(array->children[0], n_child, 1));
       break;
+    }
     case NANOARROW_TYPE_UNINITIALIZED:
       return EINVAL;
     default:
@@ -2308,7 +2324,11 @@ static inline ArrowErrorCode ArrowArrayPrivateAppendEmpty(struct ArrowArray* arr
         if (element_bits == 1) {
           NANOARROW_RETURN_NOT_OK(ArrowArrayPrivatePushBits(array, buffer, 0, n));
         } else {
-          NANOARROW_RETURN_NOT_OK(ArrowBufferAppendFill(buffer, 0, n * (element_bits / 8)));
+          const int64_t bytes = ArrowArrayPrivateMulNonNegative(n, element_bits / 8);
+          if (bytes < 0) {
+            return ENOMEM;
+          }
+          NANOARROW_RETURN_NOT_OK(ArrowBufferAppendFill(buffer, 0, bytes));
         }
         break;
       default:
@@ -2888,8 +2908,8 @@ static inline ArrowErrorCode ArrowArrayFinishElement(struct ArrowArray* array) {
     }
     case NANOARROW_TYPE_FIXED_SIZE_LIST:
       child_length = array->children[0]->length;
-      if (child_length !=
-          (array->length + 1) * private_data->layout.child_size_elements) {
+      if (child_length != ArrowArrayPrivateMulNonNegative(
+                              array->length + 1, private_data->layout.child_size_elements)) {
         return EINVAL;
       }
       break;
