@@ -1979,14 +1979,17 @@ NANOARROW_ARRAY_FAST_PATH void ArrowArrayPrivateCopyBytes(struct ArrowBuffer* bu
   ArrowArrayPrivateCopyTo(dst, src, n);
 }
 
-// n * width for non-negative n and width, or -1 when the product does not fit in an
-// int64. Fixed-size binary widths and fixed-size list sizes reach 2^31 - 1, so a count
-// times one of them can overflow where the bounds on counts alone cannot see it.
-static inline int64_t ArrowArrayPrivateMulNonNegative(int64_t n, int64_t width) {
-  if (width != 0 && n > INT64_MAX / width) {
-    return -1;
+// Sets *out to a * b and returns 0, or returns 1 when the product does not fit in an
+// int64 (a, b >= 0). Fixed-size binary widths and fixed-size list sizes reach
+// 2^31 - 1, so a count times one of them can overflow where the bounds on counts alone
+// cannot see it. Two factors below 2^31 cannot overflow: the division (an idiv, slow)
+// is left for large ones, since the array view runs this for every buffer it sets.
+static inline int ArrowArrayPrivateMulOverflows(int64_t a, int64_t b, int64_t* out) {
+  if (((a | b) >> 31) != 0 && b != 0 && a > INT64_MAX / b) {
+    return 1;
   }
-  return n * width;
+  *out = a * b;
+  return 0;
 }
 
 // Appends n copies of a size_bytes-wide value.
@@ -2266,12 +2269,12 @@ static inline ArrowErrorCode ArrowArrayPrivateAppendEmpty(struct ArrowArray* arr
       }
       break;
     case NANOARROW_TYPE_FIXED_SIZE_LIST: {
-      const int64_t n_child =
-          ArrowArrayPrivateMulNonNegative(n, private_data->layout.child_size_elements);
+      int64_t n_child;
       if (array->n_children != 1) {
         return EINVAL;
       }
-      if (n_child < 0) {
+      if (ArrowArrayPrivateMulOverflows(n, private_data->layout.child_size_elements,
+                                        &n_child)) {
         return ENOMEM;
       }
       NANOARROW_RETURN_NOT_OK(ArrowArrayPrivateAppendEmptyChild(array->children[0], n_child, 1));
@@ -2324,8 +2327,8 @@ static inline ArrowErrorCode ArrowArrayPrivateAppendEmpty(struct ArrowArray* arr
         if (element_bits == 1) {
           NANOARROW_RETURN_NOT_OK(ArrowArrayPrivatePushBits(array, buffer, 0, n));
         } else {
-          const int64_t bytes = ArrowArrayPrivateMulNonNegative(n, element_bits / 8);
-          if (bytes < 0) {
+          int64_t bytes;
+          if (ArrowArrayPrivateMulOverflows(n, element_bits / 8, &bytes)) {
             return ENOMEM;
           }
           NANOARROW_RETURN_NOT_OK(ArrowBufferAppendFill(buffer, 0, bytes));
@@ -2841,6 +2844,7 @@ static inline ArrowErrorCode ArrowArrayFinishElement(struct ArrowArray* array) {
   struct ArrowArrayPrivateData* private_data = ArrowArrayPrivateGetData(array);
   struct ArrowBuffer* offsets = &private_data->buffers[0];
   int64_t child_length;
+  int64_t expected_child_length;
 
   if (private_data->storage_type != NANOARROW_TYPE_STRUCT && array->n_children != 1) {
     // Every list-like type has exactly one child; other types are rejected below.
@@ -2908,8 +2912,10 @@ static inline ArrowErrorCode ArrowArrayFinishElement(struct ArrowArray* array) {
     }
     case NANOARROW_TYPE_FIXED_SIZE_LIST:
       child_length = array->children[0]->length;
-      if (child_length != ArrowArrayPrivateMulNonNegative(
-                              array->length + 1, private_data->layout.child_size_elements)) {
+      if (ArrowArrayPrivateMulOverflows(array->length + 1,
+                                        private_data->layout.child_size_elements,
+                                        &expected_child_length) ||
+          child_length != expected_child_length) {
         return EINVAL;
       }
       break;

@@ -822,8 +822,8 @@ static ArrowErrorCode ArrowArrayReserveRecursive(struct ArrowArray* array,
   for (i = 0; i < NANOARROW_MAX_FIXED_BUFFERS; i++) {
     struct ArrowBuffer* buffer = ArrowArrayBuffer(array, i);
     int64_t element_bytes = private_data->layout.element_size_bits[i] / 8;
-    int64_t bytes = ArrowArrayPrivateMulNonNegative(additional, element_bytes);
-    if (bytes < 0) {
+    int64_t bytes;
+    if (ArrowArrayPrivateMulOverflows(additional, element_bytes, &bytes)) {
       /* A fixed-size binary up to 2^31 - 1 bytes wide: more than any memory. */
       return ENOMEM;
     }

@@ -92,16 +92,6 @@ static int ArrowViewAddOverflows(int64_t a, int64_t b, int64_t* out) {
   return 0;
 }
 
-/* Two factors below 2^31 cannot overflow: the division (an idiv, slow) is left for
- * large ones, since this runs for every buffer of every array view set. */
-static int ArrowViewMulOverflows(int64_t a, int64_t b, int64_t* out) {
-  if (((a | b) >> 31) != 0 && b != 0 && a > INT64_MAX / b) {
-    return 1;
-  }
-  *out = a * b;
-  return 0;
-}
-
 /* ---- Type classification ---- */
 
 static int ArrowViewIsVarBinary(enum ArrowType type) {
@@ -208,7 +198,7 @@ static int ArrowViewRequiredBytes(const struct ArrowArrayView* array_view, int i
     default:
       break;
   }
-  if (ArrowViewMulOverflows(n_elements, array_view->layout.element_size_bits[i],
+  if (ArrowArrayPrivateMulOverflows(n_elements, array_view->layout.element_size_bits[i],
                             &n_bits)) {
     return 1;
   }
@@ -510,7 +500,7 @@ static void ArrowViewSetLengthImpl(struct ArrowArrayView* array_view, int64_t le
       break;
     case NANOARROW_TYPE_FIXED_SIZE_LIST:
       if (array_view->n_children == 1 &&
-          !ArrowViewMulOverflows(end, array_view->layout.child_size_elements,
+          !ArrowArrayPrivateMulOverflows(end, array_view->layout.child_size_elements,
                                  &child_length)) {
         ArrowViewSetLengthImpl(array_view->children[0], child_length, depth + 1);
       }
@@ -715,7 +705,7 @@ static ArrowErrorCode ArrowViewValidateMinimalRest(const struct ArrowArrayView* 
       return NANOARROW_OK;
     case NANOARROW_TYPE_FIXED_SIZE_LIST:
       NANOARROW_RETURN_NOT_OK(ArrowViewExpectChildren(array_view, 1, path, error));
-      if (ArrowViewMulOverflows(end, array_view->layout.child_size_elements,
+      if (ArrowArrayPrivateMulOverflows(end, array_view->layout.child_size_elements,
                                 &child_length)) {
         return ArrowViewInvalid(error, path,
                                 "Fixed-size list child length overflows int64 (offset + "
@@ -948,7 +938,7 @@ static int ArrowViewSetFixedLeaf(struct ArrowArrayView* array_view,
     return 0;
   }
   if (ArrowViewAddOverflows(array->offset, array->length, &end) ||
-      ArrowViewMulOverflows(end, array_view->layout.element_size_bits[1], &n_bits)) {
+      ArrowArrayPrivateMulOverflows(end, array_view->layout.element_size_bits[1], &n_bits)) {
     return 0;
   }
   validity = array->buffers[0];
