@@ -504,7 +504,10 @@ static ArrowErrorCode ArrowIpcWriterValidate(struct ArrowIpcWriterPrivate* priva
   ArrowErrorInit(&local_error);
   result = ArrowArrayViewValidate((struct ArrowArrayView*)in,
                                   NANOARROW_VALIDATION_LEVEL_FULL, &local_error);
-  if (result == NANOARROW_OK) return NANOARROW_OK;
+  if (result == NANOARROW_OK) {
+    /* Before any dictionary of this batch is encoded or written. */
+    return ArrowIpcEncoderPrivateCheckTopLevelNulls(in, error);
+  }
 
   /* Only on failure: find the column to name it. */
   for (i = 0; i < in->n_children; i++) {

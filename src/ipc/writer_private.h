@@ -14,6 +14,8 @@
 #if defined(NANOARROW_NAMESPACE)
 #define ArrowIpcEncoderPrivateSetDeferBody NANOARROW_SYMBOL(ArrowIpcEncoderPrivateSetDeferBody)
 #define ArrowIpcEncoderPrivateBodySpans NANOARROW_SYMBOL(ArrowIpcEncoderPrivateBodySpans)
+#define ArrowIpcEncoderPrivateCheckTopLevelNulls \
+  NANOARROW_SYMBOL(ArrowIpcEncoderPrivateCheckTopLevelNulls)
 #endif
 
 /* Uncompressed buffers at least this large are written from the caller's memory;
@@ -28,6 +30,11 @@ struct ArrowIpcBodySpan {
   const void* data;
   int64_t size_bytes;
 };
+
+/* EINVAL when a record batch (a struct array view) has null rows at its top
+ * level, which a record batch cannot hold; checked before anything is encoded. */
+ArrowErrorCode ArrowIpcEncoderPrivateCheckTopLevelNulls(
+    const struct ArrowArrayView* array_view, struct ArrowError* error);
 
 /* Non-zero: EncodeSimpleRecordBatch / EncodeDictionaryBatch list large buffers
  * as spans (valid until the next Encode* call) instead of copying them. */
