@@ -226,9 +226,9 @@ NANOARROW_DLL ArrowErrorCode ArrowSchemaSetTypeUnion(struct ArrowSchema* schema,
                                        int64_t n_children);
 NANOARROW_DLL ArrowErrorCode ArrowSchemaDeepCopy(const struct ArrowSchema* schema,
                                    struct ArrowSchema* schema_out);
-// *out = 1 when the schemas are equal at level (IDENTICAL: same formats, names,
-// metadata bytes, flags, children and dictionaries); otherwise 0 and reason names
-// the first difference and where it is.
+// *out = 1 when the schemas are equal at level (see enum ArrowCompareLevel:
+// IDENTICAL, EQUAL or TYPE_EQUAL); otherwise 0 and reason names the first
+// difference and where it is.
 NANOARROW_DLL ArrowErrorCode ArrowSchemaCompare(const struct ArrowSchema* actual,
                                   const struct ArrowSchema* expected,
                                   enum ArrowCompareLevel level, int* out,
