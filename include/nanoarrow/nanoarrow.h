@@ -226,9 +226,9 @@ NANOARROW_DLL ArrowErrorCode ArrowSchemaSetTypeUnion(struct ArrowSchema* schema,
                                        int64_t n_children);
 NANOARROW_DLL ArrowErrorCode ArrowSchemaDeepCopy(const struct ArrowSchema* schema,
                                    struct ArrowSchema* schema_out);
-// *out = 1 when the schemas are equal at level (IDENTICAL: same formats, names,
-// metadata bytes, flags, children and dictionaries); otherwise 0 and reason names
-// the first difference and where it is.
+// *out = 1 when the schemas are equal at level (see enum ArrowCompareLevel:
+// IDENTICAL, EQUAL or TYPE_EQUAL); otherwise 0 and reason names the first
+// difference and where it is.
 NANOARROW_DLL ArrowErrorCode ArrowSchemaCompare(const struct ArrowSchema* actual,
                                   const struct ArrowSchema* expected,
                                   enum ArrowCompareLevel level, int* out,
@@ -336,8 +336,11 @@ static inline void ArrowBitmapInit(struct ArrowBitmap* bitmap);
 static inline void ArrowBitmapMove(struct ArrowBitmap* src, struct ArrowBitmap* dst);
 static inline ArrowErrorCode ArrowBitmapReserve(struct ArrowBitmap* bitmap,
                                                 int64_t additional_size_bits);
+// Grows (or with shrink_to_fit, shrinks) the capacity to new_capacity_bits; the bit
+// count changes only when it was larger (then it becomes new_capacity_bits).
 static inline ArrowErrorCode ArrowBitmapResize(struct ArrowBitmap* bitmap,
-                                               int64_t new_length_bits, char shrink_to_fit);
+                                               int64_t new_capacity_bits,
+                                               char shrink_to_fit);
 static inline ArrowErrorCode ArrowBitmapAppend(struct ArrowBitmap* bitmap,
                                                uint8_t bits_are_set, int64_t length);
 static inline void ArrowBitmapAppendUnsafe(struct ArrowBitmap* bitmap, uint8_t bits_are_set,

@@ -629,31 +629,37 @@ static inline ArrowErrorCode ArrowBitmapReserve(struct ArrowBitmap* bitmap,
   return NANOARROW_OK;
 }
 
+// A capacity operation, as in nanoarrow: the capacity becomes enough for
+// new_capacity_bits (or exactly that with shrink_to_fit; it only grows otherwise)
+// and the bit count changes only when it was above new_capacity_bits. Growing does
+// not add bits, so "resize to the final length, then append unsafely" stays within
+// the buffer; added capacity starts cleared.
 static inline ArrowErrorCode ArrowBitmapResize(struct ArrowBitmap* bitmap,
-                                               int64_t new_length_bits, char shrink_to_fit) {
+                                               int64_t new_capacity_bits,
+                                               char shrink_to_fit) {
   int64_t new_bytes;
-  if (new_length_bits < 0) {
+  int64_t old_capacity;
+  if (new_capacity_bits < 0) {
     return EINVAL;
   }
-  if (new_length_bits > INT64_MAX - 7) {
+  if (new_capacity_bits > INT64_MAX - 7) {
     return ENOMEM;
   }
-  new_bytes = ArrowBytesForBits(new_length_bits);
-  if (new_length_bits == 0) {
-    NANOARROW_RETURN_NOT_OK(ArrowBufferResize(&bitmap->buffer, 0, shrink_to_fit));
-    bitmap->size_bits = 0;
-    return NANOARROW_OK;
-  }
-  if (new_bytes > bitmap->buffer.capacity_bytes || shrink_to_fit) {
+  new_bytes = ArrowBytesForBits(new_capacity_bits);
+  old_capacity = bitmap->buffer.capacity_bytes;
+  if (new_bytes > old_capacity || (shrink_to_fit && new_bytes < old_capacity)) {
     NANOARROW_RETURN_NOT_OK(ArrowBufferSetCapacity(&bitmap->buffer, new_bytes));
+    if (new_bytes > old_capacity) {
+      memset(bitmap->buffer.data + old_capacity, 0, (size_t)(new_bytes - old_capacity));
+    }
   }
-  if (new_bytes > bitmap->buffer.size_bytes) {
-    // Newly exposed bytes start cleared.
-    memset(bitmap->buffer.data + bitmap->buffer.size_bytes, 0,
-           (size_t)(new_bytes - bitmap->buffer.size_bytes));
+  if (new_capacity_bits < bitmap->size_bits) {
+    bitmap->size_bits = new_capacity_bits;
+    bitmap->buffer.size_bytes = new_bytes;
+  } else if (bitmap->buffer.size_bytes > bitmap->buffer.capacity_bytes) {
+    // Bytes written past the bits by hand, now beyond a shrunken buffer.
+    bitmap->buffer.size_bytes = bitmap->buffer.capacity_bytes;
   }
-  bitmap->buffer.size_bytes = new_bytes;
-  bitmap->size_bits = new_length_bits;
   return NANOARROW_OK;
 }
 

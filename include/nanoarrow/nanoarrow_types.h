@@ -274,8 +274,18 @@ enum ArrowValidationLevel {
 // IDENTICAL: same storage types, offsets, lengths, null counts and buffers byte for
 // byte (sizes included), children and dictionaries likewise; two arrays holding
 // the same values at different offsets are not identical (ArrowTestingCompareArray
-// of the testing library compares values).
-enum ArrowCompareLevel { NANOARROW_COMPARE_IDENTICAL = 0 };
+// of the testing library compares values). Schemas: same formats, names, metadata
+// bytes, flags, children and dictionaries.
+// EQUAL (schemas only): as IDENTICAL, but metadata holding zero keys equals no
+// metadata.
+// TYPE_EQUAL (schemas only): as EQUAL, but the root's name and metadata (which
+// describe a field rather than its type) are not compared.
+// ArrowArrayViewCompare accepts IDENTICAL only (EINVAL otherwise).
+enum ArrowCompareLevel {
+  NANOARROW_COMPARE_IDENTICAL = 0,
+  NANOARROW_COMPARE_EQUAL = 1,
+  NANOARROW_COMPARE_TYPE_EQUAL = 2
+};
 
 enum ArrowBufferType {
   NANOARROW_BUFFER_TYPE_NONE,

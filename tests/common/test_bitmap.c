@@ -237,18 +237,25 @@ Test(bitmap, append_int8_and_int32_unsafe_at_unaligned_start) {
   ArrowBitmapReset(&bitmap);
 }
 
-Test(bitmap, resize_grows_with_cleared_bits_and_shrinks) {
+Test(bitmap, resize_is_a_capacity_and_shrinks_the_bit_count_only) {
   struct ArrowBitmap bitmap;
   ArrowBitmapInit(&bitmap);
   cr_assert_eq(ArrowBitmapAppend(&bitmap, 1, 10), NANOARROW_OK);
 
+  /* Growing adds capacity (cleared), not bits. */
   cr_assert_eq(ArrowBitmapResize(&bitmap, 100, 0), NANOARROW_OK);
-  cr_assert_eq(bitmap.size_bits, 100);
-  cr_assert_eq(bitmap.buffer.size_bytes, 13);
+  cr_assert_eq(bitmap.size_bits, 10);
+  cr_assert_eq(bitmap.buffer.size_bytes, 2);
+  cr_assert_geq(bitmap.buffer.capacity_bytes, 13);
   cr_assert_eq(ArrowBitCountSet(bitmap.buffer.data, 0, 10), 10);
-  /* Whole new bytes come zeroed. */
   cr_assert_eq(ArrowBitCountSet(bitmap.buffer.data, 16, 84), 0);
 
+  /* A larger capacity than the bits, without shrink_to_fit: nothing changes. */
+  cr_assert_eq(ArrowBitmapResize(&bitmap, 50, 0), NANOARROW_OK);
+  cr_assert_eq(bitmap.size_bits, 10);
+  cr_assert_geq(bitmap.buffer.capacity_bytes, 13);
+
+  /* Below the bit count: the bits go, and shrink_to_fit gives the memory back. */
   cr_assert_eq(ArrowBitmapResize(&bitmap, 9, 1), NANOARROW_OK);
   cr_assert_eq(bitmap.size_bits, 9);
   cr_assert_eq(bitmap.buffer.size_bytes, 2);
@@ -261,6 +268,32 @@ Test(bitmap, resize_grows_with_cleared_bits_and_shrinks) {
   cr_assert_eq(ArrowBitmapResize(&bitmap, 0, 1), NANOARROW_OK);
   cr_assert_eq(bitmap.size_bits, 0);
   cr_assert_eq(bitmap.buffer.size_bytes, 0);
+  cr_assert_eq(bitmap.buffer.capacity_bytes, 0);
+  ArrowBitmapReset(&bitmap);
+}
+
+/* nanoarrow's documented use: resize to the final length, then append unsafely.
+ * When resizing added bits, the appends went past the buffer (ASan:
+ * heap-buffer-overflow in ArrowBitsSetTo). */
+Test(bitmap, resize_then_append_unsafe_stays_in_the_buffer) {
+  struct ArrowBitmap bitmap;
+  ArrowBitmapInit(&bitmap);
+  cr_assert_eq(ArrowBitmapResize(&bitmap, 200, 0), NANOARROW_OK);
+  cr_assert_eq(bitmap.size_bits, 0);
+  cr_assert_eq(bitmap.buffer.size_bytes, 0);
+  cr_assert_eq(bitmap.buffer.capacity_bytes, 25);
+
+  ArrowBitmapAppendUnsafe(&bitmap, 1, 100);
+  ArrowBitmapAppendUnsafe(&bitmap, 0, 100);
+  cr_assert_eq(bitmap.size_bits, 200);
+  cr_assert_eq(bitmap.buffer.size_bytes, 25);
+  cr_assert_eq(ArrowBitCountSet(bitmap.buffer.data, 0, 200), 100);
+
+  /* Shrinking to fit where the bytes already match keeps them. */
+  cr_assert_eq(ArrowBitmapResize(&bitmap, 199, 1), NANOARROW_OK);
+  cr_assert_eq(bitmap.size_bits, 199);
+  cr_assert_eq(bitmap.buffer.size_bytes, 25);
+  cr_assert_eq(bitmap.buffer.capacity_bytes, 25);
   ArrowBitmapReset(&bitmap);
 }
 

@@ -502,6 +502,95 @@ Test(schema_compare, deep_paths) {
   ArrowSchemaRelease(&b);
 }
 
+/* ---- The EQUAL and TYPE_EQUAL levels ---- */
+
+static int CompareAt(const struct ArrowSchema* actual, const struct ArrowSchema* expected,
+                     enum ArrowCompareLevel level) {
+  struct ArrowError reason;
+  int out = -1;
+  reason.message[0] = '\0';
+  cr_assert_eq(ArrowSchemaCompare(actual, expected, level, &out, &reason), NANOARROW_OK,
+               "%s", reason.message);
+  return out;
+}
+
+/* Metadata holding zero keys ("\0\0\0\0") is no metadata at EQUAL and TYPE_EQUAL,
+ * but not at IDENTICAL; other metadata differences count at EQUAL. */
+Test(schema_compare, equal_level_takes_empty_metadata_for_none) {
+  struct ArrowSchema a;
+  struct ArrowSchema b;
+  cr_assert_eq(ArrowSchemaInitFromType(&a, NANOARROW_TYPE_INT32), NANOARROW_OK);
+  cr_assert_eq(ArrowSchemaInitFromType(&b, NANOARROW_TYPE_INT32), NANOARROW_OK);
+  cr_assert_eq(ArrowSchemaSetMetadata(&b, "\0\0\0\0"), NANOARROW_OK);
+  cr_assert_eq(CompareAt(&a, &b, NANOARROW_COMPARE_IDENTICAL), 0);
+  cr_assert_eq(CompareAt(&a, &b, NANOARROW_COMPARE_EQUAL), 1);
+  cr_assert_eq(CompareAt(&b, &a, NANOARROW_COMPARE_EQUAL), 1);
+  cr_assert_eq(CompareAt(&a, &b, NANOARROW_COMPARE_TYPE_EQUAL), 1);
+
+  struct ArrowBuffer metadata;
+  cr_assert_eq(ArrowMetadataBuilderInit(&metadata, NULL), NANOARROW_OK);
+  cr_assert_eq(ArrowMetadataBuilderAppend(&metadata, ArrowCharView("k"), ArrowCharView("v")),
+               NANOARROW_OK);
+  cr_assert_eq(ArrowSchemaSetMetadata(&b, (const char*)metadata.data), NANOARROW_OK);
+  cr_assert_eq(CompareAt(&a, &b, NANOARROW_COMPARE_EQUAL), 0);
+  /* Below the root, TYPE_EQUAL compares metadata as EQUAL does. */
+  struct ArrowSchema s1;
+  struct ArrowSchema s2;
+  ArrowSchemaInit(&s1);
+  ArrowSchemaInit(&s2);
+  cr_assert_eq(ArrowSchemaSetTypeStruct(&s1, 1), NANOARROW_OK);
+  cr_assert_eq(ArrowSchemaSetTypeStruct(&s2, 1), NANOARROW_OK);
+  cr_assert_eq(ArrowSchemaSetType(s1.children[0], NANOARROW_TYPE_INT32), NANOARROW_OK);
+  cr_assert_eq(ArrowSchemaSetType(s2.children[0], NANOARROW_TYPE_INT32), NANOARROW_OK);
+  cr_assert_eq(ArrowSchemaSetMetadata(s2.children[0], (const char*)metadata.data),
+               NANOARROW_OK);
+  cr_assert_eq(CompareAt(&s1, &s2, NANOARROW_COMPARE_TYPE_EQUAL), 0);
+  ArrowBufferReset(&metadata);
+  ArrowSchemaRelease(&a);
+  ArrowSchemaRelease(&b);
+  ArrowSchemaRelease(&s1);
+  ArrowSchemaRelease(&s2);
+}
+
+/* TYPE_EQUAL leaves out the root's name and metadata (the field, not its type);
+ * children's names still count, and so does everything else at the root. */
+Test(schema_compare, type_equal_level_ignores_the_root_name_and_metadata) {
+  struct ArrowSchema a;
+  struct ArrowSchema b;
+  ArrowSchemaInit(&a);
+  ArrowSchemaInit(&b);
+  cr_assert_eq(ArrowSchemaSetTypeStruct(&a, 1), NANOARROW_OK);
+  cr_assert_eq(ArrowSchemaSetTypeStruct(&b, 1), NANOARROW_OK);
+  cr_assert_eq(ArrowSchemaSetType(a.children[0], NANOARROW_TYPE_INT32), NANOARROW_OK);
+  cr_assert_eq(ArrowSchemaSetType(b.children[0], NANOARROW_TYPE_INT32), NANOARROW_OK);
+  cr_assert_eq(ArrowSchemaSetName(&a, "field_a"), NANOARROW_OK);
+
+  struct ArrowBuffer metadata;
+  cr_assert_eq(ArrowMetadataBuilderInit(&metadata, NULL), NANOARROW_OK);
+  cr_assert_eq(ArrowMetadataBuilderAppend(&metadata, ArrowCharView("k"), ArrowCharView("v")),
+               NANOARROW_OK);
+  cr_assert_eq(ArrowSchemaSetMetadata(&b, (const char*)metadata.data), NANOARROW_OK);
+  ArrowBufferReset(&metadata);
+
+  cr_assert_eq(CompareAt(&a, &b, NANOARROW_COMPARE_IDENTICAL), 0);
+  cr_assert_eq(CompareAt(&a, &b, NANOARROW_COMPARE_EQUAL), 0);
+  cr_assert_eq(CompareAt(&a, &b, NANOARROW_COMPARE_TYPE_EQUAL), 1);
+  cr_assert_eq(CompareAt(&b, &a, NANOARROW_COMPARE_TYPE_EQUAL), 1);
+
+  cr_assert_eq(ArrowSchemaSetName(b.children[0], "col"), NANOARROW_OK);
+  cr_assert_eq(CompareAt(&a, &b, NANOARROW_COMPARE_TYPE_EQUAL), 0);
+  cr_assert_eq(ArrowSchemaSetName(b.children[0], NULL), NANOARROW_OK);
+  cr_assert_eq(CompareAt(&a, &b, NANOARROW_COMPARE_TYPE_EQUAL), 1);
+
+  b.flags = 0;
+  cr_assert_eq(CompareAt(&a, &b, NANOARROW_COMPARE_TYPE_EQUAL), 0);
+  b.flags = a.flags;
+  cr_assert_eq(ArrowSchemaSetFormat(b.children[0], "l"), NANOARROW_OK);
+  cr_assert_eq(CompareAt(&a, &b, NANOARROW_COMPARE_TYPE_EQUAL), 0);
+  ArrowSchemaRelease(&a);
+  ArrowSchemaRelease(&b);
+}
+
 /* ---- Invalid arguments ---- */
 
 Test(schema_compare, null_out_and_unknown_level) {
@@ -515,11 +604,11 @@ Test(schema_compare, null_out_and_unknown_level) {
 
   int out = -1;
   cr_assert_eq(
-      ArrowSchemaCompare(&a, &a, (enum ArrowCompareLevel)(NANOARROW_COMPARE_IDENTICAL + 1),
+      ArrowSchemaCompare(&a, &a, (enum ArrowCompareLevel)(NANOARROW_COMPARE_TYPE_EQUAL + 1),
                          &out, &reason),
       EINVAL);
   cr_assert_eq(out, 0);
-  cr_assert_str_eq(reason.message, "Unknown comparison level 1");
+  cr_assert_str_eq(reason.message, "Unknown comparison level 3");
   cr_assert_eq(ArrowSchemaCompare(&a, &a, (enum ArrowCompareLevel)-1, &out, NULL), EINVAL);
   ArrowSchemaRelease(&a);
 }
