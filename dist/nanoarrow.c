@@ -2803,13 +2803,17 @@ ArrowErrorCode ArrowSchemaViewInit(struct ArrowSchemaView* schema_view,
 
 /* [bundle] src/common/schema_compare.c */
 
-/* ArrowSchemaCompare: are two ArrowSchema trees identical?
+/* ArrowSchemaCompare: are two ArrowSchema trees equal?
  *
- * NANOARROW_COMPARE_IDENTICAL (the only level) compares, node by node from the root:
- * the format strings, the names (both NULL or equal strings), the metadata blobs (as
- * bytes: a NULL blob equals only another NULL blob, not one holding zero keys), the
- * flags, the number of children, each child in turn, then the presence of a
- * dictionary and the dictionary itself. The first difference sets *out = 0 and is
+ * NANOARROW_COMPARE_IDENTICAL compares, node by node from the root: the format
+ * strings, the names (both NULL or equal strings), the metadata blobs (as bytes: a
+ * NULL blob equals only another NULL blob, not one holding zero keys), the flags, the
+ * number of children, each child in turn, then the presence of a dictionary and the
+ * dictionary itself. NANOARROW_COMPARE_EQUAL does the same except that metadata
+ * holding zero keys counts as no metadata. NANOARROW_COMPARE_TYPE_EQUAL compares the
+ * root as EQUAL does but leaves out its name and metadata (they describe the field,
+ * not its type); every other node is compared at the EQUAL level. The first
+ * difference sets *out = 0 and is
  * described in reason with the path of the node that differs, such as
  * "root.children[1].dictionary".
  *
@@ -2911,6 +2915,16 @@ static int SchemaCompareStrings(const char* actual, const char* expected) {
   return strcmp(actual, expected) == 0;
 }
 
+/* Metadata with zero keys ("\0\0\0\0"), which the EQUAL levels take for none. */
+static int SchemaCompareMetadataIsEmpty(const char* metadata) {
+  int32_t n_keys;
+  if (metadata == NULL) {
+    return 1;
+  }
+  memcpy(&n_keys, metadata, sizeof(n_keys));
+  return n_keys == 0;
+}
+
 /* The flags as "0x2 (NULLABLE)". */
 static NANOARROW_COLD void SchemaCompareFlagsString(int64_t flags, char* out,
                                                    size_t out_size) {
@@ -2971,6 +2985,7 @@ static ArrowErrorCode SchemaCompareCheckNode(const struct ArrowSchema* schema,
 NANOARROW_COLD
 static ArrowErrorCode SchemaCompareNode(const struct ArrowSchema* actual,
                                         const struct ArrowSchema* expected,
+                                        enum ArrowCompareLevel level,
                                         const struct SchemaComparePath* path, int depth,
                                         struct ArrowError* reason) {
   char actual_text[256];
@@ -2979,6 +2994,10 @@ static ArrowErrorCode SchemaCompareNode(const struct ArrowSchema* actual,
   int64_t expected_metadata_size;
   struct SchemaComparePath step;
   int64_t i;
+  /* Below the root every level but IDENTICAL compares as EQUAL. */
+  enum ArrowCompareLevel child_level =
+      level == NANOARROW_COMPARE_IDENTICAL ? level : NANOARROW_COMPARE_EQUAL;
+  int compare_metadata = level != NANOARROW_COMPARE_TYPE_EQUAL;
 
   if (depth > NANOARROW_MAX_NESTING_DEPTH) {
     SchemaCompareReport(reason, path, "schema is nested more than %d levels deep",
@@ -2998,7 +3017,14 @@ static ArrowErrorCode SchemaCompareNode(const struct ArrowSchema* actual,
     return SCHEMA_COMPARE_DIFFERENT;
   }
 
-  if (!SchemaCompareStrings(actual->name, expected->name)) {
+  if (level != NANOARROW_COMPARE_IDENTICAL &&
+      SchemaCompareMetadataIsEmpty(actual->metadata) &&
+      SchemaCompareMetadataIsEmpty(expected->metadata)) {
+    compare_metadata = 0;
+  }
+
+  if (level != NANOARROW_COMPARE_TYPE_EQUAL &&
+      !SchemaCompareStrings(actual->name, expected->name)) {
     SchemaCompareQuote(actual->name, actual_text, sizeof(actual_text));
     SchemaCompareQuote(expected->name, expected_text, sizeof(expected_text));
     SchemaCompareReport(reason, path, "expected name %s but found %s", expected_text,
@@ -3006,9 +3032,11 @@ static ArrowErrorCode SchemaCompareNode(const struct ArrowSchema* actual,
     return SCHEMA_COMPARE_DIFFERENT;
   }
 
-  if (actual_metadata_size != expected_metadata_size ||
-      (actual_metadata_size > 0 &&
-       memcmp(actual->metadata, expected->metadata, (size_t)actual_metadata_size) != 0)) {
+  if (compare_metadata &&
+      (actual_metadata_size != expected_metadata_size ||
+       (actual_metadata_size > 0 &&
+        memcmp(actual->metadata, expected->metadata, (size_t)actual_metadata_size) !=
+            0))) {
     if (expected->metadata == NULL) {
       snprintf(expected_text, sizeof(expected_text), "no metadata");
     } else {
@@ -3045,7 +3073,7 @@ static ArrowErrorCode SchemaCompareNode(const struct ArrowSchema* actual,
   for (i = 0; i < actual->n_children; i++) {
     step.child_index = i;
     NANOARROW_RETURN_NOT_OK(SchemaCompareNode(actual->children[i], expected->children[i],
-                                              &step, depth + 1, reason));
+                                              child_level, &step, depth + 1, reason));
   }
 
   if ((actual->dictionary == NULL) != (expected->dictionary == NULL)) {
@@ -3057,7 +3085,7 @@ static ArrowErrorCode SchemaCompareNode(const struct ArrowSchema* actual,
   if (actual->dictionary != NULL) {
     step.child_index = -1;
     NANOARROW_RETURN_NOT_OK(SchemaCompareNode(actual->dictionary, expected->dictionary,
-                                              &step, depth + 1, reason));
+                                              child_level, &step, depth + 1, reason));
   }
   return NANOARROW_OK;
 }
@@ -3072,12 +3100,13 @@ NANOARROW_COLD ArrowErrorCode ArrowSchemaCompare(const struct ArrowSchema* actua
     return EINVAL;
   }
   *out = 0;
-  if (level != NANOARROW_COMPARE_IDENTICAL) {
+  if (level != NANOARROW_COMPARE_IDENTICAL && level != NANOARROW_COMPARE_EQUAL &&
+      level != NANOARROW_COMPARE_TYPE_EQUAL) {
     ArrowErrorSet(reason, "Unknown comparison level %d", (int)level);
     return EINVAL;
   }
 
-  result = SchemaCompareNode(actual, expected, NULL, 0, reason);
+  result = SchemaCompareNode(actual, expected, level, NULL, 0, reason);
   if (result == SCHEMA_COMPARE_DIFFERENT) {
     return NANOARROW_OK;
   }

@@ -1484,6 +1484,8 @@ ArrowErrorCode ArrowIpcPrivateInputStreamReadAt(struct ArrowIpcInputStream* stre
 #if defined(NANOARROW_NAMESPACE)
 #define ArrowIpcEncoderPrivateSetDeferBody NANOARROW_SYMBOL(ArrowIpcEncoderPrivateSetDeferBody)
 #define ArrowIpcEncoderPrivateBodySpans NANOARROW_SYMBOL(ArrowIpcEncoderPrivateBodySpans)
+#define ArrowIpcEncoderPrivateCheckTopLevelNulls \
+  NANOARROW_SYMBOL(ArrowIpcEncoderPrivateCheckTopLevelNulls)
 #endif
 
 /* Uncompressed buffers at least this large are written from the caller's memory;
@@ -1498,6 +1500,11 @@ struct ArrowIpcBodySpan {
   const void* data;
   int64_t size_bytes;
 };
+
+/* EINVAL when a record batch (a struct array view) has null rows at its top
+ * level, which a record batch cannot hold; checked before anything is encoded. */
+ArrowErrorCode ArrowIpcEncoderPrivateCheckTopLevelNulls(
+    const struct ArrowArrayView* array_view, struct ArrowError* error);
 
 /* Non-zero: EncodeSimpleRecordBatch / EncodeDictionaryBatch list large buffers
  * as spans (valid until the next Encode* call) instead of copying them. */
@@ -7723,6 +7730,39 @@ static ArrowErrorCode ArrowIpcFinishBodyError(struct ArrowIpcEncoderPrivate* pri
   return result;
 }
 
+/* A record batch has no validity bitmap of its own: a struct array with null rows
+ * at its top level cannot be written without losing them (nanoarrow refuses it
+ * too). A null_count of 0 is taken at its word, as the writers' fast paths do. */
+ArrowErrorCode ArrowIpcEncoderPrivateCheckTopLevelNulls(
+    const struct ArrowArrayView* array_view, struct ArrowError* error) {
+  const uint8_t* validity = array_view->buffer_views[0].data.as_uint8;
+  int64_t offset = array_view->offset;
+  int64_t length = array_view->length;
+  int64_t null_count;
+
+  if (array_view->null_count == 0 || validity == NULL || length <= 0 ||
+      array_view->layout.buffer_type[0] != NANOARROW_BUFFER_TYPE_VALIDITY) {
+    return NANOARROW_OK;
+  }
+  if (offset < 0 || offset > INT64_MAX / 64 - length ||
+      array_view->buffer_views[0].size_bytes < ArrowBytesForBits(offset + length)) {
+    ArrowErrorSet(error,
+                  "Record batch validity buffer is too small for offset %" PRId64
+                  " and length %" PRId64,
+                  offset, length);
+    return EINVAL;
+  }
+  null_count = length - ArrowBitCountSet(validity, offset, length);
+  if (null_count != 0) {
+    ArrowErrorSet(error,
+                  "Record batch has %" PRId64
+                  " null rows at its top level; a record batch cannot hold them",
+                  null_count);
+    return EINVAL;
+  }
+  return NANOARROW_OK;
+}
+
 ArrowErrorCode ArrowIpcEncoderEncodeSimpleRecordBatch(
     struct ArrowIpcEncoder* encoder, const struct ArrowArrayView* array_view,
     struct ArrowBuffer* body_buffer, struct ArrowError* error) {
@@ -7736,6 +7776,7 @@ ArrowErrorCode ArrowIpcEncoderEncodeSimpleRecordBatch(
                   (int)array_view->storage_type);
     return EINVAL;
   }
+  NANOARROW_RETURN_NOT_OK(ArrowIpcEncoderPrivateCheckTopLevelNulls(array_view, error));
 
   ArrowIpcStartBody(private_data, body_buffer);
   NANOARROW_RETURN_NOT_OK(ArrowIpcCheckCodec(private_data, error));
@@ -13867,7 +13908,10 @@ static ArrowErrorCode ArrowIpcWriterValidate(struct ArrowIpcWriterPrivate* priva
   ArrowErrorInit(&local_error);
   result = ArrowArrayViewValidate((struct ArrowArrayView*)in,
                                   NANOARROW_VALIDATION_LEVEL_FULL, &local_error);
-  if (result == NANOARROW_OK) return NANOARROW_OK;
+  if (result == NANOARROW_OK) {
+    /* Before any dictionary of this batch is encoded or written. */
+    return ArrowIpcEncoderPrivateCheckTopLevelNulls(in, error);
+  }
 
   /* Only on failure: find the column to name it. */
   for (i = 0; i < in->n_children; i++) {

@@ -337,8 +337,18 @@ enum ArrowValidationLevel {
 // IDENTICAL: same storage types, offsets, lengths, null counts and buffers byte for
 // byte (sizes included), children and dictionaries likewise; two arrays holding
 // the same values at different offsets are not identical (ArrowTestingCompareArray
-// of the testing library compares values).
-enum ArrowCompareLevel { NANOARROW_COMPARE_IDENTICAL = 0 };
+// of the testing library compares values). Schemas: same formats, names, metadata
+// bytes, flags, children and dictionaries.
+// EQUAL (schemas only): as IDENTICAL, but metadata holding zero keys equals no
+// metadata.
+// TYPE_EQUAL (schemas only): as EQUAL, but the root's name and metadata (which
+// describe a field rather than its type) are not compared.
+// ArrowArrayViewCompare accepts IDENTICAL only (EINVAL otherwise).
+enum ArrowCompareLevel {
+  NANOARROW_COMPARE_IDENTICAL = 0,
+  NANOARROW_COMPARE_EQUAL = 1,
+  NANOARROW_COMPARE_TYPE_EQUAL = 2
+};
 
 enum ArrowBufferType {
   NANOARROW_BUFFER_TYPE_NONE,
@@ -783,9 +793,9 @@ NANOARROW_DLL ArrowErrorCode ArrowSchemaSetTypeUnion(struct ArrowSchema* schema,
                                        int64_t n_children);
 NANOARROW_DLL ArrowErrorCode ArrowSchemaDeepCopy(const struct ArrowSchema* schema,
                                    struct ArrowSchema* schema_out);
-// *out = 1 when the schemas are equal at level (IDENTICAL: same formats, names,
-// metadata bytes, flags, children and dictionaries); otherwise 0 and reason names
-// the first difference and where it is.
+// *out = 1 when the schemas are equal at level (see enum ArrowCompareLevel:
+// IDENTICAL, EQUAL or TYPE_EQUAL); otherwise 0 and reason names the first
+// difference and where it is.
 NANOARROW_DLL ArrowErrorCode ArrowSchemaCompare(const struct ArrowSchema* actual,
                                   const struct ArrowSchema* expected,
                                   enum ArrowCompareLevel level, int* out,
@@ -893,8 +903,11 @@ static inline void ArrowBitmapInit(struct ArrowBitmap* bitmap);
 static inline void ArrowBitmapMove(struct ArrowBitmap* src, struct ArrowBitmap* dst);
 static inline ArrowErrorCode ArrowBitmapReserve(struct ArrowBitmap* bitmap,
                                                 int64_t additional_size_bits);
+// Grows (or with shrink_to_fit, shrinks) the capacity to new_capacity_bits; the bit
+// count changes only when it was larger (then it becomes new_capacity_bits).
 static inline ArrowErrorCode ArrowBitmapResize(struct ArrowBitmap* bitmap,
-                                               int64_t new_length_bits, char shrink_to_fit);
+                                               int64_t new_capacity_bits,
+                                               char shrink_to_fit);
 static inline ArrowErrorCode ArrowBitmapAppend(struct ArrowBitmap* bitmap,
                                                uint8_t bits_are_set, int64_t length);
 static inline void ArrowBitmapAppendUnsafe(struct ArrowBitmap* bitmap, uint8_t bits_are_set,
@@ -1797,31 +1810,37 @@ static inline ArrowErrorCode ArrowBitmapReserve(struct ArrowBitmap* bitmap,
   return NANOARROW_OK;
 }
 
+// A capacity operation, as in nanoarrow: the capacity becomes enough for
+// new_capacity_bits (or exactly that with shrink_to_fit; it only grows otherwise)
+// and the bit count changes only when it was above new_capacity_bits. Growing does
+// not add bits, so "resize to the final length, then append unsafely" stays within
+// the buffer; added capacity starts cleared.
 static inline ArrowErrorCode ArrowBitmapResize(struct ArrowBitmap* bitmap,
-                                               int64_t new_length_bits, char shrink_to_fit) {
+                                               int64_t new_capacity_bits,
+                                               char shrink_to_fit) {
   int64_t new_bytes;
-  if (new_length_bits < 0) {
+  int64_t old_capacity;
+  if (new_capacity_bits < 0) {
     return EINVAL;
   }
-  if (new_length_bits > INT64_MAX - 7) {
+  if (new_capacity_bits > INT64_MAX - 7) {
     return ENOMEM;
   }
-  new_bytes = ArrowBytesForBits(new_length_bits);
-  if (new_length_bits == 0) {
-    NANOARROW_RETURN_NOT_OK(ArrowBufferResize(&bitmap->buffer, 0, shrink_to_fit));
-    bitmap->size_bits = 0;
-    return NANOARROW_OK;
-  }
-  if (new_bytes > bitmap->buffer.capacity_bytes || shrink_to_fit) {
+  new_bytes = ArrowBytesForBits(new_capacity_bits);
+  old_capacity = bitmap->buffer.capacity_bytes;
+  if (new_bytes > old_capacity || (shrink_to_fit && new_bytes < old_capacity)) {
     NANOARROW_RETURN_NOT_OK(ArrowBufferSetCapacity(&bitmap->buffer, new_bytes));
+    if (new_bytes > old_capacity) {
+      memset(bitmap->buffer.data + old_capacity, 0, (size_t)(new_bytes - old_capacity));
+    }
   }
-  if (new_bytes > bitmap->buffer.size_bytes) {
-    // Newly exposed bytes start cleared.
-    memset(bitmap->buffer.data + bitmap->buffer.size_bytes, 0,
-           (size_t)(new_bytes - bitmap->buffer.size_bytes));
+  if (new_capacity_bits < bitmap->size_bits) {
+    bitmap->size_bits = new_capacity_bits;
+    bitmap->buffer.size_bytes = new_bytes;
+  } else if (bitmap->buffer.size_bytes > bitmap->buffer.capacity_bytes) {
+    // Bytes written past the bits by hand, now beyond a shrunken buffer.
+    bitmap->buffer.size_bytes = bitmap->buffer.capacity_bytes;
   }
-  bitmap->buffer.size_bytes = new_bytes;
-  bitmap->size_bits = new_length_bits;
   return NANOARROW_OK;
 }
 

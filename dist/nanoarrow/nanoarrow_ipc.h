@@ -1221,7 +1221,8 @@ NANOARROW_DLL ArrowErrorCode ArrowIpcEncoderEncodeSchema(struct ArrowIpcEncoder*
                                            struct ArrowError* error);
 
 // A RecordBatch message for a struct array view (one column per child), appending
-// the body (padded to the alignment) to body_buffer.
+// the body (padded to the alignment) to body_buffer. EINVAL for a view with null
+// rows at its top level (a record batch has no validity of its own).
 NANOARROW_DLL ArrowErrorCode ArrowIpcEncoderEncodeSimpleRecordBatch(
     struct ArrowIpcEncoder* encoder, const struct ArrowArrayView* array_view,
     struct ArrowBuffer* body_buffer, struct ArrowError* error);
@@ -1312,7 +1313,8 @@ NANOARROW_DLL ArrowErrorCode ArrowIpcWriterWriteSchema(struct ArrowIpcWriter* wr
 // dictionary-encoded columns need: a dictionary is written the first time, again
 // as a delta when it grew (its old values are a prefix of the new ones), as a
 // replacement when it changed otherwise (an error in the file format), and not at
-// all when unchanged. in == NULL writes the end-of-stream marker.
+// all when unchanged. in == NULL writes the end-of-stream marker. EINVAL, with
+// nothing written, for a view with null rows at its top level.
 NANOARROW_DLL ArrowErrorCode ArrowIpcWriterWriteArrayView(struct ArrowIpcWriter* writer,
                                             const struct ArrowArrayView* in,
                                             struct ArrowError* error);
