@@ -193,7 +193,8 @@ static void TestReader() {
   struct ArrowError error;
   error.message[0] = '\0';
   nanoarrow::UniqueArrayStream missing;
-  CHECK(reader.ReadDataFile(json, missing.get(), 2, &error) == ERANGE);
+  // A batch the file does not have is EINVAL, as nanoarrow's reader says.
+  CHECK(reader.ReadDataFile(json, missing.get(), 2, &error) == EINVAL);
   CHECK(std::strstr(error.message, "batch 2") != nullptr);
   CHECK(missing->release == nullptr);
   CHECK(reader.ReadDataFile(json, missing.get(), -3, &error) == EINVAL);
