@@ -252,7 +252,8 @@ NANOARROW_DLL ArrowErrorCode ArrowTestingJsonWriteField(const struct ArrowSchema
 NANOARROW_DLL ArrowErrorCode ArrowTestingJsonWriteType(const struct ArrowSchema* field,
                                          struct ArrowBuffer* out, struct ArrowError* error);
 
-// Custom metadata as [{"key": ..., "value": ...}, ...] ([] for NULL).
+// Custom metadata as [{"key": ..., "value": ...}, ...]: null for NULL metadata, []
+// for metadata with no items.
 NANOARROW_DLL ArrowErrorCode ArrowTestingJsonWriteMetadata(const char* metadata, struct ArrowBuffer* out,
                                              struct ArrowError* error);
 

@@ -172,7 +172,8 @@ class TestingJSONReader {
 
   /* A data file ({"schema": {...}, "batches": [...], ...}) as a stream of its
    * batches: all of them (kNumBatchReadAll), none (kNumBatchOnlySchema), or batch
-   * num_batch alone (ERANGE when the file has no such batch). */
+   * num_batch alone (EINVAL when the file has no such batch, as in nanoarrow; the C
+   * function under it says ERANGE). */
   ArrowErrorCode ReadDataFile(const std::string& data_file_json, ArrowArrayStream* out,
                               int num_batch = kNumBatchReadAll, ArrowError* error = nullptr) {
     if (out == nullptr) return EINVAL;
@@ -193,8 +194,10 @@ class TestingJSONReader {
       return NANOARROW_OK;
     }
     UniqueArray batch;
-    NANOARROW_RETURN_NOT_OK(
-        ArrowTestingJsonReadBatchWithOptions(json, size, num_batch, &options, batch.get(), error));
+    ArrowErrorCode rc =
+        ArrowTestingJsonReadBatchWithOptions(json, size, num_batch, &options, batch.get(), error);
+    if (rc == ERANGE) return EINVAL;  // no batch num_batch
+    NANOARROW_RETURN_NOT_OK(rc);
     VectorArrayStream(schema.get(), batch.get()).ToArrayStream(out);
     return NANOARROW_OK;
   }

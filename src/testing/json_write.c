@@ -487,7 +487,15 @@ ArrowErrorCode ArrowTestingJsonWriteType(const struct ArrowSchema* field,
 
 ArrowErrorCode ArrowTestingJsonWriteMetadata(const char* metadata, struct ArrowBuffer* out,
                                              struct ArrowError* error) {
-  ArrowErrorCode rc = PutMetadata(out, metadata);
+  ArrowErrorCode rc;
+  /* Absent metadata is JSON null (as nanoarrow's TestingJSONWriter writes it); present
+   * but empty metadata is []. */
+  if (metadata == NULL) {
+    rc = Put(out, "null");
+    if (rc != NANOARROW_OK) ArrowErrorSet(error, "out of memory writing metadata");
+    return rc;
+  }
+  rc = PutMetadata(out, metadata);
   if (rc != NANOARROW_OK) ArrowErrorSet(error, "metadata is malformed or out of memory");
   return rc;
 }

@@ -595,6 +595,31 @@ static void TestBufferInitWrapped() {
   CHECK(maybe.value_or(3) == 3);
 }
 
+// A function written for nanoarrow::internal::Maybe<T> in its own namespace (as
+// upstream's gtest helpers write PrintTo) must be found by argument-dependent
+// lookup from the values the views give, so the type has to live there.
+namespace nanoarrow {
+namespace internal {
+template <typename T>
+int DescribeNullableForAdl(const Maybe<T>& value) {
+  return value ? 1 : 0;
+}
+inline int DescribeNullableForAdl(const Nothing&) { return 2; }
+}  // namespace internal
+}  // namespace nanoarrow
+
+static void TestNullableLookup() {
+  nanoarrow::UniqueArray array = MakeInt32Array(true);
+  std::vector<int> described;
+  for (auto value : nanoarrow::ViewArrayAs<int32_t>(array.get())) {
+    described.push_back(DescribeNullableForAdl(value));  // unqualified: ADL
+  }
+  CHECK((described == std::vector<int>{1, 0, 1, 1}));
+  CHECK(DescribeNullableForAdl(nanoarrow::NA) == 2);
+  CHECK((std::is_same<nanoarrow::Nullable<int32_t>,
+                      nanoarrow::internal::Maybe<int32_t>>::value));
+}
+
 int main() {
   try {
     TestThrowNotOk();
@@ -609,6 +634,7 @@ int main() {
     TestStreams();
     TestBufferInitSequence();
     TestBufferInitWrapped();
+    TestNullableLookup();
   } catch (const std::exception& e) {
     std::fprintf(stderr, "unexpected exception: %s\n", e.what());
     return 1;

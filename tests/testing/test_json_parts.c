@@ -66,6 +66,9 @@ Test(json_parts, field_round_trip) {
   cr_assert_str_eq(Text(&out), "{\"name\": \"floatingpoint\", \"precision\": \"DOUBLE\"}");
   out.size_bytes = 0;
   cr_assert_eq(ArrowTestingJsonWriteMetadata(NULL, &out, &error), NANOARROW_OK);
+  cr_assert_str_eq(Text(&out), "null");
+  out.size_bytes = 0;
+  cr_assert_eq(ArrowTestingJsonWriteMetadata("\0\0\0\0", &out, &error), NANOARROW_OK);
   cr_assert_str_eq(Text(&out), "[]");
 
   ArrowBufferReset(&out);
