@@ -457,13 +457,18 @@ struct Nothing {};
 /* The null value of a Nullable<T>: `if (value == nanoarrow::NA)`. */
 constexpr internal::Nothing NA{};
 
-/* An element that may be null. */
+namespace internal {
+
+/* An element that may be null (nanoarrow's name; Nullable<T> below is the same
+ * type). It lives in nanoarrow::internal, as nanoarrow's does, so that functions
+ * written for it there (gtest's PrintTo, say) are found by argument-dependent
+ * lookup. */
 template <typename T>
-class Nullable {
+class Maybe {
  public:
-  Nullable() : value_(), valid_(false) {}
-  Nullable(internal::Nothing) : value_(), valid_(false) {}  // NOLINT: implicit
-  Nullable(T value) : value_(value), valid_(true) {}        // NOLINT: implicit
+  Maybe() : value_(), valid_(false) {}
+  Maybe(Nothing) : value_(), valid_(false) {}  // NOLINT: implicit
+  Maybe(T value) : value_(value), valid_(true) {}  // NOLINT: implicit
 
   bool has_value() const { return valid_; }
   explicit operator bool() const { return valid_; }
@@ -474,27 +479,27 @@ class Nullable {
   const T* operator->() const { return &value_; }
   T value_or(T fallback) const { return valid_ ? value_ : fallback; }
 
-  friend bool operator==(const Nullable& lhs, internal::Nothing) { return !lhs.valid_; }
-  friend bool operator!=(const Nullable& lhs, internal::Nothing) { return lhs.valid_; }
-  friend bool operator==(const Nullable& lhs, const T& rhs) {
+  friend bool operator==(const Maybe& lhs, Nothing) { return !lhs.valid_; }
+  friend bool operator!=(const Maybe& lhs, Nothing) { return lhs.valid_; }
+  friend bool operator==(const Maybe& lhs, const T& rhs) {
     return lhs.valid_ && lhs.value_ == rhs;
   }
-  friend bool operator!=(const Nullable& lhs, const T& rhs) { return !(lhs == rhs); }
-  friend bool operator==(const Nullable& lhs, const Nullable& rhs) {
+  friend bool operator!=(const Maybe& lhs, const T& rhs) { return !(lhs == rhs); }
+  friend bool operator==(const Maybe& lhs, const Maybe& rhs) {
     return lhs.valid_ == rhs.valid_ && (!lhs.valid_ || lhs.value_ == rhs.value_);
   }
-  friend bool operator!=(const Nullable& lhs, const Nullable& rhs) { return !(lhs == rhs); }
+  friend bool operator!=(const Maybe& lhs, const Maybe& rhs) { return !(lhs == rhs); }
 
  private:
   T value_;
   bool valid_;
 };
 
-namespace internal {
-/* The name upstream's helpers give an element that may be null. */
-template <typename T>
-using Maybe = Nullable<T>;
 }  // namespace internal
+
+/* An element that may be null. */
+template <typename T>
+using Nullable = internal::Maybe<T>;
 
 namespace internal {
 
