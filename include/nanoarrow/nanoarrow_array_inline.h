@@ -537,16 +537,19 @@ static inline struct ArrowBitmap* ArrowArrayValidityBitmap(struct ArrowArray* ar
   return &ArrowArrayPrivateGetData(array)->bitmap;
 }
 
-// Buffer i as exported in array->buffers. Binary and string views: 0 validity, 1 views,
-// 2 .. n + 1 the n variadic data buffers, n + 2 the variadic sizes. NULL for an index
-// no buffer has (for other types, indices 0 .. 2 always have one).
+// Buffer i as exported in array->buffers. Binary and string views (and an array of
+// storage type NANOARROW_TYPE_UNINITIALIZED given variadic buffers): 0 validity,
+// 1 views, 2 .. n + 1 the n variadic data buffers, n + 2 the variadic sizes. NULL for
+// an index no buffer has (for other types, indices 0 .. 2 always have one).
 static inline struct ArrowBuffer* ArrowArrayBuffer(struct ArrowArray* array, int64_t i) {
   struct ArrowArrayPrivateData* private_data = ArrowArrayPrivateGetData(array);
   if (i == 0) {
     return &private_data->bitmap.buffer;
   }
   if (private_data->storage_type == NANOARROW_TYPE_BINARY_VIEW ||
-      private_data->storage_type == NANOARROW_TYPE_STRING_VIEW) {
+      private_data->storage_type == NANOARROW_TYPE_STRING_VIEW ||
+      (private_data->storage_type == NANOARROW_TYPE_UNINITIALIZED &&
+       private_data->n_variadic_buffers > 0)) {
     int64_t n_variadic = private_data->n_variadic_buffers;
     if (i == 1) {
       return &private_data->buffers[0];
