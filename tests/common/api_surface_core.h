@@ -154,6 +154,8 @@
   X(ArrowErrorCode, ArrowArrayAddVariadicBuffers, (struct ArrowArray*, int32_t))       \
   X(struct ArrowBitmap*, ArrowArrayValidityBitmap, (struct ArrowArray*))               \
   X(struct ArrowBuffer*, ArrowArrayBuffer, (struct ArrowArray*, int64_t))              \
+  /* underscore helper nanoarrow declares; its R package calls it */                  \
+  X(int32_t, _ArrowParseUnionTypeIds, (const char*, int8_t*))                         \
   X(ArrowErrorCode, ArrowArrayStartAppending, (struct ArrowArray*))                    \
   X(ArrowErrorCode, ArrowArrayReserve, (struct ArrowArray*, int64_t))                  \
   X(ArrowErrorCode, ArrowArrayAppendNull, (struct ArrowArray*, int64_t))               \
