@@ -3238,14 +3238,27 @@ static int64_t ArrowArrayFixedBufferCount(const struct ArrowArrayPrivateData* pr
   return n;
 }
 
+/* True when buffers are numbered as in a binary view array (validity, views, the
+ * variadic buffers, their sizes): view types, and an array of no storage type yet
+ * (ArrowArrayInitFromType(NANOARROW_TYPE_UNINITIALIZED)) once it has variadic
+ * buffers. ArrowArrayBuffer() numbers them the same way. */
+static int ArrowArrayUsesViewSlots(const struct ArrowArrayPrivateData* private_data) {
+  return ArrowArrayIsBinaryView(private_data->storage_type) ||
+         (private_data->storage_type == NANOARROW_TYPE_UNINITIALIZED &&
+          private_data->n_variadic_buffers > 0);
+}
+
 /* Total buffer count as exported: view types add their variadic data buffers and
- * the buffer of variadic sizes. */
+ * the buffer of variadic sizes. An array of no storage type yet has every fixed slot
+ * (its caller sets array->n_buffers and the buffers, as nanoarrow allows). */
 static int64_t ArrowArrayBufferCount(const struct ArrowArrayPrivateData* private_data) {
-  int64_t n = ArrowArrayFixedBufferCount(private_data);
-  if (ArrowArrayIsBinaryView(private_data->storage_type)) {
-    n += (int64_t)private_data->n_variadic_buffers + 1;
+  if (ArrowArrayUsesViewSlots(private_data)) {
+    return 2 + (int64_t)private_data->n_variadic_buffers + 1;
   }
-  return n;
+  if (private_data->storage_type == NANOARROW_TYPE_UNINITIALIZED) {
+    return NANOARROW_MAX_FIXED_BUFFERS;
+  }
+  return ArrowArrayFixedBufferCount(private_data);
 }
 
 /* Points array->buffers at the current data of every buffer. A validity bitmap that
@@ -3271,7 +3284,10 @@ static void ArrowArrayFlushBufferPointers(struct ArrowArray* array) {
   for (i = 0; i < n_buffers; i++) {
     private_data->buffer_data[i] = ArrowArrayBuffer(array, i)->data;
   }
-  array->n_buffers = n_buffers;
+  /* Without a storage type the count is the caller's (0 after initialization). */
+  if (private_data->storage_type != NANOARROW_TYPE_UNINITIALIZED) {
+    array->n_buffers = n_buffers;
+  }
   array->buffers = private_data->buffer_data;
 }
 
@@ -3813,6 +3829,10 @@ ArrowErrorCode ArrowArraySetBuffer(struct ArrowArray* array, int64_t i,
   if (i < 0 || i >= ArrowArrayBufferCount(private_data)) {
     return EINVAL;
   }
+  /* Without a storage type, only the buffers the caller declared in n_buffers. */
+  if (private_data->storage_type == NANOARROW_TYPE_UNINITIALIZED && i >= array->n_buffers) {
+    return EINVAL;
+  }
   target = ArrowArrayBuffer(array, i);
   ArrowBufferReset(target);
   ArrowBufferMove(buffer, target);
@@ -3836,8 +3856,9 @@ ArrowErrorCode ArrowArrayAddVariadicBuffers(struct ArrowArray* array, int32_t nb
   const void** buffer_data;
   int64_t i;
 
-  if (!ArrowArrayIsBinaryView(private_data->storage_type) || nbuffers < 0 ||
-      nbuffers > INT32_MAX - n_old) {
+  if ((!ArrowArrayIsBinaryView(private_data->storage_type) &&
+       private_data->storage_type != NANOARROW_TYPE_UNINITIALIZED) ||
+      nbuffers < 0 || nbuffers > INT32_MAX - n_old) {
     return EINVAL;
   }
   if (nbuffers == 0) {

@@ -2435,16 +2435,19 @@ static inline struct ArrowBitmap* ArrowArrayValidityBitmap(struct ArrowArray* ar
   return &ArrowArrayPrivateGetData(array)->bitmap;
 }
 
-// Buffer i as exported in array->buffers. Binary and string views: 0 validity, 1 views,
-// 2 .. n + 1 the n variadic data buffers, n + 2 the variadic sizes. NULL for an index
-// no buffer has (for other types, indices 0 .. 2 always have one).
+// Buffer i as exported in array->buffers. Binary and string views (and an array of
+// storage type NANOARROW_TYPE_UNINITIALIZED given variadic buffers): 0 validity,
+// 1 views, 2 .. n + 1 the n variadic data buffers, n + 2 the variadic sizes. NULL for
+// an index no buffer has (for other types, indices 0 .. 2 always have one).
 static inline struct ArrowBuffer* ArrowArrayBuffer(struct ArrowArray* array, int64_t i) {
   struct ArrowArrayPrivateData* private_data = ArrowArrayPrivateGetData(array);
   if (i == 0) {
     return &private_data->bitmap.buffer;
   }
   if (private_data->storage_type == NANOARROW_TYPE_BINARY_VIEW ||
-      private_data->storage_type == NANOARROW_TYPE_STRING_VIEW) {
+      private_data->storage_type == NANOARROW_TYPE_STRING_VIEW ||
+      (private_data->storage_type == NANOARROW_TYPE_UNINITIALIZED &&
+       private_data->n_variadic_buffers > 0)) {
     int64_t n_variadic = private_data->n_variadic_buffers;
     if (i == 1) {
       return &private_data->buffers[0];
@@ -2458,6 +2461,49 @@ static inline struct ArrowBuffer* ArrowArrayBuffer(struct ArrowArray* array, int
     return NULL;
   }
   return &private_data->buffers[i - 1];
+}
+
+// Parses the type ids of a union format string (the part after "+ud:" or "+us:", as in
+// ArrowSchemaView's union_type_ids): comma-separated decimal integers in [0, 127].
+// Returns how many there are and, when out is not NULL, writes them to out (which must
+// hold 128). Returns 0 for "" and -1 for NULL, a malformed list, an id outside
+// [0, 127], or more than 128 ids (so out is never written past 128 entries).
+// nanoarrow declares this underscore name in its header and programs written against it
+// (its R package, for one) call it, so it is kept for source compatibility.
+static inline int32_t _ArrowParseUnionTypeIds(const char* type_ids, int8_t* out) {
+  const char* p = type_ids;
+  int32_t n = 0;
+  if (p == NULL) {
+    return -1;
+  }
+  if (*p == '\0') {
+    return 0;
+  }
+  for (;;) {
+    int32_t value = 0;
+    const char* digits_start = p;
+    while (*p >= '0' && *p <= '9') {
+      value = value * 10 + (*p - '0');
+      if (value > 127) {
+        return -1;
+      }
+      p++;
+    }
+    if (p == digits_start || n == 128) {
+      return -1;
+    }
+    if (out != NULL) {
+      out[n] = (int8_t)value;
+    }
+    n++;
+    if (*p == '\0') {
+      return n;
+    }
+    if (*p != ',') {
+      return -1;
+    }
+    p++;
+  }
 }
 
 // Number of variadic data buffers of a binary or string view array being built
