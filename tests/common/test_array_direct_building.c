@@ -1,0 +1,123 @@
+/* Arrays built partly outside the appenders, as database drivers do: buffers filled
+ * by the caller and moved in with ArrowArraySetBuffer / ArrowArraySetValidityBitmap
+ * are visible through array->buffers at once (a driver may export such an array
+ * without calling a finish function), and values written straight into the data
+ * buffer before a first ArrowArrayAppendNull stay valid. */
+
+#include <criterion/criterion.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "nanoarrow/nanoarrow.h"
+
+static void init_struct_int64_string(struct ArrowSchema* schema) {
+  ArrowSchemaInit(schema);
+  cr_assert_eq(ArrowSchemaSetTypeStruct(schema, 2), NANOARROW_OK);
+  cr_assert_eq(ArrowSchemaSetType(schema->children[0], NANOARROW_TYPE_INT64),
+               NANOARROW_OK);
+  cr_assert_eq(ArrowSchemaSetName(schema->children[0], "i"), NANOARROW_OK);
+  cr_assert_eq(ArrowSchemaSetType(schema->children[1], NANOARROW_TYPE_STRING),
+               NANOARROW_OK);
+  cr_assert_eq(ArrowSchemaSetName(schema->children[1], "s"), NANOARROW_OK);
+}
+
+Test(array_direct_building, moved_in_buffers_are_exported_without_finishing) {
+  struct ArrowSchema schema;
+  struct ArrowArray array;
+  struct ArrowArrayView view;
+  struct ArrowError error;
+  struct ArrowBitmap validity[2];
+  struct ArrowBuffer data[2];
+  struct ArrowBuffer chars;
+  const int64_t ints[3] = {5, 0, -7};
+  const int32_t offsets[4] = {0, 2, 2, 5};
+  struct ArrowStringView item;
+  int i;
+
+  init_struct_int64_string(&schema);
+  cr_assert_eq(ArrowArrayInitFromSchema(&array, &schema, &error), NANOARROW_OK);
+
+  /* Row 1 is null in both columns. */
+  for (i = 0; i < 2; i++) {
+    ArrowBitmapInit(&validity[i]);
+    cr_assert_eq(ArrowBitmapReserve(&validity[i], 3), NANOARROW_OK);
+    ArrowBitmapAppendUnsafe(&validity[i], 1, 1);
+    ArrowBitmapAppendUnsafe(&validity[i], 0, 1);
+    ArrowBitmapAppendUnsafe(&validity[i], 1, 1);
+    ArrowBufferInit(&data[i]);
+  }
+  cr_assert_eq(ArrowBufferAppend(&data[0], ints, sizeof(ints)), NANOARROW_OK);
+  cr_assert_eq(ArrowBufferAppend(&data[1], offsets, sizeof(offsets)), NANOARROW_OK);
+  ArrowBufferInit(&chars);
+  cr_assert_eq(ArrowBufferAppend(&chars, "abxyz", 5), NANOARROW_OK);
+
+  for (i = 0; i < 2; i++) {
+    ArrowArraySetValidityBitmap(array.children[i], &validity[i]);
+    cr_assert_eq(ArrowArraySetBuffer(array.children[i], 1, &data[i]), NANOARROW_OK);
+    array.children[i]->length = 3;
+  }
+  cr_assert_eq(ArrowArraySetBuffer(array.children[1], 2, &chars), NANOARROW_OK);
+  array.length = 3;
+
+  /* No finish call: the exported pointers already name the moved-in bytes. */
+  cr_assert_not_null(array.children[0]->buffers[0]);
+  cr_assert_eq(memcmp(array.children[0]->buffers[1], ints, sizeof(ints)), 0);
+  cr_assert_eq(memcmp(array.children[1]->buffers[1], offsets, sizeof(offsets)), 0);
+  cr_assert_eq(memcmp(array.children[1]->buffers[2], "abxyz", 5), 0);
+
+  cr_assert_eq(ArrowArrayViewInitFromSchema(&view, &schema, &error), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayViewSetArray(&view, &array, &error), NANOARROW_OK, "%s",
+               error.message);
+  cr_assert_eq(ArrowArrayViewIsNull(view.children[0], 0), 0);
+  cr_assert_eq(ArrowArrayViewIsNull(view.children[0], 1), 1);
+  cr_assert_eq(ArrowArrayViewIsNull(view.children[1], 1), 1);
+  cr_assert_eq(ArrowArrayViewGetIntUnsafe(view.children[0], 2), -7);
+  item = ArrowArrayViewGetStringUnsafe(view.children[1], 0);
+  cr_assert_eq(item.size_bytes, 2);
+  cr_assert_eq(memcmp(item.data, "ab", 2), 0);
+  item = ArrowArrayViewGetStringUnsafe(view.children[1], 2);
+  cr_assert_eq(item.size_bytes, 3);
+  cr_assert_eq(memcmp(item.data, "xyz", 3), 0);
+
+  ArrowArrayViewReset(&view);
+  ArrowArrayRelease(&array);
+  ArrowSchemaRelease(&schema);
+}
+
+/* The pattern of a reader that writes values into the data buffer itself and only
+ * appends a validity bit once a validity buffer exists. */
+static void append_valid_int32(struct ArrowArray* array, int32_t value) {
+  struct ArrowBitmap* validity = ArrowArrayValidityBitmap(array);
+  cr_assert_eq(ArrowBufferAppendInt32(ArrowArrayBuffer(array, 1), value), NANOARROW_OK);
+  if (validity->buffer.data != NULL) {
+    cr_assert_eq(ArrowBitmapAppend(validity, 1, 1), NANOARROW_OK);
+  }
+  array->length++;
+}
+
+Test(array_direct_building, values_written_before_the_first_null_stay_valid) {
+  struct ArrowArray array;
+  struct ArrowError error;
+  const uint8_t* bits;
+  const int32_t* values;
+
+  cr_assert_eq(ArrowArrayInitFromType(&array, NANOARROW_TYPE_INT32), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayStartAppending(&array), NANOARROW_OK);
+  append_valid_int32(&array, 10);
+  append_valid_int32(&array, 11);
+  cr_assert_eq(ArrowArrayAppendNull(&array, 1), NANOARROW_OK);
+  append_valid_int32(&array, 13);
+  cr_assert_eq(ArrowArrayFinishBuildingDefault(&array, &error), NANOARROW_OK, "%s",
+               error.message);
+
+  cr_assert_eq(array.length, 4);
+  cr_assert_eq(array.null_count, 1);
+  bits = (const uint8_t*)array.buffers[0];
+  values = (const int32_t*)array.buffers[1];
+  cr_assert_not_null(bits);
+  cr_assert_eq(bits[0] & 0x0F, 0x0B);
+  cr_assert_eq(values[0], 10);
+  cr_assert_eq(values[1], 11);
+  cr_assert_eq(values[3], 13);
+  ArrowArrayRelease(&array);
+}
