@@ -384,6 +384,29 @@ Test(array_append, intervals) {
   ArrowArrayRelease(&array);
 }
 
+// nanoarrow keeps interval_months as a storage type of its own: its numbers go in
+// through ArrowArrayAppendInterval(), and the integer and double appenders refuse
+// them (found by running the nanoarrow-ruby gem, whose CArrayBuilder.append_ints on
+// an interval_months array raises there). Nothing may be appended by a refused call.
+Test(array_append, integers_and_doubles_are_refused_by_interval_months) {
+  struct ArrowArray array;
+  struct ArrowInterval interval;
+
+  init_started(&array, NANOARROW_TYPE_INTERVAL_MONTHS);
+  cr_assert_eq(ArrowArrayAppendInt(&array, 5), EINVAL);
+  cr_assert_eq(ArrowArrayAppendUInt(&array, 5), EINVAL);
+  cr_assert_eq(ArrowArrayAppendDouble(&array, 5.0), EINVAL);
+  cr_assert_eq(array.length, 0);
+  ArrowIntervalInit(&interval, NANOARROW_TYPE_INTERVAL_MONTHS);
+  interval.months = 5;
+  cr_assert_eq(ArrowArrayAppendInterval(&array, &interval), NANOARROW_OK);
+  finish_ok(&array);
+  cr_assert_eq(array.length, 1);
+  cr_assert_eq(ArrowArrayBuffer(&array, 1)->size_bytes, 4);
+  cr_assert_eq(((const int32_t*)array.buffers[1])[0], 5);
+  ArrowArrayRelease(&array);
+}
+
 Test(array_append, decimals_of_every_width) {
   struct {
     enum ArrowType type;
