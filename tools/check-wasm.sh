@@ -17,6 +17,13 @@
 #         then `nanoarrow convert` (our reader and writer) must keep every type and
 #         value apache-arrow JS finds in that output, and for arrow-rs `nanoarrow
 #         cat` must print the rows it prints for our stream.
+# Then every arrow-testing integration case (../shared/arrow-testing/data/
+# arrow-ipc-stream/integration/*/CASE.json.gz; NANOARROW_INTEGRATION_DATA overrides
+# the directory, absent: left out) that this library writes as a stream from its
+# JSON (`nanoarrow convert`; for arrow-rs also with LZ4 bodies):
+#   arrow-rs:  its rewrite of our stream must VALIDATE against the JSON;
+#   Arrow C++: DuckDB's result from our stream must hold what its result from
+#              arrow-testing's CASE.stream holds (`nanoarrow schema` and `cat`).
 # A case that an implementation refuses for a type or codec it lacks is SKIPPED
 # (named, with the reason; for DuckDB each other column of the case is then checked
 # alone, projected by `nanoarrow convert --columns`). A bug of the other
@@ -69,7 +76,14 @@ printf '\n== check-wasm.sh: %s streams through parquet-wasm %s and duckdb-wasm %
   "$(node -p "require('$work/node_modules/parquet-wasm/package.json').version")" \
   "$(node -p "require('$work/node_modules/@duckdb/duckdb-wasm/package.json').version")"
 status=0
-node "$work/wasm_check.mjs" "$in" "$work/out" "$build/bin/nanoarrow" 2>&1 |
+data=${NANOARROW_INTEGRATION_DATA:-"$root/../shared/arrow-testing/data/arrow-ipc-stream/integration"}
+if [ -d "$data" ]; then
+  data=$(cd "$data" && pwd)
+else
+  echo "check-wasm.sh: no integration data at $data: the integration cases are left out" >&2
+  data=""
+fi
+node "$work/wasm_check.mjs" "$in" "$work/out" "$build/bin/nanoarrow" ${data:+"$data"} 2>&1 |
   tee "$work/wasm_check.log" || status=$?
 line=$(grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped, [0-9]+ known$' \
   "$work/wasm_check.log" | tail -n 1 || true)

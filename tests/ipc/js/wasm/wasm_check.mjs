@@ -8,8 +8,10 @@
 //             C++ into a DuckDB table; `SELECT *` returns DuckDB's result as an IPC
 //             stream written by Arrow C++.
 //
-//   node wasm_check.mjs IN_DIR OUT_DIR CLI
+//   node wasm_check.mjs IN_DIR OUT_DIR CLI [INTEGRATION_DIR]
 //
+// With INTEGRATION_DIR, the arrow-testing integration cases too (integrationCase(),
+// step "integration", and "integration-lz4" for arrow-rs).
 // Per case and implementation, one line "RESULT IMPL CASE STEP[: detail]", RESULT
 // being PASS, FAIL, SKIP (the implementation does not support a type or codec of the
 // case) or KNOWN (a bug of that implementation listed in KNOWN below, with the reason):
@@ -42,11 +44,19 @@ compressionRegistry.set(CompressionType.ZSTD, {
   decode: (data) => new Uint8Array(fzstd.decompress(data)),
 });
 
-// Bugs of the other implementations that these cases show, by "IMPL CASE COLUMN".
-// Each was judged against the Arrow format (format/Schema.fbs, Columnar.rst): the
-// column differs only as described, our stream follows the spec there, and
-// apache-arrow JS, arrow-rs and this library all read the value the C test wrote.
+// Bugs of the other implementations that these cases show, by "IMPL CASE COLUMN"
+// (writer cases) or "IMPL DIR/CASE integration". Each was judged against the Arrow
+// format (format/Schema.fbs, Columnar.rst): the column differs only as described,
+// our stream follows the spec there, and apache-arrow JS, arrow-rs and this library
+// all read the values the C test (or the case's JSON) has. An integration case that
+// an implementation refuses, for no reason in SKIPS, in arrow-testing's stream as in
+// ours is KNOWN too, with its message (duckdb-wasm traps with "memory access out of
+// bounds" on generated_nested_dictionary, both streams).
 const KNOWN = {
+  'duckdb cpp-21.0.0/generated_list_view integration':
+    "duckdb-wasm drops the validity of a list view's child values: null elements come back as " +
+    'the values stored under them (from our stream the DATA values of the JSON, from ' +
+    "Arrow C++'s 0); the case's JSON and both streams have these elements null",
   'duckdb temporal day_time':
     'DuckDB reads Interval<DAY_TIME> as one int64 of milliseconds; the format stores ' +
     'two contiguous int32, days then milliseconds (Schema.fbs IntervalUnit.DAY_TIME), ' +
@@ -62,6 +72,12 @@ const SKIPS = [
   // 'Unsupported Internal Arrow Type for Decimal d:40,3,256', '... Type: "d" Union'
   [/Unsupported Internal Arrow Type(?: for|:)? *(.*)/,
     (m) => `DuckDB does not support the Arrow type ${m[1].replace(/"/g, '').trim()}`],
+  [/Library only supports 128-bit or 256-bit decimal values/,
+    () => "duckdb-wasm's Arrow C++ has no 32- or 64-bit decimals"],
+  [/Could not convert Interval to Microsecond/,
+    () => 'DuckDB intervals hold microseconds: it refuses nanosecond durations and intervals it cannot convert'],
+  [/A table cannot be created from an unnamed struct/,
+    () => 'DuckDB refuses top-level fields of one name'],
 ];
 
 function plain(value) {
@@ -160,11 +176,12 @@ function differences(got, want, withMetadata) {
   return found;
 }
 
-const [inDir, outDir, cli] = process.argv.slice(2);
+const [inDir, outDir, cli, integrationDir] = process.argv.slice(2);
 const counts = { PASS: 0, FAIL: 0, SKIP: 0, KNOWN: 0 };
 const skipped = {}; // reason -> [IMPL CASE]
 const known = {};   // reason -> [IMPL CASE]
 const unseenKnown = new Set(Object.keys(KNOWN));
+const notes = new Set(); // what the checks show of the other implementations alone
 const byImpl = {}; // IMPL -> STEP -> RESULT -> count
 function report(result, impl, name, step, detail) {
   counts[result]++;
@@ -253,16 +270,16 @@ function messageOf(error) {
 }
 
 // Reports a refusal; true when it is a skip.
-function refused(impl, name, error) {
+function refused(impl, name, error, step = 'read') {
   const message = messageOf(error);
   for (const [pattern, reason] of SKIPS) {
     const m = message.match(pattern);
     if (m) {
-      report('SKIP', impl, name, 'read', reason(m));
+      report('SKIP', impl, name, step, reason(m));
       return true;
     }
   }
-  report('FAIL', impl, name, 'read', `${impl} refuses our stream: ${message}`);
+  report('FAIL', impl, name, step, `${impl} refuses our stream: ${message}`);
   return false;
 }
 
@@ -344,8 +361,148 @@ for (const file of readdirSync(inDir).sort()) {
     }
   }
 }
+// The arrow-testing integration cases (INTEGRATION_DIR/*/CASE.json.gz): our writer
+// writes each from its JSON (`nanoarrow convert CASE.json.gz CASE.stream`), and each
+// implementation must read it as it reads arrow-testing's CASE.stream (written by
+// Arrow C++, Java, ...): its two outputs hold the same schema and rows as this
+// library prints them (`nanoarrow schema`, `nanoarrow cat --format jsonl`; the same
+// bytes pass at once). arrow-rs keeps types, so its output of our stream must also
+// VALIDATE against the case's JSON. One line a case and implementation, step
+// "integration": SKIP when the implementation refuses both streams (a type or codec
+// it lacks), or refuses arrow-testing's and there is nothing to compare with
+// (DuckDB; arrow-rs still VALIDATEs); FAIL when it refuses ours but not theirs, or
+// reads the two otherwise.
+function integrationCase(json, name) {
+  const dir = `${outDir}/integration/${name}`;
+  mkdirSync(dir, { recursive: true });
+  const ours = `${dir}/nanoarrow.stream`;
+  const convert = run('convert', json, ours);
+  if (!convert.ok) {
+    report('FAIL', 'nanoarrow', name, 'integration', `nanoarrow convert ${json} ${ours}: ${convert.out}`);
+    return;
+  }
+  // arrow-rs also reads our stream with LZ4-compressed bodies. parquet-wasm is built
+  // without arrow-rs' codecs: it reads the cases whose buffers our writer left
+  // uncompressed (length -1: compressing did not make them smaller) and refuses the
+  // others (a skip).
+  const lz4Stream = `${dir}/nanoarrow.lz4.stream`;
+  const lz4Convert = run('convert', json, lz4Stream, '--compression', 'lz4');
+  if (!lz4Convert.ok) {
+    report('FAIL', 'nanoarrow', name, 'integration-lz4', `nanoarrow convert ${json} ${lz4Stream} --compression lz4: ${lz4Convert.out}`);
+  } else {
+    const rsLz4 = `${dir}/arrow-rs.lz4.arrows`;
+    try {
+      writeFileSync(rsLz4, parquetWasm.Table.fromIPCStream(readFileSync(lz4Stream)).intoIPCStream());
+      const v = run('integration', '--mode=VALIDATE', `--json=${json}`, `--arrow=${rsLz4}`);
+      if (v.ok) report('PASS', 'arrow-rs', name, 'integration-lz4');
+      else report('FAIL', 'arrow-rs', name, 'integration-lz4', `${rsLz4} (arrow-rs' output of ${lz4Stream}) does not VALIDATE against ${json}: ${v.out}`);
+    } catch (e) {
+      refused('arrow-rs', name, e, 'integration-lz4');
+    }
+  }
+  const gold = json.replace(/\.json\.gz$/, '.stream');
+  const streams = { ours: readFileSync(ours), gold: readFileSync(gold) };
+  const through = {
+    'arrow-rs': (bytes) => parquetWasm.Table.fromIPCStream(bytes).intoIPCStream(),
+    duckdb: (bytes) => throughDuckdb(bytes, (e) => { throw e; }),
+  };
+  for (const [impl, f] of Object.entries(through)) {
+    const out = {};
+    const error = {};
+    for (const which of ['ours', 'gold']) {
+      try {
+        out[which] = f(streams[which]);
+        writeFileSync(`${dir}/${impl}.${which}.arrows`, out[which]);
+      } catch (e) {
+        error[which] = messageOf(e);
+      }
+    }
+    const file = (which) => `${dir}/${impl}.${which}.arrows`;
+    const skipReason = (message) => {
+      for (const [pattern, reason] of SKIPS) {
+        const m = message.match(pattern);
+        if (m) return reason(m);
+      }
+      return null;
+    };
+    if (error.ours) {
+      if (!error.gold) {
+        report('FAIL', impl, name, 'integration', `${impl} reads arrow-testing's ${gold} but refuses ours (${ours}): ${error.ours}`);
+      } else if (skipReason(error.ours)) {
+        report('SKIP', impl, name, 'integration', skipReason(error.ours));
+      } else {
+        // Refused for another reason, and arrow-testing's stream the same way: its bug.
+        report('KNOWN', impl, name, 'integration',
+          `${impl} fails on arrow-testing's stream too: ${error.ours.slice(0, 200)}`);
+      }
+      continue;
+    }
+    const problems = [];
+    const validate = run('validate', file('ours'));
+    if (!validate.ok) problems.push(`nanoarrow validate ${file('ours')}: ${validate.out}`);
+    if (impl === 'arrow-rs') {
+      // arrow-rs keeps every type: the case's JSON is the reference (arrow-testing's
+      // streams differ from it where their writer changed something, as Arrow C++
+      // does with a map's field names).
+      const v = run('integration', '--mode=VALIDATE', `--json=${json}`, `--arrow=${file('ours')}`);
+      if (!v.ok) problems.push(`${file('ours')} does not VALIDATE against ${json}: ${v.out}`);
+      if (!problems.length && out.gold && /bigendian/.test(name)) {
+        const g = run('integration', '--mode=VALIDATE', `--json=${json}`, `--arrow=${file('gold')}`);
+        if (!g.ok) notes.add("arrow-rs reads big-endian streams (arrow-testing's 1.0.0-bigendian) as little-endian, without refusing them");
+      }
+      report(problems.length ? 'FAIL' : 'PASS', impl, name, 'integration', problems.join('; '));
+      continue;
+    }
+    if (error.gold) {
+      if (problems.length) report('FAIL', impl, name, 'integration', problems.join('; '));
+      else report('SKIP', impl, name, 'integration', `nothing to compare with: ${skipReason(error.gold) ?? error.gold} (arrow-testing's stream)`);
+      continue;
+    }
+    if (Buffer.compare(Buffer.from(out.ours), Buffer.from(out.gold)) !== 0) {
+      for (const command of [['schema'], ['cat', '--format', 'jsonl']]) {
+        const a = run(command[0], file('ours'), ...command.slice(1));
+        const b = run(command[0], file('gold'), ...command.slice(1));
+        if (a.ok !== b.ok || a.out !== b.out) {
+          problems.push(`nanoarrow ${command[0]} prints otherwise for ${impl}'s output of our stream` +
+            ` (${file('ours')}) than of arrow-testing's (${file('gold')})`);
+        }
+      }
+    }
+    const key = `${impl} ${name} integration`;
+    if (problems.length && KNOWN[key]) {
+      unseenKnown.delete(key);
+      report('KNOWN', impl, name, 'integration', KNOWN[key]);
+    } else if (problems.length) {
+      report('FAIL', impl, name, 'integration', problems.join('; '));
+    } else {
+      report('PASS', impl, name, 'integration');
+    }
+  }
+}
+
+if (integrationDir) {
+  const cases = [];
+  for (const version of readdirSync(integrationDir).sort()) {
+    let files = [];
+    try {
+      files = readdirSync(`${integrationDir}/${version}`);
+    } catch {
+      continue;
+    }
+    for (const f of files.sort()) {
+      if (f.endsWith('.json.gz') && files.includes(f.replace(/\.json\.gz$/, '.stream'))) {
+        cases.push([`${integrationDir}/${version}/${f}`, `${version}/${f.slice(0, -'.json.gz'.length)}`]);
+      }
+    }
+  }
+  console.log(`\nintegration: ${cases.length} arrow-testing cases from ${integrationDir}`);
+  for (const [json, name] of cases) integrationCase(json, name);
+}
+
 for (const key of unseenKnown) {
-  report('FAIL', key.split(' ')[0], key.split(' ')[1], 'read',
+  const [impl, name, step] = key.split(' ');
+  if (step === 'integration' && !integrationDir) continue;
+  report('FAIL', impl, name, step === 'integration' ? step : 'read',
     `the known bug "${KNOWN[key]}" no longer shows: remove it from KNOWN`);
 }
 
@@ -353,6 +510,8 @@ console.log('\nskipped (the implementation lacks a type or codec):');
 for (const [reason, which] of Object.entries(skipped)) console.log(`  ${reason}: ${which.join(', ')}`);
 console.log('known bugs of the other implementations:');
 for (const [reason, which] of Object.entries(known)) console.log(`  ${which.join(', ')}: ${reason}`);
+if (notes.size) console.log('notes (not counted: about other writers\' streams):');
+for (const note of notes) console.log(`  ${note}`);
 console.log('by implementation (read: it reads our streams; ours: we read its output):');
 for (const [impl, steps] of Object.entries(byImpl)) {
   const text = Object.entries(steps).map(([step, results]) =>
