@@ -68,6 +68,10 @@ printf '\n== test.sh: polars interop (integration cases both ways, a 1,000,000-r
 # The same build as check-flechette (no sanitizers: over a thousand short CLI runs).
 tools/check-polars.sh "$root/build/check-flechette"
 
+printf '\n== test.sh: arrow-rs and Arrow C++ (WebAssembly) read our streams, we read theirs\n'
+# The same build as check-flechette (no sanitizers needed: about 150 short CLI runs).
+tools/check-wasm.sh "$root/build/check-flechette"
+
 printf '\n== test.sh: ThreadSanitizer over the parallel (de)compression\n'
 tools/check-parallel-tsan.sh
 
