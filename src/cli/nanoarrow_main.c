@@ -548,6 +548,7 @@ static int CommandCat(int argc, char** argv) {
   int preview;
   int is_table;
   int table_initialized = 0;
+  int read_failed = 0;
   int64_t limit = INT64_MAX;
   int64_t n_written = 0;
   int64_t n_more = 0;
@@ -635,6 +636,7 @@ static int CommandCat(int argc, char** argv) {
     if (rc != NANOARROW_OK) {
       snprintf(error.message, sizeof(error.message), "batch %" PRId64 ": %s", n_batches,
                StreamError(&stream, rc));
+      read_failed = 1;
       break;
     }
     if (array.release == NULL) break;
@@ -669,6 +671,12 @@ static int CommandCat(int argc, char** argv) {
     rc = ArrowBufferAppend(&sink.text, footer, (int64_t)strlen(footer));
   }
   if (rc == NANOARROW_OK) rc = CliSinkFlush(&sink);
+  if (read_failed) {
+    /* The rows of every batch before the failing one go out, whatever the input's
+     * timing: from a pipe, some were already written while cat waited for input. */
+    if (is_table) (void)CliTableFinish(&table, &sink);
+    (void)CliSinkFlush(&sink);
+  }
 
   if (sink.write_errno != 0) {
     g_stdout_errno = sink.write_errno;
