@@ -24,6 +24,13 @@
 #   arrow-rs:  its rewrite of our stream must VALIDATE against the JSON;
 #   Arrow C++: DuckDB's result from our stream must hold what its result from
 #              arrow-testing's CASE.stream holds (`nanoarrow schema` and `cat`).
+# Last, DuckDB as the producer of its own data (tests/ipc/js/wasm/duckdb_produced.mjs):
+# a zoo of DuckDB values (every type, NULLs, empty and long values, 3 record
+# batches) as duckdb-wasm writes it, as an IPC file and as a stream, under every
+# combination of its Arrow output settings (lossless conversion, string views, list
+# views, large buffers, format version 1.5): `nanoarrow validate`, `convert` and `cat`
+# must read every value apache-arrow JS reads there, and DuckDB must read our
+# rewrite as it reads its own output.
 # A case that an implementation refuses for a type or codec it lacks is SKIPPED
 # (named, with the reason; for DuckDB each other column of the case is then checked
 # alone, projected by `nanoarrow convert --columns`). A bug of the other
@@ -55,7 +62,7 @@ cmake --build "$build" --target test_writer_cases nanoarrow_cli -j"${NANOARROW_T
 work="$build/ipc_wasm"
 mkdir -p "$work"
 cp "$root/tests/ipc/js/wasm/package.json" "$root/tests/ipc/js/wasm/package-lock.json" \
-  "$root/tests/ipc/js/wasm/wasm_check.mjs" "$work/"
+  "$root/tests/ipc/js/wasm/wasm_check.mjs" "$root/tests/ipc/js/wasm/duckdb_produced.mjs" "$work/"
 (cd "$work" && npm ci --no-audit --no-fund --silent)
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}

@@ -11,7 +11,9 @@
 //   node wasm_check.mjs IN_DIR OUT_DIR CLI [INTEGRATION_DIR]
 //
 // With INTEGRATION_DIR, the arrow-testing integration cases too (integrationCase(),
-// step "integration", and "integration-lz4" for arrow-rs).
+// step "integration", and "integration-lz4" for arrow-rs). Then DuckDB's own data as
+// duckdb-wasm writes it under each of its Arrow output settings, read by this library
+// (duckdb_produced.mjs; IMPL "duckdb-produced").
 // Per case and implementation, one line "RESULT IMPL CASE STEP[: detail]", RESULT
 // being PASS, FAIL, SKIP (the implementation does not support a type or codec of the
 // case) or KNOWN (a bug of that implementation listed in KNOWN below, with the reason):
@@ -36,6 +38,7 @@ import lz4 from 'lz4js';
 import * as fzstd from 'fzstd';
 import * as parquetWasm from 'parquet-wasm';
 import * as duckdb from '@duckdb/duckdb-wasm/blocking';
+import { duckdbProduced } from './duckdb_produced.mjs';
 
 compressionRegistry.set(CompressionType.LZ4_FRAME, {
   decode: (data) => new Uint8Array(lz4.decompress(data)),
@@ -192,7 +195,7 @@ function report(result, impl, name, step, detail) {
 }
 function run(...args) {
   try {
-    return { ok: true, out: execFileSync(cli, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }) };
+    return { ok: true, out: execFileSync(cli, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 28 }) };
   } catch (e) {
     return { ok: false, out: `${e.stderr || e.message}`.trim().split('\n')[0] };
   }
@@ -307,11 +310,19 @@ mkdirSync(`${outDir}/duckdb`, { recursive: true });
 
 const require = createRequire(import.meta.url);
 const dist = path.dirname(require.resolve('@duckdb/duckdb-wasm'));
-const db = await duckdb.createDuckDB({
-  mvp: { mainModule: `${dist}/duckdb-mvp.wasm`, mainWorker: `${dist}/duckdb-node-mvp.worker.cjs` },
-  eh: { mainModule: `${dist}/duckdb-eh.wasm`, mainWorker: `${dist}/duckdb-node-eh.worker.cjs` },
-}, new duckdb.VoidLogger(), duckdb.NODE_RUNTIME);
-await db.instantiate(() => {});
+// A new duckdb-wasm database (LOSSLESS: arrowLosslessConversion, which duckdb-wasm
+// takes only when a database is opened; the default leaves the database unopened,
+// as the cases here had it).
+async function openDuckdb(lossless) {
+  const instance = await duckdb.createDuckDB({
+    mvp: { mainModule: `${dist}/duckdb-mvp.wasm`, mainWorker: `${dist}/duckdb-node-mvp.worker.cjs` },
+    eh: { mainModule: `${dist}/duckdb-eh.wasm`, mainWorker: `${dist}/duckdb-node-eh.worker.cjs` },
+  }, new duckdb.VoidLogger(), duckdb.NODE_RUNTIME);
+  await instance.instantiate(() => {});
+  if (lossless !== undefined) instance.open({ arrowLosslessConversion: lossless });
+  return instance;
+}
+const db = await openDuckdb();
 console.log(`duckdb-wasm: DuckDB ${db.getVersion()}`);
 
 for (const file of readdirSync(inDir).sort()) {
@@ -498,6 +509,11 @@ if (integrationDir) {
   console.log(`\nintegration: ${cases.length} arrow-testing cases from ${integrationDir}`);
   for (const [json, name] of cases) integrationCase(json, name);
 }
+
+// DuckDB as the producer of its own data, under each of its Arrow output settings
+// (duckdb_produced.mjs).
+console.log('\nduckdb-produced: a zoo of DuckDB values, as duckdb-wasm writes them under its Arrow settings');
+await duckdbProduced({ db: openDuckdb, outDir, run, report, readTable, differences, messageOf });
 
 for (const key of unseenKnown) {
   const [impl, name, step] = key.split(' ');
