@@ -164,6 +164,7 @@ export async function duckdbProduced({ db: openDb, outDir, run, report, readTabl
   const unseenKnown = new Set(Object.keys(KNOWN));
   const seen = new Map(); // form, lossless and schema -> first NAME
   const sameAs = {}; // first NAME -> [NAMEs with the same types]
+  const typesOf = {}; // "FORM LOSSLESS SETTINGS" -> column -> type
   const names = ZOO.map(([name]) => name);
   for (const lossless of [false, true]) {
     const db = await openDb(lossless);
@@ -229,7 +230,9 @@ export async function duckdbProduced({ db: openDb, outDir, run, report, readTabl
       let key;
       try {
         const schema = tableFromIPC(bytes).schema;
-        key = `${form} ${lossless} ${JSON.stringify(schema.fields.map((f) => [f.name, `${f.type}`, [...f.metadata]]))}`;
+        const fields = schema.fields.map((f) => [f.name, `${f.type}`, [...f.metadata]]);
+        key = `${form} ${lossless} ${JSON.stringify(fields)}`;
+        typesOf[`${form} ${lossless} ${settings.join('+')}`] = Object.fromEntries(fields.map(([n, ...t]) => [n, JSON.stringify(t)]));
       } catch {
         key = `${form} ${lossless} ${Buffer.from(bytes).toString('base64')}`;
       }
@@ -374,6 +377,16 @@ export async function duckdbProduced({ db: openDb, outDir, run, report, readTabl
     }
     conn.close();
   }
+  // A setting changes types when some output with it has a column of another type
+  // than the same output without it.
+  const inert = SETTINGS.filter(([setting]) => Object.entries(typesOf).every(([k, types]) => {
+    const [form, lossless, on] = k.split(' ');
+    const parts = on ? on.split('+') : [];
+    if (!parts.includes(setting)) return true;
+    const without = typesOf[`${form} ${lossless} ${parts.filter((p) => p !== setting).join('+')}`];
+    return !without || Object.keys(types).every((c) => !(c in without) || without[c] === types[c]);
+  })).map(([setting, name, value]) => `${name} = ${value} (${setting})`);
+  if (inert.length) console.log(`duckdb-produced: settings that change no type in this duckdb-wasm: ${inert.join(', ')}`);
   for (const [first, others] of Object.entries(sameAs)) {
     console.log(`duckdb-produced: the same types as ${first} (checked there): ${others.join(', ')}`);
   }
