@@ -30,12 +30,12 @@ static ArrowErrorCode PutUInt(struct ArrowBuffer* out, uint64_t value) {
 
 /* The shortest decimal text that reads back as the same float / double, or with
  * fixed digits after the point (fixed_digits >= 0). JSON has no NaN or infinity:
- * those are written as null (readers refuse them). */
+ * EDOM for those, written by nobody (the caller decides). */
 static ArrowErrorCode PutDouble(struct ArrowBuffer* out, double value, int is_float,
                                 int fixed_digits) {
   char text[400];
   int precision;
-  if (isnan(value) || isinf(value)) return Put(out, "null");
+  if (isnan(value) || isinf(value)) return EDOM;
   if (fixed_digits >= 0) {
     snprintf(text, sizeof(text), "%.*f", fixed_digits > 20 ? 20 : fixed_digits, value);
     return Put(out, text);
@@ -786,6 +786,19 @@ static ArrowErrorCode PutColumn(struct ArrowBuffer* out, const struct ArrowSchem
         if (k > 0) NANOARROW_RETURN_NOT_OK(Put(out, ", "));
         NANOARROW_RETURN_NOT_OK(FlushPoint(out, writer, error));
         rc = PutValue(out, &sv, view, start + k, writer->float_precision);
+        if (rc == EDOM && ArrowArrayViewIsNull(view, start + k)) {
+          /* Whatever bits lie under a null (NaN included) are not data: 0 reads back. */
+          rc = Put(out, "0");
+        } else if (rc == EDOM) {
+          /* Writing null (or a bare NaN token) would change or lose the value. */
+          double value = ArrowArrayViewGetDoubleUnsafe(view, start + k);
+          ArrowErrorSet(error,
+                        "field '%s' element %" PRId64 ": %s has no integration JSON form "
+                        "(JSON numbers cannot hold it)",
+                        schema->name != NULL ? schema->name : "", start + k,
+                        isnan(value) ? "NaN" : (value > 0 ? "infinity" : "-infinity"));
+          rc = EINVAL;
+        }
         if (rc == ENOTSUP) {
           ArrowErrorSet(error, "cannot write values of type %s",
                         ArrowTypeString(view->storage_type));

@@ -449,3 +449,83 @@ Test(json_parts, flush_error_ends_the_write) {
   ArrowBufferReset(&out);
   ArrowBufferReset(&record.text);
 }
+
+/* JSON numbers hold no NaN or infinity. Under a null the bits are not data and are
+ * written as 0 (so the column reads back); a valid NaN or infinity fails, naming the
+ * field and element, instead of being written as null (before: null, which changed
+ * the value and which no reader accepts). */
+static void WriteDoubles(const double* values, const uint8_t* valid, int64_t n,
+                         struct ArrowSchema* field, struct ArrowArray* array,
+                         struct ArrowArrayView* view) {
+  int64_t i;
+  int any_null = 0;
+  cr_assert_eq(ArrowSchemaInitFromType(field, NANOARROW_TYPE_DOUBLE), NANOARROW_OK);
+  cr_assert_eq(ArrowSchemaSetName(field, "x"), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayInitFromSchema(array, field, NULL), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayStartAppending(array), NANOARROW_OK);
+  for (i = 0; i < n; i++) {
+    cr_assert_eq(ArrowArrayAppendDouble(array, values[i]), NANOARROW_OK);
+  }
+  /* The bitmap is set afterwards so that the NaN bits stay under the nulls. */
+  for (i = 0; i < n; i++) any_null |= !valid[i];
+  if (any_null) {
+    cr_assert_eq(ArrowBitmapReserve(ArrowArrayValidityBitmap(array), n), NANOARROW_OK);
+    ArrowBitmapAppendInt8Unsafe(ArrowArrayValidityBitmap(array), (const int8_t*)valid, n);
+    array->null_count = -1;
+  }
+  cr_assert_eq(ArrowArrayFinishBuildingDefault(array, NULL), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayViewInitFromSchema(view, field, NULL), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayViewSetArray(view, array, NULL), NANOARROW_OK);
+}
+
+Test(json_parts, nan_and_infinity_are_never_written_as_null) {
+  const double nan_value = strtod("nan", NULL);
+  const double values[] = {1.5, nan_value, nan_value, strtod("inf", NULL)};
+  const uint8_t under_null[] = {1, 0, 1, 1};
+  struct ArrowSchema field;
+  struct ArrowArray array;
+  struct ArrowArray back;
+  struct ArrowArrayView view;
+  struct ArrowBuffer out;
+  struct ArrowError error;
+
+  /* Only the first two elements: 1.5 and a null over NaN bits. */
+  WriteDoubles(values, under_null, 2, &field, &array, &view);
+  ArrowBufferInit(&out);
+  cr_assert_eq(ArrowTestingJsonWriteColumn(&field, &view, NULL, &out, &error), NANOARROW_OK,
+               "%s", error.message);
+  cr_assert_null(strstr(Text(&out), "null"), "%s", Text(&out));
+  cr_assert_not_null(strstr(Text(&out), "\"DATA\": [1.5, 0]"), "%s", Text(&out));
+  cr_assert_eq(ArrowTestingJsonReadColumn((const char*)out.data, out.size_bytes, &field,
+                                          &back, &error),
+               NANOARROW_OK, "%s", error.message);
+  cr_assert_eq(back.length, 2);
+  cr_assert_eq(back.null_count, 1);
+  ArrowArrayRelease(&back);
+  ArrowBufferReset(&out);
+  ArrowArrayViewReset(&view);
+  ArrowArrayRelease(&array);
+  ArrowSchemaRelease(&field);
+
+  /* A valid NaN (element 2), then a valid infinity in an array of its own. */
+  WriteDoubles(values, under_null, 4, &field, &array, &view);
+  ArrowBufferInit(&out);
+  error.message[0] = '\0';
+  cr_assert_eq(ArrowTestingJsonWriteColumn(&field, &view, NULL, &out, &error), EINVAL);
+  cr_assert_not_null(strstr(error.message, "field 'x' element 2: NaN"), "%s",
+                     error.message);
+  ArrowBufferReset(&out);
+  ArrowArrayViewReset(&view);
+  ArrowArrayRelease(&array);
+  ArrowSchemaRelease(&field);
+
+  WriteDoubles(values + 3, under_null + 3, 1, &field, &array, &view);
+  ArrowBufferInit(&out);
+  cr_assert_eq(ArrowTestingJsonWriteColumn(&field, &view, NULL, &out, &error), EINVAL);
+  cr_assert_not_null(strstr(error.message, "infinity has no integration JSON form"), "%s",
+                     error.message);
+  ArrowBufferReset(&out);
+  ArrowArrayViewReset(&view);
+  ArrowArrayRelease(&array);
+  ArrowSchemaRelease(&field);
+}
