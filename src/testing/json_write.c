@@ -874,6 +874,24 @@ static ArrowErrorCode PutBatch(struct ArrowBuffer* out, const struct ArrowSchema
     ArrowErrorSet(error, "a record batch must be a struct array");
     return EINVAL;
   }
+  /* A batch has no validity of its own (as in IPC): null rows at its top level would
+   * be written as valid rows. */
+  if (view->null_count != 0 && view->length > 0 && view->buffer_views[0].data.data != NULL) {
+    int64_t n_null;
+    if (view->offset < 0 || view->offset > INT64_MAX - 8 - view->length ||
+        view->buffer_views[0].size_bytes < ArrowBytesForBits(view->offset + view->length)) {
+      ArrowErrorSet(error, "the batch's validity buffer is too small for its length");
+      return EINVAL;
+    }
+    n_null = ArrowArrayViewComputeNullCount(view);
+    if (n_null > 0) {
+      ArrowErrorSet(error,
+                    "the batch has %" PRId64 " null rows at its top level, which a record "
+                    "batch cannot hold",
+                    n_null);
+      return EINVAL;
+    }
+  }
   NANOARROW_RETURN_NOT_OK(Put(out, "{\"count\": "));
   NANOARROW_RETURN_NOT_OK(PutInt(out, view->length, 0));
   NANOARROW_RETURN_NOT_OK(Put(out, ", \"columns\": ["));

@@ -529,3 +529,41 @@ Test(json_parts, nan_and_infinity_are_never_written_as_null) {
   ArrowArrayRelease(&array);
   ArrowSchemaRelease(&field);
 }
+
+/* A batch has no validity of its own: a struct array with a null row at its top level
+ * is refused instead of being written with that row valid (as the IPC writer does). */
+Test(json_parts, top_level_null_rows_are_refused) {
+  struct ArrowSchema schema;
+  struct ArrowArray array;
+  struct ArrowBuffer out;
+  struct ArrowError error;
+
+  cr_assert_eq(ArrowSchemaInitFromType(&schema, NANOARROW_TYPE_STRUCT), NANOARROW_OK);
+  cr_assert_eq(ArrowSchemaAllocateChildren(&schema, 1), NANOARROW_OK);
+  cr_assert_eq(ArrowSchemaInitFromType(schema.children[0], NANOARROW_TYPE_INT32),
+               NANOARROW_OK);
+  cr_assert_eq(ArrowSchemaSetName(schema.children[0], "a"), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayInitFromSchema(&array, &schema, NULL), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayStartAppending(&array), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayAppendInt(array.children[0], 1), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayFinishElement(&array), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayAppendNull(&array, 1), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayFinishBuildingDefault(&array, NULL), NANOARROW_OK);
+
+  ArrowBufferInit(&out);
+  cr_assert_eq(ArrowTestingJsonWriteBatch(&schema, &array, &out, &error), EINVAL);
+  cr_assert_not_null(strstr(error.message, "1 null rows at its top level"), "%s",
+                     error.message);
+
+  /* The same batch sliced to its valid first row is written. */
+  array.length = 1;
+  array.null_count = 0;
+  out.size_bytes = 0;
+  cr_assert_eq(ArrowTestingJsonWriteBatch(&schema, &array, &out, &error), NANOARROW_OK,
+               "%s", error.message);
+  cr_assert_not_null(strstr(Text(&out), "\"count\": 1"), "%s", Text(&out));
+
+  ArrowBufferReset(&out);
+  ArrowArrayRelease(&array);
+  ArrowSchemaRelease(&schema);
+}
