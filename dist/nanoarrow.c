@@ -2915,16 +2915,6 @@ static int SchemaCompareStrings(const char* actual, const char* expected) {
   return strcmp(actual, expected) == 0;
 }
 
-/* Metadata with zero keys ("\0\0\0\0"), which the EQUAL levels take for none. */
-static int SchemaCompareMetadataIsEmpty(const char* metadata) {
-  int32_t n_keys;
-  if (metadata == NULL) {
-    return 1;
-  }
-  memcpy(&n_keys, metadata, sizeof(n_keys));
-  return n_keys == 0;
-}
-
 /* The flags as "0x2 (NULLABLE)". */
 static NANOARROW_COLD void SchemaCompareFlagsString(int64_t flags, char* out,
                                                    size_t out_size) {
@@ -3017,9 +3007,10 @@ static ArrowErrorCode SchemaCompareNode(const struct ArrowSchema* actual,
     return SCHEMA_COMPARE_DIFFERENT;
   }
 
-  if (level != NANOARROW_COMPARE_IDENTICAL &&
-      SchemaCompareMetadataIsEmpty(actual->metadata) &&
-      SchemaCompareMetadataIsEmpty(expected->metadata)) {
+  /* The EQUAL levels take metadata with zero keys (its 4-byte count alone) for none
+   * (size 0). */
+  if (level != NANOARROW_COMPARE_IDENTICAL && actual_metadata_size <= 4 &&
+      expected_metadata_size <= 4) {
     compare_metadata = 0;
   }
 
@@ -3365,13 +3356,13 @@ static void ArrowArraySetAppendIntRange(struct ArrowArrayPrivateData* private_da
       width = 2;
       is_signed = 0;
       break;
+    /* INTERVAL_MONTHS is left out on purpose: as in nanoarrow, its values are
+     * appended with ArrowArrayAppendInterval() and the integer appenders refuse it. */
     case NANOARROW_TYPE_INT32:
     case NANOARROW_TYPE_DATE32:
     case NANOARROW_TYPE_TIME32:
       width = 4;
       break;
-      /* INTERVAL_MONTHS is left out on purpose: as in nanoarrow, its values are
-         appended with ArrowArrayAppendInterval() and the integer appenders refuse it. */
     case NANOARROW_TYPE_UINT32:
       width = 4;
       is_signed = 0;

@@ -7744,7 +7744,7 @@ ArrowErrorCode ArrowIpcEncoderPrivateCheckTopLevelNulls(
       array_view->layout.buffer_type[0] != NANOARROW_BUFFER_TYPE_VALIDITY) {
     return NANOARROW_OK;
   }
-  if (offset < 0 || offset > INT64_MAX / 64 - length ||
+  if (offset < 0 || offset > INT64_MAX - 8 - length ||
       array_view->buffer_views[0].size_bytes < ArrowBytesForBits(offset + length)) {
     ArrowErrorSet(error,
                   "Record batch validity buffer is too small for offset %" PRId64
@@ -7752,7 +7752,7 @@ ArrowErrorCode ArrowIpcEncoderPrivateCheckTopLevelNulls(
                   offset, length);
     return EINVAL;
   }
-  null_count = length - ArrowBitCountSet(validity, offset, length);
+  null_count = ArrowArrayViewComputeNullCount(array_view);
   if (null_count != 0) {
     ArrowErrorSet(error,
                   "Record batch has %" PRId64

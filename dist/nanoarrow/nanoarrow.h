@@ -2713,22 +2713,7 @@ static inline ArrowErrorCode ArrowArrayAppendUInt(struct ArrowArray* array, uint
     default:
       // Signed targets: anything above INT64_MAX cannot fit, the rest is AppendInt.
       if (value > (uint64_t)INT64_MAX) {
-        switch (private_data->storage_type) {
-          case NANOARROW_TYPE_INT8:
-          case NANOARROW_TYPE_INT16:
-          case NANOARROW_TYPE_INT32:
-          case NANOARROW_TYPE_INT64:
-          case NANOARROW_TYPE_DATE32:
-          case NANOARROW_TYPE_DATE64:
-          case NANOARROW_TYPE_TIME32:
-          case NANOARROW_TYPE_TIME64:
-          case NANOARROW_TYPE_TIMESTAMP:
-          case NANOARROW_TYPE_DURATION:
-          case NANOARROW_TYPE_INTERVAL_MONTHS:
-            return EINVAL;
-          default:
-            return EINVAL;
-        }
+        return EINVAL;
       }
       return ArrowArrayAppendInt(array, (int64_t)value);
   }

@@ -670,8 +670,9 @@ static int CommandCat(int argc, char** argv) {
              n_more == 1 ? "" : "s");
     rc = ArrowBufferAppend(&sink.text, footer, (int64_t)strlen(footer));
   }
-  if (rc == NANOARROW_OK) rc = CliSinkFlush(&sink);
-  if (read_failed) {
+  if (rc == NANOARROW_OK) {
+    rc = CliSinkFlush(&sink);
+  } else if (read_failed) {
     /* The rows of every batch before the failing one go out, whatever the input's
      * timing: from a pipe, some were already written while cat waited for input. */
     if (is_table) (void)CliTableFinish(&table, &sink);

@@ -248,13 +248,13 @@ static void ArrowArraySetAppendIntRange(struct ArrowArrayPrivateData* private_da
       width = 2;
       is_signed = 0;
       break;
+    /* INTERVAL_MONTHS is left out on purpose: as in nanoarrow, its values are
+     * appended with ArrowArrayAppendInterval() and the integer appenders refuse it. */
     case NANOARROW_TYPE_INT32:
     case NANOARROW_TYPE_DATE32:
     case NANOARROW_TYPE_TIME32:
       width = 4;
       break;
-      /* INTERVAL_MONTHS is left out on purpose: as in nanoarrow, its values are
-         appended with ArrowArrayAppendInterval() and the integer appenders refuse it. */
     case NANOARROW_TYPE_UINT32:
       width = 4;
       is_signed = 0;
