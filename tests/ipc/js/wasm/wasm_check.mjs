@@ -67,6 +67,19 @@ const KNOWN = {
     'reads the same column written by apache-arrow JS or arrow-rs the same wrong way',
 };
 
+// Columns whose values an implementation reads differently from one run to the next,
+// from arrow-testing's stream as from ours (memory it never wrote): left out of the
+// integration comparison, named in a note. Not KNOWN: a KNOWN bug must show every
+// time, and these show only on some runs.
+const UNSTABLE = {
+  'duckdb cpp-21.0.0/generated_run_end_encoded': {
+    ree16_bool:
+      'duckdb-wasm reads a run-end encoded boolean column as values that change between ' +
+      "runs on the same bytes (arrow-testing's stream too: 5 different results in 30 runs); " +
+      'the other run-end encoded columns come back as written',
+  },
+};
+
 // Reasons an implementation refuses a stream that make the case a skip: a codec or
 // type it was built without or does not have.
 const SKIPS = [
@@ -470,9 +483,22 @@ function integrationCase(json, name) {
       continue;
     }
     if (Buffer.compare(Buffer.from(out.ours), Buffer.from(out.gold)) !== 0) {
+      const unstable = UNSTABLE[`${impl} ${name}`] ?? {};
+      for (const [column, reason] of Object.entries(unstable)) notes.add(`${name} ${column}: ${reason}`);
+      // The printed rows without the unstable columns.
+      const stable = (text) => text.split('\n').map((line) => {
+        if (!line.startsWith('{')) return line;
+        const row = JSON.parse(line);
+        for (const column of Object.keys(unstable)) delete row[column];
+        return JSON.stringify(row);
+      }).join('\n');
       for (const command of [['schema'], ['cat', '--format', 'jsonl']]) {
         const a = run(command[0], file('ours'), ...command.slice(1));
         const b = run(command[0], file('gold'), ...command.slice(1));
+        if (command[0] === 'cat' && a.ok && b.ok) {
+          a.out = stable(a.out);
+          b.out = stable(b.out);
+        }
         if (a.ok !== b.ok || a.out !== b.out) {
           problems.push(`nanoarrow ${command[0]} prints otherwise for ${impl}'s output of our stream` +
             ` (${file('ours')}) than of arrow-testing's (${file('gold')})`);
