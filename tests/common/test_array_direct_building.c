@@ -121,3 +121,112 @@ Test(array_direct_building, values_written_before_the_first_null_stay_valid) {
   cr_assert_eq(values[3], 13);
   ArrowArrayRelease(&array);
 }
+
+/* Writers that build one array after another move a buffer and a bitmap in, then
+ * fill the same structs again for the next array: both come back empty and usable. */
+Test(array_direct_building, moved_in_buffer_and_bitmap_come_back_empty) {
+  struct ArrowArray first;
+  struct ArrowArray second;
+  struct ArrowBuffer values;
+  struct ArrowBitmap validity;
+  const int32_t one[2] = {1, 2};
+  const int32_t two[1] = {3};
+
+  ArrowBufferInit(&values);
+  ArrowBitmapInit(&validity);
+  cr_assert_eq(ArrowArrayInitFromType(&first, NANOARROW_TYPE_INT32), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayInitFromType(&second, NANOARROW_TYPE_INT32), NANOARROW_OK);
+
+  cr_assert_eq(ArrowBufferAppend(&values, one, sizeof(one)), NANOARROW_OK);
+  cr_assert_eq(ArrowBitmapAppend(&validity, 1, 2), NANOARROW_OK);
+  cr_assert_eq(ArrowArraySetBuffer(&first, 1, &values), NANOARROW_OK);
+  ArrowArraySetValidityBitmap(&first, &validity);
+  first.length = 2;
+  cr_assert_null(values.data);
+  cr_assert_eq(values.size_bytes, 0);
+  cr_assert_eq(values.capacity_bytes, 0);
+  cr_assert_null(validity.buffer.data);
+  cr_assert_eq(validity.size_bits, 0);
+
+  /* The same structs again, for the second array. */
+  cr_assert_eq(ArrowBufferAppend(&values, two, sizeof(two)), NANOARROW_OK);
+  cr_assert_eq(ArrowBitmapAppend(&validity, 0, 1), NANOARROW_OK);
+  cr_assert_eq(validity.size_bits, 1);
+  cr_assert_eq(ArrowArraySetBuffer(&second, 1, &values), NANOARROW_OK);
+  ArrowArraySetValidityBitmap(&second, &validity);
+  second.length = 1;
+
+  cr_assert_eq(ArrowArrayFinishBuildingDefault(&first, NULL), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayFinishBuildingDefault(&second, NULL), NANOARROW_OK);
+  cr_assert_eq(memcmp(first.buffers[1], one, sizeof(one)), 0);
+  cr_assert_eq(((const uint8_t*)first.buffers[0])[0] & 0x03, 0x03);
+  cr_assert_eq(((const int32_t*)second.buffers[1])[0], 3);
+  cr_assert_eq(((const uint8_t*)second.buffers[0])[0] & 0x01, 0x00);
+  ArrowArrayRelease(&first);
+  ArrowArrayRelease(&second);
+  ArrowBufferReset(&values);
+  ArrowBitmapReset(&validity);
+}
+
+/* An aggregate that reserves its data buffer, finishes the array empty, then writes
+ * into the buffer and sets the length: the reserved memory is what finishing exported
+ * (an empty buffer with memory is not replaced by NULL or another allocation). */
+Test(array_direct_building, finishing_keeps_a_reserved_empty_buffer) {
+  struct ArrowArray array;
+  struct ArrowBuffer* data;
+  uint8_t* reserved;
+
+  cr_assert_eq(ArrowArrayInitFromType(&array, NANOARROW_TYPE_INT32), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayStartAppending(&array), NANOARROW_OK);
+  data = ArrowArrayBuffer(&array, 1);
+  cr_assert_eq(ArrowBufferReserve(data, 4 * sizeof(int32_t)), NANOARROW_OK);
+  reserved = data->data;
+  cr_assert_not_null(reserved);
+  cr_assert_eq(ArrowArrayFinishBuildingDefault(&array, NULL), NANOARROW_OK);
+  cr_assert_eq(array.length, 0);
+  cr_assert_eq((const void*)array.buffers[1], (const void*)reserved);
+
+  ((int32_t*)reserved)[0] = 41;
+  ((int32_t*)reserved)[1] = 42;
+  array.length = 2;
+  cr_assert_eq(((const int32_t*)array.buffers[1])[1], 42);
+  ArrowArrayRelease(&array);
+}
+
+/* A builder that writes through ArrowArrayBuffer() and sets size_bytes itself: the
+ * sizes it set are what finishing checks and exports. */
+Test(array_direct_building, sizes_set_by_the_caller_are_finished_as_set) {
+  struct ArrowArray array;
+  struct ArrowArrayView view;
+  struct ArrowError error;
+  struct ArrowBuffer* offsets;
+  struct ArrowBuffer* chars;
+  const int32_t offset_values[3] = {0, 3, 5};
+  struct ArrowStringView item;
+
+  cr_assert_eq(ArrowArrayInitFromType(&array, NANOARROW_TYPE_STRING), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayStartAppending(&array), NANOARROW_OK);
+  offsets = ArrowArrayBuffer(&array, 1);
+  chars = ArrowArrayBuffer(&array, 2);
+  cr_assert_eq(ArrowBufferReserve(offsets, sizeof(offset_values)), NANOARROW_OK);
+  cr_assert_eq(ArrowBufferReserve(chars, 5), NANOARROW_OK);
+  memcpy(offsets->data, offset_values, sizeof(offset_values));
+  offsets->size_bytes = sizeof(offset_values);
+  memcpy(chars->data, "abcde", 5);
+  chars->size_bytes = 5;
+  array.length = 2;
+  cr_assert_eq(ArrowArrayFinishBuildingDefault(&array, &error), NANOARROW_OK, "%s",
+               error.message);
+
+  ArrowArrayViewInitFromType(&view, NANOARROW_TYPE_STRING);
+  cr_assert_eq(ArrowArrayViewSetArray(&view, &array, &error), NANOARROW_OK, "%s",
+               error.message);
+  cr_assert_eq(view.buffer_views[1].size_bytes, (int64_t)sizeof(offset_values));
+  cr_assert_eq(view.buffer_views[2].size_bytes, 5);
+  item = ArrowArrayViewGetStringUnsafe(&view, 1);
+  cr_assert_eq(item.size_bytes, 2);
+  cr_assert_eq(memcmp(item.data, "de", 2), 0);
+
+  ArrowArrayViewReset(&view);
+  ArrowArrayRelease(&array);
+}
