@@ -5,6 +5,7 @@
  * buffer before a first ArrowArrayAppendNull stay valid. */
 
 #include <criterion/criterion.h>
+#include <inttypes.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -229,4 +230,50 @@ Test(array_direct_building, sizes_set_by_the_caller_are_finished_as_set) {
 
   ArrowArrayViewReset(&view);
   ArrowArrayRelease(&array);
+}
+
+/* A consumer of an exported empty string or list array reads offset 0 whenever the
+ * offsets pointer is not NULL (the offsets buffer of length n holds n + 1 offsets).
+ * An array finished without ever appending (no ArrowArrayStartAppending, as Python
+ * bindings do for an empty column) must export either NULL or memory holding one
+ * zero offset of the offset width; it once exported one uninitialized byte. */
+static void check_empty_offsets(enum ArrowType type, int64_t offset_bytes) {
+  struct ArrowArray array;
+  struct ArrowBuffer* offsets;
+  struct ArrowError error;
+
+  cr_assert_eq(ArrowArrayInitFromType(&array, type), NANOARROW_OK);
+  if (type == NANOARROW_TYPE_LIST || type == NANOARROW_TYPE_LARGE_LIST) {
+    if (array.n_children == 0) {
+      cr_assert_eq(ArrowArrayAllocateChildren(&array, 1), NANOARROW_OK);
+    }
+    if (array.children[0]->release == NULL) {
+      cr_assert_eq(ArrowArrayInitFromType(array.children[0], NANOARROW_TYPE_INT32),
+                   NANOARROW_OK);
+    }
+  }
+  cr_assert_eq(ArrowArrayFinishBuildingDefault(&array, &error), NANOARROW_OK, "%s",
+               error.message);
+  cr_assert_eq(array.length, 0);
+  offsets = ArrowArrayBuffer(&array, 1);
+  if (array.buffers[1] != NULL) {
+    cr_assert_eq((const void*)array.buffers[1], (const void*)offsets->data);
+    cr_assert_geq(offsets->capacity_bytes, offset_bytes, "type %d: %" PRId64 " bytes",
+                  (int)type, offsets->capacity_bytes);
+    if (offset_bytes == 8) {
+      cr_assert_eq(((const int64_t*)array.buffers[1])[0], 0);
+    } else {
+      cr_assert_eq(((const int32_t*)array.buffers[1])[0], 0);
+    }
+  }
+  ArrowArrayRelease(&array);
+}
+
+Test(array_direct_building, empty_array_finished_unappended_exports_a_zero_offset) {
+  check_empty_offsets(NANOARROW_TYPE_STRING, 4);
+  check_empty_offsets(NANOARROW_TYPE_BINARY, 4);
+  check_empty_offsets(NANOARROW_TYPE_LARGE_STRING, 8);
+  check_empty_offsets(NANOARROW_TYPE_LARGE_BINARY, 8);
+  check_empty_offsets(NANOARROW_TYPE_LIST, 4);
+  check_empty_offsets(NANOARROW_TYPE_LARGE_LIST, 8);
 }
