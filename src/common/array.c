@@ -1011,7 +1011,8 @@ static ArrowErrorCode ArrowArrayFinalize(struct ArrowArray* array, int depth,
         private_data->layout.element_size_bits[i] > 8) {
       placeholder_bytes = private_data->layout.element_size_bits[i] / 8;
     }
-    /* A NULL pointer that claims bytes (set by the caller) gets no storage here. */
+    /* Zeroed only when empty: a size the caller set on a NULL buffer is left to
+     * the validation that follows. */
     if (ArrowArrayReserveBytes(buffer, placeholder_bytes) == NANOARROW_OK &&
         buffer->data != NULL && buffer->size_bytes == 0) {
       memset(buffer->data, 0, (size_t)placeholder_bytes);
