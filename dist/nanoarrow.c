@@ -4100,13 +4100,30 @@ static ArrowErrorCode ArrowArrayFinalize(struct ArrowArray* array, int depth,
   }
 
   /* The C interface allows NULL for buffers of empty arrays, but some consumers
-   * still dereference them: every buffer but the validity bitmap gets storage. A
-   * buffer that cannot grow (a wrapped one) stays NULL, which is still valid. */
+   * still dereference them: every buffer but the validity bitmap gets zeroed storage.
+   * An offsets buffer gets room for the one zero offset a consumer reads even when the
+   * length is 0 (its size stays 0). A buffer that cannot grow (a wrapped one) stays
+   * NULL, which is still valid. */
   for (i = 0; i < NANOARROW_MAX_FIXED_BUFFERS; i++) {
     enum ArrowBufferType type = private_data->layout.buffer_type[i];
-    if (type != NANOARROW_BUFFER_TYPE_NONE && type != NANOARROW_BUFFER_TYPE_VALIDITY &&
-        ArrowArrayBuffer(array, i)->data == NULL) {
-      (void)ArrowArrayReserveBytes(ArrowArrayBuffer(array, i), 1);
+    struct ArrowBuffer* buffer;
+    int64_t placeholder_bytes = 1;
+    if (type == NANOARROW_BUFFER_TYPE_NONE || type == NANOARROW_BUFFER_TYPE_VALIDITY) {
+      continue;
+    }
+    buffer = ArrowArrayBuffer(array, i);
+    if (buffer->data != NULL) {
+      continue;
+    }
+    if (type == NANOARROW_BUFFER_TYPE_DATA_OFFSET &&
+        private_data->layout.element_size_bits[i] > 8) {
+      placeholder_bytes = private_data->layout.element_size_bits[i] / 8;
+    }
+    /* Zeroed only when empty: a size the caller set on a NULL buffer is left to
+     * the validation that follows. */
+    if (ArrowArrayReserveBytes(buffer, placeholder_bytes) == NANOARROW_OK &&
+        buffer->data != NULL && buffer->size_bytes == 0) {
+      memset(buffer->data, 0, (size_t)placeholder_bytes);
     }
   }
   ArrowArrayFlushBufferPointers(array);
