@@ -175,15 +175,18 @@ Test(device_array_view, bad_arrays_fail_like_the_core) {
   cr_assert_eq(SetBothAndCompare(&device_array, &schema, 0), EINVAL);
   device_array.array.n_buffers = 3;
 
-  /* Negative offset and length, a null count above the length. */
+  /* Negative offset, length and null count; a null count above the length passes
+   * (a slice keeping its parent's count) in both. */
   device_array.array.offset = -1;
   cr_assert_eq(SetBothAndCompare(&device_array, &schema, 0), EINVAL);
   device_array.array.offset = 0;
   device_array.array.length = -2;
   cr_assert_eq(SetBothAndCompare(&device_array, &schema, 0), EINVAL);
   device_array.array.length = 3;
-  device_array.array.null_count = 4;
+  device_array.array.null_count = -2;
   cr_assert_eq(SetBothAndCompare(&device_array, &schema, 0), EINVAL);
+  device_array.array.null_count = 4;
+  cr_assert_eq(SetBothAndCompare(&device_array, &schema, 0), NANOARROW_OK);
   device_array.array.null_count = 1;
 
   /* Offsets buffer taken away. */
