@@ -4876,10 +4876,12 @@ static ArrowErrorCode ArrowViewValidateRunEndEncodedMinimal(
 static ArrowErrorCode ArrowViewCheckNullCount(const struct ArrowArrayView* array_view,
                                               const struct ArrowViewPath* path,
                                               struct ArrowError* error) {
-  if (array_view->null_count < -1 || array_view->null_count > array_view->length) {
-    return ArrowViewInvalid(error, path,
-                            "Expected null_count in [-1, %" PRId64 "] but found %" PRId64,
-                            array_view->length, array_view->null_count);
+  /* A count above the length passes (as in nanoarrow): a slice made by moving offset
+   * and length may keep its parent's count (nanoarrow's Python CArray slicing does).
+   * Nothing here sizes or indexes by it; FULL compares it with the validity bits. */
+  if (array_view->null_count < -1) {
+    return ArrowViewInvalid(error, path, "Expected null_count >= -1 but found %" PRId64,
+                            array_view->null_count);
   }
   if (array_view->layout.buffer_type[0] == NANOARROW_BUFFER_TYPE_VALIDITY &&
       array_view->buffer_views[0].data.data == NULL && array_view->null_count > 0) {
@@ -5195,7 +5197,7 @@ static int ArrowViewSetFixedLeaf(struct ArrowArrayView* array_view,
   data = array->buffers[1];
   data_bytes = (n_bits >> 3) + ((n_bits & 7) != 0);
   if ((data == NULL && data_bytes > 0) | (array->null_count < -1) |
-      (array->null_count > array->length) | (validity == NULL && array->null_count > 0)) {
+      (validity == NULL && array->null_count > 0)) {
     return 0;
   }
   array_view->array = array;

@@ -7424,7 +7424,10 @@ static ArrowErrorCode ArrowIpcEncodeColumn(struct ArrowIpcEncoderPrivate* privat
                                " and length %" PRId64, start, length);
           return EINVAL;
         }
-        if (start == view->offset && length == view->length && view->null_count >= 0) {
+        /* A view's count is trusted only when it can be right: views accept a count
+         * above the length (a slice keeping its parent's), which is recounted. */
+        if (start == view->offset && length == view->length && view->null_count >= 0 &&
+            view->null_count <= length) {
           null_count = view->null_count;
         } else {
           null_count = length - ArrowBitCountSet(validity, start, length);
