@@ -408,14 +408,20 @@ ArrowErrorCode ArrowIpcPrivateProjectHeader(struct ArrowIpcDecoder* decoder,
     c = projection->selected[i];
     buffer_end =
         c + 1 < projection->n_columns ? projection->buffer_start[c + 1] : expected;
-    ArrowBufferAppendUnsafe(
-        &projection->nodes,
-        header->nodes.data + header->nodes.pos + 16 * projection->node_start[c],
-        16 * projection->columns[c].n_nodes);
-    ArrowBufferAppendUnsafe(
-        &projection->buffers,
-        header->buffers.data + header->buffers.pos + 16 * projection->buffer_start[c],
-        16 * (buffer_end - projection->buffer_start[c]));
+    /* A message may hold no nodes or buffers vector at all (a NULL base): nothing is
+     * copied, and no pointer is formed from it, for an empty range. */
+    if (projection->columns[c].n_nodes > 0) {
+      ArrowBufferAppendUnsafe(
+          &projection->nodes,
+          header->nodes.data + header->nodes.pos + 16 * projection->node_start[c],
+          16 * projection->columns[c].n_nodes);
+    }
+    if (buffer_end > projection->buffer_start[c]) {
+      ArrowBufferAppendUnsafe(
+          &projection->buffers,
+          header->buffers.data + header->buffers.pos + 16 * projection->buffer_start[c],
+          16 * (buffer_end - projection->buffer_start[c]));
+    }
     if (projection->columns[c].n_variadic > 0) {
       ArrowBufferAppendUnsafe(&projection->variadic,
                               header->variadic_counts.data + header->variadic_counts.pos +
