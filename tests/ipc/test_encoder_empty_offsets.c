@@ -9,8 +9,7 @@
 
 #include <criterion/criterion.h>
 
-#include "nanoarrow/nanoarrow.h"
-#include "nanoarrow/nanoarrow_ipc.h"
+#include "encode_decode_util.h"
 
 /* Encodes an empty struct<col: format> batch, decodes it and returns through
  * out_size the decoded column's offsets buffer size (first offset checked 0). */
@@ -19,12 +18,7 @@ static void EncodeDecodeEmpty(const char* format, int64_t* view_size,
   struct ArrowSchema schema;
   struct ArrowArray array;
   struct ArrowArrayView view;
-  struct ArrowIpcEncoder encoder;
-  struct ArrowIpcDecoder decoder;
-  struct ArrowBuffer header;
-  struct ArrowBuffer body;
-  struct ArrowBufferView header_view;
-  struct ArrowBufferView body_view;
+  struct EncodeDecodeRoundTrip rt;
   struct ArrowArrayView* decoded;
   struct ArrowError error;
 
@@ -49,24 +43,7 @@ static void EncodeDecodeEmpty(const char* format, int64_t* view_size,
                "%s", error.message);
   *view_size = view.children[0]->buffer_views[1].size_bytes;
 
-  ArrowBufferInit(&header);
-  ArrowBufferInit(&body);
-  cr_assert_eq(ArrowIpcEncoderInit(&encoder), NANOARROW_OK);
-  cr_assert_eq(ArrowIpcEncoderEncodeSimpleRecordBatch(&encoder, &view, &body, &error),
-               NANOARROW_OK, "%s", error.message);
-  cr_assert_eq(ArrowIpcEncoderFinalizeBuffer(&encoder, 1, &header), NANOARROW_OK);
-
-  cr_assert_eq(ArrowIpcDecoderInit(&decoder), NANOARROW_OK);
-  cr_assert_eq(ArrowIpcDecoderSetSchema(&decoder, &schema, &error), NANOARROW_OK,
-               "%s", error.message);
-  header_view.data.data = header.data;
-  header_view.size_bytes = header.size_bytes;
-  cr_assert_eq(ArrowIpcDecoderDecodeHeader(&decoder, header_view, &error), NANOARROW_OK,
-               "%s", error.message);
-  body_view.data.data = body.data;
-  body_view.size_bytes = body.size_bytes;
-  cr_assert_eq(ArrowIpcDecoderDecodeArrayView(&decoder, body_view, 0, &decoded, &error),
-               NANOARROW_OK, "%s", error.message);
+  decoded = EncodeDecodeField(&rt, &schema, &view, 0);
   cr_assert_eq(decoded->length, 0);
   *out_size = decoded->buffer_views[1].size_bytes;
   if (*out_size == 8) {
@@ -75,10 +52,7 @@ static void EncodeDecodeEmpty(const char* format, int64_t* view_size,
     cr_assert_eq(decoded->buffer_views[1].data.as_int32[0], 0);
   }
 
-  ArrowIpcDecoderReset(&decoder);
-  ArrowIpcEncoderReset(&encoder);
-  ArrowBufferReset(&header);
-  ArrowBufferReset(&body);
+  EncodeDecodeReset(&rt);
   ArrowArrayViewReset(&view);
   ArrowArrayRelease(&array);
   ArrowSchemaRelease(&schema);

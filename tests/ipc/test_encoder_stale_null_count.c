@@ -7,8 +7,7 @@
 
 #include <criterion/criterion.h>
 
-#include "nanoarrow/nanoarrow.h"
-#include "nanoarrow/nanoarrow_ipc.h"
+#include "encode_decode_util.h"
 
 Test(encoder_stale_null_count, column_count_above_length_is_recounted) {
   static const uint8_t validity[] = {0x06}; /* 0 1 1: element 0 null */
@@ -20,12 +19,7 @@ Test(encoder_stale_null_count, column_count_above_length_is_recounted) {
   struct ArrowArray batch;
   struct ArrowSchema schema;
   struct ArrowArrayView view;
-  struct ArrowIpcEncoder encoder;
-  struct ArrowIpcDecoder decoder;
-  struct ArrowBuffer header;
-  struct ArrowBuffer body;
-  struct ArrowBufferView header_view;
-  struct ArrowBufferView body_view;
+  struct EncodeDecodeRoundTrip rt;
   struct ArrowArrayView* decoded;
   struct ArrowError error;
 
@@ -57,24 +51,7 @@ Test(encoder_stale_null_count, column_count_above_length_is_recounted) {
                error.message);
   cr_assert_eq(view.children[0]->null_count, 5);
 
-  ArrowBufferInit(&header);
-  ArrowBufferInit(&body);
-  cr_assert_eq(ArrowIpcEncoderInit(&encoder), NANOARROW_OK);
-  cr_assert_eq(ArrowIpcEncoderEncodeSimpleRecordBatch(&encoder, &view, &body, &error),
-               NANOARROW_OK, "%s", error.message);
-  cr_assert_eq(ArrowIpcEncoderFinalizeBuffer(&encoder, 1, &header), NANOARROW_OK);
-
-  cr_assert_eq(ArrowIpcDecoderInit(&decoder), NANOARROW_OK);
-  cr_assert_eq(ArrowIpcDecoderSetSchema(&decoder, &schema, &error), NANOARROW_OK, "%s",
-               error.message);
-  header_view.data.data = header.data;
-  header_view.size_bytes = header.size_bytes;
-  cr_assert_eq(ArrowIpcDecoderDecodeHeader(&decoder, header_view, &error), NANOARROW_OK,
-               "%s", error.message);
-  body_view.data.data = body.data;
-  body_view.size_bytes = body.size_bytes;
-  cr_assert_eq(ArrowIpcDecoderDecodeArrayView(&decoder, body_view, 0, &decoded, &error),
-               NANOARROW_OK, "%s", error.message);
+  decoded = EncodeDecodeField(&rt, &schema, &view, 0);
   /* Field 0: the column itself. */
   cr_assert_eq(decoded->length, 2);
   cr_expect_eq(decoded->null_count, 0, "written count %lld",
@@ -84,10 +61,7 @@ Test(encoder_stale_null_count, column_count_above_length_is_recounted) {
   cr_expect_eq(ArrowArrayViewValidate(decoded, NANOARROW_VALIDATION_LEVEL_FULL, &error),
                NANOARROW_OK, "%s", error.message);
 
-  ArrowIpcDecoderReset(&decoder);
-  ArrowIpcEncoderReset(&encoder);
-  ArrowBufferReset(&header);
-  ArrowBufferReset(&body);
+  EncodeDecodeReset(&rt);
   ArrowArrayViewReset(&view);
   ArrowSchemaRelease(&schema);
 }
