@@ -134,10 +134,19 @@ ArrowErrorCode CliWriteStreamToPath(struct ArrowArrayStream* in, enum CliFormat 
 ArrowErrorCode CliWriteFile(const char* path, const struct ArrowBuffer* data,
                             struct ArrowError* error);
 
-/* Reads every batch of in (validated by the reader) and counts them; the first
- * error names the batch. */
+/* Reads every batch of in, validates it at FULL and checks its text is UTF-8
+ * (CliValidateUtf8), and counts them; the first error names the batch. */
 ArrowErrorCode CliValidateStream(struct ArrowArrayStream* in, int64_t* n_batches,
                                  int64_t* n_rows, struct ArrowError* error);
+
+/* ---- UTF-8 (cli_utf8.c) ----
+ * Checks that every non-null value of the string and string-view arrays in view
+ * (children and dictionaries included) is valid UTF-8, as the Arrow format asks of
+ * utf8 data; the error names the column path and the index. view must have passed
+ * the library's validation. */
+ArrowErrorCode CliValidateUtf8(const struct ArrowSchema* schema,
+                               const struct ArrowArrayView* view,
+                               struct ArrowError* error);
 
 /* The archery modes. Each returns NANOARROW_OK or an error with a message. */
 ArrowErrorCode CliIntegrationValidate(const char* arrow_path, const char* json_path,

@@ -583,6 +583,7 @@ ArrowErrorCode CliValidateStream(struct ArrowArrayStream* in, int64_t* n_batches
     if (rc == NANOARROW_OK) {
       rc = ArrowArrayViewValidate(&view, NANOARROW_VALIDATION_LEVEL_FULL, error);
     }
+    if (rc == NANOARROW_OK) rc = CliValidateUtf8(&schema, &view, error);
     if (rc != NANOARROW_OK && error != NULL) {
       char message[sizeof(error->message)];
       memcpy(message, error->message, sizeof(message));

@@ -14,6 +14,7 @@
 
 #include "nanoarrow/nanoarrow.h"
 
+#include "testing/testing_private.h"
 #include "cli/cli_text.h"
 #include "cli/cli_tools.h"
 
@@ -241,45 +242,6 @@ static int IsIntegerSyntax(const char* text) {
   return 1;
 }
 
-/* Whether data[0, n) is valid UTF-8 (no overlong forms, surrogates or values
- * past U+10FFFF). */
-static int IsUtf8(const unsigned char* data, int64_t n) {
-  int64_t i = 0;
-  while (i < n) {
-    unsigned char c = data[i];
-    int64_t extra;
-    uint32_t code;
-    uint32_t min;
-    int64_t k;
-    if (c < 0x80) {
-      i++;
-      continue;
-    } else if ((c & 0xE0) == 0xC0) {
-      extra = 1;
-      code = c & 0x1F;
-      min = 0x80;
-    } else if ((c & 0xF0) == 0xE0) {
-      extra = 2;
-      code = c & 0x0F;
-      min = 0x800;
-    } else if ((c & 0xF8) == 0xF0) {
-      extra = 3;
-      code = c & 0x07;
-      min = 0x10000;
-    } else {
-      return 0;
-    }
-    if (n - i - 1 < extra) return 0;
-    for (k = 1; k <= extra; k++) {
-      if ((data[i + k] & 0xC0) != 0x80) return 0;
-      code = (code << 6) | (data[i + k] & 0x3F);
-    }
-    if (code < min || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) return 0;
-    i += extra + 1;
-  }
-  return 1;
-}
-
 /* Days from 1970-01-01 to the proleptic Gregorian date y-m-d (the civil-from-days
  * arithmetic on 400-year eras of 146097 days, with years starting in March). */
 static int64_t DaysFromCivil(int64_t y, int64_t m, int64_t d) {
@@ -453,7 +415,7 @@ static ArrowErrorCode AppendCell(struct Reader* reader, struct ArrowArray* colum
       struct ArrowStringView value;
       value.data = text;
       value.size_bytes = cell->size;
-      if (!IsUtf8((const unsigned char*)text, cell->size)) {
+      if (ArrowTestingUtf8InvalidAt((const uint8_t*)text, cell->size) >= 0) {
         ArrowErrorSet(error, "line %" PRId64 ", column '%s': text that is not valid UTF-8",
                       line, field->name != NULL ? field->name : "");
         return EINVAL;

@@ -112,7 +112,8 @@ static const char* kCatUsage =
     "ellipsis (U+2026).\n";
 static const char* kValidateUsage =
     "usage: nanoarrow validate FILE [--strict] [--columns a,b] [--threads N]\n"
-    "Reads and fully validates every batch. Exit 0 when valid; otherwise exit 1 with\n"
+    "Reads and fully validates every batch, and checks that every string value is\n"
+    "valid UTF-8. Exit 0 when valid; otherwise exit 1 with\n"
     "one line saying what is wrong and where. An IPC stream that ends without its\n"
     "end-of-stream marker is read (the marker is optional) with a warning on stderr:\n"
     "'no end-of-stream marker after N batches (the stream may be truncated)'.\n"

@@ -51,9 +51,11 @@ static ArrowErrorCode PutDouble(struct ArrowBuffer* out, double value, int is_fl
   return Put(out, text);
 }
 
+/* EILSEQ when data is not UTF-8: JSON text cannot hold it. */
 static ArrowErrorCode PutJsonString(struct ArrowBuffer* out, const char* data, int64_t n) {
   int64_t i;
   int64_t run_start = 0;
+  if (ArrowTestingUtf8InvalidAt((const uint8_t*)data, n) >= 0) return EILSEQ;
   NANOARROW_RETURN_NOT_OK(ArrowBufferReserve(out, n + 2));
   NANOARROW_RETURN_NOT_OK(ArrowBufferAppend(out, "\"", 1));
   for (i = 0; i < n; i++) {
@@ -75,6 +77,15 @@ static ArrowErrorCode PutJsonString(struct ArrowBuffer* out, const char* data, i
   }
   NANOARROW_RETURN_NOT_OK(ArrowBufferAppend(out, data + run_start, n - run_start));
   return ArrowBufferAppend(out, "\"", 1);
+}
+
+/* Turns PutJsonString's EILSEQ into an error saying which text of which field. */
+static ArrowErrorCode TextError(ArrowErrorCode rc, const char* what,
+                                const struct ArrowSchema* schema, struct ArrowError* error) {
+  if (rc != EILSEQ) return rc;
+  ArrowErrorSet(error, "%s of field '%s' is not valid UTF-8 (JSON text cannot hold it)", what,
+                schema->name != NULL ? schema->name : "");
+  return EINVAL;
 }
 
 static ArrowErrorCode PutHex(struct ArrowBuffer* out, const uint8_t* data, int64_t n) {
@@ -298,8 +309,9 @@ static ArrowErrorCode PutType(struct ArrowBuffer* out, const struct ArrowSchema*
       NANOARROW_RETURN_NOT_OK(Put(out, text));
       if (view->timezone != NULL && view->timezone[0] != '\0') {
         NANOARROW_RETURN_NOT_OK(Put(out, ", \"timezone\": "));
-        NANOARROW_RETURN_NOT_OK(
-            PutJsonString(out, view->timezone, (int64_t)strlen(view->timezone)));
+        NANOARROW_RETURN_NOT_OK(TextError(
+            PutJsonString(out, view->timezone, (int64_t)strlen(view->timezone)),
+            "the time zone", schema, error));
       }
       return Put(out, "}");
     case NANOARROW_TYPE_INTERVAL_MONTHS:
@@ -375,7 +387,7 @@ static ArrowErrorCode PutField(struct ArrowBuffer* out, const struct ArrowSchema
   }
   NANOARROW_RETURN_NOT_OK(ArrowSchemaViewInit(&view, value_schema, error));
   NANOARROW_RETURN_NOT_OK(Put(out, "{\"name\": "));
-  NANOARROW_RETURN_NOT_OK(PutName(out, schema->name));
+  NANOARROW_RETURN_NOT_OK(TextError(PutName(out, schema->name), "the name", schema, error));
   NANOARROW_RETURN_NOT_OK(Put(out, ", \"nullable\": "));
   NANOARROW_RETURN_NOT_OK(Put(out, (schema->flags & ARROW_FLAG_NULLABLE) ? "true" : "false"));
   NANOARROW_RETURN_NOT_OK(Put(out, ", \"type\": "));
@@ -403,7 +415,8 @@ static ArrowErrorCode PutField(struct ArrowBuffer* out, const struct ArrowSchema
   }
   if (writer->include_metadata && schema->metadata != NULL) {
     NANOARROW_RETURN_NOT_OK(Put(out, ", \"metadata\": "));
-    NANOARROW_RETURN_NOT_OK(PutMetadata(out, schema->metadata));
+    NANOARROW_RETURN_NOT_OK(
+        TextError(PutMetadata(out, schema->metadata), "the metadata", schema, error));
   }
   return Put(out, "}");
 }
@@ -434,7 +447,8 @@ static ArrowErrorCode PutSchema(struct ArrowBuffer* out, const struct ArrowSchem
   NANOARROW_RETURN_NOT_OK(PutFields(out, schema, writer, 0, error));
   if (writer->include_metadata && schema->metadata != NULL) {
     NANOARROW_RETURN_NOT_OK(Put(out, ", \"metadata\": "));
-    NANOARROW_RETURN_NOT_OK(PutMetadata(out, schema->metadata));
+    NANOARROW_RETURN_NOT_OK(
+        TextError(PutMetadata(out, schema->metadata), "the metadata", schema, error));
   }
   return Put(out, "}");
 }
@@ -496,6 +510,10 @@ ArrowErrorCode ArrowTestingJsonWriteMetadata(const char* metadata, struct ArrowB
     return rc;
   }
   rc = PutMetadata(out, metadata);
+  if (rc == EILSEQ) {
+    ArrowErrorSet(error, "metadata that is not valid UTF-8 (JSON text cannot hold it)");
+    return EINVAL;
+  }
   if (rc != NANOARROW_OK) ArrowErrorSet(error, "metadata is malformed or out of memory");
   return rc;
 }
@@ -620,8 +638,13 @@ static ArrowErrorCode PutViews(struct ArrowBuffer* out, const struct ArrowArrayV
     if (bv->inlined.size <= NANOARROW_BINARY_VIEW_INLINE_SIZE) {
       NANOARROW_RETURN_NOT_OK(Put(out, ", \"INLINED\": "));
       if (is_utf8) {
-        NANOARROW_RETURN_NOT_OK(
-            PutJsonString(out, (const char*)bv->inlined.data, bv->inlined.size));
+        if (PutJsonString(out, (const char*)bv->inlined.data, bv->inlined.size) != NANOARROW_OK) {
+          ArrowErrorSet(error,
+                        "element %" PRId64 ": text that is not valid UTF-8 has no "
+                        "integration JSON form",
+                        start + k);
+          return EINVAL;
+        }
       } else {
         NANOARROW_RETURN_NOT_OK(PutHex(out, bv->inlined.data, bv->inlined.size));
       }
@@ -682,7 +705,7 @@ static ArrowErrorCode PutColumn(struct ArrowBuffer* out, const struct ArrowSchem
   }
   NANOARROW_RETURN_NOT_OK(ArrowSchemaViewInit(&sv, schema, error));
   NANOARROW_RETURN_NOT_OK(Put(out, "{\"name\": "));
-  NANOARROW_RETURN_NOT_OK(PutName(out, schema->name));
+  NANOARROW_RETURN_NOT_OK(TextError(PutName(out, schema->name), "the name", schema, error));
   NANOARROW_RETURN_NOT_OK(Put(out, ", \"count\": "));
   NANOARROW_RETURN_NOT_OK(PutInt(out, length, 0));
 
@@ -797,6 +820,13 @@ static ArrowErrorCode PutColumn(struct ArrowBuffer* out, const struct ArrowSchem
                         "(JSON numbers cannot hold it)",
                         schema->name != NULL ? schema->name : "", start + k,
                         isnan(value) ? "NaN" : (value > 0 ? "infinity" : "-infinity"));
+          rc = EINVAL;
+        }
+        if (rc == EILSEQ) {
+          ArrowErrorSet(error,
+                        "field '%s' element %" PRId64 ": text that is not valid UTF-8 has "
+                        "no integration JSON form",
+                        schema->name != NULL ? schema->name : "", start + k);
           rc = EINVAL;
         }
         if (rc == ENOTSUP) {

@@ -5,6 +5,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "nanoarrow/nanoarrow.h"
@@ -52,6 +53,63 @@ static inline void ArrowTestingPrefixError(struct ArrowError* error, const char*
 /* A printable name for field (its name, or "<unnamed>"). */
 static inline const char* ArrowTestingFieldName(const struct ArrowSchema* schema) {
   return (schema->name != NULL && schema->name[0] != '\0') ? schema->name : "<unnamed>";
+}
+
+/* Index of the first byte of data[0, size) that does not start a valid UTF-8
+ * sequence (overlong forms, surrogates, code points past U+10FFFF and truncated
+ * sequences refused), or -1 when all of it is valid. Integration JSON carries
+ * utf8 values as JSON text, which must be UTF-8; the CLI uses it too. */
+static inline int64_t ArrowTestingUtf8InvalidAt(const uint8_t* data, int64_t size) {
+  int64_t i = 0;
+  uint64_t word;
+  uint8_t lead;
+  uint8_t lo;
+  uint8_t hi;
+  int n_continuation;
+  int k;
+
+  while (i < size) {
+    /* ASCII fast path, 8 bytes at a time. */
+    while (i + 8 <= size) {
+      memcpy(&word, data + i, 8);
+      if (word & UINT64_C(0x8080808080808080)) break;
+      i += 8;
+    }
+    if (i >= size) break;
+
+    lead = data[i];
+    if (lead < 0x80) {
+      i++;
+      continue;
+    }
+
+    /* The allowed range of the second byte depends on the lead byte. */
+    lo = 0x80;
+    hi = 0xBF;
+    if (lead < 0xC2) {
+      return i; /* a stray continuation byte or an overlong 2-byte form */
+    } else if (lead < 0xE0) {
+      n_continuation = 1;
+    } else if (lead < 0xF0) {
+      n_continuation = 2;
+      if (lead == 0xE0) lo = 0xA0; /* overlong */
+      if (lead == 0xED) hi = 0x9F; /* surrogates */
+    } else if (lead < 0xF5) {
+      n_continuation = 3;
+      if (lead == 0xF0) lo = 0x90; /* overlong */
+      if (lead == 0xF4) hi = 0x8F; /* past U+10FFFF */
+    } else {
+      return i;
+    }
+
+    if (size - i <= n_continuation) return i;
+    if (data[i + 1] < lo || data[i + 1] > hi) return i;
+    for (k = 2; k <= n_continuation; k++) {
+      if ((data[i + k] & 0xC0) != 0x80) return i;
+    }
+    i += n_continuation + 1;
+  }
+  return -1;
 }
 
 #endif /* NANOARROW_TESTING_PRIVATE_H_INCLUDED */

@@ -567,3 +567,51 @@ Test(json_parts, top_level_null_rows_are_refused) {
   ArrowArrayRelease(&array);
   ArrowSchemaRelease(&schema);
 }
+
+/* Integration JSON carries utf8 values, names and metadata as JSON text, which must
+ * be UTF-8: other bytes are refused with the field and element, not written into
+ * a document no JSON reader takes. */
+Test(json_parts, text_that_is_not_utf8_is_refused) {
+  struct ArrowSchema field;
+  struct ArrowArray array;
+  struct ArrowArrayView view;
+  struct ArrowBuffer out;
+  struct ArrowError error;
+  struct ArrowStringView value;
+  int k;
+
+  cr_assert_eq(ArrowSchemaInitFromType(&field, NANOARROW_TYPE_STRING), NANOARROW_OK);
+  cr_assert_eq(ArrowSchemaSetName(&field, "s"), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayInitFromSchema(&array, &field, &error), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayStartAppending(&array), NANOARROW_OK);
+  for (k = 0; k < 2; k++) {
+    value.data = k == 0 ? "caf\xc3\xa9" : "caf\xe9";
+    value.size_bytes = (int64_t)strlen(value.data);
+    cr_assert_eq(ArrowArrayAppendString(&array, value), NANOARROW_OK);
+  }
+  cr_assert_eq(ArrowArrayFinishBuildingDefault(&array, &error), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayViewInitFromSchema(&view, &field, &error), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayViewSetArray(&view, &array, &error), NANOARROW_OK);
+
+  ArrowBufferInit(&out);
+  cr_assert_eq(ArrowTestingJsonWriteColumn(&field, &view, NULL, &out, &error), EINVAL);
+  cr_expect_not_null(strstr(error.message, "field 's' element 1: text that is not valid UTF-8"),
+                     "%s", error.message);
+
+  /* The first element alone is fine. */
+  view.length = 1;
+  out.size_bytes = 0;
+  cr_assert_eq(ArrowTestingJsonWriteColumn(&field, &view, NULL, &out, &error), NANOARROW_OK,
+               "%s", error.message);
+
+  /* A name that is not UTF-8. */
+  cr_assert_eq(ArrowSchemaSetName(&field, "n\xff"), NANOARROW_OK);
+  out.size_bytes = 0;
+  cr_assert_eq(ArrowTestingJsonWriteField(&field, NULL, &out, &error), EINVAL);
+  cr_expect_not_null(strstr(error.message, "the name of field"), "%s", error.message);
+
+  ArrowBufferReset(&out);
+  ArrowArrayViewReset(&view);
+  ArrowArrayRelease(&array);
+  ArrowSchemaRelease(&field);
+}
