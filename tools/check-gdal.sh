@@ -88,8 +88,6 @@ passed=0
 failed=0
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
-# GDAL's own leaks at exit (expat, under its XML drivers): see the file.
-export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$root/tests/ipc/gdal/lsan.supp}
 printf '\n== check-gdal.sh: OGR_L_GetArrowStream read with nanoarrow, compared with OGR\n'
 run=("$work/gdal_arrow_check" "$work/out")
 if [ "${NANOARROW_GDAL_VALGRIND:-0}" = 1 ]; then

@@ -1289,7 +1289,9 @@ static void check_dataset(const char* outdir, const char* tag, GDALDatasetH ds) 
   };
   for (int l = 0; l < GDALDatasetGetLayerCount(ds); l++) {
     OGRLayerH lyr = GDALDatasetGetLayer(ds, l);
-    int big = OGR_L_GetFeatureCount(lyr, TRUE) > 1000;
+    // By name (OGR_L_GetFeatureCount on a layer of GDAL 3.6's XML drivers leaks the
+    // expat parser of the iterator it uses).
+    int big = strstr(OGR_L_GetName(lyr), "big") != NULL;
     if (big && skip_big) continue;
     n_layers++;
     for (size_t o = 0; o < sizeof(option_sets) / sizeof(option_sets[0]); o++) {
