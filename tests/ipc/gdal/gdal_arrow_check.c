@@ -1439,6 +1439,12 @@ int main(int argc, char** argv) {
       }
       GDALClose(ds);
       GDALDatasetH rds = GDALOpenEx(path, GDAL_OF_VECTOR | GDAL_OF_READONLY, NULL, NULL, NULL);
+      size_t len = strlen(path);
+      if (!rds && len > 4 && strcmp(path + len - 4, ".shp") == 0) {
+        // A layer without geometry is a lone .dbf.
+        memcpy(path + len - 4, ".dbf", 4);
+        rds = GDALOpenEx(path, GDAL_OF_VECTOR | GDAL_OF_READONLY, NULL, NULL, NULL);
+      }
       if (!rds) {
         printf("SKIP %s: cannot reopen (%s)\n", path, CPLGetLastErrorMsg());
         continue;
