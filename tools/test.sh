@@ -59,6 +59,10 @@ done
 printf '\n== test.sh: JS interop (apache-arrow reads our files, we read its files)\n'
 tools/check-js.sh "$root/build/test-gcc"
 
+printf '\n== test.sh: GDAL/OGR Arrow C streams read, compared, written and read back by apache-arrow\n'
+# build/test-gcc again (ASan + UBSan, IPC): about 80 s; installs libgdal-dev when missing.
+tools/check-gdal.sh "$root/build/test-gcc"
+
 printf '\n== test.sh: flechette interop (every integration case, both directions)\n'
 # Its own build without sanitizers: about a thousand short CLI runs, each ten times
 # slower to start under ASan (1 minute here against 3.7 with build/test-gcc).
