@@ -11,6 +11,7 @@
 #include "nanoarrow/nanoarrow.h"
 
 #include "cli/cli_format.h"
+#include "testing/testing_private.h"
 
 static ArrowErrorCode Put(struct ArrowBuffer* out, const char* text) {
   return ArrowBufferAppend(out, text, (int64_t)strlen(text));
@@ -106,10 +107,10 @@ ArrowErrorCode CliSinkCheck(struct CliSink* sink) {
 
 /* ---- Values ---- */
 
-static ArrowErrorCode PutQuoted(struct CliSink* sink, const char* data, int64_t n) {
+/* data[0, n) with JSON's escapes (no quotes around it). */
+static ArrowErrorCode PutEscaped(struct CliSink* sink, const char* data, int64_t n) {
   struct ArrowBuffer* out = &sink->text;
   int64_t i;
-  NANOARROW_RETURN_NOT_OK(Put(out, "\""));
   for (i = 0; i < n; i++) {
     unsigned char c = (unsigned char)data[i];
     if ((i & 4095) == 0) {
@@ -127,7 +128,23 @@ static ArrowErrorCode PutQuoted(struct CliSink* sink, const char* data, int64_t 
       NANOARROW_RETURN_NOT_OK(ArrowBufferAppendUInt8(out, c));
     }
   }
-  return Put(out, "\"");
+  return NANOARROW_OK;
+}
+
+/* A JSON string. Text that is not UTF-8 (string columns may hold other bytes, as
+ * in nanoarrow) shows each byte that starts no valid sequence as U+FFFD, so that
+ * every line stays valid JSON. */
+static ArrowErrorCode PutQuoted(struct CliSink* sink, const char* data, int64_t n) {
+  int64_t pos = 0;
+  NANOARROW_RETURN_NOT_OK(Put(&sink->text, "\""));
+  while (pos < n) {
+    int64_t bad = ArrowTestingUtf8InvalidAt((const uint8_t*)data + pos, n - pos);
+    NANOARROW_RETURN_NOT_OK(PutEscaped(sink, data + pos, bad < 0 ? n - pos : bad));
+    if (bad < 0) break;
+    NANOARROW_RETURN_NOT_OK(Put(&sink->text, "\\ufffd"));
+    pos += bad + 1;
+  }
+  return Put(&sink->text, "\"");
 }
 
 static ArrowErrorCode PutNumber(struct CliSink* sink, double value, int is_float) {

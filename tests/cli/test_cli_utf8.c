@@ -95,6 +95,13 @@ Test(cli_utf8, readers_take_text_that_is_not_utf8) {
   out = Slurp("out");
   cr_expect_str_eq(out, "s\ncaf\xc3\xa9\ncaf\xe9\ncaf\xc3\xa9\n");
   free(out);
+  /* JSON Lines stay valid JSON: a byte that starts no UTF-8 sequence is U+FFFD. */
+  cr_assert_eq(Run("cd '%s' && '%s' cat bad_s.arrows --format jsonl --columns s", g_dir,
+                   NANOARROW_CLI_PATH),
+               0);
+  out = Slurp("out");
+  cr_expect_str_eq(out, "{\"s\": \"caf\xc3\xa9\"}\n{\"s\": \"caf\\ufffd\"}\n{\"s\": \"caf\xc3\xa9\"}\n");
+  free(out);
   /* Converted to an IPC file and read back, still the same bytes. */
   cr_assert_eq(Run("cd '%s' && '%s' convert bad_s.arrows bad_s.arrow && '%s' cat bad_s.arrow "
                    "--format csv --columns s",
