@@ -111,3 +111,48 @@ Test(cli_utf8, readers_take_text_that_is_not_utf8) {
   cr_expect_str_eq(out, "s\ncaf\xc3\xa9\ncaf\xe9\ncaf\xc3\xa9\n");
   free(out);
 }
+
+/* A string-view column and the values of a dictionary-encoded column are checked
+ * too; the dictionary's path says so. */
+Test(cli_utf8, validate_checks_string_views_and_dictionaries) {
+  struct ArrowSchema schema;
+  struct ArrowArray batch;
+  struct ArrowError error;
+  char path[512];
+  int bad;
+
+  /* bad: 0 none, 1 a dictionary value, 2 a view's bytes outside the view. */
+  for (bad = 0; bad < 3; bad++) {
+    ArrowSchemaInit(&schema);
+    cr_assert_eq(ArrowSchemaSetTypeStruct(&schema, 2), 0);
+    SetField(&schema, 0, "v", NANOARROW_TYPE_STRING_VIEW);
+    SetField(&schema, 1, "d", NANOARROW_TYPE_INT8);
+    cr_assert_eq(ArrowSchemaAllocateDictionary(schema.children[1]), 0);
+    cr_assert_eq(ArrowSchemaInitFromType(schema.children[1]->dictionary,
+                                         NANOARROW_TYPE_STRING),
+                 0);
+    cr_assert_eq(ArrowArrayInitFromSchema(&batch, &schema, &error), 0, "%s", error.message);
+    cr_assert_eq(ArrowArrayStartAppending(&batch), 0);
+    /* Longer than the 12 bytes a view holds inline: the bytes sit in a data buffer. */
+    AppendString(batch.children[1]->dictionary, "x");
+    AppendString(batch.children[1]->dictionary, bad == 1 ? "y\xc0" : "y");
+    AppendString(batch.children[0],
+                 bad == 2 ? "a string view that is \xff long" : "a string view that is long");
+    cr_assert_eq(ArrowArrayAppendInt(batch.children[1], 1), 0);
+    cr_assert_eq(ArrowArrayFinishElement(&batch), 0);
+    AppendString(batch.children[0], "short \xc3\xa9");
+    cr_assert_eq(ArrowArrayAppendInt(batch.children[1], 0), 0);
+    cr_assert_eq(ArrowArrayFinishElement(&batch), 0);
+    FinishBatch(&batch);
+    snprintf(path, sizeof(path), "%s/%s", g_dir,
+             bad == 0 ? "good.arrows" : (bad == 1 ? "bad_d.arrows" : "bad_v.arrows"));
+    WriteStream(path, &schema, &batch, 1, 1);
+    ArrowArrayRelease(&batch);
+    ArrowSchemaRelease(&schema);
+  }
+  cr_assert_eq(Run("cd '%s' && '%s' validate good.arrows", g_dir, NANOARROW_CLI_PATH), 0);
+  cr_assert_eq(Run("cd '%s' && '%s' validate bad_d.arrows", g_dir, NANOARROW_CLI_PATH), 1);
+  ExpectStderrLine("column 'd(dictionary)': expected valid UTF-8 at index 1");
+  cr_assert_eq(Run("cd '%s' && '%s' validate bad_v.arrows", g_dir, NANOARROW_CLI_PATH), 1);
+  ExpectStderrLine("column 'v': expected valid UTF-8 at index 0");
+}
