@@ -8,30 +8,6 @@
 #include "cli/cli.h"
 #include "testing/testing_private.h"
 
-/* Value i (view offset applied by the caller) of a string or string-view array. */
-static struct ArrowBufferView CliTextAt(const struct ArrowArrayView* view, int64_t i) {
-  struct ArrowBufferView out;
-  if (view->storage_type == NANOARROW_TYPE_STRING_VIEW) {
-    const union ArrowBinaryView* v = view->buffer_views[1].data.as_binary_view + i;
-    out.size_bytes = v->inlined.size;
-    if (v->inlined.size <= NANOARROW_BINARY_VIEW_INLINE_SIZE) {
-      out.data.as_uint8 = v->inlined.data;
-    } else {
-      out.data.as_uint8 =
-          (const uint8_t*)view->variadic_buffers[v->ref.buffer_index] + v->ref.offset;
-    }
-  } else if (view->storage_type == NANOARROW_TYPE_LARGE_STRING) {
-    const int64_t* offsets = view->buffer_views[1].data.as_int64;
-    out.data.as_uint8 = view->buffer_views[2].data.as_uint8 + offsets[i];
-    out.size_bytes = offsets[i + 1] - offsets[i];
-  } else {
-    const int32_t* offsets = view->buffer_views[1].data.as_int32;
-    out.data.as_uint8 = view->buffer_views[2].data.as_uint8 + offsets[i];
-    out.size_bytes = (int64_t)offsets[i + 1] - offsets[i];
-  }
-  return out;
-}
-
 /* path holds the names from the top-level column down ("a.b"); depth is bounded
  * by the schema, which the reader has already accepted. */
 static ArrowErrorCode CliCheckUtf8(const struct ArrowSchema* schema,
@@ -44,10 +20,10 @@ static ArrowErrorCode CliCheckUtf8(const struct ArrowSchema* schema,
       view->storage_type == NANOARROW_TYPE_LARGE_STRING ||
       view->storage_type == NANOARROW_TYPE_STRING_VIEW) {
     for (i = 0; i < view->length; i++) {
-      struct ArrowBufferView text;
+      struct ArrowStringView text;
       if (ArrowArrayViewIsNull(view, i)) continue;
-      text = CliTextAt(view, view->offset + i);
-      if (ArrowTestingUtf8InvalidAt(text.data.as_uint8, text.size_bytes) >= 0) {
+      text = ArrowArrayViewGetStringUnsafe(view, i);
+      if (ArrowTestingUtf8InvalidAt((const uint8_t*)text.data, text.size_bytes) >= 0) {
         ArrowErrorSet(error, "column '%s': expected valid UTF-8 at index %" PRId64, path,
                       i);
         return EINVAL;
