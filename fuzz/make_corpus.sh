@@ -104,6 +104,24 @@ printf '\050\000\003\000\002\000\005\000\000\000\001\002\003\004\005\000\000\000
 { printf '\055\003\000\002\000\045\000\000\000\000\000'; zeros 32; printf '\024\000\000\000\000\000'; zeros 10;
   printf '\031\000\000\000\000\000'; zeros 64; printf '\000'; } > "$av/struct_fixed_width"
 
+# The CLI harness: a selector byte (0 CSV, 1 JSON Lines, 2 an Arrow input; 0x80: a
+# --schema spec on the first line), then the input.
+cf="$out/cli_fuzzer"
+mkdir -p "$cf"
+printf '\000a,b,c,d\n1,2.5,x,true\n2,,"y,""z""",false\n-3,4e10,,\n' > "$cf/csv"
+printf '\000t,d\n2024-01-02T03:04:05Z,2024-01-02\n,1970-01-01\n' > "$cf/csv_dates"
+printf '\200a:int32,b:utf8,c:float64,d:bool\na,b,c,d\n1,x,2.5,true\n,y,,\n' > "$cf/csv_schema"
+printf '\001{"a":1,"b":"x","c":[1,2],"d":{"e":null}}\n{"a":2.5,"b":null,"c":true}\n' > "$cf/jsonl"
+printf '\201a:int64,b:bool,c:utf8\n{"a":1,"b":true,"c":"\\u00e9"}\n{"a":null}\n' > "$cf/jsonl_schema"
+for f in $streams $files; do
+  case "$f" in
+    */generated_*) ;;
+    *) continue ;;
+  esac
+  name=$(echo "$f" | sed "s|^$data/||; s|/|_|g")
+  { printf '\002'; cat "$f"; } > "$cf/$name"
+done
+
 # Every input that ever crashed a harness.
 for h in "$here"/regressions/*/; do
   [ -d "$h" ] || continue

@@ -13,7 +13,7 @@
 #                    corpus a run grows is kept there and reused by the next run
 #   FUZZ_RSS_MB      libFuzzer -rss_limit_mb (default 2560)
 #   FUZZ_JOBS        build parallelism (default 2)
-#   FUZZ_PARALLEL    harnesses run at a time (default 2: CI runs 7 harnesses x 60 s
+#   FUZZ_PARALLEL    harnesses run at a time (default 2: CI runs every harness x 60 s
 #                    in 4 minutes on 2 cores)
 set -eu
 
@@ -41,7 +41,7 @@ else
   harnesses=""
   for h in ipc_stream_fuzzer ipc_file_fuzzer ipc_projected_file_fuzzer ipc_decoder_fuzzer \
            ipc_push_fuzzer schema_view_fuzzer \
-           metadata_fuzzer array_view_fuzzer json_fuzzer; do
+           metadata_fuzzer array_view_fuzzer json_fuzzer cli_fuzzer; do
     if [ -x "$build/fuzz/$h" ]; then
       harnesses="$harnesses $h"
     else

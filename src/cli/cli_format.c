@@ -506,6 +506,13 @@ static ArrowErrorCode PutTableLine(struct CliTable* table, const char* const* te
 
 /* Fixes the widths from the sample, then writes the header, the rule and the
  * sampled rows, and lets the sample go. */
+
+/* The text of a sampled cell ({start, size}); "" when empty, as the buffer has no
+ * memory before its first byte. */
+static const char* SampledText(const struct CliTable* table, const int64_t* cell) {
+  return cell[1] > 0 ? (const char*)table->sample_text.data + cell[0] : "";
+}
+
 static ArrowErrorCode WriteSample(struct CliTable* table, struct CliSink* out) {
   const int64_t* cells = (const int64_t*)table->sample_cells.data;
   const char** texts;
@@ -522,7 +529,7 @@ static ArrowErrorCode WriteSample(struct CliTable* table, struct CliSink* out) {
     table->widths[c] = 1;
     for (r = 0; r <= table->n_sampled; r++) {
       const int64_t* cell = cells + 2 * (r * table->n_columns + c);
-      int64_t width = TextWidth((const char*)table->sample_text.data + cell[0], cell[1]);
+      int64_t width = TextWidth(SampledText(table, cell), cell[1]);
       if (width > table->widths[c]) table->widths[c] = width;
     }
   }
@@ -532,7 +539,7 @@ static ArrowErrorCode WriteSample(struct CliTable* table, struct CliSink* out) {
   for (r = 0; rc == NANOARROW_OK && r <= table->n_sampled; r++) {
     for (c = 0; c < table->n_columns; c++) {
       const int64_t* cell = cells + 2 * (r * table->n_columns + c);
-      texts[c] = (const char*)table->sample_text.data + cell[0];
+      texts[c] = SampledText(table, cell);
       sizes[c] = cell[1];
     }
     rc = PutTableLine(table, texts, sizes, out);

@@ -42,6 +42,12 @@ void CliTextRowsClear(struct CliTextRows* rows);
 void CliTextRowsReset(struct CliTextRows* rows);
 ArrowErrorCode CliTextRowsAppendCell(struct CliTextRows* rows, const char* data,
                                      int64_t size, enum CliCellKind kind);
+/* The first byte of cell in rows ("" for an empty cell: an empty row set has no
+ * text buffer to point into). */
+static inline const char* CliTextRowsCellText(const struct CliTextRows* rows,
+                                              const struct CliTextCell* cell) {
+  return cell->size > 0 ? (const char*)rows->text.data + cell->start : "";
+}
 
 /* Reads the next CSV record of file into rows (its fields as cells; *n_fields
  * receives their number), *line counting input lines (advanced past the record).

@@ -384,7 +384,7 @@ static ArrowErrorCode CellText(struct Reader* reader, const struct CliTextRows* 
     reader->value = grown;
     reader->value_capacity = capacity;
   }
-  if (cell->size > 0) memcpy(reader->value, rows->text.data + cell->start, (size_t)cell->size);
+  if (cell->size > 0) memcpy(reader->value, CliTextRowsCellText(rows, cell), (size_t)cell->size);
   reader->value[cell->size] = '\0';
   *out = reader->value;
   return NANOARROW_OK;
@@ -703,7 +703,7 @@ static ArrowErrorCode Start(struct Reader* reader, const struct ArrowSchema* sch
     cells = (const struct CliTextCell*)reader->row.cells.data;
     for (i = 0; i < n_fields; i++) {
       NANOARROW_RETURN_NOT_OK(CliNamesAppend(
-          &reader->columns, (const char*)reader->row.text.data + cells[i].start, cells[i].size));
+          &reader->columns, CliTextRowsCellText(&reader->row, &cells[i]), cells[i].size));
     }
     CliTextRowsClear(&reader->row);
     if (schema != NULL && schema->n_children != n_fields) {
@@ -782,16 +782,19 @@ static ArrowErrorCode Start(struct Reader* reader, const struct ArrowSchema* sch
   return NANOARROW_OK;
 }
 
-ArrowErrorCode CliOpenText(const char* path, enum CliTextFormat format,
-                           const struct ArrowSchema* schema, struct ArrowArrayStream* out,
-                           struct ArrowError* error) {
+ArrowErrorCode CliOpenTextFile(FILE* file, int close_file, enum CliTextFormat format,
+                               const struct ArrowSchema* schema,
+                               struct ArrowArrayStream* out, struct ArrowError* error) {
   struct Reader* reader = (struct Reader*)calloc(1, sizeof(struct Reader));
   int rc;
   if (reader == NULL) {
+    if (close_file) fclose(file);
     ArrowErrorSet(error, "out of memory");
     return ENOMEM;
   }
   reader->format = format;
+  reader->file = file;
+  reader->close_file = close_file;
   CliTextRowsInit(&reader->sample);
   CliTextRowsInit(&reader->row);
   ArrowBufferInit(&reader->line_text);
@@ -800,21 +803,26 @@ ArrowErrorCode CliOpenText(const char* path, enum CliTextFormat format,
   out->get_next = &TextGetNext;
   out->get_last_error = &TextGetLastError;
   out->release = &TextRelease;
-  if (strcmp(path, "-") == 0) {
-    reader->file = stdin;
-  } else {
-    reader->file = fopen(path, "rb");
-    reader->close_file = 1;
-    if (reader->file == NULL) {
-      ArrowErrorSet(error, "cannot open '%s': %s", path, strerror(errno));
-      ArrowArrayStreamRelease(out);
-      return EINVAL;
-    }
-  }
+  error->message[0] = '\0';
   rc = Start(reader, schema, error);
   if (rc != NANOARROW_OK) {
     if (error->message[0] == '\0') ArrowErrorSet(error, "%s", strerror(rc));
     ArrowArrayStreamRelease(out);
   }
   return rc;
+}
+
+ArrowErrorCode CliOpenText(const char* path, enum CliTextFormat format,
+                           const struct ArrowSchema* schema, struct ArrowArrayStream* out,
+                           struct ArrowError* error) {
+  FILE* file;
+  if (strcmp(path, "-") == 0) {
+    return CliOpenTextFile(stdin, 0, format, schema, out, error);
+  }
+  file = fopen(path, "rb");
+  if (file == NULL) {
+    ArrowErrorSet(error, "cannot open '%s': %s", path, strerror(errno));
+    return EINVAL;
+  }
+  return CliOpenTextFile(file, 1, format, schema, out, error);
 }

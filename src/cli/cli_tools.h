@@ -63,6 +63,11 @@ ArrowErrorCode CliParseSchemaSpec(const char* spec, struct ArrowSchema* out,
 ArrowErrorCode CliOpenText(const char* path, enum CliTextFormat format,
                            const struct ArrowSchema* schema, struct ArrowArrayStream* out,
                            struct ArrowError* error);
+/* The same for an open file, closed with the stream when close_file is set (and
+ * on failure). */
+ArrowErrorCode CliOpenTextFile(FILE* file, int close_file, enum CliTextFormat format,
+                               const struct ArrowSchema* schema,
+                               struct ArrowArrayStream* out, struct ArrowError* error);
 
 /* ---- info (cli_info.c) ----
  * A summary of an IPC stream or file in data: format, schema, batches and rows,

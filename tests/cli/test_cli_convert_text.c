@@ -350,6 +350,18 @@ Test(cli_convert_text, an_empty_column_name_is_kept) {
                    g_dir, NANOARROW_CLI_PATH, NANOARROW_CLI_PATH),
                0);
   ExpectOut("{\"\": 1}\n");
+  /* An empty header line is one column named "" (found by the CLI fuzz harness: its
+   * name was read at an offset from the empty text buffer's null pointer). */
+  WriteText("empty_header.csv", "\n1\n2\n");
+  cr_assert_eq(Run("cd '%s' && '%s' convert empty_header.csv e.arrows && '%s' cat e.arrows --format csv",
+                   g_dir, NANOARROW_CLI_PATH, NANOARROW_CLI_PATH),
+               0);
+  ExpectOut("\"\"\n1\n2\n");
+  /* A table whose header and cells are all empty (no text sampled at all). */
+  WriteText("all_empty.csv", "\n\"\"\n");
+  cr_assert_eq(Run("cd '%s' && '%s' convert all_empty.csv e.arrows && '%s' cat e.arrows --format table --all",
+                   g_dir, NANOARROW_CLI_PATH, NANOARROW_CLI_PATH),
+               0);
 }
 
 Test(cli_convert_text, option_errors_exit_2) {

@@ -1,0 +1,216 @@
+/* libFuzzer harness: what the `nanoarrow` command-line tool does with a hostile input
+ * file, through the tool's own code (src/cli), not the library's alone.
+ *
+ * The first byte picks the path; the rest is the input:
+ *   mode 0: CSV, and mode 1: JSON Lines, read by `convert`'s text reader (types given
+ *           by a --schema spec taken from the first line when bit 0x80 is set, else
+ *           inferred). Every batch it builds must pass FULL validation: the text
+ *           reader makes these arrays, so an invalid one is its bug.
+ *   mode 2: an Arrow input (IPC stream, IPC file or integration JSON, detected as
+ *           `cat` detects it), also summarized by `info` as text and as JSON, and
+ *           checked by `validate`'s UTF-8 check.
+ * Every batch is then printed as `cat` prints it: a table, CSV and JSON lines (to
+ * /dev/null, so memory stays bounded), and for text inputs written back as an IPC
+ * stream and read again, which must give as many rows. */
+
+#define _POSIX_C_SOURCE 200809L /* fmemopen */
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nanoarrow/nanoarrow.h"
+#include "nanoarrow/nanoarrow_ipc.h"
+
+#include "cli/cli.h"
+#include "cli/cli_format.h"
+#include "cli/cli_tools.h"
+
+#include "fuzz_util.h"
+
+static FILE* g_null_output = NULL;
+
+/* Prints rows of one batch in the three row formats of `cat`. Formatting may stop on
+ * values it cannot print (an error code), never crash. */
+static void PrintBatch(const struct ArrowSchema* schema, const struct ArrowArrayView* view,
+                       struct CliTable* table, struct CliSink* sink) {
+  (void)CliTableAppend(table, view, 0, view->length, sink);
+  (void)CliFormatCsvRows(schema, view, 0, view->length, sink);
+  (void)CliFormatJsonLines(schema, view, 0, view->length, sink);
+  (void)CliSinkFlush(sink);
+}
+
+/* Reads stream to its end, printing each batch; returns the rows read (-1 when the
+ * schema could not be read). Batches of a text input must be valid at FULL. */
+static int64_t ReadAndPrint(struct ArrowArrayStream* stream, int made_here) {
+  struct ArrowSchema schema;
+  struct ArrowArrayView view;
+  struct ArrowBuffer schema_text;
+  struct CliTable table;
+  struct CliSink sink;
+  struct ArrowError error;
+  int64_t n_rows = 0;
+  int rc;
+
+  ArrowErrorInit(&error);
+  if (stream->get_schema(stream, &schema) != NANOARROW_OK) return -1;
+  FuzzTouchSchema(&schema, 0);
+  ArrowBufferInit(&schema_text);
+  (void)CliFormatSchema(&schema, &schema_text);
+  ArrowBufferReset(&schema_text);
+
+  ArrowArrayViewInitFromType(&view, NANOARROW_TYPE_UNINITIALIZED);
+  if (ArrowArrayViewInitFromSchema(&view, &schema, &error) != NANOARROW_OK) {
+    FUZZ_CHECK(!made_here);
+    ArrowArrayViewReset(&view);
+    ArrowSchemaRelease(&schema);
+    return -1;
+  }
+  CliSinkInit(&sink, g_null_output, 0);
+  rc = CliTableInit(&table, &schema, CLI_TABLE_SAMPLE_ROWS);
+  FUZZ_CHECK(rc == NANOARROW_OK);
+  (void)CliFormatCsvHeader(&schema, &sink);
+
+  for (;;) {
+    struct ArrowArray array;
+    if (stream->get_next(stream, &array) != NANOARROW_OK) {
+      FUZZ_CHECK(stream->get_last_error(stream) != NULL);
+      break;
+    }
+    if (array.release == NULL) break;
+    rc = ArrowArrayViewSetArray(&view, &array, &error);
+    if (rc == NANOARROW_OK) {
+      rc = ArrowArrayViewValidate(&view, NANOARROW_VALIDATION_LEVEL_FULL, &error);
+    }
+    if (made_here && rc != NANOARROW_OK) {
+      fprintf(stderr, "the text reader built an invalid batch: %s\n", error.message);
+      abort();
+    }
+    if (rc == NANOARROW_OK) {
+      FuzzTouchArrayView(&view, 0);
+      (void)CliValidateUtf8(&schema, &view, &error);
+      PrintBatch(&schema, &view, &table, &sink);
+      n_rows += array.length;
+    }
+    ArrowArrayRelease(&array);
+  }
+  (void)CliTableFinish(&table, &sink);
+  (void)CliSinkFlush(&sink);
+  CliTableReset(&table);
+  CliSinkReset(&sink);
+  ArrowArrayViewReset(&view);
+  ArrowSchemaRelease(&schema);
+  return n_rows;
+}
+
+/* A text input: read with the text reader, printed; then read again and written as
+ * an IPC stream, which the tool's own reader must read back row for row. */
+static void FuzzText(enum CliTextFormat format, const uint8_t* data, size_t size,
+                     int with_schema) {
+  struct ArrowSchema spec_schema;
+  const struct ArrowSchema* schema = NULL;
+  struct ArrowArrayStream stream;
+  struct ArrowError error;
+  struct ArrowBuffer ipc;
+  FILE* file;
+  int64_t n_rows;
+
+  ArrowErrorInit(&error);
+  spec_schema.release = NULL;
+  if (with_schema) {
+    const uint8_t* newline = (const uint8_t*)memchr(data, '\n', size);
+    size_t spec_size = newline == NULL ? size : (size_t)(newline - data);
+    char* spec = (char*)malloc(spec_size + 1);
+    FUZZ_CHECK(spec != NULL);
+    memcpy(spec, data, spec_size);
+    spec[spec_size] = '\0';
+    if (CliParseSchemaSpec(spec, &spec_schema, &error) == NANOARROW_OK) {
+      FuzzTouchSchema(&spec_schema, 0);
+      schema = &spec_schema;
+    }
+    free(spec);
+    data += spec_size < size ? spec_size + 1 : size;
+    size -= spec_size < size ? spec_size + 1 : size;
+    if (schema == NULL) return;
+  }
+
+  /* fmemopen() refuses an empty buffer on some C libraries: one spare byte. */
+  file = fmemopen((void*)data, size > 0 ? size : 1, "rb");
+  FUZZ_CHECK(file != NULL);
+  if (size == 0) (void)fgetc(file);
+  if (CliOpenTextFile(file, 1, format, schema, &stream, &error) != NANOARROW_OK) {
+    FUZZ_CHECK(error.message[0] != '\0');
+    if (spec_schema.release != NULL) ArrowSchemaRelease(&spec_schema);
+    return;
+  }
+  n_rows = ReadAndPrint(&stream, 1);
+  ArrowArrayStreamRelease(&stream);
+  FUZZ_CHECK(n_rows >= 0);
+
+  /* The same input written as an IPC stream and read back. */
+  file = fmemopen((void*)data, size > 0 ? size : 1, "rb");
+  FUZZ_CHECK(file != NULL);
+  if (size == 0) (void)fgetc(file);
+  FUZZ_CHECK(CliOpenTextFile(file, 1, format, schema, &stream, &error) == NANOARROW_OK);
+  ArrowBufferInit(&ipc);
+  if (CliWriteStream(&stream, CLI_FORMAT_STREAM, NANOARROW_IPC_COMPRESSION_TYPE_NONE, 0,
+                     &ipc, NULL, NULL, &error) == NANOARROW_OK) {
+    struct ArrowArrayStream back;
+    FUZZ_CHECK(CliOpenBuffer(&ipc, CLI_FORMAT_STREAM, &back, NULL, &error) ==
+               NANOARROW_OK);
+    FUZZ_CHECK(ReadAndPrint(&back, 1) == n_rows);
+    ArrowArrayStreamRelease(&back);
+  }
+  ArrowBufferReset(&ipc);
+  ArrowArrayStreamRelease(&stream);
+  if (spec_schema.release != NULL) ArrowSchemaRelease(&spec_schema);
+}
+
+/* An Arrow input: `info` (text and JSON), then `cat`'s reading and printing. */
+static void FuzzArrow(const uint8_t* data, size_t size) {
+  struct ArrowBuffer input;
+  struct ArrowBuffer summary;
+  struct ArrowArrayStream stream;
+  struct ArrowError error;
+  int json;
+
+  ArrowErrorInit(&error);
+  ArrowBufferInit(&input);
+  FUZZ_CHECK(ArrowBufferAppend(&input, data, (int64_t)size) == NANOARROW_OK);
+  for (json = 0; json <= 1; json++) {
+    ArrowBufferInit(&summary);
+    (void)CliInfo(&input, json, &summary, &error);
+    FuzzTouchBytes(summary.data, summary.size_bytes);
+    ArrowBufferReset(&summary);
+  }
+  if (CliOpenBuffer(&input, CLI_FORMAT_UNKNOWN, &stream, NULL, &error) == NANOARROW_OK) {
+    (void)ReadAndPrint(&stream, 0);
+    ArrowArrayStreamRelease(&stream);
+  }
+  ArrowBufferReset(&input);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  uint8_t selector;
+  if (size == 0) return 0;
+  if (g_null_output == NULL) {
+    g_null_output = fopen("/dev/null", "wb");
+    FUZZ_CHECK(g_null_output != NULL);
+  }
+  selector = data[0];
+  data++;
+  size--;
+  switch (selector % 3) {
+    case 0:
+      FuzzText(CLI_TEXT_CSV, data, size, (selector & 0x80) != 0);
+      break;
+    case 1:
+      FuzzText(CLI_TEXT_JSONL, data, size, (selector & 0x80) != 0);
+      break;
+    default:
+      FuzzArrow(data, size);
+      break;
+  }
+  return 0;
+}
