@@ -14,7 +14,7 @@
 #   FUZZ_RSS_MB      libFuzzer -rss_limit_mb (default 2560)
 #   FUZZ_JOBS        build parallelism (default 2)
 #   FUZZ_PARALLEL    harnesses run at a time (default 2: CI runs every harness x 60 s
-#                    in 4 minutes on 2 cores)
+#                    two at a time on 2 cores)
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
