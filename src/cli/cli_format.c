@@ -265,7 +265,16 @@ static ArrowErrorCode PutElement(struct CliSink* sink, const struct ArrowSchema*
       ArrowDecimalInit(&decimal, sv.decimal_bitwidth, sv.decimal_precision, sv.decimal_scale);
       ArrowArrayViewGetDecimalUnsafe(view, i, &decimal);
       NANOARROW_RETURN_NOT_OK(Put(out, "\""));
-      NANOARROW_RETURN_NOT_OK(ArrowDecimalAppendStringToBuffer(&decimal, out));
+      if (sv.decimal_scale >= -CLI_DECIMAL_MAX_PLAIN_SCALE &&
+          sv.decimal_scale <= CLI_DECIMAL_MAX_PLAIN_SCALE) {
+        NANOARROW_RETURN_NOT_OK(ArrowDecimalAppendStringToBuffer(&decimal, out));
+      } else {
+        /* The scale as a power of ten: padded with zeros, a hostile scale would make
+         * one value gigabytes long. */
+        NANOARROW_RETURN_NOT_OK(ArrowDecimalAppendDigitsToBuffer(&decimal, out));
+        snprintf(text, sizeof(text), "E%" PRId64, -(int64_t)sv.decimal_scale);
+        NANOARROW_RETURN_NOT_OK(Put(out, text));
+      }
       return Put(out, "\"");
     }
     case NANOARROW_TYPE_INTERVAL_MONTHS:

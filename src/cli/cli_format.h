@@ -38,7 +38,10 @@ ArrowErrorCode CliSinkFlush(struct CliSink* sink);
 ArrowErrorCode CliFormatSchema(const struct ArrowSchema* schema, struct ArrowBuffer* out);
 
 /* Element i of view as a JSON value (strings quoted, binary as "0x..." hex,
- * decimals as strings, nested values as arrays/objects, dictionaries decoded). */
+ * decimals as strings, nested values as arrays/objects, dictionaries decoded). A
+ * decimal whose scale is beyond +/-CLI_DECIMAL_MAX_PLAIN_SCALE (the digits of the
+ * widest decimal) is its unscaled digits and a power of ten: "123E-1000". */
+#define CLI_DECIMAL_MAX_PLAIN_SCALE 76
 ArrowErrorCode CliFormatElement(const struct ArrowSchema* schema,
                                 const struct ArrowArrayView* view, int64_t i,
                                 struct CliSink* sink);

@@ -230,3 +230,59 @@ Test(cli_cat, csv_on_a_terminal_is_a_preview) {
     free(piped);
   }
 }
+
+/* A decimal prints with its scale applied while the scale is within the digits of
+ * the widest decimal (76); beyond, as its digits and a power of ten, so that a
+ * hostile scale (found by the CLI fuzz harness: 536870914) cannot make one value
+ * gigabytes long. */
+Test(cli_cat, decimals_with_scales_beyond_76_digits_print_a_power_of_ten) {
+  static const int32_t scales[] = {2, -3, 76, 77, -77, 536870914, INT32_MIN};
+  const int n = (int)(sizeof(scales) / sizeof(scales[0]));
+  char path[512];
+  char format[64];
+  struct ArrowSchema schema;
+  struct ArrowArray batch;
+  struct ArrowError error;
+  struct ArrowDecimal value;
+  char* out;
+  int c;
+  snprintf(path, sizeof(path), "%s/scales.arrows", g_dir);
+  ArrowSchemaInit(&schema);
+  cr_assert_eq(ArrowSchemaSetTypeStruct(&schema, n), 0);
+  for (c = 0; c < n; c++) {
+    char name[16];
+    snprintf(format, sizeof(format), "d:9,%d,32", (int)scales[c]);
+    snprintf(name, sizeof(name), "s%d", c);
+    cr_assert_eq(ArrowSchemaSetFormat(schema.children[c], format), 0);
+    cr_assert_eq(ArrowSchemaSetName(schema.children[c], name), 0);
+  }
+  cr_assert_eq(ArrowArrayInitFromSchema(&batch, &schema, &error), 0, "%s", error.message);
+  cr_assert_eq(ArrowArrayStartAppending(&batch), 0);
+  for (c = 0; c < n; c++) {
+    ArrowDecimalInit(&value, 32, 9, scales[c]);
+    ArrowDecimalSetInt(&value, -12345);
+    cr_assert_eq(ArrowArrayAppendDecimal(batch.children[c], &value), 0);
+  }
+  cr_assert_eq(ArrowArrayFinishElement(&batch), 0);
+  FinishBatch(&batch);
+  WriteStream(path, &schema, &batch, 1, 1);
+  ArrowArrayRelease(&batch);
+  ArrowSchemaRelease(&schema);
+
+  cr_assert_eq(Run("'%s' cat '%s' --format csv > '%s/out'", NANOARROW_CLI_PATH, path, g_dir), 0);
+  out = Slurp("out");
+  cr_assert_str_eq(out,
+                   "s0,s1,s2,s3,s4,s5,s6\n"
+                   "-123.45,-12345000,"
+                   "-0.0000000000000000000000000000000000000000000000000000000000000000000000012345,"
+                   "-12345E-77,-12345E77,-12345E-536870914,-12345E2147483648\n");
+  free(out);
+  cr_assert_eq(Run("'%s' cat '%s' --format jsonl > '%s/out'", NANOARROW_CLI_PATH, path, g_dir), 0);
+  out = Slurp("out");
+  cr_assert(strstr(out, "\"s5\": \"-12345E-536870914\"") != NULL, "%s", out);
+  free(out);
+  cr_assert_eq(Run("'%s' cat '%s' --format table > '%s/out'", NANOARROW_CLI_PATH, path, g_dir), 0);
+  out = Slurp("out");
+  cr_assert(strstr(out, "-12345E2147483648") != NULL, "%s", out);
+  free(out);
+}

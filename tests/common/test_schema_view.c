@@ -380,6 +380,21 @@ Test(schema_view, decimal_explicit_128_bitwidth) {
   ArrowSchemaRelease(&schema);
 }
 
+/* A scale is any int32, the most negative one included. */
+Test(schema_view, decimal_scale_spans_int32) {
+  struct ArrowSchema schema;
+  struct ArrowSchemaView view;
+  MakeSchema(&schema, "d:9,-2147483648,32", 0);
+  ViewOf(&schema, &view);
+  cr_assert_eq(view.type, NANOARROW_TYPE_DECIMAL32);
+  cr_assert_eq(view.decimal_scale, INT32_MIN);
+  ArrowSchemaRelease(&schema);
+  MakeSchema(&schema, "d:38,2147483647", 0);
+  ViewOf(&schema, &view);
+  cr_assert_eq(view.decimal_scale, INT32_MAX);
+  ArrowSchemaRelease(&schema);
+}
+
 /* ---- Malformed format strings ---- */
 
 static const char* kMalformed[] = {
@@ -396,7 +411,7 @@ static const char* kMalformed[] = {
     /* decimals */
     "d", "d:", "d:99", "d:1,2,3", "d:,2", "d:1,", "d:1,2,", "d:1;2", "d:10,2,0",
     "d:10,2,-128", "d:10,2,512", "d:0,0", "d:-1,0", "d:39,0", "d:39,0,128", "d:10,2,32",
-    "d:19,2,64", "d:77,2,256", "d:2147483648,0", "d:10,2147483648", "d:10,-",
+    "d:19,2,64", "d:77,2,256", "d:2147483648,0", "d:10,2147483648", "d:10,-2147483649", "d:10,-",
     /* temporal */
     "t", "tX", "td", "tdx", "tt", "ttx", "ts", "tsx", "tsu", "tsuUTC", "tD", "tDx", "ti",
     "tiX",
