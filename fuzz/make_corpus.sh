@@ -149,6 +149,9 @@ if [ -n "$writer_seeds" ] && [ -x "$writer_seeds" ]; then
   done
 fi
 
+# The mmap harness reads files and streams: every file and stream seed.
+mkdir -p "$out/ipc_mmap_fuzzer" && cp -P "$out"/ipc_file_fuzzer/* "$out"/ipc_stream_fuzzer/* "$out/ipc_mmap_fuzzer/"
+
 for d in "$out"/*/; do
   echo "$(basename "$d"): $(ls "$d" | wc -l) seeds"
 done

@@ -41,6 +41,7 @@ else
   harnesses=""
   for h in ipc_stream_fuzzer ipc_file_fuzzer ipc_projected_file_fuzzer ipc_decoder_fuzzer \
            ipc_push_fuzzer schema_view_fuzzer \
+           ipc_mmap_fuzzer \
            metadata_fuzzer array_view_fuzzer json_fuzzer cli_fuzzer; do
     if [ -x "$build/fuzz/$h" ]; then
       harnesses="$harnesses $h"

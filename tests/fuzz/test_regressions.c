@@ -37,6 +37,9 @@
 #define LLVMFuzzerTestOneInput FuzzArrayViewOne
 #include "../../fuzz/array_view_fuzzer.c"
 #undef LLVMFuzzerTestOneInput
+#define LLVMFuzzerTestOneInput FuzzIpcMmapOne
+#include "../../fuzz/ipc_mmap_fuzzer.c"
+#undef LLVMFuzzerTestOneInput
 
 typedef int (*FuzzEntryPoint)(const uint8_t* data, size_t size);
 
@@ -135,6 +138,10 @@ Test(fuzz_regressions, metadata_fuzzer) {
 
 Test(fuzz_regressions, array_view_fuzzer) {
   ReplayHarness("array_view_fuzzer", &FuzzArrayViewOne);
+}
+
+Test(fuzz_regressions, ipc_mmap_fuzzer) {
+  ReplayHarness("ipc_mmap_fuzzer", &FuzzIpcMmapOne);
 }
 
 /* The arrow-testing fuzz regressions (inputs that once broke Arrow C++) through
