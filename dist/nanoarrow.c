@@ -1978,9 +1978,11 @@ static int ParseInt32(const char** cursor, int32_t* out) {
   }
 
   int64_t value = 0;
+  /* INT32_MIN's magnitude is one more than INT32_MAX. */
+  const int64_t limit = negative ? -(int64_t)INT32_MIN : INT32_MAX;
   while (*p >= '0' && *p <= '9') {
     value = value * 10 + (*p - '0');
-    if (value > INT32_MAX) {
+    if (value > limit) {
       return 0;
     }
     p++;
