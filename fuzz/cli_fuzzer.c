@@ -9,9 +9,11 @@
  *   mode 2: an Arrow input (IPC stream, IPC file or integration JSON, detected as
  *           `cat` detects it), also summarized by `info` as text and as JSON, and
  *           checked by `validate`'s UTF-8 check.
- * Every batch is then printed as `cat` prints it: a table, CSV and JSON lines (to
- * /dev/null, so memory stays bounded), and for text inputs written back as an IPC
- * stream and read again, which must give as many rows. */
+ * Every batch is then printed as `cat` prints it: a table (to /dev/null), CSV, which
+ * the tool's CSV reader must read back as one record of one field per column for
+ * each row, and JSON lines, each of which must parse (jansson) as an object. Text
+ * inputs are also written as an IPC stream and read again, which must give as many
+ * rows. */
 
 #define _POSIX_C_SOURCE 200809L /* fmemopen */
 
@@ -20,11 +22,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "nanoarrow/nanoarrow.h"
 #include "nanoarrow/nanoarrow_ipc.h"
 
 #include "cli/cli.h"
 #include "cli/cli_format.h"
+#include "cli/cli_text.h"
 #include "cli/cli_tools.h"
 
 #include "fuzz_util.h"
@@ -37,13 +42,88 @@ static FILE* g_null_output = NULL;
 #define FUZZ_PRINT_HEAD_ROWS 512
 #define FUZZ_PRINT_TAIL_ROWS 64
 
+/* Each line of JSON lines output must be a JSON object, as a consumer parses it. */
+static void CheckJsonLines(const struct ArrowBuffer* text, int64_t n_rows) {
+  const char* line = (const char*)text->data;
+  const char* end;
+  int64_t n_lines = 0;
+  if (text->size_bytes == 0) {
+    FUZZ_CHECK(n_rows == 0);
+    return;
+  }
+  end = line + text->size_bytes;
+  while (line < end) {
+    const char* newline = (const char*)memchr(line, '\n', (size_t)(end - line));
+    json_error_t json_error;
+    json_t* value;
+    FUZZ_CHECK(newline != NULL);
+    value = json_loadb(line, (size_t)(newline - line), JSON_ALLOW_NUL, &json_error);
+    if (value == NULL || !json_is_object(value)) {
+      fprintf(stderr, "cat --format jsonl wrote a line that is not a JSON object (%s): %.*s\n",
+              json_error.text, (int)(newline - line < 200 ? newline - line : 200), line);
+      abort();
+    }
+    json_decref(value);
+    n_lines++;
+    line = newline + 1;
+  }
+  FUZZ_CHECK(n_lines == n_rows);
+}
+
+/* CSV output read back by the tool's own CSV reader: one record per row, each with
+ * one field per column. */
+static void CheckCsv(const struct ArrowBuffer* text, int64_t n_rows, int64_t n_columns) {
+  struct CliTextRows rows;
+  struct ArrowError error;
+  int64_t line = 0;
+  int64_t n_records = 0;
+  FILE* file;
+  if (text->size_bytes == 0) {
+    FUZZ_CHECK(n_rows == 0);
+    return;
+  }
+  file = fmemopen((void*)text->data, (size_t)text->size_bytes, "rb");
+  FUZZ_CHECK(file != NULL);
+  CliTextRowsInit(&rows);
+  for (;;) {
+    int64_t n_fields = 0;
+    int eof = 0;
+    CliTextRowsClear(&rows);
+    if (CliCsvReadRecord(file, &line, &rows, &n_fields, &eof, &error) != NANOARROW_OK) {
+      fprintf(stderr, "cat --format csv wrote a record its reader refuses: %s\n",
+              error.message);
+      abort();
+    }
+    if (eof) break;
+    FUZZ_CHECK(n_fields == n_columns);
+    n_records++;
+  }
+  FUZZ_CHECK(n_records == n_rows);
+  CliTextRowsReset(&rows);
+  fclose(file);
+}
+
 static void PrintRows(const struct ArrowSchema* schema, const struct ArrowArrayView* view,
                       int64_t start, int64_t n_rows, struct CliTable* table,
                       struct CliSink* sink) {
+  struct CliSink text;
   (void)CliTableAppend(table, view, start, n_rows, sink);
-  (void)CliFormatCsvRows(schema, view, start, n_rows, sink);
-  (void)CliFormatJsonLines(schema, view, start, n_rows, sink);
   (void)CliSinkFlush(sink);
+
+  /* With more than one column a CSV record is never blank; with one, a null is an
+   * empty line, which the reader skips. */
+  CliSinkInit(&text, NULL, 0);
+  if (CliFormatCsvRows(schema, view, start, n_rows, &text) == NANOARROW_OK &&
+      schema->n_children > 1) {
+    CheckCsv(&text.text, n_rows, schema->n_children);
+  }
+  CliSinkReset(&text);
+
+  CliSinkInit(&text, NULL, 0);
+  if (CliFormatJsonLines(schema, view, start, n_rows, &text) == NANOARROW_OK) {
+    CheckJsonLines(&text.text, n_rows);
+  }
+  CliSinkReset(&text);
 }
 
 /* Prints rows of one batch in the three row formats of `cat`. Formatting may stop on
