@@ -56,7 +56,10 @@ ArrowErrorCode CliJsonlReadLine(FILE* file, int64_t* line, struct ArrowBuffer* o
 static ArrowErrorCode ParseObject(const char* text, int64_t size, int64_t line_no,
                                   json_t** out, struct ArrowError* error) {
   json_error_t json_error;
-  json_t* value = json_loadb(text, (size_t)size, JSON_REJECT_DUPLICATES, &json_error);
+  /* \u0000 is text like any other in a string value (string values are read with
+   * their length); jansson refuses it in a key, which a column name could not hold. */
+  json_t* value =
+      json_loadb(text, (size_t)size, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &json_error);
   if (value == NULL) {
     ArrowErrorSet(error, "line %" PRId64 ", column %d: %s", line_no, json_error.column,
                   json_error.text);

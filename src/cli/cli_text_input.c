@@ -390,6 +390,12 @@ static ArrowErrorCode CellText(struct Reader* reader, const struct CliTextRows* 
   return NANOARROW_OK;
 }
 
+/* The parsers of numbers, booleans and dates read C strings, which would end at a NUL
+ * byte inside the value ("1", NUL, "2" read as 1): such a value is text only. */
+static int CellHoldsNul(const char* text, const struct CliTextCell* cell) {
+  return cell->size > 0 && memchr(text, '\0', (size_t)cell->size) != NULL;
+}
+
 /* Appends cell (row `row` of rows) to column c. */
 static ArrowErrorCode AppendCell(struct Reader* reader, struct ArrowArray* column, int64_t c,
                                  const struct CliTextRows* rows, int64_t row,
@@ -410,6 +416,13 @@ static ArrowErrorCode AppendCell(struct Reader* reader, struct ArrowArray* colum
   }
   NANOARROW_RETURN_NOT_OK(ArrowSchemaViewInit(&view, field, error));
   NANOARROW_RETURN_NOT_OK(CellText(reader, rows, cell, &text));
+  if (view.type != NANOARROW_TYPE_STRING && CellHoldsNul(text, cell)) {
+    char type_text[64];
+    ArrowSchemaToString(field, type_text, sizeof(type_text), 0);
+    ArrowErrorSet(error, "line %" PRId64 ", column '%s': a value holding a NUL byte is not a valid %s",
+                  line, field->name != NULL ? field->name : "", type_text);
+    return EINVAL;
+  }
   switch (view.type) {
     case NANOARROW_TYPE_STRING: {
       struct ArrowStringView value;
@@ -570,7 +583,9 @@ static enum ArrowType InferType(struct Reader* reader, int64_t c) {
         break;
       case CLI_CELL_TEXT:
         if (CellText(reader, &reader->sample, cell, &text) != NANOARROW_OK) return NANOARROW_TYPE_STRING;
-        if (ParseInt64(text, &int_value)) {
+        if (CellHoldsNul(text, cell)) {
+          seen |= SEEN_OTHER;
+        } else if (ParseInt64(text, &int_value)) {
           seen |= SEEN_INT;
         } else if (IsIntegerSyntax(text)) {
           /* Beyond int64: kept exactly as text rather than rounded to a double. */

@@ -25,6 +25,17 @@ static void WriteText(const char* name, const char* text) {
   fclose(file);
 }
 
+/* As WriteText, for text that holds NUL bytes. */
+static void WriteBytes(const char* name, const char* data, size_t size) {
+  char path[512];
+  FILE* file;
+  snprintf(path, sizeof(path), "%s/%s", g_dir, name);
+  file = fopen(path, "wb");
+  cr_assert_not_null(file);
+  cr_assert_eq(fwrite(data, 1, size, file), size);
+  fclose(file);
+}
+
 static void ExpectOut(const char* expected) {
   char* out = Slurp("out");
   cr_assert_str_eq(out, expected);
@@ -195,6 +206,32 @@ Test(cli_convert_text, malformed_csv_is_an_error_with_its_line) {
                    NANOARROW_CLI_PATH, NANOARROW_CLI_PATH),
                0);
   ExpectOut("a: string\nb: string\n");
+}
+
+/* A NUL byte is text like any other in a string, and makes a value no number: it
+ * was read as the C string before it ("1", NUL, "2" became the int64 1). */
+Test(cli_convert_text, nul_bytes_are_kept_in_strings_and_never_cut_a_number) {
+  static const char csv[] = "a,b\nx\0y,1\0" "2\n";
+  WriteBytes("nul.csv", csv, sizeof(csv) - 1);
+  cr_assert_eq(Run("cd '%s' && '%s' convert nul.csv n.arrows && '%s' cat n.arrows --format jsonl",
+                   g_dir, NANOARROW_CLI_PATH, NANOARROW_CLI_PATH),
+               0);
+  ExpectOut("{\"a\": \"x\\u0000y\", \"b\": \"1\\u00002\"}\n");
+  cr_assert_eq(Run("cd '%s' && '%s' convert nul.csv n.arrows --schema a:utf8,b:int64", g_dir,
+                   NANOARROW_CLI_PATH),
+               1);
+  ExpectStderrLine("line 2, column 'b': a value holding a NUL byte is not a valid int64");
+
+  /* JSON's \u0000 in a string value (jansson refuses it unless asked). */
+  WriteText("nul.jsonl", "{\"s\": \"a\\u0000b\", \"i\": \"1\\u00002\"}\n");
+  cr_assert_eq(Run("cd '%s' && '%s' convert nul.jsonl n.arrows && '%s' cat n.arrows --format jsonl",
+                   g_dir, NANOARROW_CLI_PATH, NANOARROW_CLI_PATH),
+               0);
+  ExpectOut("{\"s\": \"a\\u0000b\", \"i\": \"1\\u00002\"}\n");
+  cr_assert_eq(Run("cd '%s' && '%s' convert nul.jsonl n.arrows --schema s:utf8,i:int64", g_dir,
+                   NANOARROW_CLI_PATH),
+               1);
+  ExpectStderrLine("line 1, column 'i': a value holding a NUL byte is not a valid int64");
 }
 
 Test(cli_convert_text, json_lines_by_extension_or_from) {
