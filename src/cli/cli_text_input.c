@@ -797,6 +797,29 @@ static ArrowErrorCode Start(struct Reader* reader, const struct ArrowSchema* sch
   return NANOARROW_OK;
 }
 
+/* Skips a UTF-8 byte order mark at the start of file, as spreadsheet programs write
+ * one before CSV (RFC 8259 lets a JSON reader ignore it too). Bytes that only begin
+ * like one are pushed back to be read as text. */
+static ArrowErrorCode SkipByteOrderMark(FILE* file, struct ArrowError* error) {
+  static const int kMark[3] = {0xEF, 0xBB, 0xBF};
+  int read[3];
+  int n = 0;
+  while (n < 3) {
+    read[n] = getc(file);
+    if (read[n] != kMark[n]) break;
+    n++;
+  }
+  if (n == 3) return NANOARROW_OK;
+  /* read[n] differs from the mark (or is EOF); push back what was read, last first. */
+  if (read[n] != EOF && ungetc(read[n], file) == EOF) n = -1;
+  while (n > 0 && ungetc(read[n - 1], file) != EOF) n--;
+  if (n != 0) {
+    ArrowErrorSet(error, "cannot push back the first bytes of the input");
+    return EIO;
+  }
+  return NANOARROW_OK;
+}
+
 ArrowErrorCode CliOpenTextFile(FILE* file, int close_file, enum CliTextFormat format,
                                const struct ArrowSchema* schema,
                                struct ArrowArrayStream* out, struct ArrowError* error) {
@@ -819,7 +842,8 @@ ArrowErrorCode CliOpenTextFile(FILE* file, int close_file, enum CliTextFormat fo
   out->get_last_error = &TextGetLastError;
   out->release = &TextRelease;
   error->message[0] = '\0';
-  rc = Start(reader, schema, error);
+  rc = SkipByteOrderMark(file, error);
+  if (rc == NANOARROW_OK) rc = Start(reader, schema, error);
   if (rc != NANOARROW_OK) {
     if (error->message[0] == '\0') ArrowErrorSet(error, "%s", strerror(rc));
     ArrowArrayStreamRelease(out);

@@ -234,6 +234,33 @@ Test(cli_convert_text, nul_bytes_are_kept_in_strings_and_never_cut_a_number) {
   ExpectStderrLine("line 1, column 'i': a value holding a NUL byte is not a valid int64");
 }
 
+/* A UTF-8 byte order mark before the first line is not part of it; bytes that only
+ * begin like one (U+FF01 is EF BC 81) stay text, from a file and from a pipe. */
+Test(cli_convert_text, a_byte_order_mark_is_skipped) {
+  WriteText("bom.csv", "\xEF\xBB\xBF" "a,b\n1,2\n");
+  cr_assert_eq(Run("cd '%s' && '%s' convert bom.csv b.arrows && '%s' schema b.arrows", g_dir,
+                   NANOARROW_CLI_PATH, NANOARROW_CLI_PATH),
+               0);
+  ExpectOut("a: int64\nb: int64\n");
+  WriteText("bom.jsonl", "\xEF\xBB\xBF{\"a\": 1}\n");
+  cr_assert_eq(Run("cd '%s' && '%s' convert bom.jsonl b.arrows && '%s' cat b.arrows --format jsonl",
+                   g_dir, NANOARROW_CLI_PATH, NANOARROW_CLI_PATH),
+               0);
+  ExpectOut("{\"a\": 1}\n");
+  WriteText("wide.csv", "\xEF\xBC\x81,b\n1,2\n");
+  cr_assert_eq(Run("cd '%s' && '%s' convert wide.csv w.arrows && '%s' schema w.arrows", g_dir,
+                   NANOARROW_CLI_PATH, NANOARROW_CLI_PATH),
+               0);
+  ExpectOut("\xEF\xBC\x81: int64\nb: int64\n");
+  cr_assert_eq(Run("cd '%s' && cat wide.csv | '%s' convert - w.arrows --from csv && '%s' schema w.arrows",
+                   g_dir, NANOARROW_CLI_PATH, NANOARROW_CLI_PATH),
+               0);
+  ExpectOut("\xEF\xBC\x81: int64\nb: int64\n");
+  WriteText("mark_only.csv", "\xEF\xBB\xBF");
+  cr_assert_eq(Run("cd '%s' && '%s' convert mark_only.csv x.arrows", g_dir, NANOARROW_CLI_PATH), 1);
+  ExpectStderrLine("no header line (the input is empty)");
+}
+
 Test(cli_convert_text, json_lines_by_extension_or_from) {
   const char* lines =
       "{\"a\": 1, \"b\": \"x\", \"c\": [1, {\"k\": null}]}\n"
