@@ -717,6 +717,12 @@ static ArrowErrorCode Start(struct Reader* reader, const struct ArrowSchema* sch
     }
     cells = (const struct CliTextCell*)reader->row.cells.data;
     for (i = 0; i < n_fields; i++) {
+      /* Arrow's names are UTF-8 (other readers refuse a schema whose names are not). */
+      if (ArrowTestingUtf8InvalidAt((const uint8_t*)CliTextRowsCellText(&reader->row, &cells[i]),
+                                    cells[i].size) >= 0) {
+        ArrowErrorSet(error, "line 1: the name of column %" PRId64 " is not valid UTF-8", i + 1);
+        return EINVAL;
+      }
       NANOARROW_RETURN_NOT_OK(CliNamesAppend(
           &reader->columns, CliTextRowsCellText(&reader->row, &cells[i]), cells[i].size));
     }

@@ -197,6 +197,9 @@ Test(cli_convert_text, malformed_csv_is_an_error_with_its_line) {
   WriteText("utf8.csv", "a\nok\n\xff\n");
   cr_assert_eq(Run("cd '%s' && '%s' convert utf8.csv x.arrows", g_dir, NANOARROW_CLI_PATH), 1);
   ExpectStderrLine("line 3, column 'a': text that is not valid UTF-8");
+  WriteText("name.csv", "a,\xEF\xBB\n1,2\n");
+  cr_assert_eq(Run("cd '%s' && '%s' convert name.csv x.arrows", g_dir, NANOARROW_CLI_PATH), 1);
+  ExpectStderrLine("line 1: the name of column 2 is not valid UTF-8");
   WriteText("empty.csv", "");
   cr_assert_eq(Run("cd '%s' && '%s' convert empty.csv x.arrows", g_dir, NANOARROW_CLI_PATH), 1);
   ExpectStderrLine("no header line (the input is empty)");
