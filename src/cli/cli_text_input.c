@@ -619,6 +619,10 @@ static int TextGetSchema(struct ArrowArrayStream* stream, struct ArrowSchema* ou
 static int TextGetNext(struct ArrowArrayStream* stream, struct ArrowArray* out) {
   struct Reader* reader = (struct Reader*)stream->private_data;
   struct ArrowError error;
+  const int64_t n_columns = reader->schema.n_children;
+  const int64_t max_rows = n_columns > CLI_TEXT_BATCH_VALUES / CLI_TEXT_BATCH_ROWS
+                               ? CLI_TEXT_BATCH_VALUES / n_columns
+                               : CLI_TEXT_BATCH_ROWS;
   int64_t n_rows = 0;
   int64_t c;
   int rc;
@@ -629,15 +633,12 @@ static int TextGetNext(struct ArrowArrayStream* stream, struct ArrowArray* out) 
   if (reader->eof && reader->sample_next == reader->sample.n_rows) return NANOARROW_OK;
   rc = ArrowArrayInitFromSchema(out, &reader->schema, &error);
   if (rc == NANOARROW_OK) rc = ArrowArrayStartAppending(out);
-  while (rc == NANOARROW_OK && n_rows < CLI_TEXT_BATCH_ROWS) {
+  while (rc == NANOARROW_OK && n_rows < max_rows) {
     struct CliTextRows* rows;
     int64_t row;
     if (reader->sample_next < reader->sample.n_rows) {
       rows = &reader->sample;
       row = reader->sample_next++;
-      if (reader->sample_next == reader->sample.n_rows) {
-        /* Appended next; let it go after this row. */
-      }
     } else {
       int eof = 0;
       if (reader->eof) break;
@@ -651,7 +652,7 @@ static int TextGetNext(struct ArrowArrayStream* stream, struct ArrowArray* out) 
       rows = &reader->row;
       row = 0;
     }
-    for (c = 0; rc == NANOARROW_OK && c < reader->schema.n_children; c++) {
+    for (c = 0; rc == NANOARROW_OK && c < n_columns; c++) {
       rc = AppendCell(reader, out->children[c], c, rows, row, &error);
     }
     if (rc == NANOARROW_OK) rc = ArrowArrayFinishElement(out);

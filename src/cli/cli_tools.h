@@ -44,6 +44,9 @@ enum CliTextFormat { CLI_TEXT_CSV = 1, CLI_TEXT_JSONL = 2 };
 /* Rows read before the types are inferred, and rows per batch. */
 #define CLI_TEXT_SAMPLE_ROWS 1000
 #define CLI_TEXT_BATCH_ROWS 65536
+/* A wide table gets fewer rows a batch: at most this many values (64 columns or
+ * fewer: CLI_TEXT_BATCH_ROWS rows; 10,000 columns: 419 rows). */
+#define CLI_TEXT_BATCH_VALUES ((int64_t)1 << 22)
 /* A record (a CSV record, a JSON line) longer than this is refused. */
 #define CLI_TEXT_MAX_RECORD_BYTES ((int64_t)256 << 20)
 
@@ -57,7 +60,7 @@ ArrowErrorCode CliParseSchemaSpec(const char* spec, struct ArrowSchema* out,
                                   struct ArrowError* error);
 
 /* Opens path ("-": stdin) as a stream of record batches of CLI_TEXT_BATCH_ROWS
- * rows. schema (may be NULL; copied) gives the columns, else their types are
+ * rows (fewer for a wide table, see CLI_TEXT_BATCH_VALUES). schema (may be NULL; copied) gives the columns, else their types are
  * inferred from the first CLI_TEXT_SAMPLE_ROWS rows. Only a batch is in memory at
  * a time. */
 ArrowErrorCode CliOpenText(const char* path, enum CliTextFormat format,

@@ -405,6 +405,36 @@ Test(cli_convert_text, memory_does_not_grow_with_rows) {
   }
 }
 
+/* A wide table's batches hold at most 2^22 values: 4096 columns make batches of
+ * 1024 rows, not 65536 (16 GiB of int64 at 32,768 columns). */
+Test(cli_convert_text, wide_tables_get_shorter_batches) {
+  const int n_columns = 4096;
+  const int n_rows = 1025;
+  char path[512];
+  char* out;
+  FILE* file;
+  int r;
+  int c;
+  snprintf(path, sizeof(path), "%s/wide.csv", g_dir);
+  file = fopen(path, "wb");
+  cr_assert_not_null(file);
+  for (c = 0; c < n_columns; c++) fprintf(file, c == 0 ? "c%d" : ",c%d", c);
+  fputc('\n', file);
+  for (r = 0; r < n_rows; r++) {
+    fprintf(file, "%d", r);
+    for (c = 1; c < n_columns; c++) fputc(',', file);
+    fputc('\n', file);
+  }
+  fclose(file);
+  cr_assert_eq(Run("cd '%s' && '%s' convert wide.csv w.arrows && '%s' info w.arrows --format json",
+                   g_dir, NANOARROW_CLI_PATH, NANOARROW_CLI_PATH),
+               0);
+  out = Slurp("out");
+  cr_assert(strstr(out, "\"batches\": 2,") != NULL, "%s", out);
+  cr_assert(strstr(out, "\"rows\": 1025,") != NULL, "%.300s", out);
+  free(out);
+}
+
 Test(cli_convert_text, an_empty_column_name_is_kept) {
   /* (Found by a fuzz run: the empty name was copied from a null pointer.) */
   WriteText("empty_name.csv", "a,\n1,2\n");
