@@ -154,6 +154,15 @@ static int64_t MmapFuzzSelect(int64_t n_columns, uint8_t columns, int reverse,
   return n;
 }
 
+/* Keeps the first batch read (for MmapFuzzCheckKept); releases the others. */
+static void MmapFuzzKeepFirst(struct ArrowArray* array, struct ArrowArray* kept) {
+  if (kept->release == NULL) {
+    ArrowArrayMove(array, kept);
+  } else {
+    ArrowArrayRelease(array);
+  }
+}
+
 /* A batch kept after what produced it is gone: readable in full, then released. */
 static void MmapFuzzCheckKept(const struct ArrowSchema* schema, struct ArrowArray* kept) {
   if (kept->release == NULL) return;
@@ -230,11 +239,7 @@ static void MmapFuzzFileReader(const uint8_t* data, size_t size,
     FUZZ_CHECK(array.n_children == expected.n_children);
     ArrowArrayRelease(&expected);
     FuzzCheckBatch(&schema, &array);
-    if (kept.release == NULL) {
-      ArrowArrayMove(&array, &kept);
-    } else {
-      ArrowArrayRelease(&array);
-    }
+    MmapFuzzKeepFirst(&array, &kept);
   }
   /* Out of range indices are refused. */
   FUZZ_CHECK(ArrowIpcFileReaderReadBatch(&reader, n_batches, &array,
@@ -396,11 +401,7 @@ static void MmapFuzzProjected(const struct MmapFuzzChoice* choice) {
       }
       FUZZ_CHECK(array.n_children == n_selected);
       FuzzCheckBatch(&schema, &array);
-      if (kept.release == NULL) {
-        ArrowArrayMove(&array, &kept);
-      } else {
-        ArrowArrayRelease(&array);
-      }
+      MmapFuzzKeepFirst(&array, &kept);
     }
     ArrowArrayStreamRelease(&stream);
   } else {
@@ -412,11 +413,7 @@ static void MmapFuzzProjected(const struct MmapFuzzChoice* choice) {
       }
       FUZZ_CHECK(array.n_children == n_selected);
       FuzzCheckBatch(&schema, &array);
-      if (kept.release == NULL) {
-        ArrowArrayMove(&array, &kept);
-      } else {
-        ArrowArrayRelease(&array);
-      }
+      MmapFuzzKeepFirst(&array, &kept);
     }
     ArrowIpcFileReaderReset(&reader);
   }
