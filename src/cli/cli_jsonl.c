@@ -53,6 +53,58 @@ ArrowErrorCode CliJsonlReadLine(FILE* file, int64_t* line, struct ArrowBuffer* o
   }
 }
 
+/* The line with every integer of the object's own values that is beyond int64 (a
+ * uint64, say) written as a string of its digits: jansson holds integers as int64
+ * and refuses the others, and as text they read exactly into a uint64 column (or
+ * stay text, as CSV keeps such integers). Values nested deeper are left as they are. */
+static ArrowErrorCode QuoteWideIntegers(const char* text, int64_t size,
+                                       struct ArrowBuffer* out) {
+  int64_t depth = 0;
+  int in_string = 0;
+  int64_t i = 0;
+  while (i < size) {
+    char c = text[i];
+    int64_t end = i + 1;
+    if (in_string) {
+      if (c == '\\' && i + 1 < size) {
+        end = i + 2;
+      } else if (c == '"') {
+        in_string = 0;
+      }
+    } else if (c == '"') {
+      in_string = 1;
+    } else if (c == '{' || c == '[') {
+      depth++;
+    } else if (c == '}' || c == ']') {
+      depth--;
+    } else if (depth == 1 && (c == '-' || (c >= '0' && c <= '9'))) {
+      int integer = 1;
+      char digits[32];
+      char* digits_end;
+      while (end < size && strchr("+-0123456789.eE", text[end]) != NULL) end++;
+      for (int64_t k = i; k < end; k++) {
+        if (text[k] == '.' || text[k] == 'e' || text[k] == 'E') integer = 0;
+      }
+      if (integer && end - i < (int64_t)sizeof(digits)) {
+        memcpy(digits, text + i, (size_t)(end - i));
+        digits[end - i] = '\0';
+        errno = 0;
+        (void)strtoll(digits, &digits_end, 10);
+        if (errno == ERANGE && *digits_end == '\0') {
+          NANOARROW_RETURN_NOT_OK(ArrowBufferAppendUInt8(out, '"'));
+          NANOARROW_RETURN_NOT_OK(ArrowBufferAppend(out, text + i, end - i));
+          NANOARROW_RETURN_NOT_OK(ArrowBufferAppendUInt8(out, '"'));
+          i = end;
+          continue;
+        }
+      }
+    }
+    NANOARROW_RETURN_NOT_OK(ArrowBufferAppend(out, text + i, end - i));
+    i = end;
+  }
+  return NANOARROW_OK;
+}
+
 static ArrowErrorCode ParseObject(const char* text, int64_t size, int64_t line_no,
                                   json_t** out, struct ArrowError* error) {
   json_error_t json_error;
@@ -60,6 +112,16 @@ static ArrowErrorCode ParseObject(const char* text, int64_t size, int64_t line_n
    * their length); jansson refuses it in a key, which a column name could not hold. */
   json_t* value =
       json_loadb(text, (size_t)size, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &json_error);
+  if (value == NULL && json_error_code(&json_error) == json_error_numeric_overflow) {
+    struct ArrowBuffer quoted;
+    ArrowBufferInit(&quoted);
+    if (QuoteWideIntegers(text, size, &quoted) == NANOARROW_OK) {
+      json_error_t quoted_error;
+      value = json_loadb((const char*)quoted.data, (size_t)quoted.size_bytes,
+                         JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &quoted_error);
+    }
+    ArrowBufferReset(&quoted);
+  }
   if (value == NULL) {
     ArrowErrorSet(error, "line %" PRId64 ", column %d: %s", line_no, json_error.column,
                   json_error.text);

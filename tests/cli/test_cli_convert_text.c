@@ -264,6 +264,28 @@ Test(cli_convert_text, a_byte_order_mark_is_skipped) {
   ExpectStderrLine("no header line (the input is empty)");
 }
 
+/* JSON integers beyond int64 (uint64, as cat prints them) were refused by the JSON
+ * parser: they are read as their digits, exact into a uint64 column and text when
+ * inferred (as CSV keeps them). Deeper in a nested value they are still refused. */
+Test(cli_convert_text, json_lines_integers_beyond_int64) {
+  WriteText("wide.jsonl", "{\"a\": 18446744073709551615, \"b\": -9223372036854775809}\n"
+                          "{\"a\": 1, \"b\": null}\n");
+  cr_assert_eq(Run("cd '%s' && '%s' convert wide.jsonl w.arrows --schema a:uint64,b:float64 && "
+                   "'%s' cat w.arrows --format jsonl",
+                   g_dir, NANOARROW_CLI_PATH, NANOARROW_CLI_PATH),
+               0);
+  ExpectOut("{\"a\": 18446744073709551615, \"b\": -9.223372036854776e+18}\n"
+            "{\"a\": 1, \"b\": null}\n");
+  cr_assert_eq(Run("cd '%s' && '%s' convert wide.jsonl w.arrows && '%s' cat w.arrows --format jsonl",
+                   g_dir, NANOARROW_CLI_PATH, NANOARROW_CLI_PATH),
+               0);
+  ExpectOut("{\"a\": \"18446744073709551615\", \"b\": \"-9223372036854775809\"}\n"
+            "{\"a\": \"1\", \"b\": null}\n");
+  WriteText("nested.jsonl", "{\"a\": [18446744073709551615]}\n");
+  cr_assert_eq(Run("cd '%s' && '%s' convert nested.jsonl n.arrows", g_dir, NANOARROW_CLI_PATH), 1);
+  ExpectStderrLine("too big integer");
+}
+
 Test(cli_convert_text, json_lines_by_extension_or_from) {
   const char* lines =
       "{\"a\": 1, \"b\": \"x\", \"c\": [1, {\"k\": null}]}\n"
