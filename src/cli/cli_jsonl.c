@@ -81,7 +81,9 @@ static ArrowErrorCode QuoteWideIntegers(const char* text, int64_t size,
       int integer = 1;
       char digits[32];
       char* digits_end;
-      while (end < size && strchr("+-0123456789.eE", text[end]) != NULL) end++;
+      while (end < size && text[end] != '\0' && strchr("+-0123456789.eE", text[end]) != NULL) {
+        end++;
+      }
       for (int64_t k = i; k < end; k++) {
         if (text[k] == '.' || text[k] == 'e' || text[k] == 'E') integer = 0;
       }
