@@ -113,6 +113,8 @@ printf '\000t,d\n2024-01-02T03:04:05Z,2024-01-02\n,1970-01-01\n' > "$cf/csv_date
 printf '\200a:int32,b:utf8,c:float64,d:bool\na,b,c,d\n1,x,2.5,true\n,y,,\n' > "$cf/csv_schema"
 printf '\001{"a":1,"b":"x","c":[1,2],"d":{"e":null}}\n{"a":2.5,"b":null,"c":true}\n' > "$cf/jsonl"
 printf '\201a:int64,b:bool,c:utf8\n{"a":1,"b":true,"c":"\\u00e9"}\n{"a":null}\n' > "$cf/jsonl_schema"
+printf '\001{"u":18446744073709551615,"n":-9223372036854775809,"s":"a\\u0000b"}\n' > "$cf/jsonl_wide"
+printf '\000\357\273\277a,b\n1,2\n' > "$cf/csv_bom"
 for f in $streams $files; do
   case "$f" in
     */generated_*) ;;
