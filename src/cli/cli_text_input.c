@@ -809,17 +809,17 @@ static ArrowErrorCode Start(struct Reader* reader, const struct ArrowSchema* sch
  * like one are pushed back to be read as text. */
 static ArrowErrorCode SkipByteOrderMark(FILE* file, struct ArrowError* error) {
   static const int kMark[3] = {0xEF, 0xBB, 0xBF};
-  int read[3];
+  int got[3];
   int n = 0;
   while (n < 3) {
-    read[n] = getc(file);
-    if (read[n] != kMark[n]) break;
+    got[n] = getc(file);
+    if (got[n] != kMark[n]) break;
     n++;
   }
   if (n == 3) return NANOARROW_OK;
-  /* read[n] differs from the mark (or is EOF); push back what was read, last first. */
-  if (read[n] != EOF && ungetc(read[n], file) == EOF) n = -1;
-  while (n > 0 && ungetc(read[n - 1], file) != EOF) n--;
+  /* got[n] differs from the mark (or is EOF); push back what was read, last first. */
+  if (got[n] != EOF && ungetc(got[n], file) == EOF) n = -1;
+  while (n > 0 && ungetc(got[n - 1], file) != EOF) n--;
   if (n != 0) {
     ArrowErrorSet(error, "cannot push back the first bytes of the input");
     return EIO;
