@@ -526,9 +526,21 @@ static ArrowErrorCode ReadRow(struct Reader* reader, struct CliTextRows* rows, i
   if (reader->format == CLI_TEXT_CSV) {
     int64_t n_fields = 0;
     int64_t before = rows->cells.size_bytes;
-    NANOARROW_RETURN_NOT_OK(
-        CliCsvReadRecord(reader->file, &reader->line, rows, &n_fields, eof, error));
-    if (*eof) return NANOARROW_OK;
+    for (;;) {
+      const struct CliTextCell* first;
+      line = reader->line + 1;
+      NANOARROW_RETURN_NOT_OK(
+          CliCsvReadRecord(reader->file, &reader->line, rows, &n_fields, eof, error));
+      if (*eof) return NANOARROW_OK;
+      /* A blank line is a null in a table of one column (as cat writes it); with more
+       * columns it cannot be a record and is skipped, as other CSV readers do. */
+      first = (const struct CliTextCell*)(rows->cells.data + before);
+      if (n_fields == 1 && first->kind == CLI_CELL_NULL && reader->columns.n > 1) {
+        rows->cells.size_bytes = before;
+        continue;
+      }
+      break;
+    }
     if (n_fields != reader->columns.n) {
       ArrowErrorSet(error, "line %" PRId64 ": %" PRId64 " field%s, expected %" PRId64
                     " (as the header has)", line, n_fields, n_fields == 1 ? "" : "s",

@@ -286,6 +286,25 @@ Test(cli_convert_text, json_lines_integers_beyond_int64) {
   ExpectStderrLine("too big integer");
 }
 
+/* A blank line cannot be a record of several columns: it is skipped (a trailing one
+ * failed the whole input). In a table of one column it is a null, as cat writes one. */
+Test(cli_convert_text, blank_lines_are_skipped_unless_one_column) {
+  WriteText("blank.csv", "a,b\n1,2\n\n3,4\n\n");
+  cr_assert_eq(Run("cd '%s' && '%s' convert blank.csv b.arrows && '%s' cat b.arrows --format csv",
+                   g_dir, NANOARROW_CLI_PATH, NANOARROW_CLI_PATH),
+               0);
+  ExpectOut("a,b\n1,2\n3,4\n");
+  WriteText("one.csv", "a\n1\n\n3\n");
+  cr_assert_eq(Run("cd '%s' && '%s' convert one.csv o.arrows && '%s' cat o.arrows --format jsonl",
+                   g_dir, NANOARROW_CLI_PATH, NANOARROW_CLI_PATH),
+               0);
+  ExpectOut("{\"a\": 1}\n{\"a\": null}\n{\"a\": 3}\n");
+  /* A record with too few fields is still an error, with its line. */
+  WriteText("short.csv", "a,b\n1,2\n\n1\n");
+  cr_assert_eq(Run("cd '%s' && '%s' convert short.csv x.arrows", g_dir, NANOARROW_CLI_PATH), 1);
+  ExpectStderrLine("line 4: 1 field, expected 2 (as the header has)");
+}
+
 Test(cli_convert_text, json_lines_by_extension_or_from) {
   const char* lines =
       "{\"a\": 1, \"b\": \"x\", \"c\": [1, {\"k\": null}]}\n"
