@@ -402,6 +402,15 @@ struct ArrowStringView {
   int64_t size_bytes;
 };
 
+// Non-zero on a little-endian host. An underscore name of nanoarrow's header that
+// programs written against it (its tests among them) call.
+static inline char _ArrowIsLittleEndian(void) {
+  const uint16_t probe = 1;
+  char first;
+  memcpy(&first, &probe, 1);
+  return first;
+}
+
 static inline struct ArrowStringView ArrowCharView(const char* value) {
   struct ArrowStringView out;
   out.data = value;
@@ -1426,10 +1435,7 @@ static inline int ArrowDecimalWordCount(const struct ArrowDecimal* decimal) {
 }
 
 static inline int ArrowDecimalHostIsLittleEndian(void) {
-  const uint16_t probe = 1;
-  uint8_t first;
-  memcpy(&first, &probe, 1);
-  return first == 1;
+  return _ArrowIsLittleEndian() != 0;
 }
 
 static inline void ArrowDecimalInit(struct ArrowDecimal* decimal, int32_t bitwidth,
@@ -2504,6 +2510,24 @@ static inline int32_t _ArrowParseUnionTypeIds(const char* type_ids, int8_t* out)
     }
     p++;
   }
+}
+
+// Non-zero when the union type ids type_ids (as for _ArrowParseUnionTypeIds) are
+// exactly 0, 1, ..., n_children - 1: the case where a type id is its child's index.
+// Another underscore name of nanoarrow's header, kept for the programs that call it.
+static inline int8_t _ArrowUnionTypeIdsWillEqualChildIndices(const char* type_ids,
+                                                             int64_t n_children) {
+  int8_t ids[128];
+  const int32_t n = _ArrowParseUnionTypeIds(type_ids, ids);
+  if (n < 0 || (int64_t)n != n_children) {
+    return 0;
+  }
+  for (int32_t i = 0; i < n; i++) {
+    if (ids[i] != i) {
+      return 0;
+    }
+  }
+  return 1;
 }
 
 // Number of variadic data buffers of a binary or string view array being built

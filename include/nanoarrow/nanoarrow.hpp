@@ -546,6 +546,76 @@ class IndexRange {
   int64_t size_;
 };
 
+/* nanoarrow's two range helpers, for code written against them (its own tests use
+ * them). RandomAccessRange{get, offset, size} is an aggregate whose elements are
+ * get(0), ..., get(size - offset - 1): nanoarrow's ranges count size - offset
+ * elements and leave the offset to get (this library's views use IndexRange). */
+template <typename Get>
+struct RandomAccessRange {
+  Get get;
+  int64_t offset;
+  int64_t size;
+
+  using value_type = decltype(std::declval<const Get&>()(int64_t{0}));
+
+  struct const_iterator {
+    using value_type = typename RandomAccessRange::value_type;
+    using difference_type = int64_t;
+    using reference = value_type;
+    using pointer = void;
+    using iterator_category = std::input_iterator_tag;
+
+    int64_t i;
+    const RandomAccessRange* range;
+    value_type operator*() const { return range->get(i); }
+    const_iterator& operator++() {
+      ++i;
+      return *this;
+    }
+    bool operator==(const const_iterator& other) const { return i == other.i; }
+    bool operator!=(const const_iterator& other) const { return i != other.i; }
+  };
+  using iterator = const_iterator;
+
+  const_iterator begin() const { return const_iterator{0, this}; }
+  const_iterator end() const { return const_iterator{size - offset, this}; }
+};
+
+/* InputRange{next}: a single-pass range over next(), which returns something that
+ * tests false once there are no more elements (a pointer, say) and is dereferenced
+ * for the element. begin() draws the first one. */
+template <typename Next>
+struct InputRange {
+  Next next;
+
+  using ValueOrFalsy = decltype(std::declval<Next&>()());
+  using value_type = decltype(*std::declval<ValueOrFalsy&>());
+
+  struct iterator {
+    using value_type = typename InputRange::value_type;
+    using difference_type = int64_t;
+    using reference = value_type;
+    using pointer = void;
+    using iterator_category = std::input_iterator_tag;
+
+    InputRange* range;
+    ValueOrFalsy current;
+    value_type operator*() const { return *current; }
+    iterator& operator++() {
+      current = range->next();
+      return *this;
+    }
+    /* Iterators are equal when both or neither hold an element. */
+    bool operator==(const iterator& other) const {
+      return static_cast<bool>(current) == static_cast<bool>(other.current);
+    }
+    bool operator!=(const iterator& other) const { return !(*this == other); }
+  };
+
+  iterator begin() { return iterator{this, next()}; }
+  iterator end() { return iterator{this, ValueOrFalsy()}; }
+};
+
 /* Validity of element i (offset already applied); no bitmap means all valid. */
 inline bool IsValid(const uint8_t* validity, int64_t i) {
   return validity == nullptr || ArrowBitGet(validity, i);

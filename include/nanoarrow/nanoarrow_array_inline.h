@@ -608,6 +608,24 @@ static inline int32_t _ArrowParseUnionTypeIds(const char* type_ids, int8_t* out)
   }
 }
 
+// Non-zero when the union type ids type_ids (as for _ArrowParseUnionTypeIds) are
+// exactly 0, 1, ..., n_children - 1: the case where a type id is its child's index.
+// Another underscore name of nanoarrow's header, kept for the programs that call it.
+static inline int8_t _ArrowUnionTypeIdsWillEqualChildIndices(const char* type_ids,
+                                                             int64_t n_children) {
+  int8_t ids[128];
+  const int32_t n = _ArrowParseUnionTypeIds(type_ids, ids);
+  if (n < 0 || (int64_t)n != n_children) {
+    return 0;
+  }
+  for (int32_t i = 0; i < n; i++) {
+    if (ids[i] != i) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
 // Number of variadic data buffers of a binary or string view array being built
 // (0 for other types).
 static inline int32_t ArrowArrayVariadicBufferCount(struct ArrowArray* array) {

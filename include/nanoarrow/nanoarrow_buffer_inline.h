@@ -245,10 +245,7 @@ static inline int ArrowDecimalWordCount(const struct ArrowDecimal* decimal) {
 }
 
 static inline int ArrowDecimalHostIsLittleEndian(void) {
-  const uint16_t probe = 1;
-  uint8_t first;
-  memcpy(&first, &probe, 1);
-  return first == 1;
+  return _ArrowIsLittleEndian() != 0;
 }
 
 static inline void ArrowDecimalInit(struct ArrowDecimal* decimal, int32_t bitwidth,

@@ -10,8 +10,11 @@
 #define NANOARROW_TESTING_HPP_INCLUDED
 
 #include <cstdint>
+#include <initializer_list>
 #include <ostream>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "nanoarrow/nanoarrow.hpp"
@@ -418,6 +421,177 @@ class TestingJSONComparison {
     return rc;
   }
 };
+
+/* A small language for writing schemas in tests, as nested braces:
+ *
+ *   using namespace nanoarrow::testing::dsl;
+ *   schema s{children{
+ *       {"i", "an int32 field", metadata{"key=value"}},
+ *       {"i", dictionary{"u"}, "dictionary-encoded", ARROW_FLAG_NULLABLE},
+ *   }};
+ *
+ * A schema's arguments, in any order: the format string (the first string; "+s"
+ * when none is given), the name (the second string), children{...},
+ * dictionary{...} (which takes a schema's arguments), metadata{"key=value", ...}
+ * (a pair per string, split at its first '='; an entry without '=' is a key with
+ * an empty value) and the flags (an integer; ArrowSchemaInit's when none is
+ * given). A third string, or an argument given twice, throws nanoarrow::Exception,
+ * as does running out of memory. */
+namespace dsl {
+
+class children;
+class dictionary;
+
+/* Key/value pairs in the order written. */
+class metadata {
+ public:
+  metadata() {}
+  metadata(std::initializer_list<std::string> entries) {
+    for (const std::string& entry : entries) {
+      const std::string::size_type equals = entry.find('=');
+      if (equals == std::string::npos) {
+        pairs_.emplace_back(entry, std::string());
+      } else {
+        pairs_.emplace_back(entry.substr(0, equals), entry.substr(equals + 1));
+      }
+    }
+  }
+
+  const std::vector<std::pair<std::string, std::string>>& pairs() const { return pairs_; }
+
+ private:
+  std::vector<std::pair<std::string, std::string>> pairs_;
+};
+
+/* An ArrowSchema built from its arguments; copies are deep. */
+class schema {
+ public:
+  template <typename... Args>
+  schema(const Args&... args) {
+    ArrowSchemaInit(value_.get());
+    Apply(args...);
+    if (n_strings_ == 0) SetFormat("+s");
+  }
+
+  schema(const schema& other) {
+    NANOARROW_THROW_NOT_OK(ArrowSchemaDeepCopy(other.get(), value_.get()));
+  }
+  schema(schema&& other) : value_(std::move(other.value_)) {}
+  schema& operator=(const schema& other) {
+    if (this != &other) {
+      UniqueSchema copy;
+      NANOARROW_THROW_NOT_OK(ArrowSchemaDeepCopy(other.get(), copy.get()));
+      value_ = std::move(copy);
+    }
+    return *this;
+  }
+  schema& operator=(schema&& other) {
+    value_ = std::move(other.value_);
+    return *this;
+  }
+
+  const ArrowSchema* get() const { return value_.get(); }
+  ArrowSchema* get() { return value_.get(); }
+  /* Moves the schema into out (uninitialized or released); this one is left released. */
+  void move(ArrowSchema* out) { ArrowSchemaMove(value_.get(), out); }
+
+ private:
+  UniqueSchema value_;
+  int n_strings_ = 0;
+  bool has_children_ = false;
+  bool has_dictionary_ = false;
+  bool has_metadata_ = false;
+  bool has_flags_ = false;
+
+  void Apply() {}
+  template <typename First, typename... Rest>
+  void Apply(const First& first, const Rest&... rest) {
+    ApplyOne(first);
+    Apply(rest...);
+  }
+
+  void ApplyOne(const char* text) {
+    if (text == nullptr) throw Exception("dsl::schema: a NULL string");
+    switch (n_strings_++) {
+      case 0:
+        SetFormat(text);
+        break;
+      case 1:
+        NANOARROW_THROW_NOT_OK(ArrowSchemaSetName(value_.get(), text));
+        break;
+      default:
+        throw Exception(std::string("dsl::schema: a third string '") + text +
+                        "' (only a format and a name)");
+    }
+  }
+  void ApplyOne(const std::string& text) { ApplyOne(text.c_str()); }
+  template <typename Integer>
+  typename std::enable_if<std::is_integral<Integer>::value>::type ApplyOne(Integer flags) {
+    Once(&has_flags_, "flags");
+    value_->flags = static_cast<int64_t>(flags);
+  }
+  void ApplyOne(const metadata& pairs) {
+    Once(&has_metadata_, "metadata");
+    UniqueBuffer packed;
+    NANOARROW_THROW_NOT_OK(ArrowMetadataBuilderInit(packed.get(), nullptr));
+    for (const auto& pair : pairs.pairs()) {
+      NANOARROW_THROW_NOT_OK(ArrowMetadataBuilderAppend(
+          packed.get(), ArrowStringView{pair.first.data(), static_cast<int64_t>(pair.first.size())},
+          ArrowStringView{pair.second.data(), static_cast<int64_t>(pair.second.size())}));
+    }
+    NANOARROW_THROW_NOT_OK(
+        ArrowSchemaSetMetadata(value_.get(), reinterpret_cast<const char*>(packed->data)));
+  }
+  inline void ApplyOne(const children& fields);
+  inline void ApplyOne(const dictionary& values);
+
+  void SetFormat(const char* format) {
+    NANOARROW_THROW_NOT_OK(ArrowSchemaSetFormat(value_.get(), format));
+  }
+  static void Once(bool* seen, const char* what) {
+    if (*seen) throw Exception(std::string("dsl::schema: ") + what + " given twice");
+    *seen = true;
+  }
+};
+
+/* The children of a schema, in order. */
+class children {
+ public:
+  children(std::initializer_list<schema> fields) : fields_(fields) {}
+  const std::vector<schema>& fields() const { return fields_; }
+
+ private:
+  std::vector<schema> fields_;
+};
+
+/* The value type of a dictionary-encoded schema (whose format gives the indices). */
+class dictionary {
+ public:
+  template <typename... Args>
+  explicit dictionary(const Args&... args) : values_(args...) {}
+  const schema& values() const { return values_; }
+
+ private:
+  schema values_;
+};
+
+inline void schema::ApplyOne(const children& fields) {
+  Once(&has_children_, "children");
+  const std::vector<schema>& list = fields.fields();
+  NANOARROW_THROW_NOT_OK(
+      ArrowSchemaAllocateChildren(value_.get(), static_cast<int64_t>(list.size())));
+  for (size_t i = 0; i < list.size(); i++) {
+    NANOARROW_THROW_NOT_OK(ArrowSchemaDeepCopy(list[i].get(), value_->children[i]));
+  }
+}
+
+inline void schema::ApplyOne(const dictionary& values) {
+  Once(&has_dictionary_, "dictionary");
+  NANOARROW_THROW_NOT_OK(ArrowSchemaAllocateDictionary(value_.get()));
+  NANOARROW_THROW_NOT_OK(ArrowSchemaDeepCopy(values.values().get(), value_->dictionary));
+}
+
+}  // namespace dsl
 
 }  // namespace testing
 

@@ -339,6 +339,15 @@ struct ArrowStringView {
   int64_t size_bytes;
 };
 
+// Non-zero on a little-endian host. An underscore name of nanoarrow's header that
+// programs written against it (its tests among them) call.
+static inline char _ArrowIsLittleEndian(void) {
+  const uint16_t probe = 1;
+  char first;
+  memcpy(&first, &probe, 1);
+  return first;
+}
+
 static inline struct ArrowStringView ArrowCharView(const char* value) {
   struct ArrowStringView out;
   out.data = value;

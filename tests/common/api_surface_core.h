@@ -47,6 +47,7 @@
   X(const char*, ArrowTypeString, (enum ArrowType))                                    \
   X(const char*, ArrowTimeUnitString, (enum ArrowTimeUnit))                            \
   X(struct ArrowStringView, ArrowCharView, (const char*))                              \
+  X(char, _ArrowIsLittleEndian, (void))                                                \
   X(void, ArrowLayoutInit, (struct ArrowLayout*, enum ArrowType))                      \
   X(void, ArrowIntervalInit, (struct ArrowInterval*, enum ArrowType))                  \
   X(void, ArrowDecimalInit, (struct ArrowDecimal*, int32_t, int32_t, int32_t))         \
@@ -156,6 +157,7 @@
   X(struct ArrowBuffer*, ArrowArrayBuffer, (struct ArrowArray*, int64_t))              \
   /* underscore helper nanoarrow declares; its R package calls it */                  \
   X(int32_t, _ArrowParseUnionTypeIds, (const char*, int8_t*))                         \
+  X(int8_t, _ArrowUnionTypeIdsWillEqualChildIndices, (const char*, int64_t))         \
   X(ArrowErrorCode, ArrowArrayStartAppending, (struct ArrowArray*))                    \
   X(ArrowErrorCode, ArrowArrayReserve, (struct ArrowArray*, int64_t))                  \
   X(ArrowErrorCode, ArrowArrayAppendNull, (struct ArrowArray*, int64_t))               \

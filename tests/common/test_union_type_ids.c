@@ -2,6 +2,7 @@
  * and that programs written against nanoarrow (its R package's schema parser) call. */
 
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <criterion/criterion.h>
@@ -76,4 +77,32 @@ Test(union_type_ids, agrees_with_schema_view) {
   cr_assert_eq(out[0], 4);
   cr_assert_eq(out[1], 2);
   ArrowSchemaRelease(&schema);
+}
+
+Test(union_type_ids, will_equal_child_indices_only_for_0_to_n_minus_1) {
+  char text[512]; /* "0,1,...,127" is 401 bytes */
+  int i;
+  cr_assert(_ArrowUnionTypeIdsWillEqualChildIndices("", 0));
+  cr_assert(_ArrowUnionTypeIdsWillEqualChildIndices("0", 1));
+  cr_assert(_ArrowUnionTypeIdsWillEqualChildIndices("0,1,2", 3));
+  cr_assert_not(_ArrowUnionTypeIdsWillEqualChildIndices("0,1", 1));
+  cr_assert_not(_ArrowUnionTypeIdsWillEqualChildIndices("0", 2));
+  cr_assert_not(_ArrowUnionTypeIdsWillEqualChildIndices(",", 0));
+  cr_assert_not(_ArrowUnionTypeIdsWillEqualChildIndices("1", 1));
+  cr_assert_not(_ArrowUnionTypeIdsWillEqualChildIndices("1,0", 2));
+  cr_assert_not(_ArrowUnionTypeIdsWillEqualChildIndices(NULL, 0));
+  /* 128 ids 0..127 do; a list too long to parse does not. */
+  text[0] = '\0';
+  for (i = 0; i < 128; i++) {
+    sprintf(text + strlen(text), i == 0 ? "%d" : ",%d", i);
+  }
+  cr_assert(_ArrowUnionTypeIdsWillEqualChildIndices(text, 128));
+  cr_assert_not(_ArrowUnionTypeIdsWillEqualChildIndices(text, 127));
+}
+
+Test(union_type_ids, is_little_endian_agrees_with_the_bytes_of_an_integer) {
+  const uint32_t one = 1;
+  unsigned char bytes[4];
+  memcpy(bytes, &one, 4);
+  cr_assert_eq(_ArrowIsLittleEndian() != 0, bytes[0] == 1);
 }

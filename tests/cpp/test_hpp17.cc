@@ -333,8 +333,37 @@ static void TestForwardingHeaders() {
 #endif
 }
 
+// nanoarrow's internal range helpers, as code written against nanoarrow uses them.
+static void TestUpstreamRangeHelpers() {
+  auto square = [](int64_t i) { return i * i; };
+  const nanoarrow::internal::RandomAccessRange<decltype(square)> squares{square, 0, 4};
+  std::vector<int64_t> seen;
+  for (int i = 0; i < 2; i++) {  // a const range can be walked again
+    for (int64_t value : squares) seen.push_back(value);
+  }
+  CHECK((seen == std::vector<int64_t>{0, 1, 4, 9, 0, 1, 4, 9}));
+  // An offset shortens the range by as many elements (get() applies it, if at all).
+  const nanoarrow::internal::RandomAccessRange<decltype(square)> shifted{square, 1, 4};
+  seen.clear();
+  for (int64_t value : shifted) seen.push_back(value);
+  CHECK((seen == std::vector<int64_t>{0, 1, 4}));
+
+  auto factorial = [i = 1, f = 1]() mutable {
+    f *= i++;
+    return f < 1000 ? &f : nullptr;
+  };
+  nanoarrow::internal::InputRange<decltype(factorial)> factorials{factorial};
+  std::vector<int> drawn;
+  for (int value : factorials) drawn.push_back(value);
+  CHECK((drawn == std::vector<int>{1, 2, 6, 24, 120, 720}));
+  auto nothing = []() -> const int* { return nullptr; };
+  nanoarrow::internal::InputRange<decltype(nothing)> empty{nothing};
+  CHECK(empty.begin() == empty.end());
+}
+
 int main() {
   try {
+    TestUpstreamRangeHelpers();
     TestZipWritesThrough();
     TestZipStopsAtShortest();
     TestEnumerate();

@@ -823,8 +823,79 @@ static void TestUpstreamCompatibility() {
   CHECK(differences.str().find(R"("name": "my_entries")") != std::string::npos);
 }
 
+// nanoarrow::testing::dsl: schemas written as nested braces, as nanoarrow's tests do.
+static void TestSchemaDsl() {
+  using namespace nanoarrow::testing::dsl;
+  schema built{children{
+      {"i", "int32 field name", metadata{"some_key=some_value", "empty=", "bare"}},
+      {"i", dictionary{"u"}, "dictionary field name", metadata{"k=v=w"}, ARROW_FLAG_NULLABLE},
+      {"+l", "list", children{{"l", "item", 0}}},
+  }};
+  const ArrowSchema* s = built.get();
+  CHECK(std::string(s->format) == "+s");
+  CHECK(s->name == nullptr);
+  CHECK(s->n_children == 3);
+  if (s->n_children != 3) return;
+
+  const ArrowSchema* first = s->children[0];
+  CHECK(std::string(first->format) == "i");
+  CHECK(std::string(first->name) == "int32 field name");
+  CHECK(first->flags == ARROW_FLAG_NULLABLE);
+  CHECK(first->dictionary == nullptr);
+  ArrowMetadataReader reader;
+  CHECK(ArrowMetadataReaderInit(&reader, first->metadata) == NANOARROW_OK);
+  CHECK(reader.remaining_keys == 3);
+  const char* expected[3][2] = {{"some_key", "some_value"}, {"empty", ""}, {"bare", ""}};
+  for (int i = 0; i < 3 && reader.remaining_keys > 0; i++) {
+    ArrowStringView key;
+    ArrowStringView value;
+    CHECK(ArrowMetadataReaderRead(&reader, &key, &value) == NANOARROW_OK);
+    CHECK(std::string(key.data, key.size_bytes) == expected[i][0]);
+    CHECK(std::string(value.data, value.size_bytes) == expected[i][1]);
+  }
+
+  const ArrowSchema* second = s->children[1];
+  CHECK(second->dictionary != nullptr && std::string(second->dictionary->format) == "u");
+  CHECK(second->flags == ARROW_FLAG_NULLABLE);
+  ArrowStringView value;
+  CHECK(ArrowMetadataGetValue(second->metadata, ArrowCharView("k"), &value) == NANOARROW_OK);
+  CHECK(std::string(value.data, value.size_bytes) == "v=w");
+  ArrowSchemaView view;
+  CHECK(ArrowSchemaViewInit(&view, const_cast<ArrowSchema*>(second), nullptr) == NANOARROW_OK);
+  CHECK(view.type == NANOARROW_TYPE_DICTIONARY && view.storage_type == NANOARROW_TYPE_INT32);
+
+  const ArrowSchema* third = s->children[2];
+  CHECK(third->n_children == 1 && std::string(third->children[0]->name) == "item");
+  CHECK(third->children[0]->flags == 0);
+  CHECK(ArrowSchemaViewInit(&view, const_cast<ArrowSchema*>(third), nullptr) == NANOARROW_OK);
+
+  // Copies are deep; move() hands the schema over.
+  schema copy = built;
+  CHECK(copy.get()->children[0] != built.get()->children[0]);
+  nanoarrow::UniqueSchema moved;
+  copy.move(moved.get());
+  CHECK(moved->n_children == 3 && copy.get()->release == nullptr);
+
+  // Mistakes throw rather than build something else.
+  bool threw = false;
+  try {
+    schema bad{"i", "name", "third"};
+  } catch (const nanoarrow::Exception&) {
+    threw = true;
+  }
+  CHECK(threw);
+  threw = false;
+  try {
+    schema bad{"i", metadata{"a=b"}, metadata{"c=d"}};
+  } catch (const nanoarrow::Exception&) {
+    threw = true;
+  }
+  CHECK(threw);
+}
+
 int main() {
   try {
+    TestSchemaDsl();
     TestWriterPieces();
     TestWriterBatchColumnPrecision();
     TestDataFileRoundTrip();
