@@ -34,10 +34,14 @@ build=${1:-"$root/build/check-gdal"}
 mkdir -p "$build"
 build=$(cd "$build" && pwd)
 
-if { ! pkg-config --exists gdal 2>/dev/null || ! command -v node >/dev/null 2>&1 ||
-  ! command -v npm >/dev/null 2>&1; } && [ "$(id -u)" -eq 0 ] &&
-  command -v apt-get >/dev/null 2>&1; then
-  "$root/tools/install-deps.sh" libgdal-dev nodejs npm || true
+# Only what is missing is asked for: Debian's npm package conflicts with a Node.js
+# that bundles npm (NodeSource's), and one refused package fails the whole install.
+wanted=()
+pkg-config --exists gdal 2>/dev/null || wanted+=(libgdal-dev)
+command -v node >/dev/null 2>&1 || wanted+=(nodejs)
+command -v npm >/dev/null 2>&1 || wanted+=(npm)
+if [ ${#wanted[@]} -gt 0 ] && [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
+  "$root/tools/install-deps.sh" "${wanted[@]}" || true
 fi
 if ! pkg-config --exists gdal 2>/dev/null; then
   echo "check-gdal.sh: GDAL (libgdal-dev, pkg-config gdal) is required" >&2
