@@ -46,27 +46,15 @@ static ArrowErrorCode PutField(struct CliSink* sink, const char* data, int64_t n
   return PutText(sink, "\"", 1);
 }
 
-/* The shortest text strtod reads back as value (as a float when is_float), with
- * ".0" when it would read as an integer. */
+/* NaN and the infinities as words, any other value as CliFormatShortestReal's text
+ * with ".0" when it would read as an integer. */
 static void FormatFloat(double value, int is_float, char* text, size_t size) {
-  int precision;
   if (isnan(value)) {
     snprintf(text, size, "NaN");
-    return;
-  }
-  if (isinf(value)) {
+  } else if (isinf(value)) {
     snprintf(text, size, value > 0 ? "inf" : "-inf");
-    return;
-  }
-  for (precision = is_float ? 6 : 15; precision <= 17; precision++) {
-    snprintf(text, size, "%.*g", precision, value);
-    if (is_float ? (float)strtod(text, NULL) == (float)value : strtod(text, NULL) == value) {
-      break;
-    }
-  }
-  if (strpbrk(text, ".e") == NULL) {
-    size_t n = strlen(text);
-    if (n + 3 <= size) memcpy(text + n, ".0", 3);
+  } else {
+    CliFormatShortestReal(value, is_float, 1, text, size);
   }
 }
 

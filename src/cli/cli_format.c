@@ -147,18 +147,27 @@ static ArrowErrorCode PutQuoted(struct CliSink* sink, const char* data, int64_t 
   return Put(&sink->text, "\"");
 }
 
-static ArrowErrorCode PutNumber(struct CliSink* sink, double value, int is_float) {
-  struct ArrowBuffer* out = &sink->text;
-  char text[40];
+void CliFormatShortestReal(double value, int is_float, int mark_real, char* text,
+                           size_t size) {
   int precision;
-  if (isnan(value)) return Put(out, "\"NaN\"");
-  if (isinf(value)) return Put(out, value > 0 ? "\"Infinity\"" : "\"-Infinity\"");
   for (precision = is_float ? 6 : 15; precision <= 17; precision++) {
-    snprintf(text, sizeof(text), "%.*g", precision, value);
+    snprintf(text, size, "%.*g", precision, value);
     if (is_float ? (float)strtod(text, NULL) == (float)value : strtod(text, NULL) == value) {
       break;
     }
   }
+  if (mark_real && strpbrk(text, ".e") == NULL) {
+    size_t n = strlen(text);
+    if (n + 3 <= size) memcpy(text + n, ".0", 3);
+  }
+}
+
+static ArrowErrorCode PutNumber(struct CliSink* sink, double value, int is_float) {
+  struct ArrowBuffer* out = &sink->text;
+  char text[40];
+  if (isnan(value)) return Put(out, "\"NaN\"");
+  if (isinf(value)) return Put(out, value > 0 ? "\"Infinity\"" : "\"-Infinity\"");
+  CliFormatShortestReal(value, is_float, 0, text, sizeof(text));
   return Put(out, text);
 }
 

@@ -33,6 +33,13 @@ ArrowErrorCode CliSinkCheck(struct CliSink* sink);
  * write's errno (EPIPE for a closed pipe). */
 ArrowErrorCode CliSinkFlush(struct CliSink* sink);
 
+/* The shortest text of the finite value that strtod reads back as the same double
+ * (as the same float when is_float): the first of %.15g..%.17g (%.6g..%.9g) that
+ * does. With mark_real, ".0" follows a text that would read as an integer, so the
+ * value stays visibly a real ("1.0", "-0.0"). size: 32 or more. */
+void CliFormatShortestReal(double value, int is_float, int mark_real, char* text,
+                           size_t size);
+
 /* One line per field ("name: type", " not null" when not nullable), children
  * indented by two spaces, then "# metadata key = value" lines. */
 ArrowErrorCode CliFormatSchema(const struct ArrowSchema* schema, struct ArrowBuffer* out);

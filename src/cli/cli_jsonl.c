@@ -11,6 +11,7 @@
 
 #include "nanoarrow/nanoarrow.h"
 
+#include "cli/cli_format.h"
 #include "cli/cli_text.h"
 #include "cli/cli_tools.h"
 
@@ -209,8 +210,11 @@ ArrowErrorCode CliJsonlToCells(const char* text, int64_t size, int64_t line_no,
         break;
       case JSON_REAL:
         kind = CLI_CELL_REAL;
-        /* 17 significant digits read back as the same double. */
-        n = snprintf(number, sizeof(number), "%.17g", json_real_value(value));
+        /* The shortest text of the double: a utf8 column keeps 0.1 as "0.1" (17
+         * digits would make it "0.10000000000000001"), a float64 column reads it
+         * back as the same value. */
+        CliFormatShortestReal(json_real_value(value), 0, 1, number, sizeof(number));
+        n = (int64_t)strlen(number);
         break;
       case JSON_STRING:
         kind = CLI_CELL_STRING;
