@@ -108,6 +108,66 @@ static ArrowErrorCode QuoteWideIntegers(const char* text, int64_t size,
   return NANOARROW_OK;
 }
 
+/* Appends a string value (or key) as JSON text, escaped as jansson escapes it. */
+static ArrowErrorCode DumpString(const json_t* string, struct ArrowBuffer* out) {
+  char* text = json_dumps(string, JSON_ENCODE_ANY | JSON_COMPACT);
+  ArrowErrorCode rc;
+  if (text == NULL) return ENOMEM;
+  rc = ArrowBufferAppend(out, text, (int64_t)strlen(text));
+  free(text);
+  return rc;
+}
+
+/* Appends value as compact JSON text (jansson's JSON_COMPACT layout), with each real
+ * number as the shortest text of its value: jansson's own dump writes 17 digits, so
+ * [0.1] would become [0.10000000000000001] in the utf8 column. Depth is bounded by
+ * jansson's parser. */
+static ArrowErrorCode DumpCompact(json_t* value, struct ArrowBuffer* out) {
+  char number[64];
+  size_t index;
+  const char* key;
+  json_t* item;
+  int first = 1;
+  switch (json_typeof(value)) {
+    case JSON_OBJECT:
+      NANOARROW_RETURN_NOT_OK(ArrowBufferAppendUInt8(out, '{'));
+      json_object_foreach(value, key, item) {
+        json_t* key_string = json_string(key);
+        ArrowErrorCode rc;
+        if (key_string == NULL) return ENOMEM;
+        rc = first ? NANOARROW_OK : ArrowBufferAppendUInt8(out, ',');
+        if (rc == NANOARROW_OK) rc = DumpString(key_string, out);
+        json_decref(key_string);
+        NANOARROW_RETURN_NOT_OK(rc);
+        NANOARROW_RETURN_NOT_OK(ArrowBufferAppendUInt8(out, ':'));
+        NANOARROW_RETURN_NOT_OK(DumpCompact(item, out));
+        first = 0;
+      }
+      return ArrowBufferAppendUInt8(out, '}');
+    case JSON_ARRAY:
+      NANOARROW_RETURN_NOT_OK(ArrowBufferAppendUInt8(out, '['));
+      json_array_foreach(value, index, item) {
+        if (index > 0) NANOARROW_RETURN_NOT_OK(ArrowBufferAppendUInt8(out, ','));
+        NANOARROW_RETURN_NOT_OK(DumpCompact(item, out));
+      }
+      return ArrowBufferAppendUInt8(out, ']');
+    case JSON_STRING:
+      return DumpString(value, out);
+    case JSON_INTEGER:
+      snprintf(number, sizeof(number), "%" JSON_INTEGER_FORMAT, json_integer_value(value));
+      return ArrowBufferAppend(out, number, (int64_t)strlen(number));
+    case JSON_REAL:
+      CliFormatShortestReal(json_real_value(value), 0, 1, number, sizeof(number));
+      return ArrowBufferAppend(out, number, (int64_t)strlen(number));
+    case JSON_TRUE:
+      return ArrowBufferAppend(out, "true", 4);
+    case JSON_FALSE:
+      return ArrowBufferAppend(out, "false", 5);
+    default:
+      return ArrowBufferAppend(out, "null", 4);
+  }
+}
+
 static ArrowErrorCode ParseObject(const char* text, int64_t size, int64_t line_no,
                                   json_t** out, struct ArrowError* error) {
   json_error_t json_error;
@@ -172,8 +232,11 @@ ArrowErrorCode CliJsonlToCells(const char* text, int64_t size, int64_t line_no,
   int64_t first_cell = rows->cells.size_bytes / (int64_t)sizeof(struct CliTextCell);
   int64_t i;
   int rc = NANOARROW_OK;
+  /* The text of an array or object value, reused from one to the next. */
+  struct ArrowBuffer nested;
 
   NANOARROW_RETURN_NOT_OK(ParseObject(text, size, line_no, &object, error));
+  ArrowBufferInit(&nested);
   /* Absent keys are nulls. */
   for (i = 0; rc == NANOARROW_OK && i < columns->n; i++) {
     rc = CliTextRowsAppendCell(rows, NULL, 0, CLI_CELL_NULL);
@@ -182,7 +245,6 @@ ArrowErrorCode CliJsonlToCells(const char* text, int64_t size, int64_t line_no,
     struct CliTextCell* cell;
     char number[64];
     const char* data = number;
-    char* dumped = NULL;
     int64_t n = 0;
     enum CliCellKind kind;
     int64_t column;
@@ -223,14 +285,14 @@ ArrowErrorCode CliJsonlToCells(const char* text, int64_t size, int64_t line_no,
         break;
       default:
         kind = CLI_CELL_JSON;
-        dumped = json_dumps(value, JSON_COMPACT | JSON_ENCODE_ANY);
-        if (dumped == NULL) {
-          rc = ENOMEM;
+        nested.size_bytes = 0;
+        rc = DumpCompact(value, &nested);
+        if (rc != NANOARROW_OK) {
           ArrowErrorSet(error, "line %" PRId64 ": out of memory", line_no);
           continue;
         }
-        data = dumped;
-        n = (int64_t)strlen(dumped);
+        data = (const char*)nested.data;
+        n = nested.size_bytes;
         break;
     }
     /* The cell was null; it now points at text appended at the end. */
@@ -239,8 +301,8 @@ ArrowErrorCode CliJsonlToCells(const char* text, int64_t size, int64_t line_no,
     cell->size = n;
     cell->kind = kind;
     if (n > 0) rc = ArrowBufferAppend(&rows->text, data, n);
-    free(dumped);
   }
+  ArrowBufferReset(&nested);
   json_decref(object);
   if (rc != NANOARROW_OK && error->message[0] == '\0') ArrowErrorSet(error, "%s", strerror(rc));
   return rc;

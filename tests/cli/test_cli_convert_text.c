@@ -287,15 +287,16 @@ Test(cli_convert_text, json_lines_integers_beyond_int64) {
 }
 
 /* A JSON number in a utf8 column is the shortest text of its value ("0.1", not the
- * 17 digits "0.10000000000000001" it once became); a float64 column reads the same
- * double back. */
+ * 17 digits "0.10000000000000001" it once became), also inside an array or object
+ * kept as JSON text; a float64 column reads the same double back. */
 Test(cli_convert_text, json_lines_reals_keep_their_shortest_text) {
   WriteText("reals.jsonl",
             "{\"a\": 0.1, \"b\": 0.1}\n"
             "{\"a\": \"x\", \"b\": 1e300}\n"
             "{\"a\": 1.0, \"b\": -0.0}\n"
             "{\"a\": 2.5e-8, \"b\": 5e-324}\n"
-            "{\"a\": 123456789.125, \"b\": 0.30000000000000004}\n");
+            "{\"a\": 123456789.125, \"b\": 0.30000000000000004}\n"
+            "{\"a\": [0.1, {\"k\": 1e300, \"s\": \"\\u00e9\"}, -0.0, 7], \"b\": 2.5}\n");
   cr_assert_eq(Run("cd '%s' && '%s' convert reals.jsonl r.arrows && '%s' cat r.arrows --format jsonl",
                    g_dir, NANOARROW_CLI_PATH, NANOARROW_CLI_PATH),
                0);
@@ -303,7 +304,8 @@ Test(cli_convert_text, json_lines_reals_keep_their_shortest_text) {
             "{\"a\": \"x\", \"b\": 1e+300}\n"
             "{\"a\": \"1.0\", \"b\": -0}\n"
             "{\"a\": \"2.5e-08\", \"b\": 4.94065645841247e-324}\n"
-            "{\"a\": \"123456789.125\", \"b\": 0.30000000000000004}\n");
+            "{\"a\": \"123456789.125\", \"b\": 0.30000000000000004}\n"
+            "{\"a\": \"[0.1,{\\\"k\\\":1e+300,\\\"s\\\":\\\"\xc3\xa9\\\"},-0.0,7]\", \"b\": 2.5}\n");
 }
 
 /* A blank line cannot be a record of several columns: it is skipped (a trailing one
