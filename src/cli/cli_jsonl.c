@@ -54,11 +54,19 @@ ArrowErrorCode CliJsonlReadLine(FILE* file, int64_t* line, struct ArrowBuffer* o
   }
 }
 
-/* The line with every integer of the object's own values that is beyond int64 (a
- * uint64, say) written as a string of its digits: jansson holds integers as int64
- * and refuses the others, and as text they read exactly into a uint64 column (or
- * stay text, as CSV keeps such integers). Values nested deeper are left as they are. */
-static ArrowErrorCode QuoteWideIntegers(const char* text, int64_t size,
+/* A string that stands for an integer beyond int64 inside an array or object: the
+ * marker, then the digits. Used only for a line that holds no \u0001 of its own, so
+ * no string of the input can look like one. */
+#define CLI_JSONL_WIDE_MARKER "\\u0001#"
+#define CLI_JSONL_WIDE_PREFIX "\x01#"
+
+/* The line with every integer beyond int64 (a uint64, say) written as a string:
+ * jansson holds integers as int64 and refuses the others. An object's own value
+ * becomes the string of its digits, which reads exactly into a uint64 column (or
+ * stays text, as CSV keeps such integers). One nested deeper becomes a marked
+ * string (CLI_JSONL_WIDE_MARKER) when mark_nested, which DumpCompact writes back
+ * as the bare digits; otherwise it is left as it is. */
+static ArrowErrorCode QuoteWideIntegers(const char* text, int64_t size, int mark_nested,
                                        struct ArrowBuffer* out) {
   int64_t depth = 0;
   int in_string = 0;
@@ -78,7 +86,8 @@ static ArrowErrorCode QuoteWideIntegers(const char* text, int64_t size,
       depth++;
     } else if (c == '}' || c == ']') {
       depth--;
-    } else if (depth == 1 && (c == '-' || (c >= '0' && c <= '9'))) {
+    } else if ((depth == 1 || (depth > 1 && mark_nested)) &&
+               (c == '-' || (c >= '0' && c <= '9'))) {
       int integer = 1;
       char digits[32];
       char* digits_end;
@@ -95,6 +104,10 @@ static ArrowErrorCode QuoteWideIntegers(const char* text, int64_t size,
         (void)strtoll(digits, &digits_end, 10);
         if (errno == ERANGE && *digits_end == '\0') {
           NANOARROW_RETURN_NOT_OK(ArrowBufferAppendUInt8(out, '"'));
+          if (depth > 1) {
+            NANOARROW_RETURN_NOT_OK(ArrowBufferAppend(out, CLI_JSONL_WIDE_MARKER,
+                                                      strlen(CLI_JSONL_WIDE_MARKER)));
+          }
           NANOARROW_RETURN_NOT_OK(ArrowBufferAppend(out, text + i, end - i));
           NANOARROW_RETURN_NOT_OK(ArrowBufferAppendUInt8(out, '"'));
           i = end;
@@ -122,7 +135,7 @@ static ArrowErrorCode DumpString(const json_t* string, struct ArrowBuffer* out) 
  * number as the shortest text of its value: jansson's own dump writes 17 digits, so
  * [0.1] would become [0.10000000000000001] in the utf8 column. Depth is bounded by
  * jansson's parser. */
-static ArrowErrorCode DumpCompact(json_t* value, struct ArrowBuffer* out) {
+static ArrowErrorCode DumpCompact(json_t* value, int markers, struct ArrowBuffer* out) {
   char number[64];
   size_t index;
   const char* key;
@@ -140,7 +153,7 @@ static ArrowErrorCode DumpCompact(json_t* value, struct ArrowBuffer* out) {
         json_decref(key_string);
         NANOARROW_RETURN_NOT_OK(rc);
         NANOARROW_RETURN_NOT_OK(ArrowBufferAppendUInt8(out, ':'));
-        NANOARROW_RETURN_NOT_OK(DumpCompact(item, out));
+        NANOARROW_RETURN_NOT_OK(DumpCompact(item, markers, out));
         first = 0;
       }
       return ArrowBufferAppendUInt8(out, '}');
@@ -148,10 +161,16 @@ static ArrowErrorCode DumpCompact(json_t* value, struct ArrowBuffer* out) {
       NANOARROW_RETURN_NOT_OK(ArrowBufferAppendUInt8(out, '['));
       json_array_foreach(value, index, item) {
         if (index > 0) NANOARROW_RETURN_NOT_OK(ArrowBufferAppendUInt8(out, ','));
-        NANOARROW_RETURN_NOT_OK(DumpCompact(item, out));
+        NANOARROW_RETURN_NOT_OK(DumpCompact(item, markers, out));
       }
       return ArrowBufferAppendUInt8(out, ']');
     case JSON_STRING:
+      if (markers && json_string_length(value) > 2 &&
+          memcmp(json_string_value(value), CLI_JSONL_WIDE_PREFIX, 2) == 0) {
+        /* An integer beyond int64 (see QuoteWideIntegers): its digits, unquoted. */
+        return ArrowBufferAppend(out, json_string_value(value) + 2,
+                                 (int64_t)json_string_length(value) - 2);
+      }
       return DumpString(value, out);
     case JSON_INTEGER:
       snprintf(number, sizeof(number), "%" JSON_INTEGER_FORMAT, json_integer_value(value));
@@ -168,17 +187,31 @@ static ArrowErrorCode DumpCompact(json_t* value, struct ArrowBuffer* out) {
   }
 }
 
+/* Whether text holds the escape \u0001 anywhere (then no marker is used: a string
+ * of the input could start as one does). */
+static int HoldsEscapedU0001(const char* text, int64_t size) {
+  int64_t i;
+  for (i = 0; i + 6 <= size; i++) {
+    if (text[i] == '\\' && memcmp(text + i + 1, "u0001", 5) == 0) return 1;
+  }
+  return 0;
+}
+
+/* Parses the line as an object. *markers: whether wide integers nested in arrays or
+ * objects were marked (see QuoteWideIntegers). */
 static ArrowErrorCode ParseObject(const char* text, int64_t size, int64_t line_no,
-                                  json_t** out, struct ArrowError* error) {
+                                  json_t** out, int* markers, struct ArrowError* error) {
   json_error_t json_error;
   /* \u0000 is text like any other in a string value (string values are read with
    * their length); jansson refuses it in a key, which a column name could not hold. */
   json_t* value =
       json_loadb(text, (size_t)size, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &json_error);
+  *markers = 0;
   if (value == NULL && json_error_code(&json_error) == json_error_numeric_overflow) {
     struct ArrowBuffer quoted;
     ArrowBufferInit(&quoted);
-    if (QuoteWideIntegers(text, size, &quoted) == NANOARROW_OK) {
+    *markers = !HoldsEscapedU0001(text, size);
+    if (QuoteWideIntegers(text, size, *markers, &quoted) == NANOARROW_OK) {
       json_error_t quoted_error;
       value = json_loadb((const char*)quoted.data, (size_t)quoted.size_bytes,
                          JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &quoted_error);
@@ -205,7 +238,8 @@ ArrowErrorCode CliJsonlCollectKeys(const char* text, int64_t size, int64_t line_
   const char* key;
   json_t* value;
   int rc = NANOARROW_OK;
-  NANOARROW_RETURN_NOT_OK(ParseObject(text, size, line_no, &object, error));
+  int markers;
+  NANOARROW_RETURN_NOT_OK(ParseObject(text, size, line_no, &object, &markers, error));
   json_object_foreach(object, key, value) {
     int64_t n = (int64_t)strlen(key);
     (void)value;
@@ -234,8 +268,9 @@ ArrowErrorCode CliJsonlToCells(const char* text, int64_t size, int64_t line_no,
   int rc = NANOARROW_OK;
   /* The text of an array or object value, reused from one to the next. */
   struct ArrowBuffer nested;
+  int markers;
 
-  NANOARROW_RETURN_NOT_OK(ParseObject(text, size, line_no, &object, error));
+  NANOARROW_RETURN_NOT_OK(ParseObject(text, size, line_no, &object, &markers, error));
   ArrowBufferInit(&nested);
   /* Absent keys are nulls. */
   for (i = 0; rc == NANOARROW_OK && i < columns->n; i++) {
@@ -286,7 +321,7 @@ ArrowErrorCode CliJsonlToCells(const char* text, int64_t size, int64_t line_no,
       default:
         kind = CLI_CELL_JSON;
         nested.size_bytes = 0;
-        rc = DumpCompact(value, &nested);
+        rc = DumpCompact(value, markers, &nested);
         if (rc != NANOARROW_OK) {
           ArrowErrorSet(error, "line %" PRId64 ": out of memory", line_no);
           continue;

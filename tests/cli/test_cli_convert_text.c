@@ -281,9 +281,24 @@ Test(cli_convert_text, json_lines_integers_beyond_int64) {
                0);
   ExpectOut("{\"a\": \"18446744073709551615\", \"b\": \"-9223372036854775809\"}\n"
             "{\"a\": \"1\", \"b\": null}\n");
-  WriteText("nested.jsonl", "{\"a\": [18446744073709551615]}\n");
-  cr_assert_eq(Run("cd '%s' && '%s' convert nested.jsonl n.arrows", g_dir, NANOARROW_CLI_PATH), 1);
+  /* Nested in an array or object (kept as JSON text), such an integer keeps its
+   * digits... */
+  WriteText("nested.jsonl",
+            "{\"a\": [18446744073709551615, {\"k\": -99999999999999999999}, \"#\"]}\n");
+  cr_assert_eq(Run("cd '%s' && '%s' convert nested.jsonl n.arrows && '%s' cat n.arrows --format jsonl",
+                   g_dir, NANOARROW_CLI_PATH, NANOARROW_CLI_PATH),
+               0);
+  ExpectOut("{\"a\": \"[18446744073709551615,{\\\"k\\\":-99999999999999999999},\\\"#\\\"]\"}\n");
+  /* ...except on a line that escapes U+0001 itself (which the reader's marking of such
+   * integers could be mistaken for): refused, with jansson's message. */
+  WriteText("marked.jsonl", "{\"a\": [\"\\u0001#5\", 18446744073709551615]}\n");
+  cr_assert_eq(Run("cd '%s' && '%s' convert marked.jsonl m.arrows", g_dir, NANOARROW_CLI_PATH), 1);
   ExpectStderrLine("too big integer");
+  WriteText("plain.jsonl", "{\"a\": [\"\\u0001#5\"]}\n");
+  cr_assert_eq(Run("cd '%s' && '%s' convert plain.jsonl p.arrows && '%s' cat p.arrows --format jsonl",
+                   g_dir, NANOARROW_CLI_PATH, NANOARROW_CLI_PATH),
+               0);
+  ExpectOut("{\"a\": \"[\\\"\\\\u0001#5\\\"]\"}\n");
 }
 
 /* A JSON number in a utf8 column is the shortest text of its value ("0.1", not the
