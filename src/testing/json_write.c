@@ -545,6 +545,20 @@ static ArrowErrorCode PutOffsets(struct ArrowBuffer* out, const char* key,
   return Put(out, "]");
 }
 
+/* The OFFSET of length elements of a list, string or binary from p0, relative to
+ * first (the offset of element p0). An empty range is [0], read from nowhere. */
+static ArrowErrorCode PutListOffsets(struct ArrowBuffer* out,
+                                     const struct ArrowArrayView* view, int64_t p0,
+                                     int64_t length, int64_t first,
+                                     struct JsonWriter* writer, struct ArrowError* error) {
+  if (length == 0) {
+    NANOARROW_RETURN_NOT_OK(Put(out, ", \"OFFSET\": ["));
+    NANOARROW_RETURN_NOT_OK(PutInt(out, 0, view->layout.element_size_bits[1] == 64));
+    return Put(out, "]");
+  }
+  return PutOffsets(out, ", \"OFFSET\": [", view, 1, p0, length + 1, first, writer, error);
+}
+
 static ArrowErrorCode PutValue(struct ArrowBuffer* out, const struct ArrowSchemaView* sv,
                                const struct ArrowArrayView* view, int64_t i,
                                int fixed_digits) {
@@ -696,9 +710,14 @@ static ArrowErrorCode PutColumn(struct ArrowBuffer* out, const struct ArrowSchem
                                 int64_t length, int depth, struct JsonWriter* writer,
                                 struct ArrowError* error) {
   struct ArrowSchemaView sv;
-  int64_t p0 = view->offset + start;
+  int64_t p0;
   int64_t k;
 
+  /* An empty range reads no buffer. It may come from the offsets of an empty list
+   * (or a list view's empty element), which nothing validates and which may point
+   * past the child's end; an empty array may also have no offsets at all. */
+  if (length == 0) start = 0;
+  p0 = view->offset + start;
   if (depth > NANOARROW_MAX_NESTING_DEPTH) {
     ArrowErrorSet(error, "array nested more than %d levels deep", NANOARROW_MAX_NESTING_DEPTH);
     return EINVAL;
@@ -759,13 +778,16 @@ static ArrowErrorCode PutColumn(struct ArrowBuffer* out, const struct ArrowSchem
     case NANOARROW_TYPE_LARGE_LIST:
     case NANOARROW_TYPE_MAP: {
       int is_large = view->storage_type == NANOARROW_TYPE_LARGE_LIST;
-      int64_t first = is_large ? view->buffer_views[1].data.as_int64[p0]
-                               : view->buffer_views[1].data.as_int32[p0];
-      int64_t last = is_large ? view->buffer_views[1].data.as_int64[p0 + length]
-                              : view->buffer_views[1].data.as_int32[p0 + length];
-      int64_t child_length = last - first;
-      NANOARROW_RETURN_NOT_OK(PutOffsets(out, ", \"OFFSET\": [", view, 1, p0, length + 1, first, writer, error));
-      NANOARROW_RETURN_NOT_OK(PutChildren(out, schema, view, 0, first, child_length, depth, writer, error));
+      int64_t first = 0;
+      int64_t last = 0;
+      if (length > 0) {
+        first = is_large ? view->buffer_views[1].data.as_int64[p0]
+                         : view->buffer_views[1].data.as_int32[p0];
+        last = is_large ? view->buffer_views[1].data.as_int64[p0 + length]
+                        : view->buffer_views[1].data.as_int32[p0 + length];
+      }
+      NANOARROW_RETURN_NOT_OK(PutListOffsets(out, view, p0, length, first, writer, error));
+      NANOARROW_RETURN_NOT_OK(PutChildren(out, schema, view, 0, first, last - first, depth, writer, error));
       break;
     }
     case NANOARROW_TYPE_LIST_VIEW:
@@ -775,7 +797,7 @@ static ArrowErrorCode PutColumn(struct ArrowBuffer* out, const struct ArrowSchem
       NANOARROW_RETURN_NOT_OK(PutChildren(out, schema, view, 1, 0, 0, depth, writer, error));
       break;
     case NANOARROW_TYPE_FIXED_SIZE_LIST: {
-      int64_t child_start = p0 * sv.fixed_size;
+      int64_t child_start = length == 0 ? 0 : p0 * sv.fixed_size;
       int64_t child_length = length * sv.fixed_size;
       NANOARROW_RETURN_NOT_OK(
           PutChildren(out, schema, view, 0, child_start, child_length, depth, writer, error));
@@ -797,11 +819,12 @@ static ArrowErrorCode PutColumn(struct ArrowBuffer* out, const struct ArrowSchem
           view->storage_type == NANOARROW_TYPE_BINARY ||
           view->storage_type == NANOARROW_TYPE_LARGE_STRING ||
           view->storage_type == NANOARROW_TYPE_LARGE_BINARY) {
-        int64_t first = view->layout.element_size_bits[1] == 64
-                            ? view->buffer_views[1].data.as_int64[p0]
-                            : view->buffer_views[1].data.as_int32[p0];
-        NANOARROW_RETURN_NOT_OK(
-            PutOffsets(out, ", \"OFFSET\": [", view, 1, p0, length + 1, first, writer, error));
+        int64_t first = 0;
+        if (length > 0) {
+          first = view->layout.element_size_bits[1] == 64 ? view->buffer_views[1].data.as_int64[p0]
+                                                          : view->buffer_views[1].data.as_int32[p0];
+        }
+        NANOARROW_RETURN_NOT_OK(PutListOffsets(out, view, p0, length, first, writer, error));
       }
       NANOARROW_RETURN_NOT_OK(Put(out, ", \"DATA\": ["));
       for (k = 0; k < length; k++) {

@@ -615,3 +615,66 @@ Test(json_parts, text_that_is_not_utf8_is_refused) {
   ArrowArrayRelease(&array);
   ArrowSchemaRelease(&field);
 }
+
+/* An empty range reads no offsets: an empty list's one offset may point past its
+ * (empty) child, which nothing validates (the JSON writer read the nested list's
+ * offsets there: a heap overflow found by json_fuzzer), and an empty array may
+ * have no offsets buffer at all. */
+Test(json_parts, empty_ranges_read_no_offsets) {
+  static const char kNestedSchema[] =
+      "{\"fields\": [{\"name\": \"l\", \"nullable\": true, \"type\": {\"name\": "
+      "\"largelist\"}, \"children\": [{\"name\": \"inner\", \"nullable\": true, \"type\": "
+      "{\"name\": \"list\"}, \"children\": [{\"name\": \"item\", \"nullable\": true, "
+      "\"type\": {\"name\": \"int\", \"isSigned\": true, \"bitWidth\": 32}, "
+      "\"children\": []}]}]}]}";
+  static const char kNestedBatch[] =
+      "{\"count\": 0, \"columns\": [{\"name\": \"l\", \"count\": 0, \"VALIDITY\": [], "
+      "\"OFFSET\": [\"5\"], \"children\": [{\"name\": \"inner\", \"count\": 0, "
+      "\"VALIDITY\": [], \"OFFSET\": [0], \"children\": [{\"name\": \"item\", "
+      "\"count\": 0, \"VALIDITY\": [], \"DATA\": []}]}]}]}";
+  struct ArrowSchema schema;
+  struct ArrowSchema field;
+  struct ArrowArray array;
+  struct ArrowArray bare;
+  struct ArrowArrayView view;
+  struct ArrowBuffer out;
+  struct ArrowError error;
+  const void* no_buffers[3] = {NULL, NULL, NULL};
+
+  cr_assert_eq(ArrowTestingJsonReadSchema(kNestedSchema, JSON_SIZE(kNestedSchema), &schema,
+                                          &error),
+               NANOARROW_OK, "%s", error.message);
+  cr_assert_eq(ArrowTestingJsonReadRecordBatch(kNestedBatch, JSON_SIZE(kNestedBatch), &schema,
+                                               &array, &error),
+               NANOARROW_OK, "%s", error.message);
+  ArrowBufferInit(&out);
+  cr_assert_eq(ArrowTestingJsonWriteBatch(&schema, &array, &out, &error), NANOARROW_OK, "%s",
+               error.message);
+  cr_expect_not_null(strstr(Text(&out), "\"name\": \"l\", \"count\": 0, \"VALIDITY\": [], "
+                                        "\"OFFSET\": [\"0\"]"),
+                     "%s", Text(&out));
+  cr_expect_not_null(strstr(Text(&out), "\"name\": \"inner\", \"count\": 0, \"VALIDITY\": [], "
+                                        "\"OFFSET\": [0]"),
+                     "%s", Text(&out));
+  ArrowArrayRelease(&array);
+  ArrowSchemaRelease(&schema);
+
+  /* An empty string array with no buffers at all (as the C interface allows). */
+  cr_assert_eq(ArrowSchemaInitFromType(&field, NANOARROW_TYPE_STRING), NANOARROW_OK);
+  memset(&bare, 0, sizeof(bare));
+  bare.n_buffers = 3;
+  bare.buffers = no_buffers;
+  bare.release = NULL; /* borrowed by the view only */
+  cr_assert_eq(ArrowArrayViewInitFromSchema(&view, &field, &error), NANOARROW_OK);
+  cr_assert_eq(ArrowArrayViewSetArray(&view, &bare, &error), NANOARROW_OK, "%s",
+               error.message);
+  out.size_bytes = 0;
+  cr_assert_eq(ArrowTestingJsonWriteColumn(&field, &view, NULL, &out, &error), NANOARROW_OK,
+               "%s", error.message);
+  cr_expect_str_eq(Text(&out),
+                   "{\"name\": null, \"count\": 0, \"VALIDITY\": [], \"OFFSET\": [0], "
+                   "\"DATA\": []}");
+  ArrowArrayViewReset(&view);
+  ArrowSchemaRelease(&field);
+  ArrowBufferReset(&out);
+}
